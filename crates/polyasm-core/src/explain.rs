@@ -1,0 +1,87 @@
+//! Stable diagnostic codes and their explanations (`polyasm explain CODE`).
+
+/// One stable code: what it is called and a paragraph on what it means and how to fix it.
+#[derive(Clone, Copy, Debug)]
+pub struct CodeInfo {
+    pub code: &'static str,
+    pub title: &'static str,
+    pub explanation: &'static str,
+}
+
+/// Looks codes up; the target registry implements it over every dialect's table.
+pub trait Explain {
+    fn explain(&self, code: &str) -> Option<&'static CodeInfo>;
+}
+
+/// Finds `code` (case-insensitively) in one table.
+pub fn find(table: &'static [CodeInfo], code: &str) -> Option<&'static CodeInfo> {
+    table.iter().find(|c| c.code.eq_ignore_ascii_case(code))
+}
+
+/// Codes of the CLI and the core, prefix `PA`.
+pub static CORE_CODES: &[CodeInfo] = &[
+    CodeInfo {
+        code: "PA001",
+        title: "cannot read input",
+        explanation: "The input file could not be read: it does not exist, is a directory, or \
+            permissions forbid reading it. Check the path; use `-` to read standard input.",
+    },
+    CodeInfo {
+        code: "PA002",
+        title: "input is not UTF-8 text",
+        explanation: "Assembly sources must be UTF-8 text. The file holds bytes that are not valid \
+            UTF-8, usually because it is a binary (did you mean `polyasm disasm`?) or was saved \
+            in a legacy encoding; convert it to UTF-8.",
+    },
+    CodeInfo {
+        code: "PA003",
+        title: "cannot write output",
+        explanation: "The output could not be written. polyasm writes to a temporary file beside \
+            the destination and renames it into place, so the directory must exist and be \
+            writable. An existing output is left untouched when this happens.",
+    },
+    CodeInfo {
+        code: "PA004",
+        title: "binary input has a partial word",
+        explanation: "A binary given to the disassembler must hold whole words (little-endian). \
+            Its length is not a multiple of the word size, so it was probably truncated or is \
+            not a program for this target.",
+    },
+    CodeInfo {
+        code: "PA005",
+        title: "invalid hex word",
+        explanation: "Hex text given to the disassembler holds one word per token, separated by \
+            whitespace or commas, with an optional `0x` prefix; `//`, `/* */`, `#` and `;` start \
+            comments. A token is not a hex number, or it does not fit in one word.",
+    },
+    CodeInfo {
+        code: "PA006",
+        title: "invalid run input",
+        explanation: "A value given to `polyasm run` (a flag such as `--input SLOT=X,Y,Z,W`, or \
+            the JSON file of `--data`) could not be understood: a slot is out of range, a vector \
+            has the wrong number of lanes, a number is malformed, or the JSON does not have the \
+            documented shape. The message says which.",
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn core_codes_are_unique_and_explained() {
+        for (i, c) in CORE_CODES.iter().enumerate() {
+            assert!(c.code.starts_with("PA"));
+            assert!(c.explanation.len() > 40, "{} needs a real explanation", c.code);
+            assert!(CORE_CODES[i + 1..].iter().all(|d| d.code != c.code));
+        }
+        assert_eq!(find(CORE_CODES, "pa003").map(|c| c.code), Some("PA003"));
+    }
+}
+
+/// No codes at all: renders JSON without explanations.
+impl Explain for () {
+    fn explain(&self, _code: &str) -> Option<&'static CodeInfo> {
+        None
+    }
+}

@@ -1,0 +1,39 @@
+//! polyasm-core: everything dialect-agnostic.
+//!
+//! - [`source`]: files, the [`SourceMap`] and byte [`Span`]s.
+//! - [`diagnostic`]: the one [`Diagnostic`] type, with stable codes ([`explain`]).
+//! - [`render`]: human (ariadne), short and JSON renderers.
+//! - [`object`] and [`output`]: assembled words and the writers for every output format.
+//! - [`target`]: the [`Target`] trait each dialect implements, and the [`Registry`].
+//! - [`fs`]: atomic writes. [`text`], [`words`], [`vertex_io`]: helpers dialects share.
+//!
+//! ```
+//! use polyasm_core::{Diagnostic, SourceMap, Span, render::{render, ErrorFormat}};
+//!
+//! let mut sources = SourceMap::new();
+//! let file = sources.add("demo.vu", "lod r0 0\n");
+//! let diagnostic = Diagnostic::error("VU002", "unknown mnemonic `lod`")
+//!     .with_primary(Span::new(file, 0, 3), "not an instruction")
+//!     .with_help("did you mean `ld`?");
+//! let text = render(&diagnostic, &sources, ErrorFormat::Short, false, &());
+//! assert_eq!(text, "demo.vu:1:1: error[VU002]: unknown mnemonic `lod`\n");
+//! ```
+
+pub mod diagnostic;
+pub mod explain;
+pub mod fs;
+pub mod object;
+pub mod output;
+pub mod render;
+pub mod source;
+pub mod target;
+pub mod text;
+pub mod vertex_io;
+pub mod words;
+
+pub use diagnostic::{Diagnostic, Label, Outcome, Severity, WarningPolicy};
+pub use explain::{CodeInfo, Explain};
+pub use object::{ListingEntry, Object, Symbol};
+pub use output::FormatInfo;
+pub use source::{LineCol, Source, SourceId, SourceMap, Span};
+pub use target::{DisasmInput, InputEncoding, Registry, RunOptionSpec, RunOptions, RunReport, Target, TargetInfo};

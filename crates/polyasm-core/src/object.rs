@@ -1,0 +1,114 @@
+//! The assembled result every dialect returns.
+
+use crate::source::Span;
+
+/// One statement's share of the output: where it sits and which source produced it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ListingEntry {
+    /// The address in the dialect's own unit (an instruction index for most dialects).
+    pub address: u32,
+    /// Byte offset of the statement's first byte in [`Object::bytes`].
+    pub offset: u32,
+    /// How many bytes the statement produced.
+    pub len: u32,
+    /// The statement in the source; `None` for words the assembler adds itself.
+    pub span: Option<Span>,
+    /// Why a word without a span is there (e.g. "end appended by the assembler").
+    pub note: Option<&'static str>,
+}
+
+/// A named value, such as a label.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Symbol {
+    pub name: String,
+    pub value: u64,
+    pub span: Option<Span>,
+}
+
+/// Machine code: little-endian words of `word_bytes` bytes, a listing and symbols.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Object {
+    pub word_bytes: usize,
+    pub bytes: Vec<u8>,
+    pub listing: Vec<ListingEntry>,
+    pub symbols: Vec<Symbol>,
+}
+
+impl Object {
+    /// An empty object of 2- or 4-byte words.
+    pub fn new(word_bytes: usize) -> Object {
+        assert!(matches!(word_bytes, 2 | 4), "words are 2 or 4 bytes");
+        Object {
+            word_bytes,
+            bytes: Vec::new(),
+            listing: Vec::new(),
+            symbols: Vec::new(),
+        }
+    }
+
+    /// Builds an object of 32-bit words, one listing entry per word.
+    pub fn from_words(words: &[u32]) -> Object {
+        let mut object = Object::new(4);
+        for (address, &word) in words.iter().enumerate() {
+            object.push(address as u32, &[word], None, None);
+        }
+        object
+    }
+
+    /// Appends one statement's words and its listing entry.
+    pub fn push(&mut self, address: u32, words: &[u32], span: Option<Span>, note: Option<&'static str>) {
+        let offset = self.bytes.len() as u32;
+        for &word in words {
+            self.push_word(word);
+        }
+        self.listing.push(ListingEntry {
+            address,
+            offset,
+            len: self.bytes.len() as u32 - offset,
+            span,
+            note,
+        });
+    }
+
+    fn push_word(&mut self, word: u32) {
+        match self.word_bytes {
+            2 => self.bytes.extend_from_slice(&(word as u16).to_le_bytes()),
+            _ => self.bytes.extend_from_slice(&word.to_le_bytes()),
+        }
+    }
+
+    /// The words of `bytes[range]`, decoded little-endian.
+    pub fn words_in(&self, range: std::ops::Range<usize>) -> impl Iterator<Item = u32> + '_ {
+        self.bytes[range].chunks_exact(self.word_bytes).map(|c| match c {
+            [a, b] => u16::from_le_bytes([*a, *b]) as u32,
+            [a, b, c, d] => u32::from_le_bytes([*a, *b, *c, *d]),
+            _ => unreachable!("chunks are word-sized"),
+        })
+    }
+
+    /// Every word of the object.
+    pub fn words(&self) -> impl Iterator<Item = u32> + '_ {
+        self.words_in(0..self.bytes.len())
+    }
+
+    pub fn word_count(&self) -> usize {
+        self.bytes.len() / self.word_bytes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_round_trip_little_endian() {
+        let object = Object::from_words(&[0x0000_0440, 0xdead_beef]);
+        assert_eq!(object.bytes, [0x40, 0x04, 0, 0, 0xef, 0xbe, 0xad, 0xde]);
+        assert_eq!(object.words().collect::<Vec<_>>(), [0x440, 0xdead_beef]);
+        assert_eq!(object.listing[1].offset, 4);
+        let mut half = Object::new(2);
+        half.push(0, &[0x1234, 0xabcd], None, None);
+        assert_eq!(half.bytes, [0x34, 0x12, 0xcd, 0xab]);
+        assert_eq!(half.word_count(), 2);
+    }
+}

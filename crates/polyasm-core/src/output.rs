@@ -1,0 +1,214 @@
+//! Output formats shared by every dialect: bin, hex, C array, Rust array, listing and json.
+//!
+//! Dialect-specific formats (nv2a `vshinc`, ...) live in their crate behind
+//! [`crate::Target::write_format`] and are described by the same [`FormatInfo`].
+
+use std::fmt::Write as _;
+
+use serde_json::json;
+
+use crate::object::Object;
+use crate::source::SourceMap;
+
+/// One output format: its `-f` name, a line of description, and whether it is binary.
+#[derive(Clone, Copy, Debug)]
+pub struct FormatInfo {
+    pub name: &'static str,
+    pub description: &'static str,
+    /// Binary formats are refused when standard output is a terminal.
+    pub binary: bool,
+}
+
+/// The formats every target supports.
+pub static STANDARD_FORMATS: &[FormatInfo] = &[
+    FormatInfo { name: "bin", description: "raw little-endian words (the default)", binary: true },
+    FormatInfo { name: "hex", description: "one word per line in hex", binary: false },
+    FormatInfo { name: "c", description: "a C array of uint32_t/uint16_t", binary: false },
+    FormatInfo { name: "rust", description: "a Rust const array of u32/u16", binary: false },
+    FormatInfo { name: "listing", description: "address, words and source line per statement", binary: false },
+    FormatInfo { name: "json", description: "words, listing and symbols as one JSON object", binary: false },
+];
+
+/// What a writer knows besides the object: the sources (for listings) and names.
+pub struct OutputContext<'a> {
+    pub sources: &'a SourceMap,
+    /// The target's canonical name, e.g. `vu`.
+    pub target: &'a str,
+    /// The input's display name, e.g. `examples/vu/seed.vu` or `<stdin>`.
+    pub input_name: &'a str,
+    /// The identifier for array formats (already a valid C and Rust identifier).
+    pub symbol: &'a str,
+}
+
+/// Writes `object` in one of [`STANDARD_FORMATS`]; `None` if `format` is not one of them.
+pub fn write_standard(format: &str, object: &Object, ctx: &OutputContext) -> Option<Vec<u8>> {
+    Some(match format {
+        "bin" => object.bytes.clone(),
+        "hex" => write_hex(object).into_bytes(),
+        "c" => write_c_array(object, ctx).into_bytes(),
+        "rust" => write_rust_array(object, ctx).into_bytes(),
+        "listing" => write_listing(object, ctx).into_bytes(),
+        "json" => write_json(object, ctx).into_bytes(),
+        _ => return None,
+    })
+}
+
+fn hex_word(object: &Object, word: u32) -> String {
+    match object.word_bytes {
+        2 => format!("{word:04x}"),
+        _ => format!("{word:08x}"),
+    }
+}
+
+/// One word per line, lowercase, zero-padded, no prefix.
+pub fn write_hex(object: &Object) -> String {
+    let mut out = String::with_capacity(object.word_count() * 9);
+    for word in object.words() {
+        out.push_str(&hex_word(object, word));
+        out.push('\n');
+    }
+    out
+}
+
+fn array_body(object: &Object) -> String {
+    let mut out = String::new();
+    let per_line = if object.word_bytes == 2 { 8 } else { 4 };
+    let words: Vec<u32> = object.words().collect();
+    for chunk in words.chunks(per_line) {
+        out.push_str("    ");
+        let items: Vec<String> = chunk.iter().map(|&w| format!("0x{}", hex_word(object, w))).collect();
+        out.push_str(&items.join(", "));
+        out.push_str(",\n");
+    }
+    out
+}
+
+pub fn write_c_array(object: &Object, ctx: &OutputContext) -> String {
+    let ty = if object.word_bytes == 2 { "uint16_t" } else { "uint32_t" };
+    format!(
+        "/* Assembled by polyasm (target {}) from {}. */\n#include <stdint.h>\n\nstatic const {ty} {}[{}] = {{\n{}}};\n",
+        ctx.target,
+        ctx.input_name,
+        ctx.symbol,
+        object.word_count(),
+        array_body(object)
+    )
+}
+
+pub fn write_rust_array(object: &Object, ctx: &OutputContext) -> String {
+    let ty = if object.word_bytes == 2 { "u16" } else { "u32" };
+    format!(
+        "// Assembled by polyasm (target {}) from {}.\npub const {}: [{ty}; {}] = [\n{}];\n",
+        ctx.target,
+        ctx.input_name,
+        ctx.symbol.to_ascii_uppercase(),
+        object.word_count(),
+        array_body(object)
+    )
+}
+
+/// The source line of a listing entry, or its note for words the assembler added.
+fn listing_source<'a>(ctx: &'a OutputContext, entry: &crate::object::ListingEntry) -> (Option<usize>, &'a str) {
+    match entry.span {
+        Some(span) => {
+            let source = ctx.sources.get(span.source);
+            let line = source.line_index(span.start as usize);
+            (Some(line + 1), source.line_text(line).trim())
+        }
+        None => (None, ""),
+    }
+}
+
+/// `addr  words  line  source`, one statement per line.
+pub fn write_listing(object: &Object, ctx: &OutputContext) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "; polyasm listing of {} (target {})", ctx.input_name, ctx.target);
+    let _ = writeln!(out, "; addr  words{}line  source", " ".repeat(object.word_bytes * 2 - 3));
+    for entry in &object.listing {
+        let start = entry.offset as usize;
+        let words: Vec<String> = object
+            .words_in(start..start + entry.len as usize)
+            .map(|w| hex_word(object, w))
+            .collect();
+        let (line, text) = listing_source(ctx, entry);
+        let line = line.map_or_else(|| "-".to_string(), |l| l.to_string());
+        let text = match entry.note {
+            Some(note) if text.is_empty() => format!("; {note}"),
+            _ => text.to_string(),
+        };
+        let _ = writeln!(out, "{:04x}    {}  {line:>4}  {text}", entry.address, words.join(" "))
+            .map(|_| ());
+    }
+    // Trailing spaces appear when a line has no source text.
+    out.lines().map(|l| format!("{}\n", l.trim_end())).collect()
+}
+
+pub fn write_json(object: &Object, ctx: &OutputContext) -> String {
+    let listing: Vec<serde_json::Value> = object
+        .listing
+        .iter()
+        .map(|entry| {
+            let start = entry.offset as usize;
+            let words: Vec<u32> = object.words_in(start..start + entry.len as usize).collect();
+            let (line, text) = listing_source(ctx, entry);
+            json!({ "address": entry.address, "words": words, "line": line, "source": text, "note": entry.note })
+        })
+        .collect();
+    let symbols: Vec<serde_json::Value> = object
+        .symbols
+        .iter()
+        .map(|s| json!({ "name": s.name, "value": s.value }))
+        .collect();
+    let value = json!({
+        "target": ctx.target,
+        "input": ctx.input_name,
+        "word_bytes": object.word_bytes,
+        "words": object.words().collect::<Vec<u32>>(),
+        "listing": listing,
+        "symbols": symbols,
+    });
+    let mut text = serde_json::to_string_pretty(&value).expect("a JSON value always serialises");
+    text.push('\n');
+    text
+}
+
+/// Turns a file stem into an identifier valid in C and Rust (`seed-2.vu` -> `seed_2`).
+pub fn symbol_from_name(name: &str) -> String {
+    let stem = std::path::Path::new(name)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("program");
+    let mut symbol: String = stem
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' })
+        .collect();
+    if symbol.is_empty() || symbol.starts_with(|c: char| c.is_ascii_digit()) || symbol == "_" {
+        symbol.insert_str(0, "program_");
+    }
+    symbol
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn symbols_are_valid_identifiers() {
+        assert_eq!(symbol_from_name("examples/vu/seed.vu"), "seed");
+        assert_eq!(symbol_from_name("2-light.vu"), "program_2_light");
+        assert_eq!(symbol_from_name("<stdin>"), "_stdin_");
+    }
+
+    #[test]
+    fn hex_and_arrays_print_every_word() {
+        let object = Object::from_words(&[0x440, 0x3f, 1, 2, 3]);
+        let sources = SourceMap::new();
+        let ctx = OutputContext { sources: &sources, target: "vu", input_name: "a.vu", symbol: "a" };
+        assert_eq!(write_hex(&object), "00000440\n0000003f\n00000001\n00000002\n00000003\n");
+        let c = write_c_array(&object, &ctx);
+        assert!(c.contains("static const uint32_t a[5] = {\n    0x00000440, 0x0000003f, 0x00000001, 0x00000002,\n    0x00000003,\n};"));
+        let rust = write_rust_array(&object, &ctx);
+        assert!(rust.contains("pub const A: [u32; 5] = ["));
+        assert!(write_standard("nope", &object, &ctx).is_none());
+    }
+}

@@ -1,0 +1,209 @@
+//! Source files, the map that owns them, and byte spans into them.
+
+use std::fmt;
+
+/// Identifies one source in a [`SourceMap`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SourceId(u32);
+
+impl SourceId {
+    /// The index of this source in its map.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A byte range `start..end` in one source.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Span {
+    pub source: SourceId,
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Span {
+    pub fn new(source: SourceId, start: usize, end: usize) -> Span {
+        debug_assert!(start <= end, "span start after end");
+        Span {
+            source,
+            start: start as u32,
+            end: end as u32,
+        }
+    }
+
+    /// The smallest span covering both `self` and `other` (same source).
+    pub fn to(self, other: Span) -> Span {
+        Span {
+            source: self.source,
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
+    }
+
+    pub fn range(self) -> std::ops::Range<usize> {
+        self.start as usize..self.end as usize
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.start == self.end
+    }
+}
+
+/// A 1-based line and column; the column counts characters, not bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineCol {
+    pub line: usize,
+    pub column: usize,
+}
+
+impl fmt::Display for LineCol {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.line, self.column)
+    }
+}
+
+/// One named text with an index of where its lines start.
+#[derive(Debug)]
+pub struct Source {
+    name: String,
+    text: String,
+    line_starts: Vec<u32>,
+}
+
+impl Source {
+    fn new(name: String, text: String) -> Source {
+        assert!(
+            text.len() < u32::MAX as usize,
+            "sources are limited to 4 GiB so spans fit in u32"
+        );
+        let line_starts = std::iter::once(0)
+            .chain(
+                text.bytes()
+                    .enumerate()
+                    .filter(|&(_, b)| b == b'\n')
+                    .map(|(i, _)| i as u32 + 1),
+            )
+            .collect();
+        Source {
+            name,
+            text,
+            line_starts,
+        }
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The 0-based index of the line holding byte `offset`.
+    pub fn line_index(&self, offset: usize) -> usize {
+        match self.line_starts.binary_search(&(offset as u32)) {
+            Ok(line) => line,
+            Err(next) => next - 1,
+        }
+    }
+
+    /// The text of the 0-based line `index`, without its line terminator.
+    pub fn line_text(&self, index: usize) -> &str {
+        let start = self.line_starts[index] as usize;
+        let end = self
+            .line_starts
+            .get(index + 1)
+            .map_or(self.text.len(), |&next| next as usize);
+        self.text[start..end].trim_end_matches(['\n', '\r'])
+    }
+
+    /// The 1-based line and character column of byte `offset` (clamped to the text).
+    pub fn line_col(&self, offset: usize) -> LineCol {
+        let offset = self.floor_char_boundary(offset);
+        let line = self.line_index(offset);
+        let start = self.line_starts[line] as usize;
+        let column = self.text[start..offset].chars().count() + 1;
+        LineCol {
+            line: line + 1,
+            column,
+        }
+    }
+
+    /// The largest char boundary at or below `offset`, within the text.
+    pub fn floor_char_boundary(&self, offset: usize) -> usize {
+        let mut offset = offset.min(self.text.len());
+        while !self.text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        offset
+    }
+
+    pub fn line_count(&self) -> usize {
+        self.line_starts.len()
+    }
+}
+
+/// Owns every source of one run; spans refer into it by [`SourceId`].
+#[derive(Debug, Default)]
+pub struct SourceMap {
+    sources: Vec<Source>,
+}
+
+impl SourceMap {
+    pub fn new() -> SourceMap {
+        SourceMap::default()
+    }
+
+    /// Adds a source and returns its id.
+    pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> SourceId {
+        let id = SourceId(self.sources.len() as u32);
+        self.sources.push(Source::new(name.into(), text.into()));
+        id
+    }
+
+    pub fn get(&self, id: SourceId) -> &Source {
+        &self.sources[id.index()]
+    }
+
+    /// The text a span covers, clamped to char boundaries.
+    pub fn snippet(&self, span: Span) -> &str {
+        let source = self.get(span.source);
+        let start = source.floor_char_boundary(span.start as usize);
+        let end = source.floor_char_boundary(span.end as usize).max(start);
+        &source.text()[start..end]
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (SourceId, &Source)> {
+        self.sources
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (SourceId(i as u32), s))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_col_counts_characters_from_one() {
+        let mut map = SourceMap::new();
+        let id = map.add("a.vu", "ld r0 0\n  é add\nlast");
+        let src = map.get(id);
+        assert_eq!(src.line_col(0), LineCol { line: 1, column: 1 });
+        assert_eq!(src.line_col(8), LineCol { line: 2, column: 1 });
+        // 'é' is two bytes; "add" starts at byte 13, the 5th character of line 2.
+        assert_eq!(src.line_col(13), LineCol { line: 2, column: 5 });
+        assert_eq!(src.line_col(17), LineCol { line: 3, column: 1 });
+        assert_eq!(src.line_text(1), "  é add");
+        assert_eq!(src.line_count(), 3);
+    }
+
+    #[test]
+    fn offsets_inside_a_character_clamp_down() {
+        let mut map = SourceMap::new();
+        let id = map.add("a", "é");
+        assert_eq!(map.get(id).line_col(1), LineCol { line: 1, column: 1 });
+        assert_eq!(map.snippet(Span::new(id, 1, 2)), "é");
+    }
+}

@@ -1,0 +1,167 @@
+//! The seam between the CLI and the dialects: the [`Target`] trait and the registry.
+
+use std::collections::BTreeMap;
+
+use crate::diagnostic::Outcome;
+use crate::explain::{CORE_CODES, CodeInfo, Explain, find};
+use crate::object::Object;
+use crate::output::FormatInfo;
+use crate::source::{SourceId, SourceMap};
+
+/// What a target is called and which files are its own.
+#[derive(Clone, Copy, Debug)]
+pub struct TargetInfo {
+    /// The canonical `-t` name, e.g. `vu`.
+    pub name: &'static str,
+    /// Other accepted `-t` names.
+    pub aliases: &'static [&'static str],
+    /// File extensions (without the dot) that select this target when `-t` is absent.
+    pub extensions: &'static [&'static str],
+    /// One line for `polyasm targets`.
+    pub description: &'static str,
+    /// Size of one machine word in bytes (2 or 4).
+    pub word_bytes: usize,
+}
+
+/// The machine code handed to the disassembler, with where it came from.
+pub struct DisasmInput<'a> {
+    pub bytes: &'a [u8],
+    /// How to read `bytes`.
+    pub encoding: InputEncoding,
+    /// The input as a registered source when it is text (for spans in diagnostics).
+    pub text_source: Option<SourceId>,
+    pub name: &'a str,
+}
+
+/// How disassembler input is encoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputEncoding {
+    /// Little-endian binary words.
+    Binary,
+    /// Hex words as text (see [`crate::words::parse_hex_words`]).
+    Hex,
+}
+
+/// One option of `polyasm run` that a target understands.
+#[derive(Clone, Copy, Debug)]
+pub struct RunOptionSpec {
+    /// The long name, without dashes.
+    pub long: &'static str,
+    pub short: Option<char>,
+    /// The value's placeholder; `None` for a flag.
+    pub value_name: Option<&'static str>,
+    pub help: &'static str,
+    /// Whether the option may be given more than once.
+    pub repeatable: bool,
+}
+
+/// The `polyasm run` options a user gave, by long name, in command-line order.
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    pub values: BTreeMap<&'static str, Vec<String>>,
+    pub flags: BTreeMap<&'static str, usize>,
+}
+
+impl RunOptions {
+    pub fn values(&self, long: &str) -> &[String] {
+        self.values.get(long).map_or(&[], Vec::as_slice)
+    }
+
+    pub fn value(&self, long: &str) -> Option<&str> {
+        self.values(long).last().map(String::as_str)
+    }
+
+    pub fn flag(&self, long: &str) -> bool {
+        self.flags.get(long).is_some_and(|&n| n > 0)
+    }
+}
+
+/// What running a program produced: text for standard output (or `-o`).
+pub struct RunReport {
+    pub output: Vec<u8>,
+    /// Whether `output` is binary (refused on a terminal, like binary assembly formats).
+    pub binary: bool,
+}
+
+/// A dialect: how to assemble, disassemble and (optionally) run its programs.
+pub trait Target: Send + Sync {
+    fn info(&self) -> &TargetInfo;
+
+    /// Every diagnostic code this target reports.
+    fn codes(&self) -> &'static [CodeInfo];
+
+    /// Assembles source `file` of `sources`.
+    fn assemble(&self, sources: &SourceMap, file: SourceId) -> Outcome<Object>;
+
+    /// Output formats beyond [`crate::output::STANDARD_FORMATS`].
+    fn extra_formats(&self) -> &'static [FormatInfo] {
+        &[]
+    }
+
+    /// Writes `object` in one of [`Target::extra_formats`].
+    fn write_format(&self, _format: &str, _object: &Object, _sources: &SourceMap) -> Option<Vec<u8>> {
+        None
+    }
+
+    /// Turns machine code back into canonical source.
+    fn disassemble(&self, sources: &SourceMap, input: &DisasmInput) -> Outcome<String>;
+
+    /// The options `polyasm run` accepts for this target; empty if it cannot run programs.
+    fn run_options(&self) -> &'static [RunOptionSpec] {
+        &[]
+    }
+
+    /// Runs an assembled program. `sources` may gain sources (e.g. a JSON data file) so that
+    /// diagnostics can point into them. `None` if this target cannot run programs.
+    fn run(&self, _object: &Object, _options: &RunOptions, _sources: &mut SourceMap) -> Option<Outcome<RunReport>> {
+        None
+    }
+
+    /// Whether [`Target::run`] is implemented.
+    fn can_run(&self) -> bool {
+        !self.run_options().is_empty()
+    }
+}
+
+/// Every target the CLI knows, looked up by name, alias or file extension.
+pub struct Registry {
+    targets: Vec<&'static dyn Target>,
+}
+
+impl Registry {
+    pub fn new(targets: Vec<&'static dyn Target>) -> Registry {
+        Registry { targets }
+    }
+
+    pub fn targets(&self) -> &[&'static dyn Target] {
+        &self.targets
+    }
+
+    /// Finds a target by its name or an alias (case-insensitive).
+    pub fn by_name(&self, name: &str) -> Option<&'static dyn Target> {
+        self.targets.iter().copied().find(|t| {
+            let info = t.info();
+            info.name.eq_ignore_ascii_case(name) || info.aliases.iter().any(|a| a.eq_ignore_ascii_case(name))
+        })
+    }
+
+    /// Finds the target whose extension `path` has.
+    pub fn by_path(&self, path: &str) -> Option<&'static dyn Target> {
+        let ext = std::path::Path::new(path).extension()?.to_str()?;
+        self.targets
+            .iter()
+            .copied()
+            .find(|t| t.info().extensions.iter().any(|e| e.eq_ignore_ascii_case(ext)))
+    }
+
+    /// `name (aliases)` for every target, for "unknown target" messages.
+    pub fn names(&self) -> Vec<&'static str> {
+        self.targets.iter().map(|t| t.info().name).collect()
+    }
+}
+
+impl Explain for Registry {
+    fn explain(&self, code: &str) -> Option<&'static CodeInfo> {
+        find(CORE_CODES, code).or_else(|| self.targets.iter().find_map(|t| find(t.codes(), code)))
+    }
+}
