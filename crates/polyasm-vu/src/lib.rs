@@ -1,0 +1,165 @@
+//! Dreambox VU: assembler, disassembler and emulator for the fantasy console's vertex unit.
+//!
+//! The words match the `vu_asm!` macro of the `dbsdk-vu-asm` crate bit for bit.
+//!
+//! ```
+//! use polyasm_vu::{assemble_str, disassemble, Program};
+//!
+//! let words = assemble_str("ld r0 0\nst pos r0\n").expect("valid program");
+//! assert_eq!(words, [0x000, 0x001, 0x03f]); // `end` is appended
+//! assert_eq!(disassemble(&words), "ld r0 0\nst pos r0\n// end (appended by the assembler)\n");
+//!
+//! let program = Program::new(&words).unwrap();
+//! let mut inputs = [[0.0; 4]; 8];
+//! inputs[0] = [1.0, 2.0, 3.0, 1.0];
+//! let outputs = program.run(&inputs, &[[0.0; 4]; 16]);
+//! assert_eq!(outputs[0], [1.0, 2.0, 3.0, 1.0]);
+//! ```
+
+pub mod decode;
+pub mod encode;
+pub mod error;
+pub mod exec;
+pub mod lexer;
+pub mod ops;
+pub mod parser;
+pub mod print;
+
+use std::ops::Range;
+
+use polyasm_core::target::{DisasmInput, RunOptionSpec, RunOptions, RunReport, Target, TargetInfo};
+use polyasm_core::vertex_io::{self, SlotKind};
+use polyasm_core::{CodeInfo, Diagnostic, Object, Outcome, SourceId, SourceMap, Span};
+
+pub use encode::{AssembleOptions, Instruction};
+pub use exec::{Outputs, Program, Vec4};
+pub use print::disassemble_words as disassemble;
+
+use crate::error::VuError;
+use crate::lexer::{Lexer, Tok};
+
+/// Lines lexed and parsed per batch; bounds the token buffer on huge inputs.
+const LINES_PER_CHUNK: usize = 4096;
+
+/// Assembles source `file` of `sources`.
+pub fn assemble(sources: &SourceMap, file: SourceId, options: AssembleOptions) -> Outcome<Object> {
+    let text = sources.get(file).text();
+    let mut encoder = encode::Encoder::new(file, options);
+    let mut lexer = Lexer::new(text);
+    let mut tokens: Vec<(Tok, Range<usize>)> = Vec::with_capacity(LINES_PER_CHUNK * 5);
+    let mut lines: Vec<Range<usize>> = Vec::with_capacity(LINES_PER_CHUNK);
+    while !lexer.at_end() {
+        tokens.clear();
+        lines.clear();
+        while lines.len() < LINES_PER_CHUNK && !lexer.at_end() {
+            let start = tokens.len();
+            if let Err(unterminated) = lexer.next_line(&mut tokens) {
+                encoder.error(VuError::UnterminatedComment { span: Span::new(file, unterminated.open.start, unterminated.open.end) });
+            }
+            lines.push(start..tokens.len());
+        }
+        parser::parse_lines(&tokens, &lines, |parsed| match parsed {
+            Ok(statement) => encoder.statement(&statement),
+            Err(errors) => {
+                for e in errors {
+                    encoder.error(syntax_error(file, &e));
+                }
+            }
+        });
+    }
+    encoder.finish()
+}
+
+fn syntax_error(file: SourceId, error: &parser::ParseError) -> VuError {
+    let span = error.span();
+    let found = error.found().map_or_else(|| "end of line".to_string(), |t| format!("{t}"));
+    let mut expected: Vec<String> = error.expected().map(|p| p.to_string()).collect();
+    expected.sort();
+    expected.dedup();
+    let expected = match expected.as_slice() {
+        [] => "something else".to_string(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    };
+    VuError::Unexpected { span: Span::new(file, span.start, span.end), found, expected }
+}
+
+/// Assembles a string and returns its words, or the rendered-free diagnostics.
+pub fn assemble_str(text: &str) -> Result<Vec<u32>, Vec<Diagnostic>> {
+    let mut sources = SourceMap::new();
+    let file = sources.add("<string>", text);
+    let outcome = assemble(&sources, file, AssembleOptions::default());
+    match outcome.value {
+        Some(object) => Ok(object.words().collect()),
+        None => Err(outcome.diagnostics),
+    }
+}
+
+/// The Dreambox VU as a polyasm target.
+pub struct VuTarget;
+
+/// The registered instance.
+pub static TARGET: VuTarget = VuTarget;
+
+static INFO: TargetInfo = TargetInfo {
+    name: "vu",
+    aliases: &["dreambox", "dreambox-vu"],
+    extensions: &["vu"],
+    description: "Dreambox fantasy console vertex unit (dbsdk-vu-asm compatible)",
+    word_bytes: 4,
+};
+
+const INPUTS: SlotKind = SlotKind { what: "input", count: ops::INPUT_SLOTS as usize, parse: parse_slot, hint: "0 to 7" };
+const CONSTANTS: SlotKind = SlotKind { what: "constant", count: ops::CONSTANT_SLOTS as usize, parse: parse_slot, hint: "0 to 15" };
+
+fn parse_slot(name: &str) -> Option<usize> {
+    name.parse().ok()
+}
+
+impl Target for VuTarget {
+    fn info(&self) -> &TargetInfo {
+        &INFO
+    }
+
+    fn codes(&self) -> &'static [CodeInfo] {
+        error::CODES
+    }
+
+    fn assemble(&self, sources: &SourceMap, file: SourceId) -> Outcome<Object> {
+        assemble(sources, file, AssembleOptions::default())
+    }
+
+    fn disassemble(&self, sources: &SourceMap, input: &DisasmInput) -> Outcome<String> {
+        polyasm_core::words::read_words(sources, input, INFO.word_bytes).map(|words| disassemble(&words))
+    }
+
+    fn run_options(&self) -> &'static [RunOptionSpec] {
+        vertex_io::RUN_OPTIONS
+    }
+
+    fn run(&self, object: &Object, options: &RunOptions, sources: &mut SourceMap) -> Option<Outcome<RunReport>> {
+        Some(run_object(object, options, sources))
+    }
+}
+
+fn run_object(object: &Object, options: &RunOptions, sources: &mut SourceMap) -> Outcome<RunReport> {
+    let format = match vertex_io::run_format(options) {
+        Ok(format) => format,
+        Err(d) => return Outcome::failed(vec![d]),
+    };
+    let data = vertex_io::collect_run_data(options, sources, &INPUTS, &CONSTANTS);
+    let Some(data) = data.value else { return Outcome::failed(data.diagnostics) };
+    let words: Vec<u32> = object.words().collect();
+    let program = match Program::new(&words) {
+        Ok(program) => program,
+        Err(e) => return Outcome::failed(vec![Diagnostic::error("VU010", e.to_string())]),
+    };
+    let constants = vertex_io::slots_to_array::<16>(&data.constants);
+    let results: Vec<Vec<vertex_io::Vec4>> = data
+        .vertices
+        .iter()
+        .map(|vertex| program.run(&vertex_io::slots_to_array::<8>(vertex), &constants).to_vec())
+        .collect();
+    let text = vertex_io::format_outputs(&ops::OUTPUTS, &results, format);
+    Outcome::ok(RunReport { output: text.into_bytes(), binary: false })
+}

@@ -1,0 +1,181 @@
+//! A hand-written byte-loop lexer. Tokens borrow from the source; comments and whitespace
+//! vanish; a newline outside comments ends a statement.
+
+use std::ops::Range;
+
+/// One token of VU source.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Tok<'s> {
+    /// A mnemonic, register, output or swizzle: `[A-Za-z_][A-Za-z0-9_]*`.
+    Ident(&'s str),
+    /// A number as written: a digit followed by letters, digits and `_` (`0b0011`, `12`).
+    Int(&'s str),
+    /// A `.` followed by an identifier: `.word`.
+    Directive(&'s str),
+    /// Any other character; the parser rejects it with a clear message.
+    Punct(char),
+    /// The end of a line.
+    Newline,
+}
+
+impl std::fmt::Display for Tok<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Tok::Ident(s) | Tok::Int(s) | Tok::Directive(s) => write!(f, "`{s}`"),
+            Tok::Punct(c) => write!(f, "`{c}`"),
+            Tok::Newline => f.write_str("end of line"),
+        }
+    }
+}
+
+/// A lexing error: a `/*` without its `*/`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnterminatedComment {
+    /// The `/*` that opens the outermost unterminated comment.
+    pub open: Range<usize>,
+}
+
+/// Lexes `text` on demand, one line of tokens at a time.
+pub struct Lexer<'s> {
+    text: &'s str,
+    pos: usize,
+}
+
+fn is_ident_continue(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+impl<'s> Lexer<'s> {
+    pub fn new(text: &'s str) -> Lexer<'s> {
+        Lexer { text, pos: 0 }
+    }
+
+    /// Whether every byte has been consumed.
+    pub fn at_end(&self) -> bool {
+        self.pos >= self.text.len()
+    }
+
+    /// Appends the tokens of the next line (without its newline) to `out` and returns the
+    /// byte range of that line's statement area. Block comments may span lines; their
+    /// newlines do not end the statement.
+    pub fn next_line(&mut self, out: &mut Vec<(Tok<'s>, Range<usize>)>) -> Result<(), UnterminatedComment> {
+        let bytes = self.text.as_bytes();
+        while self.pos < bytes.len() {
+            let start = self.pos;
+            let b = bytes[start];
+            match b {
+                b'\n' => {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                b' ' | b'\t' | b'\r' | b'\x0c' => self.pos += 1,
+                b'/' if bytes.get(start + 1) == Some(&b'/') => {
+                    self.pos = memchr_newline(bytes, start);
+                }
+                b'/' if bytes.get(start + 1) == Some(&b'*') => self.skip_block_comment()?,
+                b'a'..=b'z' | b'A'..=b'Z' | b'_' => {
+                    let end = self.scan_while(start + 1, is_ident_continue);
+                    out.push((Tok::Ident(&self.text[start..end]), start..end));
+                }
+                b'0'..=b'9' => {
+                    let end = self.scan_while(start + 1, is_ident_continue);
+                    out.push((Tok::Int(&self.text[start..end]), start..end));
+                }
+                b'.' if bytes.get(start + 1).is_some_and(|&c| c.is_ascii_alphabetic() || c == b'_') => {
+                    let end = self.scan_while(start + 1, is_ident_continue);
+                    out.push((Tok::Directive(&self.text[start..end]), start..end));
+                }
+                _ => {
+                    let c = self.text[start..].chars().next().expect("pos is inside the text");
+                    self.pos += c.len_utf8();
+                    out.push((Tok::Punct(c), start..self.pos));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn scan_while(&mut self, mut end: usize, pred: fn(u8) -> bool) -> usize {
+        let bytes = self.text.as_bytes();
+        while end < bytes.len() && pred(bytes[end]) {
+            end += 1;
+        }
+        self.pos = end;
+        end
+    }
+
+    /// Skips a `/* ... */` comment; like Rust's, they nest.
+    fn skip_block_comment(&mut self) -> Result<(), UnterminatedComment> {
+        let bytes = self.text.as_bytes();
+        let open = self.pos;
+        let mut depth = 0usize;
+        let mut i = self.pos;
+        while i < bytes.len() {
+            match (bytes[i], bytes.get(i + 1)) {
+                (b'/', Some(b'*')) => {
+                    depth += 1;
+                    i += 2;
+                }
+                (b'*', Some(b'/')) => {
+                    depth -= 1;
+                    i += 2;
+                    if depth == 0 {
+                        self.pos = i;
+                        return Ok(());
+                    }
+                }
+                _ => i += 1,
+            }
+        }
+        self.pos = bytes.len();
+        Err(UnterminatedComment { open: open..open + 2 })
+    }
+}
+
+fn memchr_newline(bytes: &[u8], from: usize) -> usize {
+    bytes[from..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(bytes.len(), |i| from + i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(text: &str) -> Vec<Vec<Tok<'_>>> {
+        let mut lexer = Lexer::new(text);
+        let mut out = Vec::new();
+        while !lexer.at_end() {
+            let mut line = Vec::new();
+            lexer.next_line(&mut line).unwrap();
+            out.push(line.into_iter().map(|(t, _)| t).collect());
+        }
+        out
+    }
+
+    #[test]
+    fn splits_lines_and_drops_comments() {
+        let got = lines("ld r0 0 // c\nshf r1 r1 xyxy 0b1111\n/* a\n b */ end, .word 0x3f");
+        assert_eq!(got[0], [Tok::Ident("ld"), Tok::Ident("r0"), Tok::Int("0")]);
+        assert_eq!(got[1][4], Tok::Int("0b1111"));
+        assert_eq!(got[2], [Tok::Ident("end"), Tok::Punct(','), Tok::Directive(".word"), Tok::Int("0x3f")]);
+        assert_eq!(got.len(), 3);
+    }
+
+    #[test]
+    fn block_comments_nest_and_must_close() {
+        assert_eq!(lines("/* a /* b */ c */ end"), [[Tok::Ident("end")]]);
+        let mut lexer = Lexer::new("end /* open /* inner */");
+        let mut line = Vec::new();
+        assert_eq!(lexer.next_line(&mut line), Err(UnterminatedComment { open: 4..6 }));
+    }
+
+    #[test]
+    fn multibyte_characters_are_single_punct_tokens() {
+        let mut lexer = Lexer::new("é1");
+        let mut line = Vec::new();
+        lexer.next_line(&mut line).unwrap();
+        assert_eq!(line, [(Tok::Punct('é'), 0..2), (Tok::Int("1"), 2..3)]);
+    }
+}

@@ -1,0 +1,198 @@
+//! The Dreambox VU instruction table: the single source of truth for mnemonics, operands,
+//! opcodes and semantics. The parser, encoder, decoder, printer, emulator and docs read it.
+//!
+//! Word layout (little-endian `u32`):
+//!
+//! | bits  | field   | meaning                                                  |
+//! |-------|---------|----------------------------------------------------------|
+//! | 0–5   | opcode  | [`Op`]                                                   |
+//! | 6–9   | dst     | first operand: register, or output slot for `st`         |
+//! | 10–13 | src     | second operand: register, input slot or constant slot    |
+//! | 14–21 | swizzle | `shf` only: source lane for x, y, z, w (2 bits each)     |
+//! | 22–25 | mask    | `shf` only: lanes written; bit 22 = x … bit 25 = w        |
+
+/// What one operand position accepts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OperandKind {
+    /// `r0`..`r15`.
+    Register,
+    /// `pos`, `tex`, `col` or `ocol`.
+    Output,
+    /// An integer below [`INPUT_SLOTS`].
+    InputSlot,
+    /// An integer below [`CONSTANT_SLOTS`].
+    ConstSlot,
+    /// Four lane letters over `xyzw` or `rgba`.
+    Swizzle,
+    /// An integer from 0 to 0b1111.
+    Mask,
+    /// Any 32-bit value (the `.word` directive).
+    Word,
+}
+
+impl OperandKind {
+    /// How the operand is named in messages ("a register", ...).
+    pub fn describe(self) -> &'static str {
+        match self {
+            OperandKind::Register => "a register (r0 to r15)",
+            OperandKind::Output => "an output (pos, tex, col or ocol)",
+            OperandKind::InputSlot => "an input slot (0 to 7)",
+            OperandKind::ConstSlot => "a constant slot (0 to 15)",
+            OperandKind::Swizzle => "a swizzle (4 letters of xyzw or rgba)",
+            OperandKind::Mask => "a lane mask (0 to 0b1111)",
+            OperandKind::Word => "a 32-bit value",
+        }
+    }
+
+    /// The placeholder used in syntax summaries.
+    pub fn placeholder(self) -> &'static str {
+        match self {
+            OperandKind::Register => "rN",
+            OperandKind::Output => "OUT",
+            OperandKind::InputSlot => "SLOT",
+            OperandKind::ConstSlot => "CONST",
+            OperandKind::Swizzle => "SWIZZLE",
+            OperandKind::Mask => "MASK",
+            OperandKind::Word => "VALUE",
+        }
+    }
+}
+
+/// Vertex input slots (`ld`).
+pub const INPUT_SLOTS: u32 = 8;
+/// Constant slots (`ldc`).
+pub const CONSTANT_SLOTS: u32 = 16;
+/// Registers `r0`..`r15`.
+pub const REGISTERS: u32 = 16;
+/// The VU holds this many words; shorter programs get an `end` appended.
+pub const MAX_WORDS: usize = 64;
+/// The output slots in `st`, by slot number.
+pub const OUTPUTS: [&str; 4] = ["pos", "tex", "col", "ocol"];
+
+/// One row of the table.
+#[derive(Debug)]
+pub struct OpInfo {
+    pub op: Op,
+    pub mnemonic: &'static str,
+    pub opcode: u8,
+    /// Operand i goes to field i: dst, src, swizzle, mask.
+    pub operands: &'static [OperandKind],
+    /// What the instruction does, in the emulator's terms.
+    pub semantics: &'static str,
+}
+
+macro_rules! vu_ops {
+    ($( $variant:ident = $opcode:literal, $mnemonic:literal, [$($kind:ident),*], $semantics:literal; )*) => {
+        /// A VU operation.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Op { $($variant),* }
+
+        /// Every operation, in [`Op`] order.
+        pub static OPS: &[OpInfo] = &[
+            $(OpInfo {
+                op: Op::$variant,
+                mnemonic: $mnemonic,
+                opcode: $opcode,
+                operands: &[$(OperandKind::$kind),*],
+                semantics: $semantics,
+            }),*
+        ];
+
+        impl Op {
+            /// The operation with this 6-bit opcode; `None` for the no-op opcodes 25–62.
+            pub fn from_opcode(opcode: u32) -> Option<Op> {
+                match opcode {
+                    $($opcode => Some(Op::$variant),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+vu_ops! {
+    Ld = 0, "ld", [Register, InputSlot], "dst = input[slot]";
+    St = 1, "st", [Output, Register], "output[out] = src";
+    Ldc = 2, "ldc", [Register, ConstSlot], "dst = constant[slot]";
+    Add = 3, "add", [Register, Register], "dst = dst + src";
+    Sub = 4, "sub", [Register, Register], "dst = dst - src";
+    Mul = 5, "mul", [Register, Register], "dst = dst * src (per lane)";
+    Div = 6, "div", [Register, Register], "dst = dst / src (per lane)";
+    Dot = 7, "dot", [Register, Register], "dst = (dot4(dst, src), 0, 0, 0)";
+    Abs = 8, "abs", [Register, Register], "dst = abs(src)";
+    Sign = 9, "sign", [Register, Register], "dst = sign(src): -1, 0 or 1 per lane";
+    Sqrt = 10, "sqrt", [Register, Register], "dst = sqrt(src)";
+    Pow = 11, "pow", [Register, Register], "dst = pow(dst, src)";
+    Exp = 12, "exp", [Register, Register], "dst = exp(src)";
+    Log = 13, "log", [Register, Register], "dst = ln(src)";
+    Min = 14, "min", [Register, Register], "dst = min(dst, src)";
+    Max = 15, "max", [Register, Register], "dst = max(dst, src)";
+    Sin = 16, "sin", [Register, Register], "dst = sin(src)";
+    Cos = 17, "cos", [Register, Register], "dst = cos(src)";
+    Tan = 18, "tan", [Register, Register], "dst = tan(src)";
+    Asin = 19, "asin", [Register, Register], "dst = asin(src)";
+    Acos = 20, "acos", [Register, Register], "dst = acos(src)";
+    Atan = 21, "atan", [Register, Register], "dst = atan(src)";
+    Atan2 = 22, "atan2", [Register, Register], "dst = atan2(dst, src): y = dst, x = src";
+    Shf = 23, "shf", [Register, Register, Swizzle, Mask], "dst.i = src[swizzle.i] where mask bit i is set";
+    Mulm = 24, "mulm", [Register, Register], "dst = [src, src+1, src+2, src+3] * dst (columns)";
+    End = 63, "end", [], "stop";
+}
+
+impl Op {
+    pub fn info(self) -> &'static OpInfo {
+        &OPS[self as usize]
+    }
+
+    pub fn mnemonic(self) -> &'static str {
+        self.info().mnemonic
+    }
+
+    /// Looks a mnemonic up (case-sensitive, as the reference assembler is).
+    pub fn from_mnemonic(name: &str) -> Option<Op> {
+        OPS.iter().find(|row| row.mnemonic == name).map(|row| row.op)
+    }
+}
+
+/// A directive: not an instruction of the VU, but a way to place words.
+#[derive(Debug)]
+pub struct DirectiveInfo {
+    pub name: &'static str,
+    pub operands: &'static str,
+    pub doc: &'static str,
+}
+
+/// Directives polyasm adds to the reference syntax.
+pub static DIRECTIVES: &[DirectiveInfo] = &[DirectiveInfo {
+    name: ".word",
+    operands: "VALUE",
+    doc: "emit one raw 32-bit word (the disassembler prints words that are no canonical instruction this way)",
+}];
+
+/// Bit positions of the fields.
+pub mod field {
+    pub const OPCODE_MASK: u32 = 0x3f;
+    pub const DST_SHIFT: u32 = 6;
+    pub const SRC_SHIFT: u32 = 10;
+    pub const SWIZZLE_SHIFT: u32 = 14;
+    pub const MASK_SHIFT: u32 = 22;
+    /// Bits 26–31 are unused by every operation.
+    pub const UNUSED_MASK: u32 = !0 << 26;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_are_in_enum_order_with_unique_opcodes_and_names() {
+        for (i, row) in OPS.iter().enumerate() {
+            assert_eq!(row.op as usize, i);
+            assert_eq!(Op::from_opcode(row.opcode as u32), Some(row.op));
+            assert_eq!(Op::from_mnemonic(row.mnemonic), Some(row.op));
+            assert!(OPS[i + 1..].iter().all(|r| r.opcode != row.opcode && r.mnemonic != row.mnemonic));
+        }
+        assert_eq!(OPS.len(), 26);
+        assert!((25..63).all(|opcode| Op::from_opcode(opcode).is_none()));
+    }
+}

@@ -1,0 +1,165 @@
+//! chumsky parser over one line of tokens: a mnemonic or directive, then operands.
+//! Which operands an instruction takes is checked by the encoder against the table.
+
+use std::ops::Range;
+
+use chumsky::input::{Input as _, ValueInput};
+use chumsky::prelude::*;
+
+use crate::lexer::Tok;
+
+/// The first word of a statement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Head<'s> {
+    Mnemonic(&'s str),
+    Directive(&'s str),
+}
+
+/// An operand as written: a name or a number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum OperandText<'s> {
+    Name(&'s str),
+    Number(&'s str),
+    #[default]
+    Absent,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Operand<'s> {
+    pub text: OperandText<'s>,
+    pub span: Range<usize>,
+}
+
+/// The most operands any statement takes (`shf`).
+pub const MAX_OPERANDS: usize = 4;
+
+/// Up to [`MAX_OPERANDS`] operands inline; the span of any beyond them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Operands<'s> {
+    items: [Operand<'s>; MAX_OPERANDS],
+    len: usize,
+    /// Covers every operand past [`MAX_OPERANDS`].
+    pub overflow: Option<Range<usize>>,
+}
+
+impl<'s> Operands<'s> {
+    pub fn as_slice(&self) -> &[Operand<'s>] {
+        &self.items[..self.len]
+    }
+
+    /// Every operand's span from index `from` on, including the overflow.
+    pub fn span_from(&self, from: usize) -> Option<Range<usize>> {
+        let start = self.items[..self.len].get(from).map(|o| o.span.start).or(self.overflow.as_ref().map(|r| r.start))?;
+        let end = self.overflow.as_ref().map_or_else(|| self.items[self.len - 1].span.end, |r| r.end);
+        Some(start..end)
+    }
+}
+
+impl<'s> chumsky::container::Container<Operand<'s>> for Operands<'s> {
+    fn push(&mut self, item: Operand<'s>) {
+        if self.len < MAX_OPERANDS {
+            self.items[self.len] = item;
+            self.len += 1;
+        } else {
+            let start = self.overflow.as_ref().map_or(item.span.start, |r| r.start);
+            self.overflow = Some(start..item.span.end);
+        }
+    }
+}
+
+/// One parsed line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Statement<'s> {
+    pub head: Head<'s>,
+    pub head_span: Range<usize>,
+    pub operands: Operands<'s>,
+}
+
+impl Statement<'_> {
+    /// From the head to the last operand.
+    pub fn span(&self) -> Range<usize> {
+        let end = self.operands.span_from(0).map_or(self.head_span.end, |r| r.end);
+        self.head_span.start..end
+    }
+}
+
+pub type ParseError<'t, 's> = Rich<'t, Tok<'s>, Range<usize>>;
+
+/// The statement grammar: `head operand*`, nothing else on the line.
+pub fn statement<'t, 's: 't, I>() -> impl Parser<'t, I, Statement<'s>, extra::Err<ParseError<'t, 's>>>
+where
+    I: ValueInput<'t, Token = Tok<'s>, Span = Range<usize>>,
+{
+    let head = select! {
+        Tok::Ident(name) => Head::Mnemonic(name),
+        Tok::Directive(name) => Head::Directive(name),
+    }
+    .map_with(|head, e| (head, e.span()))
+    .labelled("a mnemonic");
+    let operand = select! {
+        Tok::Ident(name) => OperandText::Name(name),
+        Tok::Int(digits) => OperandText::Number(digits),
+    }
+    .map_with(|text, e| Operand { text, span: e.span() })
+    .labelled("an operand");
+    head.then(operand.repeated().collect::<Operands>())
+        .then_ignore(end().labelled("the end of the line"))
+        .map(|((head, head_span), operands)| Statement { head, head_span, operands })
+        .boxed()
+}
+
+/// Parses the statements of a chunk of lines, all borrowing one token buffer.
+/// `lines` are index ranges into `tokens`; empty lines are skipped.
+pub fn parse_lines<'t, 's: 't>(
+    tokens: &'t [(Tok<'s>, Range<usize>)],
+    lines: &[Range<usize>],
+    mut each: impl FnMut(Result<Statement<'s>, Vec<ParseError<'t, 's>>>),
+) {
+    let parser = statement();
+    for line in lines {
+        let toks = &tokens[line.clone()];
+        let Some(last) = toks.last() else { continue };
+        let eoi = last.1.end..last.1.end;
+        each(parser.parse(toks.split_token_span(eoi)).into_result());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lexer::Lexer;
+
+    fn parse(text: &str) -> Result<Statement<'_>, String> {
+        let mut tokens = Vec::new();
+        Lexer::new(text).next_line(&mut tokens).unwrap();
+        let mut out = None;
+        parse_lines(&tokens, &[0..tokens.len()], |r| {
+            out = Some(r.map_err(|e| e.iter().map(|e| format!("found {:?} at {:?}", e.found(), e.span())).collect::<Vec<_>>().join("; ")))
+        });
+        out.expect("one non-empty line")
+    }
+
+    #[test]
+    fn parses_heads_and_operands() {
+        let s = parse("shf r1 r2 xyxy 0b1111 // c").unwrap();
+        assert_eq!(s.head, Head::Mnemonic("shf"));
+        assert_eq!(s.operands.as_slice().len(), 4);
+        assert_eq!(s.operands.as_slice()[3].text, OperandText::Number("0b1111"));
+        assert_eq!(s.span(), 0..21);
+        assert_eq!(parse(".word 7").unwrap().head, Head::Directive(".word"));
+    }
+
+    #[test]
+    fn keeps_the_span_of_operands_past_the_fourth() {
+        let s = parse("add r0 r1 r2 r3 r4 r5").unwrap();
+        assert_eq!(s.operands.overflow, Some(16..21));
+        assert_eq!(s.operands.span_from(2), Some(10..21));
+    }
+
+    #[test]
+    fn rejects_punctuation() {
+        let err = parse("add r0, r1").unwrap_err();
+        assert_eq!(err, "found Some(Punct(',')) at 6..7");
+        assert!(parse("7 r0").is_err());
+    }
+}
