@@ -62,6 +62,47 @@ pub static CORE_CODES: &[CodeInfo] = &[
             has the wrong number of lanes, a number is malformed, or the JSON does not have the \
             documented shape. The message says which.",
     },
+    CodeInfo {
+        code: "PA007",
+        title: "binary output to a terminal",
+        explanation: "polyasm will not write a binary format to a terminal, where it would only \
+            garble the screen. Write it to a file with `-o FILE`, pipe it into another program, or \
+            pick a text format such as `-f hex` or `-f listing`.",
+    },
+    CodeInfo {
+        code: "PA008",
+        title: "unknown or missing target",
+        explanation: "The target dialect is chosen with `-t NAME` (see `polyasm targets` for names \
+            and aliases) or, when `-t` is absent, from the input's extension: `.vu` for the \
+            Dreambox VU. Standard input and unknown extensions need `-t`.",
+    },
+    CodeInfo {
+        code: "PA009",
+        title: "unknown output format",
+        explanation: "`-f` names an output format: bin, hex, c, rust, listing, json, or one of the \
+            target's own formats listed by `polyasm targets`. Without `-f`, the format follows \
+            the output's extension (.bin .hex .c .h .rs .lst .json) and is bin otherwise.",
+    },
+    CodeInfo {
+        code: "PA010",
+        title: "run option not for this target",
+        explanation: "`polyasm run` accepts the options of every target, but each target \
+            understands only its own (`polyasm run --help` groups them). The option given is not \
+            one the chosen target uses, or the target has no emulator.",
+    },
+    CodeInfo {
+        code: "PA011",
+        title: "invalid warning option",
+        explanation: "`-W` takes `error` (every warning becomes an error), `error=CODE` (one \
+            warning becomes an error) or `no-CODE` (one warning is silenced).",
+    },
+    CodeInfo {
+        code: "PA012",
+        title: "unknown diagnostic code",
+        explanation: "`polyasm explain` knows every code polyasm reports; run it without an \
+            argument to list them. Codes have a dialect prefix (VU, NV2A, PP, SH, MX) or PA for \
+            the command line itself.",
+    },
 ];
 
 #[cfg(test)]

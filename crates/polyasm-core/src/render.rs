@@ -137,29 +137,36 @@ pub fn render_human(diagnostic: &Diagnostic, sources: &SourceMap, color: bool) -
         .write(Cache::new(sources), &mut out)
         .expect("writing a report into a Vec cannot fail");
     let text = String::from_utf8_lossy(&out);
+    // ariadne colours a custom kind's header even with colour off, so the header is ours.
+    let mut trimmed = header_line(diagnostic, &header, color);
     // ariadne pads some lines with trailing spaces; they only make snapshots noisy.
-    let mut trimmed = String::with_capacity(text.len());
-    for line in text.lines() {
+    for line in text.lines().skip(1) {
         trimmed.push_str(line.trim_end());
         trimmed.push('\n');
     }
     trimmed
 }
 
-fn render_unlabelled(diagnostic: &Diagnostic, sources: &SourceMap, header: &str, color: bool) -> String {
-    let mut out = String::new();
-    let paint = |text: &str, code: &str| {
-        if color {
-            format!("\x1b[{code}m{text}\x1b[0m")
-        } else {
-            text.to_string()
-        }
-    };
-    let header_color = match diagnostic.severity {
+fn paint(text: &str, ansi: &str, color: bool) -> String {
+    if color {
+        format!("\x1b[{ansi}m{text}\x1b[0m")
+    } else {
+        text.to_string()
+    }
+}
+
+/// `error[CODE]: message` and a newline, the severity coloured when `color` is on.
+fn header_line(diagnostic: &Diagnostic, header: &str, color: bool) -> String {
+    let ansi = match diagnostic.severity {
         Severity::Error => "1;31",
         Severity::Warning => "1;33",
     };
-    let _ = writeln!(out, "{}: {}", paint(header, header_color), diagnostic.message);
+    format!("{}: {}\n", paint(header, ansi, color), diagnostic.message)
+}
+
+fn render_unlabelled(diagnostic: &Diagnostic, sources: &SourceMap, header: &str, color: bool) -> String {
+    let mut out = header_line(diagnostic, header, color);
+    let paint = |text: &str, ansi: &str| paint(text, ansi, color);
     if let Some(file) = diagnostic.file {
         let _ = writeln!(out, "  {} {}", paint("-->", "34"), sources.get(file).name());
     }

@@ -125,8 +125,18 @@ impl Encoder {
                 span: self.span(extra),
                 op: op.mnemonic(),
                 takes: kinds.len(),
+                found: statement.operands.count(),
                 syntax: syntax(op),
             });
+        }
+        if let (Op::St, [first, second, ..]) = (op, given)
+            && let (OperandText::Name(register), OperandText::Name(output)) = (first.text, second.text)
+            && register_number(register).is_some()
+            && OUTPUTS.contains(&output)
+        {
+            let span = self.span(first.span.start..second.span.end);
+            self.errors.push(VuError::SwappedStore { span, output: output.to_string(), register: register.to_string() });
+            return None;
         }
         let mut instruction = Instruction::new(op);
         let mut ok = true;
@@ -168,7 +178,13 @@ impl Encoder {
         }
         let syntax = format!("{} {}", word.name, word.operands);
         if let Some(extra) = statement.operands.span_from(1) {
-            self.errors.push(VuError::ExtraOperand { span: self.span(extra), op: word.name, takes: 1, syntax: syntax.clone() });
+            self.errors.push(VuError::ExtraOperand {
+                span: self.span(extra),
+                op: word.name,
+                takes: 1,
+                found: statement.operands.count(),
+                syntax: syntax.clone(),
+            });
         }
         let Some(operand) = statement.operands.as_slice().first() else {
             let end = statement.span().end;
@@ -278,7 +294,9 @@ impl Encoder {
         if self.words < MAX_WORDS {
             self.object.push(self.words as u32, &[Instruction::new(Op::End).encode()], None, Some(APPENDED_END));
         }
-        let diagnostics: Vec<Diagnostic> = self.errors.iter().map(VuError::to_diagnostic).collect();
+        let mut diagnostics: Vec<Diagnostic> = self.errors.iter().map(VuError::to_diagnostic).collect();
+        // Errors are found per statement, a few per line; report them in source order.
+        diagnostics.sort_by_key(|d| d.primary_label().map(|l| (l.span.start, l.span.end)));
         Outcome::new(self.object, diagnostics)
     }
 }

@@ -36,7 +36,9 @@ pub enum VuError {
     UnknownDirective { span: Span, name: String },
     WrongOperandKind { span: Span, op: &'static str, expected: OperandKind, found: Found },
     MissingOperand { span: Span, head: Span, op: &'static str, expected: OperandKind, syntax: String },
-    ExtraOperand { span: Span, op: &'static str, takes: usize, syntax: String },
+    ExtraOperand { span: Span, op: &'static str, takes: usize, found: usize, syntax: String },
+    /// `st r0 pos`: the operands of `st` in the wrong order.
+    SwappedStore { span: Span, output: String, register: String },
     RegisterOutOfRange { span: Span, number: u64 },
     SlotOutOfRange { span: Span, op: &'static str, kind: OperandKind, value: u64, limit: u32 },
     MaskOutOfRange { span: Span, value: u64 },
@@ -80,7 +82,7 @@ impl VuError {
         match self {
             VuError::Unexpected { .. } => "VU001",
             VuError::UnknownMnemonic { .. } | VuError::UnknownDirective { .. } => "VU002",
-            VuError::WrongOperandKind { .. } => "VU003",
+            VuError::WrongOperandKind { .. } | VuError::SwappedStore { .. } => "VU003",
             VuError::MissingOperand { .. } => "VU004",
             VuError::ExtraOperand { .. } => "VU005",
             VuError::RegisterOutOfRange { .. } => "VU006",
@@ -129,9 +131,12 @@ impl VuError {
             .with_primary(*span, format!("expected {} here", expected.placeholder_label()))
             .with_secondary(*head, format!("`{op}` takes: {syntax}"))
             .with_help(format!("write `{syntax}`")),
-            VuError::ExtraOperand { span, op, takes, syntax } => Diagnostic::error(
+            VuError::SwappedStore { span, output, register } => Diagnostic::error(code, "`st` takes the output first, then the register")
+                .with_primary(*span, "operands in the wrong order")
+                .with_help(format!("write `st {output} {register}`")),
+            VuError::ExtraOperand { span, op, takes, found, syntax } => Diagnostic::error(
                 code,
-                format!("`{op}` takes {takes} operand{}, found more", if *takes == 1 { "" } else { "s" }),
+                format!("`{op}` takes {takes} operand{}, found {found}", if *takes == 1 { "" } else { "s" }),
             )
             .with_primary(*span, "extra operand")
             .with_help(format!("write `{syntax}`, one statement per line")),

@@ -40,11 +40,17 @@ pub struct Operands<'s> {
     len: usize,
     /// Covers every operand past [`MAX_OPERANDS`].
     pub overflow: Option<Range<usize>>,
+    overflow_count: usize,
 }
 
 impl<'s> Operands<'s> {
     pub fn as_slice(&self) -> &[Operand<'s>] {
         &self.items[..self.len]
+    }
+
+    /// How many operands were written, including those past [`MAX_OPERANDS`].
+    pub fn count(&self) -> usize {
+        self.len + self.overflow_count
     }
 
     /// Every operand's span from index `from` on, including the overflow.
@@ -63,6 +69,7 @@ impl<'s> chumsky::container::Container<Operand<'s>> for Operands<'s> {
         } else {
             let start = self.overflow.as_ref().map_or(item.span.start, |r| r.start);
             self.overflow = Some(start..item.span.end);
+            self.overflow_count += 1;
         }
     }
 }
@@ -153,6 +160,7 @@ mod tests {
     fn keeps_the_span_of_operands_past_the_fourth() {
         let s = parse("add r0 r1 r2 r3 r4 r5").unwrap();
         assert_eq!(s.operands.overflow, Some(16..21));
+        assert_eq!(s.operands.count(), 6);
         assert_eq!(s.operands.span_from(2), Some(10..21));
     }
 

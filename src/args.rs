@@ -1,0 +1,230 @@
+//! Command-line arguments. Target-specific `run` options come from the targets themselves.
+
+use std::collections::BTreeMap;
+
+use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches, Parser, Subcommand, ValueEnum};
+use polyasm_core::target::{RunOptionSpec, RunOptions};
+
+use crate::registry;
+
+const EXAMPLES: &str = "\
+Examples:
+  polyasm -t vu in.vu -o out.bin             Assemble a Dreambox VU program to a binary
+  polyasm examples/vu/seed.vu -f listing     Target from the extension; listing on stdout
+  polyasm examples/vu/seed.vu -o seed.h      Output format from the extension (a C array)
+  polyasm disasm -t vu out.bin               Disassemble back to source
+  polyasm run examples/vu/seed.vu -i 0=1,2,3,1   Emulate one vertex
+  polyasm check examples/vu/*.vu             Report diagnostics only
+  polyasm explain VU002                      Explain an error code
+  polyasm targets                            List the targets";
+
+/// Assembler toolchain for small GPU and VM instruction sets.
+#[derive(Parser, Debug)]
+#[command(name = "polyasm", version, after_help = EXAMPLES, args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+
+    #[command(flatten)]
+    pub assemble: AssembleArgs,
+
+    #[command(flatten)]
+    pub global: GlobalArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct GlobalArgs {
+    /// How diagnostics are printed
+    #[arg(long, value_enum, default_value_t = ErrorFormatArg::Human, global = true)]
+    pub error_format: ErrorFormatArg,
+
+    /// When to colour diagnostics (auto: stderr is a terminal, NO_COLOR unset; FORCE_COLOR forces)
+    #[arg(long, value_enum, default_value_t = ColorArg::Auto, global = true)]
+    pub color: ColorArg,
+
+    /// Warning control: `-W error` makes warnings errors, `-W error=CODE` one of them, `-W no-CODE` silences one
+    #[arg(short = 'W', value_name = "WARNING", global = true)]
+    pub warnings: Vec<String>,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorFormatArg {
+    Human,
+    Short,
+    Json,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ColorArg {
+    Auto,
+    Always,
+    Never,
+}
+
+/// The default action: assemble one file.
+#[derive(Args, Debug)]
+pub struct AssembleArgs {
+    /// Target dialect (see `polyasm targets`); inferred from the input's extension if absent
+    #[arg(short, long, value_name = "TARGET")]
+    pub target: Option<String>,
+
+    /// Source file, or `-` for standard input
+    #[arg(value_name = "INPUT")]
+    pub input: Option<String>,
+
+    /// Output file, or `-` for standard output [default: standard output]
+    #[arg(short, long, value_name = "OUT")]
+    pub output: Option<String>,
+
+    /// Output format: bin, hex, c, rust, listing, json, or a target's own; default from the
+    /// output's extension (.hex .c .h .rs .lst .json), else bin
+    #[arg(short, long, value_name = "FORMAT")]
+    pub format: Option<String>,
+
+    /// Identifier of the array in the c and rust formats [default: the input's file stem]
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Disassemble machine code (binary or hex text) to source
+    Disasm(DisasmArgs),
+    /// Assemble and run a program on the target's emulator
+    Run(RunArgs),
+    /// Assemble files and report diagnostics only; writes nothing
+    Check(CheckArgs),
+    /// List the targets
+    Targets,
+    /// Explain a diagnostic code, or list every code
+    Explain {
+        /// A code such as VU002
+        code: Option<String>,
+    },
+    /// Print a shell completion script
+    Completions {
+        shell: clap_complete::Shell,
+    },
+}
+
+#[derive(Args, Debug)]
+pub struct DisasmArgs {
+    /// Target dialect; inferred from the input's extension if absent
+    #[arg(short, long, value_name = "TARGET")]
+    pub target: Option<String>,
+
+    /// Machine code file, or `-` for standard input
+    #[arg(value_name = "INPUT")]
+    pub input: Option<String>,
+
+    /// Output file, or `-` for standard output [default: standard output]
+    #[arg(short, long, value_name = "OUT")]
+    pub output: Option<String>,
+
+    /// How the input is encoded; auto reads text as hex words and anything else as binary
+    #[arg(long, value_enum, default_value_t = InputFormatArg::Auto)]
+    pub input_format: InputFormatArg,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputFormatArg {
+    Auto,
+    Bin,
+    Hex,
+}
+
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    /// Target dialect; inferred from the input's extension if absent
+    #[arg(short, long, value_name = "TARGET")]
+    pub target: Option<String>,
+
+    /// Source file, or `-` for standard input
+    #[arg(value_name = "INPUT")]
+    pub input: Option<String>,
+
+    /// Where the results go, or `-` for standard output [default: standard output]
+    #[arg(short, long, value_name = "OUT")]
+    pub output: Option<String>,
+
+    #[command(flatten)]
+    pub target_options: TargetRunOptions,
+}
+
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// Target dialect; inferred from each input's extension if absent
+    #[arg(short, long, value_name = "TARGET")]
+    pub target: Option<String>,
+
+    /// Source files
+    #[arg(value_name = "INPUT", required = true)]
+    pub inputs: Vec<String>,
+}
+
+/// Every target's `run` options, merged by name; which target gave each is checked later.
+#[derive(Debug, Default)]
+pub struct TargetRunOptions {
+    pub options: RunOptions,
+}
+
+/// The `run` options of all targets, each name once.
+pub fn all_run_options() -> Vec<RunOptionSpec> {
+    let mut specs: Vec<RunOptionSpec> = Vec::new();
+    for target in registry().targets() {
+        for spec in target.run_options() {
+            if !specs.iter().any(|s| s.long == spec.long) {
+                specs.push(*spec);
+            }
+        }
+    }
+    specs
+}
+
+impl FromArgMatches for TargetRunOptions {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
+        let mut options = TargetRunOptions::default();
+        options.update_from_arg_matches(matches)?;
+        Ok(options)
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        let mut values = BTreeMap::new();
+        let mut flags = BTreeMap::new();
+        for spec in all_run_options() {
+            if spec.value_name.is_some() {
+                if let Some(given) = matches.get_many::<String>(spec.long) {
+                    values.insert(spec.long, given.cloned().collect());
+                }
+            } else {
+                let count = matches.get_count(spec.long) as usize;
+                if count > 0 {
+                    flags.insert(spec.long, count);
+                }
+            }
+        }
+        self.options = RunOptions { values, flags };
+        Ok(())
+    }
+}
+
+impl Args for TargetRunOptions {
+    fn augment_args(mut cmd: clap::Command) -> clap::Command {
+        for spec in all_run_options() {
+            let mut arg = Arg::new(spec.long).long(spec.long).help(spec.help).help_heading("Target options");
+            if let Some(short) = spec.short {
+                arg = arg.short(short);
+            }
+            arg = match spec.value_name {
+                Some(value) => arg.value_name(value).action(if spec.repeatable { ArgAction::Append } else { ArgAction::Set }),
+                None => arg.action(ArgAction::Count),
+            };
+            cmd = cmd.arg(arg);
+        }
+        cmd
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_args(cmd)
+    }
+}

@@ -1,0 +1,111 @@
+//! Printing diagnostics to standard error in the chosen format and colour.
+
+use std::io::{IsTerminal, Write};
+
+use polyasm_core::render::{ErrorFormat, render};
+use polyasm_core::{Diagnostic, SourceMap, WarningPolicy};
+
+use crate::args::{ColorArg, ErrorFormatArg, GlobalArgs};
+use crate::registry;
+
+/// How diagnostics are printed for this run.
+pub struct Reporter {
+    format: ErrorFormat,
+    color: bool,
+    pub warnings: WarningPolicy,
+    errors: usize,
+    warnings_seen: usize,
+}
+
+/// Decides colour the way most tools do: `--color`, then FORCE_COLOR / CLICOLOR_FORCE,
+/// then NO_COLOR, then whether stderr is a terminal (and TERM is not `dumb`).
+pub fn use_color(choice: ColorArg) -> bool {
+    let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty() && v != "0");
+    match choice {
+        ColorArg::Always => true,
+        ColorArg::Never => false,
+        ColorArg::Auto => {
+            if set("FORCE_COLOR") || set("CLICOLOR_FORCE") {
+                true
+            } else if std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) {
+                false
+            } else {
+                std::io::stderr().is_terminal() && std::env::var("TERM").map_or(true, |t| t != "dumb")
+            }
+        }
+    }
+}
+
+impl Reporter {
+    pub fn new(global: &GlobalArgs) -> Result<Reporter, String> {
+        let mut warnings = WarningPolicy::default();
+        for value in &global.warnings {
+            warnings.add(value)?;
+        }
+        Ok(Reporter {
+            format: match global.error_format {
+                ErrorFormatArg::Human => ErrorFormat::Human,
+                ErrorFormatArg::Short => ErrorFormat::Short,
+                ErrorFormatArg::Json => ErrorFormat::Json,
+            },
+            color: use_color(global.color),
+            warnings,
+            errors: 0,
+            warnings_seen: 0,
+        })
+    }
+
+    /// Applies the warning policy, prints every diagnostic, and says whether any is an error.
+    pub fn emit(&mut self, mut diagnostics: Vec<Diagnostic>, sources: &SourceMap) -> bool {
+        self.warnings.apply(&mut diagnostics);
+        let mut stderr = std::io::stderr().lock();
+        let mut failed = false;
+        for diagnostic in &diagnostics {
+            if diagnostic.is_error() {
+                self.errors += 1;
+                failed = true;
+            } else {
+                self.warnings_seen += 1;
+            }
+            let text = render(diagnostic, sources, self.format, self.color, registry());
+            let _ = stderr.write_all(text.as_bytes());
+            if self.format == ErrorFormat::Human {
+                let _ = stderr.write_all(b"\n");
+            }
+        }
+        failed
+    }
+
+    /// A one-line summary after errors, in the human format only.
+    pub fn summarize_failure(&self, what: &str) {
+        if self.format == ErrorFormat::Human && self.errors > 0 {
+            let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+            let mut line = plural(self.errors, "error");
+            if self.warnings_seen > 0 {
+                line = format!("{line}, {}", plural(self.warnings_seen, "warning"));
+            }
+            let label = if self.color { "\x1b[1;31merror\x1b[0m" } else { "error" };
+            eprintln!("{label}: {what}: {line}");
+        }
+    }
+
+    /// Prints a usage problem (exit code 2) that has no source location.
+    pub fn usage(&self, diagnostic: Diagnostic) {
+        let sources = SourceMap::new();
+        let text = render(&diagnostic, &sources, self.format, self.color, registry());
+        let _ = std::io::stderr().write_all(text.as_bytes());
+    }
+}
+
+impl Reporter {
+    /// A reporter for commands whose only output is standard output.
+    pub fn quiet() -> Reporter {
+        Reporter {
+            format: ErrorFormat::Human,
+            color: false,
+            warnings: WarningPolicy::default(),
+            errors: 0,
+            warnings_seen: 0,
+        }
+    }
+}
