@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches, Parser, Subcommand, ValueEnum};
 use polyasm_core::target::{RunOptionSpec, RunOptions};
 
-use crate::registry;
+use polyasm::registry;
 
 const EXAMPLES: &str = "\
 Examples:

@@ -5,22 +5,16 @@ mod io;
 mod report;
 
 use std::process::ExitCode;
-use std::sync::OnceLock;
 
 use clap::{CommandFactory, Parser};
 use polyasm_core::output::{self, OutputContext, STANDARD_FORMATS};
 use polyasm_core::target::{DisasmInput, InputEncoding};
-use polyasm_core::{Diagnostic, Explain, Registry, SourceMap, Target};
+use polyasm::registry;
+use polyasm_core::{Diagnostic, Explain, SourceMap, Target};
 
 use crate::args::{AssembleArgs, CheckArgs, Cli, Command, DisasmArgs, InputFormatArg, RunArgs};
 use crate::io::{Input, Output};
 use crate::report::Reporter;
-
-/// Every target this build knows.
-pub fn registry() -> &'static Registry {
-    static REGISTRY: OnceLock<Registry> = OnceLock::new();
-    REGISTRY.get_or_init(|| Registry::new(vec![&polyasm_vu::TARGET]))
-}
 
 /// How a command ended: the exit codes of the CLI contract.
 #[derive(Debug)]

@@ -6,7 +6,7 @@ use polyasm_core::render::{ErrorFormat, render};
 use polyasm_core::{Diagnostic, SourceMap, WarningPolicy};
 
 use crate::args::{ColorArg, ErrorFormatArg, GlobalArgs};
-use crate::registry;
+use polyasm::registry;
 
 /// How diagnostics are printed for this run.
 pub struct Reporter {

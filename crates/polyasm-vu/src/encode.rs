@@ -147,9 +147,8 @@ impl Encoder {
                     None => ok = false,
                 },
                 None => {
-                    let end = statement.span().end;
                     self.errors.push(VuError::MissingOperand {
-                        span: self.span(end..end),
+                        span: self.span(last_token(statement)),
                         head: self.span(statement.head_span.clone()),
                         op: op.mnemonic(),
                         expected: kind,
@@ -187,9 +186,8 @@ impl Encoder {
             });
         }
         let Some(operand) = statement.operands.as_slice().first() else {
-            let end = statement.span().end;
             self.errors.push(VuError::MissingOperand {
-                span: self.span(end..end),
+                span: self.span(last_token(statement)),
                 head: span,
                 op: word.name,
                 expected: OperandKind::Word,
@@ -207,8 +205,8 @@ impl Encoder {
             OperandKind::Register => match operand.text {
                 OperandText::Name(name) => match register_number(name) {
                     Some(n) if n < u64::from(REGISTERS) => Some(n as u32),
-                    Some(number) => {
-                        self.errors.push(VuError::RegisterOutOfRange { span, number });
+                    Some(_) => {
+                        self.errors.push(VuError::RegisterOutOfRange { span, name: name.to_string() });
                         None
                     }
                     None => self.wrong_kind(op, kind, operand),
@@ -299,6 +297,11 @@ impl Encoder {
         diagnostics.sort_by_key(|d| d.primary_label().map(|l| (l.span.start, l.span.end)));
         Outcome::new(self.object, diagnostics)
     }
+}
+
+/// The span of the last token of a statement: where a missing operand belongs.
+fn last_token(statement: &Statement) -> Range<usize> {
+    statement.operands.as_slice().last().map_or(statement.head_span.clone(), |o| o.span.clone())
 }
 
 /// `r7` -> 7; any other name -> `None`. Numbers too large to matter saturate.

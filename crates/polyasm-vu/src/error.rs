@@ -39,7 +39,7 @@ pub enum VuError {
     ExtraOperand { span: Span, op: &'static str, takes: usize, found: usize, syntax: String },
     /// `st r0 pos`: the operands of `st` in the wrong order.
     SwappedStore { span: Span, output: String, register: String },
-    RegisterOutOfRange { span: Span, number: u64 },
+    RegisterOutOfRange { span: Span, name: String },
     SlotOutOfRange { span: Span, op: &'static str, kind: OperandKind, value: u64, limit: u32 },
     MaskOutOfRange { span: Span, value: u64 },
     BadSwizzle { span: Span, swizzle: String, problem: SwizzleProblem },
@@ -112,6 +112,9 @@ impl VuError {
                 let d = Diagnostic::error(code, format!("unknown mnemonic `{name}`")).with_primary(*span, "not a VU instruction");
                 match suggestion {
                     Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                    None if matches!(name.as_str(), "mov" | "move" | "cpy" | "copy") => {
+                        d.with_help("the VU has no move; copy a register with `shf dst src xyzw 0b1111`")
+                    }
                     None => d.with_help("`polyasm explain VU002` lists every mnemonic"),
                 }
             }
@@ -124,13 +127,12 @@ impl VuError {
             )
             .with_primary(*span, format!("expected {}", expected.placeholder_label()))
             .with_help(wrong_kind_help(op, *expected, found)),
-            VuError::MissingOperand { span, head, op, expected, syntax } => Diagnostic::error(
-                code,
-                format!("`{op}` is missing {}", expected.describe()),
-            )
-            .with_primary(*span, format!("expected {} here", expected.placeholder_label()))
-            .with_secondary(*head, format!("`{op}` takes: {syntax}"))
-            .with_help(format!("write `{syntax}`")),
+            VuError::MissingOperand { span, head, op, expected, syntax } => {
+                let d = Diagnostic::error(code, format!("`{op}` is missing {}", expected.describe()))
+                    .with_primary(*span, format!("{} must follow", expected.placeholder_label()));
+                let d = if span == head { d } else { d.with_secondary(*head, format!("`{op}` takes: {syntax}")) };
+                d.with_help(format!("write `{syntax}`"))
+            }
             VuError::SwappedStore { span, output, register } => Diagnostic::error(code, "`st` takes the output first, then the register")
                 .with_primary(*span, "operands in the wrong order")
                 .with_help(format!("write `st {output} {register}`")),
@@ -140,7 +142,7 @@ impl VuError {
             )
             .with_primary(*span, "extra operand")
             .with_help(format!("write `{syntax}`, one statement per line")),
-            VuError::RegisterOutOfRange { span, number } => Diagnostic::error(code, format!("register `r{number}` does not exist"))
+            VuError::RegisterOutOfRange { span, name } => Diagnostic::error(code, format!("register `{name}` does not exist"))
                 .with_primary(*span, "out of range")
                 .with_help("the VU has registers r0 to r15"),
             VuError::SlotOutOfRange { span, op, kind, value, limit } => Diagnostic::error(
@@ -221,6 +223,7 @@ fn wrong_kind_help(op: &str, expected: OperandKind, found: &Found) -> String {
             format!("registers are lower case: `r{}`", &name[1..])
         }
         (OperandKind::Register, Found::Number(n)) => format!("registers are written with an `r`: `r{n}`"),
+        (OperandKind::Output, Found::Number(_)) => "outputs are named: pos, tex, col or ocol".to_string(),
         (OperandKind::InputSlot | OperandKind::ConstSlot, Found::Register(_)) => {
             format!("`{op}` reads a slot, given as a number: `{op} r0 0`")
         }
