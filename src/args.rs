@@ -102,9 +102,7 @@ pub enum Command {
         code: Option<String>,
     },
     /// Print a shell completion script
-    Completions {
-        shell: clap_complete::Shell,
-    },
+    Completions { shell: clap_complete::Shell },
 }
 
 #[derive(Args, Debug)]
@@ -140,7 +138,7 @@ pub struct RunArgs {
     pub target: Option<String>,
 
     /// Source file, or `-` for standard input
-    #[arg(value_name = "INPUT")]
+    #[arg(id = "source", value_name = "INPUT")]
     pub input: Option<String>,
 
     /// Where the results go, or `-` for standard output [default: standard output]
@@ -211,12 +209,19 @@ impl FromArgMatches for TargetRunOptions {
 impl Args for TargetRunOptions {
     fn augment_args(mut cmd: clap::Command) -> clap::Command {
         for spec in all_run_options() {
-            let mut arg = Arg::new(spec.long).long(spec.long).help(spec.help).help_heading("Target options");
+            let mut arg = Arg::new(spec.long)
+                .long(spec.long)
+                .help(spec.help)
+                .help_heading("Target options");
             if let Some(short) = spec.short {
                 arg = arg.short(short);
             }
             arg = match spec.value_name {
-                Some(value) => arg.value_name(value).action(if spec.repeatable { ArgAction::Append } else { ArgAction::Set }),
+                Some(value) => arg.value_name(value).action(if spec.repeatable {
+                    ArgAction::Append
+                } else {
+                    ArgAction::Set
+                }),
                 None => arg.action(ArgAction::Count),
             };
             cmd = cmd.arg(arg);
@@ -226,5 +231,15 @@ impl Args for TargetRunOptions {
 
     fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
         Self::augment_args(cmd)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_definition_is_consistent() {
+        super::Cli::command().debug_assert();
     }
 }

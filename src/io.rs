@@ -39,7 +39,12 @@ impl Input {
             }
             Input::Path(path) => std::fs::read(path),
         };
-        result.map_err(|e| Diagnostic::error("PA001", format!("cannot read {}: {}", self.display_name(), io_reason(&e))))
+        result.map_err(|e| {
+            Diagnostic::error(
+                "PA001",
+                format!("cannot read {}: {}", self.display_name(), io_reason(&e)),
+            )
+        })
     }
 
     pub fn read_text(&self) -> std::result::Result<String, Diagnostic> {
@@ -47,7 +52,11 @@ impl Input {
         String::from_utf8(bytes).map_err(|e| {
             Diagnostic::error(
                 "PA002",
-                format!("{} is not UTF-8 text (invalid byte at offset {})", self.display_name(), e.utf8_error().valid_up_to()),
+                format!(
+                    "{} is not UTF-8 text (invalid byte at offset {})",
+                    self.display_name(),
+                    e.utf8_error().valid_up_to()
+                ),
             )
             .with_help("sources are UTF-8 text; to turn machine code back into source use `polyasm disasm`")
         })
@@ -82,8 +91,9 @@ impl Output {
     pub fn check_binary(&self, binary: bool, reporter: &Reporter) -> Result {
         if binary && matches!(self, Output::Stdout) && std::io::stdout().is_terminal() {
             reporter.usage(
-                Diagnostic::error("PA007", "refusing to write binary output to a terminal")
-                    .with_help("write it to a file with `-o FILE`, or choose a text format such as `-f hex` or `-f listing`"),
+                Diagnostic::error("PA007", "refusing to write binary output to a terminal").with_help(
+                    "write it to a file with `-o FILE`, or choose a text format such as `-f hex` or `-f listing`",
+                ),
             );
             return Err(Failure::Usage);
         }
@@ -100,14 +110,23 @@ impl Output {
                     // A reader that stopped early (`| head`) is not an error worth a message.
                     Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
                     Err(e) => {
-                        reporter.emit(vec![Diagnostic::error("PA003", format!("cannot write standard output: {}", io_reason(&e)))], &Default::default());
+                        reporter.emit(
+                            vec![Diagnostic::error(
+                                "PA003",
+                                format!("cannot write standard output: {}", io_reason(&e)),
+                            )],
+                            &Default::default(),
+                        );
                         Err(Failure::Errors)
                     }
                 }
             }
             Output::Path(path) => polyasm_core::fs::write_atomic(Path::new(path), bytes).map_err(|e| {
                 reporter.emit(
-                    vec![Diagnostic::error("PA003", format!("cannot write {path}: {}", io_reason(&e))).with_note("the destination was left as it was")],
+                    vec![
+                        Diagnostic::error("PA003", format!("cannot write {path}: {}", io_reason(&e)))
+                            .with_note("the destination was left as it was"),
+                    ],
                     &Default::default(),
                 );
                 Failure::Errors

@@ -7,9 +7,9 @@ mod report;
 use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser};
+use polyasm::registry;
 use polyasm_core::output::{self, OutputContext, STANDARD_FORMATS};
 use polyasm_core::target::{DisasmInput, InputEncoding};
-use polyasm::registry;
 use polyasm_core::{Diagnostic, Explain, SourceMap, Target};
 
 use crate::args::{AssembleArgs, CheckArgs, Cli, Command, DisasmArgs, InputFormatArg, RunArgs};
@@ -61,14 +61,18 @@ fn resolve_target(name: Option<&str>, input: &Input, reporter: &Reporter) -> Res
     let known = registry.names().join(", ");
     let found = match name {
         Some(name) => registry.by_name(name).ok_or_else(|| {
-            Diagnostic::error("PA008", format!("unknown target `{name}`")).with_help(format!("targets are: {known} (see `polyasm targets`)"))
+            Diagnostic::error("PA008", format!("unknown target `{name}`"))
+                .with_help(format!("targets are: {known} (see `polyasm targets`)"))
         }),
         None => match input {
             Input::Stdin => Err(Diagnostic::error("PA008", "no target given for standard input")
                 .with_help(format!("name one with `-t`: {known}"))),
             Input::Path(path) => registry.by_path(path).ok_or_else(|| {
-                Diagnostic::error("PA008", format!("cannot tell the target of `{path}` from its extension"))
-                    .with_help(format!("name one with `-t`: {known}"))
+                Diagnostic::error(
+                    "PA008",
+                    format!("cannot tell the target of `{path}` from its extension"),
+                )
+                .with_help(format!("name one with `-t`: {known}"))
             }),
         },
     };
@@ -116,10 +120,20 @@ fn assemble(args: &AssembleArgs, reporter: &mut Reporter) -> Result {
         .chain(target.extra_formats())
         .find(|f| f.name == format_name)
     else {
-        let names: Vec<&str> = STANDARD_FORMATS.iter().chain(target.extra_formats()).map(|f| f.name).collect();
+        let names: Vec<&str> = STANDARD_FORMATS
+            .iter()
+            .chain(target.extra_formats())
+            .map(|f| f.name)
+            .collect();
         reporter.usage(
-            Diagnostic::error("PA009", format!("unknown output format `{format_name}` for target {}", target.info().name))
-                .with_help(format!("formats are: {}", names.join(", "))),
+            Diagnostic::error(
+                "PA009",
+                format!(
+                    "unknown output format `{format_name}` for target {}",
+                    target.info().name
+                ),
+            )
+            .with_help(format!("formats are: {}", names.join(", "))),
         );
         return Err(Failure::Usage);
     };
@@ -140,7 +154,12 @@ fn assemble(args: &AssembleArgs, reporter: &mut Reporter) -> Result {
         Input::Path(path) => output::symbol_from_name(path),
         Input::Stdin => "program".to_string(),
     });
-    let ctx = OutputContext { sources: &sources, target: target.info().name, input_name: input.display_name(), symbol: &symbol };
+    let ctx = OutputContext {
+        sources: &sources,
+        target: target.info().name,
+        input_name: input.display_name(),
+        symbol: &symbol,
+    };
     let bytes = output::write_standard(format.name, &object, &ctx)
         .or_else(|| target.write_format(format.name, &object, &sources))
         .expect("every listed format has a writer");
@@ -165,7 +184,12 @@ fn disasm(args: &DisasmArgs, reporter: &mut Reporter) -> Result {
         (InputEncoding::Hex, Ok(text)) => Some(sources.add(input.display_name(), text)),
         _ => None,
     };
-    let disasm_input = DisasmInput { bytes: &bytes, encoding, text_source, name: input.display_name() };
+    let disasm_input = DisasmInput {
+        bytes: &bytes,
+        encoding,
+        text_source,
+        name: input.display_name(),
+    };
     let outcome = target.disassemble(&sources, &disasm_input);
     let failed = reporter.emit(outcome.diagnostics, &sources);
     match outcome.value {
@@ -183,15 +207,21 @@ fn run(args: &RunArgs, reporter: &mut Reporter) -> Result {
     let options = &args.target_options.options;
     let accepted = target.run_options();
     if !target.can_run() {
-        reporter.usage(Diagnostic::error("PA010", format!("target {} has no emulator", target.info().name)));
+        reporter.usage(Diagnostic::error(
+            "PA010",
+            format!("target {} has no emulator", target.info().name),
+        ));
         return Err(Failure::Usage);
     }
     let given = options.values.keys().chain(options.flags.keys());
     for name in given {
         if !accepted.iter().any(|spec| spec.long == *name) {
             reporter.usage(
-                Diagnostic::error("PA010", format!("target {} does not take `--{name}`", target.info().name))
-                    .with_help("`polyasm run --help` lists the options; each target uses its own"),
+                Diagnostic::error(
+                    "PA010",
+                    format!("target {} does not take `--{name}`", target.info().name),
+                )
+                .with_help("`polyasm run --help` lists the options; each target uses its own"),
             );
             return Err(Failure::Usage);
         }
@@ -208,7 +238,9 @@ fn run(args: &RunArgs, reporter: &mut Reporter) -> Result {
             return Err(Failure::Errors);
         }
     };
-    let outcome = target.run(&object, options, &mut sources).expect("can_run targets implement run");
+    let outcome = target
+        .run(&object, options, &mut sources)
+        .expect("can_run targets implement run");
     let failed = reporter.emit(outcome.diagnostics, &sources);
     match outcome.value {
         Some(report) if !failed => {
@@ -248,8 +280,16 @@ fn targets() -> Result {
     let mut out = String::from("TARGET  ALIASES                EXTENSIONS  COMMANDS             FORMATS\n");
     for target in registry().targets() {
         let info = target.info();
-        let commands = if target.can_run() { "asm, disasm, run" } else { "asm, disasm" };
-        let formats: Vec<&str> = STANDARD_FORMATS.iter().chain(target.extra_formats()).map(|f| f.name).collect();
+        let commands = if target.can_run() {
+            "asm, disasm, run"
+        } else {
+            "asm, disasm"
+        };
+        let formats: Vec<&str> = STANDARD_FORMATS
+            .iter()
+            .chain(target.extra_formats())
+            .map(|f| f.name)
+            .collect();
         let extensions: Vec<String> = info.extensions.iter().map(|e| format!(".{e}")).collect();
         out.push_str(&format!(
             "{:<7} {:<22} {:<11} {:<20} {}\n        {}\n",
@@ -268,13 +308,20 @@ fn explain(code: Option<&str>, reporter: &Reporter) -> Result {
     let registry = registry();
     let text = match code {
         None => {
-            let tables = std::iter::once(polyasm_core::explain::CORE_CODES).chain(registry.targets().iter().map(|t| t.codes()));
-            tables.flatten().map(|c| format!("{}  {}\n", c.code, c.title)).collect::<String>()
+            let tables =
+                std::iter::once(polyasm_core::explain::CORE_CODES).chain(registry.targets().iter().map(|t| t.codes()));
+            tables
+                .flatten()
+                .map(|c| format!("{}  {}\n", c.code, c.title))
+                .collect::<String>()
         }
         Some(code) => match registry.explain(code) {
             Some(info) => format!("{}: {}\n\n{}\n", info.code, info.title, wrap(info.explanation, 78)),
             None => {
-                reporter.usage(Diagnostic::error("PA012", format!("unknown diagnostic code `{code}`")).with_help("`polyasm explain` lists every code"));
+                reporter.usage(
+                    Diagnostic::error("PA012", format!("unknown diagnostic code `{code}`"))
+                        .with_help("`polyasm explain` lists every code"),
+                );
                 return Err(Failure::Usage);
             }
         },

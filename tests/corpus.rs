@@ -6,9 +6,9 @@
 
 use std::path::Path;
 
+use polyasm_core::SourceMap;
 use polyasm_core::output::{OutputContext, write_listing};
 use polyasm_core::render::{ErrorFormat, render};
-use polyasm_core::SourceMap;
 
 fn expected_codes(text: &str) -> Vec<String> {
     let first = text.lines().next().unwrap_or_default();
@@ -22,8 +22,15 @@ fn expected_codes(text: &str) -> Vec<String> {
 
 fn check_file(path: &Path) -> String {
     let registry = polyasm::registry();
-    let name = format!("tests/corpus/{}", path.strip_prefix(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus")).unwrap().display());
-    let target = registry.by_path(&name).unwrap_or_else(|| panic!("no target for {name}"));
+    let name = format!(
+        "tests/corpus/{}",
+        path.strip_prefix(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus"))
+            .unwrap()
+            .display()
+    );
+    let target = registry
+        .by_path(&name)
+        .unwrap_or_else(|| panic!("no target for {name}"));
     let text = std::fs::read_to_string(path).unwrap();
     let mut sources = SourceMap::new();
     let file = sources.add(name.clone(), text.clone());
@@ -31,9 +38,17 @@ fn check_file(path: &Path) -> String {
 
     let mut codes: Vec<String> = outcome.diagnostics.iter().map(|d| d.code.to_string()).collect();
     codes.sort();
-    assert_eq!(codes, expected_codes(&text), "{name}: diagnostics differ from its `// expect:` line");
+    assert_eq!(
+        codes,
+        expected_codes(&text),
+        "{name}: diagnostics differ from its `// expect:` line"
+    );
     let must_fail = path.file_name().unwrap().to_str().unwrap().starts_with("err_");
-    assert_eq!(outcome.value.is_none(), must_fail, "{name}: err_ files must fail and others must assemble");
+    assert_eq!(
+        outcome.value.is_none(),
+        must_fail,
+        "{name}: err_ files must fail and others must assemble"
+    );
 
     let mut snapshot = String::new();
     for diagnostic in &outcome.diagnostics {
@@ -41,7 +56,12 @@ fn check_file(path: &Path) -> String {
         snapshot.push('\n');
     }
     if let Some(object) = &outcome.value {
-        let ctx = OutputContext { sources: &sources, target: target.info().name, input_name: &name, symbol: "program" };
+        let ctx = OutputContext {
+            sources: &sources,
+            target: target.info().name,
+            input_name: &name,
+            symbol: "program",
+        };
         snapshot.push_str(&write_listing(object, &ctx));
     }
     snapshot

@@ -18,7 +18,11 @@ fn main() {
         let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
         paths.sort();
         for path in paths {
-            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
+            let name = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or_default()
+                .to_string();
             if !name.ends_with(".vu") || name.starts_with("err_") {
                 continue;
             }
@@ -34,7 +38,10 @@ fn main() {
     let mut out = String::from("/// (path, source, words from `vu_asm!`) for every valid program.\n");
     out.push_str("pub const REFERENCE_PROGRAMS: &[(&str, &str, &[u32])] = &[\n");
     for (path, text) in &programs {
-        let _ = writeln!(out, "    ({path:?}, {text:?}, &dbsdk_vu_asm::vu_asm! {{\n{text}\n    }}),");
+        let _ = writeln!(
+            out,
+            "    ({path:?}, {text:?}, &dbsdk_vu_asm::vu_asm! {{\n{text}\n    }}),"
+        );
     }
     out.push_str("];\n");
     let dest = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("reference_programs.rs");

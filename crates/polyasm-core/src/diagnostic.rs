@@ -36,7 +36,7 @@ pub struct Diagnostic {
     pub message: String,
     pub labels: Vec<Label>,
     pub notes: Vec<String>,
-    pub help: Option<String>,
+    pub help: Option<Box<str>>,
     /// The file a diagnostic without labels is about, if any.
     pub file: Option<SourceId>,
 }
@@ -88,7 +88,7 @@ impl Diagnostic {
     }
 
     pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
-        self.help = Some(help.into());
+        self.help = Some(help.into().into_boxed_str());
         self
     }
 
@@ -104,10 +104,7 @@ impl Diagnostic {
 
     /// The primary label, or the first label when none is marked primary.
     pub fn primary_label(&self) -> Option<&Label> {
-        self.labels
-            .iter()
-            .find(|l| l.primary)
-            .or_else(|| self.labels.first())
+        self.labels.iter().find(|l| l.primary).or_else(|| self.labels.first())
     }
 
     /// The file this diagnostic points into.
@@ -193,14 +190,10 @@ impl WarningPolicy {
     pub fn apply(&self, diagnostics: &mut Vec<Diagnostic>) {
         diagnostics.retain(|d| d.is_error() || !self.silenced.iter().any(|c| c == d.code));
         for d in diagnostics.iter_mut() {
-            if d.severity == Severity::Warning
-                && (self.all_errors || self.errors.iter().any(|c| c == d.code))
-            {
+            if d.severity == Severity::Warning && (self.all_errors || self.errors.iter().any(|c| c == d.code)) {
                 d.severity = Severity::Error;
-                d.notes.push(format!(
-                    "`-W error` turns warning {} into an error",
-                    d.code
-                ));
+                d.notes
+                    .push(format!("`-W error` turns warning {} into an error", d.code));
             }
         }
     }

@@ -13,6 +13,13 @@ pub trait Explain {
     fn explain(&self, code: &str) -> Option<&'static CodeInfo>;
 }
 
+/// No codes at all: renders JSON without explanations.
+impl Explain for () {
+    fn explain(&self, _code: &str) -> Option<&'static CodeInfo> {
+        None
+    }
+}
+
 /// Finds `code` (case-insensitively) in one table.
 pub fn find(table: &'static [CodeInfo], code: &str) -> Option<&'static CodeInfo> {
     table.iter().find(|c| c.code.eq_ignore_ascii_case(code))
@@ -117,12 +124,5 @@ mod tests {
             assert!(CORE_CODES[i + 1..].iter().all(|d| d.code != c.code));
         }
         assert_eq!(find(CORE_CODES, "pa003").map(|c| c.code), Some("PA003"));
-    }
-}
-
-/// No codes at all: renders JSON without explanations.
-impl Explain for () {
-    fn explain(&self, _code: &str) -> Option<&'static CodeInfo> {
-        None
     }
 }

@@ -21,12 +21,36 @@ pub struct FormatInfo {
 
 /// The formats every target supports.
 pub static STANDARD_FORMATS: &[FormatInfo] = &[
-    FormatInfo { name: "bin", description: "raw little-endian words (the default)", binary: true },
-    FormatInfo { name: "hex", description: "one word per line in hex", binary: false },
-    FormatInfo { name: "c", description: "a C array of uint32_t/uint16_t", binary: false },
-    FormatInfo { name: "rust", description: "a Rust const array of u32/u16", binary: false },
-    FormatInfo { name: "listing", description: "address, words and source line per statement", binary: false },
-    FormatInfo { name: "json", description: "words, listing and symbols as one JSON object", binary: false },
+    FormatInfo {
+        name: "bin",
+        description: "raw little-endian words (the default)",
+        binary: true,
+    },
+    FormatInfo {
+        name: "hex",
+        description: "one word per line in hex",
+        binary: false,
+    },
+    FormatInfo {
+        name: "c",
+        description: "a C array of uint32_t/uint16_t",
+        binary: false,
+    },
+    FormatInfo {
+        name: "rust",
+        description: "a Rust const array of u32/u16",
+        binary: false,
+    },
+    FormatInfo {
+        name: "listing",
+        description: "address, words and source line per statement",
+        binary: false,
+    },
+    FormatInfo {
+        name: "json",
+        description: "words, listing and symbols as one JSON object",
+        binary: false,
+    },
 ];
 
 /// What a writer knows besides the object: the sources (for listings) and names.
@@ -123,7 +147,11 @@ fn listing_source<'a>(ctx: &'a OutputContext, entry: &crate::object::ListingEntr
 pub fn write_listing(object: &Object, ctx: &OutputContext) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "; polyasm listing of {} (target {})", ctx.input_name, ctx.target);
-    let _ = writeln!(out, "; addr  words{}line  source", " ".repeat(object.word_bytes * 2 - 3));
+    let _ = writeln!(
+        out,
+        "; addr  words{}line  source",
+        " ".repeat(object.word_bytes * 2 - 3)
+    );
     for entry in &object.listing {
         let start = entry.offset as usize;
         let words: Vec<String> = object
@@ -136,8 +164,7 @@ pub fn write_listing(object: &Object, ctx: &OutputContext) -> String {
             Some(note) if text.is_empty() => format!("; {note}"),
             _ => text.to_string(),
         };
-        let _ = writeln!(out, "{:04x}    {}  {line:>4}  {text}", entry.address, words.join(" "))
-            .map(|_| ());
+        let _ = writeln!(out, "{:04x}    {}  {line:>4}  {text}", entry.address, words.join(" ")).map(|_| ());
     }
     // Trailing spaces appear when a line has no source text.
     out.lines().map(|l| format!("{}\n", l.trim_end())).collect()
@@ -203,10 +230,17 @@ mod tests {
     fn hex_and_arrays_print_every_word() {
         let object = Object::from_words(&[0x440, 0x3f, 1, 2, 3]);
         let sources = SourceMap::new();
-        let ctx = OutputContext { sources: &sources, target: "vu", input_name: "a.vu", symbol: "a" };
+        let ctx = OutputContext {
+            sources: &sources,
+            target: "vu",
+            input_name: "a.vu",
+            symbol: "a",
+        };
         assert_eq!(write_hex(&object), "00000440\n0000003f\n00000001\n00000002\n00000003\n");
         let c = write_c_array(&object, &ctx);
-        assert!(c.contains("static const uint32_t a[5] = {\n    0x00000440, 0x0000003f, 0x00000001, 0x00000002,\n    0x00000003,\n};"));
+        assert!(c.contains(
+            "static const uint32_t a[5] = {\n    0x00000440, 0x0000003f, 0x00000001, 0x00000002,\n    0x00000003,\n};"
+        ));
         let rust = write_rust_array(&object, &ctx);
         assert!(rust.contains("pub const A: [u32; 5] = ["));
         assert!(write_standard("nope", &object, &ctx).is_none());

@@ -109,12 +109,13 @@ pub fn render_human(diagnostic: &Diagnostic, sources: &SourceMap, color: bool) -
         return render_unlabelled(diagnostic, sources, &header, color);
     };
     let kind_color = severity_color(diagnostic.severity);
-    let config = Config::default()
-        .with_color(color)
-        .with_index_type(IndexType::Byte);
-    let mut report = Report::build(ReportKind::Custom(&header, kind_color), ariadne_span(sources, primary.span))
-        .with_config(config)
-        .with_message(&diagnostic.message);
+    let config = Config::default().with_color(color).with_index_type(IndexType::Byte);
+    let mut report = Report::build(
+        ReportKind::Custom(&header, kind_color),
+        ariadne_span(sources, primary.span),
+    )
+    .with_config(config)
+    .with_message(&diagnostic.message);
     for (order, label) in diagnostic.labels.iter().enumerate() {
         let label_color = if label.primary { kind_color } else { Color::Blue };
         let mut l = AriadneLabel::new(ariadne_span(sources, label.span))

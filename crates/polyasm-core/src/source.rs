@@ -123,10 +123,7 @@ impl Source {
         let line = self.line_index(offset);
         let start = self.line_starts[line] as usize;
         let column = self.text[start..offset].chars().count() + 1;
-        LineCol {
-            line: line + 1,
-            column,
-        }
+        LineCol { line: line + 1, column }
     }
 
     /// The largest char boundary at or below `offset`, within the text.
@@ -174,10 +171,7 @@ impl SourceMap {
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (SourceId, &Source)> {
-        self.sources
-            .iter()
-            .enumerate()
-            .map(|(i, s)| (SourceId(i as u32), s))
+        self.sources.iter().enumerate().map(|(i, s)| (SourceId(i as u32), s))
     }
 }
 

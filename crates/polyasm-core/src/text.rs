@@ -25,9 +25,7 @@ pub fn parse_int_literal(text: &str) -> Result<u64, IntLiteralError> {
         if c == '_' {
             continue;
         }
-        let digit = c
-            .to_digit(radix)
-            .ok_or(IntLiteralError::InvalidDigit(prefix_len + i))?;
+        let digit = c.to_digit(radix).ok_or(IntLiteralError::InvalidDigit(prefix_len + i))?;
         value = value
             .checked_mul(radix as u64)
             .and_then(|v| v.checked_add(digit as u64))
@@ -82,7 +80,10 @@ mod tests {
         assert_eq!(parse_int_literal("0x"), Err(IntLiteralError::NoDigits));
         assert_eq!(parse_int_literal("0b102"), Err(IntLiteralError::InvalidDigit(4)));
         assert_eq!(parse_int_literal("12a"), Err(IntLiteralError::InvalidDigit(2)));
-        assert_eq!(parse_int_literal("99999999999999999999999"), Err(IntLiteralError::Overflow));
+        assert_eq!(
+            parse_int_literal("99999999999999999999999"),
+            Err(IntLiteralError::Overflow)
+        );
     }
 
     #[test]

@@ -75,11 +75,13 @@ fn invalid(message: impl Into<String>) -> Diagnostic {
 }
 
 /// Reads `--format`.
-pub fn run_format(options: &RunOptions) -> Result<RunFormat, Diagnostic> {
+pub fn run_format(options: &RunOptions) -> Result<RunFormat, Box<Diagnostic>> {
     match options.value("format") {
         None | Some("table") => Ok(RunFormat::Table),
         Some("json") => Ok(RunFormat::Json),
-        Some(other) => Err(invalid(format!("unknown run format `{other}`")).with_help("use `--format table` or `--format json`")),
+        Some(other) => Err(invalid(format!("unknown run format `{other}`"))
+            .with_help("use `--format table` or `--format json`")
+            .into()),
     }
 }
 
@@ -92,9 +94,7 @@ pub fn parse_vec4(text: &str) -> Result<Vec4, String> {
         return Err(format!("`{text}` has {} lanes; a vec4 has at most 4", parts.len()));
     }
     for (lane, part) in lanes.iter_mut().zip(&parts) {
-        *lane = part
-            .parse::<f32>()
-            .map_err(|_| format!("`{part}` is not a number"))?;
+        *lane = part.parse::<f32>().map_err(|_| format!("`{part}` is not a number"))?;
     }
     Ok(lanes)
 }
@@ -102,8 +102,17 @@ pub fn parse_vec4(text: &str) -> Result<Vec4, String> {
 fn parse_slot(name: &str, kind: &SlotKind) -> Result<usize, String> {
     match (kind.parse)(name.trim()) {
         Some(slot) if slot < kind.count => Ok(slot),
-        Some(slot) => Err(format!("{} slot {slot} is out of range (0..{})", kind.what, kind.count - 1)),
-        None => Err(format!("`{}` is not an {} slot ({})", name.trim(), kind.what, kind.hint)),
+        Some(slot) => Err(format!(
+            "{} slot {slot} is out of range (0..{})",
+            kind.what,
+            kind.count - 1
+        )),
+        None => Err(format!(
+            "`{}` is not an {} slot ({})",
+            name.trim(),
+            kind.what,
+            kind.hint
+        )),
     }
 }
 
@@ -116,7 +125,9 @@ pub fn parse_assignment(text: &str, kind: &SlotKind) -> Result<(usize, Vec4), St
 }
 
 fn json_vec4(value: &Value) -> Result<Vec4, String> {
-    let lanes = value.as_array().ok_or_else(|| format!("{value} is not an array of 1 to 4 numbers"))?;
+    let lanes = value
+        .as_array()
+        .ok_or_else(|| format!("{value} is not an array of 1 to 4 numbers"))?;
     if lanes.is_empty() || lanes.len() > 4 {
         return Err(format!("{value} has {} lanes; a vec4 has 1 to 4", lanes.len()));
     }
@@ -138,7 +149,12 @@ fn json_slots(value: &Value, kind: &SlotKind) -> Result<BTreeMap<usize, Vec4>, S
         }
         Value::Array(list) => {
             if list.len() > kind.count {
-                return Err(format!("{} {} slots given; there are {}", list.len(), kind.what, kind.count));
+                return Err(format!(
+                    "{} {} slots given; there are {}",
+                    list.len(),
+                    kind.what,
+                    kind.count
+                ));
             }
             for (slot, v) in list.iter().enumerate() {
                 slots.insert(slot, json_vec4(v)?);
@@ -149,17 +165,27 @@ fn json_slots(value: &Value, kind: &SlotKind) -> Result<BTreeMap<usize, Vec4>, S
     Ok(slots)
 }
 
-fn read_data_file(path: &str, sources: &mut SourceMap, inputs: &SlotKind, constants: &SlotKind) -> Result<RunData, Diagnostic> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| invalid(format!("cannot read data file {path}: {e}")))?;
+fn read_data_file(
+    path: &str,
+    sources: &mut SourceMap,
+    inputs: &SlotKind,
+    constants: &SlotKind,
+) -> Result<RunData, Box<Diagnostic>> {
+    let text = std::fs::read_to_string(path).map_err(|e| invalid(format!("cannot read data file {path}: {e}")))?;
     let id = sources.add(path, text);
     let text = sources.get(id).text();
     let value: Value = serde_json::from_str(text).map_err(|e| {
         let source = sources.get(id);
-        let line_start = if e.line() == 0 { 0 } else { text.split_inclusive('\n').take(e.line() - 1).map(str::len).sum() };
+        let line_start = if e.line() == 0 {
+            0
+        } else {
+            text.split_inclusive('\n').take(e.line() - 1).map(str::len).sum()
+        };
         let offset = source.floor_char_boundary(line_start + e.column().saturating_sub(1));
-        invalid(format!("{path} is not valid JSON"))
-            .with_primary(Span::new(id, offset, source.floor_char_boundary(offset + 1).max(offset)), e.to_string())
+        invalid(format!("{path} is not valid JSON")).with_primary(
+            Span::new(id, offset, source.floor_char_boundary(offset + 1).max(offset)),
+            e.to_string(),
+        )
     })?;
     let in_file = |message: String| invalid(message).in_file(id);
     let object = value
@@ -170,7 +196,9 @@ fn read_data_file(path: &str, sources: &mut SourceMap, inputs: &SlotKind, consta
         match key.as_str() {
             "constants" => data.constants = json_slots(v, constants).map_err(|m| in_file(format!("constants: {m}")))?,
             "vertices" => {
-                let list = v.as_array().ok_or_else(|| in_file("vertices: should be an array".into()))?;
+                let list = v
+                    .as_array()
+                    .ok_or_else(|| in_file("vertices: should be an array".into()))?;
                 for (i, vertex) in list.iter().enumerate() {
                     data.vertices
                         .push(json_slots(vertex, inputs).map_err(|m| in_file(format!("vertex {i}: {m}")))?);
@@ -178,7 +206,8 @@ fn read_data_file(path: &str, sources: &mut SourceMap, inputs: &SlotKind, consta
             }
             other => {
                 return Err(in_file(format!("unknown key `{other}`"))
-                    .with_help("the data file has the keys `constants` and `vertices`"));
+                    .with_help("the data file has the keys `constants` and `vertices`")
+                    .into());
             }
         }
     }
@@ -186,11 +215,16 @@ fn read_data_file(path: &str, sources: &mut SourceMap, inputs: &SlotKind, consta
 }
 
 /// Gathers `--data`, `--const` and `--input` into one [`RunData`] with at least one vertex.
-pub fn collect_run_data(options: &RunOptions, sources: &mut SourceMap, inputs: &SlotKind, constants: &SlotKind) -> Outcome<RunData> {
+pub fn collect_run_data(
+    options: &RunOptions,
+    sources: &mut SourceMap,
+    inputs: &SlotKind,
+    constants: &SlotKind,
+) -> Outcome<RunData> {
     let mut data = match options.value("data") {
         Some(path) => match read_data_file(path, sources, inputs, constants) {
             Ok(data) => data,
-            Err(d) => return Outcome::failed(vec![d]),
+            Err(d) => return Outcome::failed(vec![*d]),
         },
         None => RunData::default(),
     };
@@ -222,14 +256,22 @@ pub fn collect_run_data(options: &RunOptions, sources: &mut SourceMap, inputs: &
     for (slot, values) in &per_slot {
         if values.len() != 1 && values.len() != count {
             diagnostics.push(
-                invalid(format!("input slot {slot} is given {} times but other slots {count} times", values.len()))
-                    .with_help("give each slot once (the same for every vertex) or once per vertex"),
+                invalid(format!(
+                    "input slot {slot} is given {} times but other slots {count} times",
+                    values.len()
+                ))
+                .with_help("give each slot once (the same for every vertex) or once per vertex"),
             );
         }
     }
     if diagnostics.is_empty() && count > 0 {
         data.vertices = (0..count)
-            .map(|v| per_slot.iter().map(|(&slot, values)| (slot, values[v.min(values.len() - 1)])).collect())
+            .map(|v| {
+                per_slot
+                    .iter()
+                    .map(|(&slot, values)| (slot, values[v.min(values.len() - 1)]))
+                    .collect()
+            })
             .collect();
     }
     if data.vertices.is_empty() {
@@ -254,7 +296,11 @@ pub fn format_outputs(names: &[&str], vertices: &[Vec<Vec4>], format: RunFormat)
     match format {
         RunFormat::Table => {
             let mut out = String::new();
-            let _ = writeln!(out, "{:<7} {:<7} {:>14} {:>14} {:>14} {:>14}", "vertex", "output", "x", "y", "z", "w");
+            let _ = writeln!(
+                out,
+                "{:<7} {:<7} {:>14} {:>14} {:>14} {:>14}",
+                "vertex", "output", "x", "y", "z", "w"
+            );
             for (v, outputs) in vertices.iter().enumerate() {
                 for (name, value) in names.iter().zip(outputs) {
                     let _ = writeln!(
@@ -278,7 +324,8 @@ pub fn format_outputs(names: &[&str], vertices: &[Vec<Vec4>], format: RunFormat)
                     Value::Object(map)
                 })
                 .collect();
-            let mut text = serde_json::to_string_pretty(&json!({ "vertices": list })).expect("a JSON value always serialises");
+            let mut text =
+                serde_json::to_string_pretty(&json!({ "vertices": list })).expect("a JSON value always serialises");
             text.push('\n');
             text
         }
@@ -289,7 +336,12 @@ pub fn format_outputs(names: &[&str], vertices: &[Vec<Vec4>], format: RunFormat)
 mod tests {
     use super::*;
 
-    const SLOTS: SlotKind = SlotKind { what: "input", count: 8, parse: |s| s.parse().ok(), hint: "0 to 7" };
+    const SLOTS: SlotKind = SlotKind {
+        what: "input",
+        count: 8,
+        parse: |s| s.parse().ok(),
+        hint: "0 to 7",
+    };
 
     fn options(pairs: &[(&'static str, &str)]) -> RunOptions {
         let mut o = RunOptions::default();
@@ -311,7 +363,12 @@ mod tests {
     #[test]
     fn repeated_inputs_make_vertices_and_single_ones_broadcast() {
         let mut sources = SourceMap::new();
-        let o = options(&[("input", "0=1,0,0"), ("input", "0=2,0,0"), ("input", "1=9"), ("const", "3=4,4,4,4")]);
+        let o = options(&[
+            ("input", "0=1,0,0"),
+            ("input", "0=2,0,0"),
+            ("input", "1=9"),
+            ("const", "3=4,4,4,4"),
+        ]);
         let data = collect_run_data(&o, &mut sources, &SLOTS, &SLOTS).value.unwrap();
         assert_eq!(data.vertices.len(), 2);
         assert_eq!(data.vertices[1][&0], [2.0, 0.0, 0.0, 1.0]);
@@ -322,7 +379,13 @@ mod tests {
     #[test]
     fn mismatched_repeat_counts_are_an_error() {
         let mut sources = SourceMap::new();
-        let o = options(&[("input", "0=1"), ("input", "0=2"), ("input", "0=3"), ("input", "1=1"), ("input", "1=2")]);
+        let o = options(&[
+            ("input", "0=1"),
+            ("input", "0=2"),
+            ("input", "0=3"),
+            ("input", "1=1"),
+            ("input", "1=2"),
+        ]);
         let outcome = collect_run_data(&o, &mut sources, &SLOTS, &SLOTS);
         assert_eq!(outcome.diagnostics[0].code, "PA006");
     }
@@ -331,7 +394,12 @@ mod tests {
     fn outputs_print_as_table_and_json() {
         let table = format_outputs(&["pos"], &[vec![[1.0, 0.5, 0.0, 1.0]]], RunFormat::Table);
         assert!(table.lines().nth(1).unwrap().starts_with("0       pos"));
-        let json: Value = serde_json::from_str(&format_outputs(&["pos"], &[vec![[1.0, 0.5, 0.0, 1.0]]], RunFormat::Json)).unwrap();
+        let json: Value = serde_json::from_str(&format_outputs(
+            &["pos"],
+            &[vec![[1.0, 0.5, 0.0, 1.0]]],
+            RunFormat::Json,
+        ))
+        .unwrap();
         assert_eq!(json["vertices"][0]["pos"][1], 0.5);
     }
 }

@@ -9,9 +9,7 @@ use crate::target::{DisasmInput, InputEncoding};
 /// `--input-format` overrides it.
 pub fn detect_encoding(bytes: &[u8]) -> InputEncoding {
     match std::str::from_utf8(bytes) {
-        Ok(text) if !text.chars().any(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t')) => {
-            InputEncoding::Hex
-        }
+        Ok(text) if !text.chars().any(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t')) => InputEncoding::Hex,
         _ => InputEncoding::Binary,
     }
 }
@@ -20,17 +18,19 @@ pub fn detect_encoding(bytes: &[u8]) -> InputEncoding {
 pub fn read_words(sources: &SourceMap, input: &DisasmInput, word_bytes: usize) -> Outcome<Vec<u32>> {
     match (input.encoding, input.text_source) {
         (InputEncoding::Hex, Some(id)) => parse_hex_words(sources, id, word_bytes),
-        (InputEncoding::Hex, None) => Outcome::failed(vec![Diagnostic::error(
-            "PA005",
-            format!("{} is not text, so it cannot be read as hex words", input.name),
-        )
-        .with_help("drop `--input-format hex` to read it as a binary")]),
+        (InputEncoding::Hex, None) => Outcome::failed(vec![
+            Diagnostic::error(
+                "PA005",
+                format!("{} is not text, so it cannot be read as hex words", input.name),
+            )
+            .with_help("drop `--input-format hex` to read it as a binary"),
+        ]),
         (InputEncoding::Binary, _) => binary_words(input.bytes, word_bytes, input.name),
     }
 }
 
 fn binary_words(bytes: &[u8], word_bytes: usize, name: &str) -> Outcome<Vec<u32>> {
-    if bytes.len() % word_bytes != 0 {
+    if !bytes.len().is_multiple_of(word_bytes) {
         return Outcome::failed(vec![
             Diagnostic::error(
                 "PA004",
@@ -39,7 +39,10 @@ fn binary_words(bytes: &[u8], word_bytes: usize, name: &str) -> Outcome<Vec<u32>
                     bytes.len()
                 ),
             )
-            .with_note(format!("the last {} bytes are a partial word", bytes.len() % word_bytes)),
+            .with_note(format!(
+                "the last {} bytes are a partial word",
+                bytes.len() % word_bytes
+            )),
         ]);
     }
     let words = bytes
@@ -92,15 +95,19 @@ pub fn parse_hex_words(sources: &SourceMap, id: SourceId, word_bytes: usize) -> 
                 i += 1;
             }
             let token = &text[start..i];
-            let digits = token.strip_prefix("0x").or_else(|| token.strip_prefix("0X")).unwrap_or(token);
+            let digits = token
+                .strip_prefix("0x")
+                .or_else(|| token.strip_prefix("0X"))
+                .unwrap_or(token);
             let span = Span::new(id, start, i);
             match u64::from_str_radix(digits, 16) {
-                Ok(value) if value < 1u64 << (word_bytes * 8) && !digits.starts_with('+') => {
-                    words.push(value as u32)
-                }
+                Ok(value) if value < 1u64 << (word_bytes * 8) && !digits.starts_with('+') => words.push(value as u32),
                 Ok(_) => diagnostics.push(
-                    Diagnostic::error("PA005", format!("`{token}` does not fit in a {}-bit word", word_bytes * 8))
-                        .with_primary(span, "too large"),
+                    Diagnostic::error(
+                        "PA005",
+                        format!("`{token}` does not fit in a {}-bit word", word_bytes * 8),
+                    )
+                    .with_primary(span, "too large"),
                 ),
                 Err(_) => diagnostics.push(
                     Diagnostic::error("PA005", format!("`{token}` is not a hex word"))
@@ -125,7 +132,9 @@ mod tests {
 
     #[test]
     fn reads_hex_with_prefixes_commas_and_comments() {
-        let words = hex("/* ld */ 0x00000440, 3f // end\n# x\n; y\nDEADBEEF", 4).value.unwrap();
+        let words = hex("/* ld */ 0x00000440, 3f // end\n# x\n; y\nDEADBEEF", 4)
+            .value
+            .unwrap();
         assert_eq!(words, [0x440, 0x3f, 0xdead_beef]);
     }
 

@@ -36,7 +36,10 @@ pub fn fields(word: u32) -> (u32, u32, u32, u32, u32) {
 pub fn decode_word(word: u32) -> Decoded {
     let (opcode, dst, src, swizzle, mask) = fields(word);
     let Some(op) = Op::from_opcode(opcode) else {
-        return Decoded::Raw { word, why: RawReason::NoOpOpcode(opcode) };
+        return Decoded::Raw {
+            word,
+            why: RawReason::NoOpOpcode(opcode),
+        };
     };
     let mut instruction = Instruction::new(op);
     let values = [dst, src, swizzle, mask];
@@ -48,7 +51,10 @@ pub fn decode_word(word: u32) -> Decoded {
             _ => true,
         };
         if !in_range {
-            return Decoded::Raw { word, why: RawReason::NonCanonical(op) };
+            return Decoded::Raw {
+                word,
+                why: RawReason::NonCanonical(op),
+            };
         }
         match index {
             0 => instruction.dst = value as u8,
@@ -60,7 +66,10 @@ pub fn decode_word(word: u32) -> Decoded {
     if instruction.encode() == word {
         Decoded::Instruction(instruction)
     } else {
-        Decoded::Raw { word, why: RawReason::NonCanonical(op) }
+        Decoded::Raw {
+            word,
+            why: RawReason::NonCanonical(op),
+        }
     }
 }
 
@@ -70,19 +79,54 @@ mod tests {
 
     #[test]
     fn decodes_the_default_program_shuffle() {
-        let Decoded::Instruction(i) = decode_word(0x03D1_0457) else { panic!("shf is canonical") };
-        assert_eq!((i.op, i.dst, i.src, i.swizzle, i.mask), (Op::Shf, 1, 1, [0, 1, 0, 1], 0b1111));
+        let Decoded::Instruction(i) = decode_word(0x03D1_0457) else {
+            panic!("shf is canonical")
+        };
+        assert_eq!(
+            (i.op, i.dst, i.src, i.swizzle, i.mask),
+            (Op::Shf, 1, 1, [0, 1, 0, 1], 0b1111)
+        );
     }
 
     #[test]
     fn unused_fields_and_empty_opcodes_are_raw() {
-        assert_eq!(decode_word(30), Decoded::Raw { word: 30, why: RawReason::NoOpOpcode(30) });
+        assert_eq!(
+            decode_word(30),
+            Decoded::Raw {
+                word: 30,
+                why: RawReason::NoOpOpcode(30)
+            }
+        );
         // `add` with a mask set.
-        assert!(matches!(decode_word(3 | 1 << 22), Decoded::Raw { why: RawReason::NonCanonical(Op::Add), .. }));
+        assert!(matches!(
+            decode_word(3 | 1 << 22),
+            Decoded::Raw {
+                why: RawReason::NonCanonical(Op::Add),
+                ..
+            }
+        ));
         // `ld` from slot 9.
-        assert!(matches!(decode_word(9 << 10), Decoded::Raw { why: RawReason::NonCanonical(Op::Ld), .. }));
+        assert!(matches!(
+            decode_word(9 << 10),
+            Decoded::Raw {
+                why: RawReason::NonCanonical(Op::Ld),
+                ..
+            }
+        ));
         // `st` to output 5.
-        assert!(matches!(decode_word(1 | 5 << 6), Decoded::Raw { why: RawReason::NonCanonical(Op::St), .. }));
-        assert!(matches!(decode_word(0x3f | 1 << 31), Decoded::Raw { why: RawReason::NonCanonical(Op::End), .. }));
+        assert!(matches!(
+            decode_word(1 | 5 << 6),
+            Decoded::Raw {
+                why: RawReason::NonCanonical(Op::St),
+                ..
+            }
+        ));
+        assert!(matches!(
+            decode_word(0x3f | 1 << 31),
+            Decoded::Raw {
+                why: RawReason::NonCanonical(Op::End),
+                ..
+            }
+        ));
     }
 }

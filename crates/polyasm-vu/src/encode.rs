@@ -26,7 +26,13 @@ pub struct Instruction {
 impl Instruction {
     /// An instruction of `op` with every field zero.
     pub fn new(op: Op) -> Instruction {
-        Instruction { op, dst: 0, src: 0, swizzle: [0; 4], mask: 0 }
+        Instruction {
+            op,
+            dst: 0,
+            src: 0,
+            swizzle: [0; 4],
+            mask: 0,
+        }
     }
 
     /// The machine word, laid out as in [`crate::ops`].
@@ -64,7 +70,9 @@ pub struct AssembleOptions {
 
 impl Default for AssembleOptions {
     fn default() -> AssembleOptions {
-        AssembleOptions { max_words: Some(MAX_WORDS) }
+        AssembleOptions {
+            max_words: Some(MAX_WORDS),
+        }
     }
 }
 
@@ -82,7 +90,13 @@ pub struct Encoder {
 
 impl Encoder {
     pub fn new(file: SourceId, options: AssembleOptions) -> Encoder {
-        Encoder { file, object: Object::new(4), errors: Vec::new(), options, words: 0 }
+        Encoder {
+            file,
+            object: Object::new(4),
+            errors: Vec::new(),
+            options,
+            words: 0,
+        }
     }
 
     fn span(&self, range: Range<usize>) -> Span {
@@ -135,7 +149,11 @@ impl Encoder {
             && OUTPUTS.contains(&output)
         {
             let span = self.span(first.span.start..second.span.end);
-            self.errors.push(VuError::SwappedStore { span, output: output.to_string(), register: register.to_string() });
+            self.errors.push(VuError::SwappedStore {
+                span,
+                output: output.to_string(),
+                register: register.to_string(),
+            });
             return None;
         }
         let mut instruction = Instruction::new(op);
@@ -172,7 +190,10 @@ impl Encoder {
         let span = self.span(statement.head_span.clone());
         let word = &DIRECTIVES[0];
         if name != word.name {
-            self.errors.push(VuError::UnknownDirective { span, name: name.to_string() });
+            self.errors.push(VuError::UnknownDirective {
+                span,
+                name: name.to_string(),
+            });
             return None;
         }
         let syntax = format!("{} {}", word.name, word.operands);
@@ -206,7 +227,10 @@ impl Encoder {
                 OperandText::Name(name) => match register_number(name) {
                     Some(n) if n < u64::from(REGISTERS) => Some(n as u32),
                     Some(_) => {
-                        self.errors.push(VuError::RegisterOutOfRange { span, name: name.to_string() });
+                        self.errors.push(VuError::RegisterOutOfRange {
+                            span,
+                            name: name.to_string(),
+                        });
                         None
                     }
                     None => self.wrong_kind(op, kind, operand),
@@ -221,7 +245,11 @@ impl Encoder {
                     if register_number(name).is_some() {
                         return self.wrong_kind(op, kind, operand);
                     }
-                    self.errors.push(VuError::UnknownOutput { span, name: name.to_string(), suggestion: suggest(name, OUTPUTS) });
+                    self.errors.push(VuError::UnknownOutput {
+                        span,
+                        name: name.to_string(),
+                        suggestion: suggest(name, OUTPUTS),
+                    });
                     None
                 }
                 _ => self.wrong_kind(op, kind, operand),
@@ -233,7 +261,11 @@ impl Encoder {
                 let value = match parse_int_literal(text) {
                     Ok(value) => value,
                     Err(error) => {
-                        self.errors.push(VuError::InvalidInteger { span, text: text.to_string(), error });
+                        self.errors.push(VuError::InvalidInteger {
+                            span,
+                            text: text.to_string(),
+                            error,
+                        });
                         return None;
                     }
                 };
@@ -249,7 +281,13 @@ impl Encoder {
                 self.errors.push(match kind {
                     OperandKind::Mask => VuError::MaskOutOfRange { span, value },
                     OperandKind::Word => VuError::WordOutOfRange { span, value },
-                    _ => VuError::SlotOutOfRange { span, op, kind, value, limit: limit as u32 },
+                    _ => VuError::SlotOutOfRange {
+                        span,
+                        op,
+                        kind,
+                        value,
+                        limit: limit as u32,
+                    },
                 });
                 None
             }
@@ -264,15 +302,26 @@ impl Encoder {
         let problem = if name.len() != 4 {
             Some((range.clone(), SwizzleProblem::Length(name.chars().count())))
         } else {
-            name.char_indices()
-                .find(|&(_, c)| lane_of(c).is_none())
-                .map(|(i, c)| (range.start + i..range.start + i + c.len_utf8(), SwizzleProblem::Letter(c)))
+            name.char_indices().find(|&(_, c)| lane_of(c).is_none()).map(|(i, c)| {
+                (
+                    range.start + i..range.start + i + c.len_utf8(),
+                    SwizzleProblem::Letter(c),
+                )
+            })
         };
         if let Some((bad, problem)) = problem {
-            self.errors.push(VuError::BadSwizzle { span: self.span(bad), swizzle: name.to_string(), problem });
+            self.errors.push(VuError::BadSwizzle {
+                span: self.span(bad),
+                swizzle: name.to_string(),
+                problem,
+            });
             return None;
         }
-        Some(name.chars().enumerate().fold(0, |acc, (i, c)| acc | lane_of(c).expect("checked above") << (2 * i)))
+        Some(
+            name.chars()
+                .enumerate()
+                .fold(0, |acc, (i, c)| acc | lane_of(c).expect("checked above") << (2 * i)),
+        )
     }
 
     fn wrong_kind<T>(&mut self, op: &'static str, expected: OperandKind, operand: &Operand) -> Option<T> {
@@ -283,14 +332,24 @@ impl Encoder {
             OperandText::Number(text) => Found::Number(text.to_string()),
             OperandText::Absent => unreachable!("parsed operands are never absent"),
         };
-        self.errors.push(VuError::WrongOperandKind { span: self.span(operand.span.clone()), op, expected, found });
+        self.errors.push(VuError::WrongOperandKind {
+            span: self.span(operand.span.clone()),
+            op,
+            expected,
+            found,
+        });
         None
     }
 
     /// Appends the `end` word when the program is shorter than the VU, and returns the result.
     pub fn finish(mut self) -> Outcome<Object> {
         if self.words < MAX_WORDS {
-            self.object.push(self.words as u32, &[Instruction::new(Op::End).encode()], None, Some(APPENDED_END));
+            self.object.push(
+                self.words as u32,
+                &[Instruction::new(Op::End).encode()],
+                None,
+                Some(APPENDED_END),
+            );
         }
         let mut diagnostics: Vec<Diagnostic> = self.errors.iter().map(VuError::to_diagnostic).collect();
         // Errors are found per statement, a few per line; report them in source order.
@@ -301,7 +360,11 @@ impl Encoder {
 
 /// The span of the last token of a statement: where a missing operand belongs.
 fn last_token(statement: &Statement) -> Range<usize> {
-    statement.operands.as_slice().last().map_or(statement.head_span.clone(), |o| o.span.clone())
+    statement
+        .operands
+        .as_slice()
+        .last()
+        .map_or(statement.head_span.clone(), |o| o.span.clone())
 }
 
 /// `r7` -> 7; any other name -> `None`. Numbers too large to matter saturate.

@@ -30,25 +30,91 @@ impl Found {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum VuError {
     /// A token the grammar does not allow here.
-    Unexpected { span: Span, found: String, expected: String },
-    UnterminatedComment { span: Span },
-    UnknownMnemonic { span: Span, name: String, suggestion: Option<&'static str> },
-    UnknownDirective { span: Span, name: String },
-    WrongOperandKind { span: Span, op: &'static str, expected: OperandKind, found: Found },
-    MissingOperand { span: Span, head: Span, op: &'static str, expected: OperandKind, syntax: String },
-    ExtraOperand { span: Span, op: &'static str, takes: usize, found: usize, syntax: String },
+    Unexpected {
+        span: Span,
+        found: String,
+        expected: String,
+    },
+    UnterminatedComment {
+        span: Span,
+    },
+    UnknownMnemonic {
+        span: Span,
+        name: String,
+        suggestion: Option<&'static str>,
+    },
+    UnknownDirective {
+        span: Span,
+        name: String,
+    },
+    WrongOperandKind {
+        span: Span,
+        op: &'static str,
+        expected: OperandKind,
+        found: Found,
+    },
+    MissingOperand {
+        span: Span,
+        head: Span,
+        op: &'static str,
+        expected: OperandKind,
+        syntax: String,
+    },
+    ExtraOperand {
+        span: Span,
+        op: &'static str,
+        takes: usize,
+        found: usize,
+        syntax: String,
+    },
     /// `st r0 pos`: the operands of `st` in the wrong order.
-    SwappedStore { span: Span, output: String, register: String },
-    RegisterOutOfRange { span: Span, name: String },
-    SlotOutOfRange { span: Span, op: &'static str, kind: OperandKind, value: u64, limit: u32 },
-    MaskOutOfRange { span: Span, value: u64 },
-    BadSwizzle { span: Span, swizzle: String, problem: SwizzleProblem },
-    TooManyInstructions { span: Span },
-    InvalidInteger { span: Span, text: String, error: IntLiteralError },
-    UnknownOutput { span: Span, name: String, suggestion: Option<&'static str> },
-    WordOutOfRange { span: Span, value: u64 },
+    SwappedStore {
+        span: Span,
+        output: String,
+        register: String,
+    },
+    RegisterOutOfRange {
+        span: Span,
+        name: String,
+    },
+    SlotOutOfRange {
+        span: Span,
+        op: &'static str,
+        kind: OperandKind,
+        value: u64,
+        limit: u32,
+    },
+    MaskOutOfRange {
+        span: Span,
+        value: u64,
+    },
+    BadSwizzle {
+        span: Span,
+        swizzle: String,
+        problem: SwizzleProblem,
+    },
+    TooManyInstructions {
+        span: Span,
+    },
+    InvalidInteger {
+        span: Span,
+        text: String,
+        error: IntLiteralError,
+    },
+    UnknownOutput {
+        span: Span,
+        name: String,
+        suggestion: Option<&'static str>,
+    },
+    WordOutOfRange {
+        span: Span,
+        value: u64,
+    },
     /// Warning: `mulm` with a source above r12 reads registers past r15.
-    MulmPastLastRegister { span: Span, src: u32 },
+    MulmPastLastRegister {
+        span: Span,
+        src: u32,
+    },
 }
 
 /// Why a swizzle is not valid.
@@ -60,21 +126,81 @@ pub enum SwizzleProblem {
 
 /// Every VU code, with its explanation for `polyasm explain`.
 pub static CODES: &[CodeInfo] = &[
-    CodeInfo { code: "VU001", title: "syntax error", explanation: "A VU statement is a mnemonic followed by operands separated by spaces, one statement per line: `add r0 r1`. Operands are registers, outputs, numbers or swizzles; punctuation such as `,` `#` or `[` has no meaning. Comments are `//` to the end of the line or `/* */`." },
-    CodeInfo { code: "VU002", title: "unknown mnemonic or directive", explanation: "The first word of a statement must be one of the VU's 26 mnemonics (ld st ldc add sub mul div dot abs sign sqrt pow exp log min max sin cos tan asin acos atan atan2 shf mulm end) or the directive `.word`. Mnemonics are lower case, as in the reference assembler. The help line suggests the closest mnemonic when there is one." },
-    CodeInfo { code: "VU003", title: "wrong kind of operand", explanation: "Each operand position takes one kind of operand: a register (`r0`..`r15`), an output (`pos`, `tex`, `col`, `ocol`), a number (an input slot for `ld`, a constant slot for `ldc`, a mask for `shf`) or a swizzle. `st` takes the output first and the register second: `st pos r0`. `ld` and `ldc` take a register first and a slot number second: `ld r0 0`." },
-    CodeInfo { code: "VU004", title: "missing operand", explanation: "The instruction has fewer operands than it takes. Every instruction except `end` takes a destination and a source; `shf` also takes a swizzle and a mask: `shf r0 r1 xyzw 0b0011`. One statement may not continue on the next line." },
-    CodeInfo { code: "VU005", title: "extra operand", explanation: "The instruction has more operands than it takes. Only one statement may stand on a line; put the next instruction on a line of its own." },
-    CodeInfo { code: "VU006", title: "register out of range", explanation: "The VU has 16 vec4 registers, `r0` to `r15`." },
-    CodeInfo { code: "VU007", title: "slot out of range", explanation: "`ld` reads one of 8 vertex input slots (0 to 7) and `ldc` one of 16 constant slots (0 to 15)." },
-    CodeInfo { code: "VU008", title: "mask out of range", explanation: "The `shf` mask has one bit per destination lane: bit 0 is x, bit 1 y, bit 2 z, bit 3 w, so it is at most 0b1111 (15). Write it in decimal, `0b` or `0x`." },
-    CodeInfo { code: "VU009", title: "invalid swizzle", explanation: "A `shf` swizzle is exactly four letters naming the source lane for x, y, z and w: `xyzw` letters or `rgba` letters, which mean the same (`r` = `x`, `g` = `y`, `b` = `z`, `a` = `w`); they may be mixed." },
-    CodeInfo { code: "VU010", title: "program too long", explanation: "The VU runs at most 64 instructions. The assembler appends an `end` to shorter programs; a program of exactly 64 instructions runs to its last one. Split the work across several programs or draw calls." },
-    CodeInfo { code: "VU011", title: "invalid number", explanation: "Numbers are Rust-style integer literals: decimal (`12`), binary (`0b1100`), hex (`0xc`) or octal (`0o14`), with optional `_` separators. The literal has a digit that its base does not allow, no digits after its prefix, or more than 64 bits." },
-    CodeInfo { code: "VU012", title: "unknown output", explanation: "`st` writes one of four outputs: `pos` (clip-space position), `tex` (texture coordinates: xy for unit 0, zw for unit 1), `col` (vertex colour) and `ocol` (offset colour)." },
-    CodeInfo { code: "VU013", title: "unterminated block comment", explanation: "A `/*` comment runs until its matching `*/`; block comments nest, so each `/*` inside a comment needs its own `*/`." },
-    CodeInfo { code: "VU014", title: "mulm reads past r15", explanation: "`mulm dst src` reads the four matrix columns from src, src+1, src+2 and src+3. With a source above r12 some of them do not exist: the console's behaviour is undefined and polyasm's emulator reads zeros. This is a warning because the reference assembler accepts it; `-W error` makes it an error." },
-    CodeInfo { code: "VU015", title: "word out of range", explanation: "`.word` places one raw 32-bit word, so its value is at most 0xffffffff." },
+    CodeInfo {
+        code: "VU001",
+        title: "syntax error",
+        explanation: "A VU statement is a mnemonic followed by operands separated by spaces, one statement per line: `add r0 r1`. Operands are registers, outputs, numbers or swizzles; punctuation such as `,` `#` or `[` has no meaning. Comments are `//` to the end of the line or `/* */`.",
+    },
+    CodeInfo {
+        code: "VU002",
+        title: "unknown mnemonic or directive",
+        explanation: "The first word of a statement must be one of the VU's 26 mnemonics (ld st ldc add sub mul div dot abs sign sqrt pow exp log min max sin cos tan asin acos atan atan2 shf mulm end) or the directive `.word`. Mnemonics are lower case, as in the reference assembler. The help line suggests the closest mnemonic when there is one.",
+    },
+    CodeInfo {
+        code: "VU003",
+        title: "wrong kind of operand",
+        explanation: "Each operand position takes one kind of operand: a register (`r0`..`r15`), an output (`pos`, `tex`, `col`, `ocol`), a number (an input slot for `ld`, a constant slot for `ldc`, a mask for `shf`) or a swizzle. `st` takes the output first and the register second: `st pos r0`. `ld` and `ldc` take a register first and a slot number second: `ld r0 0`.",
+    },
+    CodeInfo {
+        code: "VU004",
+        title: "missing operand",
+        explanation: "The instruction has fewer operands than it takes. Every instruction except `end` takes a destination and a source; `shf` also takes a swizzle and a mask: `shf r0 r1 xyzw 0b0011`. One statement may not continue on the next line.",
+    },
+    CodeInfo {
+        code: "VU005",
+        title: "extra operand",
+        explanation: "The instruction has more operands than it takes. Only one statement may stand on a line; put the next instruction on a line of its own.",
+    },
+    CodeInfo {
+        code: "VU006",
+        title: "register out of range",
+        explanation: "The VU has 16 vec4 registers, `r0` to `r15`.",
+    },
+    CodeInfo {
+        code: "VU007",
+        title: "slot out of range",
+        explanation: "`ld` reads one of 8 vertex input slots (0 to 7) and `ldc` one of 16 constant slots (0 to 15).",
+    },
+    CodeInfo {
+        code: "VU008",
+        title: "mask out of range",
+        explanation: "The `shf` mask has one bit per destination lane: bit 0 is x, bit 1 y, bit 2 z, bit 3 w, so it is at most 0b1111 (15). Write it in decimal, `0b` or `0x`.",
+    },
+    CodeInfo {
+        code: "VU009",
+        title: "invalid swizzle",
+        explanation: "A `shf` swizzle is exactly four letters naming the source lane for x, y, z and w: `xyzw` letters or `rgba` letters, which mean the same (`r` = `x`, `g` = `y`, `b` = `z`, `a` = `w`); they may be mixed.",
+    },
+    CodeInfo {
+        code: "VU010",
+        title: "program too long",
+        explanation: "The VU runs at most 64 instructions. The assembler appends an `end` to shorter programs; a program of exactly 64 instructions runs to its last one. Split the work across several programs or draw calls.",
+    },
+    CodeInfo {
+        code: "VU011",
+        title: "invalid number",
+        explanation: "Numbers are Rust-style integer literals: decimal (`12`), binary (`0b1100`), hex (`0xc`) or octal (`0o14`), with optional `_` separators. The literal has a digit that its base does not allow, no digits after its prefix, or more than 64 bits.",
+    },
+    CodeInfo {
+        code: "VU012",
+        title: "unknown output",
+        explanation: "`st` writes one of four outputs: `pos` (clip-space position), `tex` (texture coordinates: xy for unit 0, zw for unit 1), `col` (vertex colour) and `ocol` (offset colour).",
+    },
+    CodeInfo {
+        code: "VU013",
+        title: "unterminated block comment",
+        explanation: "A `/*` comment runs until its matching `*/`; block comments nest, so each `/*` inside a comment needs its own `*/`.",
+    },
+    CodeInfo {
+        code: "VU014",
+        title: "mulm reads past r15",
+        explanation: "`mulm dst src` reads the four matrix columns from src, src+1, src+2 and src+3. With a source above r12 some of them do not exist: the console's behaviour is undefined and polyasm's emulator reads zeros. This is a warning because the reference assembler accepts it; `-W error` makes it an error.",
+    },
+    CodeInfo {
+        code: "VU015",
+        title: "word out of range",
+        explanation: "`.word` places one raw 32-bit word, so its value is at most 0xffffffff.",
+    },
 ];
 
 impl VuError {
@@ -109,7 +235,8 @@ impl VuError {
                 .with_primary(*span, "this `/*` has no matching `*/`")
                 .with_help("close the comment with `*/`"),
             VuError::UnknownMnemonic { span, name, suggestion } => {
-                let d = Diagnostic::error(code, format!("unknown mnemonic `{name}`")).with_primary(*span, "not a VU instruction");
+                let d = Diagnostic::error(code, format!("unknown mnemonic `{name}`"))
+                    .with_primary(*span, "not a VU instruction");
                 match suggestion {
                     Some(s) => d.with_help(format!("did you mean `{s}`?")),
                     None if matches!(name.as_str(), "mov" | "move" | "cpy" | "copy") => {
@@ -121,39 +248,86 @@ impl VuError {
             VuError::UnknownDirective { span, name } => Diagnostic::error(code, format!("unknown directive `{name}`"))
                 .with_primary(*span, "not a directive")
                 .with_help("the only directive is `.word VALUE`"),
-            VuError::WrongOperandKind { span, op, expected, found } => Diagnostic::error(
+            VuError::WrongOperandKind {
+                span,
+                op,
+                expected,
+                found,
+            } => Diagnostic::error(
                 code,
-                format!("`{op}` expects {} here, found {}", expected.describe(), found.describe()),
+                format!(
+                    "`{op}` expects {} here, found {}",
+                    expected.describe(),
+                    found.describe()
+                ),
             )
             .with_primary(*span, format!("expected {}", expected.placeholder_label()))
             .with_help(wrong_kind_help(op, *expected, found)),
-            VuError::MissingOperand { span, head, op, expected, syntax } => {
+            VuError::MissingOperand {
+                span,
+                head,
+                op,
+                expected,
+                syntax,
+            } => {
                 let d = Diagnostic::error(code, format!("`{op}` is missing {}", expected.describe()))
                     .with_primary(*span, format!("{} must follow", expected.placeholder_label()));
-                let d = if span == head { d } else { d.with_secondary(*head, format!("`{op}` takes: {syntax}")) };
+                let d = if span == head {
+                    d
+                } else {
+                    d.with_secondary(*head, format!("`{op}` takes: {syntax}"))
+                };
                 d.with_help(format!("write `{syntax}`"))
             }
-            VuError::SwappedStore { span, output, register } => Diagnostic::error(code, "`st` takes the output first, then the register")
-                .with_primary(*span, "operands in the wrong order")
-                .with_help(format!("write `st {output} {register}`")),
-            VuError::ExtraOperand { span, op, takes, found, syntax } => Diagnostic::error(
+            VuError::SwappedStore { span, output, register } => {
+                Diagnostic::error(code, "`st` takes the output first, then the register")
+                    .with_primary(*span, "operands in the wrong order")
+                    .with_help(format!("write `st {output} {register}`"))
+            }
+            VuError::ExtraOperand {
+                span,
+                op,
+                takes,
+                found,
+                syntax,
+            } => Diagnostic::error(
                 code,
-                format!("`{op}` takes {takes} operand{}, found {found}", if *takes == 1 { "" } else { "s" }),
+                format!(
+                    "`{op}` takes {takes} operand{}, found {found}",
+                    if *takes == 1 { "" } else { "s" }
+                ),
             )
             .with_primary(*span, "extra operand")
             .with_help(format!("write `{syntax}`, one statement per line")),
-            VuError::RegisterOutOfRange { span, name } => Diagnostic::error(code, format!("register `{name}` does not exist"))
-                .with_primary(*span, "out of range")
-                .with_help("the VU has registers r0 to r15"),
-            VuError::SlotOutOfRange { span, op, kind, value, limit } => Diagnostic::error(
+            VuError::RegisterOutOfRange { span, name } => {
+                Diagnostic::error(code, format!("register `{name}` does not exist"))
+                    .with_primary(*span, "out of range")
+                    .with_help("the VU has registers r0 to r15")
+            }
+            VuError::SlotOutOfRange {
+                span,
+                op,
+                kind,
+                value,
+                limit,
+            } => Diagnostic::error(
                 code,
-                format!("{} {value} is out of range", if *kind == OperandKind::InputSlot { "input slot" } else { "constant slot" }),
+                format!(
+                    "{} {value} is out of range",
+                    if *kind == OperandKind::InputSlot {
+                        "input slot"
+                    } else {
+                        "constant slot"
+                    }
+                ),
             )
             .with_primary(*span, format!("`{op}` takes 0 to {}", limit - 1))
             .with_help(format!("`{op}` takes {}", kind.describe())),
-            VuError::MaskOutOfRange { span, value } => Diagnostic::error(code, format!("mask {value} does not fit in 4 bits"))
-                .with_primary(*span, "at most 0b1111")
-                .with_help("the mask has one bit per lane: 0b0001 = x, 0b0010 = y, 0b0100 = z, 0b1000 = w"),
+            VuError::MaskOutOfRange { span, value } => {
+                Diagnostic::error(code, format!("mask {value} does not fit in 4 bits"))
+                    .with_primary(*span, "at most 0b1111")
+                    .with_help("the mask has one bit per lane: 0b0001 = x, 0b0010 = y, 0b0100 = z, 0b1000 = w")
+            }
             VuError::BadSwizzle { span, swizzle, problem } => {
                 let d = Diagnostic::error(code, format!("invalid swizzle `{swizzle}`"));
                 match problem {
@@ -165,14 +339,27 @@ impl VuError {
                         .with_help("lanes are x y z w (or r g b a)"),
                 }
             }
-            VuError::TooManyInstructions { span } => Diagnostic::error(code, format!("program is longer than {MAX_WORDS} instructions"))
-                .with_primary(*span, format!("instruction {} of a {MAX_WORDS}-instruction machine", MAX_WORDS + 1))
-                .with_note(format!("the VU holds {MAX_WORDS} words; programs shorter than that get an `end` appended"))
-                .with_help("split the program, or move work to the CPU or another draw"),
+            VuError::TooManyInstructions { span } => {
+                Diagnostic::error(code, format!("program is longer than {MAX_WORDS} instructions"))
+                    .with_primary(
+                        *span,
+                        format!("instruction {} of a {MAX_WORDS}-instruction machine", MAX_WORDS + 1),
+                    )
+                    .with_note(format!(
+                        "the VU holds {MAX_WORDS} words; programs shorter than that get an `end` appended"
+                    ))
+                    .with_help("split the program, or move work to the CPU or another draw")
+            }
             VuError::InvalidInteger { span, text, error } => {
                 let (label, help) = match error {
-                    IntLiteralError::NoDigits => ("no digits after the prefix".to_string(), "write digits after `0x`, `0b` or `0o`"),
-                    IntLiteralError::InvalidDigit(_) => ("not a digit of this base".to_string(), "numbers are decimal, `0b` binary, `0x` hex or `0o` octal"),
+                    IntLiteralError::NoDigits => (
+                        "no digits after the prefix".to_string(),
+                        "write digits after `0x`, `0b` or `0o`",
+                    ),
+                    IntLiteralError::InvalidDigit(_) => (
+                        "not a digit of this base".to_string(),
+                        "numbers are decimal, `0b` binary, `0x` hex or `0o` octal",
+                    ),
                     IntLiteralError::Overflow => ("more than 64 bits".to_string(), "use a smaller value"),
                 };
                 Diagnostic::error(code, format!("invalid number `{text}`"))
@@ -180,21 +367,26 @@ impl VuError {
                     .with_help(help)
             }
             VuError::UnknownOutput { span, name, suggestion } => {
-                let d = Diagnostic::error(code, format!("unknown output `{name}`")).with_primary(*span, "not an output");
+                let d =
+                    Diagnostic::error(code, format!("unknown output `{name}`")).with_primary(*span, "not an output");
                 match suggestion {
                     Some(s) => d.with_help(format!("did you mean `{s}`? outputs are pos, tex, col and ocol")),
                     None => d.with_help("outputs are pos, tex, col and ocol"),
                 }
             }
-            VuError::WordOutOfRange { span, value } => Diagnostic::error(code, format!("{value:#x} does not fit in 32 bits"))
-                .with_primary(*span, "too large for one word")
-                .with_help("`.word` takes a value from 0 to 0xffffffff"),
+            VuError::WordOutOfRange { span, value } => {
+                Diagnostic::error(code, format!("{value:#x} does not fit in 32 bits"))
+                    .with_primary(*span, "too large for one word")
+                    .with_help("`.word` takes a value from 0 to 0xffffffff")
+            }
             VuError::MulmPastLastRegister { span, src } => Diagnostic::warning(
                 code,
                 format!("`mulm` with source r{src} reads past r15"),
             )
             .with_primary(*span, format!("columns r{src} to r{}", src + 3))
-            .with_note("registers past r15 do not exist: the console's result is undefined; polyasm's emulator reads zeros")
+            .with_note(
+                "registers past r15 do not exist: the console's result is undefined; polyasm's emulator reads zeros",
+            )
             .with_help("keep the matrix in four registers from r0 to r15, e.g. `mulm r0 r12`"),
         }
     }

@@ -142,7 +142,14 @@ mod tests {
     use crate::encode::Instruction;
 
     fn word(op: Op, dst: u8, src: u8) -> u32 {
-        Instruction { op, dst, src, swizzle: [0; 4], mask: 0 }.encode()
+        Instruction {
+            op,
+            dst,
+            src,
+            swizzle: [0; 4],
+            mask: 0,
+        }
+        .encode()
     }
 
     fn run(words: &[u32], inputs: &[Vec4], constants: &[Vec4]) -> Outputs {
@@ -155,7 +162,13 @@ mod tests {
 
     #[test]
     fn dot_writes_x_and_zeroes_the_rest() {
-        let p = [word(Op::Ld, 0, 0), word(Op::Ldc, 1, 0), word(Op::Dot, 0, 1), word(Op::St, 0, 0), 0x3f];
+        let p = [
+            word(Op::Ld, 0, 0),
+            word(Op::Ldc, 1, 0),
+            word(Op::Dot, 0, 1),
+            word(Op::St, 0, 0),
+            0x3f,
+        ];
         let out = run(&p, &[[1.0, 2.0, 3.0, 4.0]], &[[5.0, 6.0, 7.0, 8.0]]);
         assert_eq!(out[0], [70.0, 0.0, 0.0, 0.0]);
     }
@@ -173,14 +186,34 @@ mod tests {
             word(Op::St, 0, 0),
             0x3f,
         ];
-        let columns = [[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [10.0, 20.0, 30.0, 1.0]];
+        let columns = [
+            [1.0, 0.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0, 0.0],
+            [0.0, 0.0, 1.0, 0.0],
+            [10.0, 20.0, 30.0, 1.0],
+        ];
         assert_eq!(run(&p, &[[1.0, 2.0, 3.0, 1.0]], &columns)[0], [11.0, 22.0, 33.0, 1.0]);
     }
 
     #[test]
     fn shf_writes_only_masked_lanes_and_atan2_takes_dst_as_y() {
-        let shf = Instruction { op: Op::Shf, dst: 0, src: 1, swizzle: [3, 3, 0, 0], mask: 0b0011 }.encode();
-        let p = [word(Op::Ld, 0, 0), word(Op::Ld, 1, 1), shf, word(Op::St, 0, 0), word(Op::Atan2, 1, 2), word(Op::St, 1, 1), 0x3f];
+        let shf = Instruction {
+            op: Op::Shf,
+            dst: 0,
+            src: 1,
+            swizzle: [3, 3, 0, 0],
+            mask: 0b0011,
+        }
+        .encode();
+        let p = [
+            word(Op::Ld, 0, 0),
+            word(Op::Ld, 1, 1),
+            shf,
+            word(Op::St, 0, 0),
+            word(Op::Atan2, 1, 2),
+            word(Op::St, 1, 1),
+            0x3f,
+        ];
         let out = run(&p, &[[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0]], &[]);
         assert_eq!(out[0], [8.0, 8.0, 3.0, 4.0]);
         // r2 is zero: atan2(y, 0) = pi/2 for y > 0.
@@ -199,7 +232,16 @@ mod tests {
 
     #[test]
     fn mulm_past_r15_reads_zero() {
-        let p = [word(Op::Ldc, 15, 0), word(Op::Ld, 0, 0), word(Op::Mulm, 0, 15), word(Op::St, 0, 0), 0x3f];
-        assert_eq!(run(&p, &[[2.0, 1.0, 1.0, 1.0]], &[[1.0, 2.0, 3.0, 4.0]])[0], [2.0, 4.0, 6.0, 8.0]);
+        let p = [
+            word(Op::Ldc, 15, 0),
+            word(Op::Ld, 0, 0),
+            word(Op::Mulm, 0, 15),
+            word(Op::St, 0, 0),
+            0x3f,
+        ];
+        assert_eq!(
+            run(&p, &[[2.0, 1.0, 1.0, 1.0]], &[[1.0, 2.0, 3.0, 4.0]])[0],
+            [2.0, 4.0, 6.0, 8.0]
+        );
     }
 }

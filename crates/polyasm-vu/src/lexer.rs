@@ -81,7 +81,10 @@ impl<'s> Lexer<'s> {
                     let end = self.scan_while(start + 1, is_ident_continue);
                     out.push((Tok::Int(&self.text[start..end]), start..end));
                 }
-                b'.' if bytes.get(start + 1).is_some_and(|&c| c.is_ascii_alphabetic() || c == b'_') => {
+                b'.' if bytes
+                    .get(start + 1)
+                    .is_some_and(|&c| c.is_ascii_alphabetic() || c == b'_') =>
+                {
                     let end = self.scan_while(start + 1, is_ident_continue);
                     out.push((Tok::Directive(&self.text[start..end]), start..end));
                 }
@@ -159,7 +162,15 @@ mod tests {
         let got = lines("ld r0 0 // c\nshf r1 r1 xyxy 0b1111\n/* a\n b */ end, .word 0x3f");
         assert_eq!(got[0], [Tok::Ident("ld"), Tok::Ident("r0"), Tok::Int("0")]);
         assert_eq!(got[1][4], Tok::Int("0b1111"));
-        assert_eq!(got[2], [Tok::Ident("end"), Tok::Punct(','), Tok::Directive(".word"), Tok::Int("0x3f")]);
+        assert_eq!(
+            got[2],
+            [
+                Tok::Ident("end"),
+                Tok::Punct(','),
+                Tok::Directive(".word"),
+                Tok::Int("0x3f")
+            ]
+        );
         assert_eq!(got.len(), 3);
     }
 

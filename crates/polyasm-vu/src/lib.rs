@@ -54,7 +54,9 @@ pub fn assemble(sources: &SourceMap, file: SourceId, options: AssembleOptions) -
         while lines.len() < LINES_PER_CHUNK && !lexer.at_end() {
             let start = tokens.len();
             if let Err(unterminated) = lexer.next_line(&mut tokens) {
-                encoder.error(VuError::UnterminatedComment { span: Span::new(file, unterminated.open.start, unterminated.open.end) });
+                encoder.error(VuError::UnterminatedComment {
+                    span: Span::new(file, unterminated.open.start, unterminated.open.end),
+                });
             }
             lines.push(start..tokens.len());
         }
@@ -72,7 +74,9 @@ pub fn assemble(sources: &SourceMap, file: SourceId, options: AssembleOptions) -
 
 fn syntax_error(file: SourceId, error: &parser::ParseError) -> VuError {
     let span = error.span();
-    let found = error.found().map_or_else(|| "end of line".to_string(), |t| format!("{t}"));
+    let found = error
+        .found()
+        .map_or_else(|| "end of line".to_string(), |t| format!("{t}"));
     let mut expected: Vec<String> = error.expected().map(|p| p.to_string()).collect();
     expected.sort();
     expected.dedup();
@@ -81,7 +85,11 @@ fn syntax_error(file: SourceId, error: &parser::ParseError) -> VuError {
         [one] => one.clone(),
         [init @ .., last] => format!("{} or {last}", init.join(", ")),
     };
-    VuError::Unexpected { span: Span::new(file, span.start, span.end), found, expected }
+    VuError::Unexpected {
+        span: Span::new(file, span.start, span.end),
+        found,
+        expected,
+    }
 }
 
 /// Assembles a string and returns its words, or the rendered-free diagnostics.
@@ -109,8 +117,18 @@ static INFO: TargetInfo = TargetInfo {
     word_bytes: 4,
 };
 
-const INPUTS: SlotKind = SlotKind { what: "input", count: ops::INPUT_SLOTS as usize, parse: parse_slot, hint: "0 to 7" };
-const CONSTANTS: SlotKind = SlotKind { what: "constant", count: ops::CONSTANT_SLOTS as usize, parse: parse_slot, hint: "0 to 15" };
+const INPUTS: SlotKind = SlotKind {
+    what: "input",
+    count: ops::INPUT_SLOTS as usize,
+    parse: parse_slot,
+    hint: "0 to 7",
+};
+const CONSTANTS: SlotKind = SlotKind {
+    what: "constant",
+    count: ops::CONSTANT_SLOTS as usize,
+    parse: parse_slot,
+    hint: "0 to 15",
+};
 
 fn parse_slot(name: &str) -> Option<usize> {
     name.parse().ok()
@@ -145,10 +163,12 @@ impl Target for VuTarget {
 fn run_object(object: &Object, options: &RunOptions, sources: &mut SourceMap) -> Outcome<RunReport> {
     let format = match vertex_io::run_format(options) {
         Ok(format) => format,
-        Err(d) => return Outcome::failed(vec![d]),
+        Err(d) => return Outcome::failed(vec![*d]),
     };
     let data = vertex_io::collect_run_data(options, sources, &INPUTS, &CONSTANTS);
-    let Some(data) = data.value else { return Outcome::failed(data.diagnostics) };
+    let Some(data) = data.value else {
+        return Outcome::failed(data.diagnostics);
+    };
     let words: Vec<u32> = object.words().collect();
     let program = match Program::new(&words) {
         Ok(program) => program,
@@ -158,8 +178,15 @@ fn run_object(object: &Object, options: &RunOptions, sources: &mut SourceMap) ->
     let results: Vec<Vec<vertex_io::Vec4>> = data
         .vertices
         .iter()
-        .map(|vertex| program.run(&vertex_io::slots_to_array::<8>(vertex), &constants).to_vec())
+        .map(|vertex| {
+            program
+                .run(&vertex_io::slots_to_array::<8>(vertex), &constants)
+                .to_vec()
+        })
         .collect();
     let text = vertex_io::format_outputs(&ops::OUTPUTS, &results, format);
-    Outcome::ok(RunReport { output: text.into_bytes(), binary: false })
+    Outcome::ok(RunReport {
+        output: text.into_bytes(),
+        binary: false,
+    })
 }

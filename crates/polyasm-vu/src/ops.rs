@@ -190,7 +190,11 @@ mod tests {
             assert_eq!(row.op as usize, i);
             assert_eq!(Op::from_opcode(row.opcode as u32), Some(row.op));
             assert_eq!(Op::from_mnemonic(row.mnemonic), Some(row.op));
-            assert!(OPS[i + 1..].iter().all(|r| r.opcode != row.opcode && r.mnemonic != row.mnemonic));
+            assert!(
+                OPS[i + 1..]
+                    .iter()
+                    .all(|r| r.opcode != row.opcode && r.mnemonic != row.mnemonic)
+            );
         }
         assert_eq!(OPS.len(), 26);
         assert!((25..63).all(|opcode| Op::from_opcode(opcode).is_none()));

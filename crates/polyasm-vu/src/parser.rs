@@ -55,8 +55,14 @@ impl<'s> Operands<'s> {
 
     /// Every operand's span from index `from` on, including the overflow.
     pub fn span_from(&self, from: usize) -> Option<Range<usize>> {
-        let start = self.items[..self.len].get(from).map(|o| o.span.start).or(self.overflow.as_ref().map(|r| r.start))?;
-        let end = self.overflow.as_ref().map_or_else(|| self.items[self.len - 1].span.end, |r| r.end);
+        let start = self.items[..self.len]
+            .get(from)
+            .map(|o| o.span.start)
+            .or(self.overflow.as_ref().map(|r| r.start))?;
+        let end = self
+            .overflow
+            .as_ref()
+            .map_or_else(|| self.items[self.len - 1].span.end, |r| r.end);
         Some(start..end)
     }
 }
@@ -111,7 +117,11 @@ where
     .labelled("an operand");
     head.then(operand.repeated().collect::<Operands>())
         .then_ignore(end().labelled("the end of the line"))
-        .map(|((head, head_span), operands)| Statement { head, head_span, operands })
+        .map(|((head, head_span), operands)| Statement {
+            head,
+            head_span,
+            operands,
+        })
         .boxed()
 }
 
@@ -140,8 +150,14 @@ mod tests {
         let mut tokens = Vec::new();
         Lexer::new(text).next_line(&mut tokens).unwrap();
         let mut out = None;
-        parse_lines(&tokens, &[0..tokens.len()], |r| {
-            out = Some(r.map_err(|e| e.iter().map(|e| format!("found {:?} at {:?}", e.found(), e.span())).collect::<Vec<_>>().join("; ")))
+        let whole_line = std::iter::once(0..tokens.len()).collect::<Vec<_>>();
+        parse_lines(&tokens, &whole_line, |r| {
+            out = Some(r.map_err(|e| {
+                e.iter()
+                    .map(|e| format!("found {:?} at {:?}", e.found(), e.span()))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            }))
         });
         out.expect("one non-empty line")
     }

@@ -33,11 +33,20 @@ pub fn print_instruction(instruction: &Instruction) -> String {
 pub fn print_decoded(decoded: &Decoded) -> String {
     match decoded {
         Decoded::Instruction(instruction) => print_instruction(instruction),
-        Decoded::Raw { word, why: RawReason::NoOpOpcode(opcode) } => {
+        Decoded::Raw {
+            word,
+            why: RawReason::NoOpOpcode(opcode),
+        } => {
             format!(".word {word:#010x} // opcode {opcode}: no instruction, the VU skips it")
         }
-        Decoded::Raw { word, why: RawReason::NonCanonical(op) } => {
-            format!(".word {word:#010x} // `{}` with fields the assembler never sets", op.mnemonic())
+        Decoded::Raw {
+            word,
+            why: RawReason::NonCanonical(op),
+        } => {
+            format!(
+                ".word {word:#010x} // `{}` with fields the assembler never sets",
+                op.mnemonic()
+            )
         }
     }
 }
@@ -80,7 +89,10 @@ mod tests {
 
     #[test]
     fn raw_words_say_why() {
-        assert_eq!(print_decoded(&decode_word(30)), ".word 0x0000001e // opcode 30: no instruction, the VU skips it");
+        assert_eq!(
+            print_decoded(&decode_word(30)),
+            ".word 0x0000001e // opcode 30: no instruction, the VU skips it"
+        );
         assert!(disassemble_words(&[0]).ends_with("appends one\n"));
     }
 }

@@ -1,8 +1,13 @@
 //! Every example runs on the emulator and gives the outputs worked out by hand in its header.
 
-use polyasm_vu::{Vec4, assemble_str, Program};
+use polyasm_vu::{Program, Vec4, assemble_str};
 
-const IDENTITY: [Vec4; 4] = [[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 1.0]];
+const IDENTITY: [Vec4; 4] = [
+    [1.0, 0.0, 0.0, 0.0],
+    [0.0, 1.0, 0.0, 0.0],
+    [0.0, 0.0, 1.0, 0.0],
+    [0.0, 0.0, 0.0, 1.0],
+];
 
 fn run_example(name: &str, inputs: &[(usize, Vec4)], constants: &[(usize, Vec4)]) -> [Vec4; 4] {
     let path = format!("{}/../../examples/vu/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -31,10 +36,23 @@ fn seed_translates_and_passes_attributes_through() {
     // Column 3 of the matrix is the translation (1, 2, 3).
     let out = run_example(
         "seed.vu",
-        &[(0, [1.0, 1.0, 1.0, 1.0]), (1, [0.5, 0.25, 0.0, 1.0]), (2, [1.0, 0.0, 0.0, 1.0]), (3, [0.0, 0.1, 0.0, 0.0])],
+        &[
+            (0, [1.0, 1.0, 1.0, 1.0]),
+            (1, [0.5, 0.25, 0.0, 1.0]),
+            (2, [1.0, 0.0, 0.0, 1.0]),
+            (3, [0.0, 0.1, 0.0, 0.0]),
+        ],
         &[(3, [1.0, 2.0, 3.0, 1.0])],
     );
-    assert_eq!(out, [[2.0, 3.0, 4.0, 1.0], [0.5, 0.25, 0.0, 1.0], [1.0, 0.0, 0.0, 1.0], [0.0, 0.1, 0.0, 0.0]]);
+    assert_eq!(
+        out,
+        [
+            [2.0, 3.0, 4.0, 1.0],
+            [0.5, 0.25, 0.0, 1.0],
+            [1.0, 0.0, 0.0, 1.0],
+            [0.0, 0.1, 0.0, 0.0]
+        ]
+    );
 }
 
 #[test]
@@ -55,7 +73,11 @@ fn lighting_adds_ambient_to_the_clamped_diffuse_term() {
         run_example(
             "lighting.vu",
             &[(0, [0.0, 0.0, 0.0, 1.0]), (1, normal), (3, [1.0, 0.5, 0.5, 1.0])],
-            &[(4, [0.0, 0.0, 1.0, 0.0]), (5, [1.0, 1.0, 1.0, 0.0]), (6, [0.25, 0.25, 0.25, 1.0])],
+            &[
+                (4, [0.0, 0.0, 1.0, 0.0]),
+                (5, [1.0, 1.0, 1.0, 0.0]),
+                (6, [0.25, 0.25, 0.25, 1.0]),
+            ],
         )[2]
     };
     // Facing the light: term 1, so colour * (0.25 + 1).
@@ -72,7 +94,11 @@ fn color_ramp_interpolates_and_clamps() {
         run_example(
             "color_ramp.vu",
             &[(0, [0.0, y, 0.0, 1.0])],
-            &[(4, [0.0, 0.0, 1.0, 1.0]), (5, [1.0, 0.0, 0.0, 1.0]), (6, [1.0, 0.5, 0.0, 1.0])],
+            &[
+                (4, [0.0, 0.0, 1.0, 1.0]),
+                (5, [1.0, 0.0, 0.0, 1.0]),
+                (6, [1.0, 0.5, 0.0, 1.0]),
+            ],
         )
     };
     // t = (y - 1) * 0.5

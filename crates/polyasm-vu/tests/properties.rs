@@ -8,21 +8,23 @@ const END: u32 = 0x3f;
 
 /// Any instruction the assembler can produce, with every field valid for its operation.
 fn instruction() -> impl Strategy<Value = Instruction> {
-    (0..OPS.len(), any::<u8>(), any::<u8>(), any::<[u8; 4]>(), any::<u8>()).prop_map(|(row, dst, src, swizzle, mask)| {
-        let op = OPS[row].op;
-        let mut i = Instruction::new(op);
-        for (index, kind) in op.info().operands.iter().enumerate() {
-            match (index, kind) {
-                (0, OperandKind::Output) => i.dst = dst % 4,
-                (0, _) => i.dst = dst % 16,
-                (1, OperandKind::InputSlot) => i.src = src % INPUT_SLOTS as u8,
-                (1, _) => i.src = src % 16,
-                (2, _) => i.swizzle = swizzle.map(|l| l % 4),
-                _ => i.mask = mask % 16,
+    (0..OPS.len(), any::<u8>(), any::<u8>(), any::<[u8; 4]>(), any::<u8>()).prop_map(
+        |(row, dst, src, swizzle, mask)| {
+            let op = OPS[row].op;
+            let mut i = Instruction::new(op);
+            for (index, kind) in op.info().operands.iter().enumerate() {
+                match (index, kind) {
+                    (0, OperandKind::Output) => i.dst = dst % 4,
+                    (0, _) => i.dst = dst % 16,
+                    (1, OperandKind::InputSlot) => i.src = src % INPUT_SLOTS as u8,
+                    (1, _) => i.src = src % 16,
+                    (2, _) => i.swizzle = swizzle.map(|l| l % 4),
+                    _ => i.mask = mask % 16,
+                }
             }
-        }
-        i
-    })
+            i
+        },
+    )
 }
 
 /// What assembling the disassembly of `words` must give back.

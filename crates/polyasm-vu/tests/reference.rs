@@ -22,6 +22,9 @@ fn the_reference_programs_include_every_example() {
     for entry in examples {
         let name = entry.unwrap().file_name().into_string().unwrap();
         let path = format!("examples/vu/{name}");
-        assert!(REFERENCE_PROGRAMS.iter().any(|(p, _, _)| *p == path), "{path} is not compared with vu_asm!");
+        assert!(
+            REFERENCE_PROGRAMS.iter().any(|(p, _, _)| *p == path),
+            "{path} is not compared with vu_asm!"
+        );
     }
 }
