@@ -154,6 +154,23 @@ impl Op {
     }
 }
 
+/// The instruction table as Markdown, for docs/vu.md (a test keeps the page in sync).
+pub fn markdown_table() -> String {
+    let mut out = String::from("| opcode | mnemonic | operands | does |\n|---|---|---|---|\n");
+    for row in OPS {
+        let operands: Vec<&str> = row.operands.iter().map(|k| k.placeholder()).collect();
+        out.push_str(&format!(
+            "| {} (`{:#04x}`) | `{}` | {} | {} |\n",
+            row.opcode,
+            row.opcode,
+            row.mnemonic,
+            if operands.is_empty() { "—".to_string() } else { format!("`{}`", operands.join(" ")) },
+            row.semantics
+        ));
+    }
+    out
+}
+
 /// A directive: not an instruction of the VU, but a way to place words.
 #[derive(Debug)]
 pub struct DirectiveInfo {
@@ -198,5 +215,12 @@ mod tests {
         }
         assert_eq!(OPS.len(), 26);
         assert!((25..63).all(|opcode| Op::from_opcode(opcode).is_none()));
+    }
+
+    #[test]
+    fn the_documentation_shows_this_table() {
+        let page = include_str!("../../../docs/vu.md");
+        let table = markdown_table();
+        assert!(page.contains(&table), "docs/vu.md is out of date; its opcode table should be:\n{table}");
     }
 }
