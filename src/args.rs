@@ -61,20 +61,27 @@ pub enum ColorArg {
     Never,
 }
 
-/// The default action: assemble one file.
+/// The target, the input and the output: common to the commands that read one file.
 #[derive(Args, Debug)]
-pub struct AssembleArgs {
+pub struct TargetIo {
     /// Target dialect (see `polyasm targets`); inferred from the input's extension if absent
     #[arg(short, long, value_name = "TARGET")]
     pub target: Option<String>,
 
-    /// Source file, or `-` for standard input
-    #[arg(value_name = "INPUT")]
+    /// Input file, or `-` for standard input
+    #[arg(id = "source", value_name = "INPUT")]
     pub input: Option<String>,
 
     /// Output file, or `-` for standard output [default: standard output]
     #[arg(short, long, value_name = "OUT")]
     pub output: Option<String>,
+}
+
+/// The default action: assemble one file.
+#[derive(Args, Debug)]
+pub struct AssembleArgs {
+    #[command(flatten)]
+    pub io: TargetIo,
 
     /// Output format: bin, hex, c, rust, listing, json, or a target's own; default from the
     /// output's extension (.hex .c .h .rs .lst .json), else bin
@@ -107,17 +114,8 @@ pub enum Command {
 
 #[derive(Args, Debug)]
 pub struct DisasmArgs {
-    /// Target dialect; inferred from the input's extension if absent
-    #[arg(short, long, value_name = "TARGET")]
-    pub target: Option<String>,
-
-    /// Machine code file, or `-` for standard input
-    #[arg(value_name = "INPUT")]
-    pub input: Option<String>,
-
-    /// Output file, or `-` for standard output [default: standard output]
-    #[arg(short, long, value_name = "OUT")]
-    pub output: Option<String>,
+    #[command(flatten)]
+    pub io: TargetIo,
 
     /// How the input is encoded; auto reads text as hex words and anything else as binary
     #[arg(long, value_enum, default_value_t = InputFormatArg::Auto)]
@@ -133,17 +131,8 @@ pub enum InputFormatArg {
 
 #[derive(Args, Debug)]
 pub struct RunArgs {
-    /// Target dialect; inferred from the input's extension if absent
-    #[arg(short, long, value_name = "TARGET")]
-    pub target: Option<String>,
-
-    /// Source file, or `-` for standard input
-    #[arg(id = "source", value_name = "INPUT")]
-    pub input: Option<String>,
-
-    /// Where the results go, or `-` for standard output [default: standard output]
-    #[arg(short, long, value_name = "OUT")]
-    pub output: Option<String>,
+    #[command(flatten)]
+    pub io: TargetIo,
 
     #[command(flatten)]
     pub target_options: TargetRunOptions,

@@ -10,7 +10,7 @@ use clap::{CommandFactory, Parser};
 use polyasm::registry;
 use polyasm_core::output::{self, OutputContext, STANDARD_FORMATS};
 use polyasm_core::target::{DisasmInput, InputEncoding};
-use polyasm_core::{Diagnostic, Explain, SourceMap, Target};
+use polyasm_core::{Diagnostic, Explain, Object, SourceMap, Target};
 
 use crate::args::{AssembleArgs, CheckArgs, Cli, Command, DisasmArgs, InputFormatArg, RunArgs};
 use crate::io::{Input, Output};
@@ -106,10 +106,30 @@ fn format_from_extension(path: &str) -> Option<&'static str> {
     })
 }
 
+/// Reads and assembles the input, reporting diagnostics; fails if there is any error.
+fn assemble_input(
+    target: &dyn Target,
+    input: &Input,
+    reporter: &mut Reporter,
+    failure: &str,
+) -> Result<(SourceMap, Object)> {
+    let mut sources = SourceMap::new();
+    let file = read_source(input, &mut sources, reporter)?;
+    let outcome = target.assemble(&sources, file);
+    let failed = reporter.emit(outcome.diagnostics, &sources);
+    match outcome.value {
+        Some(object) if !failed => Ok((sources, object)),
+        _ => {
+            reporter.summarize_failure(&format!("{} not assembled; {failure}", input.display_name()));
+            Err(Failure::Errors)
+        }
+    }
+}
+
 fn assemble(args: &AssembleArgs, reporter: &mut Reporter) -> Result {
-    let input = Input::from_arg(args.input.as_deref());
-    let target = resolve_target(args.target.as_deref(), &input, reporter)?;
-    let output = Output::from_arg(args.output.as_deref());
+    let input = Input::from_arg(args.io.input.as_deref());
+    let target = resolve_target(args.io.target.as_deref(), &input, reporter)?;
+    let output = Output::from_arg(args.io.output.as_deref());
     let format_name = match (&args.format, &output) {
         (Some(f), _) => f.to_ascii_lowercase(),
         (None, Output::Path(path)) => format_from_extension(path).unwrap_or("bin").to_string(),
@@ -139,17 +159,7 @@ fn assemble(args: &AssembleArgs, reporter: &mut Reporter) -> Result {
     };
     output.check_binary(format.binary, reporter)?;
 
-    let mut sources = SourceMap::new();
-    let file = read_source(&input, &mut sources, reporter)?;
-    let outcome = target.assemble(&sources, file);
-    let failed = reporter.emit(outcome.diagnostics, &sources);
-    let object = match outcome.value {
-        Some(object) if !failed => object,
-        _ => {
-            reporter.summarize_failure(&format!("{} not assembled; no output written", input.display_name()));
-            return Err(Failure::Errors);
-        }
-    };
+    let (sources, object) = assemble_input(target, &input, reporter, "no output written")?;
     let symbol = args.name.clone().unwrap_or_else(|| match &input {
         Input::Path(path) => output::symbol_from_name(path),
         Input::Stdin => "program".to_string(),
@@ -167,9 +177,9 @@ fn assemble(args: &AssembleArgs, reporter: &mut Reporter) -> Result {
 }
 
 fn disasm(args: &DisasmArgs, reporter: &mut Reporter) -> Result {
-    let input = Input::from_arg(args.input.as_deref());
-    let target = resolve_target(args.target.as_deref(), &input, reporter)?;
-    let output = Output::from_arg(args.output.as_deref());
+    let input = Input::from_arg(args.io.input.as_deref());
+    let target = resolve_target(args.io.target.as_deref(), &input, reporter)?;
+    let output = Output::from_arg(args.io.output.as_deref());
     let mut sources = SourceMap::new();
     let bytes = input.read_bytes().map_err(|d| {
         reporter.emit(vec![d], &sources);
@@ -202,8 +212,8 @@ fn disasm(args: &DisasmArgs, reporter: &mut Reporter) -> Result {
 }
 
 fn run(args: &RunArgs, reporter: &mut Reporter) -> Result {
-    let input = Input::from_arg(args.input.as_deref());
-    let target = resolve_target(args.target.as_deref(), &input, reporter)?;
+    let input = Input::from_arg(args.io.input.as_deref());
+    let target = resolve_target(args.io.target.as_deref(), &input, reporter)?;
     let options = &args.target_options.options;
     let accepted = target.run_options();
     if !target.can_run() {
@@ -226,18 +236,8 @@ fn run(args: &RunArgs, reporter: &mut Reporter) -> Result {
             return Err(Failure::Usage);
         }
     }
-    let output = Output::from_arg(args.output.as_deref());
-    let mut sources = SourceMap::new();
-    let file = read_source(&input, &mut sources, reporter)?;
-    let assembled = target.assemble(&sources, file);
-    let failed = reporter.emit(assembled.diagnostics, &sources);
-    let object = match assembled.value {
-        Some(object) if !failed => object,
-        _ => {
-            reporter.summarize_failure(&format!("{} not assembled; nothing run", input.display_name()));
-            return Err(Failure::Errors);
-        }
-    };
+    let output = Output::from_arg(args.io.output.as_deref());
+    let (mut sources, object) = assemble_input(target, &input, reporter, "nothing run")?;
     let outcome = target
         .run(&object, options, &mut sources)
         .expect("can_run targets implement run");

@@ -11,20 +11,33 @@ use polyasm_vu::{AssembleOptions, Program, assemble, assemble_str};
 fn generate(lines: usize) -> String {
     let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut next = move |n: u64| {
-        state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
         (state >> 33) % n
     };
-    let binary = ["add", "sub", "mul", "div", "dot", "min", "max", "pow", "atan2", "mulm", "sin", "sqrt"];
+    let binary = [
+        "add", "sub", "mul", "div", "dot", "min", "max", "pow", "atan2", "mulm", "sin", "sqrt",
+    ];
     let mut out = String::with_capacity(lines * 20);
     for i in 0..lines {
         match next(16) {
             0 => out.push_str(&format!("ld r{} {}", next(16), next(8))),
             1 => out.push_str(&format!("ldc r{} {}", next(16), next(16))),
-            2 => out.push_str(&format!("st {} r{}", ["pos", "tex", "col", "ocol"][next(4) as usize], next(16))),
+            2 => out.push_str(&format!(
+                "st {} r{}",
+                ["pos", "tex", "col", "ocol"][next(4) as usize],
+                next(16)
+            )),
             3 => out.push_str(&format!("shf r{} r{} xyzw 0b{:04b}", next(16), next(16), next(16))),
             4 => out.push_str("// a comment line"),
             5 if i % 7 == 0 => {}
-            _ => out.push_str(&format!("{} r{} r{}", binary[next(binary.len() as u64) as usize], next(16), next(13))),
+            _ => out.push_str(&format!(
+                "{} r{} r{}",
+                binary[next(binary.len() as u64) as usize],
+                next(16),
+                next(13)
+            )),
         }
         if next(4) == 0 {
             out.push_str("   // trailing comment");
@@ -58,13 +71,18 @@ fn emulator(c: &mut Criterion) {
     let source = include_str!("../../../examples/vu/seed.vu");
     let program = Program::new(&assemble_str(source).expect("the seed example assembles")).unwrap();
     let mut inputs = [[0.0f32; 4]; 8];
-    let constants = [[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [0.5, 0.25, 0.0, 1.0]]
-        .into_iter()
-        .chain(std::iter::repeat([0.0; 4]))
-        .take(16)
-        .collect::<Vec<_>>()
-        .try_into()
-        .expect("16 constants");
+    let constants = [
+        [1.0, 0.0, 0.0, 0.0],
+        [0.0, 1.0, 0.0, 0.0],
+        [0.0, 0.0, 1.0, 0.0],
+        [0.5, 0.25, 0.0, 1.0],
+    ]
+    .into_iter()
+    .chain(std::iter::repeat([0.0; 4]))
+    .take(16)
+    .collect::<Vec<_>>()
+    .try_into()
+    .expect("16 constants");
     const VERTICES: usize = 10_000;
     let mut group = c.benchmark_group("emulate");
     group.throughput(Throughput::Elements(VERTICES as u64));

@@ -164,7 +164,11 @@ pub fn markdown_table() -> String {
             row.opcode,
             row.opcode,
             row.mnemonic,
-            if operands.is_empty() { "—".to_string() } else { format!("`{}`", operands.join(" ")) },
+            if operands.is_empty() {
+                "—".to_string()
+            } else {
+                format!("`{}`", operands.join(" "))
+            },
             row.semantics
         ));
     }
@@ -221,6 +225,9 @@ mod tests {
     fn the_documentation_shows_this_table() {
         let page = include_str!("../../../docs/vu.md");
         let table = markdown_table();
-        assert!(page.contains(&table), "docs/vu.md is out of date; its opcode table should be:\n{table}");
+        assert!(
+            page.contains(&table),
+            "docs/vu.md is out of date; its opcode table should be:\n{table}"
+        );
     }
 }
