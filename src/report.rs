@@ -2,7 +2,7 @@
 
 use std::io::{IsTerminal, Write};
 
-use polyasm_core::render::{ErrorFormat, render};
+use polyasm_core::render::{ErrorFormat, Renderer, render};
 use polyasm_core::{Diagnostic, SourceMap, WarningPolicy};
 
 use crate::args::{ColorArg, ErrorFormatArg, GlobalArgs};
@@ -59,6 +59,7 @@ impl Reporter {
     pub fn emit(&mut self, mut diagnostics: Vec<Diagnostic>, sources: &SourceMap) -> bool {
         self.warnings.apply(&mut diagnostics);
         let mut stderr = std::io::stderr().lock();
+        let mut renderer = Renderer::new(sources, self.format, self.color, registry());
         let mut failed = false;
         for diagnostic in &diagnostics {
             if diagnostic.is_error() {
@@ -67,7 +68,7 @@ impl Reporter {
             } else {
                 self.warnings_seen += 1;
             }
-            let text = render(diagnostic, sources, self.format, self.color, registry());
+            let text = renderer.render(diagnostic);
             let _ = stderr.write_all(text.as_bytes());
             if self.format == ErrorFormat::Human {
                 let _ = stderr.write_all(b"\n");

@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use serde_json::json;
+use serde::Serialize;
 
 use crate::object::Object;
 use crate::source::SourceMap;
@@ -170,31 +170,64 @@ pub fn write_listing(object: &Object, ctx: &OutputContext) -> String {
     out.lines().map(|l| format!("{}\n", l.trim_end())).collect()
 }
 
+/// The `json` format: the object with its listing resolved to source lines.
+#[derive(Serialize)]
+struct JsonObject<'a> {
+    target: &'a str,
+    input: &'a str,
+    word_bytes: usize,
+    words: Vec<u32>,
+    listing: Vec<JsonListingEntry<'a>>,
+    symbols: Vec<JsonSymbol<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonListingEntry<'a> {
+    address: u32,
+    words: Vec<u32>,
+    line: Option<usize>,
+    source: &'a str,
+    note: Option<&'static str>,
+}
+
+#[derive(Serialize)]
+struct JsonSymbol<'a> {
+    name: &'a str,
+    value: u64,
+}
+
 pub fn write_json(object: &Object, ctx: &OutputContext) -> String {
-    let listing: Vec<serde_json::Value> = object
+    let listing = object
         .listing
         .iter()
         .map(|entry| {
             let start = entry.offset as usize;
-            let words: Vec<u32> = object.words_in(start..start + entry.len as usize).collect();
-            let (line, text) = listing_source(ctx, entry);
-            json!({ "address": entry.address, "words": words, "line": line, "source": text, "note": entry.note })
+            let (line, source) = listing_source(ctx, entry);
+            JsonListingEntry {
+                address: entry.address,
+                words: object.words_in(start..start + entry.len as usize).collect(),
+                line,
+                source,
+                note: entry.note,
+            }
         })
         .collect();
-    let symbols: Vec<serde_json::Value> = object
-        .symbols
-        .iter()
-        .map(|s| json!({ "name": s.name, "value": s.value }))
-        .collect();
-    let value = json!({
-        "target": ctx.target,
-        "input": ctx.input_name,
-        "word_bytes": object.word_bytes,
-        "words": object.words().collect::<Vec<u32>>(),
-        "listing": listing,
-        "symbols": symbols,
-    });
-    let mut text = serde_json::to_string_pretty(&value).expect("a JSON value always serialises");
+    let value = JsonObject {
+        target: ctx.target,
+        input: ctx.input_name,
+        word_bytes: object.word_bytes,
+        words: object.words().collect(),
+        listing,
+        symbols: object
+            .symbols
+            .iter()
+            .map(|s| JsonSymbol {
+                name: &s.name,
+                value: s.value,
+            })
+            .collect(),
+    };
+    let mut text = serde_json::to_string_pretty(&value).expect("the object serialises");
     text.push('\n');
     text
 }

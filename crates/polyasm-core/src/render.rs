@@ -22,7 +22,8 @@ pub enum ErrorFormat {
     Json,
 }
 
-/// Renders one diagnostic; the result ends with a newline.
+/// Renders one diagnostic; the result ends with a newline. To render many diagnostics of the
+/// same sources, use a [`Renderer`]: it indexes each source's lines once.
 pub fn render(
     diagnostic: &Diagnostic,
     sources: &SourceMap,
@@ -30,13 +31,39 @@ pub fn render(
     color: bool,
     codes: &dyn Explain,
 ) -> String {
-    match format {
-        ErrorFormat::Human => render_human(diagnostic, sources, color),
-        ErrorFormat::Short => render_short(diagnostic, sources),
-        ErrorFormat::Json => {
-            let mut line = render_json(diagnostic, sources, codes).to_string();
-            line.push('\n');
-            line
+    Renderer::new(sources, format, color, codes).render(diagnostic)
+}
+
+/// Renders diagnostics of one [`SourceMap`] in one format.
+pub struct Renderer<'a> {
+    sources: &'a SourceMap,
+    format: ErrorFormat,
+    color: bool,
+    codes: &'a dyn Explain,
+    cache: Cache<'a>,
+}
+
+impl<'a> Renderer<'a> {
+    pub fn new(sources: &'a SourceMap, format: ErrorFormat, color: bool, codes: &'a dyn Explain) -> Renderer<'a> {
+        Renderer {
+            sources,
+            format,
+            color,
+            codes,
+            cache: Cache::new(sources),
+        }
+    }
+
+    /// One diagnostic, ending with a newline.
+    pub fn render(&mut self, diagnostic: &Diagnostic) -> String {
+        match self.format {
+            ErrorFormat::Human => render_human(diagnostic, self.sources, &mut self.cache, self.color),
+            ErrorFormat::Short => render_short(diagnostic, self.sources),
+            ErrorFormat::Json => {
+                let mut line = render_json(diagnostic, self.sources, &mut self.cache, self.codes).to_string();
+                line.push('\n');
+                line
+            }
         }
     }
 }
@@ -60,16 +87,19 @@ pub fn render_short(diagnostic: &Diagnostic, sources: &SourceMap) -> String {
     format!("{location}{}: {}\n", header(diagnostic), diagnostic.message)
 }
 
-/// Adapts a [`SourceMap`] to ariadne's cache, naming each source by its file name.
+/// Adapts a [`SourceMap`] to ariadne's cache, naming each source by its file name and indexing
+/// a source's lines only when a report first needs it.
 struct Cache<'a> {
     map: &'a SourceMap,
-    sources: Vec<ariadne::Source<&'a str>>,
+    sources: Vec<Option<ariadne::Source<&'a str>>>,
 }
 
 impl<'a> Cache<'a> {
     fn new(map: &'a SourceMap) -> Cache<'a> {
-        let sources = map.iter().map(|(_, s)| ariadne::Source::from(s.text())).collect();
-        Cache { map, sources }
+        Cache {
+            map,
+            sources: Vec::new(),
+        }
     }
 }
 
@@ -77,7 +107,15 @@ impl<'a> ariadne::Cache<SourceId> for Cache<'a> {
     type Storage = &'a str;
 
     fn fetch(&mut self, id: &SourceId) -> Result<&ariadne::Source<&'a str>, impl std::fmt::Debug> {
-        self.sources.get(id.index()).ok_or("unknown source")
+        let index = id.index();
+        if index >= self.map.len() {
+            return Err("unknown source");
+        }
+        if self.sources.len() <= index {
+            self.sources.resize_with(index + 1, || None);
+        }
+        let map = self.map;
+        Ok(self.sources[index].get_or_insert_with(|| ariadne::Source::from(map.get(*id).text())))
     }
 
     fn display<'b>(&self, id: &'b SourceId) -> Option<impl std::fmt::Display + 'b> {
@@ -103,7 +141,7 @@ fn severity_color(severity: Severity) -> Color {
 }
 
 /// ariadne's framed report; diagnostics without labels get a plain header and notes.
-pub fn render_human(diagnostic: &Diagnostic, sources: &SourceMap, color: bool) -> String {
+fn render_human(diagnostic: &Diagnostic, sources: &SourceMap, cache: &mut Cache, color: bool) -> String {
     let header = header(diagnostic);
     let Some(primary) = diagnostic.primary_label() else {
         return render_unlabelled(diagnostic, sources, &header, color);
@@ -135,7 +173,7 @@ pub fn render_human(diagnostic: &Diagnostic, sources: &SourceMap, color: bool) -
     let mut out = Vec::new();
     report
         .finish()
-        .write(Cache::new(sources), &mut out)
+        .write(cache, &mut out)
         .expect("writing a report into a Vec cannot fail");
     let text = String::from_utf8_lossy(&out);
     // ariadne colours a custom kind's header even with colour off, so the header is ours.
@@ -215,7 +253,7 @@ fn json_child(level: &str, message: &str) -> Value {
 }
 
 /// One diagnostic as a JSON value shaped like rustc's `--error-format=json` output.
-pub fn render_json(diagnostic: &Diagnostic, sources: &SourceMap, codes: &dyn Explain) -> Value {
+fn render_json(diagnostic: &Diagnostic, sources: &SourceMap, cache: &mut Cache, codes: &dyn Explain) -> Value {
     let spans: Vec<Value> = diagnostic
         .labels
         .iter()
@@ -232,6 +270,6 @@ pub fn render_json(diagnostic: &Diagnostic, sources: &SourceMap, codes: &dyn Exp
         "level": diagnostic.severity.as_str(),
         "spans": spans,
         "children": children,
-        "rendered": render_human(diagnostic, sources, false),
+        "rendered": render_human(diagnostic, sources, cache, false),
     })
 }

@@ -170,6 +170,15 @@ impl SourceMap {
         &source.text()[start..end]
     }
 
+    /// How many sources the map holds.
+    pub fn len(&self) -> usize {
+        self.sources.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.sources.is_empty()
+    }
+
     pub fn iter(&self) -> impl Iterator<Item = (SourceId, &Source)> {
         self.sources.iter().enumerate().map(|(i, s)| (SourceId(i as u32), s))
     }
