@@ -85,12 +85,19 @@ fn resolve_target(name: Option<&str>, input: &Input, reporter: &Reporter) -> Res
 /// Reads the input as a registered source, reporting failures.
 fn read_source(input: &Input, sources: &mut SourceMap, reporter: &mut Reporter) -> Result<polyasm_core::SourceId> {
     match input.read_text() {
-        Ok(text) => Ok(sources.add(input.display_name(), text)),
+        Ok(text) => sources.try_add(input.display_name(), text).map_err(|_| {
+            reporter.emit(vec![too_large(input.display_name())], sources);
+            Failure::Errors
+        }),
         Err(d) => {
             reporter.emit(vec![d], sources);
             Err(Failure::Errors)
         }
     }
+}
+
+fn too_large(name: &str) -> Diagnostic {
+    Diagnostic::error("PA013", format!("{name} is 4 GiB or larger")).with_help("split it into smaller files")
 }
 
 fn format_from_extension(path: &str) -> Option<&'static str> {
@@ -191,7 +198,13 @@ fn disasm(args: &DisasmArgs, reporter: &mut Reporter) -> Result {
         InputFormatArg::Hex => InputEncoding::Hex,
     };
     let text_source = match (encoding, std::str::from_utf8(&bytes)) {
-        (InputEncoding::Hex, Ok(text)) => Some(sources.add(input.display_name(), text)),
+        (InputEncoding::Hex, Ok(text)) => match sources.try_add(input.display_name(), text) {
+            Ok(id) => Some(id),
+            Err(_) => {
+                reporter.emit(vec![too_large(input.display_name())], &sources);
+                return Err(Failure::Errors);
+            }
+        },
         _ => None,
     };
     let disasm_input = DisasmInput {

@@ -62,6 +62,9 @@ impl fmt::Display for LineCol {
     }
 }
 
+/// Sources must be shorter than this, so that byte offsets fit in a `u32`.
+pub const MAX_SOURCE_LEN: usize = u32::MAX as usize;
+
 /// One named text with an index of where its lines start.
 #[derive(Debug)]
 pub struct Source {
@@ -72,10 +75,6 @@ pub struct Source {
 
 impl Source {
     fn new(name: String, text: String) -> Source {
-        assert!(
-            text.len() < u32::MAX as usize,
-            "sources are limited to 4 GiB so spans fit in u32"
-        );
         let line_starts = std::iter::once(0)
             .chain(
                 text.bytes()
@@ -152,10 +151,23 @@ impl SourceMap {
     }
 
     /// Adds a source and returns its id.
+    ///
+    /// # Panics
+    /// If the text is 4 GiB or longer; [`SourceMap::try_add`] reports that instead.
     pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> SourceId {
+        self.try_add(name, text)
+            .expect("sources are shorter than 4 GiB (use try_add for untrusted input)")
+    }
+
+    /// Adds a source, or returns the text back if it is too long for 32-bit spans (4 GiB).
+    pub fn try_add(&mut self, name: impl Into<String>, text: impl Into<String>) -> Result<SourceId, String> {
+        let text = text.into();
+        if text.len() >= MAX_SOURCE_LEN {
+            return Err(text);
+        }
         let id = SourceId(self.sources.len() as u32);
-        self.sources.push(Source::new(name.into(), text.into()));
-        id
+        self.sources.push(Source::new(name.into(), text));
+        Ok(id)
     }
 
     pub fn get(&self, id: SourceId) -> &Source {

@@ -172,7 +172,9 @@ fn read_data_file(
     constants: &SlotKind,
 ) -> Result<RunData, Box<Diagnostic>> {
     let text = std::fs::read_to_string(path).map_err(|e| invalid(format!("cannot read data file {path}: {e}")))?;
-    let id = sources.add(path, text);
+    let id = sources
+        .try_add(path, text)
+        .map_err(|_| invalid(format!("data file {path} is 4 GiB or larger")))?;
     let text = sources.get(id).text();
     let value: Value = serde_json::from_str(text).map_err(|e| {
         let source = sources.get(id);

@@ -258,7 +258,7 @@ impl Encoder {
                 let OperandText::Number(text) = operand.text else {
                     return self.wrong_kind(op, kind, operand);
                 };
-                let value = match parse_int_literal(text) {
+                let value = match parse_int_literal(strip_type_suffix(text)) {
                     Ok(value) => value,
                     Err(error) => {
                         self.errors.push(VuError::InvalidInteger {
@@ -374,6 +374,19 @@ fn register_number(name: &str) -> Option<u64> {
         return None;
     }
     Some(digits.parse().unwrap_or(u64::MAX))
+}
+
+/// Drops a Rust integer type suffix (`15u32`, `0b1111_u8`), which the reference assembler,
+/// reading Rust tokens, accepts.
+fn strip_type_suffix(text: &str) -> &str {
+    const SUFFIXES: [&str; 12] = [
+        "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize",
+    ];
+    SUFFIXES
+        .iter()
+        .find_map(|suffix| text.strip_suffix(suffix))
+        .filter(|digits| !digits.is_empty())
+        .unwrap_or(text)
 }
 
 /// A swizzle letter's lane: x/r 0, y/g 1, z/b 2, w/a 3.

@@ -39,6 +39,8 @@ const GOLDEN: &[(&str, &[u32])] = &[
     ("ldc r3 15", &[2 | 3 << 6 | 15 << 10, 0x3F]),
     ("st ocol r9", &[1 | 3 << 6 | 9 << 10, 0x3F]),
     ("", &[0x3F]),
+    // Rust integer suffixes, which the reference assembler reads as part of its literals.
+    ("ld r0 1u32\nshf r1 r1 xyxy 0b1111_u8", &[1 << 10, 0x03D1_0457, 0x3F]),
 ];
 
 #[test]
