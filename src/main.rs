@@ -32,7 +32,7 @@ fn main() -> ExitCode {
     let mut reporter = match Reporter::new(&cli.global) {
         Ok(r) => r,
         Err(message) => {
-            eprintln!("error[PA011]: {message}");
+            Reporter::quiet().usage(Diagnostic::error("PA011", message));
             return ExitCode::from(2);
         }
     };

@@ -1,12 +1,22 @@
 //! Atomic output: write beside the destination, then rename over it.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Writes `bytes` to `path` atomically: a temporary file in the same directory is written,
 /// flushed and renamed into place. On any error `path` is left as it was.
+///
+/// - A destination that is not a regular file (`/dev/stdout`, a FIFO, `/dev/null`) cannot be
+///   replaced, so it is written directly.
+/// - Through a symbolic link, the file the link points to is replaced; the link stays.
+/// - A replaced file keeps its permissions; a new one gets `rw-r--r--` on Unix.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = match path.parent() {
+    let existing = std::fs::metadata(path).ok();
+    if existing.as_ref().is_some_and(|meta| !meta.is_file()) {
+        return std::fs::OpenOptions::new().write(true).open(path)?.write_all(bytes);
+    }
+    let destination = resolve_links(path)?;
+    let dir = match destination.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
     };
@@ -15,8 +25,31 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         .suffix(".tmp")
         .tempfile_in(dir)?;
     temp.write_all(bytes)?;
+    match existing {
+        Some(meta) => temp.as_file().set_permissions(meta.permissions())?,
+        None => set_new_file_permissions(temp.as_file())?,
+    }
     temp.as_file().sync_all()?;
-    temp.persist(path).map_err(|e| e.error)?;
+    temp.persist(&destination).map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// The path a chain of symbolic links at `path` ends at (`path` itself if it is no link).
+fn resolve_links(path: &Path) -> std::io::Result<PathBuf> {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => std::fs::canonicalize(path),
+        _ => Ok(path.to_path_buf()),
+    }
+}
+
+#[cfg(unix)]
+fn set_new_file_permissions(file: &std::fs::File) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    file.set_permissions(std::fs::Permissions::from_mode(0o644))
+}
+
+#[cfg(not(unix))]
+fn set_new_file_permissions(_file: &std::fs::File) -> std::io::Result<()> {
     Ok(())
 }
 
@@ -38,5 +71,28 @@ mod tests {
     fn a_missing_directory_is_an_error() {
         let dir = tempfile::tempdir().unwrap();
         assert!(write_atomic(&dir.path().join("no/such/out.bin"), b"x").is_err());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn special_files_links_and_permissions() {
+        use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+        write_atomic(Path::new("/dev/null"), b"discarded").unwrap();
+        assert!(std::fs::metadata("/dev/null").unwrap().file_type().is_char_device());
+
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real.bin");
+        let link = dir.path().join("link.bin");
+        std::fs::write(&real, b"old").unwrap();
+        std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o600)).unwrap();
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        write_atomic(&link, b"new").unwrap();
+        assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        assert_eq!(std::fs::read(&real).unwrap(), b"new");
+        assert_eq!(std::fs::metadata(&real).unwrap().permissions().mode() & 0o777, 0o600);
+
+        let fresh = dir.path().join("fresh.bin");
+        write_atomic(&fresh, b"x").unwrap();
+        assert_eq!(std::fs::metadata(&fresh).unwrap().permissions().mode() & 0o777, 0o644);
     }
 }
