@@ -175,6 +175,14 @@ fn an_unwritable_output_is_an_error_and_the_old_file_survives() {
 }
 
 #[test]
+fn special_files_are_written_directly() {
+    let output = run(&[SEED, "-f", "hex", "-o", "/dev/stdout"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(stdout(&output).lines().count(), 14);
+    assert!(run(&[SEED, "-o", "/dev/null"]).status.success());
+}
+
+#[test]
 fn a_missing_input_is_an_error() {
     let output = run(&["-t", "vu", "/no/such/file.vu"]);
     assert_eq!(output.status.code(), Some(1));
