@@ -10,7 +10,7 @@ use clap::{CommandFactory, Parser};
 use polyasm::registry;
 use polyasm_core::output::{self, OutputContext, STANDARD_FORMATS};
 use polyasm_core::target::{DisasmInput, InputEncoding};
-use polyasm_core::{Diagnostic, Explain, Object, SourceMap, Target};
+use polyasm_core::{Diagnostic, Explain, Object, Outcome, SourceMap, Target};
 
 use crate::args::{AssembleArgs, CheckArgs, Cli, Command, DisasmArgs, InputFormatArg, RunArgs};
 use crate::io::{Input, Output};
@@ -123,11 +123,23 @@ fn assemble_input(
     let mut sources = SourceMap::new();
     let file = read_source(input, &mut sources, reporter)?;
     let outcome = target.assemble(&sources, file);
-    let failed = reporter.emit(outcome.diagnostics, &sources);
+    let object = conclude(
+        reporter,
+        outcome,
+        &sources,
+        &format!("{} not assembled; {failure}", input.display_name()),
+    )?;
+    Ok((sources, object))
+}
+
+/// Prints an outcome's diagnostics and returns its value; after errors, prints `failure` as
+/// the summary line and fails.
+fn conclude<T>(reporter: &mut Reporter, outcome: Outcome<T>, sources: &SourceMap, failure: &str) -> Result<T> {
+    let failed = reporter.emit(outcome.diagnostics, sources);
     match outcome.value {
-        Some(object) if !failed => Ok((sources, object)),
+        Some(value) if !failed => Ok(value),
         _ => {
-            reporter.summarize_failure(&format!("{} not assembled; {failure}", input.display_name()));
+            reporter.summarize_failure(failure);
             Err(Failure::Errors)
         }
     }
@@ -214,14 +226,9 @@ fn disasm(args: &DisasmArgs, reporter: &mut Reporter) -> Result {
         name: input.display_name(),
     };
     let outcome = target.disassemble(&sources, &disasm_input);
-    let failed = reporter.emit(outcome.diagnostics, &sources);
-    match outcome.value {
-        Some(text) if !failed => output.write(text.as_bytes(), reporter),
-        _ => {
-            reporter.summarize_failure(&format!("{} not disassembled; no output written", input.display_name()));
-            Err(Failure::Errors)
-        }
-    }
+    let failure = format!("{} not disassembled; no output written", input.display_name());
+    let text = conclude(reporter, outcome, &sources, &failure)?;
+    output.write(text.as_bytes(), reporter)
 }
 
 fn run(args: &RunArgs, reporter: &mut Reporter) -> Result {
@@ -254,17 +261,14 @@ fn run(args: &RunArgs, reporter: &mut Reporter) -> Result {
     let outcome = target
         .run(&object, options, &mut sources)
         .expect("can_run targets implement run");
-    let failed = reporter.emit(outcome.diagnostics, &sources);
-    match outcome.value {
-        Some(report) if !failed => {
-            output.check_binary(report.binary, reporter)?;
-            output.write(&report.output, reporter)
-        }
-        _ => {
-            reporter.summarize_failure(&format!("{} did not run", input.display_name()));
-            Err(Failure::Errors)
-        }
-    }
+    let report = conclude(
+        reporter,
+        outcome,
+        &sources,
+        &format!("{} did not run", input.display_name()),
+    )?;
+    output.check_binary(report.binary, reporter)?;
+    output.write(&report.output, reporter)
 }
 
 fn check(args: &CheckArgs, reporter: &mut Reporter) -> Result {
