@@ -326,10 +326,9 @@ pub fn format_outputs(names: &[&str], vertices: &[Vec<Vec4>], format: RunFormat)
                     Value::Object(map)
                 })
                 .collect();
-            let mut text =
-                serde_json::to_string_pretty(&json!({ "vertices": list })).expect("a JSON value always serialises");
-            text.push('\n');
-            text
+            // One vertex per line: compact enough to read, still one JSON document.
+            let lines: Vec<String> = list.iter().map(|v| format!("  {v}")).collect();
+            format!("{{\"vertices\": [\n{}\n]}}\n", lines.join(",\n"))
         }
     }
 }
