@@ -39,6 +39,17 @@ pub fn parse_int_literal(text: &str) -> Result<u64, IntLiteralError> {
     }
 }
 
+/// `a`, `a or b`, `a, b or c`: alternatives for an "expected ..." message, sorted, once each.
+pub fn list_alternatives(mut items: Vec<String>) -> String {
+    items.sort();
+    items.dedup();
+    match items.as_slice() {
+        [] => "something else".to_string(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
+}
+
 /// Edit distance between two short strings (insertions, deletions, substitutions).
 pub fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
@@ -84,6 +95,13 @@ mod tests {
             parse_int_literal("99999999999999999999999"),
             Err(IntLiteralError::Overflow)
         );
+    }
+
+    #[test]
+    fn lists_alternatives_in_prose() {
+        assert_eq!(list_alternatives(vec![]), "something else");
+        assert_eq!(list_alternatives(vec!["b".into(), "a".into(), "b".into()]), "a or b");
+        assert_eq!(list_alternatives(vec!["c".into(), "a".into(), "b".into()]), "a, b or c");
     }
 
     #[test]

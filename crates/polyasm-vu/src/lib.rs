@@ -77,14 +77,7 @@ fn syntax_error(file: SourceId, error: &parser::ParseError) -> VuError {
     let found = error
         .found()
         .map_or_else(|| "end of line".to_string(), |t| format!("{t}"));
-    let mut expected: Vec<String> = error.expected().map(|p| p.to_string()).collect();
-    expected.sort();
-    expected.dedup();
-    let expected = match expected.as_slice() {
-        [] => "something else".to_string(),
-        [one] => one.clone(),
-        [init @ .., last] => format!("{} or {last}", init.join(", ")),
-    };
+    let expected = polyasm_core::text::list_alternatives(error.expected().map(|p| p.to_string()).collect());
     VuError::Unexpected {
         span: Span::new(file, span.start, span.end),
         found,
