@@ -55,9 +55,8 @@ impl<'s> Lexer<'s> {
         self.pos >= self.text.len()
     }
 
-    /// Appends the tokens of the next line (without its newline) to `out` and returns the
-    /// byte range of that line's statement area. Block comments may span lines; their
-    /// newlines do not end the statement.
+    /// Appends the tokens of the next line (without its newline) to `out`. Block comments may
+    /// span lines; their newlines do not end the statement.
     pub fn next_line(&mut self, out: &mut Vec<(Tok<'s>, Range<usize>)>) -> Result<(), UnterminatedComment> {
         let bytes = self.text.as_bytes();
         while self.pos < bytes.len() {
