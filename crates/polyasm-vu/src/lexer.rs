@@ -1,5 +1,5 @@
 //! A hand-written byte-loop lexer. Tokens borrow from the source; comments and whitespace
-//! vanish; a newline outside comments ends a statement.
+//! vanish; a newline outside comments ends a statement, so tokens come one line at a time.
 
 use std::ops::Range;
 
@@ -14,8 +14,6 @@ pub enum Tok<'s> {
     Directive(&'s str),
     /// Any other character; the parser rejects it with a clear message.
     Punct(char),
-    /// The end of a line.
-    Newline,
 }
 
 impl std::fmt::Display for Tok<'_> {
@@ -23,7 +21,6 @@ impl std::fmt::Display for Tok<'_> {
         match self {
             Tok::Ident(s) | Tok::Int(s) | Tok::Directive(s) => write!(f, "`{s}`"),
             Tok::Punct(c) => write!(f, "`{c}`"),
-            Tok::Newline => f.write_str("end of line"),
         }
     }
 }
