@@ -2,6 +2,15 @@
 
 use crate::source::Span;
 
+/// Reads little-endian words of 2 or 4 bytes; a partial word at the end is ignored.
+pub fn le_words(bytes: &[u8], word_bytes: usize) -> impl Iterator<Item = u32> + '_ {
+    bytes.chunks_exact(word_bytes).map(|c| match c {
+        [a, b] => u16::from_le_bytes([*a, *b]) as u32,
+        [a, b, c, d] => u32::from_le_bytes([*a, *b, *c, *d]),
+        _ => unreachable!("words are 2 or 4 bytes"),
+    })
+}
+
 /// One statement's share of the output: where it sits and which source produced it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ListingEntry {
@@ -79,11 +88,7 @@ impl Object {
 
     /// The words of `bytes[range]`, decoded little-endian.
     pub fn words_in(&self, range: std::ops::Range<usize>) -> impl Iterator<Item = u32> + '_ {
-        self.bytes[range].chunks_exact(self.word_bytes).map(|c| match c {
-            [a, b] => u16::from_le_bytes([*a, *b]) as u32,
-            [a, b, c, d] => u32::from_le_bytes([*a, *b, *c, *d]),
-            _ => unreachable!("chunks are word-sized"),
-        })
+        le_words(&self.bytes[range], self.word_bytes)
     }
 
     /// Every word of the object.

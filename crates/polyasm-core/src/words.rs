@@ -45,14 +45,7 @@ fn binary_words(bytes: &[u8], word_bytes: usize, name: &str) -> Outcome<Vec<u32>
             )),
         ]);
     }
-    let words = bytes
-        .chunks_exact(word_bytes)
-        .map(|c| match c {
-            [a, b] => u16::from_le_bytes([*a, *b]) as u32,
-            [a, b, c, d] => u32::from_le_bytes([*a, *b, *c, *d]),
-            _ => unreachable!("chunks are word-sized"),
-        })
-        .collect();
+    let words = crate::object::le_words(bytes, word_bytes).collect();
     Outcome::ok(words)
 }
 
