@@ -1,7 +1,7 @@
 //! Words back to instructions: the disassembler's first half (printing is in `print.rs`).
 
 use crate::encode::Instruction;
-use crate::ops::{INPUT_SLOTS, OUTPUTS, Op, OperandKind, field};
+use crate::ops::{Op, field};
 
 /// What a word means to the assembler.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,20 +21,9 @@ pub enum RawReason {
     NonCanonical(Op),
 }
 
-/// The raw fields of a word, as the VU reads them.
-pub fn fields(word: u32) -> (u32, u32, u32, u32, u32) {
-    (
-        word & field::OPCODE_MASK,
-        word >> field::DST_SHIFT & 0xf,
-        word >> field::SRC_SHIFT & 0xf,
-        word >> field::SWIZZLE_SHIFT & 0xff,
-        word >> field::MASK_SHIFT & 0xf,
-    )
-}
-
 /// Decodes one word.
 pub fn decode_word(word: u32) -> Decoded {
-    let (opcode, dst, src, swizzle, mask) = fields(word);
+    let (opcode, values) = field::split(word);
     let Some(op) = Op::from_opcode(opcode) else {
         return Decoded::Raw {
             word,
@@ -42,26 +31,14 @@ pub fn decode_word(word: u32) -> Decoded {
         };
     };
     let mut instruction = Instruction::new(op);
-    let values = [dst, src, swizzle, mask];
     for (index, &kind) in op.info().operands.iter().enumerate() {
-        let value = values[index];
-        let in_range = match kind {
-            OperandKind::InputSlot => value < INPUT_SLOTS,
-            OperandKind::Output => (value as usize) < OUTPUTS.len(),
-            _ => true,
-        };
-        if !in_range {
+        if u64::from(values[index]) >= kind.values() {
             return Decoded::Raw {
                 word,
                 why: RawReason::NonCanonical(op),
             };
         }
-        match index {
-            0 => instruction.dst = value as u8,
-            1 => instruction.src = value as u8,
-            2 => instruction.swizzle = [0, 1, 2, 3].map(|lane| (value >> (2 * lane) & 3) as u8),
-            _ => instruction.mask = value as u8,
-        }
+        instruction.set_field(index, values[index]);
     }
     if instruction.encode() == word {
         Decoded::Instruction(instruction)

@@ -6,7 +6,7 @@ use polyasm_core::text::{parse_int_literal, suggest};
 use polyasm_core::{Diagnostic, Object, Outcome, SourceId, Span};
 
 use crate::error::{Found, SwizzleProblem, VuError};
-use crate::ops::{CONSTANT_SLOTS, DIRECTIVES, INPUT_SLOTS, MAX_WORDS, OPS, OUTPUTS, Op, OperandKind, REGISTERS, field};
+use crate::ops::{DIRECTIVES, MAX_WORDS, OPS, OUTPUTS, Op, OperandKind, REGISTERS, field};
 use crate::parser::{Head, Operand, OperandText, Statement};
 
 /// One VU instruction with its fields decoded.
@@ -50,11 +50,11 @@ impl Instruction {
     }
 
     /// Sets operand `index` (dst, src, swizzle, mask) from its encoded value.
-    fn set_field(&mut self, index: usize, value: u32) {
+    pub(crate) fn set_field(&mut self, index: usize, value: u32) {
         match index {
             0 => self.dst = value as u8,
             1 => self.src = value as u8,
-            2 => self.swizzle = [0, 1, 2, 3].map(|lane| (value >> (2 * lane) & 3) as u8),
+            2 => self.swizzle = field::swizzle_lanes(value),
             _ => self.mask = value as u8,
         }
     }
@@ -225,7 +225,7 @@ impl Encoder {
         match kind {
             OperandKind::Register => match operand.text {
                 OperandText::Name(name) => match register_number(name) {
-                    Some(n) if n < u64::from(REGISTERS) => Some(n as u32),
+                    Some(n) if n < kind.values() => Some(n as u32),
                     Some(_) => {
                         self.errors.push(VuError::RegisterOutOfRange {
                             span,
@@ -269,12 +269,7 @@ impl Encoder {
                         return None;
                     }
                 };
-                let limit = match kind {
-                    OperandKind::InputSlot => u64::from(INPUT_SLOTS),
-                    OperandKind::ConstSlot => u64::from(CONSTANT_SLOTS),
-                    OperandKind::Mask => 16,
-                    _ => 1 << 32,
-                };
+                let limit = kind.values();
                 if value < limit {
                     return Some(value as u32);
                 }

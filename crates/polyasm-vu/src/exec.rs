@@ -6,11 +6,9 @@
 //! opcodes 25–62 do nothing, and `end` stops. Where the console is undefined polyasm picks
 //! zero: registers and outputs start at 0, and `mulm` reads 0 for columns past r15.
 
-use crate::decode::fields;
-use crate::ops::{CONSTANT_SLOTS, INPUT_SLOTS, MAX_WORDS, Op, REGISTERS};
+use crate::ops::{CONSTANT_SLOTS, INPUT_SLOTS, MAX_WORDS, Op, REGISTERS, field};
 
-/// Four float lanes, x y z w.
-pub type Vec4 = [f32; 4];
+pub use polyasm_core::vertex_io::Vec4;
 
 /// Outputs in slot order: pos, tex, col, ocol.
 pub type Outputs = [Vec4; 4];
@@ -50,13 +48,13 @@ impl Program {
         }
         let mut steps = Vec::with_capacity(MAX_WORDS);
         for i in 0..MAX_WORDS {
-            let (opcode, dst, src, swizzle, mask) = fields(words.get(i).copied().unwrap_or(0));
+            let (opcode, [dst, src, swizzle, mask]) = field::split(words.get(i).copied().unwrap_or(0));
             let op = Op::from_opcode(opcode);
             steps.push(Step {
                 op,
                 dst: dst as usize,
                 src: src as usize,
-                swizzle: [0, 1, 2, 3].map(|lane| (swizzle >> (2 * lane) & 3) as usize),
+                swizzle: field::swizzle_lanes(swizzle).map(usize::from),
                 mask: [0, 1, 2, 3].map(|lane| mask >> lane & 1 == 1),
             });
             if op == Some(Op::End) {

@@ -44,6 +44,19 @@ impl OperandKind {
         }
     }
 
+    /// How many values the operand's field can name: it takes 0 up to this, exclusive.
+    pub fn values(self) -> u64 {
+        match self {
+            OperandKind::Register => u64::from(REGISTERS),
+            OperandKind::Output => OUTPUTS.len() as u64,
+            OperandKind::InputSlot => u64::from(INPUT_SLOTS),
+            OperandKind::ConstSlot => u64::from(CONSTANT_SLOTS),
+            OperandKind::Swizzle => 1 << 8,
+            OperandKind::Mask => 1 << 4,
+            OperandKind::Word => 1 << 32,
+        }
+    }
+
     /// The placeholder used in syntax summaries.
     pub fn placeholder(self) -> &'static str {
         match self {
@@ -197,8 +210,25 @@ pub mod field {
     pub const SRC_SHIFT: u32 = 10;
     pub const SWIZZLE_SHIFT: u32 = 14;
     pub const MASK_SHIFT: u32 = 22;
-    /// Bits 26–31 are unused by every operation.
-    pub const UNUSED_MASK: u32 = !0 << 26;
+
+    /// A word's opcode and its four operand fields (dst, src, swizzle, mask), as the VU reads
+    /// them; operand i of an operation is field i.
+    pub fn split(word: u32) -> (u32, [u32; 4]) {
+        (
+            word & OPCODE_MASK,
+            [
+                word >> DST_SHIFT & 0xf,
+                word >> SRC_SHIFT & 0xf,
+                word >> SWIZZLE_SHIFT & 0xff,
+                word >> MASK_SHIFT & 0xf,
+            ],
+        )
+    }
+
+    /// The swizzle field's source lane for x, y, z and w (2 bits each, x lowest).
+    pub fn swizzle_lanes(swizzle: u32) -> [u8; 4] {
+        [0, 1, 2, 3].map(|lane| (swizzle >> (2 * lane) & 3) as u8)
+    }
 }
 
 #[cfg(test)]
