@@ -167,13 +167,16 @@ fn run_object(object: &Object, options: &RunOptions, sources: &mut SourceMap) ->
         Ok(program) => program,
         Err(e) => return Outcome::failed(vec![Diagnostic::error("VU010", e.to_string())]),
     };
-    let constants = vertex_io::slots_to_array::<16>(&data.constants);
+    let constants = vertex_io::slots_to_array::<{ ops::CONSTANT_SLOTS as usize }>(&data.constants);
     let results: Vec<Vec<vertex_io::Vec4>> = data
         .vertices
         .iter()
         .map(|vertex| {
             program
-                .run(&vertex_io::slots_to_array::<8>(vertex), &constants)
+                .run(
+                    &vertex_io::slots_to_array::<{ ops::INPUT_SLOTS as usize }>(vertex),
+                    &constants,
+                )
                 .to_vec()
         })
         .collect();
