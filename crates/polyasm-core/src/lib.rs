@@ -5,6 +5,7 @@
 //! - [`render`]: human (ariadne), short and JSON renderers.
 //! - [`object`] and [`output`]: assembled words and the writers for every output format.
 //! - [`target`]: the [`Target`] trait each dialect implements, and the [`Registry`].
+//! - [`front`]: the chunked lex-then-parse loop every dialect front end uses.
 //! - [`fs`]: atomic writes. [`text`], [`words`], [`vertex_io`]: helpers dialects share.
 //!
 //! ```
@@ -21,6 +22,7 @@
 
 pub mod diagnostic;
 pub mod explain;
+pub mod front;
 pub mod fs;
 pub mod object;
 pub mod output;

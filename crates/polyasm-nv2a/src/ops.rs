@@ -229,17 +229,61 @@ pub struct OutputInfo {
 
 /// The output registers. Addresses 1 and 2 are not outputs.
 pub static OUTPUTS: [OutputInfo; 11] = [
-    OutputInfo { address: 0, long: "oPos", short: "oPos" },
-    OutputInfo { address: 3, long: "oDiffuse", short: "oD0" },
-    OutputInfo { address: 4, long: "oSpecular", short: "oD1" },
-    OutputInfo { address: 5, long: "oFog", short: "oFog" },
-    OutputInfo { address: 6, long: "oPts", short: "oPts" },
-    OutputInfo { address: 7, long: "oBackDiffuse", short: "oB0" },
-    OutputInfo { address: 8, long: "oBackSpecular", short: "oB1" },
-    OutputInfo { address: 9, long: "oTex0", short: "oT0" },
-    OutputInfo { address: 10, long: "oTex1", short: "oT1" },
-    OutputInfo { address: 11, long: "oTex2", short: "oT2" },
-    OutputInfo { address: 12, long: "oTex3", short: "oT3" },
+    OutputInfo {
+        address: 0,
+        long: "oPos",
+        short: "oPos",
+    },
+    OutputInfo {
+        address: 3,
+        long: "oDiffuse",
+        short: "oD0",
+    },
+    OutputInfo {
+        address: 4,
+        long: "oSpecular",
+        short: "oD1",
+    },
+    OutputInfo {
+        address: 5,
+        long: "oFog",
+        short: "oFog",
+    },
+    OutputInfo {
+        address: 6,
+        long: "oPts",
+        short: "oPts",
+    },
+    OutputInfo {
+        address: 7,
+        long: "oBackDiffuse",
+        short: "oB0",
+    },
+    OutputInfo {
+        address: 8,
+        long: "oBackSpecular",
+        short: "oB1",
+    },
+    OutputInfo {
+        address: 9,
+        long: "oTex0",
+        short: "oT0",
+    },
+    OutputInfo {
+        address: 10,
+        long: "oTex1",
+        short: "oT1",
+    },
+    OutputInfo {
+        address: 11,
+        long: "oTex2",
+        short: "oT2",
+    },
+    OutputInfo {
+        address: 12,
+        long: "oTex3",
+        short: "oT3",
+    },
 ];
 
 /// The output register at OUT_ADDRESS `address`.
@@ -369,7 +413,11 @@ impl Slot {
     pub fn set(&mut self, field: Field, value: u32) {
         let l = field.layout();
         let mask = ((1u32 << l.width) - 1) << l.shift;
-        debug_assert!(value < 1 << l.width, "{field:?} is {} bits; {value} does not fit", l.width);
+        debug_assert!(
+            value < 1 << l.width,
+            "{field:?} is {} bits; {value} does not fit",
+            l.width
+        );
         let word = &mut self.0[usize::from(l.word)];
         *word = (*word & !mask) | (value << l.shift & mask);
     }
@@ -508,7 +556,10 @@ mod tests {
     fn the_documentation_shows_these_tables() {
         let page = include_str!("../../../docs/nv2a.md");
         for table in [markdown_fields(), markdown_ops()] {
-            assert!(page.contains(&table), "docs/nv2a.md is out of date; it should contain:\n{table}");
+            assert!(
+                page.contains(&table),
+                "docs/nv2a.md is out of date; it should contain:\n{table}"
+            );
         }
     }
 }

@@ -3,6 +3,8 @@
 
 use std::ops::Range;
 
+use polyasm_core::front::StatementLexer;
+
 /// One token of VU source.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Tok<'s> {
@@ -46,15 +48,19 @@ impl<'s> Lexer<'s> {
     pub fn new(text: &'s str) -> Lexer<'s> {
         Lexer { text, pos: 0 }
     }
+}
 
-    /// Whether every byte has been consumed.
-    pub fn at_end(&self) -> bool {
+impl<'s> StatementLexer<'s> for Lexer<'s> {
+    type Token = Tok<'s>;
+    type Error = UnterminatedComment;
+
+    fn at_end(&self) -> bool {
         self.pos >= self.text.len()
     }
 
     /// Appends the tokens of the next line (without its newline) to `out`. Block comments may
     /// span lines; their newlines do not end the statement.
-    pub fn next_line(&mut self, out: &mut Vec<(Tok<'s>, Range<usize>)>) -> Result<(), UnterminatedComment> {
+    fn next_statement(&mut self, out: &mut Vec<(Tok<'s>, Range<usize>)>) -> Result<(), UnterminatedComment> {
         let bytes = self.text.as_bytes();
         while self.pos < bytes.len() {
             let start = self.pos;
@@ -93,7 +99,9 @@ impl<'s> Lexer<'s> {
         }
         Ok(())
     }
+}
 
+impl Lexer<'_> {
     fn scan_while(&mut self, mut end: usize, pred: fn(u8) -> bool) -> usize {
         let bytes = self.text.as_bytes();
         while end < bytes.len() && pred(bytes[end]) {
@@ -147,7 +155,7 @@ mod tests {
         let mut out = Vec::new();
         while !lexer.at_end() {
             let mut line = Vec::new();
-            lexer.next_line(&mut line).unwrap();
+            lexer.next_statement(&mut line).unwrap();
             out.push(line.into_iter().map(|(t, _)| t).collect());
         }
         out
@@ -175,14 +183,14 @@ mod tests {
         assert_eq!(lines("/* a /* b */ c */ end"), [[Tok::Ident("end")]]);
         let mut lexer = Lexer::new("end /* open /* inner */");
         let mut line = Vec::new();
-        assert_eq!(lexer.next_line(&mut line), Err(UnterminatedComment { open: 4..6 }));
+        assert_eq!(lexer.next_statement(&mut line), Err(UnterminatedComment { open: 4..6 }));
     }
 
     #[test]
     fn multibyte_characters_are_single_punct_tokens() {
         let mut lexer = Lexer::new("é1");
         let mut line = Vec::new();
-        lexer.next_line(&mut line).unwrap();
+        lexer.next_statement(&mut line).unwrap();
         assert_eq!(line, [(Tok::Punct('é'), 0..2), (Tok::Int("1"), 2..3)]);
     }
 }

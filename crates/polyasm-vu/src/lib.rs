@@ -25,8 +25,7 @@ pub mod ops;
 pub mod parser;
 pub mod print;
 
-use std::ops::Range;
-
+use polyasm_core::front;
 use polyasm_core::target::{DisasmInput, RunOptionSpec, RunOptions, RunReport, Target, TargetInfo};
 use polyasm_core::vertex_io::{self, SlotKind};
 use polyasm_core::{CodeInfo, Diagnostic, Object, Outcome, SourceId, SourceMap, Span};
@@ -36,53 +35,33 @@ pub use exec::{Outputs, Program, Vec4};
 pub use print::disassemble_words as disassemble;
 
 use crate::error::VuError;
-use crate::lexer::{Lexer, Tok};
-
-/// Lines lexed and parsed per batch; bounds the token buffer on huge inputs.
-const LINES_PER_CHUNK: usize = 4096;
+use crate::lexer::Lexer;
 
 /// Assembles source `file` of `sources`.
 pub fn assemble(sources: &SourceMap, file: SourceId, options: AssembleOptions) -> Outcome<Object> {
     let text = sources.get(file).text();
     let mut encoder = encode::Encoder::new(file, options);
-    let mut lexer = Lexer::new(text);
-    let mut tokens: Vec<(Tok, Range<usize>)> = Vec::with_capacity(LINES_PER_CHUNK * 5);
-    let mut lines: Vec<Range<usize>> = Vec::with_capacity(LINES_PER_CHUNK);
-    while !lexer.at_end() {
-        tokens.clear();
-        lines.clear();
-        while lines.len() < LINES_PER_CHUNK && !lexer.at_end() {
-            let start = tokens.len();
-            if let Err(unterminated) = lexer.next_line(&mut tokens) {
-                encoder.error(VuError::UnterminatedComment {
-                    span: Span::new(file, unterminated.open.start, unterminated.open.end),
-                });
-            }
-            lines.push(start..tokens.len());
+    front::lex_in_chunks(&mut Lexer::new(text), |tokens, statements, unterminated| {
+        for e in unterminated {
+            encoder.error(VuError::UnterminatedComment {
+                span: Span::new(file, e.open.start, e.open.end),
+            });
         }
-        parser::parse_lines(&tokens, &lines, |parsed| match parsed {
+        front::parse_statements(&parser::statement(), tokens, statements, |parsed| match parsed {
             Ok(statement) => encoder.statement(&statement),
             Err(errors) => {
                 for e in errors {
-                    encoder.error(syntax_error(file, &e));
+                    let (span, found, expected) = front::describe_syntax_error(&e);
+                    encoder.error(VuError::Unexpected {
+                        span: Span::new(file, span.start, span.end),
+                        found,
+                        expected,
+                    });
                 }
             }
         });
-    }
+    });
     encoder.finish()
-}
-
-fn syntax_error(file: SourceId, error: &parser::ParseError) -> VuError {
-    let span = error.span();
-    let found = error
-        .found()
-        .map_or_else(|| "end of line".to_string(), |t| format!("{t}"));
-    let expected = polyasm_core::text::list_alternatives(error.expected().map(|p| p.to_string()).collect());
-    VuError::Unexpected {
-        span: Span::new(file, span.start, span.end),
-        found,
-        expected,
-    }
 }
 
 /// Assembles a string and returns its words, or the rendered-free diagnostics.

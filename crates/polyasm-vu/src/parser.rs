@@ -3,7 +3,7 @@
 
 use std::ops::Range;
 
-use chumsky::input::{Input as _, ValueInput};
+use chumsky::input::ValueInput;
 use chumsky::prelude::*;
 
 use crate::lexer::Tok;
@@ -96,7 +96,7 @@ impl Statement<'_> {
     }
 }
 
-pub type ParseError<'t, 's> = Rich<'t, Tok<'s>, Range<usize>>;
+pub type ParseError<'t, 's> = polyasm_core::front::SyntaxError<'t, Tok<'s>>;
 
 /// The statement grammar: `head operand*`, nothing else on the line.
 pub fn statement<'t, 's: 't, I>() -> impl Parser<'t, I, Statement<'s>, extra::Err<ParseError<'t, 's>>>
@@ -125,33 +125,18 @@ where
         .boxed()
 }
 
-/// Parses the statements of a chunk of lines, all borrowing one token buffer.
-/// `lines` are index ranges into `tokens`; empty lines are skipped.
-pub fn parse_lines<'t, 's: 't>(
-    tokens: &'t [(Tok<'s>, Range<usize>)],
-    lines: &[Range<usize>],
-    mut each: impl FnMut(Result<Statement<'s>, Vec<ParseError<'t, 's>>>),
-) {
-    let parser = statement();
-    for line in lines {
-        let toks = &tokens[line.clone()];
-        let Some(last) = toks.last() else { continue };
-        let eoi = last.1.end..last.1.end;
-        each(parser.parse(toks.split_token_span(eoi)).into_result());
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::lexer::Lexer;
+    use polyasm_core::front::StatementLexer;
 
     fn parse(text: &str) -> Result<Statement<'_>, String> {
         let mut tokens = Vec::new();
-        Lexer::new(text).next_line(&mut tokens).unwrap();
+        Lexer::new(text).next_statement(&mut tokens).unwrap();
         let mut out = None;
         let whole_line = std::iter::once(0..tokens.len()).collect::<Vec<_>>();
-        parse_lines(&tokens, &whole_line, |r| {
+        polyasm_core::front::parse_statements(&statement(), &tokens, &whole_line, |r| {
             out = Some(r.map_err(|e| {
                 e.iter()
                     .map(|e| format!("found {:?} at {:?}", e.found(), e.span()))

@@ -1,0 +1,85 @@
+//! What every dialect's front end shares: a hand-written lexer hands over one statement of
+//! tokens at a time, statements are gathered in bounded chunks, and a chumsky parser reads each
+//! statement on its own (so recovery is per statement and memory stays flat on huge inputs).
+
+use std::ops::Range;
+
+use chumsky::error::Rich;
+use chumsky::input::{Input as _, MappedInput};
+use chumsky::prelude::*;
+
+/// A token with its byte range in the source.
+pub type Spanned<T> = (T, Range<usize>);
+
+/// The chumsky input of one statement: a slice of spanned tokens.
+pub type TokenInput<'t, T> = MappedInput<'t, T, Range<usize>, &'t [Spanned<T>]>;
+
+/// The error chumsky reports on a statement.
+pub type SyntaxError<'t, T> = Rich<'t, T, Range<usize>>;
+
+/// Statements lexed and parsed per batch; bounds the token buffer on huge inputs.
+pub const STATEMENTS_PER_CHUNK: usize = 4096;
+
+/// A lexer that produces tokens one statement at a time.
+pub trait StatementLexer<'s> {
+    type Token: 's;
+    /// A lexing error; lexing goes on after it.
+    type Error;
+
+    /// Whether every byte has been consumed.
+    fn at_end(&self) -> bool;
+
+    /// Appends the tokens of the next statement to `out` (none for a blank line).
+    fn next_statement(&mut self, out: &mut Vec<Spanned<Self::Token>>) -> Result<(), Self::Error>;
+}
+
+/// Lexes the whole input in chunks of [`STATEMENTS_PER_CHUNK`] statements. `each_chunk` gets
+/// the chunk's tokens, each statement's index range into them, and the lexing errors met.
+pub fn lex_in_chunks<'s, L: StatementLexer<'s>>(
+    lexer: &mut L,
+    mut each_chunk: impl FnMut(&[Spanned<L::Token>], &[Range<usize>], Vec<L::Error>),
+) {
+    let mut tokens = Vec::with_capacity(STATEMENTS_PER_CHUNK * 8);
+    let mut statements: Vec<Range<usize>> = Vec::with_capacity(STATEMENTS_PER_CHUNK);
+    while !lexer.at_end() {
+        tokens.clear();
+        statements.clear();
+        let mut errors = Vec::new();
+        while statements.len() < STATEMENTS_PER_CHUNK && !lexer.at_end() {
+            let start = tokens.len();
+            if let Err(e) = lexer.next_statement(&mut tokens) {
+                errors.push(e);
+            }
+            statements.push(start..tokens.len());
+        }
+        each_chunk(&tokens, &statements, errors);
+    }
+}
+
+/// Parses each non-empty statement of a chunk with `parser`.
+pub fn parse_statements<'t, T, O, P>(
+    parser: &P,
+    tokens: &'t [Spanned<T>],
+    statements: &[Range<usize>],
+    mut each: impl FnMut(Result<O, Vec<SyntaxError<'t, T>>>),
+) where
+    T: PartialEq + 't,
+    P: Parser<'t, TokenInput<'t, T>, O, extra::Err<SyntaxError<'t, T>>>,
+{
+    for statement in statements {
+        let toks = &tokens[statement.clone()];
+        let Some(last) = toks.last() else { continue };
+        let eoi = last.1.end..last.1.end;
+        each(parser.parse(toks.split_token_span(eoi)).into_result());
+    }
+}
+
+/// A syntax error in words: where, what was found (`end of line` at the end) and the list of
+/// what was expected ("`a`, `b` or `c`").
+pub fn describe_syntax_error<T: std::fmt::Display>(error: &SyntaxError<'_, T>) -> (Range<usize>, String, String) {
+    let found = error
+        .found()
+        .map_or_else(|| "end of line".to_string(), |t| t.to_string());
+    let expected = crate::text::list_alternatives(error.expected().map(|p| p.to_string()).collect());
+    (error.span().clone(), found, expected)
+}
