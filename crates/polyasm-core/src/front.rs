@@ -83,3 +83,96 @@ pub fn describe_syntax_error<T: std::fmt::Display>(error: &SyntaxError<'_, T>) -
     let expected = crate::text::list_alternatives(error.expected().map(|p| p.to_string()).collect());
     (error.span().clone(), found, expected)
 }
+
+/// Something that knows where it was written.
+pub trait HasSpan {
+    fn span(&self) -> Range<usize>;
+}
+
+/// A list of at most `N` items kept inline (no allocation per statement), which still counts
+/// and spans the items written past `N` so the encoder can point at them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bounded<T, const N: usize> {
+    items: [T; N],
+    len: usize,
+    /// Covers every item past `N`.
+    pub overflow: Option<Range<usize>>,
+    overflow_count: usize,
+}
+
+impl<T: Default, const N: usize> Default for Bounded<T, N> {
+    fn default() -> Self {
+        Bounded {
+            items: std::array::from_fn(|_| T::default()),
+            len: 0,
+            overflow: None,
+            overflow_count: 0,
+        }
+    }
+}
+
+impl<T: HasSpan, const N: usize> Bounded<T, N> {
+    pub fn as_slice(&self) -> &[T] {
+        &self.items[..self.len]
+    }
+
+    /// How many items were written, including those past `N`.
+    pub fn count(&self) -> usize {
+        self.len + self.overflow_count
+    }
+
+    /// Every item's span from index `from` on, including the overflow.
+    pub fn span_from(&self, from: usize) -> Option<Range<usize>> {
+        let start = self.items[..self.len]
+            .get(from)
+            .map(|o| o.span().start)
+            .or(self.overflow.as_ref().map(|r| r.start))?;
+        let end = self
+            .overflow
+            .as_ref()
+            .map_or_else(|| self.items[self.len - 1].span().end, |r| r.end);
+        Some(start..end)
+    }
+}
+
+impl<T: HasSpan + Default, const N: usize> chumsky::container::Container<T> for Bounded<T, N> {
+    fn push(&mut self, item: T) {
+        if self.len < N {
+            self.items[self.len] = item;
+            self.len += 1;
+        } else {
+            let start = self.overflow.as_ref().map_or(item.span().start, |r| r.start);
+            self.overflow = Some(start..item.span().end);
+            self.overflow_count += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chumsky::container::Container as _;
+
+    #[derive(Clone, Debug, Default, PartialEq)]
+    struct Item(Range<usize>);
+
+    impl HasSpan for Item {
+        fn span(&self) -> Range<usize> {
+            self.0.clone()
+        }
+    }
+
+    #[test]
+    fn bounded_lists_keep_the_span_of_items_past_their_capacity() {
+        let mut list = Bounded::<Item, 2>::default();
+        for start in [0, 3, 6, 9] {
+            list.push(Item(start..start + 2));
+        }
+        assert_eq!(list.as_slice(), [Item(0..2), Item(3..5)]);
+        assert_eq!(list.count(), 4);
+        assert_eq!(list.overflow, Some(6..11));
+        assert_eq!(list.span_from(1), Some(3..11));
+        assert_eq!(list.span_from(2), Some(6..11));
+        assert_eq!(Bounded::<Item, 2>::default().span_from(0), None);
+    }
+}

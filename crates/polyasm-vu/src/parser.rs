@@ -6,6 +6,8 @@ use std::ops::Range;
 use chumsky::input::ValueInput;
 use chumsky::prelude::*;
 
+use polyasm_core::front::{Bounded, HasSpan};
+
 use crate::lexer::Tok;
 
 /// The first word of a statement.
@@ -33,50 +35,12 @@ pub struct Operand<'s> {
 /// The most operands any statement takes (`shf`).
 pub const MAX_OPERANDS: usize = 4;
 
-/// Up to [`MAX_OPERANDS`] operands inline; the span of any beyond them.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Operands<'s> {
-    items: [Operand<'s>; MAX_OPERANDS],
-    len: usize,
-    /// Covers every operand past [`MAX_OPERANDS`].
-    pub overflow: Option<Range<usize>>,
-    overflow_count: usize,
-}
+/// A statement's operands; those past [`MAX_OPERANDS`] are only counted and spanned.
+pub type Operands<'s> = Bounded<Operand<'s>, MAX_OPERANDS>;
 
-impl<'s> Operands<'s> {
-    pub fn as_slice(&self) -> &[Operand<'s>] {
-        &self.items[..self.len]
-    }
-
-    /// How many operands were written, including those past [`MAX_OPERANDS`].
-    pub fn count(&self) -> usize {
-        self.len + self.overflow_count
-    }
-
-    /// Every operand's span from index `from` on, including the overflow.
-    pub fn span_from(&self, from: usize) -> Option<Range<usize>> {
-        let start = self.items[..self.len]
-            .get(from)
-            .map(|o| o.span.start)
-            .or(self.overflow.as_ref().map(|r| r.start))?;
-        let end = self
-            .overflow
-            .as_ref()
-            .map_or_else(|| self.items[self.len - 1].span.end, |r| r.end);
-        Some(start..end)
-    }
-}
-
-impl<'s> chumsky::container::Container<Operand<'s>> for Operands<'s> {
-    fn push(&mut self, item: Operand<'s>) {
-        if self.len < MAX_OPERANDS {
-            self.items[self.len] = item;
-            self.len += 1;
-        } else {
-            let start = self.overflow.as_ref().map_or(item.span.start, |r| r.start);
-            self.overflow = Some(start..item.span.end);
-            self.overflow_count += 1;
-        }
+impl HasSpan for Operand<'_> {
+    fn span(&self) -> Range<usize> {
+        self.span.clone()
     }
 }
 
