@@ -1,9 +1,10 @@
-//! Command-line arguments. Target-specific `run` options come from the targets themselves.
+//! Command-line arguments. Target-specific options (of assembling and of `run`) come from the
+//! targets themselves.
 
 use std::collections::BTreeMap;
 
 use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches, Parser, Subcommand, ValueEnum};
-use polyasm_core::target::{RunOptionSpec, RunOptions};
+use polyasm_core::target::{OptionSpec, Target, TargetOptions};
 
 use polyasm::registry;
 
@@ -91,6 +92,9 @@ pub struct AssembleArgs {
     /// Identifier of the array in the c and rust formats [default: the input's file stem]
     #[arg(long, value_name = "NAME")]
     pub name: Option<String>,
+
+    #[command(flatten)]
+    pub target_options: TargetOptionArgs<ForAssemble>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -135,7 +139,7 @@ pub struct RunArgs {
     pub io: TargetIo,
 
     #[command(flatten)]
-    pub target_options: TargetRunOptions,
+    pub target_options: TargetOptionArgs<ForRun>,
 }
 
 #[derive(Args, Debug)]
@@ -149,28 +153,58 @@ pub struct CheckArgs {
     pub inputs: Vec<String>,
 }
 
-/// Every target's `run` options, merged by name; which target gave each is checked later.
-#[derive(Debug, Default)]
-pub struct TargetRunOptions {
-    pub options: RunOptions,
+/// Which command a set of target options belongs to.
+pub trait OptionsOf {
+    /// The options `target` takes for this command.
+    fn specs(target: &dyn Target) -> Vec<OptionSpec>;
 }
 
-/// The `run` options of all targets, each name once.
-pub fn all_run_options() -> Vec<RunOptionSpec> {
-    let mut specs: Vec<RunOptionSpec> = Vec::new();
+/// Assembling (the default action).
+#[derive(Debug, Default)]
+pub struct ForAssemble;
+
+/// `polyasm run`, which assembles first, so it also takes the assemble options.
+#[derive(Debug, Default)]
+pub struct ForRun;
+
+impl OptionsOf for ForAssemble {
+    fn specs(target: &dyn Target) -> Vec<OptionSpec> {
+        target.assemble_options().to_vec()
+    }
+}
+
+impl OptionsOf for ForRun {
+    fn specs(target: &dyn Target) -> Vec<OptionSpec> {
+        let mut specs = target.assemble_options().to_vec();
+        specs.extend_from_slice(target.run_options());
+        specs
+    }
+}
+
+/// Every target's options for one command, merged by name; which target gave each is checked
+/// later.
+#[derive(Debug, Default)]
+pub struct TargetOptionArgs<K> {
+    pub options: TargetOptions,
+    kind: std::marker::PhantomData<K>,
+}
+
+/// The options of all targets for one command, each name once.
+pub fn all_target_options<K: OptionsOf>() -> Vec<OptionSpec> {
+    let mut specs: Vec<OptionSpec> = Vec::new();
     for target in registry().targets() {
-        for spec in target.run_options() {
+        for spec in K::specs(*target) {
             if !specs.iter().any(|s| s.long == spec.long) {
-                specs.push(*spec);
+                specs.push(spec);
             }
         }
     }
     specs
 }
 
-impl FromArgMatches for TargetRunOptions {
+impl<K: OptionsOf + Default> FromArgMatches for TargetOptionArgs<K> {
     fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
-        let mut options = TargetRunOptions::default();
+        let mut options = TargetOptionArgs::default();
         options.update_from_arg_matches(matches)?;
         Ok(options)
     }
@@ -178,7 +212,7 @@ impl FromArgMatches for TargetRunOptions {
     fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
         let mut values = BTreeMap::new();
         let mut flags = BTreeMap::new();
-        for spec in all_run_options() {
+        for spec in all_target_options::<K>() {
             if spec.value_name.is_some() {
                 if let Some(given) = matches.get_many::<String>(spec.long) {
                     values.insert(spec.long, given.cloned().collect());
@@ -190,14 +224,14 @@ impl FromArgMatches for TargetRunOptions {
                 }
             }
         }
-        self.options = RunOptions { values, flags };
+        self.options = TargetOptions { values, flags };
         Ok(())
     }
 }
 
-impl Args for TargetRunOptions {
+impl<K: OptionsOf + Default> Args for TargetOptionArgs<K> {
     fn augment_args(mut cmd: clap::Command) -> clap::Command {
-        for spec in all_run_options() {
+        for spec in all_target_options::<K>() {
             let mut arg = Arg::new(spec.long)
                 .long(spec.long)
                 .help(spec.help)

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use clap::{CommandFactory, Parser};
 use polyasm::registry;
 use polyasm_core::output::{self, OutputContext, STANDARD_FORMATS};
-use polyasm_core::target::{DisasmInput, InputEncoding};
+use polyasm_core::target::{DisasmInput, InputEncoding, OptionSpec, TargetOptions};
 use polyasm_core::{Diagnostic, Explain, Object, Outcome, SourceMap, Target};
 
 use crate::args::{AssembleArgs, CheckArgs, Cli, Command, DisasmArgs, InputFormatArg, RunArgs};
@@ -117,12 +117,13 @@ fn format_from_extension(path: &str) -> Option<&'static str> {
 fn assemble_input(
     target: &dyn Target,
     input: &Input,
+    options: &TargetOptions,
     reporter: &mut Reporter,
     failure: &str,
 ) -> Result<(SourceMap, Object)> {
     let mut sources = SourceMap::new();
     let file = read_source(input, &mut sources, reporter)?;
-    let outcome = target.assemble(&sources, file);
+    let outcome = target.assemble(&sources, file, options);
     let object = conclude(
         reporter,
         outcome,
@@ -177,8 +178,10 @@ fn assemble(args: &AssembleArgs, reporter: &mut Reporter) -> Result {
         return Err(Failure::Usage);
     };
     output.check_binary(format.binary, reporter)?;
+    let options = &args.target_options.options;
+    check_target_options(target, options, target.assemble_options(), "polyasm --help", reporter)?;
 
-    let (sources, object) = assemble_input(target, &input, reporter, "no output written")?;
+    let (sources, object) = assemble_input(target, &input, options, reporter, "no output written")?;
     let symbol = args.name.clone().unwrap_or_else(|| match &input {
         Input::Path(path) => output::symbol_from_name(path),
         Input::Stdin => "program".to_string(),
@@ -235,7 +238,6 @@ fn run(args: &RunArgs, reporter: &mut Reporter) -> Result {
     let input = Input::from_arg(args.io.input.as_deref());
     let target = resolve_target(args.io.target.as_deref(), &input, reporter)?;
     let options = &args.target_options.options;
-    let accepted = target.run_options();
     if !target.can_run() {
         reporter.usage(Diagnostic::error(
             "PA010",
@@ -243,21 +245,15 @@ fn run(args: &RunArgs, reporter: &mut Reporter) -> Result {
         ));
         return Err(Failure::Usage);
     }
-    let given = options.values.keys().chain(options.flags.keys());
-    for name in given {
-        if !accepted.iter().any(|spec| spec.long == *name) {
-            reporter.usage(
-                Diagnostic::error(
-                    "PA010",
-                    format!("target {} does not take `--{name}`", target.info().name),
-                )
-                .with_help("`polyasm run --help` lists the options; each target uses its own"),
-            );
-            return Err(Failure::Usage);
-        }
-    }
+    let accepted: Vec<OptionSpec> = target
+        .assemble_options()
+        .iter()
+        .chain(target.run_options())
+        .copied()
+        .collect();
+    check_target_options(target, options, &accepted, "polyasm run --help", reporter)?;
     let output = Output::from_arg(args.io.output.as_deref());
-    let (mut sources, object) = assemble_input(target, &input, reporter, "nothing run")?;
+    let (mut sources, object) = assemble_input(target, &input, options, reporter, "nothing run")?;
     let outcome = target
         .run(&object, options, &mut sources)
         .expect("can_run targets implement run");
@@ -271,6 +267,30 @@ fn run(args: &RunArgs, reporter: &mut Reporter) -> Result {
     output.write(&report.output, reporter)
 }
 
+/// Refuses options of other targets: each target takes only its own.
+fn check_target_options(
+    target: &dyn Target,
+    options: &TargetOptions,
+    accepted: &[OptionSpec],
+    help_command: &str,
+    reporter: &Reporter,
+) -> Result {
+    let given = options.values.keys().chain(options.flags.keys());
+    for name in given {
+        if !accepted.iter().any(|spec| spec.long == *name) {
+            reporter.usage(
+                Diagnostic::error(
+                    "PA010",
+                    format!("target {} does not take `--{name}`", target.info().name),
+                )
+                .with_help(format!("`{help_command}` lists the options; each target uses its own")),
+            );
+            return Err(Failure::Usage);
+        }
+    }
+    Ok(())
+}
+
 fn check(args: &CheckArgs, reporter: &mut Reporter) -> Result {
     let mut sources = SourceMap::new();
     let mut failed_files = 0;
@@ -281,7 +301,7 @@ fn check(args: &CheckArgs, reporter: &mut Reporter) -> Result {
             failed_files += 1;
             continue;
         };
-        let outcome = target.assemble(&sources, file);
+        let outcome = target.assemble(&sources, file, &TargetOptions::default());
         if reporter.emit(outcome.diagnostics, &sources) || outcome.value.is_none() {
             failed_files += 1;
         }

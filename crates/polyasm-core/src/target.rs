@@ -42,9 +42,10 @@ pub enum InputEncoding {
     Hex,
 }
 
-/// One option of `polyasm run` that a target understands.
+/// One command-line option that a target understands (of `polyasm` assembling, or of
+/// `polyasm run`).
 #[derive(Clone, Copy, Debug)]
-pub struct RunOptionSpec {
+pub struct OptionSpec {
     /// The long name, without dashes.
     pub long: &'static str,
     pub short: Option<char>,
@@ -55,14 +56,14 @@ pub struct RunOptionSpec {
     pub repeatable: bool,
 }
 
-/// The `polyasm run` options a user gave, by long name, in command-line order.
+/// The target options a user gave, by long name, in command-line order.
 #[derive(Clone, Debug, Default)]
-pub struct RunOptions {
+pub struct TargetOptions {
     pub values: BTreeMap<&'static str, Vec<String>>,
     pub flags: BTreeMap<&'static str, usize>,
 }
 
-impl RunOptions {
+impl TargetOptions {
     pub fn values(&self, long: &str) -> &[String] {
         self.values.get(long).map_or(&[], Vec::as_slice)
     }
@@ -90,8 +91,13 @@ pub trait Target: Send + Sync {
     /// Every diagnostic code this target reports.
     fn codes(&self) -> &'static [CodeInfo];
 
-    /// Assembles source `file` of `sources`.
-    fn assemble(&self, sources: &SourceMap, file: SourceId) -> Outcome<Object>;
+    /// The options assembling accepts for this target (e.g. nv2a's `--explicit-final`).
+    fn assemble_options(&self) -> &'static [OptionSpec] {
+        &[]
+    }
+
+    /// Assembles source `file` of `sources`, with the [`Target::assemble_options`] given.
+    fn assemble(&self, sources: &SourceMap, file: SourceId, options: &TargetOptions) -> Outcome<Object>;
 
     /// Output formats beyond [`crate::output::STANDARD_FORMATS`].
     fn extra_formats(&self) -> &'static [FormatInfo] {
@@ -107,13 +113,13 @@ pub trait Target: Send + Sync {
     fn disassemble(&self, sources: &SourceMap, input: &DisasmInput) -> Outcome<String>;
 
     /// The options `polyasm run` accepts for this target; empty if it cannot run programs.
-    fn run_options(&self) -> &'static [RunOptionSpec] {
+    fn run_options(&self) -> &'static [OptionSpec] {
         &[]
     }
 
     /// Runs an assembled program. `sources` may gain sources (e.g. a JSON data file) so that
     /// diagnostics can point into them. `None` if this target cannot run programs.
-    fn run(&self, _object: &Object, _options: &RunOptions, _sources: &mut SourceMap) -> Option<Outcome<RunReport>> {
+    fn run(&self, _object: &Object, _options: &TargetOptions, _sources: &mut SourceMap) -> Option<Outcome<RunReport>> {
         None
     }
 

@@ -8,35 +8,35 @@ use serde_json::{Value, json};
 
 use crate::diagnostic::{Diagnostic, Outcome};
 use crate::source::{SourceMap, Span};
-use crate::target::{RunOptionSpec, RunOptions};
+use crate::target::{OptionSpec, TargetOptions};
 
 /// Four float lanes, x y z w.
 pub type Vec4 = [f32; 4];
 
 /// The `polyasm run` options of every vertex emulator.
-pub static RUN_OPTIONS: &[RunOptionSpec] = &[
-    RunOptionSpec {
+pub static RUN_OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
         long: "input",
         short: Some('i'),
         value_name: Some("SLOT=X,Y,Z,W"),
         help: "Set a vertex input; give a slot again for the next vertex (given once: every vertex)",
         repeatable: true,
     },
-    RunOptionSpec {
+    OptionSpec {
         long: "const",
         short: Some('c'),
         value_name: Some("SLOT=X,Y,Z,W"),
         help: "Set a constant (overrides --data)",
         repeatable: true,
     },
-    RunOptionSpec {
+    OptionSpec {
         long: "data",
         short: None,
         value_name: Some("FILE.json"),
         help: "Read constants and vertices from JSON: {\"constants\": {...}, \"vertices\": [{...}]}",
         repeatable: false,
     },
-    RunOptionSpec {
+    OptionSpec {
         long: "format",
         short: Some('f'),
         value_name: Some("table|json"),
@@ -75,7 +75,7 @@ fn invalid(message: impl Into<String>) -> Diagnostic {
 }
 
 /// Reads `--format`.
-pub fn run_format(options: &RunOptions) -> Result<RunFormat, Box<Diagnostic>> {
+pub fn run_format(options: &TargetOptions) -> Result<RunFormat, Box<Diagnostic>> {
     match options.value("format") {
         None | Some("table") => Ok(RunFormat::Table),
         Some("json") => Ok(RunFormat::Json),
@@ -218,7 +218,7 @@ fn read_data_file(
 
 /// Gathers `--data`, `--const` and `--input` into one [`RunData`] with at least one vertex.
 pub fn collect_run_data(
-    options: &RunOptions,
+    options: &TargetOptions,
     sources: &mut SourceMap,
     inputs: &SlotKind,
     constants: &SlotKind,
@@ -344,8 +344,8 @@ mod tests {
         hint: "0 to 7",
     };
 
-    fn options(pairs: &[(&'static str, &str)]) -> RunOptions {
-        let mut o = RunOptions::default();
+    fn options(pairs: &[(&'static str, &str)]) -> TargetOptions {
+        let mut o = TargetOptions::default();
         for (k, v) in pairs {
             o.values.entry(k).or_default().push(v.to_string());
         }

@@ -26,7 +26,7 @@ pub mod parser;
 pub mod print;
 
 use polyasm_core::front;
-use polyasm_core::target::{DisasmInput, RunOptionSpec, RunOptions, RunReport, Target, TargetInfo};
+use polyasm_core::target::{DisasmInput, OptionSpec, RunReport, Target, TargetInfo, TargetOptions};
 use polyasm_core::vertex_io::{self, SlotKind};
 use polyasm_core::{CodeInfo, Diagnostic, Object, Outcome, SourceId, SourceMap, Span};
 
@@ -115,7 +115,7 @@ impl Target for VuTarget {
         error::CODES
     }
 
-    fn assemble(&self, sources: &SourceMap, file: SourceId) -> Outcome<Object> {
+    fn assemble(&self, sources: &SourceMap, file: SourceId, _options: &TargetOptions) -> Outcome<Object> {
         assemble(sources, file, AssembleOptions::default())
     }
 
@@ -123,16 +123,16 @@ impl Target for VuTarget {
         polyasm_core::words::read_words(sources, input, INFO.word_bytes).map(|words| disassemble(&words))
     }
 
-    fn run_options(&self) -> &'static [RunOptionSpec] {
+    fn run_options(&self) -> &'static [OptionSpec] {
         vertex_io::RUN_OPTIONS
     }
 
-    fn run(&self, object: &Object, options: &RunOptions, sources: &mut SourceMap) -> Option<Outcome<RunReport>> {
+    fn run(&self, object: &Object, options: &TargetOptions, sources: &mut SourceMap) -> Option<Outcome<RunReport>> {
         Some(run_object(object, options, sources))
     }
 }
 
-fn run_object(object: &Object, options: &RunOptions, sources: &mut SourceMap) -> Outcome<RunReport> {
+fn run_object(object: &Object, options: &TargetOptions, sources: &mut SourceMap) -> Outcome<RunReport> {
     let format = match vertex_io::run_format(options) {
         Ok(format) => format,
         Err(d) => return Outcome::failed(vec![*d]),

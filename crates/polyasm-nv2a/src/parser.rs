@@ -1,0 +1,346 @@
+//! chumsky parser over one statement of tokens. It knows the shapes (operations joined by `+`,
+//! operands with `-`, `c[...]` and `.swizzle`, uniform declarations, macros, `.word`); which
+//! names and numbers are valid is the encoder's business, checked against the tables.
+
+use std::ops::Range;
+
+use chumsky::input::ValueInput;
+use chumsky::prelude::*;
+use polyasm_core::front::{Bounded, HasSpan, SyntaxError};
+
+use crate::lexer::Tok;
+
+/// The index inside `c[...]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Index<'s> {
+    /// `c[17]`.
+    Absolute(&'s str),
+    /// `c[A0+17]`, `c[17+A0]` or `c[A0]`; `register` is what was written for `A0`.
+    Relative {
+        register: (&'s str, Range<usize>),
+        offset: Option<&'s str>,
+    },
+}
+
+/// A register as written, before the encoder resolves the name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reg<'s> {
+    /// `r0`, `v3`, `iPos`, `oD0`, `c12`, `a0`, ...
+    Name(&'s str),
+    /// `c[...]` (the encoder checks that `base` is `c`).
+    Indexed { base: &'s str, index: Index<'s> },
+    /// `#name` or `#name[row]`.
+    Uniform {
+        name: &'s str,
+        row: Option<(&'s str, Range<usize>)>,
+    },
+}
+
+/// One operand: `-c[A0+4].xyz`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Operand<'s> {
+    /// The `-`, if any.
+    pub negate: Option<Range<usize>>,
+    pub reg: Reg<'s>,
+    pub reg_span: Range<usize>,
+    /// The swizzle or mask with its dot: `.xyz`.
+    pub suffix: Option<(&'s str, Range<usize>)>,
+    pub span: Range<usize>,
+}
+
+impl Default for Operand<'_> {
+    fn default() -> Self {
+        Operand {
+            negate: None,
+            reg: Reg::Name(""),
+            reg_span: 0..0,
+            suffix: None,
+            span: 0..0,
+        }
+    }
+}
+
+impl HasSpan for Operand<'_> {
+    fn span(&self) -> Range<usize> {
+        self.span.clone()
+    }
+}
+
+/// The most operands an operation takes (MAD: a destination and three sources).
+pub const MAX_OPERANDS: usize = 4;
+/// The most operations one instruction pairs.
+pub const MAX_PAIRED: usize = 3;
+
+/// An operation: a mnemonic and its operands.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Operation<'s> {
+    pub mnemonic: &'s str,
+    pub mnemonic_span: Range<usize>,
+    pub operands: Bounded<Operand<'s>, MAX_OPERANDS>,
+    pub span: Range<usize>,
+}
+
+impl HasSpan for Operation<'_> {
+    fn span(&self) -> Range<usize> {
+        self.span.clone()
+    }
+}
+
+/// A number as written, with its span.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Number<'s> {
+    pub text: &'s str,
+    pub span: Range<usize>,
+}
+
+impl HasSpan for Number<'_> {
+    fn span(&self) -> Range<usize> {
+        self.span.clone()
+    }
+}
+
+/// One parsed statement.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Statement<'s> {
+    /// One instruction: operations joined by `+`.
+    Instruction(Bounded<Operation<'s>, MAX_PAIRED>),
+    /// `#name vector 12` or `#name matrix4 96`.
+    Uniform {
+        name: &'s str,
+        name_span: Range<usize>,
+        kind: &'s str,
+        kind_span: Range<usize>,
+        value: Number<'s>,
+    },
+    /// `%matmul4x4 dst src #matrix`, operands separated by spaces (or commas).
+    Macro {
+        name: &'s str,
+        name_span: Range<usize>,
+        operands: Bounded<Operand<'s>, MAX_OPERANDS>,
+        span: Range<usize>,
+    },
+    /// `.word a, b, c, d`.
+    Directive {
+        name: &'s str,
+        name_span: Range<usize>,
+        values: Bounded<Number<'s>, 4>,
+        span: Range<usize>,
+    },
+}
+
+pub type ParseError<'t, 's> = SyntaxError<'t, Tok<'s>>;
+
+/// The statement grammar.
+pub fn statement<'t, 's: 't, I>() -> impl Parser<'t, I, Statement<'s>, extra::Err<ParseError<'t, 's>>>
+where
+    I: ValueInput<'t, Token = Tok<'s>, Span = Range<usize>>,
+{
+    let ident = select! { Tok::Ident(s) => s };
+    let int = select! { Tok::Int(s) => s }.labelled("a number");
+    let number = int.map_with(|text, e| Number { text, span: e.span() });
+    let a0 = ident.map_with(|s, e| (s, e.span())).labelled("A0");
+
+    let index = choice((
+        a0.then(just(Tok::Punct('+')).ignore_then(int).or_not())
+            .map(|(register, offset)| Index::Relative { register, offset }),
+        int.then(just(Tok::Punct('+')).ignore_then(a0).or_not())
+            .map(|(offset, register)| match register {
+                Some(register) => Index::Relative {
+                    register,
+                    offset: Some(offset),
+                },
+                None => Index::Absolute(offset),
+            }),
+    ))
+    .delimited_by(just(Tok::Punct('[')), just(Tok::Punct(']')));
+
+    let row = int
+        .map_with(|s, e| (s, e.span()))
+        .delimited_by(just(Tok::Punct('[')), just(Tok::Punct(']')));
+
+    let reg = choice((
+        ident.then(index.or_not()).map(|(base, index)| match index {
+            Some(index) => Reg::Indexed { base, index },
+            None => Reg::Name(base),
+        }),
+        select! { Tok::Uniform(s) => s }
+            .then(row.or_not())
+            .map(|(name, row)| Reg::Uniform { name, row }),
+    ))
+    .map_with(|reg, e| (reg, e.span()))
+    .labelled("a register");
+
+    let operand = just(Tok::Punct('-'))
+        .map_with(|_, e| e.span())
+        .or_not()
+        .then(reg)
+        .then(select! { Tok::Dotted(s) => s }.map_with(|s, e| (s, e.span())).or_not())
+        .map_with(|((negate, (reg, reg_span)), suffix), e| Operand {
+            negate,
+            reg,
+            reg_span,
+            suffix,
+            span: e.span(),
+        })
+        .labelled("an operand");
+
+    let operation = ident
+        .map_with(|s, e| (s, e.span()))
+        .labelled("a mnemonic")
+        .then(
+            operand
+                .clone()
+                .separated_by(just(Tok::Punct(',')))
+                .collect::<Bounded<_, MAX_OPERANDS>>(),
+        )
+        .map_with(|((mnemonic, mnemonic_span), operands), e| Operation {
+            mnemonic,
+            mnemonic_span,
+            operands,
+            span: e.span(),
+        });
+
+    let instruction = operation
+        .separated_by(just(Tok::Punct('+')))
+        .at_least(1)
+        .collect::<Bounded<_, MAX_PAIRED>>()
+        .map(Statement::Instruction);
+
+    let uniform = select! { Tok::Uniform(s) => s }
+        .map_with(|s, e| (s, e.span()))
+        .then(ident.map_with(|s, e| (s, e.span())).labelled("`vector` or `matrix4`"))
+        .then(number)
+        .map(|(((name, name_span), (kind, kind_span)), value)| Statement::Uniform {
+            name,
+            name_span,
+            kind,
+            kind_span,
+            value,
+        });
+
+    let macro_call = select! { Tok::Macro(s) => s }
+        .map_with(|s, e| (s, e.span()))
+        .then(
+            operand
+                .separated_by(just(Tok::Punct(',')).or_not())
+                .collect::<Bounded<_, MAX_OPERANDS>>(),
+        )
+        .map_with(|((name, name_span), operands), e| Statement::Macro {
+            name,
+            name_span,
+            operands,
+            span: e.span(),
+        });
+
+    let directive = select! { Tok::Dotted(s) => s }
+        .map_with(|s, e| (s, e.span()))
+        .then(number.separated_by(just(Tok::Punct(','))).collect::<Bounded<_, 4>>())
+        .map_with(|((name, name_span), values), e| Statement::Directive {
+            name,
+            name_span,
+            values,
+            span: e.span(),
+        });
+
+    choice((instruction, uniform, macro_call, directive))
+        .then_ignore(end().labelled("the end of the statement"))
+        .boxed()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lexer::Lexer;
+    use polyasm_core::front::StatementLexer;
+
+    fn parse(text: &str) -> Result<Statement<'_>, String> {
+        let mut tokens = Vec::new();
+        Lexer::new(text).next_statement(&mut tokens).unwrap();
+        let mut out = None;
+        let whole = [0..tokens.len()];
+        polyasm_core::front::parse_statements(&statement(), &tokens, &whole, |r| {
+            out = Some(r.map_err(|e| {
+                e.iter()
+                    .map(|e| format!("found {:?} at {:?}", e.found(), e.span()))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            }))
+        });
+        out.expect("one non-empty statement")
+    }
+
+    fn operations(text: &str) -> Vec<Operation<'_>> {
+        match parse(text).unwrap() {
+            Statement::Instruction(ops) => ops.as_slice().to_vec(),
+            other => panic!("not an instruction: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn parses_paired_operations_with_every_operand_shape() {
+        let ops = operations("MUL R2.xyzw, -R1, c[A0+60] + mov oD1, #m[1].x\n");
+        assert_eq!(ops.len(), 2);
+        let [dst, a, b] = ops[0].operands.as_slice() else {
+            panic!("three operands")
+        };
+        assert_eq!(dst.suffix.as_ref().map(|s| s.0), Some(".xyzw"));
+        assert_eq!(a.negate, Some(13..14));
+        assert_eq!(
+            b.reg,
+            Reg::Indexed {
+                base: "c",
+                index: Index::Relative {
+                    register: ("A0", 20..22),
+                    offset: Some("60")
+                }
+            }
+        );
+        assert_eq!(
+            ops[1].operands.as_slice()[1].reg,
+            Reg::Uniform {
+                name: "#m",
+                row: Some(("1", 41..42))
+            }
+        );
+        assert_eq!(ops[1].span, 29..45);
+    }
+
+    #[test]
+    fn accepts_the_offset_before_a0_and_spaces_in_brackets() {
+        let ops = operations("MUL R3, v6.x, c[ 60 + A0 ]");
+        assert!(matches!(
+            ops[0].operands.as_slice()[2].reg,
+            Reg::Indexed {
+                index: Index::Relative { offset: Some("60"), .. },
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn parses_declarations_macros_and_words() {
+        assert!(matches!(
+            parse("#mvp matrix4 96").unwrap(),
+            Statement::Uniform {
+                name: "#mvp",
+                kind: "matrix4",
+                ..
+            }
+        ));
+        let Statement::Macro { operands, .. } = parse("%matmul4x4 r0 iPos #mvp").unwrap() else {
+            panic!("a macro")
+        };
+        assert_eq!(operands.count(), 3);
+        let Statement::Directive { values, .. } = parse(".word 0, 0, 0, 1").unwrap() else {
+            panic!("a directive")
+        };
+        assert_eq!(values.count(), 4);
+    }
+
+    #[test]
+    fn rejects_missing_commas_and_negative_offsets() {
+        assert!(parse("mov r0 v0").is_err());
+        assert!(parse("mov r0, c[A0-4]").is_err());
+        assert!(parse("mov r0, v0 +").is_err());
+    }
+}
