@@ -101,6 +101,10 @@ impl HasSpan for Number<'_> {
 
 /// One parsed statement.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[expect(
+    clippy::large_enum_variant,
+    reason = "a statement lives for one line on the stack; boxing would allocate per line"
+)]
 pub enum Statement<'s> {
     /// One instruction: operations joined by `+`.
     Instruction(Bounded<Operation<'s>, MAX_PAIRED>),
@@ -189,7 +193,6 @@ where
         .labelled("a mnemonic")
         .then(
             operand
-                .clone()
                 .separated_by(just(Tok::Punct(',')))
                 .collect::<Bounded<_, MAX_OPERANDS>>(),
         )
@@ -257,7 +260,7 @@ mod tests {
         let mut tokens = Vec::new();
         Lexer::new(text).next_statement(&mut tokens).unwrap();
         let mut out = None;
-        let whole = [0..tokens.len()];
+        let whole = std::iter::once(0..tokens.len()).collect::<Vec<_>>();
         polyasm_core::front::parse_statements(&statement(), &tokens, &whole, |r| {
             out = Some(r.map_err(|e| {
                 e.iter()

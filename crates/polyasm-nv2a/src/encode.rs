@@ -1,0 +1,1282 @@
+//! Statements → instructions, with every check: register names and ranges, swizzles and
+//! masks, uniforms, macros, and the pairing rules (merging double outputs, giving MOVs to the
+//! free unit, shared V/CONST/slot C, one o/c output).
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use polyasm_core::text::{parse_int_literal, suggest};
+use polyasm_core::{Diagnostic, Object, Outcome, SourceId, Span};
+
+use crate::error::{CONSTANT_RANGE, Nv2aError, constant_name};
+use crate::ops::{
+    CONSTANTS, DestKind, Field, INPUT_NAMES, INPUTS, InputSlot, MAX_INSTRUCTIONS, Mux, OPS, OUTPUTS, Op, OpInfo,
+    OutputInfo, PAIRED_ILU_TEMP, R12, Slot, Unit, WRITABLE_TEMPS, mask_bit, output_by_name, pack_swizzle,
+};
+use crate::parser::{Index, Number, Operand, Operation as ParsedOperation, Reg, Statement};
+
+/// Where a source reads from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SrcReg {
+    /// `r0`..`r12` (`r12` reads oPos).
+    Temp(u8),
+    /// `v0`..`v15`.
+    Input(u8),
+    /// `cN`, or `c[A0+N]` when relative.
+    Const { index: u8, relative: bool },
+}
+
+/// A source operand as the machine reads it: register, four lane selects, sign.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Source {
+    pub reg: SrcReg,
+    /// Lane codes (0 = x … 3 = w) for x, y, z, w.
+    pub swizzle: [u8; 4],
+    pub negate: bool,
+}
+
+impl Default for Source {
+    fn default() -> Self {
+        Source {
+            reg: SrcReg::Temp(0),
+            swizzle: [0, 1, 2, 3],
+            negate: false,
+        }
+    }
+}
+
+/// Where an operation writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DestReg {
+    /// `r0`..`r11`.
+    Temp(u8),
+    /// An o-register, by OUT_ADDRESS.
+    Output(u8),
+    /// A c-register (vertex state programs).
+    Const(u8),
+    /// `a0` (ARL).
+    Address,
+}
+
+/// A destination: register and write mask (x = 8, y = 4, z = 2, w = 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Dest {
+    pub reg: DestReg,
+    pub mask: u8,
+}
+
+/// One operation, resolved: what the machine does, free of spelling.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Operation {
+    pub op: Op,
+    pub dest: Dest,
+    pub sources: [Source; 3],
+}
+
+impl Operation {
+    /// The sources the operation takes.
+    pub fn sources(&self) -> &[Source] {
+        &self.sources[..self.op.info().sources()]
+    }
+}
+
+/// An operation with the spans it was written at.
+#[derive(Clone, Copy, Debug)]
+struct Resolved {
+    operation: Operation,
+    span: Span,
+    dest_span: Span,
+    source_spans: [Span; 3],
+}
+
+/// One unit's work after merging: an operation with up to two destinations.
+#[derive(Clone, Copy, Debug)]
+struct UnitOp {
+    info: &'static OpInfo,
+    sources: [Source; 3],
+    source_spans: [Span; 3],
+    /// Register, mask, span.
+    temp: Option<(u8, u8, Span)>,
+    /// o- or c-register, mask, span.
+    out: Option<(DestReg, u8, Span)>,
+    span: Span,
+}
+
+impl UnitOp {
+    fn new(r: &Resolved) -> UnitOp {
+        UnitOp {
+            info: r.operation.op.info(),
+            sources: r.operation.sources,
+            source_spans: r.source_spans,
+            temp: None,
+            out: None,
+            span: r.span,
+        }
+    }
+
+    fn sources(&self) -> impl Iterator<Item = (&Source, &Span)> {
+        let n = self.info.sources();
+        self.sources[..n].iter().zip(&self.source_spans[..n])
+    }
+}
+
+/// Options of the assembler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AssembleOptions {
+    /// More instructions is an error; `None` lifts the limit (for tests and benchmarks).
+    pub max_instructions: Option<usize>,
+    /// Append the `[0, 0, 0, 1]` final marker instead of setting FINAL on the last instruction.
+    pub explicit_final: bool,
+}
+
+impl Default for AssembleOptions {
+    fn default() -> AssembleOptions {
+        AssembleOptions {
+            max_instructions: Some(MAX_INSTRUCTIONS),
+            explicit_final: false,
+        }
+    }
+}
+
+/// Listing note of the final marker `--explicit-final` appends.
+pub const APPENDED_FINAL: &str = "final marker appended by --explicit-final";
+
+#[derive(Clone, Copy, Debug)]
+struct Uniform {
+    base: u8,
+    rows: u8,
+    span: Span,
+}
+
+/// A register name, resolved.
+enum Named {
+    Temp(u32),
+    Input(u32),
+    Const(u32),
+    Output(&'static OutputInfo),
+    Address,
+}
+
+enum NameError {
+    Unknown,
+    OutOfRange(&'static str),
+}
+
+/// Resolves `r3`, `v0`, `iPos`, `c12`, `oD0`, `a0`, ... in any letter case.
+fn resolve_name(name: &str) -> Result<Named, NameError> {
+    if name.eq_ignore_ascii_case("a0") {
+        return Ok(Named::Address);
+    }
+    if let Some(i) = INPUT_NAMES.iter().position(|n| n.eq_ignore_ascii_case(name)) {
+        return Ok(Named::Input(i as u32));
+    }
+    if let Some(out) = output_by_name(name) {
+        return Ok(Named::Output(out));
+    }
+    let (prefix, digits) = name.split_at(1);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(NameError::Unknown);
+    }
+    let n: u32 = digits.parse().unwrap_or(u32::MAX);
+    match prefix {
+        "r" | "R" if n <= u32::from(R12) => Ok(Named::Temp(n)),
+        "r" | "R" => Err(NameError::OutOfRange("r0 to r11, and r12 (read-only oPos)")),
+        "v" | "V" if n < u32::from(INPUTS) => Ok(Named::Input(n)),
+        "v" | "V" => Err(NameError::OutOfRange("v0 to v15")),
+        "c" | "C" if n < u32::from(CONSTANTS) => Ok(Named::Const(n)),
+        "c" | "C" => Err(NameError::OutOfRange(CONSTANT_RANGE)),
+        _ => Err(NameError::Unknown),
+    }
+}
+
+/// Every spelled-out register name, for "did you mean".
+fn register_names() -> impl Iterator<Item = &'static str> {
+    INPUT_NAMES
+        .iter()
+        .copied()
+        .chain(OUTPUTS.iter().flat_map(|o| [o.long, o.short]))
+        .chain(["a0"])
+}
+
+fn lane_of(c: u8) -> Option<(u8, bool)> {
+    match c {
+        b'x' => Some((0, false)),
+        b'y' => Some((1, false)),
+        b'z' => Some((2, false)),
+        b'w' => Some((3, false)),
+        b'r' => Some((0, true)),
+        b'g' => Some((1, true)),
+        b'b' => Some((2, true)),
+        b'a' => Some((3, true)),
+        _ => None,
+    }
+}
+
+/// Reads `.xyz` letters as lanes; `Err` says what is wrong.
+fn lanes(text: &str) -> Result<([u8; 4], usize), &'static str> {
+    let letters = text.as_bytes().get(1..).unwrap_or_default();
+    if letters.len() > 4 {
+        return Err("more than 4 lanes");
+    }
+    let mut out = [0u8; 4];
+    let mut color = None;
+    for (i, &c) in letters.iter().enumerate() {
+        let (lane, is_color) = lane_of(c).ok_or("lanes are x, y, z, w (or r, g, b, a)")?;
+        if color.is_some_and(|was| was != is_color) {
+            return Err("`xyzw` and `rgba` letters mixed");
+        }
+        color = Some(is_color);
+        out[i] = lane;
+    }
+    Ok((out, letters.len()))
+}
+
+/// Parses a source swizzle: 1–4 lanes, padded by repeating the last.
+pub fn parse_swizzle(text: &str) -> Result<[u8; 4], &'static str> {
+    let (mut lanes, n) = lanes(text)?;
+    for i in n..4 {
+        lanes[i] = lanes[n - 1];
+    }
+    Ok(lanes)
+}
+
+/// Parses a write mask: lanes in xyzw order, each once.
+fn parse_mask(text: &str) -> Result<u8, (&'static str, String)> {
+    let (lanes, n) = lanes(text).map_err(|p| (p, "a mask is lanes in x, y, z, w order, e.g. `.xyz`".to_string()))?;
+    let mut mask = 0u8;
+    let mut sorted = lanes[..n].to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    if sorted.len() != n {
+        return Err(("a lane is named twice", "name each lane once".to_string()));
+    }
+    if sorted[..] != lanes[..n] {
+        let letters: String = sorted.iter().map(|&l| crate::ops::LANES[usize::from(l)]).collect();
+        return Err((
+            "lanes out of x, y, z, w order",
+            format!("write `.{letters}` and reorder the source swizzle to match"),
+        ));
+    }
+    for &lane in &lanes[..n] {
+        mask |= mask_bit(usize::from(lane)) as u8;
+    }
+    Ok(mask)
+}
+
+/// Turns statements into an [`Object`], collecting every error.
+pub struct Encoder<'s> {
+    file: SourceId,
+    text: &'s str,
+    object: Object,
+    errors: Vec<Nv2aError>,
+    options: AssembleOptions,
+    instructions: usize,
+    last_is_operation: bool,
+    uniforms: HashMap<&'s str, Uniform>,
+    /// Uses of undeclared uniforms: error index and name, to tell at the end if it came later.
+    undeclared: Vec<(usize, &'s str)>,
+}
+
+impl<'s> Encoder<'s> {
+    pub fn new(file: SourceId, text: &'s str, options: AssembleOptions) -> Encoder<'s> {
+        Encoder {
+            file,
+            text,
+            object: Object::new(4),
+            errors: Vec::new(),
+            options,
+            instructions: 0,
+            last_is_operation: false,
+            uniforms: HashMap::new(),
+            undeclared: Vec::new(),
+        }
+    }
+
+    fn span(&self, range: Range<usize>) -> Span {
+        Span::new(self.file, range.start, range.end)
+    }
+
+    pub fn error(&mut self, error: Nv2aError) {
+        self.errors.push(error);
+    }
+
+    /// Encodes one statement (or records why it cannot be).
+    pub fn statement(&mut self, statement: &Statement<'s>) {
+        match statement {
+            Statement::Instruction(operations) => {
+                let ops = operations.as_slice();
+                let (Some(first), Some(last)) = (ops.first(), ops.last()) else {
+                    return;
+                };
+                let span = self.span(first.span.start..last.span.end);
+                if let Some(extra) = &operations.overflow {
+                    self.error(Nv2aError::TooManyOperations {
+                        span: self.span(extra.clone()),
+                        found: operations.count(),
+                    });
+                    self.push(None, span, true);
+                    return;
+                }
+                let mut resolved = [None; 3];
+                for (slot, op) in resolved.iter_mut().zip(ops) {
+                    *slot = self.operation(op);
+                }
+                let slot = if resolved[..ops.len()].iter().all(Option::is_some) {
+                    let resolved: Vec<Resolved> = resolved.iter().flatten().copied().collect();
+                    self.instruction(&resolved)
+                } else {
+                    None
+                };
+                self.push(slot, span, true);
+            }
+            Statement::Uniform {
+                name,
+                name_span,
+                kind,
+                kind_span,
+                value,
+            } => self.declare(name, name_span, kind, kind_span, value),
+            Statement::Macro {
+                name,
+                name_span,
+                operands,
+                span,
+            } => {
+                let span = self.span(span.clone());
+                let expansion = if operands.overflow.is_some() || operands.count() != 3 {
+                    self.error(Nv2aError::BadMacro {
+                        span: self.span(operands.span_from(3).unwrap_or(name_span.clone())),
+                        message: format!("`{name}` takes 3 operands, found {}", operands.count()),
+                        label: if operands.count() > 3 {
+                            "extra operand".into()
+                        } else {
+                            "operands missing".into()
+                        },
+                        help: macro_syntax(name),
+                    });
+                    None
+                } else {
+                    self.expand_macro(name, name_span, operands.as_slice())
+                };
+                match expansion {
+                    Some((slots, count)) => {
+                        for slot in &slots[..count] {
+                            self.push(Some(*slot), span, true);
+                        }
+                    }
+                    // A failed macro still counts its instructions for the length check.
+                    None => {
+                        let count = if name.eq_ignore_ascii_case("%norm3") { 3 } else { 4 };
+                        for _ in 0..count {
+                            self.push(None, span, true);
+                        }
+                    }
+                }
+            }
+            Statement::Directive {
+                name,
+                name_span,
+                values,
+                span,
+            } => {
+                let span = self.span(span.clone());
+                let slot = self.directive(name, name_span, values);
+                self.push(slot, span, false);
+            }
+        }
+    }
+
+    /// Counts an instruction (checking the program length) and appends it if it encoded.
+    fn push(&mut self, slot: Option<Slot>, span: Span, is_operation: bool) {
+        if self.options.max_instructions == Some(self.instructions) {
+            self.error(Nv2aError::TooManyInstructions { span });
+        }
+        self.instructions += 1;
+        if let Some(slot) = slot {
+            self.object
+                .push(self.instructions as u32 - 1, &slot.0, Some(span), None);
+            self.last_is_operation = is_operation;
+        }
+    }
+
+    fn number(&mut self, text: &str, range: Range<usize>) -> Option<u64> {
+        match parse_int_literal(text) {
+            Ok(v) => Some(v),
+            Err(error) => {
+                self.error(Nv2aError::InvalidInteger {
+                    span: self.span(range),
+                    text: text.to_string(),
+                    error,
+                });
+                None
+            }
+        }
+    }
+
+    fn declare(
+        &mut self,
+        name: &'s str,
+        name_span: &Range<usize>,
+        kind: &str,
+        kind_span: &Range<usize>,
+        value: &Number,
+    ) {
+        let span = self.span(name_span.clone());
+        let rows: u8 = match kind {
+            "vector" => 1,
+            "matrix4" => 4,
+            _ => {
+                self.error(Nv2aError::BadUniformDeclaration {
+                    span: self.span(kind_span.clone()),
+                    message: format!("unknown uniform type `{kind}`"),
+                    label: "expected `vector` or `matrix4`".into(),
+                    help: format!("write `{name} vector N` or `{name} matrix4 N`"),
+                });
+                return;
+            }
+        };
+        let Some(base) = self.number(value.text, value.span.clone()) else {
+            return;
+        };
+        let last = u64::from(CONSTANTS) - u64::from(rows);
+        if base > last {
+            self.error(Nv2aError::BadUniformDeclaration {
+                span: self.span(value.span.clone()),
+                message: format!("`{name}` does not fit in the constant registers"),
+                label: if rows == 1 {
+                    format!("c{base} does not exist")
+                } else {
+                    format!("c{base} to c{} do not all exist", base + 3)
+                },
+                help: format!("a {kind} starts at c0 to c{last}"),
+            });
+            return;
+        }
+        if let Some(first) = self.uniforms.get(name) {
+            self.error(Nv2aError::DuplicateUniform {
+                span,
+                first: first.span,
+                name: name.to_string(),
+            });
+            return;
+        }
+        self.uniforms.insert(
+            name,
+            Uniform {
+                base: base as u8,
+                rows,
+                span,
+            },
+        );
+    }
+
+    /// The constant a `#name` or `#name[row]` names.
+    fn uniform(&mut self, name: &'s str, row: &Option<(&str, Range<usize>)>, span: Range<usize>) -> Option<u8> {
+        let Some(uniform) = self.uniforms.get(name).copied() else {
+            let suggestion = suggest(name, self.uniforms.keys().copied()).map(|s| format!("did you mean `{s}`?"));
+            self.undeclared.push((self.errors.len(), name));
+            self.error(Nv2aError::UndeclaredUniform {
+                span: self.span(span),
+                name: name.to_string(),
+                suggestion,
+            });
+            return None;
+        };
+        let row = match row {
+            None if uniform.rows > 1 => {
+                self.error(Nv2aError::BadMatrixRow {
+                    span: self.span(span),
+                    message: format!("matrix `{name}` needs a row here"),
+                    label: "which of the 4 rows?".into(),
+                    help: format!("write `{name}[0]` to `{name}[3]`"),
+                });
+                return None;
+            }
+            None => 0,
+            Some((text, range)) => {
+                let row = self.number(text, range.clone())?;
+                if row >= u64::from(uniform.rows) {
+                    let help = if uniform.rows == 1 {
+                        format!("`{name}` is a vector: write `{name}` or `{name}[0]`")
+                    } else {
+                        format!("`{name}` is a matrix4: rows 0 to 3")
+                    };
+                    self.error(Nv2aError::BadMatrixRow {
+                        span: self.span(range.clone()),
+                        message: format!("`{name}` has no row {row}"),
+                        label: "out of range".into(),
+                        help,
+                    });
+                    return None;
+                }
+                row as u8
+            }
+        };
+        Some(uniform.base + row)
+    }
+
+    fn name_error(&mut self, name: &str, span: Range<usize>, error: NameError) {
+        let span = self.span(span);
+        self.error(match error {
+            NameError::Unknown => Nv2aError::UnknownRegister {
+                span,
+                name: name.to_string(),
+                suggestion: suggest(name, register_names()).map(str::to_string),
+            },
+            NameError::OutOfRange(range) => Nv2aError::RegisterOutOfRange {
+                span,
+                name: name.to_string(),
+                range,
+            },
+        });
+    }
+
+    /// The constant index of `c[...]`, and whether it is relative to a0.
+    fn indexed(&mut self, base: &str, index: &Index, span: Range<usize>) -> Option<(u8, bool)> {
+        if !base.eq_ignore_ascii_case("c") {
+            self.error(Nv2aError::UnknownRegister {
+                span: self.span(span),
+                name: format!("{base}[...]"),
+                suggestion: Some("c[...]".into()),
+            });
+            return None;
+        }
+        let (text, relative) = match index {
+            Index::Absolute(text) => (*text, false),
+            Index::Relative { register, offset } => {
+                if !register.0.eq_ignore_ascii_case("a0") {
+                    self.error(Nv2aError::UnknownRegister {
+                        span: self.span(register.1.clone()),
+                        name: register.0.to_string(),
+                        suggestion: Some("A0".into()),
+                    });
+                    return None;
+                }
+                (offset.unwrap_or("0"), true)
+            }
+        };
+        let value = self.number(text, span.clone())?;
+        if value >= u64::from(CONSTANTS) {
+            self.error(Nv2aError::RegisterOutOfRange {
+                span: self.span(span),
+                name: constant_name(value.min(u64::from(u32::MAX)) as u32, relative),
+                range: if relative {
+                    "offsets 0 to 191 in c[A0+N]"
+                } else {
+                    CONSTANT_RANGE
+                },
+            });
+            return None;
+        }
+        Some((value as u8, relative))
+    }
+
+    fn source(&mut self, operand: &Operand<'s>) -> Option<Source> {
+        let reg = match &operand.reg {
+            Reg::Name(name) => match resolve_name(name) {
+                Ok(Named::Temp(i)) => SrcReg::Temp(i as u8),
+                Ok(Named::Input(i)) => SrcReg::Input(i as u8),
+                Ok(Named::Const(i)) => SrcReg::Const {
+                    index: i as u8,
+                    relative: false,
+                },
+                Ok(Named::Output(out)) => {
+                    let help = if out.address == 0 {
+                        "read r12, the read-only view of oPos".to_string()
+                    } else {
+                        "outputs are write-only; keep the value in a temporary as well".to_string()
+                    };
+                    self.error(Nv2aError::NotReadable {
+                        span: self.span(operand.reg_span.clone()),
+                        what: format!("output register `{name}`"),
+                        help,
+                    });
+                    return None;
+                }
+                Ok(Named::Address) => {
+                    self.error(Nv2aError::NotReadable {
+                        span: self.span(operand.reg_span.clone()),
+                        what: "the address register a0".into(),
+                        help: "a0 only indexes constants: `c[A0+N]`".into(),
+                    });
+                    return None;
+                }
+                Err(e) => {
+                    self.name_error(name, operand.reg_span.clone(), e);
+                    return None;
+                }
+            },
+            Reg::Indexed { base, index } => {
+                let (index, relative) = self.indexed(base, index, operand.reg_span.clone())?;
+                SrcReg::Const { index, relative }
+            }
+            Reg::Uniform { name, row } => SrcReg::Const {
+                index: self.uniform(name, row, operand.reg_span.clone())?,
+                relative: false,
+            },
+        };
+        let swizzle = match &operand.suffix {
+            None => [0, 1, 2, 3],
+            Some((text, range)) => match parse_swizzle(text) {
+                Ok(lanes) => lanes,
+                Err(problem) => {
+                    self.error(Nv2aError::BadSwizzle {
+                        span: self.span(range.clone()),
+                        text: text.to_string(),
+                        problem,
+                    });
+                    return None;
+                }
+            },
+        };
+        Some(Source {
+            reg,
+            swizzle,
+            negate: operand.negate.is_some(),
+        })
+    }
+
+    fn not_writable(&mut self, range: Range<usize>, what: String, help: &str) -> Option<Dest> {
+        self.error(Nv2aError::NotWritable {
+            span: self.span(range),
+            what,
+            help: help.to_string(),
+        });
+        None
+    }
+
+    fn dest(&mut self, operand: &Operand<'s>, kind: DestKind, op: &str) -> Option<Dest> {
+        if let Some(minus) = &operand.negate {
+            return self.not_writable(
+                minus.start..operand.reg_span.end,
+                "a negated register".into(),
+                "negate a source instead, e.g. `mov r0, -v0`",
+            );
+        }
+        let span = operand.reg_span.clone();
+        let reg = match &operand.reg {
+            Reg::Name(name) => match resolve_name(name) {
+                Ok(Named::Temp(i)) if i < u32::from(WRITABLE_TEMPS) => DestReg::Temp(i as u8),
+                Ok(Named::Temp(_)) => {
+                    return self.not_writable(
+                        span,
+                        "r12".into(),
+                        "r12 is a read-only view of oPos; write oPos instead",
+                    );
+                }
+                Ok(Named::Input(i)) => {
+                    return self.not_writable(
+                        span,
+                        format!("input register `{name}` (v{i})"),
+                        "inputs are read-only; write a temporary (r0 to r11) or an output",
+                    );
+                }
+                Ok(Named::Const(i)) => DestReg::Const(i as u8),
+                Ok(Named::Output(out)) => DestReg::Output(out.address),
+                Ok(Named::Address) => DestReg::Address,
+                Err(e) => {
+                    self.name_error(name, span, e);
+                    return None;
+                }
+            },
+            Reg::Indexed { base, index } => match self.indexed(base, index, span.clone())? {
+                (_, true) => {
+                    return self.not_writable(
+                        span,
+                        "a relative constant".into(),
+                        "constants are written at an absolute address: `cN` or `c[N]`",
+                    );
+                }
+                (index, false) => DestReg::Const(index),
+            },
+            Reg::Uniform { name, row } => DestReg::Const(self.uniform(name, row, span.clone())?),
+        };
+        match (kind, reg) {
+            (DestKind::Address, DestReg::Address) | (DestKind::Register, DestReg::Temp(_) | DestReg::Output(_)) => {}
+            (DestKind::Register, DestReg::Const(_)) => {}
+            (DestKind::Address, _) => {
+                return self.not_writable(span, format!("`{op}`'s destination"), "arl writes a0: `arl a0, r0.x`");
+            }
+            (DestKind::Register, DestReg::Address) => {
+                return self.not_writable(span, "a0".into(), "a0 is written by `arl a0, src`");
+            }
+        }
+        let mask = match &operand.suffix {
+            None => 0xf,
+            Some((text, range)) if reg == DestReg::Address => {
+                if *text != ".x" {
+                    self.error(Nv2aError::BadMask {
+                        span: self.span(range.clone()),
+                        text: text.to_string(),
+                        problem: "a0 has only an x lane",
+                        help: "write `a0` or `a0.x`".into(),
+                    });
+                    return None;
+                }
+                0x8
+            }
+            Some((text, range)) => match parse_mask(text) {
+                Ok(mask) => mask,
+                Err((problem, help)) => {
+                    self.error(Nv2aError::BadMask {
+                        span: self.span(range.clone()),
+                        text: text.to_string(),
+                        problem,
+                        help,
+                    });
+                    return None;
+                }
+            },
+        };
+        Some(Dest { reg, mask })
+    }
+
+    /// Resolves one written operation; `None` after recording its errors.
+    fn operation(&mut self, parsed: &ParsedOperation<'s>) -> Option<Resolved> {
+        let Some(op) = Op::from_mnemonic(parsed.mnemonic) else {
+            self.error(Nv2aError::UnknownMnemonic {
+                span: self.span(parsed.mnemonic_span.clone()),
+                name: parsed.mnemonic.to_string(),
+                suggestion: suggest(&parsed.mnemonic.to_ascii_lowercase(), OPS.iter().map(|r| r.mnemonic)),
+            });
+            return None;
+        };
+        let info = op.info();
+        let takes = 1 + info.sources();
+        let operands = &parsed.operands;
+        if operands.count() != takes {
+            let span = operands.span_from(takes).unwrap_or(parsed.span.clone());
+            self.error(Nv2aError::OperandCount {
+                span: self.span(span),
+                name: parsed.mnemonic.to_string(),
+                takes,
+                found: operands.count(),
+                syntax: syntax(info),
+            });
+            return None;
+        }
+        let [dest_operand, source_operands @ ..] = operands.as_slice() else {
+            unreachable!("an operation takes at least two operands and has `takes` of them");
+        };
+        let dest = self.dest(dest_operand, info.dest, info.mnemonic);
+        let mut sources = [Source::default(); 3];
+        let mut source_spans = [self.span(0..0); 3];
+        let mut ok = dest.is_some();
+        for (i, operand) in source_operands.iter().enumerate() {
+            source_spans[i] = self.span(operand.span.clone());
+            match self.source(operand) {
+                Some(source) => sources[i] = source,
+                None => ok = false,
+            }
+        }
+        Some(Resolved {
+            operation: Operation {
+                op,
+                dest: dest.filter(|_| ok)?,
+                sources,
+            },
+            span: self.span(parsed.span.clone()),
+            dest_span: self.span(dest_operand.span.clone()),
+            source_spans,
+        })
+    }
+
+    /// Merges, distributes and encodes the operations of one instruction.
+    fn instruction(&mut self, ops: &[Resolved]) -> Option<Slot> {
+        // 1. Merge the same operation on the same inputs into one unit op with two outputs.
+        let mut units: Vec<UnitOp> = Vec::with_capacity(3);
+        for r in ops {
+            let n = r.operation.op.info().sources();
+            let index = match units
+                .iter()
+                .position(|u| u.info.op == r.operation.op && u.sources[..n] == r.operation.sources[..n])
+            {
+                Some(i) => i,
+                None => {
+                    units.push(UnitOp::new(r));
+                    units.len() - 1
+                }
+            };
+            let unit = &mut units[index];
+            let mask = r.operation.dest.mask;
+            match r.operation.dest.reg {
+                DestReg::Address => {}
+                DestReg::Temp(reg) => match unit.temp {
+                    Some((_, _, first)) => {
+                        self.error(Nv2aError::TwoTempWrites {
+                            first,
+                            second: r.dest_span,
+                        });
+                        return None;
+                    }
+                    None => unit.temp = Some((reg, mask, r.dest_span)),
+                },
+                reg @ (DestReg::Output(_) | DestReg::Const(_)) => match unit.out {
+                    Some((_, _, first)) => {
+                        self.error(Nv2aError::SecondOutput {
+                            first,
+                            second: r.dest_span,
+                        });
+                        return None;
+                    }
+                    None => unit.out = Some((reg, mask, r.dest_span)),
+                },
+            }
+        }
+
+        // 2. Give each unit op a unit; MOVs take whichever is free.
+        let mut mac: Option<UnitOp> = None;
+        let mut ilu: Option<UnitOp> = None;
+        let mut movs: Vec<UnitOp> = Vec::new();
+        for unit in &units {
+            let (place, kind) = match (unit.info.op, unit.info.mac) {
+                (Op::Mov, _) => {
+                    movs.push(*unit);
+                    continue;
+                }
+                (_, Some(_)) => (&mut mac, Unit::Mac),
+                (_, None) => (&mut ilu, Unit::Ilu),
+            };
+            if let Some(first) = place {
+                self.error(Nv2aError::UnitConflict {
+                    first: first.span,
+                    second: unit.span,
+                    unit: kind,
+                });
+                return None;
+            }
+            *place = Some(*unit);
+        }
+        if units.len() > 2 {
+            self.error(Nv2aError::TooManyOperations {
+                span: units[2].span,
+                found: units.len(),
+            });
+            return None;
+        }
+        let non_r1_temp = |u: &UnitOp| u.temp.is_some_and(|(r, _, _)| r != PAIRED_ILU_TEMP);
+        let mov_to_ilu = match (movs.as_slice(), mac.is_some()) {
+            ([], _) => None,
+            ([only], false) => {
+                mac = Some(*only);
+                None
+            }
+            ([only], true) => Some(*only),
+            ([first, second], _) => {
+                let (to_mac, to_ilu) = if non_r1_temp(second) && !non_r1_temp(first) {
+                    (*second, *first)
+                } else {
+                    (*first, *second)
+                };
+                mac = Some(to_mac);
+                Some(to_ilu)
+            }
+            _ => unreachable!("at most two unit ops remain after the count check"),
+        };
+        if let Some(mov) = mov_to_ilu {
+            if let Some((register, _, span)) = mov.temp.filter(|_| non_r1_temp(&mov)) {
+                self.error(Nv2aError::IluMovTemp {
+                    span,
+                    other: mac.map_or(mov.span, |m| m.span),
+                    register: u32::from(register),
+                });
+                return None;
+            }
+            ilu = Some(mov);
+        }
+
+        // 3. Shared resources: one o/c output, input C, one V index, one CONST index.
+        if let (Some(m), Some(i)) = (&mac, &ilu) {
+            if let (Some((_, _, first)), Some((_, _, second))) = (m.out, i.out) {
+                self.error(Nv2aError::SecondOutput { first, second });
+                return None;
+            }
+            if let Some(c) = m.info.mac_slots.iter().position(|&s| s == InputSlot::C) {
+                let mut mac_c = m.sources[c];
+                mac_c.negate ^= m.info.negate_c;
+                if mac_c != i.sources[0] {
+                    self.error(Nv2aError::InputCMismatch {
+                        mac: m.source_spans[c],
+                        ilu: i.source_spans[0],
+                    });
+                    return None;
+                }
+            }
+            if let Some((register, _, span)) = i.temp.filter(|_| non_r1_temp(i) && i.info.op != Op::Mov) {
+                self.error(Nv2aError::PairedIluTemp {
+                    span,
+                    register: u32::from(register),
+                });
+            }
+        }
+        self.check_shared_indices(mac.iter().chain(&ilu))?;
+        Some(encode_units(mac.as_ref(), ilu.as_ref()))
+    }
+
+    /// One V index and one CONST index (absolute or relative) per instruction.
+    fn check_shared_indices<'u>(&mut self, units: impl Iterator<Item = &'u UnitOp> + Clone) -> Option<()> {
+        let mut input: Option<(u8, Span)> = None;
+        let mut constant: Option<(u8, bool, Span)> = None;
+        for unit in units {
+            for (source, &span) in unit.sources() {
+                match source.reg {
+                    SrcReg::Temp(_) => {}
+                    SrcReg::Input(v) => match input {
+                        Some((first_v, first)) if first_v != v => {
+                            self.error(Nv2aError::TwoInputRegisters {
+                                first,
+                                second: span,
+                                registers: (u32::from(first_v), u32::from(v)),
+                            });
+                            return None;
+                        }
+                        Some(_) => {}
+                        None => input = Some((v, span)),
+                    },
+                    SrcReg::Const { index, relative } => match constant {
+                        Some((_, first_relative, first)) if first_relative != relative => {
+                            let (relative, absolute) = if relative { (span, first) } else { (first, span) };
+                            self.error(Nv2aError::MixedRelativeConstants { relative, absolute });
+                            return None;
+                        }
+                        Some((first_index, _, first)) if first_index != index => {
+                            self.error(Nv2aError::TwoConstantRegisters {
+                                first,
+                                second: span,
+                                registers: (
+                                    constant_name(u32::from(first_index), relative),
+                                    constant_name(u32::from(index), relative),
+                                ),
+                            });
+                            return None;
+                        }
+                        Some(_) => {}
+                        None => constant = Some((index, relative, span)),
+                    },
+                }
+            }
+        }
+        Some(())
+    }
+
+    /// Expands `%matmul4x4` or `%norm3` into up to four instructions.
+    fn expand_macro(
+        &mut self,
+        name: &str,
+        name_span: &Range<usize>,
+        operands: &[Operand<'s>],
+    ) -> Option<([Slot; 4], usize)> {
+        let [dst, src, third] = operands else {
+            unreachable!("the caller checked for three operands");
+        };
+        let is_matmul = name.eq_ignore_ascii_case("%matmul4x4");
+        if !is_matmul && !name.eq_ignore_ascii_case("%norm3") {
+            self.error(Nv2aError::BadMacro {
+                span: self.span(name_span.clone()),
+                message: format!("unknown macro `{name}`"),
+                label: "not a macro".into(),
+                help: "the macros are `%matmul4x4 dst src #matrix` and `%norm3 dst src tmp`".into(),
+            });
+            return None;
+        }
+        for operand in [dst, third] {
+            if let Some((_, range)) = &operand.suffix {
+                self.error(Nv2aError::BadMacro {
+                    span: self.span(range.clone()),
+                    message: format!("`{name}` takes whole registers here"),
+                    label: "no mask or swizzle here".into(),
+                    help: macro_syntax(name),
+                });
+                return None;
+            }
+        }
+        let dest = self.dest(dst, DestKind::Register, name)?;
+        let source = self.source(src)?;
+        let span = self.span(name_span.start..third.span.end);
+        let (dest_span, src_span) = (self.span(dst.span.clone()), self.span(src.span.clone()));
+        let resolved = |op: Op, reg: DestReg, mask: u8, sources: [Source; 3], spans: [Span; 3]| Resolved {
+            operation: Operation {
+                op,
+                dest: Dest { reg, mask },
+                sources,
+            },
+            span,
+            dest_span,
+            source_spans: spans,
+        };
+        let mut slots = [Slot::BLANK; 4];
+        if is_matmul {
+            let matrix = match &third.reg {
+                Reg::Uniform { name: matrix, row } => {
+                    let uniform = self.uniforms.get(matrix).copied();
+                    match (uniform, row) {
+                        (Some(u), None) if u.rows == 4 => u.base,
+                        _ => {
+                            if uniform.is_none() {
+                                self.uniform(matrix, row, third.reg_span.clone())?;
+                            }
+                            self.error(Nv2aError::BadMacro {
+                                span: self.span(third.span.clone()),
+                                message: "`%matmul4x4` takes a whole matrix4 uniform".into(),
+                                label: "not a matrix4 uniform without a row".into(),
+                                help: format!("declare `{matrix} matrix4 N` and write `{matrix}`"),
+                            });
+                            return None;
+                        }
+                    }
+                }
+                _ => {
+                    self.error(Nv2aError::BadMacro {
+                        span: self.span(third.span.clone()),
+                        message: "`%matmul4x4` takes a matrix4 uniform".into(),
+                        label: "not a uniform".into(),
+                        help: "declare `#m matrix4 N` and write `%matmul4x4 dst src #m`".into(),
+                    });
+                    return None;
+                }
+            };
+            let matrix_span = self.span(third.span.clone());
+            for (row, slot) in slots.iter_mut().enumerate() {
+                let row_source = Source {
+                    reg: SrcReg::Const {
+                        index: matrix + row as u8,
+                        relative: false,
+                    },
+                    ..Source::default()
+                };
+                let r = resolved(
+                    Op::Dp4,
+                    dest.reg,
+                    mask_bit(row) as u8,
+                    [source, row_source, Source::default()],
+                    [src_span, matrix_span, src_span],
+                );
+                *slot = self.instruction(&[r])?;
+            }
+            Some((slots, 4))
+        } else {
+            let tmp_dest = self.dest(third, DestKind::Register, name)?;
+            let DestReg::Temp(tmp) = tmp_dest.reg else {
+                self.error(Nv2aError::BadMacro {
+                    span: self.span(third.span.clone()),
+                    message: "`%norm3` needs a temporary register to work in".into(),
+                    label: "not r0 to r11".into(),
+                    help: macro_syntax(name),
+                });
+                return None;
+            };
+            let tmp_span = self.span(third.span.clone());
+            let tmp_lane = |lane: u8| Source {
+                reg: SrcReg::Temp(tmp),
+                swizzle: [lane; 4],
+                negate: false,
+            };
+            let steps = [
+                resolved(
+                    Op::Dp3,
+                    tmp_dest.reg,
+                    mask_bit(0) as u8,
+                    [source, source, Source::default()],
+                    [src_span, src_span, src_span],
+                ),
+                resolved(
+                    Op::Rsq,
+                    tmp_dest.reg,
+                    mask_bit(3) as u8,
+                    [tmp_lane(0), Source::default(), Source::default()],
+                    [tmp_span; 3],
+                ),
+                resolved(
+                    Op::Mul,
+                    dest.reg,
+                    0xe,
+                    [source, tmp_lane(3), Source::default()],
+                    [src_span, tmp_span, tmp_span],
+                ),
+            ];
+            for (slot, step) in slots.iter_mut().zip(&steps) {
+                *slot = self.instruction(std::slice::from_ref(step))?;
+            }
+            Some((slots, 3))
+        }
+    }
+
+    fn directive(
+        &mut self,
+        name: &str,
+        name_span: &Range<usize>,
+        values: &polyasm_core::front::Bounded<Number, 4>,
+    ) -> Option<Slot> {
+        if name != ".word" {
+            self.error(Nv2aError::BadDirective {
+                span: self.span(name_span.clone()),
+                message: format!("unknown directive `{name}`"),
+                label: "not a directive".into(),
+                help: "the one directive is `.word d0, d1, d2, d3`".into(),
+            });
+            return None;
+        }
+        if values.count() != 4 {
+            self.error(Nv2aError::BadDirective {
+                span: self.span(values.span_from(4).unwrap_or(name_span.clone())),
+                message: format!("`.word` takes the 4 words of one instruction, found {}", values.count()),
+                label: if values.count() > 4 {
+                    "extra word".into()
+                } else {
+                    "words missing".into()
+                },
+                help: "write `.word d0, d1, d2, d3`".into(),
+            });
+            return None;
+        }
+        let mut words = [0u32; 4];
+        for (word, value) in words.iter_mut().zip(values.as_slice()) {
+            let v = self.number(value.text, value.span.clone())?;
+            *word = match u32::try_from(v) {
+                Ok(v) => v,
+                Err(_) => {
+                    self.error(Nv2aError::BadDirective {
+                        span: self.span(value.span.clone()),
+                        message: format!("{v:#x} does not fit in 32 bits"),
+                        label: "too large for one word".into(),
+                        help: "each word is 0 to 0xffffffff".into(),
+                    });
+                    return None;
+                }
+            };
+        }
+        Some(Slot(words))
+    }
+
+    /// Sets FINAL (or appends the final marker) and returns the object with the diagnostics.
+    pub fn finish(mut self) -> Outcome<Object> {
+        if self.options.explicit_final {
+            let span = Span::new(self.file, self.text.len(), self.text.len());
+            if self.options.max_instructions == Some(self.instructions) {
+                self.error(Nv2aError::TooManyInstructions { span });
+            }
+            self.object
+                .push(self.instructions as u32, &Slot::FINAL_NOP.0, None, Some(APPENDED_FINAL));
+        } else if self.last_is_operation {
+            let len = self.object.bytes.len();
+            self.object.bytes[len - 4] |= 1;
+        }
+        let mut diagnostics: Vec<Diagnostic> = self.errors.iter().map(Nv2aError::to_diagnostic).collect();
+        for (index, name) in &self.undeclared {
+            if let Some(uniform) = self.uniforms.get(name) {
+                let line = uniform_line(self.text, uniform.span.range().start);
+                diagnostics[*index].help = Some(
+                    format!("`{name}` is declared later, on line {line}; move the declaration above its first use")
+                        .into(),
+                );
+            }
+        }
+        // Errors are found per statement, a few per line; report them in source order.
+        diagnostics.sort_by_key(|d| d.primary_label().map(|l| (l.span.start, l.span.end)));
+        Outcome::new(self.object, diagnostics)
+    }
+}
+
+fn uniform_line(text: &str, offset: usize) -> usize {
+    text.as_bytes()[..offset].iter().filter(|&&b| b == b'\n').count() + 1
+}
+
+/// Sets an input slot's mux, register, swizzle and sign, and the shared V/CONST/A0X fields.
+fn set_input(slot: &mut Slot, input: InputSlot, source: &Source) {
+    let mux = match source.reg {
+        SrcReg::Temp(index) => {
+            slot.set_temp(input, u32::from(index));
+            Mux::Temp
+        }
+        SrcReg::Input(index) => {
+            slot.set(Field::V, u32::from(index));
+            Mux::Input
+        }
+        SrcReg::Const { index, relative } => {
+            slot.set(Field::Const, u32::from(index));
+            if relative {
+                slot.set(Field::A0x, 1);
+            }
+            Mux::Const
+        }
+    };
+    slot.set(Field::mux(input), mux as u32);
+    slot.set(Field::swizzle(input), pack_swizzle(source.swizzle));
+    slot.set(Field::negate(input), u32::from(source.negate));
+}
+
+fn set_output(slot: &mut Slot, reg: DestReg, mask: u8, unit: Unit) {
+    let (orb, address) = match reg {
+        DestReg::Output(address) => (1, address),
+        DestReg::Const(index) => (0, index),
+        DestReg::Temp(_) | DestReg::Address => unreachable!("only o/c destinations reach the output port"),
+    };
+    slot.set(Field::OutOrb, orb);
+    slot.set(Field::OutAddress, u32::from(address));
+    slot.set(Field::OutMask, u32::from(mask));
+    slot.set(Field::OutMux, u32::from(unit == Unit::Ilu));
+}
+
+/// Encodes checked unit ops, starting from nv2avsh's blank instruction.
+fn encode_units(mac: Option<&UnitOp>, ilu: Option<&UnitOp>) -> Slot {
+    let mut slot = Slot::BLANK;
+    if let Some(m) = mac {
+        slot.set(
+            Field::Mac,
+            u32::from(m.info.mac.expect("MAC unit ops have a MAC opcode")),
+        );
+        for (i, source) in m.sources[..m.info.sources()].iter().enumerate() {
+            let input = m.info.mac_slots[i];
+            let mut source = *source;
+            if input == InputSlot::C {
+                source.negate ^= m.info.negate_c;
+            }
+            set_input(&mut slot, input, &source);
+        }
+        if let Some((reg, mask, _)) = m.temp {
+            slot.set(Field::OutTemp, u32::from(reg));
+            slot.set(Field::MacMask, u32::from(mask));
+        }
+        if let Some((reg, mask, _)) = m.out {
+            set_output(&mut slot, reg, mask, Unit::Mac);
+        }
+    }
+    if let Some(i) = ilu {
+        slot.set(
+            Field::Ilu,
+            u32::from(i.info.ilu.expect("ILU unit ops have an ILU opcode")),
+        );
+        set_input(&mut slot, InputSlot::C, &i.sources[0]);
+        if let Some((reg, mask, _)) = i.temp {
+            slot.set(Field::IluMask, u32::from(mask));
+            match mac {
+                None => slot.set(Field::OutTemp, u32::from(reg)),
+                // Paired: the hardware writes r1; name it unless the MAC's temp owns the field.
+                Some(m) if m.temp.is_none() => slot.set(Field::OutTemp, u32::from(PAIRED_ILU_TEMP)),
+                Some(_) => {}
+            }
+        }
+        if let Some((reg, mask, _)) = i.out {
+            set_output(&mut slot, reg, mask, Unit::Ilu);
+        }
+    }
+    slot
+}
+
+/// `mnemonic dst, a, b` for help lines.
+pub fn syntax(info: &OpInfo) -> String {
+    let dest = match info.dest {
+        DestKind::Register => "dst",
+        DestKind::Address => "a0",
+    };
+    let sources = ["a", "b", "c"][..info.sources()].join(", ");
+    format!("{} {dest}, {sources}", info.mnemonic)
+}
+
+fn macro_syntax(name: &str) -> String {
+    if name.eq_ignore_ascii_case("%norm3") {
+        "write `%norm3 dst src tmp`, tmp a temporary r0 to r11 the macro may overwrite".into()
+    } else {
+        "write `%matmul4x4 dst src #matrix`, #matrix a matrix4 uniform".into()
+    }
+}
