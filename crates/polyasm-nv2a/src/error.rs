@@ -297,6 +297,16 @@ pub static CODES: &[CodeInfo] = &[
         title: "invalid number",
         explanation: "Numbers are decimal, or `0x` hex, `0b` binary, `0o` octal, with optional `_` separators.",
     },
+    CodeInfo {
+        code: "NV2A028",
+        title: "incomplete instruction",
+        explanation: "An nv2a instruction is four 32-bit words (d0 to d3), so machine code given to the disassembler or the emulator must hold a multiple of four words.",
+    },
+    CodeInfo {
+        code: "NV2A029",
+        title: "program cannot run",
+        explanation: "The emulator runs at most 136 instructions and needs defined opcodes: MAC opcodes 14 and 15 do not exist. Assembled programs always run; this concerns words given with `.word`.",
+    },
 ];
 
 impl Nv2aError {
