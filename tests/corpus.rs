@@ -76,3 +76,13 @@ fn vu_corpus() {
     });
     assert!(count >= 15, "the VU corpus has {count} files");
 }
+
+#[test]
+fn nv2a_corpus() {
+    let mut count = 0;
+    insta::glob!("corpus/nv2a/*.vsh", |path| {
+        count += 1;
+        insta::assert_snapshot!(check_file(path));
+    });
+    assert!(count >= 25, "the nv2a corpus has {count} files");
+}

@@ -4,7 +4,7 @@
 
 use std::ops::Range;
 
-use chumsky::error::Rich;
+use chumsky::error::{Rich, RichPattern};
 use chumsky::input::{Input as _, MappedInput};
 use chumsky::prelude::*;
 
@@ -80,7 +80,18 @@ pub fn describe_syntax_error<T: std::fmt::Display>(error: &SyntaxError<'_, T>) -
     let found = error
         .found()
         .map_or_else(|| "end of line".to_string(), |t| t.to_string());
-    let expected = crate::text::list_alternatives(error.expected().map(|p| p.to_string()).collect());
+    let expected = crate::text::list_alternatives(
+        error
+            .expected()
+            // "something else" says nothing when other alternatives are listed.
+            .filter(|pattern| !matches!(pattern, RichPattern::SomethingElse) || error.expected().len() == 1)
+            .map(|pattern| match pattern {
+                // Tokens print themselves (quoted as the dialect likes); chumsky would add quotes.
+                RichPattern::Token(token) => token.to_string(),
+                other => other.to_string(),
+            })
+            .collect(),
+    );
     (error.span().clone(), found, expected)
 }
 

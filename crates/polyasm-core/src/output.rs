@@ -164,7 +164,25 @@ pub fn write_listing(object: &Object, ctx: &OutputContext) -> String {
             Some(note) if text.is_empty() => format!("; {note}"),
             _ => text.to_string(),
         };
-        let _ = writeln!(out, "{:04x}    {}  {line:>4}  {text}", entry.address, words.join(" ")).map(|_| ());
+        let words = words.join(" ");
+        let _ = writeln!(out, "{:04x}    {words}  {line:>4}  {text}", entry.address);
+        // A statement over several lines (nv2a pairs): the rest of its lines, words blank.
+        if let Some(span) = entry.span {
+            let source = ctx.sources.get(span.source);
+            let first = source.line_index(span.start as usize);
+            let last = source.line_index((span.end as usize).max(span.start as usize + 1) - 1);
+            for index in first + 1..=last {
+                let _ = writeln!(
+                    out,
+                    "{:4}    {:width$}  {:>4}  {}",
+                    "",
+                    "",
+                    index + 1,
+                    source.line_text(index).trim(),
+                    width = words.len()
+                );
+            }
+        }
     }
     // Trailing spaces appear when a line has no source text.
     out.lines().map(|l| format!("{}\n", l.trim_end())).collect()

@@ -667,7 +667,11 @@ impl<'s> Encoder<'s> {
                 Ok(Named::Input(i)) => {
                     return self.not_writable(
                         span,
-                        format!("input register `{name}` (v{i})"),
+                        if name.len() > 3 {
+                            format!("input register `{name}` (v{i})")
+                        } else {
+                            format!("input register `{name}`")
+                        },
                         "inputs are read-only; write a temporary (r0 to r11) or an output",
                     );
                 }

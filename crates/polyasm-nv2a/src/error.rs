@@ -351,7 +351,11 @@ impl Nv2aError {
         match self {
             Unexpected { span, found, expected } => error(format!("unexpected {found}"))
                 .with_primary(*span, format!("expected {expected}"))
-                .with_help("an operation is `mnemonic dst, src, ...`; join paired operations with `+`"),
+                .with_help(if expected.contains("`,`") && !found.starts_with("`,") {
+                    "separate operands with commas: `mov r0, v0`"
+                } else {
+                    "an operation is `mnemonic dst, src, ...`; join paired operations with `+`"
+                }),
             UnterminatedComment { span } => error("unterminated block comment".into())
                 .with_primary(*span, "this `/*` has no `*/`")
                 .with_help("close the comment with `*/`"),

@@ -5,6 +5,7 @@
 pub mod decode;
 pub mod encode;
 pub mod error;
+pub mod exec;
 pub mod lexer;
 pub mod ops;
 pub mod parser;
@@ -12,10 +13,12 @@ pub mod print;
 
 use polyasm_core::front;
 use polyasm_core::output::FormatInfo;
-use polyasm_core::target::{DisasmInput, OptionSpec, Target, TargetInfo, TargetOptions};
+use polyasm_core::target::{DisasmInput, OptionSpec, RunReport, Target, TargetInfo, TargetOptions};
+use polyasm_core::vertex_io::{self, SlotKind};
 use polyasm_core::{CodeInfo, Diagnostic, Object, Outcome, SourceId, SourceMap, Span};
 
 pub use encode::{AssembleOptions, Operation};
+pub use exec::{ExecOptions, Outputs, Program, ProgramError, Vec4};
 pub use ops::Slot;
 
 use crate::error::Nv2aError;
@@ -147,6 +150,95 @@ static FORMATS: &[FormatInfo] = &[FormatInfo {
     binary: false,
 }];
 
+/// `polyasm run`'s options: the vertex emulators' common ones and `--arl-bias`.
+fn run_option_specs() -> &'static [OptionSpec] {
+    static SPECS: std::sync::OnceLock<Vec<OptionSpec>> = std::sync::OnceLock::new();
+    SPECS.get_or_init(|| {
+        let mut specs = vertex_io::RUN_OPTIONS.to_vec();
+        specs.push(OptionSpec {
+            long: "arl-bias",
+            short: None,
+            value_name: None,
+            help: "nv2a: ARL adds 0.001 before flooring, as xemu does",
+            repeatable: false,
+        });
+        specs
+    })
+}
+
+const INPUT_SLOTS: SlotKind = SlotKind {
+    what: "input",
+    count: ops::INPUTS as usize,
+    parse: parse_input_slot,
+    hint: "0 to 15, v0 to v15 or a name such as iPos",
+};
+
+const CONSTANT_SLOTS: SlotKind = SlotKind {
+    what: "constant",
+    count: ops::CONSTANTS as usize,
+    parse: parse_constant_slot,
+    hint: "0 to 191 or c0 to c191",
+};
+
+fn parse_input_slot(name: &str) -> Option<usize> {
+    if let Some(i) = ops::INPUT_NAMES.iter().position(|n| n.eq_ignore_ascii_case(name)) {
+        return Some(i);
+    }
+    name.strip_prefix(['v', 'V']).unwrap_or(name).parse().ok()
+}
+
+fn parse_constant_slot(name: &str) -> Option<usize> {
+    name.strip_prefix(['c', 'C']).unwrap_or(name).parse().ok()
+}
+
+/// Assembled words run on every vertex the options give; prints the outputs the program writes
+/// (and the constants it writes, for vertex state programs).
+fn run_object(object: &Object, options: &TargetOptions, sources: &mut SourceMap) -> Outcome<RunReport> {
+    let format = match vertex_io::run_format(options) {
+        Ok(format) => format,
+        Err(d) => return Outcome::failed(vec![*d]),
+    };
+    let data = vertex_io::collect_run_data(options, sources, &INPUT_SLOTS, &CONSTANT_SLOTS);
+    let Some(data) = data.value else {
+        return Outcome::failed(data.diagnostics);
+    };
+    let words: Vec<u32> = object.words().collect();
+    let program = match Program::new(&words) {
+        Ok(program) => program,
+        Err(e) => return Outcome::failed(vec![Diagnostic::error("NV2A029", e.to_string())]),
+    };
+    let exec_options = ExecOptions {
+        arl_bias: options.flag("arl-bias"),
+    };
+    let outputs = program.written_outputs();
+    let written_constants = program.written_constants();
+    let constant_names: Vec<String> = written_constants.iter().map(|c| format!("c{c}")).collect();
+    let names: Vec<&str> = outputs
+        .iter()
+        .map(|&o| ops::OUTPUTS[o].short)
+        .chain(constant_names.iter().map(String::as_str))
+        .collect();
+    let mut constants = vertex_io::slots_to_array::<{ ops::CONSTANTS as usize }>(&data.constants);
+    let results: Vec<Vec<Vec4>> = data
+        .vertices
+        .iter()
+        .map(|vertex| {
+            let inputs = vertex_io::slots_to_array::<{ ops::INPUTS as usize }>(vertex);
+            let out = program.run(&inputs, &mut constants, exec_options);
+            outputs
+                .iter()
+                .map(|&o| out[o])
+                .chain(written_constants.iter().map(|&c| constants[c]))
+                .collect()
+        })
+        .collect();
+    let text = vertex_io::format_outputs(&names, &results, format);
+    Outcome::ok(RunReport {
+        output: text.into_bytes(),
+        binary: false,
+    })
+}
+
 /// Reads the target options of assembling.
 pub fn assemble_options(options: &TargetOptions) -> AssembleOptions {
     AssembleOptions {
@@ -186,6 +278,14 @@ impl Target for Nv2aTarget {
             ),
             _ => None,
         }
+    }
+
+    fn run_options(&self) -> &'static [OptionSpec] {
+        run_option_specs()
+    }
+
+    fn run(&self, object: &Object, options: &TargetOptions, sources: &mut SourceMap) -> Option<Outcome<RunReport>> {
+        Some(run_object(object, options, sources))
     }
 
     fn disassemble(&self, sources: &SourceMap, input: &DisasmInput) -> Outcome<String> {
