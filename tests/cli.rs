@@ -534,3 +534,130 @@ fn every_explained_code_is_reported_somewhere_or_documented() {
         assert!(all.contains(&format!("VU{n:03}")), "VU{n:03} has no explanation");
     }
 }
+
+const MVP: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/nv2a/mvp.vsh");
+
+fn mvp_words(options: polyasm_nv2a::AssembleOptions) -> Vec<u32> {
+    polyasm_nv2a::assemble_str(&std::fs::read_to_string(MVP).unwrap(), options).unwrap()
+}
+
+#[test]
+fn nv2a_assembles_to_binary_and_vshinc() {
+    let dir = temp();
+    let out = dir.path().join("out.bin");
+    let output = run(&["-t", "nv2a", MVP, "-o", path_str(&out)]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let words = mvp_words(Default::default());
+    assert_eq!(std::fs::read(&out).unwrap(), le_bytes(&words));
+    assert_eq!(words.len() % 4, 0);
+
+    let output = run(&[MVP, "-f", "vshinc"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines.len(),
+        words.len() / 2,
+        "a comment line and a word line per instruction"
+    );
+    assert_eq!(lines[0], "/* dp4 oPos.x, v0, c96 */");
+    let expected: Vec<String> = words
+        .chunks(4)
+        .map(|w| format!("0x{:08x}, 0x{:08x}, 0x{:08x}, 0x{:08x},", w[0], w[1], w[2], w[3]))
+        .collect();
+    let word_lines: Vec<&str> = lines.iter().skip(1).step_by(2).copied().collect();
+    assert_eq!(word_lines, expected);
+    assert!(text.ends_with(",\n"));
+
+    // The vshinc text reads back through the disassembler and reassembles to the same words.
+    let inc = dir.path().join("mvp.vshinc");
+    std::fs::write(&inc, &text).unwrap();
+    let source = run(&["disasm", "-t", "nv2a", path_str(&inc)]);
+    assert!(source.status.success(), "{}", stderr(&source));
+    let again = run_with_stdin(&["-t", "nv2a", "-", "-f", "hex"], &source.stdout);
+    let hex: Vec<String> = words.iter().map(|w| format!("{w:08x}")).collect();
+    assert_eq!(stdout(&again), hex.join("\n") + "\n");
+}
+
+#[test]
+fn nv2a_explicit_final_appends_the_marker_and_is_nv2a_only() {
+    let output = run(&[MVP, "-f", "hex", "--explicit-final"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let explicit = mvp_words(polyasm_nv2a::AssembleOptions {
+        explicit_final: true,
+        ..Default::default()
+    });
+    assert_eq!(&explicit[explicit.len() - 4..], [0, 0, 0, 1]);
+    let hex: Vec<String> = explicit.iter().map(|w| format!("{w:08x}")).collect();
+    assert_eq!(stdout(&output), hex.join("\n") + "\n");
+    let output = run(&[SEED, "-f", "hex", "--explicit-final"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("target vu does not take `--explicit-final`"));
+}
+
+#[test]
+fn nv2a_silent_miscompiles_of_nv2avsh_are_errors_and_write_nothing() {
+    let dir = temp();
+    for (source, code) in [
+        ("add r0, v0, v1\n", "NV2A015"),
+        ("mov oT0, v0 + rcp r1.x, v1.x\n", "NV2A015"),
+        ("mul r0, c[A0+5], c5\n", "NV2A017"),
+        ("dp4 oPos.x, v0, c0 + rcp oFog.x, v0.x\n", "NV2A018"),
+        ("mul r0, c1, c2\n", "NV2A016"),
+    ] {
+        let input = dir.path().join("bad.vsh");
+        std::fs::write(&input, source).unwrap();
+        let out = dir.path().join("bad.bin");
+        let output = run(&[path_str(&input), "-o", path_str(&out), "--error-format", "short"]);
+        assert_eq!(output.status.code(), Some(1), "{source}");
+        assert!(
+            stderr(&output).contains(&format!("error[{code}]")),
+            "{source}: {}",
+            stderr(&output)
+        );
+        assert!(!out.exists(), "{source}: no output on error");
+    }
+}
+
+#[test]
+fn nv2a_paired_ilu_warning_is_fatal_under_werror() {
+    let dir = temp();
+    let input = dir.path().join("w.vsh");
+    std::fs::write(&input, "dp4 oPos.x, r6, c96 + rsq r10.x, r2.x\n").unwrap();
+    let output = run(&[path_str(&input), "-f", "hex"]);
+    assert!(output.status.success());
+    assert!(stderr(&output).contains("warning[NV2A022]"));
+    assert_eq!(stdout(&output), "00000000\n08ec001b\n64361800\n90188801\n");
+    let output = run(&[path_str(&input), "-f", "hex", "-W", "error"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stdout(&output).is_empty());
+}
+
+#[test]
+fn nv2a_run_transforms_a_vertex() {
+    // mvp.vsh: oPos = (dp4(v0, c96), dp4(v0, c97), dp4(v0, c98), dp4(v0, c99)).
+    let output = run(&[
+        "run",
+        MVP,
+        "-i",
+        "v0=1,2,3",
+        "-c",
+        "c96=2,0,0,1",
+        "-c",
+        "97=0,3,0,0",
+        "-c",
+        "98=0,0,1,1",
+        "-c",
+        "99=0,0,0,1",
+        "--format",
+        "json",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    // x = 1*2 + 1*1 = 3, y = 2*3 = 6, z = 3 + 1 = 4, w = 1
+    assert_eq!(json["vertices"][0]["oPos"], serde_json::json!([3.0, 6.0, 4.0, 1.0]));
+    let output = run(&["run", MVP, "--arl-bias"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let output = run(&["run", SEED, "--arl-bias"]);
+    assert_eq!(output.status.code(), Some(2));
+}

@@ -4,7 +4,7 @@
 
 use std::ops::Range;
 
-use chumsky::error::{Rich, RichPattern};
+use chumsky::error::{EmptyErr, Rich, RichPattern};
 use chumsky::input::{Input as _, MappedInput};
 use chumsky::prelude::*;
 
@@ -56,21 +56,28 @@ pub fn lex_in_chunks<'s, L: StatementLexer<'s>>(
     }
 }
 
-/// Parses each non-empty statement of a chunk with `parser`.
-pub fn parse_statements<'t, T, O, P>(
-    parser: &P,
+/// Parses each non-empty statement of a chunk. `fast` is the same grammar with
+/// [`EmptyErr`]: it allocates nothing for the alternatives it tries, so valid statements go
+/// through it alone; a statement it rejects is parsed again with `rich` for the message.
+pub fn parse_statements<'t, T, O, PF, PR>(
+    fast: &PF,
+    rich: &PR,
     tokens: &'t [Spanned<T>],
     statements: &[Range<usize>],
     mut each: impl FnMut(Result<O, Vec<SyntaxError<'t, T>>>),
 ) where
     T: PartialEq + 't,
-    P: Parser<'t, TokenInput<'t, T>, O, extra::Err<SyntaxError<'t, T>>>,
+    PF: Parser<'t, TokenInput<'t, T>, O, extra::Err<EmptyErr>>,
+    PR: Parser<'t, TokenInput<'t, T>, O, extra::Err<SyntaxError<'t, T>>>,
 {
     for statement in statements {
         let toks = &tokens[statement.clone()];
         let Some(last) = toks.last() else { continue };
         let eoi = last.1.end..last.1.end;
-        each(parser.parse(toks.split_token_span(eoi)).into_result());
+        match fast.parse(toks.split_token_span(eoi.clone())).into_output() {
+            Some(output) => each(Ok(output)),
+            None => each(rich.parse(toks.split_token_span(eoi)).into_result()),
+        }
     }
 }
 

@@ -34,19 +34,25 @@ pub fn assemble(sources: &SourceMap, file: SourceId, options: AssembleOptions) -
                 span: Span::new(file, e.open.start, e.open.end),
             });
         }
-        front::parse_statements(&parser::statement(), tokens, statements, |parsed| match parsed {
-            Ok(statement) => encoder.statement(&statement),
-            Err(errors) => {
-                for e in errors {
-                    let (span, found, expected) = front::describe_syntax_error(&e);
-                    encoder.error(Nv2aError::Unexpected {
-                        span: Span::new(file, span.start, span.end),
-                        found,
-                        expected,
-                    });
+        front::parse_statements(
+            &parser::statement(),
+            &parser::statement(),
+            tokens,
+            statements,
+            |parsed| match parsed {
+                Ok(statement) => encoder.statement(&statement),
+                Err(errors) => {
+                    for e in errors {
+                        let (span, found, expected) = front::describe_syntax_error(&e);
+                        encoder.error(Nv2aError::Unexpected {
+                            span: Span::new(file, span.start, span.end),
+                            found,
+                            expected,
+                        });
+                    }
                 }
-            }
-        });
+            },
+        );
     });
     encoder.finish()
 }

@@ -135,9 +135,13 @@ pub enum Statement<'s> {
 pub type ParseError<'t, 's> = SyntaxError<'t, Tok<'s>>;
 
 /// The statement grammar.
-pub fn statement<'t, 's: 't, I>() -> impl Parser<'t, I, Statement<'s>, extra::Err<ParseError<'t, 's>>>
+/// The statement grammar, generic over the error type: assembling parses with
+/// [`chumsky::error::EmptyErr`] first (no allocation per failed alternative) and only parses
+/// a statement again with [`ParseError`] when it fails, for the message.
+pub fn statement<'t, 's: 't, I, E>() -> impl Parser<'t, I, Statement<'s>, extra::Err<E>>
 where
     I: ValueInput<'t, Token = Tok<'s>, Span = Range<usize>>,
+    E: chumsky::error::Error<'t, I> + chumsky::error::LabelError<'t, I, &'static str> + 't,
 {
     let ident = select! { Tok::Ident(s) => s };
     let int = select! { Tok::Int(s) => s }.labelled("a number");
@@ -261,7 +265,7 @@ mod tests {
         Lexer::new(text).next_statement(&mut tokens).unwrap();
         let mut out = None;
         let whole = std::iter::once(0..tokens.len()).collect::<Vec<_>>();
-        polyasm_core::front::parse_statements(&statement(), &tokens, &whole, |r| {
+        polyasm_core::front::parse_statements(&statement(), &statement(), &tokens, &whole, |r| {
             out = Some(r.map_err(|e| {
                 e.iter()
                     .map(|e| format!("found {:?} at {:?}", e.found(), e.span()))

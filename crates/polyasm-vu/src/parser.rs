@@ -63,9 +63,12 @@ impl Statement<'_> {
 pub type ParseError<'t, 's> = polyasm_core::front::SyntaxError<'t, Tok<'s>>;
 
 /// The statement grammar: `head operand*`, nothing else on the line.
-pub fn statement<'t, 's: 't, I>() -> impl Parser<'t, I, Statement<'s>, extra::Err<ParseError<'t, 's>>>
+/// Generic over the error type, so valid lines parse with the allocation-free
+/// [`chumsky::error::EmptyErr`] and only failing ones again with [`ParseError`].
+pub fn statement<'t, 's: 't, I, E>() -> impl Parser<'t, I, Statement<'s>, extra::Err<E>>
 where
     I: ValueInput<'t, Token = Tok<'s>, Span = Range<usize>>,
+    E: chumsky::error::Error<'t, I> + chumsky::error::LabelError<'t, I, &'static str> + 't,
 {
     let head = select! {
         Tok::Ident(name) => Head::Mnemonic(name),
@@ -100,7 +103,7 @@ mod tests {
         Lexer::new(text).next_statement(&mut tokens).unwrap();
         let mut out = None;
         let whole_line = std::iter::once(0..tokens.len()).collect::<Vec<_>>();
-        polyasm_core::front::parse_statements(&statement(), &tokens, &whole_line, |r| {
+        polyasm_core::front::parse_statements(&statement(), &statement(), &tokens, &whole_line, |r| {
             out = Some(r.map_err(|e| {
                 e.iter()
                     .map(|e| format!("found {:?} at {:?}", e.found(), e.span()))
