@@ -56,7 +56,7 @@ pub fn lex_in_chunks<'s, L: StatementLexer<'s>>(
     }
 }
 
-/// Parses each non-empty statement of a chunk. `fast` is the same grammar with
+/// Parses each non-empty statement of a chunk, telling `each` its index. `fast` is the same grammar with
 /// [`EmptyErr`]: it allocates nothing for the alternatives it tries, so valid statements go
 /// through it alone; a statement it rejects is parsed again with `rich` for the message.
 pub fn parse_statements<'t, T, O, PF, PR>(
@@ -64,19 +64,19 @@ pub fn parse_statements<'t, T, O, PF, PR>(
     rich: &PR,
     tokens: &'t [Spanned<T>],
     statements: &[Range<usize>],
-    mut each: impl FnMut(Result<O, Vec<SyntaxError<'t, T>>>),
+    mut each: impl FnMut(usize, Result<O, Vec<SyntaxError<'t, T>>>),
 ) where
     T: PartialEq + 't,
     PF: Parser<'t, TokenInput<'t, T>, O, extra::Err<EmptyErr>>,
     PR: Parser<'t, TokenInput<'t, T>, O, extra::Err<SyntaxError<'t, T>>>,
 {
-    for statement in statements {
+    for (index, statement) in statements.iter().enumerate() {
         let toks = &tokens[statement.clone()];
         let Some(last) = toks.last() else { continue };
         let eoi = last.1.end..last.1.end;
         match fast.parse(toks.split_token_span(eoi.clone())).into_output() {
-            Some(output) => each(Ok(output)),
-            None => each(rich.parse(toks.split_token_span(eoi)).into_result()),
+            Some(output) => each(index, Ok(output)),
+            None => each(index, rich.parse(toks.split_token_span(eoi)).into_result()),
         }
     }
 }

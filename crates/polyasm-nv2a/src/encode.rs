@@ -303,31 +303,8 @@ impl<'s> Encoder<'s> {
     /// Encodes one statement (or records why it cannot be).
     pub fn statement(&mut self, statement: &Statement<'s>) {
         match statement {
-            Statement::Instruction(operations) => {
-                let ops = operations.as_slice();
-                let (Some(first), Some(last)) = (ops.first(), ops.last()) else {
-                    return;
-                };
-                let span = self.span(first.span.start..last.span.end);
-                if let Some(extra) = &operations.overflow {
-                    self.error(Nv2aError::TooManyOperations {
-                        span: self.span(extra.clone()),
-                        found: operations.count(),
-                    });
-                    self.push(None, span, true);
-                    return;
-                }
-                let mut resolved = [None; 3];
-                for (slot, op) in resolved.iter_mut().zip(ops) {
-                    *slot = self.operation(op);
-                }
-                let slot = if resolved[..ops.len()].iter().all(Option::is_some) {
-                    let resolved: Vec<Resolved> = resolved.iter().flatten().copied().collect();
-                    self.instruction(&resolved)
-                } else {
-                    None
-                };
-                self.push(slot, span, true);
+            Statement::Operation(operation) => {
+                self.instruction_statement(std::slice::from_ref(operation), None);
             }
             Statement::Uniform {
                 name,
@@ -384,6 +361,40 @@ impl<'s> Encoder<'s> {
                 self.push(slot, span, false);
             }
         }
+    }
+
+    /// Encodes one instruction from its operations (one to three joined by `+`), or records why
+    /// it cannot be. `extra` counts and spans the operations written past the third.
+    pub fn instruction_statement(&mut self, ops: &[ParsedOperation<'s>], extra: Option<(usize, Range<usize>)>) {
+        let (Some(first), Some(last)) = (ops.first(), ops.last()) else {
+            return;
+        };
+        let span = self.span(first.span.start..last.span.end);
+        if let Some((found, extra)) = extra {
+            self.error(Nv2aError::TooManyOperations {
+                span: self.span(extra),
+                found,
+            });
+            self.push(None, span, true);
+            return;
+        }
+        let mut resolved = [None; 3];
+        for (slot, op) in resolved.iter_mut().zip(ops) {
+            *slot = self.operation(op);
+        }
+        let slot = if resolved[..ops.len()].iter().all(Option::is_some) {
+            let resolved: Vec<Resolved> = resolved.iter().flatten().copied().collect();
+            self.instruction(&resolved)
+        } else {
+            None
+        };
+        self.push(slot, span, true);
+    }
+
+    /// Counts an instruction that did not parse, so the length check stays right.
+    pub fn failed_instruction(&mut self, span: Range<usize>) {
+        let span = self.span(span);
+        self.push(None, span, true);
     }
 
     /// Counts an instruction (checking the program length) and appends it if it encoded.

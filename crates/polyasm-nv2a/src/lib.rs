@@ -11,6 +11,8 @@ pub mod ops;
 pub mod parser;
 pub mod print;
 
+use std::ops::Range;
+
 use polyasm_core::front;
 use polyasm_core::output::FormatInfo;
 use polyasm_core::target::{DisasmInput, OptionSpec, RunReport, Target, TargetInfo, TargetOptions};
@@ -24,24 +26,80 @@ pub use ops::Slot;
 use crate::error::Nv2aError;
 use crate::lexer::Lexer;
 
+/// The most operations one instruction pairs.
+pub const MAX_PAIRED: usize = 3;
+
 /// Assembles source `file` of `sources`.
 pub fn assemble(sources: &SourceMap, file: SourceId, options: AssembleOptions) -> Outcome<Object> {
     let text = sources.get(file).text();
     let mut encoder = encode::Encoder::new(file, text, options);
+    let mut pieces: Vec<Range<usize>> = Vec::new();
+    let mut owner: Vec<u32> = Vec::new();
+    let mut dangling = Vec::new();
+    let mut pending: Vec<parser::Operation> = Vec::with_capacity(MAX_PAIRED);
     front::lex_in_chunks(&mut Lexer::new(text), |tokens, statements, unterminated| {
         for e in unterminated {
             encoder.error(Nv2aError::UnterminatedComment {
                 span: Span::new(file, e.open.start, e.open.end),
             });
         }
-        front::parse_statements(
-            &parser::statement(),
-            &parser::statement(),
-            tokens,
-            statements,
-            |parsed| match parsed {
-                Ok(statement) => encoder.statement(&statement),
+        // Instructions are parsed one operation at a time: split them at their top-level `+`.
+        pieces.clear();
+        owner.clear();
+        let mut broken = vec![false; statements.len()];
+        for (index, statement) in statements.iter().enumerate() {
+            dangling.clear();
+            let before = pieces.len();
+            parser::split_operations(tokens, statement.clone(), &mut pieces, &mut dangling);
+            owner.extend(std::iter::repeat_n(index as u32, pieces.len() - before));
+            for plus in &dangling {
+                broken[index] = true;
+                encoder.error(Nv2aError::Unexpected {
+                    span: Span::new(file, plus.start, plus.end),
+                    found: "`+`".into(),
+                    expected: "an operation on both sides".into(),
+                });
+            }
+        }
+        let mut current = Instruction::default();
+        let fast = parser::statement();
+        let rich = parser::statement();
+        front::parse_statements(&fast, &rich, tokens, &pieces, |index, parsed| {
+            let statement = owner[index] as usize;
+            let piece = &pieces[index];
+            let piece_span = tokens[piece.start].1.start..tokens[piece.end - 1].1.end;
+            if statement != current.statement || current.span.is_none() {
+                if current.span.is_some() {
+                    flush(&mut current, &broken, &mut pending, &mut encoder);
+                }
+                current = Instruction {
+                    statement,
+                    ..Instruction::default()
+                };
+            }
+            let span = current.span.get_or_insert(piece_span.clone());
+            span.end = piece_span.end;
+            match parsed {
+                Ok(parser::Statement::Operation(operation)) if pending.len() < MAX_PAIRED => pending.push(operation),
+                Ok(parser::Statement::Operation(operation)) => {
+                    let (count, extra) = current.extra.get_or_insert((MAX_PAIRED, operation.span.clone()));
+                    *count += 1;
+                    extra.end = operation.span.end;
+                }
+                Ok(other) if owner.iter().filter(|&&o| o as usize == statement).count() == 1 => {
+                    encoder.statement(&other);
+                    current.span = None;
+                }
+                Ok(_) => {
+                    current.failed = true;
+                    encoder.error(Nv2aError::Unexpected {
+                        span: Span::new(file, piece_span.start, piece_span.end),
+                        found: "a declaration, macro or directive".into(),
+                        expected: "an operation: `+` joins operations only".into(),
+                    });
+                }
                 Err(errors) => {
+                    current.failed = true;
                     for e in errors {
                         let (span, found, expected) = front::describe_syntax_error(&e);
                         encoder.error(Nv2aError::Unexpected {
@@ -51,10 +109,39 @@ pub fn assemble(sources: &SourceMap, file: SourceId, options: AssembleOptions) -
                         });
                     }
                 }
-            },
-        );
+            }
+        });
+        if current.span.is_some() {
+            flush(&mut current, &broken, &mut pending, &mut encoder);
+        }
     });
     encoder.finish()
+}
+
+/// Encodes the gathered instruction (or counts it, if it failed to parse).
+fn flush<'s>(
+    current: &mut Instruction,
+    broken: &[bool],
+    pending: &mut Vec<parser::Operation<'s>>,
+    encoder: &mut encode::Encoder<'s>,
+) {
+    match (current.failed || broken[current.statement], current.span.clone()) {
+        (true, Some(span)) => encoder.failed_instruction(span),
+        (true, None) => {}
+        (false, _) => encoder.instruction_statement(pending, current.extra.take()),
+    }
+    pending.clear();
+}
+
+/// The instruction being gathered from its operations.
+#[derive(Default)]
+struct Instruction {
+    statement: usize,
+    /// From the first operation to the last; `None` before the first.
+    span: Option<Range<usize>>,
+    failed: bool,
+    /// Operations past [`MAX_PAIRED`]: how many in all, and their span.
+    extra: Option<(usize, Range<usize>)>,
 }
 
 /// Assembles a string with `options` and returns its words, or the diagnostics.

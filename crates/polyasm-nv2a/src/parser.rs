@@ -68,9 +68,6 @@ impl HasSpan for Operand<'_> {
 
 /// The most operands an operation takes (MAD: a destination and three sources).
 pub const MAX_OPERANDS: usize = 4;
-/// The most operations one instruction pairs.
-pub const MAX_PAIRED: usize = 3;
-
 /// An operation: a mnemonic and its operands.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Operation<'s> {
@@ -99,15 +96,16 @@ impl HasSpan for Number<'_> {
     }
 }
 
-/// One parsed statement.
+/// One parsed statement, or one operation of an instruction: the driver splits instructions at
+/// their top-level `+` and parses each operation on its own, so a parse result stays small.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[expect(
     clippy::large_enum_variant,
     reason = "a statement lives for one line on the stack; boxing would allocate per line"
 )]
 pub enum Statement<'s> {
-    /// One instruction: operations joined by `+`.
-    Instruction(Bounded<Operation<'s>, MAX_PAIRED>),
+    /// One operation; an instruction joins one to three of them with `+`.
+    Operation(Operation<'s>),
     /// `#name vector 12` or `#name matrix4 96`.
     Uniform {
         name: &'s str,
@@ -207,11 +205,7 @@ where
             span: e.span(),
         });
 
-    let instruction = operation
-        .separated_by(just(Tok::Punct('+')))
-        .at_least(1)
-        .collect::<Bounded<_, MAX_PAIRED>>()
-        .map(Statement::Instruction);
+    let instruction = operation.map(Statement::Operation);
 
     let uniform = select! { Tok::Uniform(s) => s }
         .map_with(|s, e| (s, e.span()))
@@ -254,6 +248,40 @@ where
         .boxed()
 }
 
+/// Splits a statement's tokens at its top-level `+` (outside `[...]`) into the operations of
+/// an instruction, appending their index ranges to `pieces`. A `+` with no operation on one side
+/// is left out of every piece and its byte span goes to `dangling`.
+pub fn split_operations(
+    tokens: &[(Tok<'_>, Range<usize>)],
+    statement: Range<usize>,
+    pieces: &mut Vec<Range<usize>>,
+    dangling: &mut Vec<Range<usize>>,
+) {
+    let mut depth = 0usize;
+    let mut start = statement.start;
+    for i in statement.clone() {
+        match tokens[i].0 {
+            Tok::Punct('[') => depth += 1,
+            Tok::Punct(']') => depth = depth.saturating_sub(1),
+            Tok::Punct('+') if depth == 0 => {
+                if i == start {
+                    dangling.push(tokens[i].1.clone());
+                } else {
+                    pieces.push(start..i);
+                }
+                if i + 1 == statement.end {
+                    dangling.push(tokens[i].1.clone());
+                }
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if start < statement.end {
+        pieces.push(start..statement.end);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -265,7 +293,7 @@ mod tests {
         Lexer::new(text).next_statement(&mut tokens).unwrap();
         let mut out = None;
         let whole = std::iter::once(0..tokens.len()).collect::<Vec<_>>();
-        polyasm_core::front::parse_statements(&statement(), &statement(), &tokens, &whole, |r| {
+        polyasm_core::front::parse_statements(&statement(), &statement(), &tokens, &whole, |_, r| {
             out = Some(r.map_err(|e| {
                 e.iter()
                     .map(|e| format!("found {:?} at {:?}", e.found(), e.span()))
@@ -277,10 +305,17 @@ mod tests {
     }
 
     fn operations(text: &str) -> Vec<Operation<'_>> {
-        match parse(text).unwrap() {
-            Statement::Instruction(ops) => ops.as_slice().to_vec(),
-            other => panic!("not an instruction: {other:?}"),
-        }
+        let mut tokens = Vec::new();
+        Lexer::new(text).next_statement(&mut tokens).unwrap();
+        let (mut pieces, mut dangling) = (Vec::new(), Vec::new());
+        split_operations(&tokens, 0..tokens.len(), &mut pieces, &mut dangling);
+        assert!(dangling.is_empty());
+        let mut ops = Vec::new();
+        polyasm_core::front::parse_statements(&statement(), &statement(), &tokens, &pieces, |_, r| match r {
+            Ok(Statement::Operation(op)) => ops.push(op),
+            other => panic!("not an operation: {other:?}"),
+        });
+        ops
     }
 
     #[test]
@@ -348,6 +383,11 @@ mod tests {
     fn rejects_missing_commas_and_negative_offsets() {
         assert!(parse("mov r0 v0").is_err());
         assert!(parse("mov r0, c[A0-4]").is_err());
-        assert!(parse("mov r0, v0 +").is_err());
+        let mut tokens = Vec::new();
+        Lexer::new("+ mov r0, c[A0+1] +").next_statement(&mut tokens).unwrap();
+        let (mut pieces, mut dangling) = (Vec::new(), Vec::new());
+        split_operations(&tokens, 0..tokens.len(), &mut pieces, &mut dangling);
+        assert_eq!(pieces, [1..10]);
+        assert_eq!(dangling, [0..1, 18..19]);
     }
 }

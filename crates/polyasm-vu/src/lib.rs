@@ -52,7 +52,7 @@ pub fn assemble(sources: &SourceMap, file: SourceId, options: AssembleOptions) -
             &parser::statement(),
             tokens,
             statements,
-            |parsed| match parsed {
+            |_, parsed| match parsed {
                 Ok(statement) => encoder.statement(&statement),
                 Err(errors) => {
                     for e in errors {
