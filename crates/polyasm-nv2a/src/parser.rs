@@ -99,10 +99,6 @@ impl HasSpan for Number<'_> {
 /// One parsed statement, or one operation of an instruction: the driver splits instructions at
 /// their top-level `+` and parses each operation on its own, so a parse result stays small.
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[expect(
-    clippy::large_enum_variant,
-    reason = "a statement lives for one line on the stack; boxing would allocate per line"
-)]
 pub enum Statement<'s> {
     /// One operation; an instruction joins one to three of them with `+`.
     Operation(Operation<'s>),
@@ -380,14 +376,15 @@ mod tests {
     }
 
     #[test]
-    fn rejects_missing_commas_and_negative_offsets() {
+    fn rejects_missing_commas_and_negative_offsets_and_splits_at_top_level_plus() {
         assert!(parse("mov r0 v0").is_err());
         assert!(parse("mov r0, c[A0-4]").is_err());
         let mut tokens = Vec::new();
         Lexer::new("+ mov r0, c[A0+1] +").next_statement(&mut tokens).unwrap();
         let (mut pieces, mut dangling) = (Vec::new(), Vec::new());
         split_operations(&tokens, 0..tokens.len(), &mut pieces, &mut dangling);
-        assert_eq!(pieces, [1..10]);
+        assert_eq!(pieces.len(), 1);
+        assert_eq!(pieces[0], 1..10);
         assert_eq!(dangling, [0..1, 18..19]);
     }
 }
