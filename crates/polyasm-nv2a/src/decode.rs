@@ -126,13 +126,9 @@ fn decode_operations(slot: Slot) -> Option<Vec<Operation>> {
     }
     if ilu_code != 0 {
         let op = Op::from_opcode(Unit::Ilu, ilu_code)?;
-        let mut source = source(&slot, InputSlot::C)?;
-        let mac_reads_c =
-            Op::from_opcode(Unit::Mac, mac_code).is_some_and(|mac| mac.info().mac_slots.contains(&InputSlot::C));
-        // A scalar op reads lane x only, so print just that, unless the MAC shares the input.
-        if op.info().scalar && !mac_reads_c {
-            source.swizzle = [source.swizzle[0]; 4];
-        }
+        // Scalar operations read lane x only, but the whole swizzle is printed: nv2avsh writes
+        // it as given, so printing it keeps the words when reassembled.
+        let source = source(&slot, InputSlot::C)?;
         let sources = [source, Source::default(), Source::default()];
         let before = operations.len();
         operations.extend(output(&slot, Unit::Ilu)?.map(|dest| Operation { op, dest, sources }));

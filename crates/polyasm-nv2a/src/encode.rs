@@ -802,9 +802,14 @@ impl<'s> Encoder<'s> {
         let mut units: Vec<UnitOp> = Vec::with_capacity(3);
         for r in ops {
             let n = r.operation.op.info().sources();
+            let is_temp = matches!(r.operation.dest.reg, DestReg::Temp(_));
+            // Two MOVs of one input that the MAC cannot merge (both write temps, or both o/c)
+            // may still run on both units.
+            let mergeable =
+                |u: &UnitOp| r.operation.op != Op::Mov || if is_temp { u.temp.is_none() } else { u.out.is_none() };
             let index = match units
                 .iter()
-                .position(|u| u.info.op == r.operation.op && u.sources[..n] == r.operation.sources[..n])
+                .position(|u| u.info.op == r.operation.op && u.sources[..n] == r.operation.sources[..n] && mergeable(u))
             {
                 Some(i) => i,
                 None => {

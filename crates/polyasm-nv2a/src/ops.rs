@@ -154,9 +154,9 @@ nv2a_ops! {
     Arl, "arl", mac Some(13), ilu None, [A], Address, scalar false, negate false, "a0 = floor(a.x)";
     Rcp, "rcp", mac None, ilu Some(2), [], Register, scalar true, negate false, "dst = 1 / a.x";
     Rcc, "rcc", mac None, ilu Some(3), [], Register, scalar true, negate false, "dst = 1 / a.x, clamped to ±[2^-64, 2^64]";
-    Rsq, "rsq", mac None, ilu Some(4), [], Register, scalar true, negate false, "dst = 1 / sqrt(|a.x|)";
+    Rsq, "rsq", mac None, ilu Some(4), [], Register, scalar true, negate false, "dst = 1 / sqrt(abs(a.x))";
     Expp, "expp", mac None, ilu Some(5), [], Register, scalar true, negate false, "dst = (2^floor(a.x), a.x - floor(a.x), 2^a.x, 1)";
-    Logp, "logp", mac None, ilu Some(6), [], Register, scalar true, negate false, "dst = (exponent, mantissa, log2(|a.x|), 1)";
+    Logp, "logp", mac None, ilu Some(6), [], Register, scalar true, negate false, "dst = (exponent, mantissa, log2(abs(a.x)), 1)";
     Lit, "lit", mac None, ilu Some(7), [], Register, scalar false, negate false, "dst = (1, max(a.x, 0), a.x > 0 && a.y > 0 ? a.y^clamp(a.w) : 0, 1)";
 }
 

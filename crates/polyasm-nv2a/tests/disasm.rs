@@ -1,11 +1,11 @@
 //! Disassembler vectors: words (from nv2avsh, other compilers and game dumps) decode to
-//! source that reassembles to the same instruction. Words with another compiler's values in
-//! unused fields come back with nv2avsh's values there, so they compare as "same meaning":
-//! equal to what the listed source assembles to.
+//! source that reassembles to an instruction with the same meaning as the words and as the
+//! listed source. Words with another compiler's values in unused fields come back with
+//! nv2avsh's values there; nv2avsh's own words come back bit for bit.
 
 use polyasm_nv2a::decode::{Decoded, decode};
 use polyasm_nv2a::print::write_decoded;
-use polyasm_nv2a::{AssembleOptions, Slot, assemble_str};
+use polyasm_nv2a::{AssembleOptions, Operation, Slot, assemble_str};
 
 const APPEND_FINAL: AssembleOptions = AssembleOptions {
     max_instructions: Some(136),
@@ -28,14 +28,33 @@ fn print_one(words: [u32; 4]) -> String {
     out
 }
 
-/// `exact`: the words are nv2avsh's, so the listed source must assemble to them bit for bit.
+/// What an instruction does: its decoded operations, with the lanes a scalar ILU operation
+/// ignores (all but x) set to x.
+fn meaning(words: [u32; 4]) -> Vec<Operation> {
+    let Decoded::Operations(mut operations) = decode(Slot([words[0], words[1], words[2], words[3] & !1]), 0, 2) else {
+        panic!("{words:08x?} stayed raw");
+    };
+    for operation in &mut operations {
+        if operation.op.info().scalar {
+            operation.sources[0].swizzle = [operation.sources[0].swizzle[0]; 4];
+        }
+    }
+    operations
+}
+
+/// The disassembly means what the words and the listed source mean. `exact`: the words are
+/// nv2avsh's, so the listed source and the disassembly assemble to them bit for bit.
 fn check(cases: &[(&str, [u32; 4], bool)]) {
     for &(source, words, exact) in cases {
         let printed = print_one(words);
+        let reassembled = first_instruction(&printed);
         let listed = first_instruction(source);
-        assert_eq!(first_instruction(&printed), listed, "{source}: printed as {printed}");
+        assert_eq!(meaning(reassembled), meaning(listed), "{source}: printed as {printed}");
+        assert_eq!(meaning(reassembled), meaning(words), "{source}: printed as {printed}");
         if exact {
-            assert_eq!(listed, [words[0], words[1], words[2], words[3] & !1], "{source}");
+            let words = [words[0], words[1], words[2], words[3] & !1];
+            assert_eq!(listed, words, "{source}");
+            assert_eq!(reassembled, words, "{source}: printed as {printed}");
         }
     }
 }
