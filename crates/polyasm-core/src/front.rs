@@ -20,6 +20,43 @@ pub type SyntaxError<'t, T> = Rich<'t, T, Range<usize>>;
 /// Statements lexed and parsed per batch; bounds the token buffer on huge inputs.
 pub const STATEMENTS_PER_CHUNK: usize = 4096;
 
+/// A lexing error: a `/*` without its `*/`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnterminatedComment {
+    /// The `/*` that opens the unterminated comment.
+    pub open: Range<usize>,
+}
+
+/// Whether `b` continues an identifier or a number: `[A-Za-z0-9_]`.
+pub fn is_ident_continue(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// The first index at or after `from` whose byte does not satisfy `pred`.
+pub fn scan_while(bytes: &[u8], from: usize, pred: fn(u8) -> bool) -> usize {
+    bytes[from..]
+        .iter()
+        .position(|&b| !pred(b))
+        .map_or(bytes.len(), |i| from + i)
+}
+
+/// The index of the newline that ends the line holding `from` (or the end of the text).
+pub fn line_end(bytes: &[u8], from: usize) -> usize {
+    bytes[from..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(bytes.len(), |i| from + i)
+}
+
+/// The end of a C `/* */` comment opening at `from` (C comments do not nest); `None` when
+/// it has no `*/`.
+pub fn block_comment_end(bytes: &[u8], from: usize) -> Option<usize> {
+    bytes[from + 2..]
+        .windows(2)
+        .position(|w| w == b"*/")
+        .map(|i| from + 2 + i + 2)
+}
+
 /// A lexer that produces tokens one statement at a time.
 pub trait StatementLexer<'s> {
     type Token: 's;
@@ -178,6 +215,16 @@ mod tests {
         fn span(&self) -> Range<usize> {
             self.0.clone()
         }
+    }
+
+    #[test]
+    fn byte_helpers_find_ends() {
+        let text = b"abc_1 x/* c */y\nz/* open";
+        assert_eq!(scan_while(text, 0, is_ident_continue), 5);
+        assert_eq!(line_end(text, 3), 15);
+        assert_eq!(line_end(text, 16), text.len());
+        assert_eq!(block_comment_end(text, 7), Some(14));
+        assert_eq!(block_comment_end(text, 17), None);
     }
 
     #[test]

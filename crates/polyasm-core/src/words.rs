@@ -1,6 +1,7 @@
 //! Reading machine words back for the disassembler: binary or hex text.
 
 use crate::diagnostic::{Diagnostic, Outcome};
+use crate::front::{block_comment_end, line_end};
 use crate::source::{SourceId, SourceMap, Span};
 use crate::target::{DisasmInput, InputEncoding};
 
@@ -63,12 +64,10 @@ pub fn parse_hex_words(sources: &SourceMap, id: SourceId, word_bytes: usize) -> 
         if b.is_ascii_whitespace() || b == b',' {
             i += 1;
         } else if b == b'#' || b == b';' || bytes[i..].starts_with(b"//") {
-            while i < bytes.len() && bytes[i] != b'\n' {
-                i += 1;
-            }
+            i = line_end(bytes, i);
         } else if bytes[i..].starts_with(b"/*") {
-            match text[i + 2..].find("*/") {
-                Some(end) => i += 2 + end + 2,
+            match block_comment_end(bytes, i) {
+                Some(end) => i = end,
                 None => {
                     diagnostics.push(
                         Diagnostic::error("PA005", "unterminated `/*` comment")

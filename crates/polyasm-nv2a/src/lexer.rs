@@ -4,7 +4,9 @@
 
 use std::ops::Range;
 
-use polyasm_core::front::StatementLexer;
+use polyasm_core::front::{
+    StatementLexer, UnterminatedComment, block_comment_end, is_ident_continue, line_end, scan_while,
+};
 
 /// One token of nv2a source.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -32,38 +34,15 @@ impl std::fmt::Display for Tok<'_> {
     }
 }
 
-/// A lexing error: a `/*` without its `*/`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UnterminatedComment {
-    pub open: Range<usize>,
-}
-
 /// Lexes `text` on demand, one statement of tokens at a time.
 pub struct Lexer<'s> {
     text: &'s str,
     pos: usize,
 }
 
-fn is_ident_continue(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_'
-}
-
 impl<'s> Lexer<'s> {
     pub fn new(text: &'s str) -> Lexer<'s> {
         Lexer { text, pos: 0 }
-    }
-
-    fn scan_while(&self, mut end: usize, pred: fn(u8) -> bool) -> usize {
-        let bytes = self.text.as_bytes();
-        while end < bytes.len() && pred(bytes[end]) {
-            end += 1;
-        }
-        end
-    }
-
-    /// The end of a `/* */` comment opening at `from` (C comments: they do not nest).
-    fn block_comment_end(&self, from: usize) -> Option<usize> {
-        self.text[from + 2..].find("*/").map(|i| from + 2 + i + 2)
     }
 
     /// Whether the next byte that is not whitespace or comment is a `+`, i.e. the statement
@@ -76,7 +55,7 @@ impl<'s> Lexer<'s> {
                 b' ' | b'\t' | b'\r' | b'\n' | b'\x0c' => i += 1,
                 b'/' if bytes.get(i + 1) == Some(&b'/') => i = line_end(bytes, i),
                 b';' => i = line_end(bytes, i),
-                b'/' if bytes.get(i + 1) == Some(&b'*') => match self.block_comment_end(i) {
+                b'/' if bytes.get(i + 1) == Some(&b'*') => match block_comment_end(bytes, i) {
                     Some(end) => i = end,
                     None => return false,
                 },
@@ -123,7 +102,7 @@ impl<'s> StatementLexer<'s> for Lexer<'s> {
                     self.pos = line_end(bytes, start);
                     continue;
                 }
-                b'/' if bytes.get(start + 1) == Some(&b'*') => match self.block_comment_end(start) {
+                b'/' if bytes.get(start + 1) == Some(&b'*') => match block_comment_end(bytes, start) {
                     Some(end) => {
                         self.pos = end;
                         continue;
@@ -134,15 +113,15 @@ impl<'s> StatementLexer<'s> for Lexer<'s> {
                     }
                 },
                 b'a'..=b'z' | b'A'..=b'Z' | b'_' => {
-                    self.pos = self.scan_while(start + 1, is_ident_continue);
+                    self.pos = scan_while(bytes, start + 1, is_ident_continue);
                     Tok::Ident(&self.text[start..self.pos])
                 }
                 b'0'..=b'9' => {
-                    self.pos = self.scan_while(start + 1, is_ident_continue);
+                    self.pos = scan_while(bytes, start + 1, is_ident_continue);
                     Tok::Int(&self.text[start..self.pos])
                 }
                 b'.' | b'#' | b'%' if bytes.get(start + 1).copied().is_some_and(is_ident_continue) => {
-                    self.pos = self.scan_while(start + 1, is_ident_continue);
+                    self.pos = scan_while(bytes, start + 1, is_ident_continue);
                     let text = &self.text[start..self.pos];
                     match b {
                         b'.' => Tok::Dotted(text),
@@ -163,13 +142,6 @@ impl<'s> StatementLexer<'s> for Lexer<'s> {
         }
         Ok(())
     }
-}
-
-fn line_end(bytes: &[u8], from: usize) -> usize {
-    bytes[from..]
-        .iter()
-        .position(|&b| b == b'\n')
-        .map_or(bytes.len(), |i| from + i)
 }
 
 #[cfg(test)]

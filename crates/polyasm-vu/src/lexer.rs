@@ -3,7 +3,7 @@
 
 use std::ops::Range;
 
-use polyasm_core::front::StatementLexer;
+use polyasm_core::front::{StatementLexer, UnterminatedComment, is_ident_continue, line_end, scan_while};
 
 /// One token of VU source.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -27,21 +27,10 @@ impl std::fmt::Display for Tok<'_> {
     }
 }
 
-/// A lexing error: a `/*` without its `*/`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UnterminatedComment {
-    /// The `/*` that opens the outermost unterminated comment.
-    pub open: Range<usize>,
-}
-
 /// Lexes `text` on demand, one line of tokens at a time.
 pub struct Lexer<'s> {
     text: &'s str,
     pos: usize,
-}
-
-fn is_ident_continue(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_'
 }
 
 impl<'s> Lexer<'s> {
@@ -72,22 +61,25 @@ impl<'s> StatementLexer<'s> for Lexer<'s> {
                 }
                 b' ' | b'\t' | b'\r' | b'\x0c' => self.pos += 1,
                 b'/' if bytes.get(start + 1) == Some(&b'/') => {
-                    self.pos = memchr_newline(bytes, start);
+                    self.pos = line_end(bytes, start);
                 }
                 b'/' if bytes.get(start + 1) == Some(&b'*') => self.skip_block_comment()?,
                 b'a'..=b'z' | b'A'..=b'Z' | b'_' => {
-                    let end = self.scan_while(start + 1, is_ident_continue);
+                    let end = scan_while(bytes, start + 1, is_ident_continue);
+                    self.pos = end;
                     out.push((Tok::Ident(&self.text[start..end]), start..end));
                 }
                 b'0'..=b'9' => {
-                    let end = self.scan_while(start + 1, is_ident_continue);
+                    let end = scan_while(bytes, start + 1, is_ident_continue);
+                    self.pos = end;
                     out.push((Tok::Int(&self.text[start..end]), start..end));
                 }
                 b'.' if bytes
                     .get(start + 1)
                     .is_some_and(|&c| c.is_ascii_alphabetic() || c == b'_') =>
                 {
-                    let end = self.scan_while(start + 1, is_ident_continue);
+                    let end = scan_while(bytes, start + 1, is_ident_continue);
+                    self.pos = end;
                     out.push((Tok::Directive(&self.text[start..end]), start..end));
                 }
                 _ => {
@@ -102,15 +94,6 @@ impl<'s> StatementLexer<'s> for Lexer<'s> {
 }
 
 impl Lexer<'_> {
-    fn scan_while(&mut self, mut end: usize, pred: fn(u8) -> bool) -> usize {
-        let bytes = self.text.as_bytes();
-        while end < bytes.len() && pred(bytes[end]) {
-            end += 1;
-        }
-        self.pos = end;
-        end
-    }
-
     /// Skips a `/* ... */` comment; like Rust's, they nest.
     fn skip_block_comment(&mut self) -> Result<(), UnterminatedComment> {
         let bytes = self.text.as_bytes();
@@ -137,13 +120,6 @@ impl Lexer<'_> {
         self.pos = bytes.len();
         Err(UnterminatedComment { open: open..open + 2 })
     }
-}
-
-fn memchr_newline(bytes: &[u8], from: usize) -> usize {
-    bytes[from..]
-        .iter()
-        .position(|&b| b == b'\n')
-        .map_or(bytes.len(), |i| from + i)
 }
 
 #[cfg(test)]
