@@ -5,7 +5,7 @@
 
 use crate::encode::{Dest, DestReg, Operation, Source, SrcReg};
 use crate::ops::{
-    CONSTANTS, DestKind, Field, InputSlot, Mux, Op, PAIRED_ILU_TEMP, R12, Slot, Unit, WRITABLE_TEMPS,
+    CONSTANTS, DestKind, Field, InputSlot, Mux, Op, PortTarget, R12, Slot, Unit, UnitWrites, WRITABLE_TEMPS,
     output_by_address, unpack_swizzle,
 };
 
@@ -56,21 +56,47 @@ fn source(slot: &Slot, input: InputSlot) -> Option<Source> {
     })
 }
 
-/// The o/c destination of the output port, if `unit` feeds it.
-fn output(slot: &Slot, unit: Unit) -> Option<Option<Dest>> {
-    let mask = slot.get(Field::OutMask) as u8;
-    if mask == 0 || slot.get(Field::OutMux) != u32::from(unit == Unit::Ilu) {
-        return Some(None);
+/// Appends the operations `op` on `unit` performs, one per write; `None` if source cannot say
+/// them (a register that does not exist, or an operation that writes nothing).
+fn unit_operations(slot: &Slot, unit: Unit, op: Op, operations: &mut Vec<Operation>) -> Option<()> {
+    let info = op.info();
+    let mut sources = [Source::default(); 3];
+    for (i, source_slot) in sources.iter_mut().enumerate().take(info.sources()) {
+        *source_slot = source(slot, info.slot(unit, i))?;
     }
-    let address = slot.get(Field::OutAddress);
-    let reg = if slot.get(Field::OutOrb) == 1 {
-        DestReg::Output(output_by_address(address)?.address)
-    } else if address < u32::from(CONSTANTS) {
-        DestReg::Const(address as u8)
-    } else {
-        return None;
-    };
-    Some(Some(Dest { reg, mask }))
+    let writes = slot.writes(unit);
+    if info.dest == DestKind::Address {
+        if writes != (UnitWrites { temp: None, port: None }) {
+            return None;
+        }
+        let dest = Dest {
+            reg: DestReg::Address,
+            mask: 0xf,
+        };
+        operations.push(Operation { op, dest, sources });
+        return Some(());
+    }
+    let before = operations.len();
+    if let Some((target, mask)) = writes.port {
+        let reg = match target {
+            PortTarget::Output(address) => DestReg::Output(output_by_address(address)?.address),
+            PortTarget::Constant(index) if index < u32::from(CONSTANTS) => DestReg::Const(index as u8),
+            PortTarget::Constant(_) => return None,
+        };
+        let dest = Dest { reg, mask: mask as u8 };
+        operations.push(Operation { op, dest, sources });
+    }
+    if let Some((register, mask)) = writes.temp {
+        if register >= u32::from(WRITABLE_TEMPS) {
+            return None;
+        }
+        let dest = Dest {
+            reg: DestReg::Temp(register as u8),
+            mask: mask as u8,
+        };
+        operations.push(Operation { op, dest, sources });
+    }
+    (operations.len() > before).then_some(())
 }
 
 fn decode_operations(slot: Slot) -> Option<Vec<Operation>> {
@@ -78,82 +104,11 @@ fn decode_operations(slot: Slot) -> Option<Vec<Operation>> {
     if slot.0[0] != 0 || slot.0[1] >> 28 != 0 {
         return None;
     }
-    let mac_code = slot.get(Field::Mac);
-    let ilu_code = slot.get(Field::Ilu);
     let mut operations = Vec::with_capacity(2);
-    if mac_code != 0 {
-        let op = Op::from_opcode(Unit::Mac, mac_code)?;
-        let info = op.info();
-        let mut sources = [Source::default(); 3];
-        for (i, &input) in info.mac_slots.iter().enumerate() {
-            sources[i] = source(&slot, input)?;
-        }
-        let mac_mask = slot.get(Field::MacMask) as u8;
-        let out = output(&slot, Unit::Mac)?;
-        if info.dest == DestKind::Address {
-            if mac_mask != 0 || out.is_some() {
-                return None;
-            }
-            operations.push(Operation {
-                op,
-                dest: Dest {
-                    reg: DestReg::Address,
-                    mask: 0xf,
-                },
-                sources,
-            });
-        } else {
-            let before = operations.len();
-            operations.extend(out.map(|dest| Operation { op, dest, sources }));
-            if mac_mask != 0 {
-                let temp = slot.get(Field::OutTemp);
-                if temp >= u32::from(WRITABLE_TEMPS) {
-                    return None;
-                }
-                operations.push(Operation {
-                    op,
-                    dest: Dest {
-                        reg: DestReg::Temp(temp as u8),
-                        mask: mac_mask,
-                    },
-                    sources,
-                });
-            }
-            if operations.len() == before {
-                return None;
-            }
-        }
-    }
-    if ilu_code != 0 {
-        let op = Op::from_opcode(Unit::Ilu, ilu_code)?;
-        // Scalar operations read lane x only, but the whole swizzle is printed: nv2avsh writes
-        // it as given, so printing it keeps the words when reassembled.
-        let source = source(&slot, InputSlot::C)?;
-        let sources = [source, Source::default(), Source::default()];
-        let before = operations.len();
-        operations.extend(output(&slot, Unit::Ilu)?.map(|dest| Operation { op, dest, sources }));
-        let ilu_mask = slot.get(Field::IluMask) as u8;
-        if ilu_mask != 0 {
-            // Paired with a MAC operation, the ILU writes r1 whatever OUT_R says.
-            let temp = if mac_code != 0 {
-                u32::from(PAIRED_ILU_TEMP)
-            } else {
-                slot.get(Field::OutTemp)
-            };
-            if temp >= u32::from(WRITABLE_TEMPS) {
-                return None;
-            }
-            operations.push(Operation {
-                op,
-                dest: Dest {
-                    reg: DestReg::Temp(temp as u8),
-                    mask: ilu_mask,
-                },
-                sources,
-            });
-        }
-        if operations.len() == before {
-            return None;
+    for (unit, field) in [(Unit::Mac, Field::Mac), (Unit::Ilu, Field::Ilu)] {
+        let code = slot.get(field);
+        if code != 0 {
+            unit_operations(&slot, unit, Op::from_opcode(unit, code)?, &mut operations)?;
         }
     }
     // NOP/NOP, and more than the syntax pairs (3 operations), stay raw.

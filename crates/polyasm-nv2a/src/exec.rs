@@ -32,8 +32,8 @@
 //!   exact. LOGP of a NaN gives (NaN, NaN, NaN, 1).
 
 use crate::ops::{
-    CONSTANTS, Field, INPUTS, InputSlot, MAC_ARL, MAX_INSTRUCTIONS, Mux, OUTPUTS, Op, PAIRED_ILU_TEMP, R12, Slot, Unit,
-    WORDS_PER_INSTRUCTION, WRITABLE_TEMPS, mask_bit, output_by_address, unpack_swizzle,
+    CONSTANTS, Field, INPUTS, InputSlot, MAC_ARL, MAX_INSTRUCTIONS, Mux, Op, PortTarget, R12, Slot, Unit,
+    WORDS_PER_INSTRUCTION, WRITABLE_TEMPS, mask_bit, output_index, unpack_swizzle,
 };
 
 pub use polyasm_core::vertex_io::Vec4;
@@ -319,34 +319,26 @@ fn decode_step(index: usize, slot: &Slot) -> Result<Option<Step>, ProgramError> 
         return Ok(None);
     }
 
-    let out_unit = if slot.get(Field::OutMux) == 0 {
-        Unit::Mac
-    } else {
-        Unit::Ilu
-    };
-    let out = decode_out_write(slot);
-    let out_for = |unit: Unit| if out_unit == unit { out } else { None };
-    let out_temp = slot.get(Field::OutTemp);
     let arl = mac_code == u32::from(MAC_ARL);
-    // ARL computes like MOV, but its result goes only to a0.
-    let mac_step = mac.map_or(UnitStep::IDLE, |op| UnitStep {
-        op,
-        operands: decode_operands(slot, Unit::Mac, op),
-        temp: temp_write(out_temp, slot.get(Field::MacMask)).filter(|_| !arl),
-        out: out_for(Unit::Mac).filter(|_| !arl),
-    });
-    // A paired ILU's temp write always lands in r1.
-    let ilu_temp = if mac.is_some() {
-        u32::from(PAIRED_ILU_TEMP)
-    } else {
-        out_temp
+    let unit_step = |unit: Unit, op: Op| {
+        let writes = slot.writes(unit);
+        UnitStep {
+            op,
+            operands: decode_operands(slot, unit, op),
+            temp: writes.temp.and_then(|(register, mask)| temp_write(register, mask)),
+            out: writes.port.and_then(port_write),
+        }
     };
-    let ilu_step = ilu.map_or(UnitStep::IDLE, |op| UnitStep {
-        op,
-        operands: decode_operands(slot, Unit::Ilu, op),
-        temp: temp_write(ilu_temp, slot.get(Field::IluMask)),
-        out: out_for(Unit::Ilu),
+    // ARL computes like MOV, but its result goes only to a0.
+    let mac_step = mac.map_or(UnitStep::IDLE, |op| match unit_step(Unit::Mac, op) {
+        step if arl => UnitStep {
+            temp: None,
+            out: None,
+            ..step
+        },
+        step => step,
     });
+    let ilu_step = ilu.map_or(UnitStep::IDLE, |op| unit_step(Unit::Ilu, op));
     Ok(Some(Step {
         mac: mac_step,
         ilu: ilu_step,
@@ -360,7 +352,7 @@ fn decode_operand(slot: &Slot, input: InputSlot) -> Operand {
         None => zero,
         Some(Mux::Temp) => match slot.temp(input) {
             index if index < u32::from(WRITABLE_TEMPS) => Source::Bank(index as u8),
-            index if index == u32::from(R12) => output_slot(OPOS_ADDRESS).map_or(zero, bank_source),
+            index if index == u32::from(R12) => output_index(OPOS_ADDRESS).map_or(zero, bank_source),
             _ => zero,
         },
         Some(Mux::Input) => match u8::try_from(slot.get(Field::V)) {
@@ -387,15 +379,6 @@ fn bank_source(position: usize) -> Source {
     Source::Bank((BANK_OUTPUTS + position) as u8)
 }
 
-/// The position in `OUTPUTS` (and in `Outputs`) of the output at OUT_ADDRESS `address`.
-fn output_slot(address: u32) -> Option<usize> {
-    let info = output_by_address(address)?;
-    OUTPUTS
-        .iter()
-        .position(|o| std::ptr::eq(o, info))
-        .filter(|&position| position < OUTPUT_COUNT)
-}
-
 /// The source operands of `op` on `unit`, each from the input slot the table names.
 fn decode_operands(slot: &Slot, unit: Unit, op: Op) -> [Operand; 3] {
     let info = op.info();
@@ -418,17 +401,12 @@ fn temp_write(index: u32, mask: u32) -> Option<Write> {
     })
 }
 
-/// The o/c write of an instruction, whichever unit feeds it.
-fn decode_out_write(slot: &Slot) -> Option<Write> {
-    let mask = slot.get(Field::OutMask);
-    if mask == 0 {
-        return None;
-    }
-    let address = slot.get(Field::OutAddress);
-    let target = if slot.get(Field::OutOrb) != 0 {
-        bank_target(output_slot(address & O_ADDRESS_BITS)?)
-    } else {
-        Target::Constant(u16::try_from(address).ok().filter(|&index| index < CONSTANTS)?)
+/// The o/c port's write: o-writes look at OUT_ADDRESS's low four bits, as xemu does;
+/// addresses that name no output, and constants past the last, are dropped.
+fn port_write((target, mask): (PortTarget, u32)) -> Option<Write> {
+    let target = match target {
+        PortTarget::Output(address) => bank_target(output_index(address & O_ADDRESS_BITS)?),
+        PortTarget::Constant(index) => Target::Constant(u16::try_from(index).ok().filter(|&i| i < CONSTANTS)?),
     };
     Some(Write {
         target,
@@ -611,7 +589,7 @@ fn lit(s: Vec4) -> Vec4 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ops::pack_swizzle;
+    use crate::ops::{OUTPUTS, pack_swizzle};
     use InputSlot::{A, B, C};
 
     const XYZW: u32 = 0xF;
@@ -1341,7 +1319,7 @@ mod tests {
     #[test]
     fn outputs_follow_the_output_table() {
         assert_eq!(OUTPUTS.len(), OUTPUT_COUNT);
-        assert_eq!(output_slot(OPOS_ADDRESS), Some(0));
+        assert_eq!(output_index(OPOS_ADDRESS), Some(0));
         for (position, output) in OUTPUTS.iter().enumerate() {
             let program =
                 [Build::mac(Op::Mov)

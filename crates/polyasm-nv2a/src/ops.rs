@@ -286,9 +286,14 @@ pub static OUTPUTS: [OutputInfo; 11] = [
     },
 ];
 
+/// The position in [`OUTPUTS`] of the output register at OUT_ADDRESS `address`.
+pub fn output_index(address: u32) -> Option<usize> {
+    OUTPUTS.iter().position(|o| u32::from(o.address) == address)
+}
+
 /// The output register at OUT_ADDRESS `address`.
 pub fn output_by_address(address: u32) -> Option<&'static OutputInfo> {
-    OUTPUTS.iter().find(|o| u32::from(o.address) == address)
+    output_index(address).map(|i| &OUTPUTS[i])
 }
 
 /// The output register named `name` (long or short name, any letter case).
@@ -439,6 +444,51 @@ impl Slot {
                 self.set(Field::CTempHigh, index >> 2);
                 self.set(Field::CTempLow, index & 3);
             }
+        }
+    }
+}
+
+/// Where the instruction's one o/c output port writes, as the fields say.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PortTarget {
+    /// ORB = 1: an o-register, by OUT_ADDRESS.
+    Output(u32),
+    /// ORB = 0: a c-register, by OUT_ADDRESS.
+    Constant(u32),
+}
+
+/// What one unit of an instruction writes, read from the fields with the hardware's rules:
+/// the port belongs to the unit OUT_MUX names, and a paired ILU writes its temp to r1.
+/// Registers are as encoded; whether they exist is the reader's business.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnitWrites {
+    /// Temp register and mask.
+    pub temp: Option<(u32, u32)>,
+    /// o/c target and mask.
+    pub port: Option<(PortTarget, u32)>,
+}
+
+impl Slot {
+    /// The writes of `unit`, if it runs an operation.
+    pub fn writes(&self, unit: Unit) -> UnitWrites {
+        let (mask_field, register) = match unit {
+            Unit::Mac => (Field::MacMask, self.get(Field::OutTemp)),
+            // Paired with a MAC operation, the ILU writes r1 whatever OUT_R says.
+            Unit::Ilu if self.get(Field::Mac) != 0 => (Field::IluMask, u32::from(PAIRED_ILU_TEMP)),
+            Unit::Ilu => (Field::IluMask, self.get(Field::OutTemp)),
+        };
+        let temp_mask = self.get(mask_field);
+        let port_mask = self.get(Field::OutMask);
+        let feeds_port = self.get(Field::OutMux) == u32::from(unit == Unit::Ilu);
+        let address = self.get(Field::OutAddress);
+        let target = if self.get(Field::OutOrb) == 1 {
+            PortTarget::Output(address)
+        } else {
+            PortTarget::Constant(address)
+        };
+        UnitWrites {
+            temp: (temp_mask != 0).then_some((register, temp_mask)),
+            port: (port_mask != 0 && feeds_port).then_some((target, port_mask)),
         }
     }
 }
