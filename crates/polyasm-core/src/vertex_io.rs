@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use crate::diagnostic::{Diagnostic, Outcome};
 use crate::source::{SourceMap, Span};
-use crate::target::{OptionSpec, TargetOptions};
+use crate::target::{OptionSpec, RunReport, TargetOptions};
 
 /// Four float lanes, x y z w.
 pub type Vec4 = [f32; 4];
@@ -291,6 +291,43 @@ pub fn slots_to_array<const N: usize>(slots: &BTreeMap<usize, Vec4>) -> [Vec4; N
         }
     }
     out
+}
+
+/// What a vertex emulator computed: the names of the values it reports and, per vertex, the
+/// values in that order.
+pub struct RunResults<'n> {
+    pub names: Vec<std::borrow::Cow<'n, str>>,
+    pub vertices: Vec<Vec<Vec4>>,
+}
+
+/// The whole of a vertex emulator's `polyasm run`: reads `--format`, the data (`--data`,
+/// `--const`, `--input`), lets `run` load the program and run every vertex, and prints the
+/// results. `run` fails with the diagnostic of a program that cannot run.
+pub fn run_vertices<'n>(
+    options: &TargetOptions,
+    sources: &mut SourceMap,
+    inputs: &SlotKind,
+    constants: &SlotKind,
+    run: impl FnOnce(&RunData) -> Result<RunResults<'n>, Diagnostic>,
+) -> Outcome<RunReport> {
+    let format = match run_format(options) {
+        Ok(format) => format,
+        Err(d) => return Outcome::failed(vec![*d]),
+    };
+    let data = collect_run_data(options, sources, inputs, constants);
+    let Some(data) = data.value else {
+        return Outcome::failed(data.diagnostics);
+    };
+    match run(&data) {
+        Ok(results) => {
+            let names: Vec<&str> = results.names.iter().map(|n| n.as_ref()).collect();
+            Outcome::ok(RunReport {
+                output: format_outputs(&names, &results.vertices, format).into_bytes(),
+                binary: false,
+            })
+        }
+        Err(d) => Outcome::failed(vec![d]),
+    }
 }
 
 /// Prints each vertex's named outputs as a table or as JSON.

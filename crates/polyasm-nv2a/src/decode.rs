@@ -28,6 +28,11 @@ pub fn decode(slot: Slot, index: usize, count: usize) -> Decoded {
     }
 }
 
+/// Whether instruction `index` of `count` is the final marker `--explicit-final` appends.
+pub fn is_final_marker(slot: &Slot, index: usize, count: usize) -> bool {
+    *slot == Slot::FINAL_NOP && index + 1 == count
+}
+
 fn source(slot: &Slot, input: InputSlot) -> Option<Source> {
     let reg = match Mux::from_bits(slot.get(Field::mux(input)))? {
         Mux::Temp => {

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::ops::Range;
 
 use polyasm_core::text::{parse_int_literal, suggest};
-use polyasm_core::{Diagnostic, Object, Outcome, SourceId, Span};
+use polyasm_core::{Diagnostic, Object, Outcome, Source as SourceFile, SourceId, Span};
 
 use crate::error::{CONSTANT_RANGE, Nv2aError, constant_name};
 use crate::ops::{
@@ -266,7 +266,7 @@ fn parse_mask(text: &str) -> Result<u8, (&'static str, String)> {
 /// Turns statements into an [`Object`], collecting every error.
 pub struct Encoder<'s> {
     file: SourceId,
-    text: &'s str,
+    source: &'s SourceFile,
     object: Object,
     errors: Vec<Nv2aError>,
     options: AssembleOptions,
@@ -278,10 +278,10 @@ pub struct Encoder<'s> {
 }
 
 impl<'s> Encoder<'s> {
-    pub fn new(file: SourceId, text: &'s str, options: AssembleOptions) -> Encoder<'s> {
+    pub fn new(file: SourceId, source: &'s SourceFile, options: AssembleOptions) -> Encoder<'s> {
         Encoder {
             file,
-            text,
+            source,
             object: Object::new(4),
             errors: Vec::new(),
             options,
@@ -1171,7 +1171,8 @@ impl<'s> Encoder<'s> {
     /// Sets FINAL (or appends the final marker) and returns the object with the diagnostics.
     pub fn finish(mut self) -> Outcome<Object> {
         if self.options.explicit_final {
-            let span = Span::new(self.file, self.text.len(), self.text.len());
+            let end = self.source.text().len();
+            let span = Span::new(self.file, end, end);
             if self.options.max_instructions == Some(self.instructions) {
                 self.error(Nv2aError::TooManyInstructions { span });
             }
@@ -1184,7 +1185,7 @@ impl<'s> Encoder<'s> {
         let mut diagnostics: Vec<Diagnostic> = self.errors.iter().map(Nv2aError::to_diagnostic).collect();
         for (index, name) in &self.undeclared {
             if let Some(uniform) = self.uniforms.get(name) {
-                let line = uniform_line(self.text, uniform.span.range().start);
+                let line = self.source.line_index(uniform.span.range().start) + 1;
                 diagnostics[*index].help = Some(
                     format!("`{name}` is declared later, on line {line}; move the declaration above its first use")
                         .into(),
@@ -1195,10 +1196,6 @@ impl<'s> Encoder<'s> {
         diagnostics.sort_by_key(|d| d.primary_label().map(|l| (l.span.start, l.span.end)));
         Outcome::new(self.object, diagnostics)
     }
-}
-
-fn uniform_line(text: &str, offset: usize) -> usize {
-    text.as_bytes()[..offset].iter().filter(|&&b| b == b'\n').count() + 1
 }
 
 /// Sets an input slot's mux, register, swizzle and sign, and the shared V/CONST/A0X fields.

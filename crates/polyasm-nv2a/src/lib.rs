@@ -31,75 +31,58 @@ pub const MAX_PAIRED: usize = 3;
 
 /// Assembles source `file` of `sources`.
 pub fn assemble(sources: &SourceMap, file: SourceId, options: AssembleOptions) -> Outcome<Object> {
-    let text = sources.get(file).text();
-    let mut encoder = encode::Encoder::new(file, text, options);
+    let source = sources.get(file);
+    let mut encoder = encode::Encoder::new(file, source, options);
     let mut pieces: Vec<Range<usize>> = Vec::new();
-    let mut owner: Vec<u32> = Vec::new();
     let mut dangling = Vec::new();
     let mut pending: Vec<parser::Operation> = Vec::with_capacity(MAX_PAIRED);
-    front::lex_in_chunks(&mut Lexer::new(text), |tokens, statements, unterminated| {
+    front::lex_in_chunks(&mut Lexer::new(source.text()), |tokens, statements, unterminated| {
         for e in unterminated {
             encoder.error(Nv2aError::UnterminatedComment {
                 span: Span::new(file, e.open.start, e.open.end),
             });
         }
-        // Instructions are parsed one operation at a time: split them at their top-level `+`.
-        pieces.clear();
-        owner.clear();
-        let mut broken = vec![false; statements.len()];
-        for (index, statement) in statements.iter().enumerate() {
+        let fast = parser::statement();
+        let rich = parser::statement();
+        for statement in statements {
+            // An instruction is parsed one operation at a time: split it at its top-level `+`.
+            pieces.clear();
             dangling.clear();
-            let before = pieces.len();
             parser::split_operations(tokens, statement.clone(), &mut pieces, &mut dangling);
-            owner.extend(std::iter::repeat_n(index as u32, pieces.len() - before));
             for plus in &dangling {
-                broken[index] = true;
                 encoder.error(Nv2aError::Unexpected {
                     span: Span::new(file, plus.start, plus.end),
                     found: "`+`".into(),
                     expected: "an operation on both sides".into(),
                 });
             }
-        }
-        let mut current = Instruction::default();
-        let fast = parser::statement();
-        let rich = parser::statement();
-        front::parse_statements(&fast, &rich, tokens, &pieces, |index, parsed| {
-            let statement = owner[index] as usize;
-            let piece = &pieces[index];
-            let piece_span = tokens[piece.start].1.start..tokens[piece.end - 1].1.end;
-            if statement != current.statement || current.span.is_none() {
-                if current.span.is_some() {
-                    flush(&mut current, &broken, &mut pending, &mut encoder);
-                }
-                current = Instruction {
-                    statement,
-                    ..Instruction::default()
-                };
-            }
-            let span = current.span.get_or_insert(piece_span.clone());
-            span.end = piece_span.end;
-            match parsed {
+            let (Some(first), Some(last)) = (pieces.first(), pieces.last()) else {
+                continue;
+            };
+            let span = tokens[first.start].1.start..tokens[last.end - 1].1.end;
+            let alone = pieces.len() == 1;
+            let mut failed = !dangling.is_empty();
+            // Operations past MAX_PAIRED: how many in all, and their span.
+            let mut extra: Option<(usize, Range<usize>)> = None;
+            pending.clear();
+            front::parse_statements(&fast, &rich, tokens, &pieces, |_, parsed| match parsed {
                 Ok(parser::Statement::Operation(operation)) if pending.len() < MAX_PAIRED => pending.push(operation),
                 Ok(parser::Statement::Operation(operation)) => {
-                    let (count, extra) = current.extra.get_or_insert((MAX_PAIRED, operation.span.clone()));
+                    let (count, span) = extra.get_or_insert((MAX_PAIRED, operation.span.clone()));
                     *count += 1;
-                    extra.end = operation.span.end;
+                    span.end = operation.span.end;
                 }
-                Ok(other) if owner.iter().filter(|&&o| o as usize == statement).count() == 1 => {
-                    encoder.statement(&other);
-                    current.span = None;
-                }
+                Ok(declaration) if alone => encoder.statement(&declaration),
                 Ok(_) => {
-                    current.failed = true;
+                    failed = true;
                     encoder.error(Nv2aError::Unexpected {
-                        span: Span::new(file, piece_span.start, piece_span.end),
+                        span: Span::new(file, span.start, span.end),
                         found: "a declaration, macro or directive".into(),
                         expected: "an operation: `+` joins operations only".into(),
                     });
                 }
                 Err(errors) => {
-                    current.failed = true;
+                    failed = true;
                     for e in errors {
                         let (span, found, expected) = front::describe_syntax_error(&e);
                         encoder.error(Nv2aError::Unexpected {
@@ -109,39 +92,15 @@ pub fn assemble(sources: &SourceMap, file: SourceId, options: AssembleOptions) -
                         });
                     }
                 }
+            });
+            if failed {
+                encoder.failed_instruction(span);
+            } else {
+                encoder.instruction_statement(&pending, extra);
             }
-        });
-        if current.span.is_some() {
-            flush(&mut current, &broken, &mut pending, &mut encoder);
         }
     });
     encoder.finish()
-}
-
-/// Encodes the gathered instruction (or counts it, if it failed to parse).
-fn flush<'s>(
-    current: &mut Instruction,
-    broken: &[bool],
-    pending: &mut Vec<parser::Operation<'s>>,
-    encoder: &mut encode::Encoder<'s>,
-) {
-    match (current.failed || broken[current.statement], current.span.clone()) {
-        (true, Some(span)) => encoder.failed_instruction(span),
-        (true, None) => {}
-        (false, _) => encoder.instruction_statement(pending, current.extra.take()),
-    }
-    pending.clear();
-}
-
-/// The instruction being gathered from its operations.
-#[derive(Default)]
-struct Instruction {
-    statement: usize,
-    /// From the first operation to the last; `None` before the first.
-    span: Option<Range<usize>>,
-    failed: bool,
-    /// Operations past [`MAX_PAIRED`]: how many in all, and their span.
-    extra: Option<(usize, Range<usize>)>,
 }
 
 /// Assembles a string with `options` and returns its words, or the diagnostics.
@@ -203,7 +162,7 @@ pub fn write_vshinc(words: &[u32]) -> Result<String, IncompleteInstruction> {
     let mut out = String::with_capacity(slots.len() * 96);
     for (index, slot) in slots.iter().enumerate() {
         out.push_str("/* ");
-        if *slot == Slot::FINAL_NOP && index + 1 == slots.len() {
+        if decode::is_final_marker(slot, index, slots.len()) {
             out.push_str("final marker");
         } else {
             print::write_decoded(&mut out, &decode::decode(*slot, index, slots.len()));
@@ -287,48 +246,34 @@ fn parse_constant_slot(name: &str) -> Option<usize> {
 /// Assembled words run on every vertex the options give; prints the outputs the program writes
 /// (and the constants it writes, for vertex state programs).
 fn run_object(object: &Object, options: &TargetOptions, sources: &mut SourceMap) -> Outcome<RunReport> {
-    let format = match vertex_io::run_format(options) {
-        Ok(format) => format,
-        Err(d) => return Outcome::failed(vec![*d]),
-    };
-    let data = vertex_io::collect_run_data(options, sources, &INPUT_SLOTS, &CONSTANT_SLOTS);
-    let Some(data) = data.value else {
-        return Outcome::failed(data.diagnostics);
-    };
-    let words: Vec<u32> = object.words().collect();
-    let program = match Program::new(&words) {
-        Ok(program) => program,
-        Err(e) => return Outcome::failed(vec![Diagnostic::error("NV2A029", e.to_string())]),
-    };
-    let exec_options = ExecOptions {
-        arl_bias: options.flag("arl-bias"),
-    };
-    let outputs = program.written_outputs();
-    let written_constants = program.written_constants();
-    let constant_names: Vec<String> = written_constants.iter().map(|c| format!("c{c}")).collect();
-    let names: Vec<&str> = outputs
-        .iter()
-        .map(|&o| ops::OUTPUTS[o].short)
-        .chain(constant_names.iter().map(String::as_str))
-        .collect();
-    let mut constants = vertex_io::slots_to_array::<{ ops::CONSTANTS as usize }>(&data.constants);
-    let results: Vec<Vec<Vec4>> = data
-        .vertices
-        .iter()
-        .map(|vertex| {
-            let inputs = vertex_io::slots_to_array::<{ ops::INPUTS as usize }>(vertex);
-            let out = program.run(&inputs, &mut constants, exec_options);
-            outputs
-                .iter()
-                .map(|&o| out[o])
-                .chain(written_constants.iter().map(|&c| constants[c]))
-                .collect()
-        })
-        .collect();
-    let text = vertex_io::format_outputs(&names, &results, format);
-    Outcome::ok(RunReport {
-        output: text.into_bytes(),
-        binary: false,
+    vertex_io::run_vertices(options, sources, &INPUT_SLOTS, &CONSTANT_SLOTS, |data| {
+        let words: Vec<u32> = object.words().collect();
+        let program = Program::new(&words).map_err(|e| Diagnostic::error("NV2A029", e.to_string()))?;
+        let exec_options = ExecOptions {
+            arl_bias: options.flag("arl-bias"),
+        };
+        let outputs = program.written_outputs();
+        let written_constants = program.written_constants();
+        let names = outputs
+            .iter()
+            .map(|&o| ops::OUTPUTS[o].short.into())
+            .chain(written_constants.iter().map(|c| format!("c{c}").into()))
+            .collect();
+        let mut constants = vertex_io::slots_to_array::<{ ops::CONSTANTS as usize }>(&data.constants);
+        let vertices = data
+            .vertices
+            .iter()
+            .map(|vertex| {
+                let inputs = vertex_io::slots_to_array::<{ ops::INPUTS as usize }>(vertex);
+                let out = program.run(&inputs, &mut constants, exec_options);
+                outputs
+                    .iter()
+                    .map(|&o| out[o])
+                    .chain(written_constants.iter().map(|&c| constants[c]))
+                    .collect()
+            })
+            .collect();
+        Ok(vertex_io::RunResults { names, vertices })
     })
 }
 

@@ -99,7 +99,7 @@ pub fn disassemble_slots(slots: &[Slot]) -> String {
     for (index, slot) in slots.iter().enumerate() {
         let decoded = decode(*slot, index, slots.len());
         write_decoded(&mut out, &decoded);
-        if *slot == Slot::FINAL_NOP && index + 1 == slots.len() {
+        if crate::decode::is_final_marker(slot, index, slots.len()) {
             out.push_str("  // final marker (as --explicit-final appends)");
         }
         out.push('\n');

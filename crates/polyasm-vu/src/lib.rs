@@ -139,35 +139,21 @@ impl Target for VuTarget {
 }
 
 fn run_object(object: &Object, options: &TargetOptions, sources: &mut SourceMap) -> Outcome<RunReport> {
-    let format = match vertex_io::run_format(options) {
-        Ok(format) => format,
-        Err(d) => return Outcome::failed(vec![*d]),
-    };
-    let data = vertex_io::collect_run_data(options, sources, &INPUTS, &CONSTANTS);
-    let Some(data) = data.value else {
-        return Outcome::failed(data.diagnostics);
-    };
-    let words: Vec<u32> = object.words().collect();
-    let program = match Program::new(&words) {
-        Ok(program) => program,
-        Err(e) => return Outcome::failed(vec![Diagnostic::error("VU010", e.to_string())]),
-    };
-    let constants = vertex_io::slots_to_array::<{ ops::CONSTANT_SLOTS as usize }>(&data.constants);
-    let results: Vec<Vec<vertex_io::Vec4>> = data
-        .vertices
-        .iter()
-        .map(|vertex| {
-            program
-                .run(
-                    &vertex_io::slots_to_array::<{ ops::INPUT_SLOTS as usize }>(vertex),
-                    &constants,
-                )
-                .to_vec()
+    vertex_io::run_vertices(options, sources, &INPUTS, &CONSTANTS, |data| {
+        let words: Vec<u32> = object.words().collect();
+        let program = Program::new(&words).map_err(|e| Diagnostic::error("VU010", e.to_string()))?;
+        let constants = vertex_io::slots_to_array::<{ ops::CONSTANT_SLOTS as usize }>(&data.constants);
+        let vertices = data
+            .vertices
+            .iter()
+            .map(|vertex| {
+                let inputs = vertex_io::slots_to_array::<{ ops::INPUT_SLOTS as usize }>(vertex);
+                program.run(&inputs, &constants).to_vec()
+            })
+            .collect();
+        Ok(vertex_io::RunResults {
+            names: ops::OUTPUTS.iter().map(|&n| n.into()).collect(),
+            vertices,
         })
-        .collect();
-    let text = vertex_io::format_outputs(&ops::OUTPUTS, &results, format);
-    Outcome::ok(RunReport {
-        output: text.into_bytes(),
-        binary: false,
     })
 }
