@@ -149,7 +149,7 @@ struct Uniform {
 }
 
 /// A register name, resolved.
-enum Named {
+pub(crate) enum Named {
     Temp(u32),
     Input(u32),
     Const(u32),
@@ -157,13 +157,13 @@ enum Named {
     Address,
 }
 
-enum NameError {
+pub(crate) enum NameError {
     Unknown,
     OutOfRange(&'static str),
 }
 
 /// Resolves `r3`, `v0`, `iPos`, `c12`, `oD0`, `a0`, ... in any letter case.
-fn resolve_name(name: &str) -> Result<Named, NameError> {
+pub(crate) fn resolve_name(name: &str) -> Result<Named, NameError> {
     if name.eq_ignore_ascii_case("a0") {
         return Ok(Named::Address);
     }

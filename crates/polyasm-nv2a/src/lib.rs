@@ -232,15 +232,26 @@ const CONSTANT_SLOTS: SlotKind = SlotKind {
     hint: "0 to 191 or c0 to c191",
 };
 
-fn parse_input_slot(name: &str) -> Option<usize> {
-    if let Some(i) = ops::INPUT_NAMES.iter().position(|n| n.eq_ignore_ascii_case(name)) {
-        return Some(i);
+/// A run slot named as in source (`v3`, `iDiffuse`, `c96`) or by its number.
+fn parse_slot(name: &str, register: fn(encode::Named) -> Option<u32>) -> Option<usize> {
+    match encode::resolve_name(name) {
+        Ok(named) => register(named).map(|i| i as usize),
+        Err(_) => name.parse().ok(),
     }
-    name.strip_prefix(['v', 'V']).unwrap_or(name).parse().ok()
+}
+
+fn parse_input_slot(name: &str) -> Option<usize> {
+    parse_slot(name, |named| match named {
+        encode::Named::Input(i) => Some(i),
+        _ => None,
+    })
 }
 
 fn parse_constant_slot(name: &str) -> Option<usize> {
-    name.strip_prefix(['c', 'C']).unwrap_or(name).parse().ok()
+    parse_slot(name, |named| match named {
+        encode::Named::Const(i) => Some(i),
+        _ => None,
+    })
 }
 
 /// Assembled words run on every vertex the options give; prints the outputs the program writes
