@@ -191,10 +191,7 @@ pub struct Program {
 impl Program {
     /// Loads `words`, four per instruction (d0..d3).
     pub fn new(words: &[u32]) -> Result<Program, ProgramError> {
-        let (instructions, rest) = words.as_chunks::<WORDS_PER_INSTRUCTION>();
-        if !rest.is_empty() {
-            return Err(ProgramError::NotWholeInstructions { words: words.len() });
-        }
+        let instructions = Slot::split(words).ok_or(ProgramError::NotWholeInstructions { words: words.len() })?;
         if instructions.len() > MAX_INSTRUCTIONS {
             return Err(ProgramError::TooLong {
                 instructions: instructions.len(),
@@ -202,8 +199,7 @@ impl Program {
         }
         let mut steps = Vec::with_capacity(instructions.len());
         let mut len = 0;
-        for (index, &words) in instructions.iter().enumerate() {
-            let slot = Slot(words);
+        for (index, slot) in instructions.into_iter().enumerate() {
             len = index + 1;
             if let Some(step) = decode_step(index, &slot)? {
                 steps.push(step);

@@ -151,14 +151,14 @@ impl IncompleteInstruction {
 /// assert_eq!(polyasm_nv2a::disassemble(&words).unwrap(), "mov oPos, v0\n");
 /// ```
 pub fn disassemble(words: &[u32]) -> Result<String, IncompleteInstruction> {
-    let slots = print::slots(words).ok_or(IncompleteInstruction { words: words.len() })?;
+    let slots = Slot::split(words).ok_or(IncompleteInstruction { words: words.len() })?;
     Ok(print::disassemble_slots(&slots))
 }
 
 /// nv2avsh's C include text: per instruction a `/* source */` line and its four words.
 /// The comment is polyasm's canonical print of the instruction.
 pub fn write_vshinc(words: &[u32]) -> Result<String, IncompleteInstruction> {
-    let slots = print::slots(words).ok_or(IncompleteInstruction { words: words.len() })?;
+    let slots = Slot::split(words).ok_or(IncompleteInstruction { words: words.len() })?;
     let mut out = String::with_capacity(slots.len() * 96);
     for (index, slot) in slots.iter().enumerate() {
         out.push_str("/* ");

@@ -409,6 +409,13 @@ impl Slot {
     /// The bare FINAL marker `--explicit-final` appends.
     pub const FINAL_NOP: Slot = Slot([0, 0, 0, 1]);
 
+    /// Groups words into instructions; `None` if they do not make whole instructions.
+    pub fn split(words: &[u32]) -> Option<Vec<Slot>> {
+        let (instructions, rest) = words.as_chunks::<WORDS_PER_INSTRUCTION>();
+        rest.is_empty()
+            .then(|| instructions.iter().map(|&words| Slot(words)).collect())
+    }
+
     pub fn get(&self, field: Field) -> u32 {
         let l = field.layout();
         self.0[usize::from(l.word)] >> l.shift & ((1 << l.width) - 1)

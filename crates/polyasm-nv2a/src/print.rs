@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 
 use crate::decode::{Decoded, decode};
 use crate::encode::{Dest, DestReg, Operation, Source, SrcReg};
-use crate::ops::{LANES, Slot, WORDS_PER_INSTRUCTION, mask_bit, output_by_address};
+use crate::ops::{LANES, Slot, mask_bit, output_by_address};
 
 fn write_mask(out: &mut String, mask: u8) {
     if mask != 0xf {
@@ -105,17 +105,4 @@ pub fn disassemble_slots(slots: &[Slot]) -> String {
         out.push('\n');
     }
     out
-}
-
-/// Groups words into instructions; `None` if they do not make whole instructions.
-pub fn slots(words: &[u32]) -> Option<Vec<Slot>> {
-    if !words.len().is_multiple_of(WORDS_PER_INSTRUCTION) {
-        return None;
-    }
-    Some(
-        words
-            .chunks_exact(WORDS_PER_INSTRUCTION)
-            .map(|c| Slot([c[0], c[1], c[2], c[3]]))
-            .collect(),
-    )
 }
