@@ -28,12 +28,14 @@ pub struct UnterminatedComment {
 }
 
 /// Whether `b` continues an identifier or a number: `[A-Za-z0-9_]`.
+#[inline]
 pub fn is_ident_continue(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
 
 /// The first index at or after `from` whose byte does not satisfy `pred`.
-pub fn scan_while(bytes: &[u8], from: usize, pred: fn(u8) -> bool) -> usize {
+#[inline]
+pub fn scan_while(bytes: &[u8], from: usize, pred: impl Fn(u8) -> bool) -> usize {
     bytes[from..]
         .iter()
         .position(|&b| !pred(b))
@@ -139,9 +141,60 @@ pub fn describe_syntax_error<T: std::fmt::Display>(error: &SyntaxError<'_, T>) -
     (error.span().clone(), found, expected)
 }
 
+/// A byte range of one source in 8 bytes: what parse results hold, so that they stay small
+/// to move (sources are below 4 GiB, as [`crate::Span`] assumes too).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct TextRange {
+    pub start: u32,
+    pub end: u32,
+}
+
+impl TextRange {
+    pub fn new(start: usize, end: usize) -> TextRange {
+        TextRange {
+            start: start as u32,
+            end: end as u32,
+        }
+    }
+
+    pub fn range(self) -> Range<usize> {
+        self.start as usize..self.end as usize
+    }
+
+    /// The text this range covers in `source`.
+    pub fn text(self, source: &str) -> &str {
+        &source[self.range()]
+    }
+
+    /// The range as a diagnostic span of `source`.
+    pub fn in_source(self, source: crate::SourceId) -> crate::Span {
+        crate::Span::new(source, self.start as usize, self.end as usize)
+    }
+
+    /// From the start of `self` to the end of `other`.
+    pub fn to(self, other: TextRange) -> TextRange {
+        TextRange {
+            start: self.start,
+            end: other.end,
+        }
+    }
+}
+
+impl From<Range<usize>> for TextRange {
+    fn from(range: Range<usize>) -> TextRange {
+        TextRange::new(range.start, range.end)
+    }
+}
+
 /// Something that knows where it was written.
 pub trait HasSpan {
-    fn span(&self) -> Range<usize>;
+    fn span(&self) -> TextRange;
+}
+
+impl HasSpan for TextRange {
+    fn span(&self) -> TextRange {
+        *self
+    }
 }
 
 /// A list of at most `N` items kept inline (no allocation per statement), which still counts
@@ -149,10 +202,10 @@ pub trait HasSpan {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Bounded<T, const N: usize> {
     items: [T; N],
-    len: usize,
+    len: u32,
     /// Covers every item past `N`.
-    pub overflow: Option<Range<usize>>,
-    overflow_count: usize,
+    pub overflow: Option<TextRange>,
+    overflow_count: u32,
 }
 
 impl<T: Default, const N: usize> Default for Bounded<T, N> {
@@ -168,36 +221,31 @@ impl<T: Default, const N: usize> Default for Bounded<T, N> {
 
 impl<T: HasSpan, const N: usize> Bounded<T, N> {
     pub fn as_slice(&self) -> &[T] {
-        &self.items[..self.len]
+        &self.items[..self.len as usize]
     }
 
     /// How many items were written, including those past `N`.
     pub fn count(&self) -> usize {
-        self.len + self.overflow_count
+        (self.len + self.overflow_count) as usize
     }
 
     /// Every item's span from index `from` on, including the overflow.
-    pub fn span_from(&self, from: usize) -> Option<Range<usize>> {
-        let start = self.items[..self.len]
-            .get(from)
-            .map(|o| o.span().start)
-            .or(self.overflow.as_ref().map(|r| r.start))?;
-        let end = self
-            .overflow
-            .as_ref()
-            .map_or_else(|| self.items[self.len - 1].span().end, |r| r.end);
-        Some(start..end)
+    pub fn span_from(&self, from: usize) -> Option<TextRange> {
+        let items = self.as_slice();
+        let start = items.get(from).map(|o| o.span()).or(self.overflow)?;
+        let end = self.overflow.or(items.last().map(HasSpan::span))?;
+        Some(start.to(end))
     }
 }
 
 impl<T: HasSpan + Default, const N: usize> chumsky::container::Container<T> for Bounded<T, N> {
     fn push(&mut self, item: T) {
-        if self.len < N {
-            self.items[self.len] = item;
+        if (self.len as usize) < N {
+            self.items[self.len as usize] = item;
             self.len += 1;
         } else {
-            let start = self.overflow.as_ref().map_or(item.span().start, |r| r.start);
-            self.overflow = Some(start..item.span().end);
+            let span = item.span();
+            self.overflow = Some(self.overflow.unwrap_or(span).to(span));
             self.overflow_count += 1;
         }
     }
@@ -209,11 +257,11 @@ mod tests {
     use chumsky::container::Container as _;
 
     #[derive(Clone, Debug, Default, PartialEq)]
-    struct Item(Range<usize>);
+    struct Item(TextRange);
 
     impl HasSpan for Item {
-        fn span(&self) -> Range<usize> {
-            self.0.clone()
+        fn span(&self) -> TextRange {
+            self.0
         }
     }
 
@@ -231,13 +279,17 @@ mod tests {
     fn bounded_lists_keep_the_span_of_items_past_their_capacity() {
         let mut list = Bounded::<Item, 2>::default();
         for start in [0, 3, 6, 9] {
-            list.push(Item(start..start + 2));
+            list.push(Item(TextRange::new(start, start + 2)));
         }
-        assert_eq!(list.as_slice(), [Item(0..2), Item(3..5)]);
+        assert_eq!(
+            list.as_slice(),
+            [Item(TextRange::new(0, 2)), Item(TextRange::new(3, 5))]
+        );
         assert_eq!(list.count(), 4);
-        assert_eq!(list.overflow, Some(6..11));
-        assert_eq!(list.span_from(1), Some(3..11));
-        assert_eq!(list.span_from(2), Some(6..11));
+        assert_eq!(list.overflow, Some(TextRange::new(6, 11)));
+        assert_eq!(list.span_from(1), Some(TextRange::new(3, 11)));
+        assert_eq!(list.span_from(2), Some(TextRange::new(6, 11)));
+        assert_eq!(TextRange::new(4, 10).text("mov r0, v0 ; x"), "r0, v0");
         assert_eq!(Bounded::<Item, 2>::default().span_from(0), None);
     }
 }

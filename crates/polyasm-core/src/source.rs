@@ -65,29 +65,36 @@ impl fmt::Display for LineCol {
 /// Sources must be shorter than this, so that byte offsets fit in a `u32`.
 pub const MAX_SOURCE_LEN: usize = u32::MAX as usize;
 
-/// One named text with an index of where its lines start.
+/// One named text with an index of where its lines start, built when first asked for (an
+/// assembly without diagnostics or listing never needs it).
 #[derive(Debug)]
 pub struct Source {
     name: String,
     text: String,
-    line_starts: Vec<u32>,
+    line_starts: std::sync::OnceLock<Vec<u32>>,
 }
 
 impl Source {
     fn new(name: String, text: String) -> Source {
-        let line_starts = std::iter::once(0)
-            .chain(
-                text.bytes()
-                    .enumerate()
-                    .filter(|&(_, b)| b == b'\n')
-                    .map(|(i, _)| i as u32 + 1),
-            )
-            .collect();
         Source {
             name,
             text,
-            line_starts,
+            line_starts: std::sync::OnceLock::new(),
         }
+    }
+
+    fn line_starts(&self) -> &[u32] {
+        self.line_starts.get_or_init(|| {
+            std::iter::once(0)
+                .chain(
+                    self.text
+                        .bytes()
+                        .enumerate()
+                        .filter(|&(_, b)| b == b'\n')
+                        .map(|(i, _)| i as u32 + 1),
+                )
+                .collect()
+        })
     }
 
     pub fn name(&self) -> &str {
@@ -100,7 +107,7 @@ impl Source {
 
     /// The 0-based index of the line holding byte `offset`.
     pub fn line_index(&self, offset: usize) -> usize {
-        match self.line_starts.binary_search(&(offset as u32)) {
+        match self.line_starts().binary_search(&(offset as u32)) {
             Ok(line) => line,
             Err(next) => next - 1,
         }
@@ -108,9 +115,9 @@ impl Source {
 
     /// The text of the 0-based line `index`, without its line terminator.
     pub fn line_text(&self, index: usize) -> &str {
-        let start = self.line_starts[index] as usize;
-        let end = self
-            .line_starts
+        let line_starts = self.line_starts();
+        let start = line_starts[index] as usize;
+        let end = line_starts
             .get(index + 1)
             .map_or(self.text.len(), |&next| next as usize);
         self.text[start..end].trim_end_matches(['\n', '\r'])
@@ -120,7 +127,7 @@ impl Source {
     pub fn line_col(&self, offset: usize) -> LineCol {
         let offset = self.floor_char_boundary(offset);
         let line = self.line_index(offset);
-        let start = self.line_starts[line] as usize;
+        let start = self.line_starts()[line] as usize;
         let column = self.text[start..offset].chars().count() + 1;
         LineCol { line: line + 1, column }
     }
@@ -135,7 +142,7 @@ impl Source {
     }
 
     pub fn line_count(&self) -> usize {
-        self.line_starts.len()
+        self.line_starts().len()
     }
 }
 

@@ -2,18 +2,17 @@
 //! masks, uniforms, macros, and the pairing rules (merging double outputs, giving MOVs to the
 //! free unit, shared V/CONST/slot C, one o/c output).
 
-use std::collections::HashMap;
-use std::ops::Range;
-
+use polyasm_core::front::{Bounded, HasSpan, TextRange};
 use polyasm_core::text::{parse_int_literal, suggest};
 use polyasm_core::{Diagnostic, Object, Outcome, Source as SourceFile, SourceId, Span};
+use std::collections::HashMap;
 
 use crate::error::{CONSTANT_RANGE, Nv2aError, constant_name};
 use crate::ops::{
     CONSTANTS, DestKind, Field, INPUT_NAMES, INPUTS, InputSlot, MAX_INSTRUCTIONS, Mux, OPS, OUTPUTS, Op, OpInfo,
     OutputInfo, PAIRED_ILU_TEMP, R12, Slot, Unit, WRITABLE_TEMPS, mask_bit, output_by_name, pack_swizzle,
 };
-use crate::parser::{Index, Number, Operand, Operation as ParsedOperation, Reg, Statement};
+use crate::parser::{Index, Operand, Operation as ParsedOperation, Reg, Statement};
 
 /// Where a source reads from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -164,27 +163,31 @@ pub(crate) enum NameError {
 
 /// Resolves `r3`, `v0`, `iPos`, `c12`, `oD0`, `a0`, ... in any letter case.
 pub(crate) fn resolve_name(name: &str) -> Result<Named, NameError> {
-    if name.eq_ignore_ascii_case("a0") {
-        return Ok(Named::Address);
+    // Numbered registers first: they are most of what programs write, and no spelled-out name
+    // is a letter followed by digits only.
+    if let Some((&prefix, digits)) = name.as_bytes().split_first()
+        && !digits.is_empty()
+        && digits.iter().all(u8::is_ascii_digit)
+    {
+        let n: u32 = name[1..].parse().unwrap_or(u32::MAX);
+        return match prefix.to_ascii_lowercase() {
+            b'r' if n <= u32::from(R12) => Ok(Named::Temp(n)),
+            b'r' => Err(NameError::OutOfRange("r0 to r11, and r12 (read-only oPos)")),
+            b'v' if n < u32::from(INPUTS) => Ok(Named::Input(n)),
+            b'v' => Err(NameError::OutOfRange("v0 to v15")),
+            b'c' if n < u32::from(CONSTANTS) => Ok(Named::Const(n)),
+            b'c' => Err(NameError::OutOfRange(CONSTANT_RANGE)),
+            b'a' if digits == b"0" => Ok(Named::Address),
+            _ => Err(NameError::Unknown),
+        };
     }
-    if let Some(i) = INPUT_NAMES.iter().position(|n| n.eq_ignore_ascii_case(name)) {
-        return Ok(Named::Input(i as u32));
-    }
-    if let Some(out) = output_by_name(name) {
-        return Ok(Named::Output(out));
-    }
-    let (prefix, digits) = name.split_at(1);
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(NameError::Unknown);
-    }
-    let n: u32 = digits.parse().unwrap_or(u32::MAX);
-    match prefix {
-        "r" | "R" if n <= u32::from(R12) => Ok(Named::Temp(n)),
-        "r" | "R" => Err(NameError::OutOfRange("r0 to r11, and r12 (read-only oPos)")),
-        "v" | "V" if n < u32::from(INPUTS) => Ok(Named::Input(n)),
-        "v" | "V" => Err(NameError::OutOfRange("v0 to v15")),
-        "c" | "C" if n < u32::from(CONSTANTS) => Ok(Named::Const(n)),
-        "c" | "C" => Err(NameError::OutOfRange(CONSTANT_RANGE)),
+    // Spelled-out inputs start with `i`, outputs with `o`.
+    match name.as_bytes().first().map(u8::to_ascii_lowercase) {
+        Some(b'i') => match INPUT_NAMES.iter().position(|n| n.eq_ignore_ascii_case(name)) {
+            Some(i) => Ok(Named::Input(i as u32)),
+            None => Err(NameError::Unknown),
+        },
+        Some(b'o') => output_by_name(name).map(Named::Output).ok_or(NameError::Unknown),
         _ => Err(NameError::Unknown),
     }
 }
@@ -243,22 +246,22 @@ pub fn parse_swizzle(text: &str) -> Result<[u8; 4], &'static str> {
 /// Parses a write mask: lanes in xyzw order, each once.
 fn parse_mask(text: &str) -> Result<u8, (&'static str, String)> {
     let (lanes, n) = lanes(text).map_err(|p| (p, "a mask is lanes in x, y, z, w order, e.g. `.xyz`".to_string()))?;
-    let mut mask = 0u8;
-    let mut sorted = lanes[..n].to_vec();
-    sorted.sort_unstable();
-    sorted.dedup();
-    if sorted.len() != n {
+    let lanes = &lanes[..n];
+    let mask = lanes
+        .iter()
+        .fold(0u8, |mask, &lane| mask | mask_bit(usize::from(lane)) as u8);
+    if mask.count_ones() as usize != n {
         return Err(("a lane is named twice", "name each lane once".to_string()));
     }
-    if sorted[..] != lanes[..n] {
-        let letters: String = sorted.iter().map(|&l| crate::ops::LANES[usize::from(l)]).collect();
+    if !lanes.is_sorted_by(|a, b| a < b) {
+        let letters: String = (0..4)
+            .filter(|&lane| mask & mask_bit(lane) as u8 != 0)
+            .map(|lane| crate::ops::LANES[lane])
+            .collect();
         return Err((
             "lanes out of x, y, z, w order",
             format!("write `.{letters}` and reorder the source swizzle to match"),
         ));
-    }
-    for &lane in &lanes[..n] {
-        mask |= mask_bit(usize::from(lane)) as u8;
     }
     Ok(mask)
 }
@@ -292,8 +295,13 @@ impl<'s> Encoder<'s> {
         }
     }
 
-    fn span(&self, range: Range<usize>) -> Span {
-        Span::new(self.file, range.start, range.end)
+    fn span(&self, range: TextRange) -> Span {
+        range.in_source(self.file)
+    }
+
+    /// The source text `range` covers.
+    fn text(&self, range: TextRange) -> &'s str {
+        range.text(self.source.text())
     }
 
     pub fn error(&mut self, error: Nv2aError) {
@@ -301,28 +309,21 @@ impl<'s> Encoder<'s> {
     }
 
     /// Encodes one statement (or records why it cannot be).
-    pub fn statement(&mut self, statement: &Statement<'s>) {
+    pub fn statement(&mut self, statement: &Statement) {
         match statement {
             Statement::Operation(operation) => {
                 self.instruction_statement(std::slice::from_ref(operation), None);
             }
-            Statement::Uniform {
-                name,
-                name_span,
-                kind,
-                kind_span,
-                value,
-            } => self.declare(name, name_span, kind, kind_span, value),
+            Statement::Uniform { name, kind, value } => self.declare(*name, *kind, *value),
             Statement::Macro {
-                name,
-                name_span,
+                name: name_span,
                 operands,
-                span,
             } => {
-                let span = self.span(span.clone());
+                let span = self.span(statement.span());
+                let name = self.text(*name_span);
                 let expansion = if operands.overflow.is_some() || operands.count() != 3 {
                     self.error(Nv2aError::BadMacro {
-                        span: self.span(operands.span_from(3).unwrap_or(name_span.clone())),
+                        span: self.span(operands.span_from(3).unwrap_or(*name_span)),
                         message: format!("`{name}` takes 3 operands, found {}", operands.count()),
                         label: if operands.count() > 3 {
                             "extra operand".into()
@@ -333,7 +334,7 @@ impl<'s> Encoder<'s> {
                     });
                     None
                 } else {
-                    self.expand_macro(name, name_span, operands.as_slice())
+                    self.expand_macro(name, *name_span, operands.as_slice())
                 };
                 match expansion {
                     Some((slots, count)) => {
@@ -350,14 +351,9 @@ impl<'s> Encoder<'s> {
                     }
                 }
             }
-            Statement::Directive {
-                name,
-                name_span,
-                values,
-                span,
-            } => {
-                let span = self.span(span.clone());
-                let slot = self.directive(name, name_span, values);
+            Statement::Directive { name, values } => {
+                let span = self.span(statement.span());
+                let slot = self.directive(self.text(*name), *name, values);
                 self.push(slot, span, false);
             }
         }
@@ -365,11 +361,11 @@ impl<'s> Encoder<'s> {
 
     /// Encodes one instruction from its operations (one to three joined by `+`), or records why
     /// it cannot be. `extra` counts and spans the operations written past the third.
-    pub fn instruction_statement(&mut self, ops: &[ParsedOperation<'s>], extra: Option<(usize, Range<usize>)>) {
+    pub fn instruction_statement(&mut self, ops: &[ParsedOperation], extra: Option<(usize, TextRange)>) {
         let (Some(first), Some(last)) = (ops.first(), ops.last()) else {
             return;
         };
-        let span = self.span(first.span.start..last.span.end);
+        let span = self.span(first.span().to(last.span()));
         if let Some((found, extra)) = extra {
             self.error(Nv2aError::TooManyOperations {
                 span: self.span(extra),
@@ -382,17 +378,17 @@ impl<'s> Encoder<'s> {
         for (slot, op) in resolved.iter_mut().zip(ops) {
             *slot = self.operation(op);
         }
-        let slot = if resolved[..ops.len()].iter().all(Option::is_some) {
-            let resolved: Vec<Resolved> = resolved.iter().flatten().copied().collect();
-            self.instruction(&resolved)
-        } else {
-            None
+        let slot = match resolved {
+            [Some(a), None, None] if ops.len() == 1 => self.instruction(&[a]),
+            [Some(a), Some(b), None] if ops.len() == 2 => self.instruction(&[a, b]),
+            [Some(a), Some(b), Some(c)] => self.instruction(&[a, b, c]),
+            _ => None,
         };
         self.push(slot, span, true);
     }
 
     /// Counts an instruction that did not parse, so the length check stays right.
-    pub fn failed_instruction(&mut self, span: Range<usize>) {
+    pub fn failed_instruction(&mut self, span: TextRange) {
         let span = self.span(span);
         self.push(None, span, true);
     }
@@ -410,7 +406,8 @@ impl<'s> Encoder<'s> {
         }
     }
 
-    fn number(&mut self, text: &str, range: Range<usize>) -> Option<u64> {
+    fn number(&mut self, range: TextRange) -> Option<u64> {
+        let text = self.text(range);
         match parse_int_literal(text) {
             Ok(v) => Some(v),
             Err(error) => {
@@ -424,21 +421,15 @@ impl<'s> Encoder<'s> {
         }
     }
 
-    fn declare(
-        &mut self,
-        name: &'s str,
-        name_span: &Range<usize>,
-        kind: &str,
-        kind_span: &Range<usize>,
-        value: &Number,
-    ) {
-        let span = self.span(name_span.clone());
+    fn declare(&mut self, name_span: TextRange, kind_span: TextRange, value: TextRange) {
+        let (name, kind) = (self.text(name_span), self.text(kind_span));
+        let span = self.span(name_span);
         let rows: u8 = match kind {
             "vector" => 1,
             "matrix4" => 4,
             _ => {
                 self.error(Nv2aError::BadUniformDeclaration {
-                    span: self.span(kind_span.clone()),
+                    span: self.span(kind_span),
                     message: format!("unknown uniform type `{kind}`"),
                     label: "expected `vector` or `matrix4`".into(),
                     help: format!("write `{name} vector N` or `{name} matrix4 N`"),
@@ -446,13 +437,13 @@ impl<'s> Encoder<'s> {
                 return;
             }
         };
-        let Some(base) = self.number(value.text, value.span.clone()) else {
+        let Some(base) = self.number(value) else {
             return;
         };
         let last = u64::from(CONSTANTS) - u64::from(rows);
         if base > last {
             self.error(Nv2aError::BadUniformDeclaration {
-                span: self.span(value.span.clone()),
+                span: self.span(value),
                 message: format!("`{name}` does not fit in the constant registers"),
                 label: if rows == 1 {
                     format!("c{base} does not exist")
@@ -482,7 +473,7 @@ impl<'s> Encoder<'s> {
     }
 
     /// The constant a `#name` or `#name[row]` names.
-    fn uniform(&mut self, name: &'s str, row: &Option<(&str, Range<usize>)>, span: Range<usize>) -> Option<u8> {
+    fn uniform(&mut self, name: &'s str, row: Option<TextRange>, span: TextRange) -> Option<u8> {
         let Some(uniform) = self.uniforms.get(name).copied() else {
             let suggestion = suggest(name, self.uniforms.keys().copied()).map(|s| format!("did you mean `{s}`?"));
             self.undeclared.push((self.errors.len(), name));
@@ -504,8 +495,8 @@ impl<'s> Encoder<'s> {
                 return None;
             }
             None => 0,
-            Some((text, range)) => {
-                let row = self.number(text, range.clone())?;
+            Some(range) => {
+                let row = self.number(range)?;
                 if row >= u64::from(uniform.rows) {
                     let help = if uniform.rows == 1 {
                         format!("`{name}` is a vector: write `{name}` or `{name}[0]`")
@@ -513,7 +504,7 @@ impl<'s> Encoder<'s> {
                         format!("`{name}` is a matrix4: rows 0 to 3")
                     };
                     self.error(Nv2aError::BadMatrixRow {
-                        span: self.span(range.clone()),
+                        span: self.span(range),
                         message: format!("`{name}` has no row {row}"),
                         label: "out of range".into(),
                         help,
@@ -526,7 +517,7 @@ impl<'s> Encoder<'s> {
         Some(uniform.base + row)
     }
 
-    fn name_error(&mut self, name: &str, span: Range<usize>, error: NameError) {
+    fn name_error(&mut self, name: &str, span: TextRange, error: NameError) {
         let span = self.span(span);
         self.error(match error {
             NameError::Unknown => Nv2aError::UnknownRegister {
@@ -543,7 +534,8 @@ impl<'s> Encoder<'s> {
     }
 
     /// The constant index of `c[...]`, and whether it is relative to a0.
-    fn indexed(&mut self, base: &str, index: &Index, span: Range<usize>) -> Option<(u8, bool)> {
+    fn indexed(&mut self, base: TextRange, index: &Index, span: TextRange) -> Option<(u8, bool)> {
+        let base = self.text(base);
         if !base.eq_ignore_ascii_case("c") {
             self.error(Nv2aError::UnknownRegister {
                 span: self.span(span),
@@ -552,21 +544,25 @@ impl<'s> Encoder<'s> {
             });
             return None;
         }
-        let (text, relative) = match index {
-            Index::Absolute(text) => (*text, false),
+        let (number, relative) = match *index {
+            Index::Absolute(number) => (Some(number), false),
             Index::Relative { register, offset } => {
-                if !register.0.eq_ignore_ascii_case("a0") {
+                let name = self.text(register);
+                if !name.eq_ignore_ascii_case("a0") {
                     self.error(Nv2aError::UnknownRegister {
-                        span: self.span(register.1.clone()),
-                        name: register.0.to_string(),
+                        span: self.span(register),
+                        name: name.to_string(),
                         suggestion: Some("A0".into()),
                     });
                     return None;
                 }
-                (offset.unwrap_or("0"), true)
+                (offset, true)
             }
         };
-        let value = self.number(text, span.clone())?;
+        let value = match number {
+            Some(number) => self.number(number)?,
+            None => 0,
+        };
         if value >= u64::from(CONSTANTS) {
             self.error(Nv2aError::RegisterOutOfRange {
                 span: self.span(span),
@@ -582,9 +578,9 @@ impl<'s> Encoder<'s> {
         Some((value as u8, relative))
     }
 
-    fn source(&mut self, operand: &Operand<'s>) -> Option<Source> {
-        let reg = match &operand.reg {
-            Reg::Name(name) => match resolve_name(name) {
+    fn source(&mut self, operand: &Operand) -> Option<Source> {
+        let reg = match operand.reg {
+            Reg::Name(name) => match resolve_name(self.text(name)) {
                 Ok(Named::Temp(i)) => SrcReg::Temp(i as u8),
                 Ok(Named::Input(i)) => SrcReg::Input(i as u8),
                 Ok(Named::Const(i)) => SrcReg::Const {
@@ -598,41 +594,42 @@ impl<'s> Encoder<'s> {
                         "outputs are write-only; keep the value in a temporary as well".to_string()
                     };
                     self.error(Nv2aError::NotReadable {
-                        span: self.span(operand.reg_span.clone()),
-                        what: format!("output register `{name}`"),
+                        span: self.span(operand.reg_span),
+                        what: format!("output register `{}`", self.text(name)),
                         help,
                     });
                     return None;
                 }
                 Ok(Named::Address) => {
                     self.error(Nv2aError::NotReadable {
-                        span: self.span(operand.reg_span.clone()),
+                        span: self.span(operand.reg_span),
                         what: "the address register a0".into(),
                         help: "a0 only indexes constants: `c[A0+N]`".into(),
                     });
                     return None;
                 }
                 Err(e) => {
-                    self.name_error(name, operand.reg_span.clone(), e);
+                    self.name_error(self.text(name), operand.reg_span, e);
                     return None;
                 }
             },
             Reg::Indexed { base, index } => {
-                let (index, relative) = self.indexed(base, index, operand.reg_span.clone())?;
+                let (index, relative) = self.indexed(base, &index, operand.reg_span)?;
                 SrcReg::Const { index, relative }
             }
             Reg::Uniform { name, row } => SrcReg::Const {
-                index: self.uniform(name, row, operand.reg_span.clone())?,
+                index: self.uniform(self.text(name), row, operand.reg_span)?,
                 relative: false,
             },
         };
-        let swizzle = match &operand.suffix {
+        let swizzle = match operand.suffix {
             None => [0, 1, 2, 3],
-            Some((text, range)) => match parse_swizzle(text) {
+            Some(range) => match parse_swizzle(self.text(range)) {
                 Ok(lanes) => lanes,
                 Err(problem) => {
+                    let text = self.text(range);
                     self.error(Nv2aError::BadSwizzle {
-                        span: self.span(range.clone()),
+                        span: self.span(range),
                         text: text.to_string(),
                         problem,
                     });
@@ -647,7 +644,7 @@ impl<'s> Encoder<'s> {
         })
     }
 
-    fn not_writable(&mut self, range: Range<usize>, what: String, help: &str) -> Option<Dest> {
+    fn not_writable(&mut self, range: TextRange, what: String, help: &str) -> Option<Dest> {
         self.error(Nv2aError::NotWritable {
             span: self.span(range),
             what,
@@ -656,17 +653,17 @@ impl<'s> Encoder<'s> {
         None
     }
 
-    fn dest(&mut self, operand: &Operand<'s>, kind: DestKind, op: &str) -> Option<Dest> {
-        if let Some(minus) = &operand.negate {
+    fn dest(&mut self, operand: &Operand, kind: DestKind, op: &str) -> Option<Dest> {
+        if let Some(minus) = operand.negate {
             return self.not_writable(
-                minus.start..operand.reg_span.end,
+                minus.to(operand.reg_span),
                 "a negated register".into(),
                 "negate a source instead, e.g. `mov r0, -v0`",
             );
         }
-        let span = operand.reg_span.clone();
-        let reg = match &operand.reg {
-            Reg::Name(name) => match resolve_name(name) {
+        let span = operand.reg_span;
+        let reg = match operand.reg {
+            Reg::Name(name) => match resolve_name(self.text(name)) {
                 Ok(Named::Temp(i)) if i < u32::from(WRITABLE_TEMPS) => DestReg::Temp(i as u8),
                 Ok(Named::Temp(_)) => {
                     return self.not_writable(
@@ -676,6 +673,7 @@ impl<'s> Encoder<'s> {
                     );
                 }
                 Ok(Named::Input(i)) => {
+                    let name = self.text(name);
                     return self.not_writable(
                         span,
                         if name.len() > 3 {
@@ -690,11 +688,11 @@ impl<'s> Encoder<'s> {
                 Ok(Named::Output(out)) => DestReg::Output(out.address),
                 Ok(Named::Address) => DestReg::Address,
                 Err(e) => {
-                    self.name_error(name, span, e);
+                    self.name_error(self.text(name), span, e);
                     return None;
                 }
             },
-            Reg::Indexed { base, index } => match self.indexed(base, index, span.clone())? {
+            Reg::Indexed { base, index } => match self.indexed(base, &index, span)? {
                 (_, true) => {
                     return self.not_writable(
                         span,
@@ -704,7 +702,7 @@ impl<'s> Encoder<'s> {
                 }
                 (index, false) => DestReg::Const(index),
             },
-            Reg::Uniform { name, row } => DestReg::Const(self.uniform(name, row, span.clone())?),
+            Reg::Uniform { name, row } => DestReg::Const(self.uniform(self.text(name), row, span)?),
         };
         match (kind, reg) {
             (DestKind::Address, DestReg::Address) | (DestKind::Register, DestReg::Temp(_) | DestReg::Output(_)) => {}
@@ -716,12 +714,12 @@ impl<'s> Encoder<'s> {
                 return self.not_writable(span, "a0".into(), "a0 is written by `arl a0, src`");
             }
         }
-        let mask = match &operand.suffix {
+        let mask = match operand.suffix.map(|range| (self.text(range), range)) {
             None => 0xf,
             Some((text, range)) if reg == DestReg::Address => {
-                if *text != ".x" {
+                if text != ".x" {
                     self.error(Nv2aError::BadMask {
-                        span: self.span(range.clone()),
+                        span: self.span(range),
                         text: text.to_string(),
                         problem: "a0 has only an x lane",
                         help: "write `a0` or `a0.x`".into(),
@@ -734,7 +732,7 @@ impl<'s> Encoder<'s> {
                 Ok(mask) => mask,
                 Err((problem, help)) => {
                     self.error(Nv2aError::BadMask {
-                        span: self.span(range.clone()),
+                        span: self.span(range),
                         text: text.to_string(),
                         problem,
                         help,
@@ -747,12 +745,13 @@ impl<'s> Encoder<'s> {
     }
 
     /// Resolves one written operation; `None` after recording its errors.
-    fn operation(&mut self, parsed: &ParsedOperation<'s>) -> Option<Resolved> {
-        let Some(op) = Op::from_mnemonic(parsed.mnemonic) else {
+    fn operation(&mut self, parsed: &ParsedOperation) -> Option<Resolved> {
+        let mnemonic = self.text(parsed.mnemonic);
+        let Some(op) = Op::from_mnemonic(mnemonic) else {
             self.error(Nv2aError::UnknownMnemonic {
-                span: self.span(parsed.mnemonic_span.clone()),
-                name: parsed.mnemonic.to_string(),
-                suggestion: suggest(&parsed.mnemonic.to_ascii_lowercase(), OPS.iter().map(|r| r.mnemonic)),
+                span: self.span(parsed.mnemonic),
+                name: mnemonic.to_string(),
+                suggestion: suggest(&mnemonic.to_ascii_lowercase(), OPS.iter().map(|r| r.mnemonic)),
             });
             return None;
         };
@@ -760,10 +759,10 @@ impl<'s> Encoder<'s> {
         let takes = 1 + info.sources();
         let operands = &parsed.operands;
         if operands.count() != takes {
-            let span = operands.span_from(takes).unwrap_or(parsed.span.clone());
+            let span = operands.span_from(takes).unwrap_or(parsed.span());
             self.error(Nv2aError::OperandCount {
                 span: self.span(span),
-                name: parsed.mnemonic.to_string(),
+                name: mnemonic.to_string(),
                 takes,
                 found: operands.count(),
                 syntax: syntax(info),
@@ -775,10 +774,10 @@ impl<'s> Encoder<'s> {
         };
         let dest = self.dest(dest_operand, info.dest, info.mnemonic);
         let mut sources = [Source::default(); 3];
-        let mut source_spans = [self.span(0..0); 3];
+        let mut source_spans = [self.span(TextRange::default()); 3];
         let mut ok = dest.is_some();
         for (i, operand) in source_operands.iter().enumerate() {
-            source_spans[i] = self.span(operand.span.clone());
+            source_spans[i] = self.span(operand.span());
             match self.source(operand) {
                 Some(source) => sources[i] = source,
                 None => ok = false,
@@ -790,8 +789,8 @@ impl<'s> Encoder<'s> {
                 dest: dest.filter(|_| ok)?,
                 sources,
             },
-            span: self.span(parsed.span.clone()),
-            dest_span: self.span(dest_operand.span.clone()),
+            span: self.span(parsed.span()),
+            dest_span: self.span(dest_operand.span()),
             source_spans,
         })
     }
@@ -980,19 +979,14 @@ impl<'s> Encoder<'s> {
     }
 
     /// Expands `%matmul4x4` or `%norm3` into up to four instructions.
-    fn expand_macro(
-        &mut self,
-        name: &str,
-        name_span: &Range<usize>,
-        operands: &[Operand<'s>],
-    ) -> Option<([Slot; 4], usize)> {
+    fn expand_macro(&mut self, name: &str, name_span: TextRange, operands: &[Operand]) -> Option<([Slot; 4], usize)> {
         let [dst, src, third] = operands else {
             unreachable!("the caller checked for three operands");
         };
         let is_matmul = name.eq_ignore_ascii_case("%matmul4x4");
         if !is_matmul && !name.eq_ignore_ascii_case("%norm3") {
             self.error(Nv2aError::BadMacro {
-                span: self.span(name_span.clone()),
+                span: self.span(name_span),
                 message: format!("unknown macro `{name}`"),
                 label: "not a macro".into(),
                 help: "the macros are `%matmul4x4 dst src #matrix` and `%norm3 dst src tmp`".into(),
@@ -1000,9 +994,9 @@ impl<'s> Encoder<'s> {
             return None;
         }
         for operand in [dst, third] {
-            if let Some((_, range)) = &operand.suffix {
+            if let Some(range) = operand.suffix {
                 self.error(Nv2aError::BadMacro {
-                    span: self.span(range.clone()),
+                    span: self.span(range),
                     message: format!("`{name}` takes whole registers here"),
                     label: "no mask or swizzle here".into(),
                     help: macro_syntax(name),
@@ -1012,8 +1006,8 @@ impl<'s> Encoder<'s> {
         }
         let dest = self.dest(dst, DestKind::Register, name)?;
         let source = self.source(src)?;
-        let span = self.span(name_span.start..third.span.end);
-        let (dest_span, src_span) = (self.span(dst.span.clone()), self.span(src.span.clone()));
+        let span = self.span(name_span.to(third.span()));
+        let (dest_span, src_span) = (self.span(dst.span()), self.span(src.span()));
         let resolved = |op: Op, reg: DestReg, mask: u8, sources: [Source; 3], spans: [Span; 3]| Resolved {
             operation: Operation {
                 op,
@@ -1026,17 +1020,18 @@ impl<'s> Encoder<'s> {
         };
         let mut slots = [Slot::BLANK; 4];
         if is_matmul {
-            let matrix = match &third.reg {
+            let matrix = match third.reg {
                 Reg::Uniform { name: matrix, row } => {
+                    let matrix = self.text(matrix);
                     let uniform = self.uniforms.get(matrix).copied();
                     match (uniform, row) {
                         (Some(u), None) if u.rows == 4 => u.base,
                         _ => {
                             if uniform.is_none() {
-                                self.uniform(matrix, row, third.reg_span.clone())?;
+                                self.uniform(matrix, row, third.reg_span)?;
                             }
                             self.error(Nv2aError::BadMacro {
-                                span: self.span(third.span.clone()),
+                                span: self.span(third.span()),
                                 message: "`%matmul4x4` takes a whole matrix4 uniform".into(),
                                 label: "not a matrix4 uniform without a row".into(),
                                 help: format!("declare `{matrix} matrix4 N` and write `{matrix}`"),
@@ -1047,7 +1042,7 @@ impl<'s> Encoder<'s> {
                 }
                 _ => {
                     self.error(Nv2aError::BadMacro {
-                        span: self.span(third.span.clone()),
+                        span: self.span(third.span()),
                         message: "`%matmul4x4` takes a matrix4 uniform".into(),
                         label: "not a uniform".into(),
                         help: "declare `#m matrix4 N` and write `%matmul4x4 dst src #m`".into(),
@@ -1055,7 +1050,7 @@ impl<'s> Encoder<'s> {
                     return None;
                 }
             };
-            let matrix_span = self.span(third.span.clone());
+            let matrix_span = self.span(third.span());
             for (row, slot) in slots.iter_mut().enumerate() {
                 let row_source = Source {
                     reg: SrcReg::Const {
@@ -1078,14 +1073,14 @@ impl<'s> Encoder<'s> {
             let tmp_dest = self.dest(third, DestKind::Register, name)?;
             let DestReg::Temp(tmp) = tmp_dest.reg else {
                 self.error(Nv2aError::BadMacro {
-                    span: self.span(third.span.clone()),
+                    span: self.span(third.span()),
                     message: "`%norm3` needs a temporary register to work in".into(),
                     label: "not r0 to r11".into(),
                     help: macro_syntax(name),
                 });
                 return None;
             };
-            let tmp_span = self.span(third.span.clone());
+            let tmp_span = self.span(third.span());
             let tmp_lane = |lane: u8| Source {
                 reg: SrcReg::Temp(tmp),
                 swizzle: [lane; 4],
@@ -1121,15 +1116,10 @@ impl<'s> Encoder<'s> {
         }
     }
 
-    fn directive(
-        &mut self,
-        name: &str,
-        name_span: &Range<usize>,
-        values: &polyasm_core::front::Bounded<Number, 4>,
-    ) -> Option<Slot> {
+    fn directive(&mut self, name: &str, name_span: TextRange, values: &Bounded<TextRange, 4>) -> Option<Slot> {
         if name != ".word" {
             self.error(Nv2aError::BadDirective {
-                span: self.span(name_span.clone()),
+                span: self.span(name_span),
                 message: format!("unknown directive `{name}`"),
                 label: "not a directive".into(),
                 help: "the one directive is `.word d0, d1, d2, d3`".into(),
@@ -1138,7 +1128,7 @@ impl<'s> Encoder<'s> {
         }
         if values.count() != 4 {
             self.error(Nv2aError::BadDirective {
-                span: self.span(values.span_from(4).unwrap_or(name_span.clone())),
+                span: self.span(values.span_from(4).unwrap_or(name_span)),
                 message: format!("`.word` takes the 4 words of one instruction, found {}", values.count()),
                 label: if values.count() > 4 {
                     "extra word".into()
@@ -1150,13 +1140,13 @@ impl<'s> Encoder<'s> {
             return None;
         }
         let mut words = [0u32; 4];
-        for (word, value) in words.iter_mut().zip(values.as_slice()) {
-            let v = self.number(value.text, value.span.clone())?;
+        for (word, &value) in words.iter_mut().zip(values.as_slice()) {
+            let v = self.number(value)?;
             *word = match u32::try_from(v) {
                 Ok(v) => v,
                 Err(_) => {
                     self.error(Nv2aError::BadDirective {
-                        span: self.span(value.span.clone()),
+                        span: self.span(value),
                         message: format!("{v:#x} does not fit in 32 bits"),
                         label: "too large for one word".into(),
                         help: "each word is 0 to 0xffffffff".into(),

@@ -13,7 +13,7 @@ pub mod print;
 
 use std::ops::Range;
 
-use polyasm_core::front;
+use polyasm_core::front::{self, HasSpan, TextRange};
 use polyasm_core::output::FormatInfo;
 use polyasm_core::target::{DisasmInput, OptionSpec, RunReport, Target, TargetInfo, TargetOptions};
 use polyasm_core::vertex_io::{self, SlotKind};
@@ -59,24 +59,24 @@ pub fn assemble(sources: &SourceMap, file: SourceId, options: AssembleOptions) -
             let (Some(first), Some(last)) = (pieces.first(), pieces.last()) else {
                 continue;
             };
-            let span = tokens[first.start].1.start..tokens[last.end - 1].1.end;
+            let span = TextRange::new(tokens[first.start].1.start, tokens[last.end - 1].1.end);
             let alone = pieces.len() == 1;
             let mut failed = !dangling.is_empty();
             // Operations past MAX_PAIRED: how many in all, and their span.
-            let mut extra: Option<(usize, Range<usize>)> = None;
+            let mut extra: Option<(usize, TextRange)> = None;
             pending.clear();
             front::parse_statements(&fast, &rich, tokens, &pieces, |_, parsed| match parsed {
                 Ok(parser::Statement::Operation(operation)) if pending.len() < MAX_PAIRED => pending.push(operation),
                 Ok(parser::Statement::Operation(operation)) => {
-                    let (count, span) = extra.get_or_insert((MAX_PAIRED, operation.span.clone()));
+                    let (count, span) = extra.get_or_insert((MAX_PAIRED, operation.span()));
                     *count += 1;
-                    span.end = operation.span.end;
+                    *span = span.to(operation.span());
                 }
                 Ok(declaration) if alone => encoder.statement(&declaration),
                 Ok(_) => {
                     failed = true;
                     encoder.error(Nv2aError::Unexpected {
-                        span: Span::new(file, span.start, span.end),
+                        span: span.in_source(file),
                         found: "a declaration, macro or directive".into(),
                         expected: "an operation: `+` joins operations only".into(),
                     });

@@ -134,6 +134,20 @@ macro_rules! nv2a_ops {
                 semantics: $semantics,
             }),*
         ];
+
+        impl Op {
+            /// Looks a mnemonic up, in any letter case.
+            pub fn from_mnemonic(name: &str) -> Option<Op> {
+                let mut lower = [0u8; 8];
+                let lower = lower.get_mut(..name.len())?;
+                lower.copy_from_slice(name.as_bytes());
+                lower.make_ascii_lowercase();
+                match &*lower {
+                    $(l if l == $mnemonic.as_bytes() => Some(Op::$variant),)*
+                    _ => None,
+                }
+            }
+        }
     };
 }
 
@@ -167,13 +181,6 @@ impl Op {
 
     pub fn mnemonic(self) -> &'static str {
         self.info().mnemonic
-    }
-
-    /// Looks a mnemonic up, in any letter case.
-    pub fn from_mnemonic(name: &str) -> Option<Op> {
-        OPS.iter()
-            .find(|row| row.mnemonic.eq_ignore_ascii_case(name))
-            .map(|row| row.op)
     }
 
     /// The operation a unit's opcode field names; `None` for NOP (0) and undefined codes.
@@ -563,9 +570,27 @@ mod tests {
         for code in 1..=7 {
             assert!(Op::from_opcode(Unit::Ilu, code).is_some(), "ILU {code}");
         }
+        assert_eq!(Op::from_mnemonic("Dp4"), Some(Op::Dp4));
+        assert_eq!(Op::from_mnemonic("dp4x"), None);
+        assert_eq!(Op::from_mnemonic("a_very_long_name"), None);
         assert_eq!(Op::from_opcode(Unit::Mac, 3), Some(Op::Add));
         assert_eq!(Op::from_opcode(Unit::Mac, 14), None);
         assert_eq!(Op::from_opcode(Unit::Ilu, 0), None);
+    }
+
+    /// The register resolver relies on this: inputs are spelled `i...`, outputs `o...`, and no
+    /// spelled-out name looks like a numbered register (a letter and digits).
+    #[test]
+    fn spelled_out_register_names_start_with_i_or_o() {
+        let numbered = |name: &str| name.len() > 1 && name[1..].bytes().all(|b| b.is_ascii_digit());
+        for name in INPUT_NAMES {
+            assert!(name.starts_with('i') && !numbered(name), "{name}");
+        }
+        for out in OUTPUTS.iter() {
+            for name in [out.long, out.short] {
+                assert!(name.starts_with('o') && !numbered(name), "{name}");
+            }
+        }
     }
 
     #[test]

@@ -1,68 +1,69 @@
 //! chumsky parser over one statement of tokens. It knows the shapes (operations joined by `+`,
 //! operands with `-`, `c[...]` and `.swizzle`, uniform declarations, macros, `.word`); which
 //! names and numbers are valid is the encoder's business, checked against the tables.
+//!
+//! Parse results hold only [`TextRange`]s (the encoder reads the text from the source), so an
+//! operation is a few hundred bytes to move around.
 
 use std::ops::Range;
 
 use chumsky::input::ValueInput;
 use chumsky::prelude::*;
-use polyasm_core::front::{Bounded, HasSpan, SyntaxError};
+use polyasm_core::front::{Bounded, HasSpan, SyntaxError, TextRange};
 
 use crate::lexer::Tok;
 
 /// The index inside `c[...]`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Index<'s> {
-    /// `c[17]`.
-    Absolute(&'s str),
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Index {
+    /// `c[17]`: the number.
+    Absolute(TextRange),
     /// `c[A0+17]`, `c[17+A0]` or `c[A0]`; `register` is what was written for `A0`.
     Relative {
-        register: (&'s str, Range<usize>),
-        offset: Option<&'s str>,
+        register: TextRange,
+        offset: Option<TextRange>,
     },
 }
 
 /// A register as written, before the encoder resolves the name.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Reg<'s> {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reg {
     /// `r0`, `v3`, `iPos`, `oD0`, `c12`, `a0`, ...
-    Name(&'s str),
+    Name(TextRange),
     /// `c[...]` (the encoder checks that `base` is `c`).
-    Indexed { base: &'s str, index: Index<'s> },
+    Indexed { base: TextRange, index: Index },
     /// `#name` or `#name[row]`.
-    Uniform {
-        name: &'s str,
-        row: Option<(&'s str, Range<usize>)>,
-    },
+    Uniform { name: TextRange, row: Option<TextRange> },
 }
 
 /// One operand: `-c[A0+4].xyz`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Operand<'s> {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Operand {
     /// The `-`, if any.
-    pub negate: Option<Range<usize>>,
-    pub reg: Reg<'s>,
-    pub reg_span: Range<usize>,
+    pub negate: Option<TextRange>,
+    pub reg: Reg,
+    pub reg_span: TextRange,
     /// The swizzle or mask with its dot: `.xyz`.
-    pub suffix: Option<(&'s str, Range<usize>)>,
-    pub span: Range<usize>,
+    pub suffix: Option<TextRange>,
 }
 
-impl Default for Operand<'_> {
+impl Default for Operand {
     fn default() -> Self {
         Operand {
             negate: None,
-            reg: Reg::Name(""),
-            reg_span: 0..0,
+            reg: Reg::Name(TextRange::default()),
+            reg_span: TextRange::default(),
             suffix: None,
-            span: 0..0,
         }
     }
 }
 
-impl HasSpan for Operand<'_> {
-    fn span(&self) -> Range<usize> {
-        self.span.clone()
+impl HasSpan for Operand {
+    /// From the `-` (or the register) to the end of the suffix (or the register).
+    fn span(&self) -> TextRange {
+        self.negate
+            .unwrap_or(self.reg_span)
+            .to(self.suffix.unwrap_or(self.reg_span))
     }
 }
 
@@ -70,77 +71,67 @@ impl HasSpan for Operand<'_> {
 pub const MAX_OPERANDS: usize = 4;
 /// An operation: a mnemonic and its operands.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Operation<'s> {
-    pub mnemonic: &'s str,
-    pub mnemonic_span: Range<usize>,
-    pub operands: Bounded<Operand<'s>, MAX_OPERANDS>,
-    pub span: Range<usize>,
+pub struct Operation {
+    pub mnemonic: TextRange,
+    pub operands: Bounded<Operand, MAX_OPERANDS>,
 }
 
-impl HasSpan for Operation<'_> {
-    fn span(&self) -> Range<usize> {
-        self.span.clone()
-    }
-}
-
-/// A number as written, with its span.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Number<'s> {
-    pub text: &'s str,
-    pub span: Range<usize>,
-}
-
-impl HasSpan for Number<'_> {
-    fn span(&self) -> Range<usize> {
-        self.span.clone()
+impl HasSpan for Operation {
+    /// From the mnemonic to the last operand.
+    fn span(&self) -> TextRange {
+        self.mnemonic.to(self.operands.span_from(0).unwrap_or(self.mnemonic))
     }
 }
 
 /// One parsed statement, or one operation of an instruction: the driver splits instructions at
 /// their top-level `+` and parses each operation on its own, so a parse result stays small.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Statement<'s> {
+pub enum Statement {
     /// One operation; an instruction joins one to three of them with `+`.
-    Operation(Operation<'s>),
+    Operation(Operation),
     /// `#name vector 12` or `#name matrix4 96`.
     Uniform {
-        name: &'s str,
-        name_span: Range<usize>,
-        kind: &'s str,
-        kind_span: Range<usize>,
-        value: Number<'s>,
+        name: TextRange,
+        kind: TextRange,
+        value: TextRange,
     },
     /// `%matmul4x4 dst src #matrix`, operands separated by spaces (or commas).
     Macro {
-        name: &'s str,
-        name_span: Range<usize>,
-        operands: Bounded<Operand<'s>, MAX_OPERANDS>,
-        span: Range<usize>,
+        name: TextRange,
+        operands: Bounded<Operand, MAX_OPERANDS>,
     },
     /// `.word a, b, c, d`.
     Directive {
-        name: &'s str,
-        name_span: Range<usize>,
-        values: Bounded<Number<'s>, 4>,
-        span: Range<usize>,
+        name: TextRange,
+        values: Bounded<TextRange, 4>,
     },
+}
+
+impl HasSpan for Statement {
+    fn span(&self) -> TextRange {
+        match self {
+            Statement::Operation(operation) => operation.span(),
+            Statement::Uniform { name, value, .. } => name.to(*value),
+            Statement::Macro { name, operands } => name.to(operands.span_from(0).unwrap_or(*name)),
+            Statement::Directive { name, values } => name.to(values.span_from(0).unwrap_or(*name)),
+        }
+    }
 }
 
 pub type ParseError<'t, 's> = SyntaxError<'t, Tok<'s>>;
 
-/// The statement grammar.
 /// The statement grammar, generic over the error type: assembling parses with
 /// [`chumsky::error::EmptyErr`] first (no allocation per failed alternative) and only parses
 /// a statement again with [`ParseError`] when it fails, for the message.
-pub fn statement<'t, 's: 't, I, E>() -> impl Parser<'t, I, Statement<'s>, extra::Err<E>>
+pub fn statement<'t, 's: 't, I, E>() -> impl Parser<'t, I, Statement, extra::Err<E>>
 where
     I: ValueInput<'t, Token = Tok<'s>, Span = Range<usize>>,
     E: chumsky::error::Error<'t, I> + chumsky::error::LabelError<'t, I, &'static str> + 't,
 {
-    let ident = select! { Tok::Ident(s) => s };
-    let int = select! { Tok::Int(s) => s }.labelled("a number");
-    let number = int.map_with(|text, e| Number { text, span: e.span() });
-    let a0 = ident.map_with(|s, e| (s, e.span())).labelled("A0");
+    let at = |_, e: &mut chumsky::input::MapExtra<'t, '_, I, extra::Err<E>>| TextRange::from(e.span());
+    let ident = select! { Tok::Ident(_) => () }.map_with(at);
+    let int = select! { Tok::Int(_) => () }.map_with(at).labelled("a number");
+    let a0 = ident.labelled("A0");
 
     let index = choice((
         a0.then(just(Tok::Punct('+')).ignore_then(int).or_not())
@@ -156,90 +147,64 @@ where
     ))
     .delimited_by(just(Tok::Punct('[')), just(Tok::Punct(']')));
 
-    let row = int
-        .map_with(|s, e| (s, e.span()))
-        .delimited_by(just(Tok::Punct('[')), just(Tok::Punct(']')));
+    let row = int.delimited_by(just(Tok::Punct('[')), just(Tok::Punct(']')));
+    let uniform_name = select! { Tok::Uniform(_) => () }.map_with(at);
 
     let reg = choice((
         ident.then(index.or_not()).map(|(base, index)| match index {
             Some(index) => Reg::Indexed { base, index },
             None => Reg::Name(base),
         }),
-        select! { Tok::Uniform(s) => s }
+        uniform_name
             .then(row.or_not())
             .map(|(name, row)| Reg::Uniform { name, row }),
     ))
-    .map_with(|reg, e| (reg, e.span()))
+    .map_with(|reg, e| (reg, TextRange::from(e.span())))
     .labelled("a register");
 
     let operand = just(Tok::Punct('-'))
-        .map_with(|_, e| e.span())
+        .ignored()
+        .map_with(at)
         .or_not()
         .then(reg)
-        .then(select! { Tok::Dotted(s) => s }.map_with(|s, e| (s, e.span())).or_not())
-        .map_with(|((negate, (reg, reg_span)), suffix), e| Operand {
+        .then(select! { Tok::Dotted(_) => () }.map_with(at).or_not())
+        .map(|((negate, (reg, reg_span)), suffix)| Operand {
             negate,
             reg,
             reg_span,
             suffix,
-            span: e.span(),
         })
         .labelled("an operand");
 
     let operation = ident
-        .map_with(|s, e| (s, e.span()))
         .labelled("a mnemonic")
         .then(
             operand
                 .separated_by(just(Tok::Punct(',')))
                 .collect::<Bounded<_, MAX_OPERANDS>>(),
         )
-        .map_with(|((mnemonic, mnemonic_span), operands), e| Operation {
-            mnemonic,
-            mnemonic_span,
-            operands,
-            span: e.span(),
-        });
+        .map(|(mnemonic, operands)| Statement::Operation(Operation { mnemonic, operands }));
 
-    let instruction = operation.map(Statement::Operation);
+    let uniform = uniform_name
+        .then(ident.labelled("`vector` or `matrix4`"))
+        .then(int)
+        .map(|((name, kind), value)| Statement::Uniform { name, kind, value });
 
-    let uniform = select! { Tok::Uniform(s) => s }
-        .map_with(|s, e| (s, e.span()))
-        .then(ident.map_with(|s, e| (s, e.span())).labelled("`vector` or `matrix4`"))
-        .then(number)
-        .map(|(((name, name_span), (kind, kind_span)), value)| Statement::Uniform {
-            name,
-            name_span,
-            kind,
-            kind_span,
-            value,
-        });
-
-    let macro_call = select! { Tok::Macro(s) => s }
-        .map_with(|s, e| (s, e.span()))
+    let macro_call = select! { Tok::Macro(_) => () }
+        .map_with(at)
         .then(
             operand
                 .separated_by(just(Tok::Punct(',')).or_not())
                 .collect::<Bounded<_, MAX_OPERANDS>>(),
         )
-        .map_with(|((name, name_span), operands), e| Statement::Macro {
-            name,
-            name_span,
-            operands,
-            span: e.span(),
-        });
+        .map(|(name, operands)| Statement::Macro { name, operands });
 
-    let directive = select! { Tok::Dotted(s) => s }
-        .map_with(|s, e| (s, e.span()))
-        .then(number.separated_by(just(Tok::Punct(','))).collect::<Bounded<_, 4>>())
-        .map_with(|((name, name_span), values), e| Statement::Directive {
-            name,
-            name_span,
-            values,
-            span: e.span(),
-        });
+    let directive = select! { Tok::Dotted(_) => () }
+        .map_with(at)
+        .then(int.separated_by(just(Tok::Punct(','))).collect::<Bounded<_, 4>>())
+        .map(|(name, values)| Statement::Directive { name, values });
 
-    choice((instruction, uniform, macro_call, directive))
+    choice((operation, uniform, macro_call, directive))
         .then_ignore(end().labelled("the end of the statement"))
         .boxed()
 }
@@ -284,7 +249,7 @@ mod tests {
     use crate::lexer::Lexer;
     use polyasm_core::front::StatementLexer;
 
-    fn parse(text: &str) -> Result<Statement<'_>, String> {
+    fn parse(text: &str) -> Result<Statement, String> {
         let mut tokens = Vec::new();
         Lexer::new(text).next_statement(&mut tokens).unwrap();
         let mut out = None;
@@ -300,7 +265,7 @@ mod tests {
         out.expect("one non-empty statement")
     }
 
-    fn operations(text: &str) -> Vec<Operation<'_>> {
+    fn operations(text: &str) -> Vec<Operation> {
         let mut tokens = Vec::new();
         Lexer::new(text).next_statement(&mut tokens).unwrap();
         let (mut pieces, mut dangling) = (Vec::new(), Vec::new());
@@ -316,60 +281,64 @@ mod tests {
 
     #[test]
     fn parses_paired_operations_with_every_operand_shape() {
-        let ops = operations("MUL R2.xyzw, -R1, c[A0+60] + mov oD1, #m[1].x\n");
+        let text = "MUL R2.xyzw, -R1, c[A0+60] + mov oD1, #m[1].x\n";
+        let at = |range: TextRange| range.text(text);
+        let ops = operations(text);
         assert_eq!(ops.len(), 2);
         let [dst, a, b] = ops[0].operands.as_slice() else {
             panic!("three operands")
         };
-        assert_eq!(dst.suffix.as_ref().map(|s| s.0), Some(".xyzw"));
-        assert_eq!(a.negate, Some(13..14));
-        assert_eq!(
-            b.reg,
-            Reg::Indexed {
-                base: "c",
-                index: Index::Relative {
-                    register: ("A0", 20..22),
-                    offset: Some("60")
-                }
-            }
-        );
-        assert_eq!(
-            ops[1].operands.as_slice()[1].reg,
-            Reg::Uniform {
-                name: "#m",
-                row: Some(("1", 41..42))
-            }
-        );
-        assert_eq!(ops[1].span, 29..45);
+        assert_eq!(dst.suffix.map(at), Some(".xyzw"));
+        assert_eq!(a.negate, Some(TextRange::new(13, 14)));
+        assert_eq!(at(a.span()), "-R1");
+        let Reg::Indexed {
+            base,
+            index: Index::Relative { register, offset },
+        } = b.reg
+        else {
+            panic!("a relative constant: {:?}", b.reg)
+        };
+        assert_eq!((at(base), at(register), offset.map(at)), ("c", "A0", Some("60")));
+        assert_eq!(register, TextRange::new(20, 22));
+        let Reg::Uniform { name, row } = ops[1].operands.as_slice()[1].reg else {
+            panic!("a uniform")
+        };
+        assert_eq!((at(name), row), ("#m", Some(TextRange::new(41, 42))));
+        assert_eq!(at(ops[1].span()), "mov oD1, #m[1].x");
+        assert_eq!(ops[1].span(), TextRange::new(29, 45));
     }
 
     #[test]
     fn accepts_the_offset_before_a0_and_spaces_in_brackets() {
-        let ops = operations("MUL R3, v6.x, c[ 60 + A0 ]");
-        assert!(matches!(
-            ops[0].operands.as_slice()[2].reg,
-            Reg::Indexed {
-                index: Index::Relative { offset: Some("60"), .. },
-                ..
-            }
-        ));
+        let text = "MUL R3, v6.x, c[ 60 + A0 ]";
+        let ops = operations(text);
+        let Reg::Indexed {
+            index: Index::Relative {
+                offset: Some(offset), ..
+            },
+            ..
+        } = ops[0].operands.as_slice()[2].reg
+        else {
+            panic!("a relative constant")
+        };
+        assert_eq!(offset.text(text), "60");
     }
 
     #[test]
     fn parses_declarations_macros_and_words() {
-        assert!(matches!(
-            parse("#mvp matrix4 96").unwrap(),
-            Statement::Uniform {
-                name: "#mvp",
-                kind: "matrix4",
-                ..
-            }
-        ));
+        let text = "#mvp matrix4 96";
+        let Statement::Uniform { name, kind, value } = parse(text).unwrap() else {
+            panic!("a uniform declaration")
+        };
+        assert_eq!([name, kind, value].map(|r| r.text(text)), ["#mvp", "matrix4", "96"]);
         let Statement::Macro { operands, .. } = parse("%matmul4x4 r0 iPos #mvp").unwrap() else {
             panic!("a macro")
         };
         assert_eq!(operands.count(), 3);
-        let Statement::Directive { values, .. } = parse(".word 0, 0, 0, 1").unwrap() else {
+        let text = ".word 0, 0, 0, 1 ; comment";
+        let statement = parse(text).unwrap();
+        assert_eq!(statement.span().text(text), ".word 0, 0, 0, 1");
+        let Statement::Directive { values, .. } = statement else {
             panic!("a directive")
         };
         assert_eq!(values.count(), 4);

@@ -136,7 +136,7 @@ impl Encoder {
         let given = statement.operands.as_slice();
         if let Some(extra) = statement.operands.span_from(kinds.len()) {
             self.errors.push(VuError::ExtraOperand {
-                span: self.span(extra),
+                span: self.span(extra.range()),
                 op: op.mnemonic(),
                 takes: kinds.len(),
                 found: statement.operands.count(),
@@ -199,7 +199,7 @@ impl Encoder {
         let syntax = format!("{} {}", word.name, word.operands);
         if let Some(extra) = statement.operands.span_from(1) {
             self.errors.push(VuError::ExtraOperand {
-                span: self.span(extra),
+                span: self.span(extra.range()),
                 op: word.name,
                 takes: 1,
                 found: statement.operands.count(),

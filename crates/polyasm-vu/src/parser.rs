@@ -6,7 +6,7 @@ use std::ops::Range;
 use chumsky::input::ValueInput;
 use chumsky::prelude::*;
 
-use polyasm_core::front::{Bounded, HasSpan};
+use polyasm_core::front::{Bounded, HasSpan, TextRange};
 
 use crate::lexer::Tok;
 
@@ -39,8 +39,8 @@ pub const MAX_OPERANDS: usize = 4;
 pub type Operands<'s> = Bounded<Operand<'s>, MAX_OPERANDS>;
 
 impl HasSpan for Operand<'_> {
-    fn span(&self) -> Range<usize> {
-        self.span.clone()
+    fn span(&self) -> TextRange {
+        self.span.clone().into()
     }
 }
 
@@ -55,7 +55,7 @@ pub struct Statement<'s> {
 impl Statement<'_> {
     /// From the head to the last operand.
     pub fn span(&self) -> Range<usize> {
-        let end = self.operands.span_from(0).map_or(self.head_span.end, |r| r.end);
+        let end = self.operands.span_from(0).map_or(self.head_span.end, |r| r.range().end);
         self.head_span.start..end
     }
 }
@@ -127,9 +127,9 @@ mod tests {
     #[test]
     fn keeps_the_span_of_operands_past_the_fourth() {
         let s = parse("add r0 r1 r2 r3 r4 r5").unwrap();
-        assert_eq!(s.operands.overflow, Some(16..21));
+        assert_eq!(s.operands.overflow, Some(TextRange::new(16, 21)));
         assert_eq!(s.operands.count(), 6);
-        assert_eq!(s.operands.span_from(2), Some(10..21));
+        assert_eq!(s.operands.span_from(2), Some(TextRange::new(10, 21)));
     }
 
     #[test]
