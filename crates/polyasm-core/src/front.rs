@@ -6,6 +6,7 @@ use std::ops::Range;
 
 use chumsky::error::{EmptyErr, Rich, RichPattern};
 use chumsky::input::{Input as _, MappedInput};
+use chumsky::inspector::Inspector;
 use chumsky::prelude::*;
 
 /// A token with its byte range in the source.
@@ -98,24 +99,37 @@ pub fn lex_in_chunks<'s, L: StatementLexer<'s>>(
 /// Parses each non-empty statement of a chunk, telling `each` its index. `fast` is the same grammar with
 /// [`EmptyErr`]: it allocates nothing for the alternatives it tries, so valid statements go
 /// through it alone; a statement it rejects is parsed again with `rich` for the message.
-pub fn parse_statements<'t, T, O, PF, PR>(
+///
+/// `state` is the parsers' chumsky state: `()` for none, or an arena such as
+/// [`chumsky::extra::TruncateState`] that collects a statement's list items (rewound when the
+/// parser backtracks), so that parse results stay small. `each` sees it after every statement;
+/// emptying it is the caller's business.
+pub fn parse_statements<'t, T, O, S, PF, PR>(
     fast: &PF,
     rich: &PR,
     tokens: &'t [Spanned<T>],
     statements: &[Range<usize>],
-    mut each: impl FnMut(usize, Result<O, Vec<SyntaxError<'t, T>>>),
+    state: &mut S,
+    mut each: impl FnMut(usize, &S, Result<O, Vec<SyntaxError<'t, T>>>),
 ) where
     T: PartialEq + 't,
-    PF: Parser<'t, TokenInput<'t, T>, O, extra::Err<EmptyErr>>,
-    PR: Parser<'t, TokenInput<'t, T>, O, extra::Err<SyntaxError<'t, T>>>,
+    S: Inspector<'t, TokenInput<'t, T>>,
+    PF: Parser<'t, TokenInput<'t, T>, O, extra::Full<EmptyErr, S, ()>>,
+    PR: Parser<'t, TokenInput<'t, T>, O, extra::Full<SyntaxError<'t, T>, S, ()>>,
 {
     for (index, statement) in statements.iter().enumerate() {
         let toks = &tokens[statement.clone()];
         let Some(last) = toks.last() else { continue };
         let eoi = last.1.end..last.1.end;
-        match fast.parse(toks.split_token_span(eoi.clone())).into_output() {
-            Some(output) => each(index, Ok(output)),
-            None => each(index, rich.parse(toks.split_token_span(eoi)).into_result()),
+        match fast
+            .parse_with_state(toks.split_token_span(eoi.clone()), state)
+            .into_output()
+        {
+            Some(output) => each(index, state, Ok(output)),
+            None => {
+                let result = rich.parse_with_state(toks.split_token_span(eoi), state).into_result();
+                each(index, state, result);
+            }
         }
     }
 }

@@ -7,6 +7,7 @@ use polyasm_core::text::{parse_int_literal, suggest};
 use polyasm_core::{Diagnostic, Object, Outcome, Source as SourceFile, SourceId, Span};
 use std::collections::HashMap;
 
+use crate::MAX_PAIRED;
 use crate::error::{CONSTANT_RANGE, Nv2aError, constant_name};
 use crate::ops::{
     CONSTANTS, DestKind, Field, INPUT_NAMES, INPUTS, InputSlot, MAX_INSTRUCTIONS, Mux, OPS, OUTPUTS, Op, OpInfo,
@@ -308,24 +309,27 @@ impl<'s> Encoder<'s> {
         self.errors.push(error);
     }
 
-    /// Encodes one statement (or records why it cannot be).
-    pub fn statement(&mut self, statement: &Statement) {
+    /// Encodes one statement (or records why it cannot be); `arena` holds the operands it
+    /// was parsed with.
+    pub fn statement(&mut self, statement: &Statement, arena: &[Operand]) {
         match statement {
             Statement::Operation(operation) => {
-                self.instruction_statement(std::slice::from_ref(operation), None);
+                self.instruction_statement(std::slice::from_ref(operation), arena, None);
             }
             Statement::Uniform { name, kind, value } => self.declare(*name, *kind, *value),
             Statement::Macro {
                 name: name_span,
                 operands,
+                span,
             } => {
-                let span = self.span(statement.span());
+                let span = self.span(*span);
                 let name = self.text(*name_span);
-                let expansion = if operands.overflow.is_some() || operands.count() != 3 {
+                let operands = operands.of(arena);
+                let expansion = if operands.len() != 3 {
                     self.error(Nv2aError::BadMacro {
-                        span: self.span(operands.span_from(3).unwrap_or(*name_span)),
-                        message: format!("`{name}` takes 3 operands, found {}", operands.count()),
-                        label: if operands.count() > 3 {
+                        span: self.span(span_from(operands, 3).unwrap_or(*name_span)),
+                        message: format!("`{name}` takes 3 operands, found {}", operands.len()),
+                        label: if operands.len() > 3 {
                             "extra operand".into()
                         } else {
                             "operands missing".into()
@@ -334,7 +338,7 @@ impl<'s> Encoder<'s> {
                     });
                     None
                 } else {
-                    self.expand_macro(name, *name_span, operands.as_slice())
+                    self.expand_macro(name, *name_span, operands)
                 };
                 match expansion {
                     Some((slots, count)) => {
@@ -361,7 +365,12 @@ impl<'s> Encoder<'s> {
 
     /// Encodes one instruction from its operations (one to three joined by `+`), or records why
     /// it cannot be. `extra` counts and spans the operations written past the third.
-    pub fn instruction_statement(&mut self, ops: &[ParsedOperation], extra: Option<(usize, TextRange)>) {
+    pub fn instruction_statement(
+        &mut self,
+        ops: &[ParsedOperation],
+        arena: &[Operand],
+        extra: Option<(usize, TextRange)>,
+    ) {
         let (Some(first), Some(last)) = (ops.first(), ops.last()) else {
             return;
         };
@@ -376,7 +385,7 @@ impl<'s> Encoder<'s> {
         }
         let mut resolved = [None; 3];
         for (slot, op) in resolved.iter_mut().zip(ops) {
-            *slot = self.operation(op);
+            *slot = self.operation(op, arena);
         }
         let slot = match resolved {
             [Some(a), None, None] if ops.len() == 1 => self.instruction(&[a]),
@@ -745,7 +754,7 @@ impl<'s> Encoder<'s> {
     }
 
     /// Resolves one written operation; `None` after recording its errors.
-    fn operation(&mut self, parsed: &ParsedOperation) -> Option<Resolved> {
+    fn operation(&mut self, parsed: &ParsedOperation, arena: &[Operand]) -> Option<Resolved> {
         let mnemonic = self.text(parsed.mnemonic);
         let Some(op) = Op::from_mnemonic(mnemonic) else {
             self.error(Nv2aError::UnknownMnemonic {
@@ -757,19 +766,19 @@ impl<'s> Encoder<'s> {
         };
         let info = op.info();
         let takes = 1 + info.sources();
-        let operands = &parsed.operands;
-        if operands.count() != takes {
-            let span = operands.span_from(takes).unwrap_or(parsed.span());
+        let operands = parsed.operands.of(arena);
+        if operands.len() != takes {
+            let span = span_from(operands, takes).unwrap_or(parsed.span());
             self.error(Nv2aError::OperandCount {
                 span: self.span(span),
                 name: mnemonic.to_string(),
                 takes,
-                found: operands.count(),
+                found: operands.len(),
                 syntax: syntax(info),
             });
             return None;
         }
-        let [dest_operand, source_operands @ ..] = operands.as_slice() else {
+        let [dest_operand, source_operands @ ..] = operands else {
             unreachable!("an operation takes at least two operands and has `takes` of them");
         };
         let dest = self.dest(dest_operand, info.dest, info.mnemonic);
@@ -798,7 +807,13 @@ impl<'s> Encoder<'s> {
     /// Merges, distributes and encodes the operations of one instruction.
     fn instruction(&mut self, ops: &[Resolved]) -> Option<Slot> {
         // 1. Merge the same operation on the same inputs into one unit op with two outputs.
-        let mut units: Vec<UnitOp> = Vec::with_capacity(3);
+        // Inline lists (an instruction is encoded a million times a second): the first op
+        // fills the unused places.
+        let Some(first) = ops.first() else {
+            return None;
+        };
+        let mut units = [UnitOp::new(first); MAX_PAIRED];
+        let mut count = 0;
         for r in ops {
             let n = r.operation.op.info().sources();
             let is_temp = matches!(r.operation.dest.reg, DestReg::Temp(_));
@@ -806,14 +821,15 @@ impl<'s> Encoder<'s> {
             // may still run on both units.
             let mergeable =
                 |u: &UnitOp| r.operation.op != Op::Mov || if is_temp { u.temp.is_none() } else { u.out.is_none() };
-            let index = match units
+            let index = match units[..count]
                 .iter()
                 .position(|u| u.info.op == r.operation.op && u.sources[..n] == r.operation.sources[..n] && mergeable(u))
             {
                 Some(i) => i,
                 None => {
-                    units.push(UnitOp::new(r));
-                    units.len() - 1
+                    units[count] = UnitOp::new(r);
+                    count += 1;
+                    count - 1
                 }
             };
             let unit = &mut units[index];
@@ -846,11 +862,14 @@ impl<'s> Encoder<'s> {
         // 2. Give each unit op a unit; MOVs take whichever is free.
         let mut mac: Option<UnitOp> = None;
         let mut ilu: Option<UnitOp> = None;
-        let mut movs: Vec<UnitOp> = Vec::new();
-        for unit in &units {
+        let units = &units[..count];
+        let mut movs = [None; MAX_PAIRED];
+        let mut mov_count = 0;
+        for unit in units {
             let (place, kind) = match (unit.info.op, unit.info.mac) {
                 (Op::Mov, _) => {
-                    movs.push(*unit);
+                    movs[mov_count] = Some(*unit);
+                    mov_count += 1;
                     continue;
                 }
                 (_, Some(_)) => (&mut mac, Unit::Mac),
@@ -874,14 +893,14 @@ impl<'s> Encoder<'s> {
             return None;
         }
         let non_r1_temp = |u: &UnitOp| u.temp.is_some_and(|(r, _, _)| r != PAIRED_ILU_TEMP);
-        let mov_to_ilu = match (movs.as_slice(), mac.is_some()) {
+        let mov_to_ilu = match (&movs[..mov_count], mac.is_some()) {
             ([], _) => None,
             ([only], false) => {
-                mac = Some(*only);
+                mac = *only;
                 None
             }
-            ([only], true) => Some(*only),
-            ([first, second], _) => {
+            ([only], true) => *only,
+            ([Some(first), Some(second)], _) => {
                 let (to_mac, to_ilu) = if non_r1_temp(second) && !non_r1_temp(first) {
                     (*second, *first)
                 } else {
@@ -890,7 +909,7 @@ impl<'s> Encoder<'s> {
                 mac = Some(to_mac);
                 Some(to_ilu)
             }
-            _ => unreachable!("at most two unit ops remain after the count check"),
+            _ => unreachable!("at most two unit ops, all set, remain after the count check"),
         };
         if let Some(mov) = mov_to_ilu {
             if let Some((register, _, span)) = mov.temp.filter(|_| non_r1_temp(&mov)) {
@@ -1268,6 +1287,12 @@ fn encode_units(mac: Option<&UnitOp>, ilu: Option<&UnitOp>) -> Slot {
         }
     }
     slot
+}
+
+/// The span of `operands[from..]`, if there are any.
+fn span_from(operands: &[Operand], from: usize) -> Option<TextRange> {
+    let (first, last) = (operands.get(from)?, operands.last()?);
+    Some(first.span().to(last.span()))
 }
 
 /// `mnemonic dst, a, b` for help lines.

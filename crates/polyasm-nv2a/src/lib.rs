@@ -36,6 +36,7 @@ pub fn assemble(sources: &SourceMap, file: SourceId, options: AssembleOptions) -
     let mut pieces: Vec<Range<usize>> = Vec::new();
     let mut dangling = Vec::new();
     let mut pending: Vec<parser::Operation> = Vec::with_capacity(MAX_PAIRED);
+    let mut arena = parser::Operands::from(Vec::new());
     front::lex_in_chunks(&mut Lexer::new(source.text()), |tokens, statements, unterminated| {
         for e in unterminated {
             encoder.error(Nv2aError::UnterminatedComment {
@@ -65,38 +66,48 @@ pub fn assemble(sources: &SourceMap, file: SourceId, options: AssembleOptions) -
             // Operations past MAX_PAIRED: how many in all, and their span.
             let mut extra: Option<(usize, TextRange)> = None;
             pending.clear();
-            front::parse_statements(&fast, &rich, tokens, &pieces, |_, parsed| match parsed {
-                Ok(parser::Statement::Operation(operation)) if pending.len() < MAX_PAIRED => pending.push(operation),
-                Ok(parser::Statement::Operation(operation)) => {
-                    let (count, span) = extra.get_or_insert((MAX_PAIRED, operation.span()));
-                    *count += 1;
-                    *span = span.to(operation.span());
-                }
-                Ok(declaration) if alone => encoder.statement(&declaration),
-                Ok(_) => {
-                    failed = true;
-                    encoder.error(Nv2aError::Unexpected {
-                        span: span.in_source(file),
-                        found: "a declaration, macro or directive".into(),
-                        expected: "an operation: `+` joins operations only".into(),
-                    });
-                }
-                Err(errors) => {
-                    failed = true;
-                    for e in errors {
-                        let (span, found, expected) = front::describe_syntax_error(&e);
+            arena.clear();
+            front::parse_statements(
+                &fast,
+                &rich,
+                tokens,
+                &pieces,
+                &mut arena,
+                |_, arena, parsed| match parsed {
+                    Ok(parser::Statement::Operation(operation)) if pending.len() < MAX_PAIRED => {
+                        pending.push(operation)
+                    }
+                    Ok(parser::Statement::Operation(operation)) => {
+                        let (count, span) = extra.get_or_insert((MAX_PAIRED, operation.span()));
+                        *count += 1;
+                        *span = span.to(operation.span());
+                    }
+                    Ok(declaration) if alone => encoder.statement(&declaration, arena),
+                    Ok(_) => {
+                        failed = true;
                         encoder.error(Nv2aError::Unexpected {
-                            span: Span::new(file, span.start, span.end),
-                            found,
-                            expected,
+                            span: span.in_source(file),
+                            found: "a declaration, macro or directive".into(),
+                            expected: "an operation: `+` joins operations only".into(),
                         });
                     }
-                }
-            });
+                    Err(errors) => {
+                        failed = true;
+                        for e in errors {
+                            let (span, found, expected) = front::describe_syntax_error(&e);
+                            encoder.error(Nv2aError::Unexpected {
+                                span: Span::new(file, span.start, span.end),
+                                found,
+                                expected,
+                            });
+                        }
+                    }
+                },
+            );
             if failed {
                 encoder.failed_instruction(span);
             } else {
-                encoder.instruction_statement(&pending, extra);
+                encoder.instruction_statement(&pending, &arena, extra);
             }
         }
     });

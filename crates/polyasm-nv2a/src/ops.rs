@@ -135,19 +135,8 @@ macro_rules! nv2a_ops {
             }),*
         ];
 
-        impl Op {
-            /// Looks a mnemonic up, in any letter case.
-            pub fn from_mnemonic(name: &str) -> Option<Op> {
-                let mut lower = [0u8; 8];
-                let lower = lower.get_mut(..name.len())?;
-                lower.copy_from_slice(name.as_bytes());
-                lower.make_ascii_lowercase();
-                match &*lower {
-                    $(l if l == $mnemonic.as_bytes() => Some(Op::$variant),)*
-                    _ => None,
-                }
-            }
-        }
+        /// [`mnemonic_key`] of each row of [`OPS`].
+        const MNEMONIC_KEYS: &[u64] = &[$(mnemonic_key($mnemonic.as_bytes()),)*];
     };
 }
 
@@ -174,7 +163,29 @@ nv2a_ops! {
     Lit, "lit", mac None, ilu Some(7), [], Register, scalar false, negate false, "dst = (1, max(a.x, 0), a.x > 0 && a.y > 0 ? a.y^clamp(a.w) : 0, 1)";
 }
 
+/// A name of up to 7 bytes, lower-cased and packed in a word with its length, so that a
+/// mnemonic lookup is one integer compare per row; 0 for longer names, which no row has.
+const fn mnemonic_key(name: &[u8]) -> u64 {
+    if name.len() > 7 {
+        return 0;
+    }
+    let mut key = (name.len() as u64) << 56;
+    let mut i = 0;
+    while i < name.len() {
+        key |= (name[i].to_ascii_lowercase() as u64) << (8 * i);
+        i += 1;
+    }
+    key
+}
+
 impl Op {
+    /// Looks a mnemonic up, in any letter case.
+    pub fn from_mnemonic(name: &str) -> Option<Op> {
+        let key = mnemonic_key(name.as_bytes());
+        let row = MNEMONIC_KEYS.iter().position(|&k| k == key && key != 0)?;
+        Some(OPS[row].op)
+    }
+
     pub fn info(self) -> &'static OpInfo {
         &OPS[self as usize]
     }

@@ -2,12 +2,14 @@
 //! operands with `-`, `c[...]` and `.swizzle`, uniform declarations, macros, `.word`); which
 //! names and numbers are valid is the encoder's business, checked against the tables.
 //!
-//! Parse results hold only [`TextRange`]s (the encoder reads the text from the source), so an
-//! operation is a few hundred bytes to move around.
+//! Parse results are small to move around: they hold only [`TextRange`]s (the encoder reads the
+//! text from the source), and operands go to an arena, the parser's [`Operands`] state, which
+//! chumsky rewinds when it backtracks.
 
 use std::ops::Range;
 
-use chumsky::input::ValueInput;
+use chumsky::input::{MapExtra, ValueInput};
+use chumsky::inspector::TruncateState;
 use chumsky::prelude::*;
 use polyasm_core::front::{Bounded, HasSpan, SyntaxError, TextRange};
 
@@ -47,17 +49,6 @@ pub struct Operand {
     pub suffix: Option<TextRange>,
 }
 
-impl Default for Operand {
-    fn default() -> Self {
-        Operand {
-            negate: None,
-            reg: Reg::Name(TextRange::default()),
-            reg_span: TextRange::default(),
-            suffix: None,
-        }
-    }
-}
-
 impl HasSpan for Operand {
     /// From the `-` (or the register) to the end of the suffix (or the register).
     fn span(&self) -> TextRange {
@@ -67,19 +58,43 @@ impl HasSpan for Operand {
     }
 }
 
-/// The most operands an operation takes (MAD: a destination and three sources).
-pub const MAX_OPERANDS: usize = 4;
+/// The parser's state: every operand parsed since the caller last emptied it.
+pub type Operands = TruncateState<Operand>;
+
+/// A statement's operands: a run of the [`Operands`] arena.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OperandList {
+    start: u32,
+    len: u32,
+}
+
+impl OperandList {
+    /// The operands, read from the arena they were parsed into.
+    pub fn of(self, arena: &[Operand]) -> &[Operand] {
+        &arena[self.start as usize..(self.start + self.len) as usize]
+    }
+
+    pub fn len(self) -> usize {
+        self.len as usize
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.len == 0
+    }
+}
+
 /// An operation: a mnemonic and its operands.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Operation {
     pub mnemonic: TextRange,
-    pub operands: Bounded<Operand, MAX_OPERANDS>,
+    pub operands: OperandList,
+    /// From the mnemonic to the last operand.
+    pub span: TextRange,
 }
 
 impl HasSpan for Operation {
-    /// From the mnemonic to the last operand.
     fn span(&self) -> TextRange {
-        self.mnemonic.to(self.operands.span_from(0).unwrap_or(self.mnemonic))
+        self.span
     }
 }
 
@@ -98,7 +113,8 @@ pub enum Statement {
     /// `%matmul4x4 dst src #matrix`, operands separated by spaces (or commas).
     Macro {
         name: TextRange,
-        operands: Bounded<Operand, MAX_OPERANDS>,
+        operands: OperandList,
+        span: TextRange,
     },
     /// `.word a, b, c, d`.
     Directive {
@@ -112,7 +128,7 @@ impl HasSpan for Statement {
         match self {
             Statement::Operation(operation) => operation.span(),
             Statement::Uniform { name, value, .. } => name.to(*value),
-            Statement::Macro { name, operands } => name.to(operands.span_from(0).unwrap_or(*name)),
+            Statement::Macro { span, .. } => *span,
             Statement::Directive { name, values } => name.to(values.span_from(0).unwrap_or(*name)),
         }
     }
@@ -123,12 +139,18 @@ pub type ParseError<'t, 's> = SyntaxError<'t, Tok<'s>>;
 /// The statement grammar, generic over the error type: assembling parses with
 /// [`chumsky::error::EmptyErr`] first (no allocation per failed alternative) and only parses
 /// a statement again with [`ParseError`] when it fails, for the message.
-pub fn statement<'t, 's: 't, I, E>() -> impl Parser<'t, I, Statement, extra::Err<E>>
+pub fn statement<'t, 's: 't, I, E>() -> impl Parser<'t, I, Statement, extra::Full<E, Operands, ()>>
 where
     I: ValueInput<'t, Token = Tok<'s>, Span = Range<usize>>,
     E: chumsky::error::Error<'t, I> + chumsky::error::LabelError<'t, I, &'static str> + 't,
 {
-    let at = |_, e: &mut chumsky::input::MapExtra<'t, '_, I, extra::Err<E>>| TextRange::from(e.span());
+    type Extra<E> = extra::Full<E, Operands, ()>;
+    let at = |_, e: &mut MapExtra<'t, '_, I, Extra<E>>| TextRange::from(e.span());
+    // The last `len` operands pushed are the list just parsed.
+    let list = |len: usize, e: &mut MapExtra<'t, '_, I, Extra<E>>| OperandList {
+        start: (e.state().len() - len) as u32,
+        len: len as u32,
+    };
     let ident = select! { Tok::Ident(_) => () }.map_with(at);
     let int = select! { Tok::Int(_) => () }.map_with(at).labelled("a number");
     let a0 = ident.labelled("A0");
@@ -174,16 +196,19 @@ where
             reg_span,
             suffix,
         })
-        .labelled("an operand");
+        .labelled("an operand")
+        .map_with(|operand, e| e.state().push(operand));
 
     let operation = ident
         .labelled("a mnemonic")
-        .then(
-            operand
-                .separated_by(just(Tok::Punct(',')))
-                .collect::<Bounded<_, MAX_OPERANDS>>(),
-        )
-        .map(|(mnemonic, operands)| Statement::Operation(Operation { mnemonic, operands }));
+        .then(operand.separated_by(just(Tok::Punct(','))).count().map_with(list))
+        .map_with(|(mnemonic, operands), e| {
+            Statement::Operation(Operation {
+                mnemonic,
+                operands,
+                span: e.span().into(),
+            })
+        });
 
     let uniform = uniform_name
         .then(ident.labelled("`vector` or `matrix4`"))
@@ -195,18 +220,21 @@ where
         .then(
             operand
                 .separated_by(just(Tok::Punct(',')).or_not())
-                .collect::<Bounded<_, MAX_OPERANDS>>(),
+                .count()
+                .map_with(list),
         )
-        .map(|(name, operands)| Statement::Macro { name, operands });
+        .map_with(|(name, operands), e| Statement::Macro {
+            name,
+            operands,
+            span: e.span().into(),
+        });
 
     let directive = select! { Tok::Dotted(_) => () }
         .map_with(at)
         .then(int.separated_by(just(Tok::Punct(','))).collect::<Bounded<_, 4>>())
         .map(|(name, values)| Statement::Directive { name, values });
 
-    choice((operation, uniform, macro_call, directive))
-        .then_ignore(end().labelled("the end of the statement"))
-        .boxed()
+    choice((operation, uniform, macro_call, directive)).then_ignore(end().labelled("the end of the statement"))
 }
 
 /// Splits a statement's tokens at its top-level `+` (outside `[...]`) into the operations of
@@ -249,33 +277,51 @@ mod tests {
     use crate::lexer::Lexer;
     use polyasm_core::front::StatementLexer;
 
-    fn parse(text: &str) -> Result<Statement, String> {
+    /// Parses one statement; with the operands it put in the arena.
+    fn parse(text: &str) -> Result<(Statement, Vec<Operand>), String> {
         let mut tokens = Vec::new();
         Lexer::new(text).next_statement(&mut tokens).unwrap();
         let mut out = None;
         let whole = std::iter::once(0..tokens.len()).collect::<Vec<_>>();
-        polyasm_core::front::parse_statements(&statement(), &statement(), &tokens, &whole, |_, r| {
-            out = Some(r.map_err(|e| {
-                e.iter()
-                    .map(|e| format!("found {:?} at {:?}", e.found(), e.span()))
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            }))
-        });
+        let mut arena = Operands::from(Vec::new());
+        polyasm_core::front::parse_statements(
+            &statement(),
+            &statement(),
+            &tokens,
+            &whole,
+            &mut arena,
+            |_, arena, r| {
+                out = Some(r.map(|s| (s, arena.to_vec())).map_err(|e| {
+                    e.iter()
+                        .map(|e| format!("found {:?} at {:?}", e.found(), e.span()))
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                }))
+            },
+        );
         out.expect("one non-empty statement")
     }
 
-    fn operations(text: &str) -> Vec<Operation> {
+    /// Each operation's operands, parsed one operation at a time as the driver does.
+    fn operations(text: &str) -> Vec<(Operation, Vec<Operand>)> {
         let mut tokens = Vec::new();
         Lexer::new(text).next_statement(&mut tokens).unwrap();
         let (mut pieces, mut dangling) = (Vec::new(), Vec::new());
         split_operations(&tokens, 0..tokens.len(), &mut pieces, &mut dangling);
         assert!(dangling.is_empty());
         let mut ops = Vec::new();
-        polyasm_core::front::parse_statements(&statement(), &statement(), &tokens, &pieces, |_, r| match r {
-            Ok(Statement::Operation(op)) => ops.push(op),
-            other => panic!("not an operation: {other:?}"),
-        });
+        let mut arena = Operands::from(Vec::new());
+        polyasm_core::front::parse_statements(
+            &statement(),
+            &statement(),
+            &tokens,
+            &pieces,
+            &mut arena,
+            |_, arena, r| match r {
+                Ok(Statement::Operation(op)) => ops.push((op, op.operands.of(arena).to_vec())),
+                other => panic!("not an operation: {other:?}"),
+            },
+        );
         ops
     }
 
@@ -285,7 +331,7 @@ mod tests {
         let at = |range: TextRange| range.text(text);
         let ops = operations(text);
         assert_eq!(ops.len(), 2);
-        let [dst, a, b] = ops[0].operands.as_slice() else {
+        let [dst, a, b] = ops[0].1.as_slice() else {
             panic!("three operands")
         };
         assert_eq!(dst.suffix.map(at), Some(".xyzw"));
@@ -300,12 +346,12 @@ mod tests {
         };
         assert_eq!((at(base), at(register), offset.map(at)), ("c", "A0", Some("60")));
         assert_eq!(register, TextRange::new(20, 22));
-        let Reg::Uniform { name, row } = ops[1].operands.as_slice()[1].reg else {
+        let Reg::Uniform { name, row } = ops[1].1[1].reg else {
             panic!("a uniform")
         };
         assert_eq!((at(name), row), ("#m", Some(TextRange::new(41, 42))));
-        assert_eq!(at(ops[1].span()), "mov oD1, #m[1].x");
-        assert_eq!(ops[1].span(), TextRange::new(29, 45));
+        assert_eq!(at(ops[1].0.span), "mov oD1, #m[1].x");
+        assert_eq!(ops[1].0.span, TextRange::new(29, 45));
     }
 
     #[test]
@@ -317,7 +363,7 @@ mod tests {
                 offset: Some(offset), ..
             },
             ..
-        } = ops[0].operands.as_slice()[2].reg
+        } = ops[0].1[2].reg
         else {
             panic!("a relative constant")
         };
@@ -327,16 +373,16 @@ mod tests {
     #[test]
     fn parses_declarations_macros_and_words() {
         let text = "#mvp matrix4 96";
-        let Statement::Uniform { name, kind, value } = parse(text).unwrap() else {
+        let (Statement::Uniform { name, kind, value }, _) = parse(text).unwrap() else {
             panic!("a uniform declaration")
         };
         assert_eq!([name, kind, value].map(|r| r.text(text)), ["#mvp", "matrix4", "96"]);
-        let Statement::Macro { operands, .. } = parse("%matmul4x4 r0 iPos #mvp").unwrap() else {
+        let (Statement::Macro { operands, .. }, arena) = parse("%matmul4x4 r0 iPos #mvp").unwrap() else {
             panic!("a macro")
         };
-        assert_eq!(operands.count(), 3);
+        assert_eq!(operands.of(&arena).len(), 3);
         let text = ".word 0, 0, 0, 1 ; comment";
-        let statement = parse(text).unwrap();
+        let (statement, _) = parse(text).unwrap();
         assert_eq!(statement.span().text(text), ".word 0, 0, 0, 1");
         let Statement::Directive { values, .. } = statement else {
             panic!("a directive")

@@ -52,7 +52,8 @@ pub fn assemble(sources: &SourceMap, file: SourceId, options: AssembleOptions) -
             &parser::statement(),
             tokens,
             statements,
-            |_, parsed| match parsed {
+            &mut (),
+            |_, _, parsed| match parsed {
                 Ok(statement) => encoder.statement(&statement),
                 Err(errors) => {
                     for e in errors {

@@ -103,7 +103,7 @@ mod tests {
         Lexer::new(text).next_statement(&mut tokens).unwrap();
         let mut out = None;
         let whole_line = std::iter::once(0..tokens.len()).collect::<Vec<_>>();
-        polyasm_core::front::parse_statements(&statement(), &statement(), &tokens, &whole_line, |_, r| {
+        polyasm_core::front::parse_statements(&statement(), &statement(), &tokens, &whole_line, &mut (), |_, _, r| {
             out = Some(r.map_err(|e| {
                 e.iter()
                     .map(|e| format!("found {:?} at {:?}", e.found(), e.span()))
