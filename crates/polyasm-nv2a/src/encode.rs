@@ -809,10 +809,7 @@ impl<'s> Encoder<'s> {
         // 1. Merge the same operation on the same inputs into one unit op with two outputs.
         // Inline lists (an instruction is encoded a million times a second): the first op
         // fills the unused places.
-        let Some(first) = ops.first() else {
-            return None;
-        };
-        let mut units = [UnitOp::new(first); MAX_PAIRED];
+        let mut units = [UnitOp::new(ops.first()?); MAX_PAIRED];
         let mut count = 0;
         for r in ops {
             let n = r.operation.op.info().sources();
