@@ -11,6 +11,32 @@ pub enum IntLiteralError {
     Overflow,
 }
 
+/// FNV-1a: a fast hash for the short names an assembler looks up per line (uniforms, labels),
+/// where the standard library's DoS-resistant SipHash costs more than the rest of the lookup.
+#[derive(Clone, Copy, Debug)]
+pub struct NameHasher(u64);
+
+impl Default for NameHasher {
+    fn default() -> Self {
+        NameHasher(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl std::hash::Hasher for NameHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+/// A map keyed by names, hashed with [`NameHasher`].
+pub type NameMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<NameHasher>>;
+
 /// Reads a Rust-style integer literal: decimal, `0x`, `0o` or `0b`, with `_` separators.
 pub fn parse_int_literal(text: &str) -> Result<u64, IntLiteralError> {
     let (radix, digits, prefix_len) = match text.as_bytes() {
@@ -95,6 +121,21 @@ mod tests {
             parse_int_literal("99999999999999999999999"),
             Err(IntLiteralError::Overflow)
         );
+    }
+
+    #[test]
+    fn name_maps_hash_with_fnv_1a() {
+        use std::hash::{BuildHasher, Hasher};
+        let mut hasher = NameHasher::default();
+        hasher.write(b"a");
+        // The published FNV-1a 64-bit value of "a".
+        assert_eq!(hasher.finish(), 0xaf63_dc4c_8601_ec8c);
+        let build = std::hash::BuildHasherDefault::<NameHasher>::default();
+        assert_ne!(build.hash_one("#mvp"), build.hash_one("#mvq"));
+        let mut map = NameMap::default();
+        map.insert("#light", 12);
+        assert_eq!(map.get("#light"), Some(&12));
+        assert_eq!(map.get("#Light"), None);
     }
 
     #[test]

@@ -3,9 +3,8 @@
 //! free unit, shared V/CONST/slot C, one o/c output).
 
 use polyasm_core::front::{Bounded, HasSpan, TextRange};
-use polyasm_core::text::{parse_int_literal, suggest};
+use polyasm_core::text::{NameMap, parse_int_literal, suggest};
 use polyasm_core::{Diagnostic, Object, Outcome, Source as SourceFile, SourceId, Span};
-use std::collections::HashMap;
 
 use crate::MAX_PAIRED;
 use crate::error::{CONSTANT_RANGE, Nv2aError, constant_name};
@@ -84,9 +83,9 @@ impl Operation {
 #[derive(Clone, Copy, Debug)]
 struct Resolved {
     operation: Operation,
-    span: Span,
-    dest_span: Span,
-    source_spans: [Span; 3],
+    span: TextRange,
+    dest_span: TextRange,
+    source_spans: [TextRange; 3],
 }
 
 /// One unit's work after merging: an operation with up to two destinations.
@@ -94,12 +93,12 @@ struct Resolved {
 struct UnitOp {
     info: &'static OpInfo,
     sources: [Source; 3],
-    source_spans: [Span; 3],
+    source_spans: [TextRange; 3],
     /// Register, mask, span.
-    temp: Option<(u8, u8, Span)>,
+    temp: Option<(u8, u8, TextRange)>,
     /// o- or c-register, mask, span.
-    out: Option<(DestReg, u8, Span)>,
-    span: Span,
+    out: Option<(DestReg, u8, TextRange)>,
+    span: TextRange,
 }
 
 impl UnitOp {
@@ -114,7 +113,7 @@ impl UnitOp {
         }
     }
 
-    fn sources(&self) -> impl Iterator<Item = (&Source, &Span)> {
+    fn sources(&self) -> impl Iterator<Item = (&Source, &TextRange)> {
         let n = self.info.sources();
         self.sources[..n].iter().zip(&self.source_spans[..n])
     }
@@ -170,7 +169,10 @@ pub(crate) fn resolve_name(name: &str) -> Result<Named, NameError> {
         && !digits.is_empty()
         && digits.iter().all(u8::is_ascii_digit)
     {
-        let n: u32 = name[1..].parse().unwrap_or(u32::MAX);
+        // Saturates: a huge number is out of range like any other past the last register.
+        let n = digits
+            .iter()
+            .fold(0u32, |n, d| n.saturating_mul(10).saturating_add(u32::from(d - b'0')));
         return match prefix.to_ascii_lowercase() {
             b'r' if n <= u32::from(R12) => Ok(Named::Temp(n)),
             b'r' => Err(NameError::OutOfRange("r0 to r11, and r12 (read-only oPos)")),
@@ -276,7 +278,7 @@ pub struct Encoder<'s> {
     options: AssembleOptions,
     instructions: usize,
     last_is_operation: bool,
-    uniforms: HashMap<&'s str, Uniform>,
+    uniforms: NameMap<&'s str, Uniform>,
     /// Uses of undeclared uniforms: error index and name, to tell at the end if it came later.
     undeclared: Vec<(usize, &'s str)>,
 }
@@ -291,7 +293,7 @@ impl<'s> Encoder<'s> {
             options,
             instructions: 0,
             last_is_operation: false,
-            uniforms: HashMap::new(),
+            uniforms: NameMap::default(),
             undeclared: Vec::new(),
         }
     }
@@ -783,10 +785,10 @@ impl<'s> Encoder<'s> {
         };
         let dest = self.dest(dest_operand, info.dest, info.mnemonic);
         let mut sources = [Source::default(); 3];
-        let mut source_spans = [self.span(TextRange::default()); 3];
+        let mut source_spans = [TextRange::default(); 3];
         let mut ok = dest.is_some();
         for (i, operand) in source_operands.iter().enumerate() {
-            source_spans[i] = self.span(operand.span());
+            source_spans[i] = operand.span();
             match self.source(operand) {
                 Some(source) => sources[i] = source,
                 None => ok = false,
@@ -798,8 +800,8 @@ impl<'s> Encoder<'s> {
                 dest: dest.filter(|_| ok)?,
                 sources,
             },
-            span: self.span(parsed.span()),
-            dest_span: self.span(dest_operand.span()),
+            span: parsed.span(),
+            dest_span: dest_operand.span(),
             source_spans,
         })
     }
@@ -836,8 +838,8 @@ impl<'s> Encoder<'s> {
                 DestReg::Temp(reg) => match unit.temp {
                     Some((_, _, first)) => {
                         self.error(Nv2aError::TwoTempWrites {
-                            first,
-                            second: r.dest_span,
+                            first: self.span(first),
+                            second: self.span(r.dest_span),
                         });
                         return None;
                     }
@@ -846,8 +848,8 @@ impl<'s> Encoder<'s> {
                 reg @ (DestReg::Output(_) | DestReg::Const(_)) => match unit.out {
                     Some((_, _, first)) => {
                         self.error(Nv2aError::SecondOutput {
-                            first,
-                            second: r.dest_span,
+                            first: self.span(first),
+                            second: self.span(r.dest_span),
                         });
                         return None;
                     }
@@ -874,8 +876,8 @@ impl<'s> Encoder<'s> {
             };
             if let Some(first) = place {
                 self.error(Nv2aError::UnitConflict {
-                    first: first.span,
-                    second: unit.span,
+                    first: self.span(first.span),
+                    second: self.span(unit.span),
                     unit: kind,
                 });
                 return None;
@@ -884,7 +886,7 @@ impl<'s> Encoder<'s> {
         }
         if units.len() > 2 {
             self.error(Nv2aError::TooManyOperations {
-                span: units[2].span,
+                span: self.span(units[2].span),
                 found: units.len(),
             });
             return None;
@@ -911,8 +913,8 @@ impl<'s> Encoder<'s> {
         if let Some(mov) = mov_to_ilu {
             if let Some((register, _, span)) = mov.temp.filter(|_| non_r1_temp(&mov)) {
                 self.error(Nv2aError::IluMovTemp {
-                    span,
-                    other: mac.map_or(mov.span, |m| m.span),
+                    span: self.span(span),
+                    other: self.span(mac.map_or(mov.span, |m| m.span)),
                     register: u32::from(register),
                 });
                 return None;
@@ -923,7 +925,10 @@ impl<'s> Encoder<'s> {
         // 3. Shared resources: one o/c output, input C, one V index, one CONST index.
         if let (Some(m), Some(i)) = (&mac, &ilu) {
             if let (Some((_, _, first)), Some((_, _, second))) = (m.out, i.out) {
-                self.error(Nv2aError::SecondOutput { first, second });
+                self.error(Nv2aError::SecondOutput {
+                    first: self.span(first),
+                    second: self.span(second),
+                });
                 return None;
             }
             if let Some(c) = m.info.mac_slots.iter().position(|&s| s == InputSlot::C) {
@@ -931,15 +936,15 @@ impl<'s> Encoder<'s> {
                 mac_c.negate ^= m.info.negate_c;
                 if mac_c != i.sources[0] {
                     self.error(Nv2aError::InputCMismatch {
-                        mac: m.source_spans[c],
-                        ilu: i.source_spans[0],
+                        mac: self.span(m.source_spans[c]),
+                        ilu: self.span(i.source_spans[0]),
                     });
                     return None;
                 }
             }
             if let Some((register, _, span)) = i.temp.filter(|_| non_r1_temp(i) && i.info.op != Op::Mov) {
                 self.error(Nv2aError::PairedIluTemp {
-                    span,
+                    span: self.span(span),
                     register: u32::from(register),
                 });
             }
@@ -950,8 +955,8 @@ impl<'s> Encoder<'s> {
 
     /// One V index and one CONST index (absolute or relative) per instruction.
     fn check_shared_indices<'u>(&mut self, units: impl Iterator<Item = &'u UnitOp> + Clone) -> Option<()> {
-        let mut input: Option<(u8, Span)> = None;
-        let mut constant: Option<(u8, bool, Span)> = None;
+        let mut input: Option<(u8, TextRange)> = None;
+        let mut constant: Option<(u8, bool, TextRange)> = None;
         for unit in units {
             for (source, &span) in unit.sources() {
                 match source.reg {
@@ -959,8 +964,8 @@ impl<'s> Encoder<'s> {
                     SrcReg::Input(v) => match input {
                         Some((first_v, first)) if first_v != v => {
                             self.error(Nv2aError::TwoInputRegisters {
-                                first,
-                                second: span,
+                                first: self.span(first),
+                                second: self.span(span),
                                 registers: (u32::from(first_v), u32::from(v)),
                             });
                             return None;
@@ -971,13 +976,16 @@ impl<'s> Encoder<'s> {
                     SrcReg::Const { index, relative } => match constant {
                         Some((_, first_relative, first)) if first_relative != relative => {
                             let (relative, absolute) = if relative { (span, first) } else { (first, span) };
-                            self.error(Nv2aError::MixedRelativeConstants { relative, absolute });
+                            self.error(Nv2aError::MixedRelativeConstants {
+                                relative: self.span(relative),
+                                absolute: self.span(absolute),
+                            });
                             return None;
                         }
                         Some((first_index, _, first)) if first_index != index => {
                             self.error(Nv2aError::TwoConstantRegisters {
-                                first,
-                                second: span,
+                                first: self.span(first),
+                                second: self.span(span),
                                 registers: (
                                     constant_name(u32::from(first_index), relative),
                                     constant_name(u32::from(index), relative),
@@ -1022,9 +1030,9 @@ impl<'s> Encoder<'s> {
         }
         let dest = self.dest(dst, DestKind::Register, name)?;
         let source = self.source(src)?;
-        let span = self.span(name_span.to(third.span()));
-        let (dest_span, src_span) = (self.span(dst.span()), self.span(src.span()));
-        let resolved = |op: Op, reg: DestReg, mask: u8, sources: [Source; 3], spans: [Span; 3]| Resolved {
+        let span = name_span.to(third.span());
+        let (dest_span, src_span) = (dst.span(), src.span());
+        let resolved = |op: Op, reg: DestReg, mask: u8, sources: [Source; 3], spans: [TextRange; 3]| Resolved {
             operation: Operation {
                 op,
                 dest: Dest { reg, mask },
@@ -1066,7 +1074,7 @@ impl<'s> Encoder<'s> {
                     return None;
                 }
             };
-            let matrix_span = self.span(third.span());
+            let matrix_span = third.span();
             for (row, slot) in slots.iter_mut().enumerate() {
                 let row_source = Source {
                     reg: SrcReg::Const {
@@ -1096,7 +1104,7 @@ impl<'s> Encoder<'s> {
                 });
                 return None;
             };
-            let tmp_span = self.span(third.span());
+            let tmp_span = third.span();
             let tmp_lane = |lane: u8| Source {
                 reg: SrcReg::Temp(tmp),
                 swizzle: [lane; 4],
