@@ -134,6 +134,41 @@ pub fn parse_statements<'t, T, O, S, PF, PR>(
     }
 }
 
+/// How a grammar names its parts for messages ("expected an operand"). A grammar generic over
+/// its error type writes `E::label(parser, "an operand")`: with [`Rich`] errors that is
+/// [`Parser::labelled`], with [`EmptyErr`] (the fast path of [`parse_statements`]) the parser
+/// itself, so valid statements pay nothing for labels they never show.
+pub trait Labels<'t, I: chumsky::input::Input<'t>>: Sized {
+    fn label<O, X, P>(parser: P, label: &'static str) -> impl Parser<'t, I, O, X> + Copy
+    where
+        X: extra::ParserExtra<'t, I, Error = Self>,
+        P: Parser<'t, I, O, X> + Copy;
+}
+
+impl<'t, I: chumsky::input::Input<'t>> Labels<'t, I> for EmptyErr {
+    fn label<O, X, P>(parser: P, _label: &'static str) -> impl Parser<'t, I, O, X> + Copy
+    where
+        X: extra::ParserExtra<'t, I, Error = Self>,
+        P: Parser<'t, I, O, X> + Copy,
+    {
+        parser
+    }
+}
+
+impl<'t, T, I> Labels<'t, I> for SyntaxError<'t, T>
+where
+    T: PartialEq + 't,
+    I: chumsky::input::Input<'t, Token = T, Span = Range<usize>>,
+{
+    fn label<O, X, P>(parser: P, label: &'static str) -> impl Parser<'t, I, O, X> + Copy
+    where
+        X: extra::ParserExtra<'t, I, Error = Self>,
+        P: Parser<'t, I, O, X> + Copy,
+    {
+        parser.labelled(label)
+    }
+}
+
 /// A syntax error in words: where, what was found (`end of line` at the end) and the list of
 /// what was expected ("`a`, `b` or `c`").
 pub fn describe_syntax_error<T: std::fmt::Display>(error: &SyntaxError<'_, T>) -> (Range<usize>, String, String) {
@@ -277,6 +312,28 @@ mod tests {
         fn span(&self) -> TextRange {
             self.0
         }
+    }
+
+    /// A one-token grammar: a digit, labelled.
+    fn digit<'t, E>() -> impl Parser<'t, TokenInput<'t, char>, char, extra::Err<E>>
+    where
+        E: chumsky::error::Error<'t, TokenInput<'t, char>> + Labels<'t, TokenInput<'t, char>> + 't,
+    {
+        E::label(any().filter(|c: &char| c.is_ascii_digit()), "a digit").then_ignore(end())
+    }
+
+    #[test]
+    fn labels_name_what_was_expected_only_in_rich_errors() {
+        let parse = |c: char| {
+            let tokens = [(c, 4..5)];
+            let mut out = None;
+            parse_statements(&digit(), &digit(), &tokens, &[0..1], &mut (), |_, _, r| {
+                out = Some(r.map_err(|errors| errors.iter().map(describe_syntax_error).collect::<Vec<_>>()))
+            });
+            out.expect("one statement")
+        };
+        assert_eq!(parse('7'), Ok('7'));
+        assert_eq!(parse('x'), Err(vec![(4..5, "x".to_string(), "a digit".to_string())]));
     }
 
     #[test]

@@ -11,7 +11,7 @@ use std::ops::Range;
 use chumsky::input::{MapExtra, ValueInput};
 use chumsky::inspector::TruncateState;
 use chumsky::prelude::*;
-use polyasm_core::front::{Bounded, HasSpan, SyntaxError, TextRange};
+use polyasm_core::front::{Bounded, HasSpan, Labels, SyntaxError, TextRange};
 
 use crate::lexer::Tok;
 
@@ -142,7 +142,7 @@ pub type ParseError<'t, 's> = SyntaxError<'t, Tok<'s>>;
 pub fn statement<'t, 's: 't, I, E>() -> impl Parser<'t, I, Statement, extra::Full<E, Operands, ()>>
 where
     I: ValueInput<'t, Token = Tok<'s>, Span = Range<usize>>,
-    E: chumsky::error::Error<'t, I> + chumsky::error::LabelError<'t, I, &'static str> + 't,
+    E: chumsky::error::Error<'t, I> + Labels<'t, I> + 't,
 {
     type Extra<E> = extra::Full<E, Operands, ()>;
     let at = |_, e: &mut MapExtra<'t, '_, I, Extra<E>>| TextRange::from(e.span());
@@ -152,8 +152,8 @@ where
         len: len as u32,
     };
     let ident = select! { Tok::Ident(_) => () }.map_with(at);
-    let int = select! { Tok::Int(_) => () }.map_with(at).labelled("a number");
-    let a0 = ident.labelled("A0");
+    let int = E::label(select! { Tok::Int(_) => () }.map_with(at), "a number");
+    let a0 = E::label(ident, "A0");
 
     let index = choice((
         a0.then(just(Tok::Punct('+')).ignore_then(int).or_not())
@@ -172,35 +172,38 @@ where
     let row = int.delimited_by(just(Tok::Punct('[')), just(Tok::Punct(']')));
     let uniform_name = select! { Tok::Uniform(_) => () }.map_with(at);
 
-    let reg = choice((
-        ident.then(index.or_not()).map(|(base, index)| match index {
-            Some(index) => Reg::Indexed { base, index },
-            None => Reg::Name(base),
-        }),
-        uniform_name
-            .then(row.or_not())
-            .map(|(name, row)| Reg::Uniform { name, row }),
-    ))
-    .map_with(|reg, e| (reg, TextRange::from(e.span())))
-    .labelled("a register");
+    let reg = E::label(
+        choice((
+            ident.then(index.or_not()).map(|(base, index)| match index {
+                Some(index) => Reg::Indexed { base, index },
+                None => Reg::Name(base),
+            }),
+            uniform_name
+                .then(row.or_not())
+                .map(|(name, row)| Reg::Uniform { name, row }),
+        ))
+        .map_with(|reg, e| (reg, TextRange::from(e.span()))),
+        "a register",
+    );
 
-    let operand = just(Tok::Punct('-'))
-        .ignored()
-        .map_with(at)
-        .or_not()
-        .then(reg)
-        .then(select! { Tok::Dotted(_) => () }.map_with(at).or_not())
-        .map(|((negate, (reg, reg_span)), suffix)| Operand {
-            negate,
-            reg,
-            reg_span,
-            suffix,
-        })
-        .labelled("an operand")
-        .map_with(|operand, e| e.state().push(operand));
+    let operand = E::label(
+        just(Tok::Punct('-'))
+            .ignored()
+            .map_with(at)
+            .or_not()
+            .then(reg)
+            .then(select! { Tok::Dotted(_) => () }.map_with(at).or_not())
+            .map(|((negate, (reg, reg_span)), suffix)| Operand {
+                negate,
+                reg,
+                reg_span,
+                suffix,
+            }),
+        "an operand",
+    )
+    .map_with(|operand, e| e.state().push(operand));
 
-    let operation = ident
-        .labelled("a mnemonic")
+    let operation = E::label(ident, "a mnemonic")
         .then(operand.separated_by(just(Tok::Punct(','))).count().map_with(list))
         .map_with(|(mnemonic, operands), e| {
             Statement::Operation(Operation {
@@ -211,7 +214,7 @@ where
         });
 
     let uniform = uniform_name
-        .then(ident.labelled("`vector` or `matrix4`"))
+        .then(E::label(ident, "`vector` or `matrix4`"))
         .then(int)
         .map(|((name, kind), value)| Statement::Uniform { name, kind, value });
 
@@ -234,7 +237,7 @@ where
         .then(int.separated_by(just(Tok::Punct(','))).collect::<Bounded<_, 4>>())
         .map(|(name, values)| Statement::Directive { name, values });
 
-    choice((operation, uniform, macro_call, directive)).then_ignore(end().labelled("the end of the statement"))
+    choice((operation, uniform, macro_call, directive)).then_ignore(E::label(end(), "the end of the statement"))
 }
 
 /// Splits a statement's tokens at its top-level `+` (outside `[...]`) into the operations of

@@ -6,7 +6,7 @@ use std::ops::Range;
 use chumsky::input::ValueInput;
 use chumsky::prelude::*;
 
-use polyasm_core::front::{Bounded, HasSpan, TextRange};
+use polyasm_core::front::{Bounded, HasSpan, Labels, TextRange};
 
 use crate::lexer::Tok;
 
@@ -64,26 +64,30 @@ pub type ParseError<'t, 's> = polyasm_core::front::SyntaxError<'t, Tok<'s>>;
 
 /// The statement grammar: `head operand*`, nothing else on the line.
 /// Generic over the error type, so valid lines parse with the allocation-free
-/// [`chumsky::error::EmptyErr`] and only failing ones again with [`ParseError`].
+/// [`chumsky::error::EmptyErr`] (and no labels) and only failing ones again with [`ParseError`].
 pub fn statement<'t, 's: 't, I, E>() -> impl Parser<'t, I, Statement<'s>, extra::Err<E>>
 where
     I: ValueInput<'t, Token = Tok<'s>, Span = Range<usize>>,
-    E: chumsky::error::Error<'t, I> + chumsky::error::LabelError<'t, I, &'static str> + 't,
+    E: chumsky::error::Error<'t, I> + Labels<'t, I> + 't,
 {
-    let head = select! {
-        Tok::Ident(name) => Head::Mnemonic(name),
-        Tok::Directive(name) => Head::Directive(name),
-    }
-    .map_with(|head, e| (head, e.span()))
-    .labelled("a mnemonic");
-    let operand = select! {
-        Tok::Ident(name) => OperandText::Name(name),
-        Tok::Int(digits) => OperandText::Number(digits),
-    }
-    .map_with(|text, e| Operand { text, span: e.span() })
-    .labelled("an operand");
+    let head = E::label(
+        select! {
+            Tok::Ident(name) => Head::Mnemonic(name),
+            Tok::Directive(name) => Head::Directive(name),
+        }
+        .map_with(|head, e| (head, e.span())),
+        "a mnemonic",
+    );
+    let operand = E::label(
+        select! {
+            Tok::Ident(name) => OperandText::Name(name),
+            Tok::Int(digits) => OperandText::Number(digits),
+        }
+        .map_with(|text, e| Operand { text, span: e.span() }),
+        "an operand",
+    );
     head.then(operand.repeated().collect::<Operands>())
-        .then_ignore(end().labelled("the end of the line"))
+        .then_ignore(E::label(end(), "the end of the line"))
         .map(|((head, head_span), operands)| Statement {
             head,
             head_span,
