@@ -11,7 +11,8 @@ pub fn le_words(bytes: &[u8], word_bytes: usize) -> impl Iterator<Item = u32> + 
     })
 }
 
-/// One statement's share of the output: where it sits and which source produced it.
+/// One statement's share of the output: where it sits and which source produced it. Kept to
+/// 28 bytes: a big program has one per instruction.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ListingEntry {
     /// The address in the dialect's own unit (an instruction index for most dialects).
@@ -20,10 +21,9 @@ pub struct ListingEntry {
     pub offset: u32,
     /// How many bytes the statement produced.
     pub len: u32,
-    /// The statement in the source; `None` for words the assembler adds itself.
+    /// The statement in the source; `None` for words the assembler adds itself (see
+    /// [`Object::note`]).
     pub span: Option<Span>,
-    /// Why a word without a span is there (e.g. "end appended by the assembler").
-    pub note: Option<&'static str>,
 }
 
 /// A named value, such as a label.
@@ -40,6 +40,9 @@ pub struct Object {
     pub word_bytes: usize,
     pub bytes: Vec<u8>,
     pub listing: Vec<ListingEntry>,
+    /// Why the words of a listing entry (by index) are there when no source wrote them
+    /// (e.g. "end appended by the assembler"); few, so kept apart from the entries.
+    pub notes: Vec<(usize, &'static str)>,
     pub symbols: Vec<Symbol>,
 }
 
@@ -51,8 +54,21 @@ impl Object {
             word_bytes,
             bytes: Vec::new(),
             listing: Vec::new(),
+            notes: Vec::new(),
             symbols: Vec::new(),
         }
+    }
+
+    /// Makes room for `statements` listing entries of `words_each` words, so that a big
+    /// program grows its buffers once.
+    pub fn reserve(&mut self, statements: usize, words_each: usize) {
+        self.bytes.reserve(statements * words_each * self.word_bytes);
+        self.listing.reserve(statements);
+    }
+
+    /// The note of listing entry `index`, if it has one.
+    pub fn note(&self, index: usize) -> Option<&'static str> {
+        self.notes.iter().find(|(i, _)| *i == index).map(|(_, note)| *note)
     }
 
     /// Builds an object of 32-bit words, one listing entry per word.
@@ -70,12 +86,14 @@ impl Object {
         for &word in words {
             self.push_word(word);
         }
+        if let Some(note) = note {
+            self.notes.push((self.listing.len(), note));
+        }
         self.listing.push(ListingEntry {
             address,
             offset,
             len: self.bytes.len() as u32 - offset,
             span,
-            note,
         });
     }
 
@@ -111,6 +129,12 @@ mod tests {
         assert_eq!(object.bytes, [0x40, 0x04, 0, 0, 0xef, 0xbe, 0xad, 0xde]);
         assert_eq!(object.words().collect::<Vec<_>>(), [0x440, 0xdead_beef]);
         assert_eq!(object.listing[1].offset, 4);
+        assert_eq!(object.note(1), None);
+        let mut noted = Object::new(4);
+        noted.push(0, &[1], None, None);
+        noted.push(1, &[0], None, Some("appended"));
+        assert_eq!((noted.note(0), noted.note(1)), (None, Some("appended")));
+        assert_eq!(std::mem::size_of::<ListingEntry>(), 28);
         let mut half = Object::new(2);
         half.push(0, &[0x1234, 0xabcd], None, None);
         assert_eq!(half.bytes, [0x34, 0x12, 0xcd, 0xab]);

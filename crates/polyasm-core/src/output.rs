@@ -131,7 +131,7 @@ pub fn write_rust_array(object: &Object, ctx: &OutputContext) -> String {
     )
 }
 
-/// The source line of a listing entry, or its note for words the assembler added.
+/// The source line of a listing entry; none for words the assembler added.
 fn listing_source<'a>(ctx: &'a OutputContext, entry: &crate::object::ListingEntry) -> (Option<usize>, &'a str) {
     match entry.span {
         Some(span) => {
@@ -152,7 +152,7 @@ pub fn write_listing(object: &Object, ctx: &OutputContext) -> String {
         "; addr  words{}line  source",
         " ".repeat(object.word_bytes * 2 - 3)
     );
-    for entry in &object.listing {
+    for (index, entry) in object.listing.iter().enumerate() {
         let start = entry.offset as usize;
         let words: Vec<String> = object
             .words_in(start..start + entry.len as usize)
@@ -160,7 +160,7 @@ pub fn write_listing(object: &Object, ctx: &OutputContext) -> String {
             .collect();
         let (line, text) = listing_source(ctx, entry);
         let line = line.map_or_else(|| "-".to_string(), |l| l.to_string());
-        let text = match entry.note {
+        let text = match object.note(index) {
             Some(note) if text.is_empty() => format!("; {note}"),
             _ => text.to_string(),
         };
@@ -218,7 +218,8 @@ pub fn write_json(object: &Object, ctx: &OutputContext) -> String {
     let listing = object
         .listing
         .iter()
-        .map(|entry| {
+        .enumerate()
+        .map(|(index, entry)| {
             let start = entry.offset as usize;
             let (line, source) = listing_source(ctx, entry);
             JsonListingEntry {
@@ -226,7 +227,7 @@ pub fn write_json(object: &Object, ctx: &OutputContext) -> String {
                 words: object.words_in(start..start + entry.len as usize).collect(),
                 line,
                 source,
-                note: entry.note,
+                note: object.note(index),
             }
         })
         .collect();

@@ -10,7 +10,8 @@ use crate::MAX_PAIRED;
 use crate::error::{CONSTANT_RANGE, Nv2aError, constant_name};
 use crate::ops::{
     CONSTANTS, DestKind, Field, INPUT_NAMES, INPUTS, InputSlot, MAX_INSTRUCTIONS, Mux, OPS, OUTPUTS, Op, OpInfo,
-    OutputInfo, PAIRED_ILU_TEMP, R12, Slot, Unit, WRITABLE_TEMPS, mask_bit, output_by_name, pack_swizzle,
+    OutputInfo, PAIRED_ILU_TEMP, R12, Slot, Unit, WORDS_PER_INSTRUCTION, WRITABLE_TEMPS, mask_bit, output_by_name,
+    pack_swizzle,
 };
 use crate::parser::{Index, Operand, Operation as ParsedOperation, Reg, Statement};
 
@@ -285,10 +286,17 @@ pub struct Encoder<'s> {
 
 impl<'s> Encoder<'s> {
     pub fn new(file: SourceId, source: &'s SourceFile, options: AssembleOptions) -> Encoder<'s> {
+        // About one instruction per line: grow the output once, not by doubling.
+        let lines = source.text().bytes().filter(|&b| b == b'\n').count() + 1;
+        let mut object = Object::new(4);
+        object.reserve(
+            options.max_instructions.map_or(lines, |max| lines.min(max + 1)),
+            WORDS_PER_INSTRUCTION,
+        );
         Encoder {
             file,
             source,
-            object: Object::new(4),
+            object,
             errors: Vec::new(),
             options,
             instructions: 0,
