@@ -129,6 +129,10 @@ impl<'s> StatementLexer<'s> for Lexer<'s> {
                         _ => Tok::Macro(text),
                     }
                 }
+                _ if b.is_ascii() => {
+                    self.pos += 1;
+                    Tok::Punct(char::from(b))
+                }
                 _ => {
                     let c = self.text[start..]
                         .chars()
