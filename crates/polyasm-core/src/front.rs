@@ -326,8 +326,9 @@ mod tests {
     fn labels_name_what_was_expected_only_in_rich_errors() {
         let parse = |c: char| {
             let tokens = [(c, 4..5)];
+            let whole: Vec<Range<usize>> = std::iter::once(0..1).collect();
             let mut out = None;
-            parse_statements(&digit(), &digit(), &tokens, &[0..1], &mut (), |_, _, r| {
+            parse_statements(&digit(), &digit(), &tokens, &whole, &mut (), |_, _, r| {
                 out = Some(r.map_err(|errors| errors.iter().map(describe_syntax_error).collect::<Vec<_>>()))
             });
             out.expect("one statement")
