@@ -224,37 +224,28 @@ impl Program {
     /// output mask), counting only writes that happen: in an instruction that runs, fed by a
     /// unit that runs an operation other than ARL, to an index below 192.
     pub fn written_constants(&self) -> Vec<usize> {
-        let mut written: Vec<usize> = self
-            .steps
-            .iter()
-            .flat_map(|step| [step.mac, step.ilu])
-            .filter_map(|unit| match unit.out {
-                Some(Write {
-                    target: Target::Constant(index),
-                    ..
-                }) => Some(usize::from(index)),
-                _ => None,
-            })
-            .collect();
-        written.sort_unstable();
-        written.dedup();
-        written
+        self.written(|target| match target {
+            Target::Constant(index) => Some(usize::from(index)),
+            _ => None,
+        })
     }
 
     /// Sorted, distinct indices into [`OUTPUTS`] of the output registers the program writes,
     /// under the same rules as [`Program::written_constants`].
     pub fn written_outputs(&self) -> Vec<usize> {
+        self.written(|target| match target {
+            Target::Bank(index) if usize::from(index) >= BANK_OUTPUTS => Some(usize::from(index) - BANK_OUTPUTS),
+            _ => None,
+        })
+    }
+
+    /// Sorted, distinct values of `pick` over the port writes of every unit that runs.
+    fn written(&self, pick: impl Fn(Target) -> Option<usize>) -> Vec<usize> {
         let mut written: Vec<usize> = self
             .steps
             .iter()
             .flat_map(|step| [step.mac, step.ilu])
-            .filter_map(|unit| match unit.out {
-                Some(Write {
-                    target: Target::Bank(index),
-                    ..
-                }) if usize::from(index) >= BANK_OUTPUTS => Some(usize::from(index) - BANK_OUTPUTS),
-                _ => None,
-            })
+            .filter_map(|unit| unit.out.and_then(|write| pick(write.target)))
             .collect();
         written.sort_unstable();
         written.dedup();
@@ -948,17 +939,25 @@ mod tests {
         assert_eq!(c[7], [3.0, 0.0, 0.0, 0.0]);
     }
 
+    /// MOV on either unit (the ILU's reads slot C) copies the whole vector, swizzled and then
+    /// negated.
     #[test]
-    fn swizzle_applies_before_negate() {
-        let program = [Build::mac(Op::Mov)
-            .read(A, Mux::Input, 0)
-            .swizzle(A, [3, 3, 0, 1])
-            .negate(A)
-            .to_output(Unit::Mac, OPOS, XYZW)];
-        assert_eq!(
-            run(&program, &[(0, [1.0, 2.0, 3.0, 4.0])], &[])[0],
-            [-4.0, -4.0, -1.0, -2.0]
-        );
+    fn mov_swizzles_then_negates_the_whole_vector_on_both_units() {
+        for (build, unit, input) in [
+            (Build::mac as fn(Op) -> Build, Unit::Mac, A),
+            (Build::ilu, Unit::Ilu, C),
+        ] {
+            let program = [build(Op::Mov)
+                .read(input, Mux::Input, 0)
+                .swizzle(input, [3, 3, 0, 1])
+                .negate(input)
+                .to_output(unit, OPOS, XYZW)];
+            assert_eq!(
+                run(&program, &[(0, [1.0, 2.0, 3.0, 4.0])], &[])[0],
+                [-4.0, -4.0, -1.0, -2.0],
+                "{unit:?}"
+            );
+        }
     }
 
     #[test]
@@ -1297,19 +1296,6 @@ mod tests {
         let low = ilu_op(Op::Lit, [3.0, 2.0, 0.0, -1000.0])[2];
         assert_eq!(low, 2f32.powf(-LIT_POWER_LIMIT));
         assert!(low > 0.0);
-    }
-
-    #[test]
-    fn ilu_mov_copies_the_whole_swizzled_vector() {
-        let program = [Build::ilu(Op::Mov)
-            .read(C, Mux::Input, 0)
-            .swizzle(C, [1, 0, 3, 2])
-            .negate(C)
-            .to_output(Unit::Ilu, OPOS, XYZW)];
-        assert_eq!(
-            run(&program, &[(0, [1.0, 2.0, 3.0, 4.0])], &[])[0],
-            [-2.0, -1.0, -4.0, -3.0]
-        );
     }
 
     #[test]
