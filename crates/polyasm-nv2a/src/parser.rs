@@ -280,52 +280,51 @@ mod tests {
     use crate::lexer::Lexer;
     use polyasm_core::front::StatementLexer;
 
-    /// Parses one statement; with the operands it put in the arena.
-    fn parse(text: &str) -> Result<(Statement, Vec<Operand>), String> {
+    fn tokens(text: &str) -> Vec<(Tok<'_>, Range<usize>)> {
         let mut tokens = Vec::new();
         Lexer::new(text).next_statement(&mut tokens).unwrap();
-        let mut out = None;
-        let whole = std::iter::once(0..tokens.len()).collect::<Vec<_>>();
+        tokens
+    }
+
+    /// Parses each piece of a statement's tokens; each result with the operands it put in the
+    /// arena, or its errors in a line.
+    fn parse_pieces(
+        tokens: &[(Tok<'_>, Range<usize>)],
+        pieces: &[Range<usize>],
+    ) -> Vec<Result<(Statement, Vec<Operand>), String>> {
+        let mut out = Vec::new();
         let mut arena = Operands::from(Vec::new());
-        polyasm_core::front::parse_statements(
-            &statement(),
-            &statement(),
-            &tokens,
-            &whole,
-            &mut arena,
-            |_, arena, r| {
-                out = Some(r.map(|s| (s, arena.to_vec())).map_err(|e| {
-                    e.iter()
-                        .map(|e| format!("found {:?} at {:?}", e.found(), e.span()))
-                        .collect::<Vec<_>>()
-                        .join("; ")
-                }))
-            },
-        );
-        out.expect("one non-empty statement")
+        polyasm_core::front::parse_statements(&statement(), &statement(), tokens, pieces, &mut arena, |_, arena, r| {
+            out.push(r.map(|s| (s, arena.to_vec())).map_err(|e| {
+                e.iter()
+                    .map(|e| format!("found {:?} at {:?}", e.found(), e.span()))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            }))
+        });
+        out
+    }
+
+    /// Parses one statement.
+    fn parse(text: &str) -> Result<(Statement, Vec<Operand>), String> {
+        let tokens = tokens(text);
+        let whole: Vec<Range<usize>> = std::iter::once(0..tokens.len()).collect();
+        parse_pieces(&tokens, &whole).remove(0)
     }
 
     /// Each operation's operands, parsed one operation at a time as the driver does.
     fn operations(text: &str) -> Vec<(Operation, Vec<Operand>)> {
-        let mut tokens = Vec::new();
-        Lexer::new(text).next_statement(&mut tokens).unwrap();
+        let tokens = tokens(text);
         let (mut pieces, mut dangling) = (Vec::new(), Vec::new());
         split_operations(&tokens, 0..tokens.len(), &mut pieces, &mut dangling);
         assert!(dangling.is_empty());
-        let mut ops = Vec::new();
-        let mut arena = Operands::from(Vec::new());
-        polyasm_core::front::parse_statements(
-            &statement(),
-            &statement(),
-            &tokens,
-            &pieces,
-            &mut arena,
-            |_, arena, r| match r {
-                Ok(Statement::Operation(op)) => ops.push((op, op.operands.of(arena).to_vec())),
+        parse_pieces(&tokens, &pieces)
+            .into_iter()
+            .map(|r| match r {
+                Ok((Statement::Operation(op), arena)) => (op, op.operands.of(&arena).to_vec()),
                 other => panic!("not an operation: {other:?}"),
-            },
-        );
-        ops
+            })
+            .collect()
     }
 
     #[test]
@@ -397,8 +396,7 @@ mod tests {
     fn rejects_missing_commas_and_negative_offsets_and_splits_at_top_level_plus() {
         assert!(parse("mov r0 v0").is_err());
         assert!(parse("mov r0, c[A0-4]").is_err());
-        let mut tokens = Vec::new();
-        Lexer::new("+ mov r0, c[A0+1] +").next_statement(&mut tokens).unwrap();
+        let tokens = tokens("+ mov r0, c[A0+1] +");
         let (mut pieces, mut dangling) = (Vec::new(), Vec::new());
         split_operations(&tokens, 0..tokens.len(), &mut pieces, &mut dangling);
         assert_eq!(pieces.len(), 1);
