@@ -246,6 +246,12 @@ impl HasSpan for TextRange {
     }
 }
 
+/// The span of `items[from..]`: from the first of them to the last; `None` if there are none.
+pub fn span_from<T: HasSpan>(items: &[T], from: usize) -> Option<TextRange> {
+    let (first, last) = (items.get(from)?, items.last()?);
+    Some(first.span().to(last.span()))
+}
+
 /// A list of at most `N` items kept inline (no allocation per statement), which still counts
 /// and spans the items written past `N` so the encoder can point at them.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -280,10 +286,10 @@ impl<T: HasSpan, const N: usize> Bounded<T, N> {
 
     /// Every item's span from index `from` on, including the overflow.
     pub fn span_from(&self, from: usize) -> Option<TextRange> {
-        let items = self.as_slice();
-        let start = items.get(from).map(|o| o.span()).or(self.overflow)?;
-        let end = self.overflow.or(items.last().map(HasSpan::span))?;
-        Some(start.to(end))
+        match (span_from(self.as_slice(), from), self.overflow) {
+            (Some(listed), Some(overflow)) => Some(listed.to(overflow)),
+            (listed, overflow) => listed.or(overflow),
+        }
     }
 }
 

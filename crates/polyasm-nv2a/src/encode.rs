@@ -2,7 +2,7 @@
 //! masks, uniforms, macros, and the pairing rules (merging double outputs, giving MOVs to the
 //! free unit, shared V/CONST/slot C, one o/c output).
 
-use polyasm_core::front::{Bounded, HasSpan, TextRange};
+use polyasm_core::front::{Bounded, HasSpan, TextRange, span_from};
 use polyasm_core::text::{NameMap, parse_int_literal, suggest};
 use polyasm_core::{Diagnostic, Object, Outcome, Source as SourceFile, SourceId, Span};
 
@@ -1300,12 +1300,6 @@ fn encode_units(mac: Option<&UnitOp>, ilu: Option<&UnitOp>) -> Slot {
         }
     }
     slot
-}
-
-/// The span of `operands[from..]`, if there are any.
-fn span_from(operands: &[Operand], from: usize) -> Option<TextRange> {
-    let (first, last) = (operands.get(from)?, operands.last()?);
-    Some(first.span().to(last.span()))
 }
 
 /// `mnemonic dst, a, b` for help lines.
