@@ -1,4 +1,4 @@
-//! Peak heap of one assembly of the generated 1,000,000-line program, beyond the source text:
+//! Peak heap of one assembly of each generated 1,000,000-line program, beyond the source text:
 //! a counting allocator wraps the system one in this binary only, so the timing benchmarks run
 //! on the plain allocator.
 //!
@@ -40,16 +40,20 @@ static ALLOCATOR: PeakAlloc = PeakAlloc {
 };
 
 fn main() {
-    let text = common::generate(common::LINES);
-    let before = ALLOCATOR.live.load(Ordering::Relaxed);
-    ALLOCATOR.peak.store(before, Ordering::Relaxed);
-    let bytes = common::assemble_text(&text);
-    let peak = ALLOCATOR.peak.load(Ordering::Relaxed) - before;
-    println!(
-        "assemble/peak_heap: {:.1} MiB for {} lines ({:.1} MiB of source, {:.1} MiB of machine code)",
-        peak as f64 / 1048576.0,
-        common::LINES,
-        text.len() as f64 / 1048576.0,
-        bytes as f64 / 1048576.0
-    );
+    for (name, text) in [
+        ("lines", common::generate(common::LINES)),
+        ("heavy", common::generate_heavy(common::LINES)),
+    ] {
+        let before = ALLOCATOR.live.load(Ordering::Relaxed);
+        ALLOCATOR.peak.store(before, Ordering::Relaxed);
+        let bytes = common::assemble_text(&text);
+        let peak = ALLOCATOR.peak.load(Ordering::Relaxed) - before;
+        println!(
+            "assemble/peak_heap/{name}: {:.1} MiB for {} lines ({:.1} MiB of source, {:.1} MiB of machine code)",
+            peak as f64 / 1048576.0,
+            common::LINES,
+            text.len() as f64 / 1048576.0,
+            bytes as f64 / 1048576.0
+        );
+    }
 }
