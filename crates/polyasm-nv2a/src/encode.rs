@@ -114,9 +114,63 @@ impl UnitOp {
         }
     }
 
+    fn writes(&self) -> MovWrites {
+        MovWrites {
+            temp: self.temp.map(|(register, _, _)| register),
+            out: self.out.is_some(),
+        }
+    }
+
     fn sources(&self) -> impl Iterator<Item = (&Source, &TextRange)> {
         let n = self.info.sources();
         self.sources[..n].iter().zip(&self.source_spans[..n])
+    }
+}
+
+/// What one MOV unit op writes: a temporary, an o/c register, or both (one source).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MovWrites {
+    pub temp: Option<u8>,
+    pub out: bool,
+}
+
+impl MovWrites {
+    fn other_temp(self) -> bool {
+        self.temp.is_some_and(|register| register != PAIRED_ILU_TEMP)
+    }
+}
+
+/// Whether the first of two paired MOV unit ops runs on the MAC. The ILU writes no
+/// temporary but r1, so a MOV writing another temporary takes the MAC; otherwise the MOV that
+/// writes an o/c register takes the MAC and the one writing r1 the ILU (nv2avsh's rule, which
+/// also keeps a paired MAC from writing r1); when neither decides, the first written.
+pub fn first_mov_on_mac(first: MovWrites, second: MovWrites) -> bool {
+    match (first.other_temp(), second.other_temp()) {
+        (true, false) => true,
+        (false, true) => false,
+        _ => first.out || !second.out,
+    }
+}
+
+/// Moving the o/c write between two MOV unit ops of one source.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Regroup {
+    OutToFirst,
+    OutToSecond,
+}
+
+/// Two MOVs of one source, one writing an o/c register and r1, the other another temporary:
+/// the o/c write joins the other temporary's, so that it runs on the MAC and r1 on the ILU,
+/// whatever order the three writes were written in.
+pub fn regroup_same_source(first: MovWrites, second: MovWrites) -> Option<Regroup> {
+    let with_r1 = |m: MovWrites| m.out && m.temp == Some(PAIRED_ILU_TEMP);
+    let lone_other_temp = |m: MovWrites| !m.out && m.other_temp();
+    if with_r1(first) && lone_other_temp(second) {
+        Some(Regroup::OutToSecond)
+    } else if with_r1(second) && lone_other_temp(first) {
+        Some(Regroup::OutToFirst)
+    } else {
+        None
     }
 }
 
@@ -908,10 +962,18 @@ impl<'s> Encoder<'s> {
             }
             ([only], true) => *only,
             ([Some(first), Some(second)], _) => {
-                let (to_mac, to_ilu) = if non_r1_temp(second) && !non_r1_temp(first) {
-                    (*second, *first)
+                let (mut first, mut second) = (*first, *second);
+                if first.sources[0] == second.sources[0] {
+                    match regroup_same_source(first.writes(), second.writes()) {
+                        Some(Regroup::OutToSecond) => second.out = first.out.take(),
+                        Some(Regroup::OutToFirst) => first.out = second.out.take(),
+                        None => {}
+                    }
+                }
+                let (to_mac, to_ilu) = if first_mov_on_mac(first.writes(), second.writes()) {
+                    (first, second)
                 } else {
-                    (*first, *second)
+                    (second, first)
                 };
                 mac = Some(to_mac);
                 Some(to_ilu)
