@@ -259,8 +259,9 @@ fn register_names() -> impl Iterator<Item = &'static str> {
         .chain(["a0"])
 }
 
+/// A lane letter in either case: its lane, and whether it is one of `rgba`.
 fn lane_of(c: u8) -> Option<(u8, bool)> {
-    match c {
+    match c.to_ascii_lowercase() {
         b'x' => Some((0, false)),
         b'y' => Some((1, false)),
         b'z' => Some((2, false)),
@@ -498,8 +499,8 @@ impl<'s> Encoder<'s> {
         let (name, kind) = (self.text(name_span), self.text(kind_span));
         let span = self.span(name_span);
         let rows: u8 = match kind {
-            "vector" => 1,
-            "matrix4" => 4,
+            _ if kind.eq_ignore_ascii_case("vector") => 1,
+            _ if kind.eq_ignore_ascii_case("matrix4") => 4,
             _ => {
                 self.error(Nv2aError::BadUniformDeclaration {
                     span: self.span(kind_span),
@@ -790,7 +791,7 @@ impl<'s> Encoder<'s> {
         let mask = match operand.suffix.map(|range| (self.text(range), range)) {
             None => 0xf,
             Some((text, range)) if reg == DestReg::Address => {
-                if text != ".x" {
+                if !text.eq_ignore_ascii_case(".x") {
                     self.error(Nv2aError::BadMask {
                         span: self.span(range),
                         text: text.to_string(),

@@ -174,6 +174,44 @@ fn nv2avsh_pairs_movs_o_c_on_the_mac_and_r1_on_the_ilu() {
     }
 }
 
+/// Upper-case lane letters and uniform types, as nv2avsh accepts them: the same words as the
+/// lower-case vectors.
+#[test]
+fn upper_case_lanes_and_uniform_types() {
+    check_appended(&[
+        ("MOV oT0.XY,v0.ZW", &[[0x00000000, 0x002000BF, 0x0836106C, 0x2070C848]]),
+        ("MOV oT0.RG,v0.BA", &[[0x00000000, 0x002000BF, 0x0836106C, 0x2070C848]]),
+        (
+            "MUL R0.X, v0.X, c96.X",
+            &[[0x00000000, 0x004C0000, 0x0800186C, 0x28000FF8]],
+        ),
+        (
+            "#test_vector VECTOR 15\nDPH #test_vector.XY, v4, c[10]",
+            &[[0x00000000, 0x00C1481B, 0x0836186C, 0x2070C078]],
+        ),
+        (
+            "#test_matrix MATRIX4 14\nDPH oT0.x, v4, #test_matrix[ 1 ]",
+            &[[0x00000000, 0x00C1E81B, 0x0836186C, 0x20708848]],
+        ),
+        ("ARL A0.X, R0.X", &[[0x00000000, 0x01A00000, 0x0436106C, 0x20700FF8]]),
+    ]);
+    for (upper, lower) in [
+        ("mov r0.XY, v0.ZW", "mov r0.xy, v0.zw"),
+        ("mov oD0.RGB, v3.BGRA", "mov oD0.rgb, v3.bgra"),
+        ("mov r2.Xw, c[A0+3].XYZW", "mov r2.xw, c[A0+3].xyzw"),
+        (
+            "#m MATRIX4 10\n#v Vector 20\nmul r0, #m[2].W, v1\nmov r1, #v.ZYX",
+            "#m matrix4 10\n#v vector 20\nmul r0, #m[2].w, v1\nmov r1, #v.zyx",
+        ),
+    ] {
+        assert_eq!(
+            words(upper, AssembleOptions::default()),
+            words(lower, AssembleOptions::default()),
+            "{upper}"
+        );
+    }
+}
+
 #[test]
 fn a_paired_ilu_temp_write_goes_to_r1_with_a_warning() {
     let text = "DP4 oPos.x, R6, c[96] + RSQ R10.x, R2.x";
