@@ -342,7 +342,7 @@ pub struct Encoder<'s> {
 impl<'s> Encoder<'s> {
     pub fn new(file: SourceId, source: &'s SourceFile, options: AssembleOptions) -> Encoder<'s> {
         // About one instruction per line: grow the output once, not by doubling.
-        let lines = source.text().bytes().filter(|&b| b == b'\n').count() + 1;
+        let lines = source.text().bytes().filter(|&b| b == b'\n' || b == b'\r').count() + 1;
         let mut object = Object::new(4);
         object.reserve(
             options.max_instructions.map_or(lines, |max| lines.min(max + 1)),
