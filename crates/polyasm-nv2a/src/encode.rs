@@ -4,7 +4,7 @@
 
 use polyasm_core::front::{Bounded, HasSpan, TextRange, span_from};
 use polyasm_core::text::{NameMap, parse_int_literal, suggest};
-use polyasm_core::{Diagnostic, Object, Outcome, Source as SourceFile, SourceId, Span};
+use polyasm_core::{Diagnostic, Object, Outcome, Source as SourceFile, SourceId, Span, Symbol};
 
 use crate::MAX_PAIRED;
 use crate::error::{CONSTANT_RANGE, Nv2aError, constant_name};
@@ -544,6 +544,13 @@ impl<'s> Encoder<'s> {
                 span,
             },
         );
+        self.object.symbols.push(Symbol {
+            name: name.to_string(),
+            value: base,
+            size: u64::from(rows),
+            kind: if rows == 1 { "vector" } else { "matrix4" },
+            span: Some(self.span(name_span.to(value))),
+        });
     }
 
     /// The constant a `#name` or `#name[row]` names.
