@@ -1,5 +1,5 @@
 //! Every combination of two paired MOVs: temporary, output, constant and relative-constant
-//! destinations, masks, swizzles, negation, either order. Assembling follows nv2avsh's rule (a
+//! destinations, masks, swizzles, negation, letter case, either order. Assembling follows nv2avsh's rule (a
 //! MOV writing a temporary other than r1 on the MAC; otherwise the o/c MOV on the MAC and the
 //! r1 MOV on the ILU; one MOV when both read one source and write a temporary and an o/c
 //! register) or fails with the code of the reason the pair cannot be encoded; the
@@ -36,6 +36,8 @@ struct Mov {
     src: Src,
     swizzle: [u8; 4],
     negate: bool,
+    /// Written in upper case (`MOV R1.XY, -C5.ZW`), which means the same.
+    upper: bool,
 }
 
 const LANES: [char; 4] = ['x', 'y', 'z', 'w'];
@@ -82,7 +84,7 @@ impl Mov {
         }
         out.push('.');
         out.extend(self.swizzle.iter().map(|&lane| LANES[usize::from(lane)]));
-        out
+        if self.upper { out.to_ascii_uppercase() } else { out }
     }
 
     fn writes_temp(&self) -> Option<u8> {
@@ -161,12 +163,15 @@ fn mov() -> impl Strategy<Value = Mov> {
         (0u8..4).prop_map(|lane| [lane; 4]),
         [0u8..4, 0u8..4, 0u8..4, 0u8..4],
     ];
-    (dst, 1u8..16, src, swizzle, any::<bool>()).prop_map(|(dst, mask, src, swizzle, negate)| Mov {
-        dst,
-        mask,
-        src,
-        swizzle,
-        negate,
+    (dst, 1u8..16, src, swizzle, any::<bool>(), any::<bool>()).prop_map(|(dst, mask, src, swizzle, negate, upper)| {
+        Mov {
+            dst,
+            mask,
+            src,
+            swizzle,
+            negate,
+            upper,
+        }
     })
 }
 
@@ -252,8 +257,9 @@ proptest! {
         }
         let printed = disassemble(&words).expect("whole instructions");
         let again = assemble(&printed);
-        prop_assert_eq!(again, Ok(words), "{} printed as {}", text, printed);
-        prop_assert_eq!(disassemble(&words).expect("whole instructions"), printed);
+        prop_assert_eq!(&again, &Ok(words), "{} printed as {}", text, printed);
+        let again = again.expect("checked above");
+        prop_assert_eq!(disassemble(&again).expect("whole instructions"), printed);
     }
 
     /// Words with a MOV on each unit, whatever else they hold (often both units reading one
