@@ -580,6 +580,59 @@ fn nv2a_assembles_to_binary_and_vshinc() {
 }
 
 #[test]
+fn nv2a_json_symbols_are_the_uniforms() {
+    let dir = temp();
+    let input = dir.path().join("u.vsh");
+    std::fs::write(
+        &input,
+        "; uniforms\n#mvp MATRIX4 96\n#light vector 20 // sun\n%matmul4x4 oPos, iPos, #mvp\nmov oD0, #light\n",
+    )
+    .unwrap();
+    let output = run(&[path_str(&input), "-f", "json"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(
+        json["symbols"],
+        serde_json::json!([
+            {"name": "#mvp", "value": 96, "size": 4, "kind": "matrix4", "line": 2, "source": "#mvp MATRIX4 96"},
+            {"name": "#light", "value": 20, "size": 1, "kind": "vector", "line": 3, "source": "#light vector 20 // sun"},
+        ])
+    );
+}
+
+#[test]
+fn nv2a_and_vu_read_cr_only_and_crlf_files_like_lf_ones() {
+    let dir = temp();
+    for (name, lf, error_line) in [
+        (
+            "a.vsh",
+            "mov oD0, v3 ; c\n+ rcp r1.w, r1.w\n\nmov r0, v16\n",
+            "a.vsh:4:9: error[NV2A006]",
+        ),
+        ("a.vu", "ld r0 0 // c\nldc r4 0\n\nld r0 9 9\n", "a.vu:4:"),
+    ] {
+        let valid: String = lf.lines().take(2).map(|l| format!("{l}\n")).collect();
+        let path = dir.path().join(name);
+        std::fs::write(&path, &valid).unwrap();
+        let expected = stdout(&run(&[path_str(&path), "-f", "hex"]));
+        assert!(!expected.is_empty());
+        for ending in ["\r", "\r\n"] {
+            std::fs::write(&path, valid.replace('\n', ending)).unwrap();
+            let output = run(&[path_str(&path), "-f", "hex"]);
+            assert_eq!(stdout(&output), expected, "{name} {ending:?}: {}", stderr(&output));
+            std::fs::write(&path, lf.replace('\n', ending)).unwrap();
+            let output = run(&[path_str(&path), "-f", "hex", "--error-format", "short"]);
+            assert_eq!(output.status.code(), Some(1));
+            assert!(
+                stderr(&output).contains(error_line),
+                "{name} {ending:?}: {}",
+                stderr(&output)
+            );
+        }
+    }
+}
+
+#[test]
 fn nv2a_explicit_final_appends_the_marker_and_is_nv2a_only() {
     let output = run(&[MVP, "-f", "hex", "--explicit-final"]);
     assert!(output.status.success(), "{}", stderr(&output));

@@ -43,12 +43,25 @@ pub fn scan_while(bytes: &[u8], from: usize, pred: impl Fn(u8) -> bool) -> usize
         .map_or(bytes.len(), |i| from + i)
 }
 
-/// The index of the newline that ends the line holding `from` (or the end of the text).
+/// The index of the line break (`\n`, `\r\n` or a lone `\r`) that ends the line holding
+/// `from`, or the end of the text.
 pub fn line_end(bytes: &[u8], from: usize) -> usize {
     bytes[from..]
         .iter()
-        .position(|&b| b == b'\n')
+        .position(|&b| b == b'\n' || b == b'\r')
         .map_or(bytes.len(), |i| from + i)
+}
+
+/// The length of the line break at `at`: 2 for `\r\n`, 1 for `\n` or a lone `\r`, 0 for
+/// anything else. Files from any system (LF, CRLF, CR-only, or mixed) break lines alike.
+#[inline]
+pub fn line_break_len(bytes: &[u8], at: usize) -> usize {
+    match bytes.get(at) {
+        Some(b'\n') => 1,
+        Some(b'\r') if bytes.get(at + 1) == Some(&b'\n') => 2,
+        Some(b'\r') => 1,
+        _ => 0,
+    }
 }
 
 /// The end of a C `/* */` comment opening at `from` (C comments do not nest); `None` when
@@ -351,6 +364,13 @@ mod tests {
         assert_eq!(line_end(text, 16), text.len());
         assert_eq!(block_comment_end(text, 7), Some(14));
         assert_eq!(block_comment_end(text, 17), None);
+        let breaks = b"a\rb\r\nc\nd";
+        assert_eq!(line_end(breaks, 0), 1);
+        assert_eq!(line_end(breaks, 2), 3);
+        assert_eq!(line_end(breaks, 5), 6);
+        assert_eq!(line_end(breaks, 7), breaks.len());
+        let lengths: Vec<usize> = (0..breaks.len()).map(|i| line_break_len(breaks, i)).collect();
+        assert_eq!(lengths, [0, 1, 0, 2, 1, 0, 1, 0]);
     }
 
     #[test]

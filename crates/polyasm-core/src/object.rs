@@ -26,11 +26,17 @@ pub struct ListingEntry {
     pub span: Option<Span>,
 }
 
-/// A named value, such as a label.
+/// A named value, such as a label or an nv2a uniform.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Symbol {
     pub name: String,
+    /// The address or register index the name stands for (its first, when it covers several).
     pub value: u64,
+    /// How many consecutive addresses or registers from `value` the name covers.
+    pub size: u64,
+    /// What the name is, in the dialect's words (nv2a: `vector` or `matrix4`).
+    pub kind: &'static str,
+    /// The declaration.
     pub span: Option<Span>,
 }
 

@@ -133,7 +133,12 @@ pub fn write_rust_array(object: &Object, ctx: &OutputContext) -> String {
 
 /// The source line of a listing entry; none for words the assembler added.
 fn listing_source<'a>(ctx: &'a OutputContext, entry: &crate::object::ListingEntry) -> (Option<usize>, &'a str) {
-    match entry.span {
+    span_source(ctx, entry.span)
+}
+
+/// The 1-based line a span starts on, and that line's text.
+fn span_source<'a>(ctx: &'a OutputContext, span: Option<crate::source::Span>) -> (Option<usize>, &'a str) {
+    match span {
         Some(span) => {
             let source = ctx.sources.get(span.source);
             let line = source.line_index(span.start as usize);
@@ -212,6 +217,11 @@ struct JsonListingEntry<'a> {
 struct JsonSymbol<'a> {
     name: &'a str,
     value: u64,
+    size: u64,
+    kind: &'a str,
+    /// The declaration's line and text.
+    line: Option<usize>,
+    source: &'a str,
 }
 
 pub fn write_json(object: &Object, ctx: &OutputContext) -> String {
@@ -240,9 +250,16 @@ pub fn write_json(object: &Object, ctx: &OutputContext) -> String {
         symbols: object
             .symbols
             .iter()
-            .map(|s| JsonSymbol {
-                name: &s.name,
-                value: s.value,
+            .map(|s| {
+                let (line, source) = span_source(ctx, s.span);
+                JsonSymbol {
+                    name: &s.name,
+                    value: s.value,
+                    size: s.size,
+                    kind: s.kind,
+                    line,
+                    source,
+                }
             })
             .collect(),
     };

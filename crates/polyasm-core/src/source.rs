@@ -83,14 +83,17 @@ impl Source {
         }
     }
 
+    /// Where each line starts: after every `\n`, and after every `\r` that no `\n` follows, so
+    /// LF, CRLF, CR-only and mixed line endings count lines alike (as the renderer does).
     fn line_starts(&self) -> &[u32] {
         self.line_starts.get_or_init(|| {
+            let bytes = self.text.as_bytes();
             std::iter::once(0)
                 .chain(
-                    self.text
-                        .bytes()
+                    bytes
+                        .iter()
                         .enumerate()
-                        .filter(|&(_, b)| b == b'\n')
+                        .filter(|&(i, &b)| b == b'\n' || b == b'\r' && bytes.get(i + 1) != Some(&b'\n'))
                         .map(|(i, _)| i as u32 + 1),
                 )
                 .collect()
@@ -219,6 +222,21 @@ mod tests {
         assert_eq!(src.line_col(17), LineCol { line: 3, column: 1 });
         assert_eq!(src.line_text(1), "  é add");
         assert_eq!(src.line_count(), 3);
+    }
+
+    #[test]
+    fn cr_crlf_and_lf_all_end_lines() {
+        let mut map = SourceMap::new();
+        let id = map.add("a.vsh", "one\rtwo\r\nthree\nfour\r\rsix");
+        let src = map.get(id);
+        assert_eq!(src.line_count(), 6);
+        assert_eq!(src.line_col(4), LineCol { line: 2, column: 1 });
+        assert_eq!(src.line_col(6), LineCol { line: 2, column: 3 });
+        assert_eq!(src.line_col(9), LineCol { line: 3, column: 1 });
+        assert_eq!(src.line_col(15), LineCol { line: 4, column: 1 });
+        assert_eq!(src.line_col(21), LineCol { line: 6, column: 1 });
+        let lines: Vec<&str> = (0..6).map(|i| src.line_text(i)).collect();
+        assert_eq!(lines, ["one", "two", "three", "four", "", "six"]);
     }
 
     #[test]

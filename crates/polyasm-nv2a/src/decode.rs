@@ -3,7 +3,9 @@
 //! source syntax cannot say (undefined opcodes, NOP/NOP, unused register numbers, a FINAL bit
 //! the assembler would not set there) stays raw and prints as `.word`.
 
-use crate::encode::{Dest, DestReg, Operation, Source, SrcReg};
+use crate::encode::{
+    Dest, DestReg, MovWrites, Operation, Regroup, Source, SrcReg, first_mov_on_mac, regroup_same_source,
+};
 use crate::ops::{
     CONSTANTS, DestKind, Field, InputSlot, Mux, Op, PortTarget, R12, Slot, Unit, UnitWrites, WRITABLE_TEMPS,
     output_by_address, unpack_swizzle,
@@ -110,15 +112,103 @@ fn decode_operations(slot: Slot) -> Option<Vec<Operation>> {
         return None;
     }
     let mut operations = Vec::with_capacity(2);
+    let mut mac_count = 0;
     for (unit, field) in [(Unit::Mac, Field::Mac), (Unit::Ilu, Field::Ilu)] {
         let code = slot.get(field);
         if code != 0 {
             unit_operations(&slot, unit, Op::from_opcode(unit, code)?, &mut operations)?;
+        }
+        if unit == Unit::Mac {
+            mac_count = operations.len();
         }
     }
     // NOP/NOP, and more than the syntax pairs (3 operations), stay raw.
     if operations.is_empty() || operations.len() > 3 {
         return None;
     }
+    let runs_mov = |unit, field| Op::from_opcode(unit, slot.get(field)) == Some(Op::Mov);
+    if runs_mov(Unit::Mac, Field::Mac) && runs_mov(Unit::Ilu, Field::Ilu) {
+        let (mac, ilu) = operations.split_at(mac_count);
+        return Some(arrange_movs(mac, ilu));
+    }
     Some(operations)
+}
+
+/// The writes of one unit's MOV: its source, its o/c write and its temporary write.
+#[derive(Clone, Copy)]
+struct MovUnit {
+    source: Source,
+    out: Option<Dest>,
+    temp: Option<Dest>,
+}
+
+impl MovUnit {
+    fn new(operations: &[Operation]) -> MovUnit {
+        let mut unit = MovUnit {
+            source: operations[0].sources[0],
+            out: None,
+            temp: None,
+        };
+        for operation in operations {
+            match operation.dest.reg {
+                DestReg::Temp(_) => unit.temp = Some(operation.dest),
+                _ => unit.out = Some(operation.dest),
+            }
+        }
+        unit
+    }
+
+    fn writes(&self) -> MovWrites {
+        MovWrites {
+            temp: self.temp.map(|dest| match dest.reg {
+                DestReg::Temp(register) => register,
+                _ => unreachable!("a MovUnit's temp is a temporary"),
+            }),
+            out: self.out.is_some(),
+        }
+    }
+
+    fn push(&self, operations: &mut Vec<Operation>) {
+        let mut sources = [Source::default(); 3];
+        sources[0] = self.source;
+        for dest in self.out.iter().chain(&self.temp) {
+            operations.push(Operation {
+                op: Op::Mov,
+                dest: *dest,
+                sources,
+            });
+        }
+    }
+}
+
+/// A MOV on each unit, in the order the assembler would give them: the writes of one source
+/// that fit one unit are one MOV, and the units are the ones the assembler picks for these
+/// writes (see `first_mov_on_mac`), so the printed pair assembles to words that print the same.
+fn arrange_movs(mac: &[Operation], ilu: &[Operation]) -> Vec<Operation> {
+    let (mut first, mut second) = (MovUnit::new(mac), MovUnit::new(ilu));
+    let mut operations = Vec::with_capacity(3);
+    if first.source == second.source {
+        let (a, b) = (first.writes(), second.writes());
+        let both_write_temps = a.temp.is_some() && b.temp.is_some();
+        if !(a.out && b.out || both_write_temps) {
+            let merged = MovUnit {
+                source: first.source,
+                out: first.out.or(second.out),
+                temp: first.temp.or(second.temp),
+            };
+            merged.push(&mut operations);
+            return operations;
+        }
+        match regroup_same_source(a, b) {
+            Some(Regroup::OutToSecond) => second.out = first.out.take(),
+            Some(Regroup::OutToFirst) => first.out = second.out.take(),
+            None => {}
+        }
+    }
+    if !first_mov_on_mac(first.writes(), second.writes()) {
+        std::mem::swap(&mut first, &mut second);
+    }
+    first.push(&mut operations);
+    second.push(&mut operations);
+    operations
 }

@@ -4,7 +4,7 @@
 
 use polyasm_core::front::{Bounded, HasSpan, TextRange, span_from};
 use polyasm_core::text::{NameMap, parse_int_literal, suggest};
-use polyasm_core::{Diagnostic, Object, Outcome, Source as SourceFile, SourceId, Span};
+use polyasm_core::{Diagnostic, Object, Outcome, Source as SourceFile, SourceId, Span, Symbol};
 
 use crate::MAX_PAIRED;
 use crate::error::{CONSTANT_RANGE, Nv2aError, constant_name};
@@ -114,9 +114,63 @@ impl UnitOp {
         }
     }
 
+    fn writes(&self) -> MovWrites {
+        MovWrites {
+            temp: self.temp.map(|(register, _, _)| register),
+            out: self.out.is_some(),
+        }
+    }
+
     fn sources(&self) -> impl Iterator<Item = (&Source, &TextRange)> {
         let n = self.info.sources();
         self.sources[..n].iter().zip(&self.source_spans[..n])
+    }
+}
+
+/// What one MOV unit op writes: a temporary, an o/c register, or both (one source).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MovWrites {
+    pub temp: Option<u8>,
+    pub out: bool,
+}
+
+impl MovWrites {
+    fn other_temp(self) -> bool {
+        self.temp.is_some_and(|register| register != PAIRED_ILU_TEMP)
+    }
+}
+
+/// Whether the first of two paired MOV unit ops runs on the MAC. The ILU writes no
+/// temporary but r1, so a MOV writing another temporary takes the MAC; otherwise the MOV that
+/// writes an o/c register takes the MAC and the one writing r1 the ILU (nv2avsh's rule, which
+/// also keeps a paired MAC from writing r1); when neither decides, the first written.
+pub fn first_mov_on_mac(first: MovWrites, second: MovWrites) -> bool {
+    match (first.other_temp(), second.other_temp()) {
+        (true, false) => true,
+        (false, true) => false,
+        _ => first.out || !second.out,
+    }
+}
+
+/// Moving the o/c write between two MOV unit ops of one source.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Regroup {
+    OutToFirst,
+    OutToSecond,
+}
+
+/// Two MOVs of one source, one writing an o/c register and r1, the other another temporary:
+/// the o/c write joins the other temporary's, so that it runs on the MAC and r1 on the ILU,
+/// whatever order the three writes were written in.
+pub fn regroup_same_source(first: MovWrites, second: MovWrites) -> Option<Regroup> {
+    let with_r1 = |m: MovWrites| m.out && m.temp == Some(PAIRED_ILU_TEMP);
+    let lone_other_temp = |m: MovWrites| !m.out && m.other_temp();
+    if with_r1(first) && lone_other_temp(second) {
+        Some(Regroup::OutToSecond)
+    } else if with_r1(second) && lone_other_temp(first) {
+        Some(Regroup::OutToFirst)
+    } else {
+        None
     }
 }
 
@@ -205,8 +259,9 @@ fn register_names() -> impl Iterator<Item = &'static str> {
         .chain(["a0"])
 }
 
+/// A lane letter in either case: its lane, and whether it is one of `rgba`.
 fn lane_of(c: u8) -> Option<(u8, bool)> {
-    match c {
+    match c.to_ascii_lowercase() {
         b'x' => Some((0, false)),
         b'y' => Some((1, false)),
         b'z' => Some((2, false)),
@@ -287,7 +342,7 @@ pub struct Encoder<'s> {
 impl<'s> Encoder<'s> {
     pub fn new(file: SourceId, source: &'s SourceFile, options: AssembleOptions) -> Encoder<'s> {
         // About one instruction per line: grow the output once, not by doubling.
-        let lines = source.text().bytes().filter(|&b| b == b'\n').count() + 1;
+        let lines = source.text().bytes().filter(|&b| b == b'\n' || b == b'\r').count() + 1;
         let mut object = Object::new(4);
         object.reserve(
             options.max_instructions.map_or(lines, |max| lines.min(max + 1)),
@@ -444,8 +499,8 @@ impl<'s> Encoder<'s> {
         let (name, kind) = (self.text(name_span), self.text(kind_span));
         let span = self.span(name_span);
         let rows: u8 = match kind {
-            "vector" => 1,
-            "matrix4" => 4,
+            _ if kind.eq_ignore_ascii_case("vector") => 1,
+            _ if kind.eq_ignore_ascii_case("matrix4") => 4,
             _ => {
                 self.error(Nv2aError::BadUniformDeclaration {
                     span: self.span(kind_span),
@@ -489,6 +544,13 @@ impl<'s> Encoder<'s> {
                 span,
             },
         );
+        self.object.symbols.push(Symbol {
+            name: name.to_string(),
+            value: base,
+            size: u64::from(rows),
+            kind: if rows == 1 { "vector" } else { "matrix4" },
+            span: Some(self.span(name_span.to(value))),
+        });
     }
 
     /// The constant a `#name` or `#name[row]` names.
@@ -736,7 +798,7 @@ impl<'s> Encoder<'s> {
         let mask = match operand.suffix.map(|range| (self.text(range), range)) {
             None => 0xf,
             Some((text, range)) if reg == DestReg::Address => {
-                if text != ".x" {
+                if !text.eq_ignore_ascii_case(".x") {
                     self.error(Nv2aError::BadMask {
                         span: self.span(range),
                         text: text.to_string(),
@@ -908,10 +970,18 @@ impl<'s> Encoder<'s> {
             }
             ([only], true) => *only,
             ([Some(first), Some(second)], _) => {
-                let (to_mac, to_ilu) = if non_r1_temp(second) && !non_r1_temp(first) {
-                    (*second, *first)
+                let (mut first, mut second) = (*first, *second);
+                if first.sources[0] == second.sources[0] {
+                    match regroup_same_source(first.writes(), second.writes()) {
+                        Some(Regroup::OutToSecond) => second.out = first.out.take(),
+                        Some(Regroup::OutToFirst) => first.out = second.out.take(),
+                        None => {}
+                    }
+                }
+                let (to_mac, to_ilu) = if first_mov_on_mac(first.writes(), second.writes()) {
+                    (first, second)
                 } else {
-                    (*first, *second)
+                    (second, first)
                 };
                 mac = Some(to_mac);
                 Some(to_ilu)

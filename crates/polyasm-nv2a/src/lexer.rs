@@ -1,11 +1,12 @@
 //! A hand-written byte-loop lexer. Tokens borrow from the source; comments (`//`, `;` and
-//! `/* */`) and whitespace vanish. A newline ends a statement unless the statement is being
-//! paired: the line ends with `+` or the next line that has code starts with `+`.
+//! `/* */`) and whitespace vanish. A line break (`\n`, `\r\n` or `\r`) ends a statement unless
+//! the statement is being paired: the line ends with `+` or the next line that has code starts
+//! with `+`.
 
 use std::ops::Range;
 
 use polyasm_core::front::{
-    StatementLexer, UnterminatedComment, block_comment_end, is_ident_continue, line_end, scan_while,
+    StatementLexer, UnterminatedComment, block_comment_end, is_ident_continue, line_break_len, line_end, scan_while,
 };
 
 /// One token of nv2a source.
@@ -81,8 +82,8 @@ impl<'s> StatementLexer<'s> for Lexer<'s> {
             let start = self.pos;
             let b = bytes[start];
             let token = match b {
-                b'\n' => {
-                    self.pos += 1;
+                b'\n' | b'\r' => {
+                    self.pos += line_break_len(bytes, start);
                     let pairing = out.len() > first
                         && (matches!(out.last(), Some((Tok::Punct('+'), _))) || self.continues_with_plus());
                     if pairing {
@@ -90,7 +91,7 @@ impl<'s> StatementLexer<'s> for Lexer<'s> {
                     }
                     return Ok(());
                 }
-                b' ' | b'\t' | b'\r' | b'\x0c' => {
+                b' ' | b'\t' | b'\x0c' => {
                     self.pos += 1;
                     continue;
                 }
@@ -204,6 +205,18 @@ mod tests {
         assert_eq!(got[0].len(), 11);
         assert_eq!(got[1][4], Tok::Punct('+'));
         assert_eq!(got[2][0], Tok::Ident("mov"));
+    }
+
+    #[test]
+    fn cr_crlf_and_lf_line_breaks_end_statements_alike() {
+        let lf = "mov oD0, v3 // c\n\n; c\n+ rcp r1.w, r1.w\nmov r0, v0 +\n  rcp r1.x, v0.x\nmov r2, v0\n";
+        let expected = statements(lf);
+        assert_eq!(expected.len(), 3);
+        for ending in ["\r", "\r\n"] {
+            assert_eq!(statements(&lf.replace('\n', ending)), expected, "{ending:?}");
+        }
+        let mixed = "mov oD0, v3 // c\r\r\n; c\n+ rcp r1.w, r1.w\rmov r0, v0 +\r\n  rcp r1.x, v0.x\rmov r2, v0";
+        assert_eq!(statements(mixed), expected);
     }
 
     #[test]

@@ -224,6 +224,34 @@ fn game_tokens_decode_to_the_same_meaning() {
     ]);
 }
 
+/// Two MOVs print as the assembler places them (the o/c MOV on the MAC unless the other writes a
+/// temporary other than r1; one MOV when they read the same source), so the printed pair
+/// assembles to words that print the same.
+#[test]
+fn paired_movs_print_as_they_reassemble() {
+    for (words, printed) in [
+        (
+            [0x00000000, 0x022f081b, 0xf824186c, 0x2f201437],
+            "mov c134.w, v4 + mov r2, v4",
+        ),
+        // MAC writes r1, ILU writes oD0 (a MOV on each unit, swapped).
+        (
+            [0x00000000, 0x0220001b, 0x08361000, 0x2f10f81d],
+            "mov oD0, v0.x + mov r1, v0",
+        ),
+        // One source: o/c and r1 on the ILU, r5 on the MAC.
+        (
+            [0x00000000, 0x0220001b, 0x0836106c, 0x2e5ff81c],
+            "mov oD0, v0 + mov r5.xyz, v0 + mov r1, v0",
+        ),
+    ] {
+        assert_eq!(print_one(words), printed, "{words:08x?}");
+        let again = assemble_str(printed, AssembleOptions::default()).unwrap();
+        let again = print_one([again[0], again[1], again[2], again[3]]);
+        assert_eq!(again, printed, "{words:08x?}");
+    }
+}
+
 #[test]
 fn programs_print_final_markers_and_misplaced_final_bits_as_words() {
     let words = assemble_str("mov oPos, v0\nmov oD0, v3\n", APPEND_FINAL).unwrap();

@@ -125,6 +125,93 @@ fn nv2avsh_assembler_tests() {
     ]);
 }
 
+/// Two paired MOVs, one writing an o/c register and one r1: the o/c MOV runs on the MAC and
+/// the r1 MOV on the ILU, in either source order. A MOV writing another temporary takes the MAC.
+/// The first words are nv2avsh's; the others follow its rule.
+#[test]
+fn nv2avsh_pairs_movs_o_c_on_the_mac_and_r1_on_the_ilu() {
+    let cases: &[(&str, &str, [u32; 4])] = &[
+        (
+            "mov r1, v0",
+            "mov oD0, v0.x",
+            [0x00000000, 0x02200000, 0x0836106c, 0x201ff819],
+        ),
+        (
+            "MOV R1.yw, -c5.zw",
+            "MOV c7.xz, v2.wzyx",
+            [0x00000000, 0x0220a4e4, 0x083616fc, 0x3015a039],
+        ),
+        (
+            "mov r1.x, c[A0+17]",
+            "mov oT0.xy, -r3.zw",
+            [0x00000000, 0x022221bf, 0x3436106c, 0x3018c84b],
+        ),
+        (
+            "mov r1.w, -v9.w",
+            "mov c190, c[A0+4].y",
+            [0x00000000, 0x02209255, 0x0c3617fc, 0x2011f5f3],
+        ),
+        (
+            "mov r1.xyz, -r11.yzx",
+            "mov oPos, r12",
+            [0x00000000, 0x0220001b, 0xc4361582, 0xd01ef801],
+        ),
+        (
+            "MOV R5.xyz, R4",
+            "MOV oT0.xy, v1",
+            [0x00000000, 0x0220021b, 0x4436106c, 0x2e50c84d],
+        ),
+        (
+            "MOV R8.xyz, c27",
+            "MOV oD0.w, v4.z",
+            [0x00000000, 0x0223681b, 0x0c3612a8, 0x2e80181d],
+        ),
+    ];
+    for (temp, out, expected) in cases {
+        for source in [format!("{temp} + {out}"), format!("{out}\n+ {temp}")] {
+            assert_eq!(words(&source, AssembleOptions::default()), [*expected], "{source}");
+        }
+    }
+}
+
+/// Upper-case lane letters and uniform types, as nv2avsh accepts them: the same words as the
+/// lower-case vectors.
+#[test]
+fn upper_case_lanes_and_uniform_types() {
+    check_appended(&[
+        ("MOV oT0.XY,v0.ZW", &[[0x00000000, 0x002000BF, 0x0836106C, 0x2070C848]]),
+        ("MOV oT0.RG,v0.BA", &[[0x00000000, 0x002000BF, 0x0836106C, 0x2070C848]]),
+        (
+            "MUL R0.X, v0.X, c96.X",
+            &[[0x00000000, 0x004C0000, 0x0800186C, 0x28000FF8]],
+        ),
+        (
+            "#test_vector VECTOR 15\nDPH #test_vector.XY, v4, c[10]",
+            &[[0x00000000, 0x00C1481B, 0x0836186C, 0x2070C078]],
+        ),
+        (
+            "#test_matrix MATRIX4 14\nDPH oT0.x, v4, #test_matrix[ 1 ]",
+            &[[0x00000000, 0x00C1E81B, 0x0836186C, 0x20708848]],
+        ),
+        ("ARL A0.X, R0.X", &[[0x00000000, 0x01A00000, 0x0436106C, 0x20700FF8]]),
+    ]);
+    for (upper, lower) in [
+        ("mov r0.XY, v0.ZW", "mov r0.xy, v0.zw"),
+        ("mov oD0.RGB, v3.BGRA", "mov oD0.rgb, v3.bgra"),
+        ("mov r2.Xw, c[A0+3].XYZW", "mov r2.xw, c[A0+3].xyzw"),
+        (
+            "#m MATRIX4 10\n#v Vector 20\nmul r0, #m[2].W, v1\nmov r1, #v.ZYX",
+            "#m matrix4 10\n#v vector 20\nmul r0, #m[2].w, v1\nmov r1, #v.zyx",
+        ),
+    ] {
+        assert_eq!(
+            words(upper, AssembleOptions::default()),
+            words(lower, AssembleOptions::default()),
+            "{upper}"
+        );
+    }
+}
+
 #[test]
 fn a_paired_ilu_temp_write_goes_to_r1_with_a_warning() {
     let text = "DP4 oPos.x, R6, c[96] + RSQ R10.x, R2.x";

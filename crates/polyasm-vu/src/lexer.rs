@@ -1,9 +1,12 @@
 //! A hand-written byte-loop lexer. Tokens borrow from the source; comments and whitespace
-//! vanish; a newline outside comments ends a statement, so tokens come one line at a time.
+//! vanish; a line break (`\n`, `\r\n` or `\r`) outside comments ends a statement, so tokens
+//! come one line at a time.
 
 use std::ops::Range;
 
-use polyasm_core::front::{StatementLexer, UnterminatedComment, is_ident_continue, line_end, scan_while};
+use polyasm_core::front::{
+    StatementLexer, UnterminatedComment, is_ident_continue, line_break_len, line_end, scan_while,
+};
 
 /// One token of VU source.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -55,11 +58,11 @@ impl<'s> StatementLexer<'s> for Lexer<'s> {
             let start = self.pos;
             let b = bytes[start];
             match b {
-                b'\n' => {
-                    self.pos += 1;
+                b'\n' | b'\r' => {
+                    self.pos += line_break_len(bytes, start);
                     return Ok(());
                 }
-                b' ' | b'\t' | b'\r' | b'\x0c' => self.pos += 1,
+                b' ' | b'\t' | b'\x0c' => self.pos += 1,
                 b'/' if bytes.get(start + 1) == Some(&b'/') => {
                     self.pos = line_end(bytes, start);
                 }
@@ -152,6 +155,24 @@ mod tests {
             ]
         );
         assert_eq!(got.len(), 3);
+    }
+
+    #[test]
+    fn cr_crlf_and_lf_line_breaks_end_lines_alike() {
+        let lf = "ld r0 0 // c\nshf r1 r1 xyxy 0b1111\n/* a\n b */ end, .word 0x3f";
+        let expected = lines(lf);
+        for ending in ["\r", "\r\n"] {
+            assert_eq!(lines(&lf.replace('\n', ending)), expected, "{ending:?}");
+        }
+        assert_eq!(
+            lines("ld r0 0 // c\r\nshf r1 r1 xyxy 0b1111\r/* a\n b */ end, .word 0x3f"),
+            expected
+        );
+        let program = "ld r0 0 // c\nldc r4 0\nmulm r0 r4\nst pos r0\n";
+        let words = crate::assemble_str(program).expect("assembles");
+        for ending in ["\r", "\r\n"] {
+            assert_eq!(crate::assemble_str(&program.replace('\n', ending)), Ok(words.clone()));
+        }
     }
 
     #[test]

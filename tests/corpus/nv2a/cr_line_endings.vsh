@@ -1,0 +1,1 @@
+// CR-only line endings, as old Mac editors write them: the same words as LF.#mvp matrix4 96%matmul4x4 oPos, iPos, #mvp ; a macromov oD0, v3 // a pair over two lines+ rcp r1.w, r1.wmov r0, v0 +  rcp r1.x, v0.x/* a block comment   over two lines */MUL r2.XYZ, r1, c[A0+4]
