@@ -11,7 +11,8 @@ use std::path::{Path, PathBuf};
 /// - A destination that is not a regular file (`/dev/stdout`, a FIFO, `/dev/null`) cannot be
 ///   replaced, so it is written directly; a directory is refused.
 /// - A read-only destination is refused, as writing it in place would be.
-/// - Through a symbolic link, the file the link points to is replaced; the link stays.
+/// - Through a symbolic link, the file the link points to is replaced (or created, if the link
+///   dangles); the link stays.
 /// - A replaced file keeps its permissions; a new one gets `rw-r--r--` on Unix.
 ///
 /// Errors carry the reason in words (`it is a directory`, `cannot create a temporary file in
@@ -73,11 +74,12 @@ fn reason(error: &std::io::Error) -> String {
     }
 }
 
-/// Whether `a` and `b` name the same existing file, through `.`/`..`, symbolic links or hard
-/// links. A path that does not exist is no file, so it is the same as nothing.
+/// Whether `a` and `b` name the same existing regular file, through `.`/`..`, symbolic links or
+/// hard links. A path that does not exist is no file, so it is the same as nothing; devices and
+/// pipes are not compared (`/dev/stdin` and `/dev/stdout` may both be one terminal).
 pub fn same_file(a: &Path, b: &Path) -> bool {
     match (std::fs::metadata(a), std::fs::metadata(b)) {
-        (Ok(meta_a), Ok(meta_b)) => same_identity(&meta_a, &meta_b, a, b),
+        (Ok(meta_a), Ok(meta_b)) if meta_a.is_file() && meta_b.is_file() => same_identity(&meta_a, &meta_b, a, b),
         _ => false,
     }
 }
@@ -101,12 +103,23 @@ pub fn remove_temporary_on_signals() {
     signals::install();
 }
 
-/// The path a chain of symbolic links at `path` ends at (`path` itself if it is no link).
+/// The path a chain of symbolic links at `path` ends at (`path` itself if it is no link). The
+/// end need not exist: writing through a dangling link creates its target, as a shell's `>` does.
 fn resolve_links(path: &Path) -> std::io::Result<PathBuf> {
-    match std::fs::symlink_metadata(path) {
-        Ok(meta) if meta.file_type().is_symlink() => std::fs::canonicalize(path),
-        _ => Ok(path.to_path_buf()),
+    let mut current = path.to_path_buf();
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&current) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let target = std::fs::read_link(&current)?;
+                current = match current.parent() {
+                    Some(parent) => parent.join(target),
+                    None => target,
+                };
+            }
+            _ => return Ok(current),
+        }
     }
+    Err(std::io::Error::other("too many levels of symbolic links"))
 }
 
 #[cfg(unix)]
@@ -298,6 +311,14 @@ mod tests {
         assert_eq!(std::fs::read(&real).unwrap(), b"new");
         assert_eq!(std::fs::metadata(&real).unwrap().permissions().mode() & 0o777, 0o600);
 
+        let dangling = dir.path().join("dangling.bin");
+        std::os::unix::fs::symlink("made.bin", &dangling).unwrap();
+        write_atomic(&dangling, b"through").unwrap();
+        assert_eq!(std::fs::read(dir.path().join("made.bin")).unwrap(), b"through");
+        let looped = dir.path().join("loop.bin");
+        std::os::unix::fs::symlink("loop.bin", &looped).unwrap();
+        assert!(write_atomic(&looped, b"x").is_err());
+
         let fresh = dir.path().join("fresh.bin");
         write_atomic(&fresh, b"x").unwrap();
         assert_eq!(std::fs::metadata(&fresh).unwrap().permissions().mode() & 0o777, 0o644);
@@ -339,5 +360,6 @@ mod tests {
         assert!(same_file(&file, &hard));
         assert!(!same_file(&file, &other));
         assert!(!same_file(&file, &dir.path().join("missing.vu")));
+        assert!(!same_file(Path::new("/dev/null"), Path::new("/dev/null")));
     }
 }
