@@ -193,9 +193,7 @@ fn target_names() -> Vec<PossibleValue> {
         .iter()
         .map(|t| {
             let info = t.info();
-            PossibleValue::new(info.name)
-                .help(info.description)
-                .aliases(info.aliases.iter().copied())
+            PossibleValue::new(info.name).aliases(info.aliases.iter().copied())
         })
         .collect()
 }
