@@ -29,15 +29,16 @@ fn commit() -> Option<(String, String)> {
     if Path::new(&top).canonicalize().ok()? != Path::new(&manifest).canonicalize().ok()? {
         return None;
     }
-    for file in ["HEAD", "packed-refs"] {
+    // HEAD, the branch it names and the packed refs; cargo would rerun on every build for a
+    // path that does not exist, so only existing ones are watched.
+    let branch = git(&["symbolic-ref", "-q", "HEAD"]);
+    for file in ["HEAD", "packed-refs"].into_iter().chain(branch.as_deref()) {
         if let Some(path) = git(&["rev-parse", "--git-path", file]) {
-            println!("cargo:rerun-if-changed={}", Path::new(&manifest).join(path).display());
+            let path = Path::new(&manifest).join(path);
+            if path.exists() {
+                println!("cargo:rerun-if-changed={}", path.display());
+            }
         }
-    }
-    if let Some(branch) = git(&["symbolic-ref", "-q", "HEAD"])
-        && let Some(path) = git(&["rev-parse", "--git-path", &branch])
-    {
-        println!("cargo:rerun-if-changed={}", Path::new(&manifest).join(path).display());
     }
     let hash = git(&["rev-parse", "--short=12", "HEAD"])?;
     let date = git(&["log", "-1", "--format=%cs", "HEAD"])?;
