@@ -370,14 +370,24 @@ fn disasm(args: &DisasmArgs, reporter: &mut Reporter) -> Result {
 }
 
 /// Whether disassembler input that failed to read as hex words is rather a source file: it has
-/// a target's source extension, or words that start with a letter that is no hex digit.
+/// a target's source extension, or at least a quarter of its words start with a letter that is
+/// no hex digit (`ld r0 0`, `mov oPos, v0`), unlike a hex dump with a typo.
 fn looks_like_source(input: &Input, bytes: &[u8]) -> bool {
-    let source_extension = matches!(input, Input::Path(path) if registry().by_path(path).is_some());
-    let words = String::from_utf8_lossy(bytes);
-    source_extension
-        || words
-            .split(|c: char| c.is_whitespace() || c == ',')
-            .any(|w| w.starts_with(|c: char| c.is_ascii_alphabetic() && !c.is_ascii_hexdigit()))
+    if matches!(input, Input::Path(path) if registry().by_path(path).is_some()) {
+        return true;
+    }
+    let text = String::from_utf8_lossy(bytes);
+    let words = text
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty());
+    let (mut total, mut wordlike) = (0usize, 0usize);
+    for word in words {
+        total += 1;
+        if word.starts_with(|c: char| c.is_ascii_alphabetic() && !c.is_ascii_hexdigit()) {
+            wordlike += 1;
+        }
+    }
+    wordlike > 0 && wordlike * 4 >= total
 }
 
 /// Keeps only the first error, with a hint that the input is source for the assembler: every

@@ -1222,4 +1222,15 @@ fn disasm_of_a_source_points_to_the_assembler() {
         children.contains("looks like assembly source") && children.contains(&format!("polyasm {SEED}")),
         "{children}"
     );
+    // Standard input has no extension: the words tell.
+    let output = run_with_stdin(
+        &["disasm", "-t", "vu", "--error-format", "short"],
+        b"ld r0 0\nst pos r0\n",
+    );
+    assert_eq!(stderr(&output).lines().count(), 1, "{}", stderr(&output));
+    // A hex dump with a typo is not source: each bad word is reported as usual.
+    let dump: String = (0..20).map(|_| "0000003f\n").chain(["zz\n", "0x3g\n"]).collect();
+    let output = run_with_stdin(&["disasm", "-t", "vu", "--error-format", "json"], dump.as_bytes());
+    assert_eq!(stderr(&output).lines().count(), 2, "{}", stderr(&output));
+    assert!(!stderr(&output).contains("looks like assembly source"));
 }
