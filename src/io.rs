@@ -102,12 +102,20 @@ impl Output {
         Ok(())
     }
 
-    /// Refuses an output that is the input file itself (through `./`, links or hard links),
-    /// before anything is read or written.
+    /// Refuses an output that is the input file itself (through `./`, links or hard links, or
+    /// standard input redirected from it), before anything is read or written.
     pub fn check_not_input(&self, input: &Input, reporter: &Reporter) -> Result {
-        if let (Output::Path(output), Input::Path(input)) = (self, input)
-            && polyasm_core::fs::same_file(Path::new(output), Path::new(input))
-        {
+        let Output::Path(output) = self else {
+            return Ok(());
+        };
+        let input = match input {
+            Input::Path(path) => path.as_str(),
+            // Where the system names standard input as a file, `< x.vu` is caught too.
+            Input::Stdin if cfg!(unix) => "/dev/stdin",
+            Input::Stdin => return Ok(()),
+        };
+        if polyasm_core::fs::same_file(Path::new(output), Path::new(input)) {
+            let input = if input == "/dev/stdin" { "standard input" } else { input };
             reporter.usage(
                 Diagnostic::error("PA014", format!("the output `{output}` is the input `{input}`"))
                     .with_note("writing it would destroy the input; nothing was written")
