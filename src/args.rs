@@ -2,8 +2,7 @@
 //! targets themselves.
 
 use std::collections::BTreeMap;
-
-use std::ffi::OsStr;
+use std::ffi::{OsStr, OsString};
 
 use clap::builder::{NonEmptyStringValueParser, PossibleValue, TypedValueParser};
 use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches, Parser, Subcommand, ValueEnum};
@@ -104,7 +103,7 @@ pub struct AssembleArgs {
     pub target_options: TargetOptionArgs<ForAssemble>,
 
     /// More inputs: refused with a hint, as the assembler takes one input at a time
-    #[arg(id = "more_sources", value_name = "MORE", hide = true, num_args = 1.., trailing_var_arg = false)]
+    #[arg(id = "more_sources", value_name = "MORE", hide = true, num_args = 1..)]
     pub more_inputs: Vec<String>,
 }
 
@@ -214,7 +213,7 @@ fn format_names() -> Vec<PossibleValue> {
 
 /// How diagnostics are rendered before the command line is understood (for clap's own errors):
 /// the last `--error-format` and `--color` among `args`, read as clap would, up to `--`.
-pub fn rendering_from_raw_args(args: &[std::ffi::OsString]) -> (ErrorFormatArg, ColorArg) {
+pub fn rendering_from_raw_args(args: &[OsString]) -> (ErrorFormatArg, ColorArg) {
     let mut format = ErrorFormatArg::Human;
     let mut color = ColorArg::Auto;
     let mut args = args.iter().skip(1).filter_map(|a| a.to_str());
