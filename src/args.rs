@@ -2,8 +2,11 @@
 //! targets themselves.
 
 use std::collections::BTreeMap;
+use std::ffi::{OsStr, OsString};
 
+use clap::builder::{NonEmptyStringValueParser, PossibleValue, TypedValueParser};
 use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches, Parser, Subcommand, ValueEnum};
+use polyasm_core::output::STANDARD_FORMATS;
 use polyasm_core::target::{OptionSpec, Target, TargetOptions};
 
 use polyasm::registry;
@@ -19,9 +22,12 @@ Examples:
   polyasm explain VU002                      Explain an error code
   polyasm targets                            List the targets";
 
+/// The version, with the commit when built from a git checkout (see build.rs).
+const VERSION: &str = env!("POLYASM_VERSION");
+
 /// Assembler toolchain for small GPU and VM instruction sets.
 #[derive(Parser, Debug)]
-#[command(name = "polyasm", version, after_help = EXAMPLES, args_conflicts_with_subcommands = true)]
+#[command(name = "polyasm", version = VERSION, after_help = EXAMPLES, args_conflicts_with_subcommands = true)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -66,15 +72,15 @@ pub enum ColorArg {
 #[derive(Args, Debug)]
 pub struct TargetIo {
     /// Target dialect (see `polyasm targets`); inferred from the input's extension if absent
-    #[arg(short, long, value_name = "TARGET")]
+    #[arg(short, long, value_name = "TARGET", value_parser = Suggested(target_names))]
     pub target: Option<String>,
 
     /// Input file, or `-` for standard input
-    #[arg(id = "source", value_name = "INPUT")]
+    #[arg(id = "source", value_name = "INPUT", value_parser = NonEmptyStringValueParser::new())]
     pub input: Option<String>,
 
     /// Output file, or `-` for standard output [default: standard output]
-    #[arg(short, long, value_name = "OUT")]
+    #[arg(short, long, value_name = "OUT", value_parser = NonEmptyStringValueParser::new())]
     pub output: Option<String>,
 }
 
@@ -85,8 +91,8 @@ pub struct AssembleArgs {
     pub io: TargetIo,
 
     /// Output format: bin, hex, c, rust, listing, json, or a target's own; default from the
-    /// output's extension (.hex .c .h .rs .lst .json), else bin
-    #[arg(short, long, value_name = "FORMAT")]
+    /// output's extension (.hex .c .h .rs .lst .json .vshinc .inc), else bin
+    #[arg(short, long, value_name = "FORMAT", value_parser = Suggested(format_names), hide_possible_values = true)]
     pub format: Option<String>,
 
     /// Identifier of the array in the c and rust formats [default: the input's file stem]
@@ -95,6 +101,10 @@ pub struct AssembleArgs {
 
     #[command(flatten)]
     pub target_options: TargetOptionArgs<ForAssemble>,
+
+    /// More inputs: refused with a hint, as the assembler takes one input at a time
+    #[arg(id = "more_sources", value_name = "MORE", hide = true, num_args = 1..)]
+    pub more_inputs: Vec<String>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -114,6 +124,8 @@ pub enum Command {
     },
     /// Print a shell completion script
     Completions { shell: clap_complete::Shell },
+    /// Print the manual page (roff), e.g. `polyasm man > polyasm.1`
+    Man,
 }
 
 #[derive(Args, Debug)]
@@ -145,12 +157,87 @@ pub struct RunArgs {
 #[derive(Args, Debug)]
 pub struct CheckArgs {
     /// Target dialect; inferred from each input's extension if absent
-    #[arg(short, long, value_name = "TARGET")]
+    #[arg(short, long, value_name = "TARGET", value_parser = Suggested(target_names))]
     pub target: Option<String>,
 
     /// Source files
-    #[arg(value_name = "INPUT", required = true)]
+    #[arg(value_name = "INPUT", required = true, value_parser = NonEmptyStringValueParser::new())]
     pub inputs: Vec<String>,
+
+    #[command(flatten)]
+    pub target_options: TargetOptionArgs<ForAssemble>,
+}
+
+/// Accepts any non-empty text, but offers `values` to help and shell completions; the command
+/// checks the value itself, so that an unknown one gets polyasm's own diagnostic.
+#[derive(Clone)]
+pub struct Suggested(fn() -> Vec<PossibleValue>);
+
+impl TypedValueParser for Suggested {
+    type Value = String;
+
+    fn parse_ref(&self, cmd: &clap::Command, arg: Option<&Arg>, value: &OsStr) -> Result<String, clap::Error> {
+        NonEmptyStringValueParser::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new((self.0)().into_iter()))
+    }
+}
+
+/// Every target's name, with its aliases (accepted, not offered).
+fn target_names() -> Vec<PossibleValue> {
+    registry()
+        .targets()
+        .iter()
+        .map(|t| {
+            let info = t.info();
+            PossibleValue::new(info.name).aliases(info.aliases.iter().copied())
+        })
+        .collect()
+}
+
+/// Every output format, standard or a target's own, each once.
+fn format_names() -> Vec<PossibleValue> {
+    let mut formats: Vec<PossibleValue> = Vec::new();
+    let all = STANDARD_FORMATS
+        .iter()
+        .chain(registry().targets().iter().flat_map(|t| t.extra_formats()));
+    for format in all {
+        if !formats.iter().any(|f| f.get_name() == format.name) {
+            formats.push(PossibleValue::new(format.name).help(format.description));
+        }
+    }
+    formats
+}
+
+/// How diagnostics are rendered before the command line is understood (for clap's own errors):
+/// the last `--error-format` and `--color` among `args`, read as clap would, up to `--`.
+pub fn rendering_from_raw_args(args: &[OsString]) -> (ErrorFormatArg, ColorArg) {
+    let mut format = ErrorFormatArg::Human;
+    let mut color = ColorArg::Auto;
+    let mut args = args.iter().skip(1).filter_map(|a| a.to_str());
+    while let Some(arg) = args.next() {
+        if arg == "--" {
+            break;
+        }
+        let (name, inline) = match arg.split_once('=') {
+            Some((name, value)) => (name, Some(value)),
+            None => (arg, None),
+        };
+        if name != "--error-format" && name != "--color" {
+            continue;
+        }
+        let Some(value) = inline.or_else(|| args.next()) else {
+            break;
+        };
+        if name == "--error-format" {
+            format = ErrorFormatArg::from_str(value, false).unwrap_or(format);
+        } else {
+            color = ColorArg::from_str(value, false).unwrap_or(color);
+        }
+    }
+    (format, color)
 }
 
 /// Which command a set of target options belongs to.
@@ -264,5 +351,30 @@ mod tests {
     #[test]
     fn the_command_line_definition_is_consistent() {
         super::Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn rendering_is_read_before_parsing() {
+        use super::{ColorArg, ErrorFormatArg, rendering_from_raw_args};
+        let read = |args: &[&str]| {
+            let args: Vec<std::ffi::OsString> = std::iter::once("polyasm")
+                .chain(args.iter().copied())
+                .map(Into::into)
+                .collect();
+            rendering_from_raw_args(&args)
+        };
+        assert_eq!(read(&["--bogus"]), (ErrorFormatArg::Human, ColorArg::Auto));
+        assert_eq!(
+            read(&["--error-format", "json", "--color=never"]),
+            (ErrorFormatArg::Json, ColorArg::Never)
+        );
+        assert_eq!(
+            read(&["--error-format=short", "--error-format"]),
+            (ErrorFormatArg::Short, ColorArg::Auto)
+        );
+        assert_eq!(
+            read(&["--", "--error-format=json"]),
+            (ErrorFormatArg::Human, ColorArg::Auto)
+        );
     }
 }

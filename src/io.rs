@@ -1,4 +1,6 @@
-//! Reading the input (a file or standard input) and writing the output atomically.
+//! Reading the input (a file or standard input) and writing the output atomically. Every
+//! write to standard output goes through [`write_stdout`], which tells a closed pipe (quietly
+//! fine) from a failed write (an error).
 
 use std::io::{IsTerminal, Read, Write};
 use std::path::Path;
@@ -100,27 +102,37 @@ impl Output {
         Ok(())
     }
 
+    /// Refuses an output that is the input file itself (through `./`, links or hard links, or
+    /// standard input redirected from it), before anything is read or written.
+    pub fn check_not_input(&self, input: &Input, reporter: &Reporter) -> Result {
+        let Output::Path(output) = self else {
+            return Ok(());
+        };
+        let input = match input {
+            Input::Path(path) => path.as_str(),
+            // Where the system names standard input as a file, `< x.vu` is caught too.
+            Input::Stdin if cfg!(unix) => "/dev/stdin",
+            Input::Stdin => return Ok(()),
+        };
+        if polyasm_core::fs::same_file(Path::new(output), Path::new(input)) {
+            let input = if input == "/dev/stdin" { "standard input" } else { input };
+            reporter.usage(
+                Diagnostic::error("PA014", format!("the output `{output}` is the input `{input}`"))
+                    .with_note("writing it would destroy the input; nothing was written")
+                    .with_help("choose another output path with `-o`"),
+            );
+            return Err(Failure::Usage);
+        }
+        Ok(())
+    }
+
     /// Writes everything: to standard output, or atomically to the file.
     pub fn write(&self, bytes: &[u8], reporter: &mut Reporter) -> Result {
         match self {
-            Output::Stdout => {
-                let mut stdout = std::io::stdout().lock();
-                match stdout.write_all(bytes).and_then(|()| stdout.flush()) {
-                    Ok(()) => Ok(()),
-                    // A reader that stopped early (`| head`) is not an error worth a message.
-                    Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-                    Err(e) => {
-                        reporter.emit(
-                            vec![Diagnostic::error(
-                                "PA003",
-                                format!("cannot write standard output: {}", io_reason(&e)),
-                            )],
-                            &Default::default(),
-                        );
-                        Err(Failure::Errors)
-                    }
-                }
-            }
+            Output::Stdout => write_stdout(bytes).map_err(|d| {
+                reporter.emit(vec![d], &Default::default());
+                Failure::Errors
+            }),
             Output::Path(path) => polyasm_core::fs::write_atomic(Path::new(path), bytes).map_err(|e| {
                 reporter.emit(
                     vec![
@@ -133,4 +145,57 @@ impl Output {
             }),
         }
     }
+}
+
+/// Writes `bytes` to standard output and flushes it. A reader that stopped early (`| head`) is
+/// no error: the rest is dropped quietly. A closed standard output (`>&-`) or a failed write
+/// (`> /dev/full`) is PA003.
+pub fn write_stdout(bytes: &[u8]) -> std::result::Result<(), Diagnostic> {
+    let failed = |reason: String| Diagnostic::error("PA003", format!("cannot write standard output: {reason}"));
+    if stdout_was_closed() {
+        return Err(failed("it is closed".to_string()));
+    }
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(bytes).and_then(|()| stdout.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(failed(io_reason(&e))),
+    }
+}
+
+/// Whether standard output was closed when the process started. The Rust runtime opens
+/// `/dev/null` in place of a closed standard stream before `main`, where writes would vanish
+/// without an error, so the descriptor is looked at earlier, while the C runtime starts.
+fn stdout_was_closed() -> bool {
+    startup::STDOUT_CLOSED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+mod startup {
+    use std::sync::atomic::AtomicBool;
+
+    pub static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
+
+    /// Runs before `main` (from the executable's initialiser table) on the platforms below.
+    #[cfg(any(
+        target_os = "linux",
+        target_os = "android",
+        target_os = "freebsd",
+        target_os = "macos"
+    ))]
+    extern "C" fn note_closed_stdout() {
+        // SAFETY: fcntl(F_GETFD) only reads the descriptor's flags; -1 means it is not open.
+        if unsafe { libc::fcntl(libc::STDOUT_FILENO, libc::F_GETFD) } == -1 {
+            STDOUT_CLOSED.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+
+    #[cfg(any(target_os = "linux", target_os = "android", target_os = "freebsd"))]
+    #[used]
+    #[unsafe(link_section = ".init_array")]
+    static NOTE_CLOSED_STDOUT: extern "C" fn() = note_closed_stdout;
+
+    #[cfg(target_os = "macos")]
+    #[used]
+    #[unsafe(link_section = "__DATA,__mod_init_func")]
+    static NOTE_CLOSED_STDOUT: extern "C" fn() = note_closed_stdout;
 }

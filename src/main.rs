@@ -4,6 +4,8 @@ mod args;
 mod io;
 mod report;
 
+use std::ffi::OsString;
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser};
@@ -12,7 +14,7 @@ use polyasm_core::output::{self, OutputContext, STANDARD_FORMATS};
 use polyasm_core::target::{DisasmInput, InputEncoding, OptionSpec, TargetOptions};
 use polyasm_core::{Diagnostic, Explain, Object, Outcome, SourceMap, Target};
 
-use crate::args::{AssembleArgs, CheckArgs, Cli, Command, DisasmArgs, InputFormatArg, RunArgs};
+use crate::args::{AssembleArgs, CheckArgs, Cli, ColorArg, Command, DisasmArgs, InputFormatArg, RunArgs};
 use crate::io::{Input, Output};
 use crate::report::Reporter;
 
@@ -28,31 +30,110 @@ enum Failure {
 type Result<T = ()> = std::result::Result<T, Failure>;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    polyasm_core::fs::remove_temporary_on_signals();
+    let raw_args: Vec<OsString> = std::env::args_os().collect();
+    let cli = match Cli::try_parse_from(&raw_args) {
+        Ok(cli) => cli,
+        Err(error) => {
+            let (format, color) = args::rendering_from_raw_args(&raw_args);
+            return exit_code(command_line_error(&error, &mut Reporter::plain(format, color), color));
+        }
+    };
     let mut reporter = match Reporter::new(&cli.global) {
         Ok(r) => r,
         Err(message) => {
-            Reporter::quiet().usage(Diagnostic::error("PA011", message));
+            Reporter::plain(cli.global.error_format, cli.global.color).usage(Diagnostic::error("PA011", message));
             return ExitCode::from(2);
         }
     };
+    if let Err(message) = reporter.warnings.check_codes(|code| registry().is_warning(code)) {
+        reporter.usage(Diagnostic::error("PA011", message).with_help("`polyasm explain` lists every code"));
+        return ExitCode::from(2);
+    }
     let result = match cli.command {
         None => assemble(&cli.assemble, &mut reporter),
         Some(Command::Disasm(a)) => disasm(&a, &mut reporter),
         Some(Command::Run(a)) => run(&a, &mut reporter),
         Some(Command::Check(a)) => check(&a, &mut reporter),
-        Some(Command::Targets) => targets(),
-        Some(Command::Explain { code }) => explain(code.as_deref(), &reporter),
+        Some(Command::Targets) => targets(&mut reporter),
+        Some(Command::Explain { code }) => explain(code.as_deref(), &mut reporter),
         Some(Command::Completions { shell }) => {
-            clap_complete::generate(shell, &mut Cli::command(), "polyasm", &mut std::io::stdout());
-            Ok(())
+            // Generated in memory: clap_complete panics on a failed write to the terminal.
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "polyasm", &mut script);
+            Output::Stdout.write(&script, &mut reporter)
+        }
+        Some(Command::Man) => {
+            let mut page = Vec::new();
+            clap_mangen::Man::new(Cli::command())
+                .render(&mut page)
+                .expect("writing to memory does not fail");
+            Output::Stdout.write(&page, &mut reporter)
         }
     };
+    exit_code(result)
+}
+
+fn exit_code(result: Result) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Errors) => ExitCode::from(1),
         Err(Failure::Usage) => ExitCode::from(2),
     }
+}
+
+/// What clap stopped at: help and the version go to standard output (exit 0); anything else
+/// is a usage error, rendered by clap in the human format and as PA015 in the others.
+fn command_line_error(error: &clap::Error, reporter: &mut Reporter, color: ColorArg) -> Result {
+    use clap::error::ErrorKind;
+    let styled = error.render();
+    match error.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            let color = match color {
+                ColorArg::Auto => std::io::stdout().is_terminal() && report::use_color(color),
+                _ => report::use_color(color),
+            };
+            let text = if color {
+                styled.ansi().to_string()
+            } else {
+                styled.to_string()
+            };
+            Output::Stdout.write(text.as_bytes(), reporter)
+        }
+        _ => {
+            if reporter.is_machine_readable() {
+                reporter.usage(diagnostic_from_clap(&styled.to_string()));
+            } else {
+                let text = if reporter.colored() {
+                    styled.ansi().to_string()
+                } else {
+                    styled.to_string()
+                };
+                let _ = std::io::stderr().write_all(text.as_bytes());
+            }
+            Err(Failure::Usage)
+        }
+    }
+}
+
+/// clap's error text as a diagnostic: its first line is the message, a `tip:` the help, and
+/// the usage and the pointer to `--help` are notes.
+fn diagnostic_from_clap(text: &str) -> Diagnostic {
+    let mut lines = text.lines();
+    let first = lines.next().unwrap_or_default();
+    let mut diagnostic = Diagnostic::error("PA015", first.strip_prefix("error: ").unwrap_or(first).trim());
+    let rest: Vec<&str> = lines.collect();
+    for block in rest.join("\n").split("\n\n") {
+        let block = block.trim();
+        if block.is_empty() {
+            continue;
+        }
+        diagnostic = match block.strip_prefix("tip: ") {
+            Some(tip) if diagnostic.help.is_none() => diagnostic.with_help(tip),
+            _ => diagnostic.with_note(block),
+        };
+    }
+    diagnostic
 }
 
 /// Picks the target from `-t`, else from the input's extension.
@@ -100,6 +181,7 @@ fn too_large(name: &str) -> Diagnostic {
     Diagnostic::error("PA013", format!("{name} is 4 GiB or larger")).with_help("split it into smaller files")
 }
 
+/// The format an output's extension asks for (`-o x.h` is C).
 fn format_from_extension(path: &str) -> Option<&'static str> {
     let ext = std::path::Path::new(path).extension()?.to_str()?.to_ascii_lowercase();
     Some(match ext.as_str() {
@@ -109,6 +191,7 @@ fn format_from_extension(path: &str) -> Option<&'static str> {
         "rs" => "rust",
         "lst" => "listing",
         "json" => "json",
+        "vshinc" | "inc" => "vshinc",
         _ => return None,
     })
 }
@@ -147,13 +230,31 @@ fn conclude<T>(reporter: &mut Reporter, outcome: Outcome<T>, sources: &SourceMap
 }
 
 fn assemble(args: &AssembleArgs, reporter: &mut Reporter) -> Result {
+    if let (Some(first), Some(second)) = (&args.io.input, args.more_inputs.first()) {
+        let all = std::iter::once(first).chain(&args.more_inputs);
+        let all: Vec<&str> = all.map(String::as_str).collect();
+        reporter.usage(
+            Diagnostic::error("PA015", format!("more than one input: `{first}` and `{second}`"))
+                .with_note("the assembler takes one input at a time")
+                .with_help(format!(
+                    "`polyasm check {}` checks them all; assemble each with its own `-o`",
+                    all.join(" ")
+                )),
+        );
+        return Err(Failure::Usage);
+    }
     let input = Input::from_arg(args.io.input.as_deref());
     let target = resolve_target(args.io.target.as_deref(), &input, reporter)?;
     let output = Output::from_arg(args.io.output.as_deref());
-    let format_name = match (&args.format, &output) {
+    output.check_not_input(&input, reporter)?;
+    let from_extension = match (&args.format, &output) {
+        (None, Output::Path(path)) => format_from_extension(path).map(|f| (path, f)),
+        _ => None,
+    };
+    let format_name = match (&args.format, from_extension) {
         (Some(f), _) => f.to_ascii_lowercase(),
-        (None, Output::Path(path)) => format_from_extension(path).unwrap_or("bin").to_string(),
-        (None, Output::Stdout) => "bin".to_string(),
+        (None, Some((_, f))) => f.to_string(),
+        (None, None) => "bin".to_string(),
     };
     let Some(format) = STANDARD_FORMATS
         .iter()
@@ -165,27 +266,42 @@ fn assemble(args: &AssembleArgs, reporter: &mut Reporter) -> Result {
             .chain(target.extra_formats())
             .map(|f| f.name)
             .collect();
+        let message = match from_extension {
+            Some((path, _)) => format!(
+                "`-o {path}` asks for format {format_name}, which target {} does not have",
+                target.info().name
+            ),
+            None => format!(
+                "unknown output format `{format_name}` for target {}",
+                target.info().name
+            ),
+        };
         reporter.usage(
-            Diagnostic::error(
-                "PA009",
-                format!(
-                    "unknown output format `{format_name}` for target {}",
-                    target.info().name
-                ),
-            )
-            .with_help(format!("formats are: {}", names.join(", "))),
+            Diagnostic::error("PA009", message)
+                .with_help(format!("formats are: {} (choose one with `-f`)", names.join(", "))),
         );
         return Err(Failure::Usage);
     };
     output.check_binary(format.binary, reporter)?;
     let options = &args.target_options.options;
     check_target_options(target, options, target.assemble_options(), "polyasm --help", reporter)?;
+    let symbol = match &args.name {
+        Some(name) if matches!(format.name, "c" | "rust") && !output::is_array_name(name) => {
+            reporter.usage(
+                Diagnostic::error("PA016", format!("`--name {name:?}` is not a valid array name"))
+                    .with_note("the name must be an identifier in C and Rust, and not a C keyword or reserved name")
+                    .with_help(format!("try `--name {}`", output::array_name_from(name))),
+            );
+            return Err(Failure::Usage);
+        }
+        Some(name) => name.clone(),
+        None => match &input {
+            Input::Path(path) => output::symbol_from_name(path),
+            Input::Stdin => "program".to_string(),
+        },
+    };
 
     let (sources, object) = assemble_input(target, &input, options, reporter, "no output written")?;
-    let symbol = args.name.clone().unwrap_or_else(|| match &input {
-        Input::Path(path) => output::symbol_from_name(path),
-        Input::Stdin => "program".to_string(),
-    });
     let ctx = OutputContext {
         sources: &sources,
         target: target.info().name,
@@ -202,6 +318,7 @@ fn disasm(args: &DisasmArgs, reporter: &mut Reporter) -> Result {
     let input = Input::from_arg(args.io.input.as_deref());
     let target = resolve_target(args.io.target.as_deref(), &input, reporter)?;
     let output = Output::from_arg(args.io.output.as_deref());
+    output.check_not_input(&input, reporter)?;
     let mut sources = SourceMap::new();
     let bytes = input.read_bytes().map_err(|d| {
         reporter.emit(vec![d], &sources);
@@ -228,10 +345,97 @@ fn disasm(args: &DisasmArgs, reporter: &mut Reporter) -> Result {
         text_source,
         name: input.display_name(),
     };
-    let outcome = target.disassemble(&sources, &disasm_input);
+    let mut outcome = target.disassemble(&sources, &disasm_input);
+    if encoding == InputEncoding::Hex && outcome.has_errors() && looks_like_source(&input, &bytes) {
+        hint_at_assembling(&mut outcome.diagnostics, &input);
+    }
+    if outcome.value.is_some()
+        && let Some(limit) = target.program_limit()
+    {
+        let words = match encoding {
+            InputEncoding::Binary => bytes.len() / target.info().word_bytes,
+            InputEncoding::Hex => polyasm_core::words::read_words(&sources, &disasm_input, target.info().word_bytes)
+                .value
+                .map_or(0, |words| words.len()),
+        };
+        if words > limit.words {
+            outcome
+                .diagnostics
+                .push(longer_than_the_machine(input.display_name(), words, target, limit));
+        }
+    }
     let failure = format!("{} not disassembled; no output written", input.display_name());
     let text = conclude(reporter, outcome, &sources, &failure)?;
     output.write(text.as_bytes(), reporter)
+}
+
+/// Whether disassembler input that failed to read as hex words is rather a source file: it has
+/// a target's source extension, or at least a quarter of its words start with a letter that is
+/// no hex digit (`ld r0 0`, `mov oPos, v0`), unlike a hex dump with a typo.
+fn looks_like_source(input: &Input, bytes: &[u8]) -> bool {
+    if matches!(input, Input::Path(path) if registry().by_path(path).is_some()) {
+        return true;
+    }
+    let text = String::from_utf8_lossy(bytes);
+    let words = text
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty());
+    let (mut total, mut wordlike) = (0usize, 0usize);
+    for word in words {
+        total += 1;
+        if word.starts_with(|c: char| c.is_ascii_alphabetic() && !c.is_ascii_hexdigit()) {
+            wordlike += 1;
+        }
+    }
+    wordlike > 0 && wordlike * 4 >= total
+}
+
+/// Keeps only the first error, with a hint that the input is source for the assembler: every
+/// word of a source would be an error of its own, and none of them helps.
+fn hint_at_assembling(diagnostics: &mut Vec<Diagnostic>, input: &Input) {
+    let Some(first) = diagnostics.iter().position(Diagnostic::is_error) else {
+        return;
+    };
+    let command = match input {
+        Input::Path(path) => format!("polyasm {path}"),
+        Input::Stdin => "polyasm -t TARGET -".to_string(),
+    };
+    let more = diagnostics.len() - first - 1;
+    let mut diagnostic = diagnostics.swap_remove(first).with_help(format!(
+        "this looks like assembly source, and `polyasm disasm` reads machine code (binary, or hex words); to assemble it, run `{command}`"
+    ));
+    if more > 0 {
+        diagnostic = diagnostic.with_note(format!(
+            "{more} more {} of the input {} not hex words either",
+            if more == 1 { "word" } else { "words" },
+            if more == 1 { "is" } else { "are" }
+        ));
+    }
+    diagnostics.truncate(first);
+    diagnostics.push(diagnostic);
+}
+
+/// PA017: the disassembler's input holds more words than a program of the target can.
+fn longer_than_the_machine(
+    name: &str,
+    words: usize,
+    target: &dyn Target,
+    limit: polyasm_core::target::ProgramLimit,
+) -> Diagnostic {
+    let in_words = if limit.described.ends_with(" words") {
+        String::new()
+    } else {
+        format!(" ({} words)", limit.words)
+    };
+    Diagnostic::warning(
+        "PA017",
+        format!(
+            "{name} holds {words} words; a {} program has at most {}{in_words}",
+            target.info().name,
+            limit.described
+        ),
+    )
+    .with_note("it is not one program for this machine; everything was disassembled anyway")
 }
 
 fn run(args: &RunArgs, reporter: &mut Reporter) -> Result {
@@ -253,6 +457,7 @@ fn run(args: &RunArgs, reporter: &mut Reporter) -> Result {
         .collect();
     check_target_options(target, options, &accepted, "polyasm run --help", reporter)?;
     let output = Output::from_arg(args.io.output.as_deref());
+    output.check_not_input(&input, reporter)?;
     let (mut sources, object) = assemble_input(target, &input, options, reporter, "nothing run")?;
     let outcome = target
         .run(&object, options, &mut sources)
@@ -297,11 +502,19 @@ fn check(args: &CheckArgs, reporter: &mut Reporter) -> Result {
     for path in &args.inputs {
         let input = Input::from_arg(Some(path));
         let target = resolve_target(args.target.as_deref(), &input, reporter)?;
+        let options = &args.target_options.options;
+        check_target_options(
+            target,
+            options,
+            target.assemble_options(),
+            "polyasm check --help",
+            reporter,
+        )?;
         let Ok(file) = read_source(&input, &mut sources, reporter) else {
             failed_files += 1;
             continue;
         };
-        let outcome = target.assemble(&sources, file, &TargetOptions::default());
+        let outcome = target.assemble(&sources, file, options);
         if reporter.emit(outcome.diagnostics, &sources) || outcome.value.is_none() {
             failed_files += 1;
         }
@@ -313,7 +526,7 @@ fn check(args: &CheckArgs, reporter: &mut Reporter) -> Result {
     Ok(())
 }
 
-fn targets() -> Result {
+fn targets(reporter: &mut Reporter) -> Result {
     let mut out = String::from("TARGET  ALIASES                EXTENSIONS  COMMANDS             FORMATS\n");
     for target in registry().targets() {
         let info = target.info();
@@ -338,10 +551,10 @@ fn targets() -> Result {
             info.description
         ));
     }
-    Output::Stdout.write(out.as_bytes(), &mut Reporter::quiet())
+    Output::Stdout.write(out.as_bytes(), reporter)
 }
 
-fn explain(code: Option<&str>, reporter: &Reporter) -> Result {
+fn explain(code: Option<&str>, reporter: &mut Reporter) -> Result {
     let registry = registry();
     let text = match code {
         None => {
@@ -363,7 +576,7 @@ fn explain(code: Option<&str>, reporter: &Reporter) -> Result {
             }
         },
     };
-    Output::Stdout.write(text.as_bytes(), &mut Reporter::quiet())
+    Output::Stdout.write(text.as_bytes(), reporter)
 }
 
 /// Wraps prose at `width` columns on spaces.

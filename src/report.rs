@@ -86,7 +86,8 @@ impl Reporter {
                 line = format!("{line}, {}", plural(self.warnings_seen, "warning"));
             }
             let label = if self.color { "\x1b[1;31merror\x1b[0m" } else { "error" };
-            eprintln!("{label}: {what}: {line}");
+            // Not eprintln!, which panics when standard error cannot be written.
+            let _ = writeln!(std::io::stderr(), "{label}: {what}: {line}");
         }
     }
 
@@ -108,5 +109,29 @@ impl Reporter {
             errors: 0,
             warnings_seen: 0,
         }
+    }
+
+    /// A reporter in the chosen format and colour with no warning policy, for usage errors
+    /// found before the command line is fully understood.
+    pub fn plain(format: ErrorFormatArg, color: ColorArg) -> Reporter {
+        Reporter {
+            format: match format {
+                ErrorFormatArg::Human => ErrorFormat::Human,
+                ErrorFormatArg::Short => ErrorFormat::Short,
+                ErrorFormatArg::Json => ErrorFormat::Json,
+            },
+            color: use_color(color),
+            ..Reporter::quiet()
+        }
+    }
+
+    /// Whether diagnostics are rendered as JSON or short lines (not as human text).
+    pub fn is_machine_readable(&self) -> bool {
+        self.format != ErrorFormat::Human
+    }
+
+    /// Whether diagnostics are coloured.
+    pub fn colored(&self) -> bool {
+        self.color
     }
 }

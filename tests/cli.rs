@@ -714,3 +714,576 @@ fn nv2a_run_transforms_a_vertex() {
     let output = run(&["run", SEED, "--arl-bias"]);
     assert_eq!(output.status.code(), Some(2));
 }
+
+/// Runs polyasm with standard output closed (`>&-`).
+#[cfg(unix)]
+fn run_with_stdout_closed(args: &[&str]) -> Output {
+    use std::os::unix::process::CommandExt;
+    let mut command = polyasm();
+    command.args(args).stderr(Stdio::piped());
+    // SAFETY: close is async-signal-safe, as pre_exec requires.
+    unsafe {
+        command.pre_exec(|| {
+            libc::close(libc::STDOUT_FILENO);
+            Ok(())
+        });
+    }
+    command.output().unwrap()
+}
+
+/// Every command that writes standard output, with its arguments.
+const STDOUT_WRITERS: &[&[&str]] = &[
+    &[SEED, "-f", "hex"],
+    &["disasm", "-t", "vu", "-"],
+    &["run", SEED, "-i", "0=1,2,3,1"],
+    &["--help"],
+    &["disasm", "--help"],
+    &["--version"],
+    &["completions", "bash"],
+    &["man"],
+    &["targets"],
+    &["explain"],
+    &["explain", "PA003"],
+];
+
+#[cfg(unix)]
+#[test]
+fn a_full_disk_or_closed_standard_output_is_an_error_on_every_command() {
+    for args in STDOUT_WRITERS {
+        let full = polyasm()
+            .args(*args)
+            .stdin(Stdio::null())
+            .stdout(std::fs::File::create("/dev/full").unwrap())
+            .output()
+            .unwrap();
+        let err = stderr(&full);
+        assert_eq!(full.status.code(), Some(1), "{args:?} > /dev/full: {err}");
+        assert!(
+            err.contains("PA003") && err.contains("No space left on device"),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+
+        let closed = run_with_stdout_closed(args);
+        let err = stderr(&closed);
+        assert_eq!(closed.status.code(), Some(1), "{args:?} >&-: {err}");
+        assert!(
+            err.contains("cannot write standard output: it is closed"),
+            "{args:?}: {err}"
+        );
+    }
+    // The error follows --error-format like any other.
+    let full = polyasm()
+        .args([SEED, "-f", "hex", "--error-format", "json"])
+        .stdout(std::fs::File::create("/dev/full").unwrap())
+        .output()
+        .unwrap();
+    let value: serde_json::Value = serde_json::from_str(stderr(&full).trim()).unwrap();
+    assert_eq!(value["code"]["code"], "PA003");
+}
+
+#[test]
+fn a_reader_that_stops_early_ends_polyasm_quietly() {
+    // More than a pipe holds, so polyasm is still writing when the reader is gone.
+    let big = vec![0u8; 1 << 20];
+    for args in [&["disasm", "-t", "vu", "-"][..], &["completions", "bash"], &["man"]] {
+        let mut child = polyasm()
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdout = child.stdout.take().unwrap();
+        let mut first = [0u8; 1];
+        let mut stdin = child.stdin.take().unwrap();
+        if args[0] == "disasm" {
+            stdin.write_all(&big).unwrap();
+        }
+        drop(stdin);
+        std::io::Read::read_exact(&mut stdout, &mut first).unwrap();
+        drop(stdout);
+        let output = child.wait_with_output().unwrap();
+        assert_eq!(output.status.code(), Some(0), "{args:?}: {}", stderr(&output));
+        assert!(!stderr(&output).contains("panicked"), "{args:?}: {}", stderr(&output));
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_full_standard_error_does_not_panic() {
+    let output = polyasm()
+        .args([THREE_MISTAKES])
+        .stderr(std::fs::File::create("/dev/full").unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+}
+
+#[cfg(unix)]
+#[test]
+fn the_output_may_not_be_the_input() {
+    let dir = temp();
+    let source = dir.path().join("x.vu");
+    let text = std::fs::read(SEED).unwrap();
+    std::fs::write(&source, &text).unwrap();
+    std::os::unix::fs::symlink(&source, dir.path().join("link.vu")).unwrap();
+    std::fs::hard_link(&source, dir.path().join("hard.vu")).unwrap();
+    let binary = dir.path().join("x.bin");
+    std::fs::write(&binary, le_bytes(&seed_words())).unwrap();
+    let cases: &[&[&str]] = &[
+        &["x.vu", "-o", "x.vu"],
+        &["x.vu", "-o", "./x.vu"],
+        &["./x.vu", "-o", "link.vu", "-f", "hex"],
+        &["link.vu", "-o", "hard.vu"],
+        &["run", "x.vu", "-o", "hard.vu"],
+        &["disasm", "-t", "vu", "x.bin", "-o", "./x.bin"],
+    ];
+    for args in cases {
+        let output = polyasm().current_dir(dir.path()).args(*args).output().unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {}", stderr(&output));
+        assert!(stderr(&output).contains("PA014"), "{args:?}: {}", stderr(&output));
+        assert_eq!(std::fs::read(&source).unwrap(), text, "{args:?} changed the source");
+    }
+    assert_eq!(std::fs::read(&binary).unwrap(), le_bytes(&seed_words()));
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        4,
+        "nothing else was written"
+    );
+}
+
+/// The temporary files of atomic writes left in `dir`.
+fn temporaries(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|name| name.starts_with(".polyasm-") && name.ends_with(".tmp"))
+        .collect()
+}
+
+#[cfg(unix)]
+#[test]
+fn sigint_and_sigterm_while_writing_leave_no_temporary_file() {
+    use std::os::unix::process::ExitStatusExt;
+    for signal in [libc::SIGINT, libc::SIGTERM] {
+        let dir = temp();
+        let input = dir.path().join("big.bin");
+        let out = dir.path().join("big.txt");
+        // Disassembly text of zero words is twice the binary: tens of MB take a while to
+        // write and sync. The signal goes out once the temporary file exists; if polyasm
+        // finished first, try again with more to write.
+        let mut words = 1usize << 21;
+        let interrupted = loop {
+            std::fs::write(&input, vec![0u8; words * 4]).unwrap();
+            let mut child = polyasm()
+                .args(["disasm", "-t", "vu", path_str(&input), "-o", path_str(&out)])
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap();
+            let writing = loop {
+                if !temporaries(dir.path()).is_empty() {
+                    break true;
+                }
+                if child.try_wait().unwrap().is_some() {
+                    break false;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            };
+            if writing {
+                // SAFETY: kill sends a signal to the child we started.
+                unsafe { libc::kill(child.id() as libc::pid_t, signal) };
+            }
+            let status = child.wait().unwrap();
+            if writing && status.signal() == Some(signal) {
+                break true;
+            }
+            let _ = std::fs::remove_file(&out);
+            words *= 2;
+            if words > 1 << 25 {
+                break false;
+            }
+        };
+        assert!(interrupted, "polyasm was never caught writing");
+        assert_eq!(temporaries(dir.path()), Vec::<String>::new(), "signal {signal}");
+        assert!(!out.exists());
+    }
+}
+
+#[test]
+fn outputs_that_cannot_be_written_say_why() {
+    let output = run(&[SEED, "-o", ""]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("a value is required for '--output <OUT>'"),
+        "{}",
+        stderr(&output)
+    );
+    let output = run(&["", "-f", "hex"]);
+    assert_eq!(output.status.code(), Some(2));
+
+    if Path::new("/proc/self/status").exists() {
+        let output = run(&[SEED, "-o", "/proc/self/status"]);
+        assert_eq!(output.status.code(), Some(1));
+        assert!(
+            stderr(&output).contains("cannot write /proc/self/status: it is read-only"),
+            "{}",
+            stderr(&output)
+        );
+    }
+    let dir = temp();
+    let output = run(&[SEED, "-o", path_str(dir.path())]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stderr(&output).contains("it is a directory"), "{}", stderr(&output));
+}
+
+#[test]
+fn command_line_errors_follow_the_error_format_and_colour() {
+    let json = |args: &[&str]| {
+        let output = run(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let err = stderr(&output);
+        let lines: Vec<&str> = err.lines().collect();
+        assert_eq!(lines.len(), 1, "{args:?}: one JSON object, nothing else:\n{err}");
+        serde_json::from_str::<serde_json::Value>(lines[0]).unwrap()
+    };
+    let bogus = json(&["--bogus", "--error-format", "json"]);
+    assert_eq!(bogus["code"]["code"], "PA015");
+    assert_eq!(bogus["message"], "unexpected argument '--bogus' found");
+    assert_eq!(
+        json(&["--error-format=json", "disasm", "--input-format", "x"])["code"]["code"],
+        "PA015"
+    );
+    assert_eq!(
+        json(&["--error-format", "json", SEED, "-W", "loud"])["code"]["code"],
+        "PA011"
+    );
+    assert_eq!(
+        json(&["--error-format", "json", SEED, "-W", "error=VU999"])["code"]["code"],
+        "PA011"
+    );
+    assert_eq!(json(&["--error-format", "json", SEED, "x.vu"])["code"]["code"], "PA015");
+    let short = run(&["--bogus", "--error-format", "short"]);
+    assert_eq!(stderr(&short), "error[PA015]: unexpected argument '--bogus' found\n");
+
+    let has_escape = |o: &Output| stderr(o).contains('\x1b');
+    assert!(has_escape(&run(&["--bogus", "--color", "always"])));
+    let never = polyasm()
+        .args(["--bogus", "--color", "never"])
+        .env("FORCE_COLOR", "1")
+        .output()
+        .unwrap();
+    assert!(!has_escape(&never));
+    // NO_COLOR holds even when standard error is a terminal.
+    let (mut master, slave) = open_pty();
+    let status = polyasm()
+        .args(["--bogus"])
+        .env("NO_COLOR", "1")
+        .stderr(Stdio::from(slave))
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(2));
+    let mut seen = Vec::new();
+    let mut buf = [0u8; 4096];
+    // SAFETY: a non-blocking read on our own descriptor.
+    unsafe {
+        use std::os::fd::AsRawFd;
+        libc::fcntl(master.as_raw_fd(), libc::F_SETFL, libc::O_NONBLOCK);
+    }
+    while let Ok(n @ 1..) = std::io::Read::read(&mut master, &mut buf) {
+        seen.extend_from_slice(&buf[..n]);
+    }
+    let seen = String::from_utf8_lossy(&seen);
+    assert!(seen.contains("--bogus") && !seen.contains('\x1b'), "{seen:?}");
+}
+
+#[test]
+fn warning_options_name_warnings() {
+    let dir = temp();
+    let src = dir.path().join("warn.vu");
+    std::fs::write(&src, "mulm r0 r14\n").unwrap();
+    for (value, reason) in [
+        ("error=VU999", "unknown diagnostic code `VU999`"),
+        ("no-NV2A999", "unknown diagnostic code `NV2A999`"),
+        ("error=", "unknown diagnostic code ``"),
+        ("error=VU001", "VU001 is an error, not a warning"),
+        ("no-PA003", "PA003 is an error, not a warning"),
+    ] {
+        let output = run(&[path_str(&src), "-f", "hex", "-W", value]);
+        assert_eq!(output.status.code(), Some(2), "-W {value}");
+        assert!(stderr(&output).contains(reason), "-W {value}: {}", stderr(&output));
+        assert!(output.stdout.is_empty());
+    }
+    let output = run(&[path_str(&src), "-f", "hex", "-W", "error=vu014"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        run(&[path_str(&src), "-f", "hex", "-W", "no-VU014", "-W", "error=NV2A022"])
+            .status
+            .success()
+    );
+}
+
+/// Compiles C with `cc -std=c99 -pedantic -Werror` and Rust with rustc; panics with the
+/// compiler's messages if either fails.
+fn compile_c_and_rust(dir: &Path, c: &str, rust: &str) {
+    let c_file = dir.join("out.c");
+    let rust_file = dir.join("out.rs");
+    std::fs::write(&c_file, c).unwrap();
+    std::fs::write(&rust_file, rust).unwrap();
+    let cc = Command::new("cc")
+        .args([
+            "-std=c99",
+            "-pedantic",
+            "-Werror",
+            "-Wall",
+            "-Wno-unused-const-variable",
+            "-c",
+        ])
+        .arg(&c_file)
+        .arg("-o")
+        .arg(dir.join("out.o"))
+        .output()
+        .expect("cc runs");
+    assert!(cc.status.success(), "cc rejects:\n{c}\n{}", stderr(&cc));
+    let rustc = Command::new(std::env::var("RUSTC").unwrap_or_else(|_| "rustc".to_string()))
+        .args(["--crate-type", "lib", "--emit=metadata", "--edition", "2021", "-o"])
+        .arg(dir.join("out.rmeta"))
+        .arg(&rust_file)
+        .output()
+        .expect("rustc runs");
+    assert!(rustc.status.success(), "rustc rejects:\n{rust}\n{}", stderr(&rustc));
+}
+
+#[cfg(unix)]
+#[test]
+fn c_and_rust_outputs_always_compile() {
+    let dir = temp();
+    let text = std::fs::read(SEED).unwrap();
+    // File names that are keywords, reserved, odd, or that try to end the comment (`*/` can
+    // only come from a directory's name followed by the separator).
+    let names = [
+        "int.vu",
+        "static.vu",
+        "uint32_t.vu",
+        "INT8_MAX.vu",
+        "_Bool.vu",
+        "1 bad-name.vu",
+        "line\nbreak int x;.vu",
+        "a */ int x; /*/x.vu",
+        "b */\n int x; //\n/x.vu",
+        "bidi\u{202e}.vu",
+    ];
+    for name in names {
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, &text).unwrap();
+        let c = run(&[path_str(&path), "-f", "c"]);
+        let rust = run(&[path_str(&path), "-f", "rust"]);
+        assert!(c.status.success() && rust.status.success(), "{name:?}: {}", stderr(&c));
+        compile_c_and_rust(dir.path(), &stdout(&c), &stdout(&rust));
+        // The name stays inside its one-line comment.
+        for line in stdout(&c).lines().filter(|l| l.contains("int x")) {
+            assert!(
+                line.starts_with("/* Assembled") && line.ends_with("*/") && line.matches("*/").count() == 1,
+                "{line}"
+            );
+        }
+        for line in stdout(&rust).lines().filter(|l| l.contains("int x")) {
+            assert!(line.starts_with("// Assembled"), "{line}");
+        }
+    }
+    // An empty program: C has no zero-length arrays.
+    let empty = dir.path().join("empty.vsh");
+    std::fs::write(&empty, "").unwrap();
+    let c = stdout(&run(&[path_str(&empty), "-f", "c"]));
+    let rust = stdout(&run(&[path_str(&empty), "-f", "rust"]));
+    assert!(rust.contains("pub const EMPTY: [u32; 0]"), "{rust}");
+    compile_c_and_rust(dir.path(), &c, &rust);
+    // A valid --name is used as it is; an invalid one is refused with a suggestion.
+    let c = stdout(&run(&[SEED, "-f", "c", "--name", "my_shader"]));
+    assert!(c.contains("my_shader[14]"), "{c}");
+    compile_c_and_rust(
+        dir.path(),
+        &c,
+        &stdout(&run(&[SEED, "-f", "rust", "--name", "my_shader"])),
+    );
+    for (name, suggestion) in [
+        ("", "program"),
+        ("1 bad-name", "program_1_bad_name"),
+        ("int", "int_"),
+        ("_x", "program_x"),
+        ("a*/b", "a__b"),
+    ] {
+        for format in ["c", "rust"] {
+            let output = run(&[SEED, "-f", format, "--name", name]);
+            assert_eq!(output.status.code(), Some(2), "--name {name:?}");
+            let err = stderr(&output);
+            assert!(
+                err.contains("PA016") && err.contains(&format!("--name {suggestion}`")),
+                "{err}"
+            );
+            assert!(output.stdout.is_empty());
+        }
+    }
+    // --name only matters to the array formats.
+    assert!(run(&[SEED, "-f", "hex", "--name", "int"]).status.success());
+}
+
+#[test]
+fn two_inputs_are_refused_with_a_pointer_to_check() {
+    let output = run(&[SEED, MVP]);
+    assert_eq!(output.status.code(), Some(2));
+    let err = stderr(&output);
+    assert!(err.contains("PA015") && err.contains("more than one input"), "{err}");
+    assert!(err.contains("polyasm check"), "{err}");
+    assert!(!err.contains("subcommand"), "{err}");
+}
+
+#[test]
+fn explanations_name_the_targets_that_exist() {
+    let pa008 = stdout(&run(&["explain", "PA008"]));
+    assert!(pa008.contains("`.vsh`") && pa008.contains("`.vu`"), "{pa008}");
+    let pa012 = stdout(&run(&["explain", "PA012"]));
+    for prefix in ["NV2A", "VU", "PA"] {
+        assert!(pa012.contains(prefix), "{pa012}");
+    }
+    for missing in ["MX", "SH", "PP"] {
+        assert!(!pa012.contains(missing), "{pa012}");
+    }
+}
+
+#[test]
+fn a_partial_word_is_counted_in_the_singular() {
+    let output = run_with_stdin(&["disasm", "-t", "vu"], &[0x3f, 0, 0, 0, 0]);
+    let err = stderr(&output);
+    assert!(
+        err.contains("is 5 bytes long") && err.contains("the last byte is a partial word"),
+        "{err}"
+    );
+    let output = run_with_stdin(&["disasm", "-t", "vu"], &[0]);
+    assert!(stderr(&output).contains("is 1 byte long"), "{}", stderr(&output));
+}
+
+#[test]
+fn the_output_extension_picks_vshinc() {
+    let dir = temp();
+    let vshinc = stdout(&run(&[MVP, "-f", "vshinc"]));
+    for name in ["out.vshinc", "out.inc"] {
+        let out = dir.path().join(name);
+        assert!(run(&[MVP, "-o", path_str(&out)]).status.success());
+        assert_eq!(std::fs::read_to_string(&out).unwrap(), vshinc, "{name}");
+    }
+    let output = run(&[SEED, "-o", path_str(&dir.path().join("vu.inc"))]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("PA009"), "{}", stderr(&output));
+}
+
+#[test]
+fn completions_offer_targets_and_formats() {
+    for shell in ["bash", "zsh", "fish"] {
+        let script = stdout(&run(&["completions", shell]));
+        for value in ["nv2a", "vu", "listing", "vshinc"] {
+            assert!(script.contains(value), "{shell} completions lack {value}");
+        }
+    }
+}
+
+#[test]
+fn the_version_names_the_commit_of_a_git_build() {
+    let version = stdout(&run(&["--version"]));
+    let head = Command::new("git")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["rev-parse", "--short=12", "HEAD"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success());
+    match head {
+        Some(head) => {
+            let hash = stdout(&head);
+            assert!(
+                version.starts_with("polyasm 0.1.0 (") && version.contains(hash.trim()),
+                "{version}"
+            );
+        }
+        None => assert_eq!(version, "polyasm 0.1.0\n"),
+    }
+}
+
+#[test]
+fn the_man_page_describes_every_command() {
+    let man = run(&["man"]);
+    assert!(man.status.success());
+    let page = stdout(&man);
+    assert!(page.contains(".TH polyasm 1"), "{page}");
+    for command in ["disasm", "run", "check", "explain", "completions"] {
+        assert!(page.contains(command), "the man page lacks {command}");
+    }
+}
+
+#[test]
+fn check_takes_the_target_options() {
+    assert!(run(&["check", MVP, "--explicit-final"]).status.success());
+    let output = run(&["check", SEED, "--explicit-final"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("PA010"), "{}", stderr(&output));
+}
+
+#[test]
+fn disasm_warns_about_input_longer_than_the_machine() {
+    let output = run_with_stdin(&["disasm", "-t", "vu"], &le_bytes(&[0x3f; 64]));
+    assert!(
+        output.status.success() && stderr(&output).is_empty(),
+        "{}",
+        stderr(&output)
+    );
+    let output = run_with_stdin(
+        &["disasm", "-t", "vu", "--error-format", "short"],
+        &le_bytes(&[0x3f; 65]),
+    );
+    assert!(output.status.success());
+    assert_eq!(
+        stderr(&output),
+        "warning[PA017]: <stdin> holds 65 words; a vu program has at most 64 words\n"
+    );
+    let hex: String = (0..137 * 4).map(|_| "00000000\n").collect();
+    let output = run_with_stdin(&["disasm", "-t", "nv2a", "--error-format", "short"], hex.as_bytes());
+    assert!(output.status.success());
+    assert!(
+        stderr(&output).contains("<stdin> holds 548 words; a nv2a program has at most 136 instructions (544 words)"),
+        "{}",
+        stderr(&output)
+    );
+    let hex: String = (0..136 * 4).map(|_| "00000000\n").collect();
+    let output = run_with_stdin(&["disasm", "-t", "nv2a"], hex.as_bytes());
+    assert!(
+        output.status.success() && stderr(&output).is_empty(),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn disasm_of_a_source_points_to_the_assembler() {
+    let output = run(&["disasm", "-t", "vu", SEED, "--error-format", "short"]);
+    assert_eq!(output.status.code(), Some(1));
+    let err = stderr(&output);
+    assert_eq!(err.lines().count(), 1, "one error, not one per word:\n{err}");
+    let output = run(&["disasm", "-t", "vu", SEED, "--error-format", "json"]);
+    let value: serde_json::Value = serde_json::from_str(stderr(&output).trim()).unwrap();
+    let children = value["children"].to_string();
+    assert!(
+        children.contains("looks like assembly source") && children.contains(&format!("polyasm {SEED}")),
+        "{children}"
+    );
+    // Standard input has no extension: the words tell.
+    let output = run_with_stdin(
+        &["disasm", "-t", "vu", "--error-format", "short"],
+        b"ld r0 0\nst pos r0\n",
+    );
+    assert_eq!(stderr(&output).lines().count(), 1, "{}", stderr(&output));
+    // A hex dump with a typo is not source: each bad word is reported as usual.
+    let dump: String = (0..20).map(|_| "0000003f\n").chain(["zz\n", "0x3g\n"]).collect();
+    let output = run_with_stdin(&["disasm", "-t", "vu", "--error-format", "json"], dump.as_bytes());
+    assert_eq!(stderr(&output).lines().count(), 2, "{}", stderr(&output));
+    assert!(!stderr(&output).contains("looks like assembly source"));
+}

@@ -186,6 +186,30 @@ impl WarningPolicy {
         Ok(())
     }
 
+    /// Checks the codes named by `error=CODE` and `no-CODE`: `kind(code)` is `None` for an
+    /// unknown code and says whether a known one is a warning. Only warnings can be promoted or
+    /// silenced, so anything else is refused with the reason.
+    pub fn check_codes(&self, kind: impl Fn(&str) -> Option<bool>) -> Result<(), String> {
+        let named = self
+            .errors
+            .iter()
+            .map(|c| ("error=", c))
+            .chain(self.silenced.iter().map(|c| ("no-", c)));
+        for (prefix, code) in named {
+            match kind(code) {
+                None => return Err(format!("`-W {prefix}{code}`: unknown diagnostic code `{code}`")),
+                Some(false) => {
+                    return Err(format!(
+                        "`-W {prefix}{code}`: {code} is an error, not a warning; only warnings can be {}",
+                        if prefix == "no-" { "silenced" } else { "made errors" }
+                    ));
+                }
+                Some(true) => {}
+            }
+        }
+        Ok(())
+    }
+
     /// Drops silenced warnings and turns the chosen ones into errors.
     pub fn apply(&self, diagnostics: &mut Vec<Diagnostic>) {
         diagnostics.retain(|d| d.is_error() || !self.silenced.iter().any(|c| c == d.code));
@@ -217,6 +241,13 @@ mod tests {
         policy.add("error=vu014").unwrap();
         policy.add("no-VU015").unwrap();
         assert!(policy.add("bogus").is_err());
+        assert_eq!(policy.check_codes(|c| Some(c.starts_with("VU01"))), Ok(()));
+        let mut unknown = WarningPolicy::default();
+        unknown.add("error=VU999").unwrap();
+        let refusal = unknown.check_codes(|c| (c != "VU999").then_some(true)).unwrap_err();
+        assert_eq!(refusal, "`-W error=VU999`: unknown diagnostic code `VU999`");
+        let refusal = policy.check_codes(|c| Some(c == "VU015")).unwrap_err();
+        assert!(refusal.contains("VU014 is an error, not a warning; only warnings can be made errors"));
         let mut diags = vec![
             Diagnostic::warning("VU014", "a"),
             Diagnostic::warning("VU015", "b"),

@@ -43,9 +43,11 @@ pub static CORE_CODES: &[CodeInfo] = &[
     CodeInfo {
         code: "PA003",
         title: "cannot write output",
-        explanation: "The output could not be written. polyasm writes to a temporary file beside \
-            the destination and renames it into place, so the directory must exist and be \
-            writable. An existing output is left untouched when this happens.",
+        explanation: "The output could not be written: the disk is full, standard output is closed, \
+            the destination is a directory or read-only, or its directory does not exist or is \
+            not writable. polyasm writes to a temporary file beside the destination and renames \
+            it into place, so an existing output is left untouched when this happens. A reader \
+            that closes a pipe early (`| head`) is not an error.",
     },
     CodeInfo {
         code: "PA004",
@@ -80,8 +82,9 @@ pub static CORE_CODES: &[CodeInfo] = &[
         code: "PA008",
         title: "unknown or missing target",
         explanation: "The target dialect is chosen with `-t NAME` (see `polyasm targets` for names \
-            and aliases) or, when `-t` is absent, from the input's extension: `.vu` for the \
-            Dreambox VU. Standard input and unknown extensions need `-t`.",
+            and aliases) or, when `-t` is absent, from the input's extension: `.vsh` for nv2a \
+            (original Xbox) vertex shaders, `.vu` for the Dreambox VU. Standard input and \
+            unknown extensions need `-t`.",
     },
     CodeInfo {
         code: "PA009",
@@ -101,16 +104,52 @@ pub static CORE_CODES: &[CodeInfo] = &[
         code: "PA011",
         title: "invalid warning option",
         explanation: "`-W` takes `error` (every warning becomes an error), `error=CODE` (one \
-            warning becomes an error) or `no-CODE` (one warning is silenced).",
+            warning becomes an error) or `no-CODE` (one warning is silenced). CODE must be a \
+            warning's code: an unknown code, or the code of an error, is refused rather than \
+            ignored. `polyasm explain` lists the codes.",
     },
     CodeInfo {
         code: "PA012",
         title: "unknown diagnostic code",
         explanation: "`polyasm explain` knows every code polyasm reports; run it without an \
-            argument to list them. Codes have a dialect prefix (VU, NV2A, PP, SH, MX) or PA for \
-            the command line itself.",
+            argument to list them. Codes have a dialect prefix (NV2A for nv2a, VU for the \
+            Dreambox VU) or PA for the command line itself.",
+    },
+    CodeInfo {
+        code: "PA014",
+        title: "output is the input",
+        explanation: "The output file named with `-o` is the input file itself (perhaps through \
+            `./`, a symbolic link or a hard link), so writing it would destroy the input. Nothing \
+            is read or written; choose another output path.",
+    },
+    CodeInfo {
+        code: "PA015",
+        title: "invalid command-line arguments",
+        explanation: "The command line could not be understood: an unknown option, a missing or \
+            empty value, a value an option does not take, or more than one input to the \
+            assembler (which takes one input at a time; `polyasm check` takes several). \
+            `polyasm --help` and `polyasm COMMAND --help` list what each command takes.",
+    },
+    CodeInfo {
+        code: "PA016",
+        title: "invalid array name",
+        explanation: "`--name` sets the identifier of the `c` and `rust` output formats, so it must \
+            be one in both languages: ASCII letters, digits and `_`, not starting with a digit, \
+            not a C keyword, and not a name C reserves (a leading `_` followed by a capital or \
+            another `_`) or `stdint.h` defines. Without `--name` the input's file name is made \
+            into such an identifier.",
+    },
+    CodeInfo {
+        code: "PA017",
+        title: "input longer than the machine holds",
+        explanation: "A warning of `polyasm disasm`: the input holds more words than a program of \
+            the target can have, so it is probably not one program for this target (several \
+            programs, data, or another machine's code). Everything is disassembled anyway.",
     },
 ];
+
+/// The codes of [`CORE_CODES`] that are warnings.
+pub static CORE_WARNINGS: &[&str] = &["PA017"];
 
 #[cfg(test)]
 mod tests {

@@ -1,45 +1,125 @@
-//! Atomic output: write beside the destination, then rename over it.
+//! Atomic output: write beside the destination, then rename over it; and the checks around it.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Writes `bytes` to `path` atomically: a temporary file in the same directory is written,
-/// flushed and renamed into place. On any error `path` is left as it was.
+/// flushed and renamed into place. On any error `path` is left as it was, and the temporary
+/// file is removed (also when the process is interrupted, once
+/// [`remove_temporary_on_signals`] is installed).
 ///
 /// - A destination that is not a regular file (`/dev/stdout`, a FIFO, `/dev/null`) cannot be
-///   replaced, so it is written directly.
-/// - Through a symbolic link, the file the link points to is replaced; the link stays.
+///   replaced, so it is written directly; a directory is refused.
+/// - A read-only destination is refused, as writing it in place would be.
+/// - Through a symbolic link, the file the link points to is replaced (or created, if the link
+///   dangles); the link stays.
 /// - A replaced file keeps its permissions; a new one gets `rw-r--r--` on Unix.
+///
+/// Errors carry the reason in words (`it is a directory`, `cannot create a temporary file in
+/// DIR: ...`), ready to follow `cannot write PATH: `.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::{Error, ErrorKind};
+    if path.as_os_str().is_empty() {
+        return Err(Error::new(ErrorKind::InvalidInput, "the path is empty"));
+    }
     let existing = std::fs::metadata(path).ok();
-    if existing.as_ref().is_some_and(|meta| !meta.is_file()) {
-        return std::fs::OpenOptions::new().write(true).open(path)?.write_all(bytes);
+    match &existing {
+        Some(meta) if meta.is_dir() => return Err(Error::new(ErrorKind::IsADirectory, "it is a directory")),
+        Some(meta) if !meta.is_file() => {
+            return std::fs::OpenOptions::new().write(true).open(path)?.write_all(bytes);
+        }
+        Some(meta) if meta.permissions().readonly() => {
+            return Err(Error::new(ErrorKind::PermissionDenied, "it is read-only"));
+        }
+        _ => {}
     }
     let destination = resolve_links(path)?;
     let dir = match destination.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
     };
-    let mut temp = tempfile::Builder::new()
-        .prefix(".polyasm-")
-        .suffix(".tmp")
-        .tempfile_in(dir)?;
-    temp.write_all(bytes)?;
+    let mut temp = signals::Guarded::create(|| {
+        tempfile::Builder::new()
+            .prefix(".polyasm-")
+            .suffix(".tmp")
+            .tempfile_in(dir)
+    })
+    .map_err(|e| {
+        Error::new(
+            e.kind(),
+            format!("cannot create a temporary file in {}: {}", dir.display(), reason(&e)),
+        )
+    })?;
+    let file = temp.file().as_file_mut();
+    file.write_all(bytes)?;
     match existing {
-        Some(meta) => temp.as_file().set_permissions(meta.permissions())?,
-        None => set_new_file_permissions(temp.as_file())?,
+        Some(meta) => file.set_permissions(meta.permissions())?,
+        None => set_new_file_permissions(file)?,
     }
-    temp.as_file().sync_all()?;
-    temp.persist(&destination).map_err(|e| e.error)?;
-    Ok(())
+    file.sync_all()?;
+    temp.persist(&destination).map_err(|e| {
+        Error::new(
+            e.kind(),
+            format!("cannot rename the temporary file into place: {}", reason(&e)),
+        )
+    })
 }
 
-/// The path a chain of symbolic links at `path` ends at (`path` itself if it is no link).
-fn resolve_links(path: &Path) -> std::io::Result<PathBuf> {
-    match std::fs::symlink_metadata(path) {
-        Ok(meta) if meta.file_type().is_symlink() => std::fs::canonicalize(path),
-        _ => Ok(path.to_path_buf()),
+/// The OS's reason without its "(os error N)" suffix.
+fn reason(error: &std::io::Error) -> String {
+    let text = error.to_string();
+    match text.find(" (os error") {
+        Some(i) => text[..i].to_string(),
+        None => text,
     }
+}
+
+/// Whether `a` and `b` name the same existing regular file, through `.`/`..`, symbolic links or
+/// hard links. A path that does not exist is no file, so it is the same as nothing; devices and
+/// pipes are not compared (`/dev/stdin` and `/dev/stdout` may both be one terminal).
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(meta_a), Ok(meta_b)) if meta_a.is_file() && meta_b.is_file() => same_identity(&meta_a, &meta_b, a, b),
+        _ => false,
+    }
+}
+
+#[cfg(unix)]
+fn same_identity(a: &std::fs::Metadata, b: &std::fs::Metadata, _: &Path, _: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    a.dev() == b.dev() && a.ino() == b.ino()
+}
+
+#[cfg(not(unix))]
+fn same_identity(_: &std::fs::Metadata, _: &std::fs::Metadata, a: &Path, b: &Path) -> bool {
+    matches!((std::fs::canonicalize(a), std::fs::canonicalize(b)), (Ok(a), Ok(b)) if a == b)
+}
+
+/// Installs handlers for SIGINT, SIGTERM and SIGHUP that remove the temporary file a
+/// [`write_atomic`] in progress has open, then end the process by the same signal (so the
+/// parent sees it killed by that signal, exit status 128 + N in a shell). A signal that was
+/// ignored when the process started (`nohup`) stays ignored. Does nothing off Unix.
+pub fn remove_temporary_on_signals() {
+    signals::install();
+}
+
+/// The path a chain of symbolic links at `path` ends at (`path` itself if it is no link). The
+/// end need not exist: writing through a dangling link creates its target, as a shell's `>` does.
+fn resolve_links(path: &Path) -> std::io::Result<PathBuf> {
+    let mut current = path.to_path_buf();
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&current) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let target = std::fs::read_link(&current)?;
+                current = match current.parent() {
+                    Some(parent) => parent.join(target),
+                    None => target,
+                };
+            }
+            _ => return Ok(current),
+        }
+    }
+    Err(std::io::Error::other("too many levels of symbolic links"))
 }
 
 #[cfg(unix)]
@@ -51,6 +131,146 @@ fn set_new_file_permissions(file: &std::fs::File) -> std::io::Result<()> {
 #[cfg(not(unix))]
 fn set_new_file_permissions(_file: &std::fs::File) -> std::io::Result<()> {
     Ok(())
+}
+
+/// The temporary file of the write in progress, known to the signal handlers.
+#[cfg(unix)]
+mod signals {
+    use std::ffi::{CString, c_char, c_int};
+    use std::os::unix::ffi::OsStrExt;
+    use std::path::Path;
+    use std::ptr::null_mut;
+    use std::sync::atomic::{AtomicPtr, Ordering};
+
+    use tempfile::NamedTempFile;
+
+    /// The path of the temporary file being written, or null. Only atomic loads and stores
+    /// touch it, so the handler may read it (async-signal-safe).
+    static TEMPORARY: AtomicPtr<c_char> = AtomicPtr::new(null_mut());
+
+    const SIGNALS: [c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
+
+    /// Removes the temporary file, then dies of the same signal. Calls only async-signal-safe
+    /// functions (`unlink`, `signal`, `raise`).
+    extern "C" fn on_signal(signal: c_int) {
+        let path = TEMPORARY.swap(null_mut(), Ordering::SeqCst);
+        // SAFETY: `path` is null or a NUL-terminated string that stays allocated while it is
+        // registered; the three calls are async-signal-safe.
+        unsafe {
+            if !path.is_null() {
+                libc::unlink(path);
+            }
+            libc::signal(signal, libc::SIG_DFL);
+            libc::raise(signal);
+        }
+    }
+
+    pub fn install() {
+        for signal in SIGNALS {
+            // SAFETY: plain sigaction calls with zero-initialised structures.
+            unsafe {
+                let mut old: libc::sigaction = std::mem::zeroed();
+                if libc::sigaction(signal, std::ptr::null(), &mut old) != 0 || old.sa_sigaction == libc::SIG_IGN {
+                    continue;
+                }
+                let mut action: libc::sigaction = std::mem::zeroed();
+                action.sa_sigaction = on_signal as extern "C" fn(c_int) as libc::sighandler_t;
+                libc::sigemptyset(&mut action.sa_mask);
+                action.sa_flags = libc::SA_RESTART;
+                libc::sigaction(signal, &action, null_mut());
+            }
+        }
+    }
+
+    /// Blocks the handled signals until [`unblock`]; returns the previous mask.
+    fn block() -> libc::sigset_t {
+        // SAFETY: sigset_t is plain data, initialised by sigemptyset before use.
+        unsafe {
+            let mut set: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut set);
+            for signal in SIGNALS {
+                libc::sigaddset(&mut set, signal);
+            }
+            let mut old: libc::sigset_t = std::mem::zeroed();
+            libc::pthread_sigmask(libc::SIG_BLOCK, &set, &mut old);
+            old
+        }
+    }
+
+    fn unblock(old: libc::sigset_t) {
+        // SAFETY: `old` came from pthread_sigmask.
+        unsafe {
+            libc::pthread_sigmask(libc::SIG_SETMASK, &old, null_mut());
+        }
+    }
+
+    /// A temporary file whose path is registered for the signal handlers while it exists.
+    pub struct Guarded {
+        file: Option<NamedTempFile>,
+        path: *mut c_char,
+    }
+
+    impl Guarded {
+        /// Creates the file with `make` and registers its path; a signal arriving meanwhile
+        /// waits until the path is registered, so it cannot leave the file behind.
+        pub fn create(make: impl FnOnce() -> std::io::Result<NamedTempFile>) -> std::io::Result<Guarded> {
+            let old = block();
+            let result = make().map(|file| {
+                let path = CString::new(file.path().as_os_str().as_bytes())
+                    .expect("a path from the OS holds no NUL byte")
+                    .into_raw();
+                TEMPORARY.store(path, Ordering::SeqCst);
+                Guarded { file: Some(file), path }
+            });
+            unblock(old);
+            result
+        }
+
+        pub fn file(&mut self) -> &mut NamedTempFile {
+            self.file.as_mut().expect("the file is present until persisted")
+        }
+
+        /// Renames the file to `destination`; on failure it is removed.
+        pub fn persist(mut self, destination: &Path) -> std::io::Result<()> {
+            let file = self.file.take().expect("the file is present until persisted");
+            file.persist(destination).map(drop).map_err(|e| e.error)
+        }
+    }
+
+    impl Drop for Guarded {
+        fn drop(&mut self) {
+            // Remove the file first (if it was not persisted), then forget its path.
+            drop(self.file.take());
+            let _ = TEMPORARY.compare_exchange(self.path, null_mut(), Ordering::SeqCst, Ordering::SeqCst);
+            // SAFETY: `path` came from `CString::into_raw` and is no longer registered.
+            drop(unsafe { CString::from_raw(self.path) });
+        }
+    }
+}
+
+#[cfg(not(unix))]
+mod signals {
+    use std::path::Path;
+
+    use tempfile::NamedTempFile;
+
+    pub fn install() {}
+
+    pub struct Guarded(NamedTempFile);
+
+    impl Guarded {
+        pub fn create(make: impl FnOnce() -> std::io::Result<NamedTempFile>) -> std::io::Result<Guarded> {
+            make().map(Guarded)
+        }
+
+        pub fn file(&mut self) -> &mut NamedTempFile {
+            &mut self.0
+        }
+
+        pub fn persist(self, destination: &Path) -> std::io::Result<()> {
+            self.0.persist(destination).map(drop).map_err(|e| e.error)
+        }
+    }
 }
 
 #[cfg(test)]
@@ -91,8 +311,55 @@ mod tests {
         assert_eq!(std::fs::read(&real).unwrap(), b"new");
         assert_eq!(std::fs::metadata(&real).unwrap().permissions().mode() & 0o777, 0o600);
 
+        let dangling = dir.path().join("dangling.bin");
+        std::os::unix::fs::symlink("made.bin", &dangling).unwrap();
+        write_atomic(&dangling, b"through").unwrap();
+        assert_eq!(std::fs::read(dir.path().join("made.bin")).unwrap(), b"through");
+        let looped = dir.path().join("loop.bin");
+        std::os::unix::fs::symlink("loop.bin", &looped).unwrap();
+        assert!(write_atomic(&looped, b"x").is_err());
+
         let fresh = dir.path().join("fresh.bin");
         write_atomic(&fresh, b"x").unwrap();
         assert_eq!(std::fs::metadata(&fresh).unwrap().permissions().mode() & 0o777, 0o644);
+    }
+
+    #[test]
+    fn refusals_say_why_and_leave_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let reason = |path: &Path| write_atomic(path, b"x").unwrap_err().to_string();
+        assert_eq!(reason(Path::new("")), "the path is empty");
+        assert_eq!(reason(dir.path()), "it is a directory");
+        let missing = reason(&dir.path().join("no/such/out.bin"));
+        assert!(missing.starts_with("cannot create a temporary file in "), "{missing}");
+        let locked = dir.path().join("locked.bin");
+        std::fs::write(&locked, b"old").unwrap();
+        let mut permissions = std::fs::metadata(&locked).unwrap().permissions();
+        permissions.set_readonly(true);
+        std::fs::set_permissions(&locked, permissions).unwrap();
+        assert_eq!(reason(&locked), "it is read-only");
+        assert_eq!(std::fs::read(&locked).unwrap(), b"old");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn same_file_sees_through_dots_and_links() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("a.vu");
+        std::fs::write(&file, b"end\n").unwrap();
+        let dotted = dir.path().join(".").join("a.vu");
+        let symlink = dir.path().join("link.vu");
+        let hard = dir.path().join("hard.vu");
+        let other = dir.path().join("b.vu");
+        std::os::unix::fs::symlink(&file, &symlink).unwrap();
+        std::fs::hard_link(&file, &hard).unwrap();
+        std::fs::write(&other, b"end\n").unwrap();
+        assert!(same_file(&file, &dotted));
+        assert!(same_file(&file, &symlink));
+        assert!(same_file(&file, &hard));
+        assert!(!same_file(&file, &other));
+        assert!(!same_file(&file, &dir.path().join("missing.vu")));
+        assert!(!same_file(Path::new("/dev/null"), Path::new("/dev/null")));
     }
 }

@@ -107,15 +107,23 @@ fn array_body(object: &Object) -> String {
     out
 }
 
+/// A C array of the words. C has no zero-length arrays, so an empty program is an array of one
+/// 0 word, which the comment says is not part of the program.
 pub fn write_c_array(object: &Object, ctx: &OutputContext) -> String {
     let ty = if object.word_bytes == 2 { "uint16_t" } else { "uint32_t" };
+    let (empty_note, length, body) = match object.word_count() {
+        0 => (
+            "\n/* The program is empty; C has no empty arrays, so this one holds a 0 that is not part of it. */",
+            1,
+            "    0,\n".to_string(),
+        ),
+        n => ("", n, array_body(object)),
+    };
     format!(
-        "/* Assembled by polyasm (target {}) from {}. */\n#include <stdint.h>\n\nstatic const {ty} {}[{}] = {{\n{}}};\n",
-        ctx.target,
-        ctx.input_name,
+        "/* Assembled by polyasm (target {}) from {}. */{empty_note}\n#include <stdint.h>\n\nstatic const {ty} {}[{length}] = {{\n{body}}};\n",
+        comment_text(ctx.target),
+        comment_text(ctx.input_name),
         ctx.symbol,
-        object.word_count(),
-        array_body(object)
     )
 }
 
@@ -123,12 +131,37 @@ pub fn write_rust_array(object: &Object, ctx: &OutputContext) -> String {
     let ty = if object.word_bytes == 2 { "u16" } else { "u32" };
     format!(
         "// Assembled by polyasm (target {}) from {}.\npub const {}: [{ty}; {}] = [\n{}];\n",
-        ctx.target,
-        ctx.input_name,
+        comment_text(ctx.target),
+        comment_text(ctx.input_name),
         ctx.symbol.to_ascii_uppercase(),
         object.word_count(),
         array_body(object)
     )
+}
+
+/// `text` made safe inside a C `/* */` or a Rust `//` comment: line breaks, other control
+/// characters and bidirectional controls (which compilers reject or warn about) are escaped as
+/// `\n` or `\u{202e}`, and `*/` and `/*` are broken up with a backslash, so a file name can
+/// neither end the comment nor hide code.
+pub fn comment_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{061c}' => {
+                let _ = write!(out, "\\u{{{:04x}}}", c as u32);
+            }
+            c if c.is_control() => {
+                let _ = write!(out, "\\u{{{:04x}}}", c as u32);
+            }
+            '/' if out.ends_with('*') => out.push_str("\\/"),
+            '*' if out.ends_with('/') => out.push_str("\\*"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// The source line of a listing entry; none for words the assembler added.
@@ -268,20 +301,150 @@ pub fn write_json(object: &Object, ctx: &OutputContext) -> String {
     text
 }
 
-/// Turns a file stem into an identifier valid in C and Rust (`seed-2.vu` -> `seed_2`).
+/// Turns a file stem into an array name (see [`is_array_name`]): `seed-2.vu` -> `seed_2`,
+/// `2-light.vu` -> `program_2_light`, `int.vu` -> `int_`.
 pub fn symbol_from_name(name: &str) -> String {
     let stem = std::path::Path::new(name)
         .file_stem()
         .and_then(|s| s.to_str())
         .unwrap_or("program");
-    let mut symbol: String = stem
+    array_name_from(stem)
+}
+
+/// The closest array name to any text: other characters become `_`, a name that would start
+/// with a digit or `_` gets `program_` in front, and a reserved word gets `_` after it.
+pub fn array_name_from(text: &str) -> String {
+    let mut name: String = text
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' })
         .collect();
-    if symbol.is_empty() || symbol.starts_with(|c: char| c.is_ascii_digit()) || symbol == "_" {
-        symbol.insert_str(0, "program_");
+    if !name.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        name = match name.trim_start_matches('_') {
+            "" => "program".to_string(),
+            rest => format!("program_{rest}"),
+        };
     }
-    symbol
+    if reserved_in_c(&name) {
+        name.push('_');
+    }
+    name
+}
+
+/// Whether `name` can name the array of the `c` and `rust` formats: an ASCII identifier in both
+/// languages (the Rust one is upper-cased), not a C or C++ keyword, and none of the names C
+/// reserves or `<stdint.h>` defines. A leading `_` is refused too: C reserves such names at
+/// file scope, and `_` alone is no Rust constant.
+pub fn is_array_name(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_alphabetic())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !reserved_in_c(name)
+}
+
+/// C (to C23) and C++ keywords, and the names `<stdint.h>` declares or defines.
+fn reserved_in_c(name: &str) -> bool {
+    const KEYWORDS: &[&str] = &[
+        "alignas",
+        "alignof",
+        "and",
+        "and_eq",
+        "asm",
+        "auto",
+        "bitand",
+        "bitor",
+        "bool",
+        "break",
+        "case",
+        "catch",
+        "char",
+        "char8_t",
+        "char16_t",
+        "char32_t",
+        "class",
+        "compl",
+        "concept",
+        "const",
+        "const_cast",
+        "consteval",
+        "constexpr",
+        "constinit",
+        "continue",
+        "co_await",
+        "co_return",
+        "co_yield",
+        "decltype",
+        "default",
+        "delete",
+        "do",
+        "double",
+        "dynamic_cast",
+        "else",
+        "enum",
+        "explicit",
+        "export",
+        "extern",
+        "false",
+        "float",
+        "for",
+        "friend",
+        "goto",
+        "if",
+        "inline",
+        "int",
+        "long",
+        "mutable",
+        "namespace",
+        "new",
+        "noexcept",
+        "not",
+        "not_eq",
+        "nullptr",
+        "operator",
+        "or",
+        "or_eq",
+        "private",
+        "protected",
+        "public",
+        "register",
+        "reinterpret_cast",
+        "requires",
+        "restrict",
+        "return",
+        "short",
+        "signed",
+        "sizeof",
+        "static",
+        "static_assert",
+        "static_cast",
+        "struct",
+        "switch",
+        "template",
+        "this",
+        "thread_local",
+        "throw",
+        "true",
+        "try",
+        "typedef",
+        "typeid",
+        "typename",
+        "typeof",
+        "typeof_unqual",
+        "union",
+        "unsigned",
+        "using",
+        "virtual",
+        "void",
+        "volatile",
+        "wchar_t",
+        "while",
+        "xor",
+        "xor_eq",
+    ];
+    const STDINT_MACRO_PREFIXES: &[&str] = &["INT", "UINT", "PTRDIFF_", "SIG_ATOMIC_", "SIZE_", "WCHAR_", "WINT_"];
+    const STDINT_MACRO_SUFFIXES: &[&str] = &["_MIN", "_MAX", "_C", "_WIDTH"];
+    let stdint_type = (name.starts_with("int") || name.starts_with("uint")) && name.ends_with("_t");
+    let stdint_macro = STDINT_MACRO_PREFIXES.iter().any(|p| name.starts_with(p))
+        && STDINT_MACRO_SUFFIXES.iter().any(|s| name.ends_with(s));
+    KEYWORDS.contains(&name) || stdint_type || stdint_macro
 }
 
 #[cfg(test)]
@@ -292,7 +455,28 @@ mod tests {
     fn symbols_are_valid_identifiers() {
         assert_eq!(symbol_from_name("examples/vu/seed.vu"), "seed");
         assert_eq!(symbol_from_name("2-light.vu"), "program_2_light");
-        assert_eq!(symbol_from_name("<stdin>"), "_stdin_");
+        assert_eq!(symbol_from_name("<stdin>"), "program_stdin_");
+        assert_eq!(symbol_from_name("int.vu"), "int_");
+        assert_eq!(symbol_from_name("uint32_t.vu"), "uint32_t_");
+        assert_eq!(symbol_from_name("INT8_MAX.vu"), "INT8_MAX_");
+        assert_eq!(symbol_from_name("__x.vu"), "program_x");
+        assert_eq!(array_name_from(""), "program");
+        assert_eq!(array_name_from("1 bad-name"), "program_1_bad_name");
+        for name in ["seed", "a1", "int_", "Program_2"] {
+            assert!(is_array_name(name), "{name}");
+        }
+        for name in [
+            "", "_", "_x", "1a", "bad-name", "int", "static", "class", "uint8_t", "SIZE_MAX", "é",
+        ] {
+            assert!(!is_array_name(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn comments_hold_any_file_name() {
+        assert_eq!(comment_text("a*/b/*c"), "a*\\/b/\\*c");
+        assert_eq!(comment_text("x\ny\r\u{202e}"), "x\\ny\\r\\u{202e}");
+        assert_eq!(comment_text("**//"), "**\\//");
     }
 
     #[test]

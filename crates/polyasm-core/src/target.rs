@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use crate::diagnostic::Outcome;
-use crate::explain::{CORE_CODES, CodeInfo, Explain, find};
+use crate::explain::{CORE_CODES, CORE_WARNINGS, CodeInfo, Explain, find};
 use crate::object::Object;
 use crate::output::FormatInfo;
 use crate::source::{SourceId, SourceMap};
@@ -77,6 +77,15 @@ impl TargetOptions {
     }
 }
 
+/// How much program the machine holds, for the disassembler's warning on longer input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProgramLimit {
+    /// The most words a program may have.
+    pub words: usize,
+    /// The limit in the machine's own unit, for messages: `64 words`, `136 instructions`.
+    pub described: &'static str,
+}
+
 /// What running a program produced: text for standard output (or `-o`).
 pub struct RunReport {
     pub output: Vec<u8>,
@@ -90,6 +99,16 @@ pub trait Target: Send + Sync {
 
     /// Every diagnostic code this target reports.
     fn codes(&self) -> &'static [CodeInfo];
+
+    /// The codes among [`Target::codes`] that are warnings (which `-W` may promote or silence).
+    fn warning_codes(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// The machine's program size limit, if it has one.
+    fn program_limit(&self) -> Option<ProgramLimit> {
+        None
+    }
 
     /// The options assembling accepts for this target (e.g. nv2a's `--explicit-final`).
     fn assemble_options(&self) -> &'static [OptionSpec] {
@@ -158,6 +177,15 @@ impl Registry {
             .iter()
             .copied()
             .find(|t| t.info().extensions.iter().any(|e| e.eq_ignore_ascii_case(ext)))
+    }
+
+    /// Whether `code` is a warning: `None` if no target (nor the command line) has the code.
+    pub fn is_warning(&self, code: &str) -> Option<bool> {
+        let info = self.explain(code)?;
+        let warnings = CORE_WARNINGS
+            .iter()
+            .chain(self.targets.iter().flat_map(|t| t.warning_codes()));
+        Some(warnings.into_iter().any(|w| *w == info.code))
     }
 
     /// `name (aliases)` for every target, for "unknown target" messages.

@@ -36,18 +36,23 @@ fn binary_words(bytes: &[u8], word_bytes: usize, name: &str) -> Outcome<Vec<u32>
             Diagnostic::error(
                 "PA004",
                 format!(
-                    "{name} is {} bytes long, not a whole number of {word_bytes}-byte words",
-                    bytes.len()
+                    "{name} is {} long, not a whole number of {word_bytes}-byte words",
+                    count(bytes.len(), "byte")
                 ),
             )
-            .with_note(format!(
-                "the last {} bytes are a partial word",
-                bytes.len() % word_bytes
-            )),
+            .with_note(match bytes.len() % word_bytes {
+                1 => "the last byte is a partial word".to_string(),
+                n => format!("the last {n} bytes are a partial word"),
+            }),
         ]);
     }
     let words = crate::object::le_words(bytes, word_bytes).collect();
     Outcome::ok(words)
+}
+
+/// `1 byte`, `2 bytes`.
+fn count(n: usize, unit: &str) -> String {
+    format!("{n} {unit}{}", if n == 1 { "" } else { "s" })
 }
 
 /// Reads hex words separated by whitespace or commas, each with an optional `0x` prefix.

@@ -15,7 +15,7 @@ use std::ops::Range;
 
 use polyasm_core::front::{self, HasSpan, TextRange};
 use polyasm_core::output::FormatInfo;
-use polyasm_core::target::{DisasmInput, OptionSpec, RunReport, Target, TargetInfo, TargetOptions};
+use polyasm_core::target::{DisasmInput, OptionSpec, ProgramLimit, RunReport, Target, TargetInfo, TargetOptions};
 use polyasm_core::vertex_io::{self, SlotKind};
 use polyasm_core::{CodeInfo, Diagnostic, Object, Outcome, SourceId, SourceMap, Span};
 
@@ -314,6 +314,17 @@ impl Target for Nv2aTarget {
 
     fn codes(&self) -> &'static [CodeInfo] {
         error::CODES
+    }
+
+    fn warning_codes(&self) -> &'static [&'static str] {
+        &["NV2A022"]
+    }
+
+    fn program_limit(&self) -> Option<ProgramLimit> {
+        Some(ProgramLimit {
+            words: ops::MAX_INSTRUCTIONS * ops::WORDS_PER_INSTRUCTION,
+            described: "136 instructions",
+        })
     }
 
     fn assemble_options(&self) -> &'static [OptionSpec] {

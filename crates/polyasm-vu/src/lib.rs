@@ -26,7 +26,7 @@ pub mod parser;
 pub mod print;
 
 use polyasm_core::front;
-use polyasm_core::target::{DisasmInput, OptionSpec, RunReport, Target, TargetInfo, TargetOptions};
+use polyasm_core::target::{DisasmInput, OptionSpec, ProgramLimit, RunReport, Target, TargetInfo, TargetOptions};
 use polyasm_core::vertex_io::{self, SlotKind};
 use polyasm_core::{CodeInfo, Diagnostic, Object, Outcome, SourceId, SourceMap, Span};
 
@@ -120,6 +120,17 @@ impl Target for VuTarget {
 
     fn codes(&self) -> &'static [CodeInfo] {
         error::CODES
+    }
+
+    fn warning_codes(&self) -> &'static [&'static str] {
+        &["VU014"]
+    }
+
+    fn program_limit(&self) -> Option<ProgramLimit> {
+        Some(ProgramLimit {
+            words: ops::MAX_WORDS,
+            described: "64 words",
+        })
     }
 
     fn assemble(&self, sources: &SourceMap, file: SourceId, _options: &TargetOptions) -> Outcome<Object> {
