@@ -64,7 +64,7 @@ impl Input {
 }
 
 /// The OS's reason without its "(os error N)" suffix.
-fn io_reason(error: &std::io::Error) -> String {
+pub(crate) fn io_reason(error: &std::io::Error) -> String {
     let text = error.to_string();
     match text.find(" (os error") {
         Some(i) => text[..i].to_string(),

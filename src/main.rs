@@ -254,17 +254,44 @@ fn run(args: &RunArgs, reporter: &mut Reporter) -> Result {
     check_target_options(target, options, &accepted, "polyasm run --help", reporter)?;
     let output = Output::from_arg(args.io.output.as_deref());
     let (mut sources, object) = assemble_input(target, &input, options, reporter, "nothing run")?;
-    let outcome = target
-        .run(&object, options, &mut sources)
-        .expect("can_run targets implement run");
-    let report = conclude(
+    // The results are written as they are computed: to standard output, or to a temporary file
+    // that replaces `-o FILE` only when the run succeeds.
+    let mut file = match &output {
+        Output::Stdout => None,
+        Output::Path(path) => match polyasm_core::fs::AtomicWriter::create(std::path::Path::new(path)) {
+            Ok(file) => Some(file),
+            Err(e) => {
+                let d = Diagnostic::error("PA003", format!("cannot write {path}: {}", io::io_reason(&e)))
+                    .with_note("the destination was left as it was");
+                reporter.emit(vec![d], &sources);
+                return Err(Failure::Errors);
+            }
+        },
+    };
+    let outcome = match &mut file {
+        Some(file) => target.run(&object, options, &mut sources, file),
+        None => target.run(&object, options, &mut sources, &mut std::io::stdout().lock()),
+    }
+    .expect("can_run targets implement run");
+    let outcome = outcome.map_err(|usage| {
+        reporter.usage(*usage.0);
+        Failure::Usage
+    })?;
+    conclude(
         reporter,
         outcome,
         &sources,
         &format!("{} did not run", input.display_name()),
     )?;
-    output.check_binary(report.binary, reporter)?;
-    output.write(&report.output, reporter)
+    match (file, &output) {
+        (Some(file), Output::Path(path)) => file.commit().map_err(|e| {
+            let d = Diagnostic::error("PA003", format!("cannot write {path}: {}", io::io_reason(&e)))
+                .with_note("the destination was left as it was");
+            reporter.emit(vec![d], &sources);
+            Failure::Errors
+        }),
+        _ => Ok(()),
+    }
 }
 
 /// Refuses options of other targets: each target takes only its own.

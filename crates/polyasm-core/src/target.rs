@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::diagnostic::Outcome;
+use crate::diagnostic::{Diagnostic, Outcome};
 use crate::explain::{CORE_CODES, CodeInfo, Explain, find};
 use crate::object::Object;
 use crate::output::FormatInfo;
@@ -77,12 +77,14 @@ impl TargetOptions {
     }
 }
 
-/// What running a program produced: text for standard output (or `-o`).
-pub struct RunReport {
-    pub output: Vec<u8>,
-    /// Whether `output` is binary (refused on a terminal, like binary assembly formats).
-    pub binary: bool,
-}
+/// An option value a target cannot use: a usage error (exit 2), reported as it is, with no
+/// summary line.
+#[derive(Debug)]
+pub struct UsageError(pub Box<Diagnostic>);
+
+/// What [`Target::run`] returns: `Err` for a usage error; otherwise the run's diagnostics, where
+/// an error means that the program or its data could not run (exit 1).
+pub type RunOutcome = Result<Outcome<()>, UsageError>;
 
 /// A dialect: how to assemble, disassemble and (optionally) run its programs.
 pub trait Target: Send + Sync {
@@ -117,9 +119,17 @@ pub trait Target: Send + Sync {
         &[]
     }
 
-    /// Runs an assembled program. `sources` may gain sources (e.g. a JSON data file) so that
-    /// diagnostics can point into them. `None` if this target cannot run programs.
-    fn run(&self, _object: &Object, _options: &TargetOptions, _sources: &mut SourceMap) -> Option<Outcome<RunReport>> {
+    /// Runs an assembled program, writing what it prints to `out` as it goes (a caller that
+    /// writes a file atomically keeps it only when the run succeeds). `sources` may gain sources
+    /// (e.g. a JSON data file) so that diagnostics can point into them. `None` if this target
+    /// cannot run programs.
+    fn run(
+        &self,
+        _object: &Object,
+        _options: &TargetOptions,
+        _sources: &mut SourceMap,
+        _out: &mut dyn std::io::Write,
+    ) -> Option<RunOutcome> {
         None
     }
 

@@ -26,7 +26,7 @@ pub mod parser;
 pub mod print;
 
 use polyasm_core::front;
-use polyasm_core::target::{DisasmInput, OptionSpec, RunReport, Target, TargetInfo, TargetOptions};
+use polyasm_core::target::{DisasmInput, OptionSpec, RunOutcome, Target, TargetInfo, TargetOptions};
 use polyasm_core::vertex_io::{self, SlotKind};
 use polyasm_core::{CodeInfo, Diagnostic, Object, Outcome, SourceId, SourceMap, Span};
 
@@ -134,27 +134,47 @@ impl Target for VuTarget {
         vertex_io::RUN_OPTIONS
     }
 
-    fn run(&self, object: &Object, options: &TargetOptions, sources: &mut SourceMap) -> Option<Outcome<RunReport>> {
-        Some(run_object(object, options, sources))
+    fn run(
+        &self,
+        object: &Object,
+        options: &TargetOptions,
+        sources: &mut SourceMap,
+        out: &mut dyn std::io::Write,
+    ) -> Option<RunOutcome> {
+        Some(run_object(object, options, sources, out))
     }
 }
 
-fn run_object(object: &Object, options: &TargetOptions, sources: &mut SourceMap) -> Outcome<RunReport> {
-    vertex_io::run_vertices(options, sources, &INPUTS, &CONSTANTS, |data| {
+/// A loaded program with its constants, run by `polyasm run`.
+struct Loaded {
+    program: Program,
+    constants: [Vec4; ops::CONSTANT_SLOTS as usize],
+}
+
+impl vertex_io::VertexProgram for Loaded {
+    fn names(&self) -> Vec<String> {
+        ops::OUTPUTS.iter().map(|&n| n.to_string()).collect()
+    }
+
+    fn run_vertex(&mut self, inputs: &[Vec4], values: &mut Vec<Vec4>) {
+        let inputs: &[Vec4; ops::INPUT_SLOTS as usize] = inputs.try_into().expect("one vec4 per input slot");
+        values.extend(self.program.run(inputs, &self.constants));
+    }
+}
+
+fn run_object(
+    object: &Object,
+    options: &TargetOptions,
+    sources: &mut SourceMap,
+    out: &mut dyn std::io::Write,
+) -> RunOutcome {
+    let load = |constants: &[Vec4]| {
         let words: Vec<u32> = object.words().collect();
         let program = Program::new(&words).map_err(|e| Diagnostic::error("VU010", e.to_string()))?;
-        let constants = vertex_io::slots_to_array::<{ ops::CONSTANT_SLOTS as usize }>(&data.constants);
-        let vertices = data
-            .vertices
-            .iter()
-            .map(|vertex| {
-                let inputs = vertex_io::slots_to_array::<{ ops::INPUT_SLOTS as usize }>(vertex);
-                program.run(&inputs, &constants).to_vec()
-            })
-            .collect();
-        Ok(vertex_io::RunResults {
-            names: ops::OUTPUTS.iter().map(|&n| n.into()).collect(),
-            vertices,
+        Ok(Loaded {
+            program,
+            constants: constants.try_into().expect("one vec4 per constant slot"),
         })
-    })
+    };
+    vertex_io::run_vertices(options, sources, &INPUTS, &CONSTANTS, load, out)
 }
