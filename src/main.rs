@@ -178,7 +178,10 @@ fn assemble(args: &AssembleArgs, reporter: &mut Reporter) -> Result {
         return Err(Failure::Usage);
     };
     output.check_binary(format.binary, reporter)?;
-    let options = &args.target_options.options;
+    let options = &TargetOptions {
+        skip_listing: !format.listing,
+        ..args.target_options.options.clone()
+    };
     check_target_options(target, options, target.assemble_options(), "polyasm --help", reporter)?;
 
     let (sources, object) = assemble_input(target, &input, options, reporter, "no output written")?;
@@ -237,7 +240,10 @@ fn disasm(args: &DisasmArgs, reporter: &mut Reporter) -> Result {
 fn run(args: &RunArgs, reporter: &mut Reporter) -> Result {
     let input = Input::from_arg(args.io.input.as_deref());
     let target = resolve_target(args.io.target.as_deref(), &input, reporter)?;
-    let options = &args.target_options.options;
+    let options = &TargetOptions {
+        skip_listing: true,
+        ..args.target_options.options.clone()
+    };
     if !target.can_run() {
         reporter.usage(Diagnostic::error(
             "PA010",

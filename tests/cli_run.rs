@@ -180,3 +180,118 @@ fn a_data_file_streams_many_vertices_in_order() {
     assert_eq!(list.len(), 5000);
     assert_eq!(list[4321]["oPos"], serde_json::json!([4321.0, 0.0, 0.0, 1.0]));
 }
+
+/// Where each column of a listing row starts: the header's titles and the rows' fields.
+fn column_starts(row: &str) -> Vec<usize> {
+    let bytes = row.as_bytes();
+    (1..bytes.len())
+        .filter(|&i| bytes[i] != b' ' && bytes[i - 1] == b' ')
+        .collect()
+}
+
+#[test]
+fn the_listing_shows_every_line_with_an_aligned_header() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("all.vsh");
+    let text = "// head comment\n#u vector 3\n\nmov oPos, v0\nmul r0, v0, #u +\n  rcp r1.w, v0.w\n; tail comment\n";
+    std::fs::write(&source, text).unwrap();
+    let output = run(&[path_str(&source), "-f", "listing", "--explicit-final"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let listing = stdout(&output);
+    let lines: Vec<&str> = listing.lines().collect();
+    // Every source line, in order, once.
+    let texts: Vec<&str> = text.lines().collect();
+    let mut found = lines[2..]
+        .iter()
+        .filter_map(|l| texts.iter().position(|t| !t.is_empty() && l.ends_with(t)));
+    for expected in [0, 1, 3, 4, 5, 6] {
+        assert_eq!(found.next(), Some(expected), "{listing}");
+    }
+    assert!(
+        lines.iter().any(|l| l.trim() == "3"),
+        "the blank line 3 is listed: {listing}"
+    );
+    assert!(
+        lines
+            .last()
+            .unwrap()
+            .ends_with("-  ; final marker appended by --explicit-final"),
+        "{listing}"
+    );
+    // The header's titles start where the columns do: addr, words, line (right-aligned), source.
+    let header = lines[1];
+    let row = lines.iter().find(|l| l.contains("mov oPos, v0")).unwrap();
+    let titles = column_starts(header);
+    let fields = column_starts(row);
+    assert!(
+        header.starts_with("; addr") && row.starts_with("0000 "),
+        "addr\n{header}\n{row}"
+    );
+    assert_eq!(titles[1], fields[1], "words\n{header}\n{row}");
+    assert_eq!(
+        header.find("line").unwrap() + 4,
+        row.find("  mov oPos").unwrap(),
+        "{header}\n{row}"
+    );
+    assert_eq!(
+        header.find("source").unwrap(),
+        row.find("mov oPos").unwrap(),
+        "{header}\n{row}"
+    );
+}
+
+#[test]
+fn the_vu_listing_keeps_comments_and_the_appended_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("p.vu");
+    std::fs::write(&source, "// one\n\nld r0 0 // load\n/* two */\nst pos r0\n// last\n").unwrap();
+    let output = run(&[path_str(&source), "-f", "listing"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let listing = stdout(&output);
+    let body: Vec<&str> = listing.lines().skip(2).collect();
+    assert_eq!(
+        body,
+        [
+            "                     1  // one",
+            "                     2",
+            "0000    00000000     3  ld r0 0 // load",
+            "                     4  /* two */",
+            "0001    00000001     5  st pos r0",
+            "                     6  // last",
+            "0002    0000003f     -  ; end appended by the assembler",
+        ]
+    );
+    let header = listing.lines().nth(1).unwrap();
+    assert_eq!(header, "; addr  words     line  source");
+}
+
+#[test]
+fn formats_without_a_listing_assemble_without_one() {
+    let registry = polyasm::registry();
+    for (name, text) in [
+        (
+            "p.vsh",
+            "#m matrix4 96\n%matmul4x4 oPos iPos #m\nmov oD0, v3 + rcp r1.w, v3.w\n",
+        ),
+        ("p.vu", "ld r0 0\nst pos r0\nmulm r0 r13\n"),
+    ] {
+        let target = registry.by_path(name).unwrap();
+        let mut sources = polyasm_core::SourceMap::new();
+        let file = sources.add(name, text);
+        let listed = target.assemble(&sources, file, &polyasm_core::TargetOptions::default());
+        let skipped = polyasm_core::TargetOptions {
+            skip_listing: true,
+            ..Default::default()
+        };
+        let unlisted = target.assemble(&sources, file, &skipped);
+        assert_eq!(listed.diagnostics, unlisted.diagnostics, "{name}");
+        let (listed, unlisted) = (listed.value.unwrap(), unlisted.value.unwrap());
+        assert_eq!(listed.bytes, unlisted.bytes, "{name}");
+        assert!(!listed.listing.is_empty(), "{name}");
+        assert!(unlisted.listing.is_empty(), "{name}");
+    }
+    // The CLI still lists for the formats that print the listing.
+    let json = run(&[SEED, "-f", "json"]);
+    let value: serde_json::Value = serde_json::from_str(&stdout(&json)).unwrap();
+    assert_eq!(value["listing"].as_array().unwrap().len(), 14);
+}

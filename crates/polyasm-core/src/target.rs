@@ -61,6 +61,10 @@ pub struct OptionSpec {
 pub struct TargetOptions {
     pub values: BTreeMap<&'static str, Vec<String>>,
     pub flags: BTreeMap<&'static str, usize>,
+    /// Assemble without listing entries: the CLI sets it when the output format prints no
+    /// listing ([`FormatInfo::listing`]), so that a big program does not pay for one. The
+    /// words and the diagnostics are the same either way.
+    pub skip_listing: bool,
 }
 
 impl TargetOptions {

@@ -31,8 +31,19 @@ pub const MAX_PAIRED: usize = 3;
 
 /// Assembles source `file` of `sources`.
 pub fn assemble(sources: &SourceMap, file: SourceId, options: AssembleOptions) -> Outcome<Object> {
+    assemble_with_listing(sources, file, options, true)
+}
+
+/// [`assemble`], with the listing only when `listing` is set (output formats that print no
+/// listing skip it); the words and the diagnostics are the same either way.
+pub fn assemble_with_listing(
+    sources: &SourceMap,
+    file: SourceId,
+    options: AssembleOptions,
+    listing: bool,
+) -> Outcome<Object> {
     let source = sources.get(file);
-    let mut encoder = encode::Encoder::new(file, source, options);
+    let mut encoder = encode::Encoder::new(file, source, options, listing);
     let mut pieces: Vec<Range<usize>> = Vec::new();
     let mut dangling = Vec::new();
     let mut pending: Vec<parser::Operation> = Vec::with_capacity(MAX_PAIRED);
@@ -211,6 +222,7 @@ static FORMATS: &[FormatInfo] = &[FormatInfo {
     name: "vshinc",
     description: "nv2avsh's C include: a /* source */ line and four words per instruction",
     binary: false,
+    listing: false,
 }];
 
 /// `polyasm run`'s options: the vertex emulators' common ones and `--arl-bias`.
@@ -339,7 +351,7 @@ impl Target for Nv2aTarget {
     }
 
     fn assemble(&self, sources: &SourceMap, file: SourceId, options: &TargetOptions) -> Outcome<Object> {
-        assemble(sources, file, assemble_options(options))
+        assemble_with_listing(sources, file, assemble_options(options), !options.skip_listing)
     }
 
     fn extra_formats(&self) -> &'static [FormatInfo] {

@@ -39,8 +39,19 @@ use crate::lexer::Lexer;
 
 /// Assembles source `file` of `sources`.
 pub fn assemble(sources: &SourceMap, file: SourceId, options: AssembleOptions) -> Outcome<Object> {
+    assemble_with_listing(sources, file, options, true)
+}
+
+/// [`assemble`], with the listing only when `listing` is set (output formats that print no
+/// listing skip it); the words and the diagnostics are the same either way.
+pub fn assemble_with_listing(
+    sources: &SourceMap,
+    file: SourceId,
+    options: AssembleOptions,
+    listing: bool,
+) -> Outcome<Object> {
     let text = sources.get(file).text();
-    let mut encoder = encode::Encoder::new(file, options);
+    let mut encoder = encode::Encoder::new(file, options, listing);
     front::lex_in_chunks(&mut Lexer::new(text), |tokens, statements, unterminated| {
         for e in unterminated {
             encoder.error(VuError::UnterminatedComment {
@@ -122,8 +133,8 @@ impl Target for VuTarget {
         error::CODES
     }
 
-    fn assemble(&self, sources: &SourceMap, file: SourceId, _options: &TargetOptions) -> Outcome<Object> {
-        assemble(sources, file, AssembleOptions::default())
+    fn assemble(&self, sources: &SourceMap, file: SourceId, options: &TargetOptions) -> Outcome<Object> {
+        assemble_with_listing(sources, file, AssembleOptions::default(), !options.skip_listing)
     }
 
     fn disassemble(&self, sources: &SourceMap, input: &DisasmInput) -> Outcome<String> {
