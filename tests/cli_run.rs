@@ -227,7 +227,7 @@ fn the_listing_shows_every_line_with_an_aligned_header() {
         header.starts_with("; addr") && row.starts_with("0000 "),
         "addr\n{header}\n{row}"
     );
-    assert_eq!(titles[1], fields[1], "words\n{header}\n{row}");
+    assert_eq!(titles[1], fields[0], "words\n{header}\n{row}");
     assert_eq!(
         header.find("line").unwrap() + 4,
         row.find("  mov oPos").unwrap(),
