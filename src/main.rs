@@ -258,6 +258,10 @@ fn run(args: &RunArgs, reporter: &mut Reporter) -> Result {
         .copied()
         .collect();
     check_target_options(target, options, &accepted, "polyasm run --help", reporter)?;
+    target.check_run_options(options).map_err(|usage| {
+        reporter.usage(*usage.0);
+        Failure::Usage
+    })?;
     let output = Output::from_arg(args.io.output.as_deref());
     let (mut sources, object) = assemble_input(target, &input, options, reporter, "nothing run")?;
     // The results are written as they are computed: to standard output, or to a temporary file

@@ -52,6 +52,15 @@ fn bad_run_option_values_are_usage_errors() {
 }
 
 #[test]
+fn a_bad_option_value_is_reported_before_the_program_is_assembled() {
+    let broken = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus/vu/err_three_mistakes.vu");
+    let output = run(&["run", broken, "-c", "0=1,2,x", "--error-format", "short"]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(!stderr(&output).contains("[VU"), "{}", stderr(&output));
+    assert!(stderr(&output).contains("--const 0=1,2,x"));
+}
+
+#[test]
 fn a_usage_error_leaves_the_output_file_alone() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out.txt");

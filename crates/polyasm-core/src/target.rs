@@ -137,6 +137,12 @@ pub trait Target: Send + Sync {
         None
     }
 
+    /// Checks the option values of `polyasm run` before the program is assembled, so that a
+    /// usage error is reported first; [`Target::run`] reports the same errors.
+    fn check_run_options(&self, _options: &TargetOptions) -> Result<(), UsageError> {
+        Ok(())
+    }
+
     /// Whether [`Target::run`] is implemented.
     fn can_run(&self) -> bool {
         !self.run_options().is_empty()

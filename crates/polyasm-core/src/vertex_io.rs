@@ -225,6 +225,13 @@ fn read_flags(options: &TargetOptions, inputs: &SlotKind, constants: &SlotKind) 
     Ok(flags)
 }
 
+/// Checks `--format`, `--input` and `--const` (the option values [`run_vertices`] reads
+/// before the data file), for [`crate::Target::check_run_options`].
+pub fn check_run_options(options: &TargetOptions, inputs: &SlotKind, constants: &SlotKind) -> Result<(), UsageError> {
+    run_format(options)?;
+    read_flags(options, inputs, constants).map(|_| ())
+}
+
 /// A loaded vertex program, run one vertex at a time.
 pub trait VertexProgram {
     /// The names of the values each vertex reports, in order.

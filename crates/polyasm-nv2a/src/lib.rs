@@ -15,7 +15,7 @@ use std::ops::Range;
 
 use polyasm_core::front::{self, HasSpan, TextRange};
 use polyasm_core::output::FormatInfo;
-use polyasm_core::target::{DisasmInput, OptionSpec, RunOutcome, Target, TargetInfo, TargetOptions};
+use polyasm_core::target::{DisasmInput, OptionSpec, RunOutcome, Target, TargetInfo, TargetOptions, UsageError};
 use polyasm_core::vertex_io::{self, SlotKind};
 use polyasm_core::{CodeInfo, Diagnostic, Object, Outcome, SourceId, SourceMap, Span};
 
@@ -372,6 +372,10 @@ impl Target for Nv2aTarget {
 
     fn run_options(&self) -> &'static [OptionSpec] {
         run_option_specs()
+    }
+
+    fn check_run_options(&self, options: &TargetOptions) -> Result<(), UsageError> {
+        vertex_io::check_run_options(options, &INPUT_SLOTS, &CONSTANT_SLOTS)
     }
 
     fn run(

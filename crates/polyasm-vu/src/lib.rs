@@ -26,7 +26,7 @@ pub mod parser;
 pub mod print;
 
 use polyasm_core::front;
-use polyasm_core::target::{DisasmInput, OptionSpec, RunOutcome, Target, TargetInfo, TargetOptions};
+use polyasm_core::target::{DisasmInput, OptionSpec, RunOutcome, Target, TargetInfo, TargetOptions, UsageError};
 use polyasm_core::vertex_io::{self, SlotKind};
 use polyasm_core::{CodeInfo, Diagnostic, Object, Outcome, SourceId, SourceMap, Span};
 
@@ -143,6 +143,10 @@ impl Target for VuTarget {
 
     fn run_options(&self) -> &'static [OptionSpec] {
         vertex_io::RUN_OPTIONS
+    }
+
+    fn check_run_options(&self, options: &TargetOptions) -> Result<(), UsageError> {
+        vertex_io::check_run_options(options, &INPUTS, &CONSTANTS)
     }
 
     fn run(
