@@ -280,7 +280,7 @@ fn formats_without_a_listing_assemble_without_one() {
     for (name, text) in [
         (
             "p.vsh",
-            "#m matrix4 96\n%matmul4x4 oPos iPos #m\nmov oD0, v3 + rcp r1.w, v3.w\n",
+            "#m matrix4 96\n%matmul4x4 oPos iPos #m\nmov oD0, v3 + rcp r1.w, v3.w\ndp4 oPos.x, r6, c96 + rsq r10.x, r2.x\n",
         ),
         ("p.vu", "ld r0 0\nst pos r0\nmulm r0 r13\n"),
     ] {
@@ -293,6 +293,7 @@ fn formats_without_a_listing_assemble_without_one() {
             ..Default::default()
         };
         let unlisted = target.assemble(&sources, file, &skipped);
+        assert!(!listed.diagnostics.is_empty(), "{name} has a warning");
         assert_eq!(listed.diagnostics, unlisted.diagnostics, "{name}");
         let (listed, unlisted) = (listed.value.unwrap(), unlisted.value.unwrap());
         assert_eq!(listed.bytes, unlisted.bytes, "{name}");
