@@ -311,7 +311,11 @@ impl<K: OptionsOf + Default> FromArgMatches for TargetOptionArgs<K> {
                 }
             }
         }
-        self.options = TargetOptions { values, flags };
+        self.options = TargetOptions {
+            values,
+            flags,
+            ..TargetOptions::default()
+        };
         Ok(())
     }
 }

@@ -6,6 +6,7 @@ use std::io::{IsTerminal, Read, Write};
 use std::path::Path;
 
 use polyasm_core::Diagnostic;
+pub(crate) use polyasm_core::fs::reason as io_reason;
 
 use crate::report::Reporter;
 use crate::{Failure, Result};
@@ -62,15 +63,6 @@ impl Input {
             )
             .with_help("sources are UTF-8 text; to turn machine code back into source use `polyasm disasm`")
         })
-    }
-}
-
-/// The OS's reason without its "(os error N)" suffix.
-fn io_reason(error: &std::io::Error) -> String {
-    let text = error.to_string();
-    match text.find(" (os error") {
-        Some(i) => text[..i].to_string(),
-        None => text,
     }
 }
 
@@ -161,6 +153,15 @@ pub fn write_stdout(bytes: &[u8]) -> std::result::Result<(), Diagnostic> {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         Err(e) => Err(failed(io_reason(&e))),
     }
+}
+
+/// Standard output for a command that writes as it goes (`run`); refused, like
+/// [`write_stdout`], when standard output was closed.
+pub fn stdout_stream() -> std::result::Result<std::io::StdoutLock<'static>, Diagnostic> {
+    if stdout_was_closed() {
+        return Err(Diagnostic::error("PA003", "cannot write standard output: it is closed"));
+    }
+    Ok(std::io::stdout().lock())
 }
 
 /// Whether standard output was closed when the process started. The Rust runtime opens

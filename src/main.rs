@@ -283,7 +283,10 @@ fn assemble(args: &AssembleArgs, reporter: &mut Reporter) -> Result {
         return Err(Failure::Usage);
     };
     output.check_binary(format.binary, reporter)?;
-    let options = &args.target_options.options;
+    let options = &TargetOptions {
+        skip_listing: !format.listing,
+        ..args.target_options.options.clone()
+    };
     check_target_options(target, options, target.assemble_options(), "polyasm --help", reporter)?;
     let symbol = match &args.name {
         Some(name) if matches!(format.name, "c" | "rust") && !output::is_array_name(name) => {
@@ -441,7 +444,10 @@ fn longer_than_the_machine(
 fn run(args: &RunArgs, reporter: &mut Reporter) -> Result {
     let input = Input::from_arg(args.io.input.as_deref());
     let target = resolve_target(args.io.target.as_deref(), &input, reporter)?;
-    let options = &args.target_options.options;
+    let options = &TargetOptions {
+        skip_listing: true,
+        ..args.target_options.options.clone()
+    };
     if !target.can_run() {
         reporter.usage(Diagnostic::error(
             "PA010",
@@ -456,20 +462,62 @@ fn run(args: &RunArgs, reporter: &mut Reporter) -> Result {
         .copied()
         .collect();
     check_target_options(target, options, &accepted, "polyasm run --help", reporter)?;
+    target.check_run_options(options).map_err(|usage| {
+        reporter.usage(*usage.0);
+        Failure::Usage
+    })?;
     let output = Output::from_arg(args.io.output.as_deref());
     output.check_not_input(&input, reporter)?;
     let (mut sources, object) = assemble_input(target, &input, options, reporter, "nothing run")?;
-    let outcome = target
-        .run(&object, options, &mut sources)
-        .expect("can_run targets implement run");
-    let report = conclude(
+    // The results are written as they are computed: to standard output, or to a temporary file
+    // that replaces `-o FILE` only when the run succeeds.
+    let mut stdout = None;
+    let mut file = match &output {
+        Output::Stdout => match io::stdout_stream() {
+            Ok(lock) => {
+                stdout = Some(lock);
+                None
+            }
+            Err(d) => {
+                reporter.emit(vec![d], &sources);
+                return Err(Failure::Errors);
+            }
+        },
+        Output::Path(path) => match polyasm_core::fs::AtomicWriter::create(std::path::Path::new(path)) {
+            Ok(file) => Some(file),
+            Err(e) => {
+                let d = Diagnostic::error("PA003", format!("cannot write {path}: {}", io::io_reason(&e)))
+                    .with_note("the destination was left as it was");
+                reporter.emit(vec![d], &sources);
+                return Err(Failure::Errors);
+            }
+        },
+    };
+    let outcome = match (&mut file, &mut stdout) {
+        (Some(file), _) => target.run(&object, options, &mut sources, file),
+        (None, Some(stdout)) => target.run(&object, options, &mut sources, stdout),
+        (None, None) => unreachable!("the run writes to a file or to standard output"),
+    }
+    .expect("can_run targets implement run");
+    let outcome = outcome.map_err(|usage| {
+        reporter.usage(*usage.0);
+        Failure::Usage
+    })?;
+    conclude(
         reporter,
         outcome,
         &sources,
         &format!("{} did not run", input.display_name()),
     )?;
-    output.check_binary(report.binary, reporter)?;
-    output.write(&report.output, reporter)
+    match (file, &output) {
+        (Some(file), Output::Path(path)) => file.commit().map_err(|e| {
+            let d = Diagnostic::error("PA003", format!("cannot write {path}: {}", io::io_reason(&e)))
+                .with_note("the destination was left as it was");
+            reporter.emit(vec![d], &sources);
+            Failure::Errors
+        }),
+        _ => Ok(()),
+    }
 }
 
 /// Refuses options of other targets: each target takes only its own.

@@ -473,7 +473,7 @@ fn run_reads_a_data_file_and_points_into_it_on_error() {
     );
 
     let output = run(&["run", SEED, "-i", "9=1,2,3"]);
-    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("input slot 9 is out of range"));
 }
 

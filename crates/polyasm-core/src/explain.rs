@@ -66,10 +66,12 @@ pub static CORE_CODES: &[CodeInfo] = &[
     CodeInfo {
         code: "PA006",
         title: "invalid run input",
-        explanation: "A value given to `polyasm run` (a flag such as `--input SLOT=X,Y,Z,W`, or \
-            the JSON file of `--data`) could not be understood: a slot is out of range, a vector \
-            has the wrong number of lanes, a number is malformed, or the JSON does not have the \
-            documented shape. The message says which.",
+        explanation: "A value given to `polyasm run` could not be understood: a slot is out of \
+            range, a vector has the wrong number of lanes, a number is malformed or too large for \
+            a 32-bit float, or the JSON of `--data` does not have the documented shape. A bad \
+            option value (`--input SLOT=X,Y,Z,W`, `--const`, `--format`) is a usage error (exit \
+            2) and nothing runs; a problem inside the data file points at its line and column \
+            (exit 1). The message says which.",
     },
     CodeInfo {
         code: "PA007",

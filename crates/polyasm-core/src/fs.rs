@@ -18,55 +18,122 @@ use std::path::{Path, PathBuf};
 /// Errors carry the reason in words (`it is a directory`, `cannot create a temporary file in
 /// DIR: ...`), ready to follow `cannot write PATH: `.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::{Error, ErrorKind};
-    if path.as_os_str().is_empty() {
-        return Err(Error::new(ErrorKind::InvalidInput, "the path is empty"));
-    }
-    let existing = std::fs::metadata(path).ok();
-    match &existing {
-        Some(meta) if meta.is_dir() => return Err(Error::new(ErrorKind::IsADirectory, "it is a directory")),
-        Some(meta) if !meta.is_file() => {
-            return std::fs::OpenOptions::new().write(true).open(path)?.write_all(bytes);
-        }
-        Some(meta) if meta.permissions().readonly() => {
-            return Err(Error::new(ErrorKind::PermissionDenied, "it is read-only"));
-        }
-        _ => {}
-    }
-    let destination = resolve_links(path)?;
-    let dir = match destination.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    let mut temp = signals::Guarded::create(|| {
-        tempfile::Builder::new()
-            .prefix(".polyasm-")
-            .suffix(".tmp")
-            .tempfile_in(dir)
-    })
-    .map_err(|e| {
-        Error::new(
-            e.kind(),
-            format!("cannot create a temporary file in {}: {}", dir.display(), reason(&e)),
-        )
-    })?;
-    let file = temp.file().as_file_mut();
-    file.write_all(bytes)?;
-    match existing {
-        Some(meta) => file.set_permissions(meta.permissions())?,
-        None => set_new_file_permissions(file)?,
-    }
-    file.sync_all()?;
-    temp.persist(&destination).map_err(|e| {
-        Error::new(
-            e.kind(),
-            format!("cannot rename the temporary file into place: {}", reason(&e)),
-        )
-    })
+    let mut writer = AtomicWriter::create(path)?;
+    writer.write_all(bytes)?;
+    writer.commit()
 }
 
-/// The OS's reason without its "(os error N)" suffix.
-fn reason(error: &std::io::Error) -> String {
+/// A file written atomically as it is streamed, with the rules of [`write_atomic`]:
+/// [`AtomicWriter::create`] opens a temporary file beside the destination and
+/// [`AtomicWriter::commit`] renames it into place. Dropped without `commit` (the run failed),
+/// the temporary file is removed and the destination is left as it was.
+pub struct AtomicWriter {
+    inner: AtomicInner,
+}
+
+enum AtomicInner {
+    Temporary {
+        file: signals::Guarded,
+        destination: PathBuf,
+        permissions: Option<std::fs::Permissions>,
+    },
+    /// A destination that is not a regular file, written in place.
+    Direct(std::fs::File),
+}
+
+impl AtomicWriter {
+    pub fn create(path: &Path) -> std::io::Result<AtomicWriter> {
+        use std::io::{Error, ErrorKind};
+        if path.as_os_str().is_empty() {
+            return Err(Error::new(ErrorKind::InvalidInput, "the path is empty"));
+        }
+        let existing = std::fs::metadata(path).ok();
+        match &existing {
+            Some(meta) if meta.is_dir() => return Err(Error::new(ErrorKind::IsADirectory, "it is a directory")),
+            Some(meta) if !meta.is_file() => {
+                let file = std::fs::OpenOptions::new().write(true).open(path)?;
+                return Ok(AtomicWriter {
+                    inner: AtomicInner::Direct(file),
+                });
+            }
+            Some(meta) if meta.permissions().readonly() => {
+                return Err(Error::new(ErrorKind::PermissionDenied, "it is read-only"));
+            }
+            _ => {}
+        }
+        let destination = resolve_links(path)?;
+        let dir = match destination.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
+        };
+        let file = signals::Guarded::create(|| {
+            tempfile::Builder::new()
+                .prefix(".polyasm-")
+                .suffix(".tmp")
+                .tempfile_in(dir)
+        })
+        .map_err(|e| {
+            Error::new(
+                e.kind(),
+                format!("cannot create a temporary file in {}: {}", dir.display(), reason(&e)),
+            )
+        })?;
+        Ok(AtomicWriter {
+            inner: AtomicInner::Temporary {
+                file,
+                destination,
+                permissions: existing.map(|meta| meta.permissions()),
+            },
+        })
+    }
+
+    /// Puts the written file in place of the destination.
+    pub fn commit(self) -> std::io::Result<()> {
+        match self.inner {
+            AtomicInner::Direct(mut file) => file.flush(),
+            AtomicInner::Temporary {
+                mut file,
+                destination,
+                permissions,
+            } => {
+                let handle = file.file().as_file_mut();
+                handle.flush()?;
+                match permissions {
+                    Some(permissions) => handle.set_permissions(permissions)?,
+                    None => set_new_file_permissions(handle)?,
+                }
+                handle.sync_all()?;
+                file.persist(&destination).map_err(|e| {
+                    std::io::Error::new(
+                        e.kind(),
+                        format!("cannot rename the temporary file into place: {}", reason(&e)),
+                    )
+                })
+            }
+        }
+    }
+
+    fn file(&mut self) -> &mut std::fs::File {
+        match &mut self.inner {
+            AtomicInner::Direct(file) => file,
+            AtomicInner::Temporary { file, .. } => file.file().as_file_mut(),
+        }
+    }
+}
+
+impl Write for AtomicWriter {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.file().write(bytes)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file().flush()
+    }
+}
+
+/// The OS's reason for an I/O error without its "(os error N)" suffix, to follow
+/// `cannot write PATH: ` in a message.
+pub fn reason(error: &std::io::Error) -> String {
     let text = error.to_string();
     match text.find(" (os error") {
         Some(i) => text[..i].to_string(),
@@ -291,6 +358,23 @@ mod tests {
     fn a_missing_directory_is_an_error() {
         let dir = tempfile::tempdir().unwrap();
         assert!(write_atomic(&dir.path().join("no/such/out.bin"), b"x").is_err());
+    }
+
+    #[test]
+    fn a_streamed_file_appears_only_when_committed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.txt");
+        std::fs::write(&path, b"old").unwrap();
+        let mut dropped = AtomicWriter::create(&path).unwrap();
+        dropped.write_all(b"partial").unwrap();
+        drop(dropped);
+        assert_eq!(std::fs::read(&path).unwrap(), b"old");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+        let mut kept = AtomicWriter::create(&path).unwrap();
+        kept.write_all(b"new").unwrap();
+        kept.commit().unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"new");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 
     #[cfg(unix)]

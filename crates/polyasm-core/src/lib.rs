@@ -38,4 +38,6 @@ pub use explain::{CodeInfo, Explain};
 pub use object::{ListingEntry, Object, Symbol};
 pub use output::FormatInfo;
 pub use source::{LineCol, Source, SourceId, SourceMap, Span};
-pub use target::{DisasmInput, InputEncoding, OptionSpec, Registry, RunReport, Target, TargetInfo, TargetOptions};
+pub use target::{
+    DisasmInput, InputEncoding, OptionSpec, Registry, RunOutcome, Target, TargetInfo, TargetOptions, UsageError,
+};

@@ -1,6 +1,6 @@
 //! The assembled result every dialect returns.
 
-use crate::source::Span;
+use crate::source::{SourceId, Span};
 
 /// Reads little-endian words of 2 or 4 bytes; a partial word at the end is ignored.
 pub fn le_words(bytes: &[u8], word_bytes: usize) -> impl Iterator<Item = u32> + '_ {
@@ -45,6 +45,11 @@ pub struct Symbol {
 pub struct Object {
     pub word_bytes: usize,
     pub bytes: Vec<u8>,
+    /// The file the object was assembled from: the file a listing lists.
+    pub source: Option<SourceId>,
+    /// Whether [`Object::push`] records listing entries; assembling for an output format
+    /// that prints no listing turns it off, so that big programs do not pay for one.
+    pub listed: bool,
     pub listing: Vec<ListingEntry>,
     /// Why the words of a listing entry (by index) are there when no source wrote them
     /// (e.g. "end appended by the assembler"); few, so kept apart from the entries.
@@ -59,9 +64,20 @@ impl Object {
         Object {
             word_bytes,
             bytes: Vec::new(),
+            source: None,
+            listed: true,
             listing: Vec::new(),
             notes: Vec::new(),
             symbols: Vec::new(),
+        }
+    }
+
+    /// An empty object assembled from `file`, with listing entries only when `listed` is set.
+    pub fn assembled_from(word_bytes: usize, file: SourceId, listed: bool) -> Object {
+        Object {
+            source: Some(file),
+            listed,
+            ..Object::new(word_bytes)
         }
     }
 
@@ -69,7 +85,9 @@ impl Object {
     /// program grows its buffers once.
     pub fn reserve(&mut self, statements: usize, words_each: usize) {
         self.bytes.reserve(statements * words_each * self.word_bytes);
-        self.listing.reserve(statements);
+        if self.listed {
+            self.listing.reserve(statements);
+        }
     }
 
     /// The note of listing entry `index`, if it has one.
@@ -86,11 +104,14 @@ impl Object {
         object
     }
 
-    /// Appends one statement's words and its listing entry.
+    /// Appends one statement's words and, when the object is listed, its listing entry.
     pub fn push(&mut self, address: u32, words: &[u32], span: Option<Span>, note: Option<&'static str>) {
         let offset = self.bytes.len() as u32;
         for &word in words {
             self.push_word(word);
+        }
+        if !self.listed {
+            return;
         }
         if let Some(note) = note {
             self.notes.push((self.listing.len(), note));
@@ -141,6 +162,13 @@ mod tests {
         noted.push(1, &[0], None, Some("appended"));
         assert_eq!((noted.note(0), noted.note(1)), (None, Some("appended")));
         assert_eq!(std::mem::size_of::<ListingEntry>(), 28);
+        let file = crate::SourceMap::new().add("a.vu", "");
+        let mut unlisted = Object::assembled_from(4, file, false);
+        unlisted.push(0, &[1, 2], None, Some("appended"));
+        assert_eq!(
+            (unlisted.word_count(), unlisted.listing.len(), unlisted.note(0)),
+            (2, 0, None)
+        );
         let mut half = Object::new(2);
         half.push(0, &[0x1234, 0xabcd], None, None);
         assert_eq!(half.bytes, [0x34, 0x12, 0xcd, 0xab]);

@@ -17,6 +17,8 @@ pub struct FormatInfo {
     pub description: &'static str,
     /// Binary formats are refused when standard output is a terminal.
     pub binary: bool,
+    /// Whether the writer reads the object's listing (see [`crate::TargetOptions::skip_listing`]).
+    pub listing: bool,
 }
 
 /// The formats every target supports.
@@ -25,31 +27,37 @@ pub static STANDARD_FORMATS: &[FormatInfo] = &[
         name: "bin",
         description: "raw little-endian words (the default)",
         binary: true,
+        listing: false,
     },
     FormatInfo {
         name: "hex",
         description: "one word per line in hex",
         binary: false,
+        listing: false,
     },
     FormatInfo {
         name: "c",
         description: "a C array of uint32_t/uint16_t",
         binary: false,
+        listing: false,
     },
     FormatInfo {
         name: "rust",
         description: "a Rust const array of u32/u16",
         binary: false,
+        listing: false,
     },
     FormatInfo {
         name: "listing",
         description: "address, words and source line per statement",
         binary: false,
+        listing: true,
     },
     FormatInfo {
         name: "json",
         description: "words, listing and symbols as one JSON object",
         binary: false,
+        listing: true,
     },
 ];
 
@@ -181,49 +189,170 @@ fn span_source<'a>(ctx: &'a OutputContext, span: Option<crate::source::Span>) ->
     }
 }
 
-/// `addr  words  line  source`, one statement per line.
+/// The listing: every line of the source in order, as GNU as `-a` prints it. A line that
+/// produced words shows their address and words before its number and text; the words of
+/// further statements of one line (a macro's expansion) follow on rows of their own, and the
+/// other lines of a statement over several lines (nv2a pairs) show their text only. Words the
+/// assembler adds show their note, after the last source line when they end the program.
+///
+/// ```text
+/// ; addr  words                                line  source
+/// 0000    00000000 0240081b 1436186c 2f20f824     2  mul r2, r1, c0 + mov oD1, v4
+/// ```
 pub fn write_listing(object: &Object, ctx: &OutputContext) -> String {
-    let mut out = String::new();
+    let source = object
+        .source
+        .or_else(|| object.listing.iter().find_map(|e| e.span.map(|s| s.source)))
+        .map(|id| (id, ctx.sources.get(id)));
+    let text = source.map_or("", |(_, s)| s.text());
+    let hex_width = object.word_bytes * 2;
+    let most_words = object.listing.iter().map(|e| e.len as usize).max().unwrap_or(1) / object.word_bytes;
+    let last_address = object.listing.iter().map(|e| e.address).max().unwrap_or(0);
+    let columns = Columns {
+        address: 4.max(format!("{last_address:x}").len()),
+        words: "words".len().max(most_words.max(1) * (hex_width + 1) - 1),
+        line: 4.max(source.map_or(1, |(_, s)| s.line_count()).to_string().len()),
+    };
+    let mut out = String::with_capacity(text.len() + object.bytes.len() * 3);
     let _ = writeln!(out, "; polyasm listing of {} (target {})", ctx.input_name, ctx.target);
+    // The titles start where their columns do, but the address's: `; ` comes first.
     let _ = writeln!(
         out,
-        "; addr  words{}line  source",
-        " ".repeat(object.word_bytes * 2 - 3)
+        "; {:<aw$}{:<ww$}  {:>lw$}  source",
+        "addr",
+        "words",
+        "line",
+        aw = columns.address + 2,
+        ww = columns.words,
+        lw = columns.line
     );
+    // The words the program ends with that no line wrote are listed after the last line.
+    let tail = object
+        .listing
+        .iter()
+        .rposition(|e| e.span.is_some())
+        .map_or(0, |last| last + 1);
+    let mut lines = SourceLines {
+        text,
+        pos: 0,
+        number: 1,
+    };
+    let mut words = String::new();
     for (index, entry) in object.listing.iter().enumerate() {
+        if index == tail {
+            lines.rest(&columns, &mut out);
+        }
+        words.clear();
         let start = entry.offset as usize;
-        let words: Vec<String> = object
-            .words_in(start..start + entry.len as usize)
-            .map(|w| hex_word(object, w))
-            .collect();
-        let (line, text) = listing_source(ctx, entry);
-        let line = line.map_or_else(|| "-".to_string(), |l| l.to_string());
-        let text = match object.note(index) {
-            Some(note) if text.is_empty() => format!("; {note}"),
-            _ => text.to_string(),
-        };
-        let words = words.join(" ");
-        let _ = writeln!(out, "{:04x}    {words}  {line:>4}  {text}", entry.address);
-        // A statement over several lines (nv2a pairs): the rest of its lines, words blank.
-        if let Some(span) = entry.span {
-            let source = ctx.sources.get(span.source);
-            let first = source.line_index(span.start as usize);
-            let last = source.line_index((span.end as usize).max(span.start as usize + 1) - 1);
-            for index in first + 1..=last {
-                let _ = writeln!(
-                    out,
-                    "{:4}    {:width$}  {:>4}  {}",
-                    "",
-                    "",
-                    index + 1,
-                    source.line_text(index).trim(),
-                    width = words.len()
-                );
+        for (i, word) in object.words_in(start..start + entry.len as usize).enumerate() {
+            if i > 0 {
+                words.push(' ');
+            }
+            let _ = write!(words, "{word:0hex_width$x}");
+        }
+        let address = format!("{:0width$x}", entry.address, width = columns.address);
+        let span = entry
+            .span
+            .filter(|span| source.is_some_and(|(id, _)| id == span.source));
+        match span {
+            Some(span) if span.start as usize >= lines.pos => {
+                lines.until(span.start as usize, &columns, &mut out);
+                let (number, line) = lines.next().map_or((String::new(), ""), |(n, l)| (n.to_string(), l));
+                columns.row(&mut out, &address, &words, &number, line);
+            }
+            _ => {
+                let (number, note) = match (entry.span, object.note(index)) {
+                    (None, Some(note)) => ("-", format!("; {note}")),
+                    (None, None) => ("-", String::new()),
+                    (Some(_), _) => ("", String::new()),
+                };
+                columns.row(&mut out, &address, &words, number, &note);
             }
         }
+        // The other lines of a statement over several lines.
+        if let Some(span) = span {
+            lines.through(span.end as usize, &columns, &mut out);
+        }
     }
-    // Trailing spaces appear when a line has no source text.
-    out.lines().map(|l| format!("{}\n", l.trim_end())).collect()
+    if tail == object.listing.len() {
+        lines.rest(&columns, &mut out);
+    }
+    out
+}
+
+/// The widths of a listing's columns.
+struct Columns {
+    address: usize,
+    words: usize,
+    line: usize,
+}
+
+impl Columns {
+    /// One row, without trailing spaces.
+    fn row(&self, out: &mut String, address: &str, words: &str, line: &str, text: &str) {
+        let _ = write!(
+            out,
+            "{address:<aw$}    {words:<ww$}  {line:>lw$}  {text}",
+            aw = self.address,
+            ww = self.words,
+            lw = self.line
+        );
+        out.truncate(out.trim_end().len());
+        out.push('\n');
+    }
+}
+
+/// The lines of a source, taken in order: a listing reads the text once.
+struct SourceLines<'t> {
+    text: &'t str,
+    /// Byte offset of the next line.
+    pos: usize,
+    /// Its 1-based number.
+    number: usize,
+}
+
+impl<'t> SourceLines<'t> {
+    /// The next line, without its line break (LF, CRLF or CR, as the line index reads them).
+    fn next(&mut self) -> Option<(usize, &'t str)> {
+        if self.pos >= self.text.len() {
+            return None;
+        }
+        let bytes = self.text.as_bytes();
+        let end = crate::front::line_end(bytes, self.pos);
+        let line = &self.text[self.pos..end];
+        let number = self.number;
+        self.pos = end + crate::front::line_break_len(bytes, end);
+        self.number += 1;
+        Some((number, line))
+    }
+
+    /// Lists the lines before the one that holds byte `offset`.
+    fn until(&mut self, offset: usize, columns: &Columns, out: &mut String) {
+        while self.pos < offset {
+            let end = crate::front::line_end(self.text.as_bytes(), self.pos);
+            // The line holding `offset` (or the last line) is left for the caller.
+            if end >= offset || end == self.text.len() {
+                break;
+            }
+            let (number, line) = self.next().expect("pos is inside the text");
+            columns.row(out, "", "", &number.to_string(), line);
+        }
+    }
+
+    /// Lists the lines that start before byte `offset`.
+    fn through(&mut self, offset: usize, columns: &Columns, out: &mut String) {
+        while self.pos < offset {
+            let (number, line) = self.next().expect("pos is inside the text");
+            columns.row(out, "", "", &number.to_string(), line);
+        }
+    }
+
+    /// Lists every line left.
+    fn rest(&mut self, columns: &Columns, out: &mut String) {
+        while let Some((number, line)) = self.next() {
+            columns.row(out, "", "", &number.to_string(), line);
+        }
+    }
 }
 
 /// The `json` format: the object with its listing resolved to source lines.

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::diagnostic::Outcome;
+use crate::diagnostic::{Diagnostic, Outcome};
 use crate::explain::{CORE_CODES, CORE_WARNINGS, CodeInfo, Explain, find};
 use crate::object::Object;
 use crate::output::FormatInfo;
@@ -61,6 +61,10 @@ pub struct OptionSpec {
 pub struct TargetOptions {
     pub values: BTreeMap<&'static str, Vec<String>>,
     pub flags: BTreeMap<&'static str, usize>,
+    /// Assemble without listing entries: the CLI sets it when the output format prints no
+    /// listing ([`FormatInfo::listing`]), so that a big program does not pay for one. The
+    /// words and the diagnostics are the same either way.
+    pub skip_listing: bool,
 }
 
 impl TargetOptions {
@@ -86,12 +90,14 @@ pub struct ProgramLimit {
     pub described: &'static str,
 }
 
-/// What running a program produced: text for standard output (or `-o`).
-pub struct RunReport {
-    pub output: Vec<u8>,
-    /// Whether `output` is binary (refused on a terminal, like binary assembly formats).
-    pub binary: bool,
-}
+/// An option value a target cannot use: a usage error (exit 2), reported as it is, with no
+/// summary line.
+#[derive(Debug)]
+pub struct UsageError(pub Box<Diagnostic>);
+
+/// What [`Target::run`] returns: `Err` for a usage error; otherwise the run's diagnostics, where
+/// an error means that the program or its data could not run (exit 1).
+pub type RunOutcome = Result<Outcome<()>, UsageError>;
 
 /// A dialect: how to assemble, disassemble and (optionally) run its programs.
 pub trait Target: Send + Sync {
@@ -136,10 +142,24 @@ pub trait Target: Send + Sync {
         &[]
     }
 
-    /// Runs an assembled program. `sources` may gain sources (e.g. a JSON data file) so that
-    /// diagnostics can point into them. `None` if this target cannot run programs.
-    fn run(&self, _object: &Object, _options: &TargetOptions, _sources: &mut SourceMap) -> Option<Outcome<RunReport>> {
+    /// Runs an assembled program, writing what it prints to `out` as it goes (a caller that
+    /// writes a file atomically keeps it only when the run succeeds). `sources` may gain sources
+    /// (e.g. a JSON data file) so that diagnostics can point into them. `None` if this target
+    /// cannot run programs.
+    fn run(
+        &self,
+        _object: &Object,
+        _options: &TargetOptions,
+        _sources: &mut SourceMap,
+        _out: &mut dyn std::io::Write,
+    ) -> Option<RunOutcome> {
         None
+    }
+
+    /// Checks the option values of `polyasm run` before the program is assembled, so that a
+    /// usage error is reported first; [`Target::run`] reports the same errors.
+    fn check_run_options(&self, _options: &TargetOptions) -> Result<(), UsageError> {
+        Ok(())
     }
 
     /// Whether [`Target::run`] is implemented.

@@ -1,17 +1,32 @@
 //! Inputs and outputs of vertex-program emulators (`polyasm run`): vec4 slots given by flags
-//! or a JSON file, several vertices at once, and outputs as a table or JSON.
+//! or a JSON file, any number of vertices, and outputs as a table or JSON written as each vertex
+//! is computed.
+//!
+//! A problem with an option value (`--format`, `--input`, `--const`) is a usage error
+//! ([`UsageError`], exit 2); a problem inside the `--data` file is a PA006 error with its file,
+//! line and column (exit 1). The data file is read three times: for its syntax, for its
+//! constants, then vertex by vertex while the outputs are printed, so memory does not grow with the
+//! number of vertices beyond the file's own text.
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
+use std::fmt;
+use std::io::{self, BufWriter, Write};
 
-use serde_json::{Value, json};
+use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 use crate::diagnostic::{Diagnostic, Outcome};
-use crate::source::{SourceMap, Span};
-use crate::target::{OptionSpec, RunReport, TargetOptions};
+use crate::source::{SourceId, SourceMap, Span};
+use crate::target::{OptionSpec, RunOutcome, TargetOptions, UsageError};
 
 /// Four float lanes, x y z w.
 pub type Vec4 = [f32; 4];
+
+/// The lanes an input value leaves out: 0 for x, y and z and 1 for w, as vertex fetch fills them
+/// (`1,2,3` is `1,2,3,1`).
+pub const INPUT_FILL: Vec4 = [0.0, 0.0, 0.0, 1.0];
+
+/// The lanes a constant value leaves out: 0, as in a constant never set (`1,2,3` is `1,2,3,0`).
+pub const CONSTANT_FILL: Vec4 = [0.0; 4];
 
 /// The `polyasm run` options of every vertex emulator.
 pub static RUN_OPTIONS: &[OptionSpec] = &[
@@ -19,14 +34,14 @@ pub static RUN_OPTIONS: &[OptionSpec] = &[
         long: "input",
         short: Some('i'),
         value_name: Some("SLOT=X,Y,Z,W"),
-        help: "Set a vertex input; give a slot again for the next vertex (given once: every vertex)",
+        help: "Set a vertex input (lanes left out: 0, w 1); give a slot again for the next vertex (given once: every vertex)",
         repeatable: true,
     },
     OptionSpec {
         long: "const",
         short: Some('c'),
         value_name: Some("SLOT=X,Y,Z,W"),
-        help: "Set a constant (overrides --data)",
+        help: "Set a constant (lanes left out: 0); overrides --data",
         repeatable: true,
     },
     OptionSpec {
@@ -56,13 +71,6 @@ pub struct SlotKind {
     pub hint: &'static str,
 }
 
-/// Constants and per-vertex inputs, by slot index; unset slots are zero.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct RunData {
-    pub constants: BTreeMap<usize, Vec4>,
-    pub vertices: Vec<BTreeMap<usize, Vec4>>,
-}
-
 /// How run results are printed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RunFormat {
@@ -70,304 +78,735 @@ pub enum RunFormat {
     Json,
 }
 
-fn invalid(message: impl Into<String>) -> Diagnostic {
-    Diagnostic::error("PA006", message)
+/// What is wrong with one value, and how to write it instead.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ValueError {
+    pub message: String,
+    pub help: String,
+}
+
+impl ValueError {
+    fn new(message: impl Into<String>, help: impl Into<String>) -> ValueError {
+        ValueError {
+            message: message.into(),
+            help: help.into(),
+        }
+    }
+}
+
+const NUMBER_HELP: &str = "lanes are decimal numbers such as `1`, `-0.5`, `2.5e-3` or `1_000`";
+
+fn usage(message: impl Into<String>, help: impl Into<String>) -> UsageError {
+    UsageError(Box::new(Diagnostic::error("PA006", message).with_help(help)))
 }
 
 /// Reads `--format`.
-pub fn run_format(options: &TargetOptions) -> Result<RunFormat, Box<Diagnostic>> {
+pub fn run_format(options: &TargetOptions) -> Result<RunFormat, UsageError> {
     match options.value("format") {
         None | Some("table") => Ok(RunFormat::Table),
         Some("json") => Ok(RunFormat::Json),
-        Some(other) => Err(invalid(format!("unknown run format `{other}`"))
-            .with_help("use `--format table` or `--format json`")
-            .into()),
+        Some(other) => Err(usage(
+            format!("unknown run format `{other}`"),
+            "use `--format table` or `--format json`",
+        )),
     }
 }
 
-/// Reads 1 to 4 comma-separated lanes; missing lanes are 0 for x, y, z and 1 for w, as in
-/// vertex fetch (`1,2,3` is `1,2,3,1`).
-pub fn parse_vec4(text: &str) -> Result<Vec4, String> {
-    let mut lanes = [0.0, 0.0, 0.0, 1.0];
-    let parts: Vec<&str> = text.split(',').map(str::trim).collect();
-    if parts.len() > 4 {
-        return Err(format!("`{text}` has {} lanes; a vec4 has at most 4", parts.len()));
+/// Reads one lane: a decimal number, `_` allowed between its digits as in sources, or `inf`,
+/// `-inf` and `nan` spelled out. A number too large for a 32-bit float is an error, not an
+/// infinity.
+pub fn parse_lane(text: &str) -> Result<f32, ValueError> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(ValueError::new("a lane is empty", NUMBER_HELP));
     }
-    for (lane, part) in lanes.iter_mut().zip(&parts) {
-        *lane = part.parse::<f32>().map_err(|_| format!("`{part}` is not a number"))?;
+    let unsigned = text.strip_prefix(['+', '-']).unwrap_or(text);
+    let not_a_number = || ValueError::new(format!("`{text}` is not a number"), NUMBER_HELP);
+    if unsigned.starts_with('_') {
+        return Err(not_a_number());
+    }
+    let value = if text.contains('_') {
+        text.replace('_', "").parse::<f32>()
+    } else {
+        text.parse::<f32>()
+    }
+    .map_err(|_| not_a_number())?;
+    if value.is_infinite() && !unsigned.get(..3).is_some_and(|s| s.eq_ignore_ascii_case("inf")) {
+        return Err(ValueError::new(
+            format!("`{text}` is too large for a 32-bit float"),
+            format!("the largest is {:e}", f32::MAX),
+        ));
+    }
+    Ok(value)
+}
+
+/// Reads 1 to 4 comma-separated lanes; `fill` gives the lanes left out ([`INPUT_FILL`],
+/// [`CONSTANT_FILL`]).
+pub fn parse_vec4(text: &str, fill: Vec4) -> Result<Vec4, ValueError> {
+    let mut lanes = fill;
+    let count = text.split(',').count();
+    if count > 4 {
+        return Err(ValueError::new(
+            format!("`{text}` has {count} lanes; a vec4 has at most 4"),
+            "give 1 to 4 numbers, x,y,z,w",
+        ));
+    }
+    for (lane, part) in lanes.iter_mut().zip(text.split(',')) {
+        *lane = parse_lane(part)?;
     }
     Ok(lanes)
 }
 
-fn parse_slot(name: &str, kind: &SlotKind) -> Result<usize, String> {
-    match (kind.parse)(name.trim()) {
+fn parse_slot(name: &str, kind: &SlotKind) -> Result<usize, ValueError> {
+    let name = name.trim();
+    let help = || format!("{} slots are {}", kind.what, kind.hint);
+    match (kind.parse)(name) {
         Some(slot) if slot < kind.count => Ok(slot),
-        Some(slot) => Err(format!(
-            "{} slot {slot} is out of range (0..{})",
-            kind.what,
-            kind.count - 1
+        Some(slot) => Err(ValueError::new(
+            format!("{} slot {slot} is out of range (0..{})", kind.what, kind.count - 1),
+            help(),
         )),
-        None => Err(format!(
-            "`{}` is not an {} slot ({})",
-            name.trim(),
-            kind.what,
-            kind.hint
+        None if name.is_empty() => Err(ValueError::new(format!("the {} slot is missing", kind.what), help())),
+        None => Err(ValueError::new(
+            format!("`{name}` is not an {} slot", kind.what),
+            help(),
         )),
     }
 }
 
-/// Reads one `SLOT=X,Y,Z,W` flag value.
-pub fn parse_assignment(text: &str, kind: &SlotKind) -> Result<(usize, Vec4), String> {
-    let (slot, value) = text
-        .split_once('=')
-        .ok_or_else(|| format!("`{text}` should be SLOT=X,Y,Z,W"))?;
-    Ok((parse_slot(slot, kind)?, parse_vec4(value)?))
+/// Reads one `SLOT=X,Y,Z,W` flag value; `fill` gives the lanes left out.
+pub fn parse_assignment(text: &str, kind: &SlotKind, fill: Vec4) -> Result<(usize, Vec4), ValueError> {
+    let (slot, value) = text.split_once('=').ok_or_else(|| {
+        ValueError::new(
+            format!("`{text}` should be SLOT=X,Y,Z,W"),
+            format!("e.g. `{}=1,2,3`: the slot, `=`, then 1 to 4 numbers", text.trim()),
+        )
+    })?;
+    Ok((parse_slot(slot, kind)?, parse_vec4(value, fill)?))
 }
 
-fn json_vec4(value: &Value) -> Result<Vec4, String> {
-    let lanes = value
-        .as_array()
-        .ok_or_else(|| format!("{value} is not an array of 1 to 4 numbers"))?;
-    if lanes.is_empty() || lanes.len() > 4 {
-        return Err(format!("{value} has {} lanes; a vec4 has 1 to 4", lanes.len()));
-    }
-    let mut out = [0.0, 0.0, 0.0, 1.0];
-    for (lane, v) in out.iter_mut().zip(lanes) {
-        *lane = v.as_f64().ok_or_else(|| format!("{v} is not a number"))? as f32;
-    }
-    Ok(out)
+/// The values of `--input` and `--const`, checked.
+struct Flags {
+    constants: Vec<(usize, Vec4)>,
+    /// Per input slot, its values in command-line order: the n-th belongs to vertex n.
+    inputs: BTreeMap<usize, Vec<Vec4>>,
+    /// How many vertices the inputs describe (0 when none is given).
+    vertices: usize,
 }
 
-/// Reads `{"0": [..], "1": [..]}` or `[[..], [..]]` (index = slot).
-fn json_slots(value: &Value, kind: &SlotKind) -> Result<BTreeMap<usize, Vec4>, String> {
-    let mut slots = BTreeMap::new();
-    match value {
-        Value::Object(map) => {
-            for (name, v) in map {
-                slots.insert(parse_slot(name, kind)?, json_vec4(v)?);
+fn read_flags(options: &TargetOptions, inputs: &SlotKind, constants: &SlotKind) -> Result<Flags, UsageError> {
+    let flag_error = |long: &str, text: &str, e: ValueError| usage(format!("--{long} {text}: {}", e.message), e.help);
+    let mut flags = Flags {
+        constants: Vec::new(),
+        inputs: BTreeMap::new(),
+        vertices: 0,
+    };
+    for text in options.values("const") {
+        let value = parse_assignment(text, constants, CONSTANT_FILL).map_err(|e| flag_error("const", text, e))?;
+        flags.constants.push(value);
+    }
+    for text in options.values("input") {
+        let (slot, value) = parse_assignment(text, inputs, INPUT_FILL).map_err(|e| flag_error("input", text, e))?;
+        flags.inputs.entry(slot).or_default().push(value);
+    }
+    flags.vertices = flags.inputs.values().map(Vec::len).max().unwrap_or(0);
+    for (slot, values) in &flags.inputs {
+        if values.len() != 1 && values.len() != flags.vertices {
+            return Err(usage(
+                format!(
+                    "input slot {slot} is given {} times but other slots {} times",
+                    values.len(),
+                    flags.vertices
+                ),
+                "give each slot once (the same for every vertex) or once per vertex",
+            ));
+        }
+    }
+    Ok(flags)
+}
+
+/// Checks `--format`, `--input` and `--const` (the option values [`run_vertices`] reads
+/// before the data file), for [`crate::Target::check_run_options`].
+pub fn check_run_options(options: &TargetOptions, inputs: &SlotKind, constants: &SlotKind) -> Result<(), UsageError> {
+    run_format(options)?;
+    read_flags(options, inputs, constants).map(|_| ())
+}
+
+/// A loaded vertex program, run one vertex at a time.
+pub trait VertexProgram {
+    /// The names of the values each vertex reports, in order.
+    fn names(&self) -> Vec<String>;
+    /// Runs one vertex; `inputs` holds one vec4 per input slot (unset slots are 0). Pushes the
+    /// reported values onto `values`, in the order of [`VertexProgram::names`].
+    fn run_vertex(&mut self, inputs: &[Vec4], values: &mut Vec<Vec4>);
+}
+
+/// The whole of a vertex emulator's `polyasm run`: reads the options and the data file, lets
+/// `load` load the program with the constants (one vec4 per constant slot), runs every vertex
+/// and writes its outputs to `out` as soon as they are computed. `load` fails with the
+/// diagnostic of a program that cannot run.
+pub fn run_vertices<P: VertexProgram>(
+    options: &TargetOptions,
+    sources: &mut SourceMap,
+    inputs: &SlotKind,
+    constants: &SlotKind,
+    load: impl FnOnce(&[Vec4]) -> Result<P, Diagnostic>,
+    out: &mut dyn Write,
+) -> RunOutcome {
+    let format = run_format(options)?;
+    let flags = read_flags(options, inputs, constants)?;
+    let mut constant_values = vec![[0.0; 4]; constants.count];
+    let data = match options.value("data") {
+        Some(path) => match read_data_file(path, sources, constants, &mut constant_values) {
+            Ok(data) => Some(data),
+            Err(d) => return Ok(Outcome::failed(vec![*d])),
+        },
+        None => None,
+    };
+    let file_vertices = data.as_ref().is_some_and(|d| d.vertices > 0);
+    if file_vertices && flags.vertices > 0 {
+        return Err(usage(
+            "--input cannot be combined with the vertices of --data",
+            "put every vertex in the data file, or give them all with --input",
+        ));
+    }
+    for &(slot, value) in &flags.constants {
+        constant_values[slot] = value;
+    }
+    let mut program = match load(&constant_values) {
+        Ok(program) => program,
+        Err(d) => return Ok(Outcome::failed(vec![d])),
+    };
+    let mut printer = Printer::new(out, format, &program.names());
+    let mut values = Vec::new();
+    let mut vertex_inputs = vec![[0.0; 4]; inputs.count];
+    let mut step = |printer: &mut Printer, inputs: &[Vec4]| {
+        values.clear();
+        program.run_vertex(inputs, &mut values);
+        printer.vertex(&values)
+    };
+    let written = match data {
+        Some(data) if file_vertices => {
+            let mut stopped = None;
+            let streamed = stream_vertices(sources, data.id, inputs, &mut vertex_inputs, &mut |vertex| {
+                step(&mut printer, vertex).map_err(|e| stopped = Some(e))
+            });
+            if let Some(e) = stopped {
+                Err(e)
+            } else if let Err(e) = streamed {
+                return Ok(Outcome::failed(vec![data_error(sources, data.id, &e)]));
+            } else {
+                Ok(())
             }
         }
-        Value::Array(list) => {
-            if list.len() > kind.count {
-                return Err(format!(
-                    "{} {} slots given; there are {}",
-                    list.len(),
-                    kind.what,
-                    kind.count
-                ));
+        _ => (0..flags.vertices.max(1)).try_for_each(|v| {
+            for (&slot, values) in &flags.inputs {
+                vertex_inputs[slot] = values[v.min(values.len() - 1)];
             }
-            for (slot, v) in list.iter().enumerate() {
-                slots.insert(slot, json_vec4(v)?);
-            }
-        }
-        other => return Err(format!("{other} should be an object of slots or an array of vec4")),
+            step(&mut printer, &vertex_inputs)
+        }),
+    };
+    match written.and_then(|()| printer.finish()) {
+        Ok(()) => Ok(Outcome::ok(())),
+        // A reader that stopped early (`| head`) ends the run quietly.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(Outcome::ok(())),
+        Err(e) => Ok(Outcome::failed(vec![Diagnostic::error(
+            "PA003",
+            format!("cannot write the run's output: {}", crate::fs::reason(&e)),
+        )])),
     }
-    Ok(slots)
 }
 
+/// Prints each vertex's named outputs as a table or as JSON, one vertex at a time.
+pub struct Printer<'w> {
+    out: BufWriter<&'w mut dyn Write>,
+    format: RunFormat,
+    /// The table's names, or the JSON object keys with their quotes and colon.
+    names: Vec<String>,
+    vertices: usize,
+}
+
+/// The width of a table's number column: the longest exponent form of an `f32`
+/// (`-1.2345678e-38`) is 15 characters.
+const CELL: usize = 15;
+
+/// A lane for the table: as written when that fits the column, else in exponent form.
+fn table_cell(value: f32) -> String {
+    let plain = value.to_string();
+    if plain.len() <= CELL {
+        plain
+    } else {
+        format!("{value:e}")
+    }
+}
+
+impl<'w> Printer<'w> {
+    pub fn new(out: &'w mut dyn Write, format: RunFormat, names: &[String]) -> Printer<'w> {
+        let names = match format {
+            RunFormat::Table => names.to_vec(),
+            RunFormat::Json => names
+                .iter()
+                .map(|n| format!("{}:", serde_json::Value::from(n.as_str())))
+                .collect(),
+        };
+        Printer {
+            out: BufWriter::with_capacity(64 * 1024, out),
+            format,
+            names,
+            vertices: 0,
+        }
+    }
+
+    /// Writes one vertex's values, in the order of the names.
+    pub fn vertex(&mut self, values: &[Vec4]) -> io::Result<()> {
+        let v = self.vertices;
+        self.vertices += 1;
+        match self.format {
+            RunFormat::Table => {
+                if v == 0 {
+                    writeln!(
+                        self.out,
+                        "{:<7} {:<7} {:>CELL$} {:>CELL$} {:>CELL$} {:>CELL$}",
+                        "vertex", "output", "x", "y", "z", "w"
+                    )?;
+                }
+                for (name, value) in self.names.iter().zip(values) {
+                    let [x, y, z, w] = value.map(table_cell);
+                    writeln!(self.out, "{v:<7} {name:<7} {x:>CELL$} {y:>CELL$} {z:>CELL$} {w:>CELL$}")?;
+                }
+            }
+            RunFormat::Json => {
+                // One vertex per line: compact enough to read, still one JSON document.
+                self.out
+                    .write_all(if v == 0 { b"{\"vertices\": [\n  {" } else { b",\n  {" })?;
+                for (i, (name, value)) in self.names.iter().zip(values).enumerate() {
+                    if i > 0 {
+                        self.out.write_all(b",")?;
+                    }
+                    self.out.write_all(name.as_bytes())?;
+                    // f32 lanes print as the shortest text that reads back as the same f32;
+                    // JSON has no NaN or infinity, so those lanes print as `null`.
+                    serde_json::to_writer(&mut self.out, value).map_err(io::Error::other)?;
+                }
+                self.out.write_all(b"}")?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Ends the output and flushes it.
+    pub fn finish(mut self) -> io::Result<()> {
+        if self.format == RunFormat::Json {
+            self.out.write_all(if self.vertices == 0 {
+                b"{\"vertices\": [\n"
+            } else {
+                b"\n"
+            })?;
+            self.out.write_all(b"]}\n")?;
+        }
+        self.out.flush()
+    }
+}
+
+/// What the first reading of a data file found.
+struct DataFile {
+    id: SourceId,
+    vertices: usize,
+}
+
+/// Where a value of the data file belongs, for messages.
+#[derive(Clone, Copy)]
+enum Place {
+    Constants,
+    Vertex(usize),
+}
+
+impl fmt::Display for Place {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Place::Constants => f.write_str("constants"),
+            Place::Vertex(i) => write!(f, "vertex {i}"),
+        }
+    }
+}
+
+/// Which part of the data file a reading takes; the other is checked and skipped.
+enum Reading<'a> {
+    Constants {
+        kind: &'a SlotKind,
+        into: &'a mut [Vec4],
+        vertices: usize,
+    },
+    Vertices {
+        kind: &'a SlotKind,
+        into: &'a mut [Vec4],
+        each: &'a mut dyn FnMut(&[Vec4]) -> Result<(), ()>,
+    },
+}
+
+const DATA_SHAPE: &str =
+    "the data file is {\"constants\": {SLOT: [x, y, z, w], ...}, \"vertices\": [{SLOT: [x, y, z, w], ...}, ...]}";
+
+impl<'de> DeserializeSeed<'de> for &mut Reading<'_> {
+    type Value = ();
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for &mut Reading<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("one JSON object with the keys `constants` and `vertices`")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let (mut constants, mut vertices) = (false, false);
+        while let Some(key) = map.next_key::<String>()? {
+            let seen = match key.as_str() {
+                "constants" => &mut constants,
+                "vertices" => &mut vertices,
+                other => {
+                    return Err(de::Error::custom(format!(
+                        "unknown key `{other}`; the data file has the keys `constants` and `vertices`"
+                    )));
+                }
+            };
+            if std::mem::replace(seen, true) {
+                return Err(de::Error::custom(format!("`{key}` is given twice")));
+            }
+            match (key.as_str(), &mut *self) {
+                ("constants", Reading::Constants { kind, into, .. }) => map.next_value_seed(Slots {
+                    kind,
+                    fill: CONSTANT_FILL,
+                    place: Place::Constants,
+                    into,
+                })?,
+                ("vertices", Reading::Constants { vertices, .. }) => *vertices = map.next_value_seed(CountVertices)?,
+                ("vertices", Reading::Vertices { kind, into, each }) => {
+                    map.next_value_seed(Vertices { kind, into, each })?
+                }
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The `vertices` array, counted and checked as JSON only.
+struct CountVertices;
+
+impl<'de> DeserializeSeed<'de> for CountVertices {
+    type Value = usize;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<usize, D::Error> {
+        deserializer.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for CountVertices {
+    type Value = usize;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("`vertices` to be an array of vertices")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<usize, A::Error> {
+        let mut count = 0;
+        while seq.next_element::<IgnoredAny>()?.is_some() {
+            count += 1;
+        }
+        Ok(count)
+    }
+}
+
+/// The `vertices` array, each vertex read into `into` and handed to `each`.
+struct Vertices<'r, 'a> {
+    kind: &'r SlotKind,
+    into: &'r mut [Vec4],
+    each: &'r mut &'a mut dyn FnMut(&[Vec4]) -> Result<(), ()>,
+}
+
+impl<'de> DeserializeSeed<'de> for Vertices<'_, '_> {
+    type Value = ();
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Vertices<'_, '_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("`vertices` to be an array of vertices")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        for index in 0.. {
+            self.into.fill([0.0; 4]);
+            let slots = Slots {
+                kind: self.kind,
+                fill: INPUT_FILL,
+                place: Place::Vertex(index),
+                into: self.into,
+            };
+            if seq.next_element_seed(slots)?.is_none() {
+                break;
+            }
+            (self.each)(self.into).map_err(|()| de::Error::custom("the output could not be written"))?;
+        }
+        Ok(())
+    }
+}
+
+/// `{"SLOT": [..], ...}` or `[[..], [..]]` (index = slot), written into `into`.
+struct Slots<'r> {
+    kind: &'r SlotKind,
+    fill: Vec4,
+    place: Place,
+    into: &'r mut [Vec4],
+}
+
+impl<'de> DeserializeSeed<'de> for Slots<'_> {
+    type Value = ();
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Slots<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "{} to be an object of slots or an array of vec4", self.place)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(slot) = map.next_key_seed(SlotName {
+            kind: self.kind,
+            place: self.place,
+        })? {
+            self.into[slot] = map.next_value_seed(Lanes {
+                fill: self.fill,
+                place: self.place,
+            })?;
+        }
+        Ok(())
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let lanes = Lanes {
+            fill: self.fill,
+            place: self.place,
+        };
+        for slot in 0.. {
+            let Some(value) = seq.next_element_seed(lanes)? else {
+                break;
+            };
+            let Some(target) = self.into.get_mut(slot) else {
+                return Err(de::Error::custom(format!(
+                    "{}: more than {} {} slots given",
+                    self.place, self.kind.count, self.kind.what
+                )));
+            };
+            *target = value;
+        }
+        Ok(())
+    }
+}
+
+/// A slot name as a JSON key.
+struct SlotName<'r> {
+    kind: &'r SlotKind,
+    place: Place,
+}
+
+impl<'de> DeserializeSeed<'de> for SlotName<'_> {
+    type Value = usize;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<usize, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for SlotName<'_> {
+    type Value = usize;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "a slot name in {}", self.place)
+    }
+
+    fn visit_str<E: de::Error>(self, name: &str) -> Result<usize, E> {
+        parse_slot(name, self.kind).map_err(|e| E::custom(format!("{}: {}; {}", self.place, e.message, e.help)))
+    }
+}
+
+/// A vec4: an array of 1 to 4 numbers.
+#[derive(Clone, Copy)]
+struct Lanes {
+    fill: Vec4,
+    place: Place,
+}
+
+impl<'de> DeserializeSeed<'de> for Lanes {
+    type Value = Vec4;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Vec4, D::Error> {
+        deserializer.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Lanes {
+    type Value = Vec4;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "an array of 1 to 4 numbers in {}", self.place)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec4, A::Error> {
+        let mut value = self.fill;
+        let mut count = 0;
+        while let Some(lane) = seq.next_element_seed(Lane { place: self.place })? {
+            if count == 4 {
+                return Err(de::Error::custom(format!("{}: a vec4 has at most 4 lanes", self.place)));
+            }
+            value[count] = lane;
+            count += 1;
+        }
+        if count == 0 {
+            return Err(de::Error::custom(format!(
+                "{}: a vec4 has 1 to 4 lanes, not 0",
+                self.place
+            )));
+        }
+        Ok(value)
+    }
+}
+
+/// One number of a vec4, checked to fit an `f32`.
+#[derive(Clone, Copy)]
+struct Lane {
+    place: Place,
+}
+
+impl<'de> DeserializeSeed<'de> for Lane {
+    type Value = f32;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<f32, D::Error> {
+        deserializer.deserialize_f64(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Lane {
+    type Value = f32;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "a number in {}", self.place)
+    }
+
+    fn visit_f64<E: de::Error>(self, value: f64) -> Result<f32, E> {
+        let lane = value as f32;
+        if lane.is_infinite() {
+            return Err(E::custom(format!(
+                "{}: {value:e} is too large for a 32-bit float (the largest is {:e})",
+                self.place,
+                f32::MAX
+            )));
+        }
+        Ok(lane)
+    }
+
+    fn visit_i64<E: de::Error>(self, value: i64) -> Result<f32, E> {
+        self.visit_f64(value as f64)
+    }
+
+    fn visit_u64<E: de::Error>(self, value: u64) -> Result<f32, E> {
+        self.visit_f64(value as f64)
+    }
+}
+
+/// Reads the data file into `sources`, its constants into `constants` and counts its vertices;
+/// the whole file is checked as JSON.
 fn read_data_file(
     path: &str,
     sources: &mut SourceMap,
-    inputs: &SlotKind,
-    constants: &SlotKind,
-) -> Result<RunData, Box<Diagnostic>> {
-    let text = std::fs::read_to_string(path).map_err(|e| invalid(format!("cannot read data file {path}: {e}")))?;
-    let id = sources
-        .try_add(path, text)
-        .map_err(|_| invalid(format!("data file {path} is 4 GiB or larger")))?;
-    let text = sources.get(id).text();
-    let value: Value = serde_json::from_str(text).map_err(|e| {
-        let source = sources.get(id);
-        let line_start = if e.line() == 0 {
-            0
-        } else {
-            text.split_inclusive('\n').take(e.line() - 1).map(str::len).sum()
-        };
-        let offset = source.floor_char_boundary(line_start + e.column().saturating_sub(1));
-        invalid(format!("{path} is not valid JSON")).with_primary(
-            Span::new(id, offset, source.floor_char_boundary(offset + 1).max(offset)),
-            e.to_string(),
-        )
+    kind: &SlotKind,
+    constants: &mut [Vec4],
+) -> Result<DataFile, Box<Diagnostic>> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        let reason = e.to_string();
+        let reason = reason.split(" (os error").next().unwrap_or_default();
+        Diagnostic::error("PA001", format!("cannot read data file {path}: {reason}"))
     })?;
-    let in_file = |message: String| invalid(message).in_file(id);
-    let object = value
-        .as_object()
-        .ok_or_else(|| in_file("the data file should hold one JSON object".into()))?;
-    let mut data = RunData::default();
-    for (key, v) in object {
-        match key.as_str() {
-            "constants" => data.constants = json_slots(v, constants).map_err(|m| in_file(format!("constants: {m}")))?,
-            "vertices" => {
-                let list = v
-                    .as_array()
-                    .ok_or_else(|| in_file("vertices: should be an array".into()))?;
-                for (i, vertex) in list.iter().enumerate() {
-                    data.vertices
-                        .push(json_slots(vertex, inputs).map_err(|m| in_file(format!("vertex {i}: {m}")))?);
-                }
-            }
-            other => {
-                return Err(in_file(format!("unknown key `{other}`"))
-                    .with_help("the data file has the keys `constants` and `vertices`")
-                    .into());
-            }
-        }
-    }
-    Ok(data)
-}
-
-/// Gathers `--data`, `--const` and `--input` into one [`RunData`] with at least one vertex.
-pub fn collect_run_data(
-    options: &TargetOptions,
-    sources: &mut SourceMap,
-    inputs: &SlotKind,
-    constants: &SlotKind,
-) -> Outcome<RunData> {
-    let mut data = match options.value("data") {
-        Some(path) => match read_data_file(path, sources, inputs, constants) {
-            Ok(data) => data,
-            Err(d) => return Outcome::failed(vec![*d]),
-        },
-        None => RunData::default(),
+    let id = sources.try_add(path, text).map_err(|_| {
+        Diagnostic::error("PA013", format!("data file {path} is 4 GiB or larger"))
+            .with_help("split it into smaller files")
+    })?;
+    let text = sources.get(id).text();
+    // JSON syntax first, so that a file that is not JSON is reported as such.
+    serde_json::from_str::<IgnoredAny>(text).map_err(|e| data_error(sources, id, &e))?;
+    let mut reading = Reading::Constants {
+        kind,
+        into: constants,
+        vertices: 0,
     };
-    let mut diagnostics = Vec::new();
-    for text in options.values("const") {
-        match parse_assignment(text, constants) {
-            Ok((slot, value)) => {
-                data.constants.insert(slot, value);
-            }
-            Err(m) => diagnostics.push(invalid(format!("--const {text}: {m}"))),
-        }
-    }
-    let flags = options.values("input");
-    if !flags.is_empty() && !data.vertices.is_empty() {
-        diagnostics.push(
-            invalid("--input cannot be combined with the vertices of --data")
-                .with_help("put every vertex in the data file, or give them all with --input"),
-        );
-    }
-    // The n-th occurrence of a slot belongs to vertex n; a slot given once applies to all.
-    let mut per_slot: BTreeMap<usize, Vec<Vec4>> = BTreeMap::new();
-    for text in flags {
-        match parse_assignment(text, inputs) {
-            Ok((slot, value)) => per_slot.entry(slot).or_default().push(value),
-            Err(m) => diagnostics.push(invalid(format!("--input {text}: {m}"))),
-        }
-    }
-    let count = per_slot.values().map(Vec::len).max().unwrap_or(0);
-    for (slot, values) in &per_slot {
-        if values.len() != 1 && values.len() != count {
-            diagnostics.push(
-                invalid(format!(
-                    "input slot {slot} is given {} times but other slots {count} times",
-                    values.len()
-                ))
-                .with_help("give each slot once (the same for every vertex) or once per vertex"),
-            );
-        }
-    }
-    if diagnostics.is_empty() && count > 0 {
-        data.vertices = (0..count)
-            .map(|v| {
-                per_slot
-                    .iter()
-                    .map(|(&slot, values)| (slot, values[v.min(values.len() - 1)]))
-                    .collect()
-            })
-            .collect();
-    }
-    if data.vertices.is_empty() {
-        data.vertices.push(BTreeMap::new());
-    }
-    Outcome::new(data, diagnostics)
-}
-
-/// Copies a slot map into a fixed array, zero where unset.
-pub fn slots_to_array<const N: usize>(slots: &BTreeMap<usize, Vec4>) -> [Vec4; N] {
-    let mut out = [[0.0; 4]; N];
-    for (&slot, &value) in slots {
-        if slot < N {
-            out[slot] = value;
-        }
-    }
-    out
-}
-
-/// What a vertex emulator computed: the names of the values it reports and, per vertex, the
-/// values in that order.
-pub struct RunResults<'n> {
-    pub names: Vec<std::borrow::Cow<'n, str>>,
-    pub vertices: Vec<Vec<Vec4>>,
-}
-
-/// The whole of a vertex emulator's `polyasm run`: reads `--format`, the data (`--data`,
-/// `--const`, `--input`), lets `run` load the program and run every vertex, and prints the
-/// results. `run` fails with the diagnostic of a program that cannot run.
-pub fn run_vertices<'n>(
-    options: &TargetOptions,
-    sources: &mut SourceMap,
-    inputs: &SlotKind,
-    constants: &SlotKind,
-    run: impl FnOnce(&RunData) -> Result<RunResults<'n>, Diagnostic>,
-) -> Outcome<RunReport> {
-    let format = match run_format(options) {
-        Ok(format) => format,
-        Err(d) => return Outcome::failed(vec![*d]),
+    read_json(text, &mut reading).map_err(|e| data_error(sources, id, &e))?;
+    let Reading::Constants { vertices, .. } = reading else {
+        unreachable!("the reading keeps its kind")
     };
-    let data = collect_run_data(options, sources, inputs, constants);
-    let Some(data) = data.value else {
-        return Outcome::failed(data.diagnostics);
-    };
-    match run(&data) {
-        Ok(results) => {
-            let names: Vec<&str> = results.names.iter().map(|n| n.as_ref()).collect();
-            Outcome::ok(RunReport {
-                output: format_outputs(&names, &results.vertices, format).into_bytes(),
-                binary: false,
-            })
-        }
-        Err(d) => Outcome::failed(vec![d]),
-    }
+    Ok(DataFile { id, vertices })
 }
 
-/// Prints each vertex's named outputs as a table or as JSON.
-pub fn format_outputs(names: &[&str], vertices: &[Vec<Vec4>], format: RunFormat) -> String {
-    match format {
-        RunFormat::Table => {
-            let mut out = String::new();
-            let _ = writeln!(
-                out,
-                "{:<7} {:<7} {:>14} {:>14} {:>14} {:>14}",
-                "vertex", "output", "x", "y", "z", "w"
-            );
-            for (v, outputs) in vertices.iter().enumerate() {
-                for (name, value) in names.iter().zip(outputs) {
-                    let _ = writeln!(
-                        out,
-                        "{v:<7} {name:<7} {:>14} {:>14} {:>14} {:>14}",
-                        value[0], value[1], value[2], value[3]
-                    );
-                }
-            }
-            out
-        }
-        RunFormat::Json => {
-            let list: Vec<Value> = vertices
-                .iter()
-                .map(|outputs| {
-                    let map: serde_json::Map<String, Value> = names
-                        .iter()
-                        .zip(outputs)
-                        .map(|(name, value)| (name.to_string(), json!(value)))
-                        .collect();
-                    Value::Object(map)
-                })
-                .collect();
-            // One vertex per line: compact enough to read, still one JSON document.
-            let lines: Vec<String> = list.iter().map(|v| format!("  {v}")).collect();
-            format!("{{\"vertices\": [\n{}\n]}}\n", lines.join(",\n"))
-        }
-    }
+/// Reads the vertices of the data file `id` one at a time into `into`, calling `each` on every
+/// one; an `Err` from `each` stops the reading.
+fn stream_vertices(
+    sources: &SourceMap,
+    id: SourceId,
+    kind: &SlotKind,
+    into: &mut [Vec4],
+    mut each: &mut dyn FnMut(&[Vec4]) -> Result<(), ()>,
+) -> Result<(), serde_json::Error> {
+    let mut reading = Reading::Vertices {
+        kind,
+        into,
+        each: &mut each,
+    };
+    read_json(sources.get(id).text(), &mut reading)
+}
+
+fn read_json(text: &str, reading: &mut Reading) -> Result<(), serde_json::Error> {
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    reading.deserialize(&mut deserializer)?;
+    deserializer.end()
+}
+
+/// A PA006 error at the line and column serde_json reports.
+fn data_error(sources: &SourceMap, id: SourceId, e: &serde_json::Error) -> Diagnostic {
+    let source = sources.get(id);
+    let text = source.text();
+    let line_start: usize = if e.line() == 0 {
+        0
+    } else {
+        text.split_inclusive('\n').take(e.line() - 1).map(str::len).sum()
+    };
+    let offset = source.floor_char_boundary(line_start + e.column().saturating_sub(1));
+    let end = source.floor_char_boundary(offset + 1).max(offset);
+    let full = e.to_string();
+    let position = format!(" at line {} column {}", e.line(), e.column());
+    let message = full.strip_suffix(&position).unwrap_or(&full);
+    let diagnostic = if e.is_data() {
+        Diagnostic::error("PA006", message).with_primary(Span::new(id, offset, end), "here")
+    } else {
+        Diagnostic::error("PA006", format!("{} is not valid JSON", source.name()))
+            .with_primary(Span::new(id, offset, end), message)
+    };
+    diagnostic.with_help(DATA_SHAPE)
 }
 
 #[cfg(test)]
@@ -389,13 +828,52 @@ mod tests {
         o
     }
 
+    /// Reports its inputs 0 and 1, and constant 0 in every vertex.
+    struct Echo {
+        constant: Vec4,
+    }
+
+    impl VertexProgram for Echo {
+        fn names(&self) -> Vec<String> {
+            vec!["in0".into(), "in1".into(), "c0".into()]
+        }
+
+        fn run_vertex(&mut self, inputs: &[Vec4], values: &mut Vec<Vec4>) {
+            values.extend([inputs[0], inputs[1], self.constant]);
+        }
+    }
+
+    fn run(o: &TargetOptions, sources: &mut SourceMap) -> Result<(Outcome<()>, String), UsageError> {
+        let mut out = Vec::new();
+        let outcome = run_vertices(o, sources, &SLOTS, &SLOTS, |c| Ok(Echo { constant: c[0] }), &mut out)?;
+        Ok((outcome, String::from_utf8(out).unwrap()))
+    }
+
     #[test]
-    fn vec4_defaults_w_to_one() {
-        assert_eq!(parse_vec4("1, 2,3"), Ok([1.0, 2.0, 3.0, 1.0]));
-        assert!(parse_vec4("1,2,3,4,5").is_err());
-        assert!(parse_vec4("x").is_err());
-        assert_eq!(parse_assignment("7=0.5", &SLOTS), Ok((7, [0.5, 0.0, 0.0, 1.0])));
-        assert!(parse_assignment("8=1", &SLOTS).is_err());
+    fn inputs_fill_w_with_one_and_constants_with_zero() {
+        assert_eq!(parse_vec4("1, 2,3", INPUT_FILL), Ok([1.0, 2.0, 3.0, 1.0]));
+        assert_eq!(parse_vec4("7", CONSTANT_FILL), Ok([7.0, 0.0, 0.0, 0.0]));
+        assert!(parse_vec4("1,2,3,4,5", INPUT_FILL).is_err());
+        assert!(parse_vec4("x", INPUT_FILL).is_err());
+        assert_eq!(
+            parse_assignment("7=0.5", &SLOTS, INPUT_FILL),
+            Ok((7, [0.5, 0.0, 0.0, 1.0]))
+        );
+        assert!(parse_assignment("8=1", &SLOTS, INPUT_FILL).is_err());
+    }
+
+    #[test]
+    fn lanes_take_underscores_and_refuse_to_overflow() {
+        assert_eq!(parse_lane("1_000.5"), Ok(1000.5));
+        assert_eq!(parse_lane("-2_5e-1"), Ok(-2.5));
+        assert!(parse_lane("_1").is_err());
+        assert!(parse_lane("").is_err());
+        let e = parse_lane("1e39").unwrap_err();
+        assert!(e.message.contains("too large"), "{e:?}");
+        assert!(parse_lane("-4e38").is_err());
+        assert_eq!(parse_lane("-inf"), Ok(f32::NEG_INFINITY));
+        assert!(parse_lane("nan").unwrap().is_nan());
+        assert_eq!(parse_lane("3.4028235e38"), Ok(f32::MAX));
     }
 
     #[test]
@@ -405,39 +883,89 @@ mod tests {
             ("input", "0=1,0,0"),
             ("input", "0=2,0,0"),
             ("input", "1=9"),
-            ("const", "3=4,4,4,4"),
+            ("const", "0=4"),
+            ("format", "json"),
         ]);
-        let data = collect_run_data(&o, &mut sources, &SLOTS, &SLOTS).value.unwrap();
-        assert_eq!(data.vertices.len(), 2);
-        assert_eq!(data.vertices[1][&0], [2.0, 0.0, 0.0, 1.0]);
-        assert_eq!(data.vertices[1][&1], [9.0, 0.0, 0.0, 1.0]);
-        assert_eq!(data.constants[&3], [4.0; 4]);
+        let (outcome, text) = run(&o, &mut sources).unwrap();
+        assert!(outcome.value.is_some());
+        let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(json["vertices"][1]["in0"], serde_json::json!([2.0, 0.0, 0.0, 1.0]));
+        assert_eq!(json["vertices"][1]["in1"], serde_json::json!([9.0, 0.0, 0.0, 1.0]));
+        assert_eq!(json["vertices"][0]["c0"], serde_json::json!([4.0, 0.0, 0.0, 0.0]));
     }
 
     #[test]
-    fn mismatched_repeat_counts_are_an_error() {
+    fn option_values_are_usage_errors() {
         let mut sources = SourceMap::new();
-        let o = options(&[
-            ("input", "0=1"),
-            ("input", "0=2"),
-            ("input", "0=3"),
-            ("input", "1=1"),
-            ("input", "1=2"),
-        ]);
-        let outcome = collect_run_data(&o, &mut sources, &SLOTS, &SLOTS);
-        assert_eq!(outcome.diagnostics[0].code, "PA006");
+        for pairs in [
+            &[
+                ("input", "0=1"),
+                ("input", "0=2"),
+                ("input", "0=3"),
+                ("input", "1=1"),
+                ("input", "1=2"),
+            ][..],
+            &[("format", "xml")],
+            &[("input", "0")],
+            &[("input", "0=a,b")],
+            &[("const", "16=1")],
+            &[("const", "1=1e40")],
+        ] {
+            let Err(UsageError(d)) = run(&options(pairs), &mut sources) else {
+                panic!("{pairs:?} is a usage error");
+            };
+            assert_eq!(d.code, "PA006");
+            assert!(d.help.is_some(), "{pairs:?} has a help line");
+        }
     }
 
     #[test]
-    fn outputs_print_as_table_and_json() {
-        let table = format_outputs(&["pos"], &[vec![[1.0, 0.5, 0.0, 1.0]]], RunFormat::Table);
-        assert!(table.lines().nth(1).unwrap().starts_with("0       pos"));
-        let json: Value = serde_json::from_str(&format_outputs(
-            &["pos"],
-            &[vec![[1.0, 0.5, 0.0, 1.0]]],
-            RunFormat::Json,
-        ))
+    fn outputs_print_as_an_aligned_table_and_json_of_f32_values() {
+        let mut sources = SourceMap::new();
+        let o = options(&[("input", "0=0.1,1e30,-1.1754944e-38,-3e38")]);
+        let (_, table) = run(&o, &mut sources).unwrap();
+        let lines: Vec<&str> = table.lines().collect();
+        assert!(lines[1].starts_with("0       in0"), "{table}");
+        assert!(lines.iter().all(|l| l.len() == lines[0].len()), "{table}");
+        assert!(lines[1].contains("1e30"), "{table}");
+
+        let o = options(&[("input", "0=0.1,1e30"), ("format", "json")]);
+        let (_, json) = run(&o, &mut sources).unwrap();
+        assert!(json.contains("\"in0\":[0.1,1e+30,0.0,1.0]"), "{json}");
+    }
+
+    #[test]
+    fn the_data_file_streams_its_vertices_and_points_at_errors() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("d.json");
+        std::fs::write(
+            &path,
+            "{\"vertices\": [{\"0\": [1, 2]}, [[3], [4, 4, 4, 4]]],\n \"constants\": {\"0\": [5]}}",
+        )
         .unwrap();
-        assert_eq!(json["vertices"][0]["pos"][1], 0.5);
+        let mut sources = SourceMap::new();
+        let o = options(&[("data", path.to_str().unwrap()), ("format", "json")]);
+        let (outcome, text) = run(&o, &mut sources).unwrap();
+        assert!(outcome.value.is_some(), "{:?}", outcome.diagnostics);
+        let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(json["vertices"][0]["in0"], serde_json::json!([1.0, 2.0, 0.0, 1.0]));
+        assert_eq!(json["vertices"][0]["in1"], serde_json::json!([0.0, 0.0, 0.0, 0.0]));
+        assert_eq!(json["vertices"][1]["in1"], serde_json::json!([4.0, 4.0, 4.0, 4.0]));
+        assert_eq!(json["vertices"][1]["c0"], serde_json::json!([5.0, 0.0, 0.0, 0.0]));
+
+        std::fs::write(&path, "{\"vertices\": [{\"0\": [1]},\n  {\"9\": [1]}]}").unwrap();
+        let (outcome, _) = run(&o, &mut sources).unwrap();
+        let d = &outcome.diagnostics[0];
+        assert_eq!(d.code, "PA006");
+        assert!(
+            d.message.starts_with("vertex 1: input slot 9 is out of range"),
+            "{}",
+            d.message
+        );
+        let span = d.primary_label().unwrap().span;
+        assert_eq!(sources.get(span.source).line_col(span.start as usize).line, 2);
+
+        let o = options(&[("data", path.to_str().unwrap()), ("input", "0=1")]);
+        assert!(run(&o, &mut sources).is_err(), "--input with the file's vertices");
     }
 }

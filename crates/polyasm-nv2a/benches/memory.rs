@@ -1,6 +1,6 @@
-//! Peak heap of one assembly of each generated 1,000,000-line program, beyond the source text:
-//! a counting allocator wraps the system one in this binary only, so the timing benchmarks run
-//! on the plain allocator.
+//! Peak heap of one assembly of each generated 1,000,000-line program, beyond the source text,
+//! with the listing and without it (as for `-f bin`): a counting allocator wraps the system one
+//! in this binary only, so the timing benchmarks run on the plain allocator.
 //!
 //! Run with `cargo bench -p polyasm-nv2a --bench memory`.
 
@@ -39,21 +39,33 @@ static ALLOCATOR: PeakAlloc = PeakAlloc {
     peak: AtomicUsize::new(0),
 };
 
+/// Assembles the text and returns the number of bytes it produced.
+type Assembly = fn(&str) -> usize;
+
+/// An assembly without listing entries, as for `-f bin`.
+fn unlisted(text: &str) -> usize {
+    common::assemble_text_with_listing(text, false)
+}
+
 fn main() {
-    for (name, text) in [
+    for (input, text) in [
         ("lines", common::generate(common::LINES)),
         ("heavy", common::generate_heavy(common::LINES)),
     ] {
-        let before = ALLOCATOR.live.load(Ordering::Relaxed);
-        ALLOCATOR.peak.store(before, Ordering::Relaxed);
-        let bytes = common::assemble_text(&text);
-        let peak = ALLOCATOR.peak.load(Ordering::Relaxed) - before;
-        println!(
-            "assemble/peak_heap/{name}: {:.1} MiB for {} lines ({:.1} MiB of source, {:.1} MiB of machine code)",
-            peak as f64 / 1048576.0,
-            common::LINES,
-            text.len() as f64 / 1048576.0,
-            bytes as f64 / 1048576.0
-        );
+        // With the listing (`-f listing`, `-f json`), then without it (every other format).
+        let runs: [(&str, Assembly); 2] = [("peak_heap", common::assemble_text), ("peak_heap_unlisted", unlisted)];
+        for (name, assemble) in runs {
+            let before = ALLOCATOR.live.load(Ordering::Relaxed);
+            ALLOCATOR.peak.store(before, Ordering::Relaxed);
+            let bytes = assemble(&text);
+            let peak = ALLOCATOR.peak.load(Ordering::Relaxed) - before;
+            println!(
+                "assemble/{name}/{input}: {:.1} MiB for {} lines ({:.1} MiB of source, {:.1} MiB of machine code)",
+                peak as f64 / 1048576.0,
+                common::LINES,
+                text.len() as f64 / 1048576.0,
+                bytes as f64 / 1048576.0
+            );
+        }
     }
 }

@@ -340,10 +340,11 @@ pub struct Encoder<'s> {
 }
 
 impl<'s> Encoder<'s> {
-    pub fn new(file: SourceId, source: &'s SourceFile, options: AssembleOptions) -> Encoder<'s> {
+    /// An encoder of `file` that records listing entries when `listed` is set.
+    pub fn new(file: SourceId, source: &'s SourceFile, options: AssembleOptions, listed: bool) -> Encoder<'s> {
         // About one instruction per line: grow the output once, not by doubling.
         let lines = source.text().bytes().filter(|&b| b == b'\n' || b == b'\r').count() + 1;
-        let mut object = Object::new(4);
+        let mut object = Object::assembled_from(4, file, listed);
         object.reserve(
             options.max_instructions.map_or(lines, |max| lines.min(max + 1)),
             WORDS_PER_INSTRUCTION,

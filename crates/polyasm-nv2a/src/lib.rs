@@ -15,7 +15,9 @@ use std::ops::Range;
 
 use polyasm_core::front::{self, HasSpan, TextRange};
 use polyasm_core::output::FormatInfo;
-use polyasm_core::target::{DisasmInput, OptionSpec, ProgramLimit, RunReport, Target, TargetInfo, TargetOptions};
+use polyasm_core::target::{
+    DisasmInput, OptionSpec, ProgramLimit, RunOutcome, Target, TargetInfo, TargetOptions, UsageError,
+};
 use polyasm_core::vertex_io::{self, SlotKind};
 use polyasm_core::{CodeInfo, Diagnostic, Object, Outcome, SourceId, SourceMap, Span};
 
@@ -31,8 +33,19 @@ pub const MAX_PAIRED: usize = 3;
 
 /// Assembles source `file` of `sources`.
 pub fn assemble(sources: &SourceMap, file: SourceId, options: AssembleOptions) -> Outcome<Object> {
+    assemble_with_listing(sources, file, options, true)
+}
+
+/// [`assemble`], with the listing only when `listing` is set (output formats that print no
+/// listing skip it); the words and the diagnostics are the same either way.
+pub fn assemble_with_listing(
+    sources: &SourceMap,
+    file: SourceId,
+    options: AssembleOptions,
+    listing: bool,
+) -> Outcome<Object> {
     let source = sources.get(file);
-    let mut encoder = encode::Encoder::new(file, source, options);
+    let mut encoder = encode::Encoder::new(file, source, options, listing);
     let mut pieces: Vec<Range<usize>> = Vec::new();
     let mut dangling = Vec::new();
     let mut pending: Vec<parser::Operation> = Vec::with_capacity(MAX_PAIRED);
@@ -211,6 +224,7 @@ static FORMATS: &[FormatInfo] = &[FormatInfo {
     name: "vshinc",
     description: "nv2avsh's C include: a /* source */ line and four words per instruction",
     binary: false,
+    listing: false,
 }];
 
 /// `polyasm run`'s options: the vertex emulators' common ones and `--arl-bias`.
@@ -265,38 +279,56 @@ fn parse_constant_slot(name: &str) -> Option<usize> {
     })
 }
 
+/// A loaded program with the constants it reads and writes, run by `polyasm run`.
+struct Loaded {
+    program: Program,
+    constants: [Vec4; ops::CONSTANTS as usize],
+    exec_options: ExecOptions,
+    outputs: Vec<usize>,
+    written_constants: Vec<usize>,
+}
+
+impl vertex_io::VertexProgram for Loaded {
+    /// The outputs the program writes, then the constants it writes.
+    fn names(&self) -> Vec<String> {
+        self.outputs
+            .iter()
+            .map(|&o| ops::OUTPUTS[o].short.to_string())
+            .chain(self.written_constants.iter().map(|c| format!("c{c}")))
+            .collect()
+    }
+
+    fn run_vertex(&mut self, inputs: &[Vec4], values: &mut Vec<Vec4>) {
+        let inputs: &[Vec4; ops::INPUTS as usize] = inputs.try_into().expect("one vec4 per input slot");
+        // Constant writes carry over to the next vertex (vertex state programs).
+        let out = self.program.run(inputs, &mut self.constants, self.exec_options);
+        values.extend(self.outputs.iter().map(|&o| out[o]));
+        values.extend(self.written_constants.iter().map(|&c| self.constants[c]));
+    }
+}
+
 /// Assembled words run on every vertex the options give; prints the outputs the program writes
 /// (and the constants it writes, for vertex state programs).
-fn run_object(object: &Object, options: &TargetOptions, sources: &mut SourceMap) -> Outcome<RunReport> {
-    vertex_io::run_vertices(options, sources, &INPUT_SLOTS, &CONSTANT_SLOTS, |data| {
+fn run_object(
+    object: &Object,
+    options: &TargetOptions,
+    sources: &mut SourceMap,
+    out: &mut dyn std::io::Write,
+) -> RunOutcome {
+    let load = |constants: &[Vec4]| {
         let words: Vec<u32> = object.words().collect();
         let program = Program::new(&words).map_err(|e| Diagnostic::error("NV2A029", e.to_string()))?;
-        let exec_options = ExecOptions {
-            arl_bias: options.flag("arl-bias"),
-        };
-        let outputs = program.written_outputs();
-        let written_constants = program.written_constants();
-        let names = outputs
-            .iter()
-            .map(|&o| ops::OUTPUTS[o].short.into())
-            .chain(written_constants.iter().map(|c| format!("c{c}").into()))
-            .collect();
-        let mut constants = vertex_io::slots_to_array::<{ ops::CONSTANTS as usize }>(&data.constants);
-        let vertices = data
-            .vertices
-            .iter()
-            .map(|vertex| {
-                let inputs = vertex_io::slots_to_array::<{ ops::INPUTS as usize }>(vertex);
-                let out = program.run(&inputs, &mut constants, exec_options);
-                outputs
-                    .iter()
-                    .map(|&o| out[o])
-                    .chain(written_constants.iter().map(|&c| constants[c]))
-                    .collect()
-            })
-            .collect();
-        Ok(vertex_io::RunResults { names, vertices })
-    })
+        Ok(Loaded {
+            outputs: program.written_outputs(),
+            written_constants: program.written_constants(),
+            program,
+            constants: constants.try_into().expect("one vec4 per constant slot"),
+            exec_options: ExecOptions {
+                arl_bias: options.flag("arl-bias"),
+            },
+        })
+    };
+    vertex_io::run_vertices(options, sources, &INPUT_SLOTS, &CONSTANT_SLOTS, load, out)
 }
 
 /// Reads the target options of assembling.
@@ -332,7 +364,7 @@ impl Target for Nv2aTarget {
     }
 
     fn assemble(&self, sources: &SourceMap, file: SourceId, options: &TargetOptions) -> Outcome<Object> {
-        assemble(sources, file, assemble_options(options))
+        assemble_with_listing(sources, file, assemble_options(options), !options.skip_listing)
     }
 
     fn extra_formats(&self) -> &'static [FormatInfo] {
@@ -355,8 +387,18 @@ impl Target for Nv2aTarget {
         run_option_specs()
     }
 
-    fn run(&self, object: &Object, options: &TargetOptions, sources: &mut SourceMap) -> Option<Outcome<RunReport>> {
-        Some(run_object(object, options, sources))
+    fn check_run_options(&self, options: &TargetOptions) -> Result<(), UsageError> {
+        vertex_io::check_run_options(options, &INPUT_SLOTS, &CONSTANT_SLOTS)
+    }
+
+    fn run(
+        &self,
+        object: &Object,
+        options: &TargetOptions,
+        sources: &mut SourceMap,
+        out: &mut dyn std::io::Write,
+    ) -> Option<RunOutcome> {
+        Some(run_object(object, options, sources, out))
     }
 
     fn disassemble(&self, sources: &SourceMap, input: &DisasmInput) -> Outcome<String> {

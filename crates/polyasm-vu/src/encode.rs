@@ -89,10 +89,11 @@ pub struct Encoder {
 }
 
 impl Encoder {
-    pub fn new(file: SourceId, options: AssembleOptions) -> Encoder {
+    /// An encoder of `file` that records listing entries when `listed` is set.
+    pub fn new(file: SourceId, options: AssembleOptions, listed: bool) -> Encoder {
         Encoder {
             file,
-            object: Object::new(4),
+            object: Object::assembled_from(4, file, listed),
             errors: Vec::new(),
             options,
             words: 0,

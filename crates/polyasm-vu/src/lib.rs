@@ -26,7 +26,9 @@ pub mod parser;
 pub mod print;
 
 use polyasm_core::front;
-use polyasm_core::target::{DisasmInput, OptionSpec, ProgramLimit, RunReport, Target, TargetInfo, TargetOptions};
+use polyasm_core::target::{
+    DisasmInput, OptionSpec, ProgramLimit, RunOutcome, Target, TargetInfo, TargetOptions, UsageError,
+};
 use polyasm_core::vertex_io::{self, SlotKind};
 use polyasm_core::{CodeInfo, Diagnostic, Object, Outcome, SourceId, SourceMap, Span};
 
@@ -39,8 +41,19 @@ use crate::lexer::Lexer;
 
 /// Assembles source `file` of `sources`.
 pub fn assemble(sources: &SourceMap, file: SourceId, options: AssembleOptions) -> Outcome<Object> {
+    assemble_with_listing(sources, file, options, true)
+}
+
+/// [`assemble`], with the listing only when `listing` is set (output formats that print no
+/// listing skip it); the words and the diagnostics are the same either way.
+pub fn assemble_with_listing(
+    sources: &SourceMap,
+    file: SourceId,
+    options: AssembleOptions,
+    listing: bool,
+) -> Outcome<Object> {
     let text = sources.get(file).text();
-    let mut encoder = encode::Encoder::new(file, options);
+    let mut encoder = encode::Encoder::new(file, options, listing);
     front::lex_in_chunks(&mut Lexer::new(text), |tokens, statements, unterminated| {
         for e in unterminated {
             encoder.error(VuError::UnterminatedComment {
@@ -133,8 +146,8 @@ impl Target for VuTarget {
         })
     }
 
-    fn assemble(&self, sources: &SourceMap, file: SourceId, _options: &TargetOptions) -> Outcome<Object> {
-        assemble(sources, file, AssembleOptions::default())
+    fn assemble(&self, sources: &SourceMap, file: SourceId, options: &TargetOptions) -> Outcome<Object> {
+        assemble_with_listing(sources, file, AssembleOptions::default(), !options.skip_listing)
     }
 
     fn disassemble(&self, sources: &SourceMap, input: &DisasmInput) -> Outcome<String> {
@@ -145,27 +158,51 @@ impl Target for VuTarget {
         vertex_io::RUN_OPTIONS
     }
 
-    fn run(&self, object: &Object, options: &TargetOptions, sources: &mut SourceMap) -> Option<Outcome<RunReport>> {
-        Some(run_object(object, options, sources))
+    fn check_run_options(&self, options: &TargetOptions) -> Result<(), UsageError> {
+        vertex_io::check_run_options(options, &INPUTS, &CONSTANTS)
+    }
+
+    fn run(
+        &self,
+        object: &Object,
+        options: &TargetOptions,
+        sources: &mut SourceMap,
+        out: &mut dyn std::io::Write,
+    ) -> Option<RunOutcome> {
+        Some(run_object(object, options, sources, out))
     }
 }
 
-fn run_object(object: &Object, options: &TargetOptions, sources: &mut SourceMap) -> Outcome<RunReport> {
-    vertex_io::run_vertices(options, sources, &INPUTS, &CONSTANTS, |data| {
+/// A loaded program with its constants, run by `polyasm run`.
+struct Loaded {
+    program: Program,
+    constants: [Vec4; ops::CONSTANT_SLOTS as usize],
+}
+
+impl vertex_io::VertexProgram for Loaded {
+    fn names(&self) -> Vec<String> {
+        ops::OUTPUTS.iter().map(|&n| n.to_string()).collect()
+    }
+
+    fn run_vertex(&mut self, inputs: &[Vec4], values: &mut Vec<Vec4>) {
+        let inputs: &[Vec4; ops::INPUT_SLOTS as usize] = inputs.try_into().expect("one vec4 per input slot");
+        values.extend(self.program.run(inputs, &self.constants));
+    }
+}
+
+fn run_object(
+    object: &Object,
+    options: &TargetOptions,
+    sources: &mut SourceMap,
+    out: &mut dyn std::io::Write,
+) -> RunOutcome {
+    let load = |constants: &[Vec4]| {
         let words: Vec<u32> = object.words().collect();
         let program = Program::new(&words).map_err(|e| Diagnostic::error("VU010", e.to_string()))?;
-        let constants = vertex_io::slots_to_array::<{ ops::CONSTANT_SLOTS as usize }>(&data.constants);
-        let vertices = data
-            .vertices
-            .iter()
-            .map(|vertex| {
-                let inputs = vertex_io::slots_to_array::<{ ops::INPUT_SLOTS as usize }>(vertex);
-                program.run(&inputs, &constants).to_vec()
-            })
-            .collect();
-        Ok(vertex_io::RunResults {
-            names: ops::OUTPUTS.iter().map(|&n| n.into()).collect(),
-            vertices,
+        Ok(Loaded {
+            program,
+            constants: constants.try_into().expect("one vec4 per constant slot"),
         })
-    })
+    };
+    vertex_io::run_vertices(options, sources, &INPUTS, &CONSTANTS, load, out)
 }

@@ -4,7 +4,7 @@
 #![allow(dead_code)] // each bench binary uses part of this module
 
 use polyasm_core::SourceMap;
-use polyasm_nv2a::{AssembleOptions, assemble};
+use polyasm_nv2a::{AssembleOptions, assemble_with_listing};
 
 pub const LINES: usize = 1_000_000;
 
@@ -153,9 +153,14 @@ pub fn unlimited() -> AssembleOptions {
 }
 
 pub fn assemble_text(text: &str) -> usize {
+    assemble_text_with_listing(text, true)
+}
+
+/// Assembles `text`, with the listing or without it (as for `-f bin`); returns the byte count.
+pub fn assemble_text_with_listing(text: &str, listing: bool) -> usize {
     let mut sources = SourceMap::new();
     let file = sources.add("big.vsh", text);
-    let outcome = assemble(&sources, file, unlimited());
+    let outcome = assemble_with_listing(&sources, file, unlimited(), listing);
     let object = outcome.value.expect("the generated program is valid");
     object.bytes.len()
 }
