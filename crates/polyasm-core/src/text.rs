@@ -76,32 +76,112 @@ pub fn list_alternatives(mut items: Vec<String>) -> String {
     }
 }
 
-/// Edit distance between two short strings (insertions, deletions, substitutions).
-pub fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let substitution = diagonal + usize::from(ca != cb);
-            diagonal = row[j + 1];
-            row[j + 1] = substitution.min(row[j] + 1).min(row[j + 1] + 1);
+/// Names longer than this many characters get no "did you mean": a typo in a longer name is
+/// not worth the search, and the bound keeps each comparison small.
+pub const MAX_SUGGESTED_LEN: usize = 64;
+
+/// The edit distance (insertions, deletions, substitutions) between `a` and `b` if it is at
+/// most `limit`, else `None`. Only a band of `2 * limit + 1` cells per row is computed and the
+/// search stops as soon as every cell of a row exceeds `limit`, so one call costs
+/// `O(min(len) * limit)`.
+pub fn edit_distance_within(a: &[char], b: &[char], limit: usize) -> Option<usize> {
+    let (a, b) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    if b.len() - a.len() > limit {
+        return None;
+    }
+    const FAR: usize = usize::MAX / 2;
+    // row[j] is the distance between a[..i] and b[..j]; cells outside the band stay FAR.
+    let mut row: Vec<usize> = (0..=b.len()).map(|j| if j <= limit { j } else { FAR }).collect();
+    for (i, &ca) in a.iter().enumerate() {
+        let i = i + 1;
+        let from = i.saturating_sub(limit).max(1);
+        let to = (i + limit).min(b.len());
+        let mut diagonal = row[from - 1];
+        row[from - 1] = if from == 1 && i <= limit { i } else { FAR };
+        let mut best = row[from - 1];
+        for j in from..=to {
+            let substitution = diagonal + usize::from(ca != b[j - 1]);
+            diagonal = row[j];
+            row[j] = substitution.min(row[j - 1] + 1).min(row[j] + 1);
+            best = best.min(row[j]);
+        }
+        if to < b.len() {
+            row[to + 1] = FAR;
+        }
+        if best > limit {
+            return None;
         }
     }
-    row[b.len()]
+    Some(row[b.len()]).filter(|&d| d <= limit)
 }
 
-/// The candidate closest to `word`, if it is close enough to be a plausible typo.
+/// The candidate closest to `word`, if it is close enough to be a plausible typo: at most a
+/// third of its characters edited, or a candidate the word starts with (`addx` -> `add`).
+///
+/// Linear in the candidates: words longer than [`MAX_SUGGESTED_LEN`] characters get no
+/// suggestion, candidates whose length differs too much are skipped without comparing them,
+/// and the others are compared with [`edit_distance_within`].
 pub fn suggest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let lower = word.to_ascii_lowercase();
-    let limit = (word.chars().count() / 3).max(1);
-    candidates
-        .into_iter()
-        .map(|c| (edit_distance(&lower, c), c))
-        .filter(|&(d, c)| d <= limit || (c.len() > 1 && lower.starts_with(c)))
-        .min_by_key(|&(d, _)| d)
-        .map(|(_, c)| c)
+    // A char is at most 4 bytes: the byte length bounds the work before counting.
+    if word.len() > 4 * MAX_SUGGESTED_LEN {
+        return None;
+    }
+    let lower: Vec<char> = word.chars().map(|c| c.to_ascii_lowercase()).collect();
+    if lower.len() > MAX_SUGGESTED_LEN {
+        return None;
+    }
+    let limit = (lower.len() / 3).max(1);
+    let mut chars = Vec::with_capacity(MAX_SUGGESTED_LEN);
+    let mut best: Option<(usize, &'a str)> = None;
+    for candidate in candidates {
+        if candidate.len() > 4 * MAX_SUGGESTED_LEN {
+            continue;
+        }
+        chars.clear();
+        chars.extend(candidate.chars());
+        let distance = if chars.len() > 1 && lower.starts_with(&chars) {
+            // The edit distance to a prefix is the length of the rest.
+            Some(lower.len() - chars.len())
+        } else {
+            edit_distance_within(&lower, &chars, limit)
+        };
+        if let Some(distance) = distance
+            && best.is_none_or(|(d, _)| distance < d)
+        {
+            best = Some((distance, candidate));
+        }
+    }
+    best.map(|(_, candidate)| candidate)
+}
+
+/// Bounds the "did you mean" work of one file whose candidates grow with the input (uniform
+/// names): only the first [`SuggestionBudget::PER_FILE`] lookups search for a suggestion, so
+/// the comparisons stay linear in the input however many names are declared and misspelt.
+#[derive(Clone, Debug)]
+pub struct SuggestionBudget {
+    left: usize,
+}
+
+impl SuggestionBudget {
+    /// Lookups per file that may suggest a name.
+    pub const PER_FILE: usize = 100;
+
+    /// [`suggest`], while the budget lasts.
+    pub fn suggest<'a>(&mut self, word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        suggest(word, candidates)
+    }
+}
+
+impl Default for SuggestionBudget {
+    fn default() -> Self {
+        SuggestionBudget {
+            left: SuggestionBudget::PER_FILE,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -152,6 +232,67 @@ mod tests {
         assert_eq!(suggest("ADD", ops), Some("add"));
         assert_eq!(suggest("atan3", ops), Some("atan2"));
         assert_eq!(suggest("frobnicate", ops), None);
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(suggest("addx", ops), Some("add"));
+    }
+
+    fn chars(text: &str) -> Vec<char> {
+        text.chars().collect()
+    }
+
+    #[test]
+    fn bounded_edit_distance_agrees_with_the_full_one_within_its_limit() {
+        let within = |a: &str, b: &str, limit| edit_distance_within(&chars(a), &chars(b), limit);
+        assert_eq!(within("kitten", "sitting", 3), Some(3));
+        assert_eq!(within("kitten", "sitting", 2), None);
+        assert_eq!(within("sitting", "kitten", 5), Some(3));
+        assert_eq!(within("", "abc", 3), Some(3));
+        assert_eq!(within("abc", "", 2), None);
+        assert_eq!(within("flaw", "lawn", 2), Some(2));
+        assert_eq!(within("é", "e", 1), Some(1));
+        // Every pair of short words over a small alphabet, against the textbook table.
+        fn full(a: &[char], b: &[char]) -> usize {
+            let mut row: Vec<usize> = (0..=b.len()).collect();
+            for (i, ca) in a.iter().enumerate() {
+                let mut diagonal = row[0];
+                row[0] = i + 1;
+                for (j, cb) in b.iter().enumerate() {
+                    let substitution = diagonal + usize::from(ca != cb);
+                    diagonal = row[j + 1];
+                    row[j + 1] = substitution.min(row[j] + 1).min(row[j + 1] + 1);
+                }
+            }
+            row[b.len()]
+        }
+        let words: Vec<Vec<char>> = (0..200u32)
+            .map(|n| {
+                (0..n % 6)
+                    .map(|i| ['a', 'b', 'c'][((n / 6 + i * 7) % 3) as usize])
+                    .collect()
+            })
+            .collect();
+        for a in &words {
+            for b in &words {
+                let distance = full(a, b);
+                for limit in 0..5 {
+                    let expected = (distance <= limit).then_some(distance);
+                    assert_eq!(edit_distance_within(a, b, limit), expected, "{a:?} {b:?} {limit}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn absurd_names_get_no_suggestion_and_short_ones_still_do() {
+        let long = format!("#{}", "a".repeat(20_000));
+        let typo = format!("{long}b");
+        assert_eq!(suggest(&typo, [long.as_str(), "#ab"]), None);
+        let name = format!("#{}", "light_".repeat(10));
+        let typo = name.replacen("light", "lihgt", 1);
+        assert_eq!(suggest(&typo, [name.as_str(), "#mvp"]), Some(name.as_str()));
+        let mut budget = SuggestionBudget::default();
+        for _ in 0..SuggestionBudget::PER_FILE {
+            assert_eq!(budget.suggest("#mvq", ["#mvp"]), Some("#mvp"));
+        }
+        assert_eq!(budget.suggest("#mvq", ["#mvp"]), None);
     }
 }

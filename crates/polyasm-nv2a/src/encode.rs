@@ -3,7 +3,7 @@
 //! free unit, shared V/CONST/slot C, one o/c output).
 
 use polyasm_core::front::{Bounded, HasSpan, TextRange, span_from};
-use polyasm_core::text::{NameMap, parse_int_literal, suggest};
+use polyasm_core::text::{NameMap, SuggestionBudget, parse_int_literal, suggest};
 use polyasm_core::{Diagnostic, Object, Outcome, Source as SourceFile, SourceId, Span};
 
 use crate::MAX_PAIRED;
@@ -282,6 +282,8 @@ pub struct Encoder<'s> {
     uniforms: NameMap<&'s str, Uniform>,
     /// Uses of undeclared uniforms: error index and name, to tell at the end if it came later.
     undeclared: Vec<(usize, &'s str)>,
+    /// "Did you mean" among the declared uniforms, whose number grows with the input.
+    suggestions: SuggestionBudget,
 }
 
 impl<'s> Encoder<'s> {
@@ -303,6 +305,7 @@ impl<'s> Encoder<'s> {
             last_is_operation: false,
             uniforms: NameMap::default(),
             undeclared: Vec::new(),
+            suggestions: SuggestionBudget::default(),
         }
     }
 
@@ -494,7 +497,10 @@ impl<'s> Encoder<'s> {
     /// The constant a `#name` or `#name[row]` names.
     fn uniform(&mut self, name: &'s str, row: Option<TextRange>, span: TextRange) -> Option<u8> {
         let Some(uniform) = self.uniforms.get(name).copied() else {
-            let suggestion = suggest(name, self.uniforms.keys().copied()).map(|s| format!("did you mean `{s}`?"));
+            let suggestion = self
+                .suggestions
+                .suggest(name, self.uniforms.keys().copied())
+                .map(|s| format!("did you mean `{s}`?"));
             self.undeclared.push((self.errors.len(), name));
             self.error(Nv2aError::UndeclaredUniform {
                 span: self.span(span),
