@@ -37,6 +37,15 @@ impl std::hash::Hasher for NameHasher {
 /// A map keyed by names, hashed with [`NameHasher`].
 pub type NameMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<NameHasher>>;
 
+/// The UTF-8 byte-order mark some editors put at the start of a text file.
+pub const BOM: &str = "\u{feff}";
+
+/// `text` without a UTF-8 byte-order mark at its start. Readers of source and data files call
+/// this before handing the text on, so that the mark is neither a stray character nor a column.
+pub fn skip_bom(text: &str) -> &str {
+    text.strip_prefix(BOM).unwrap_or(text)
+}
+
 /// Reads a Rust-style integer literal: decimal, `0x`, `0o` or `0b`, with `_` separators.
 pub fn parse_int_literal(text: &str) -> Result<u64, IntLiteralError> {
     let (radix, digits, prefix_len) = match text.as_bytes() {
@@ -201,6 +210,13 @@ mod tests {
             parse_int_literal("99999999999999999999999"),
             Err(IntLiteralError::Overflow)
         );
+    }
+
+    #[test]
+    fn skips_only_a_leading_byte_order_mark() {
+        assert_eq!(skip_bom("\u{feff}ld r0 0"), "ld r0 0");
+        assert_eq!(skip_bom("ld\u{feff}"), "ld\u{feff}");
+        assert_eq!(skip_bom(""), "");
     }
 
     #[test]
