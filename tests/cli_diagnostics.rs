@@ -189,3 +189,94 @@ fn a_pair_over_two_lines_heads_each_excerpt_with_its_own_line() {
         "{text}"
     );
 }
+
+/// Message, primary label and children (notes and help) of each diagnostic, from the JSON format.
+fn diagnostics(target: &str, source: &str) -> Vec<(String, String, Vec<String>)> {
+    let output = run_with_stdin(
+        &["-t", target, "--error-format", "json", "--max-errors", "0"],
+        source.as_bytes(),
+    );
+    stderr(&output)
+        .lines()
+        .map(|line| {
+            let d: serde_json::Value = serde_json::from_str(line).unwrap();
+            let label = d["spans"]
+                .as_array()
+                .and_then(|spans| spans.iter().find(|s| s["is_primary"] == true))
+                .map_or(String::new(), |s| s["label"].as_str().unwrap_or_default().to_string());
+            let children = d["children"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c["message"].as_str().unwrap().to_string())
+                .collect();
+            (d["message"].as_str().unwrap().to_string(), label, children)
+        })
+        .collect()
+}
+
+#[test]
+fn both_dialects_phrase_the_same_situation_the_same_way() {
+    // An operand of the wrong kind.
+    let nv2a = diagnostics("nv2a", "mov r0, 5\n");
+    let vu = diagnostics("vu", "add r0 5\n");
+    assert_eq!(nv2a[0].0, "`mov` expects a register here, found the number `5`");
+    assert_eq!(
+        vu[0].0,
+        "`add` expects a register (r0 to r15) here, found the number `5`"
+    );
+    assert_eq!(
+        (nv2a[0].1.as_str(), vu[0].1.as_str()),
+        ("expected a register", "expected a register")
+    );
+
+    // An unknown directive.
+    let nv2a = diagnostics("nv2a", ".byte 1\n");
+    let vu = diagnostics("vu", ".byte 1\n");
+    for (dialect, d) in [("nv2a", &nv2a[0]), ("vu", &vu[0])] {
+        assert_eq!(
+            (d.0.as_str(), d.1.as_str()),
+            ("unknown directive `.byte`", "not a directive"),
+            "{dialect}"
+        );
+        assert!(
+            d.2[0].starts_with("the only directive is `.word "),
+            "{dialect}: {:?}",
+            d.2
+        );
+    }
+
+    // An unterminated comment.
+    let nv2a = diagnostics("nv2a", "mov r0, v0 /* open\n");
+    let vu = diagnostics("vu", "add r0 r1 /* open\n");
+    assert_eq!(nv2a, vu);
+    assert_eq!(nv2a[0].0, "unterminated block comment");
+    assert_eq!(nv2a[0].1, "this `/*` has no matching `*/`");
+
+    // Too many instructions.
+    let nv2a = diagnostics("nv2a", &"mov r0, v0\n".repeat(137));
+    let vu = diagnostics("vu", &"add r0 r1\n".repeat(65));
+    for (d, slots) in [(&nv2a[0], 136), (&vu[0], 64)] {
+        assert_eq!(d.0, format!("program is longer than {slots} instructions"));
+        assert_eq!(d.1, format!("instruction {}", slots + 1));
+        assert!(
+            d.2[0].contains(&format!("holds {slots} instruction slots")),
+            "{:?}",
+            d.2
+        );
+    }
+
+    // A bad number.
+    let nv2a = diagnostics("nv2a", ".word 0x, 0, 0, 0\n.word 0b2, 0, 0, 0\n");
+    let vu = diagnostics("vu", ".word 0x\n.word 0b2\n");
+    assert_eq!(nv2a, vu);
+}
+
+#[test]
+fn only_operations_are_paired() {
+    let d = diagnostics("nv2a", "mov r0, v0 + #m vector 3\n");
+    assert_eq!(d[0].0, "only operations can be joined with `+`");
+    assert_eq!(d[0].1, "a declaration, macro or directive in a pair");
+    let d = diagnostics("nv2a", "arl r0, v0.x\n");
+    assert_eq!(d[0].0, "`arl` expects a0 here, found the register `r0`");
+}

@@ -11,6 +11,26 @@ pub enum IntLiteralError {
     Overflow,
 }
 
+impl IntLiteralError {
+    /// What is wrong, as a diagnostic's label says it; every dialect uses these words.
+    pub fn label(self) -> &'static str {
+        match self {
+            IntLiteralError::NoDigits => "no digits after the prefix",
+            IntLiteralError::InvalidDigit(_) => "not a digit of this base",
+            IntLiteralError::Overflow => "more than 64 bits",
+        }
+    }
+
+    /// How to fix it, as a diagnostic's help line says it.
+    pub fn help(self) -> &'static str {
+        match self {
+            IntLiteralError::NoDigits => "write digits after `0x`, `0b` or `0o`",
+            IntLiteralError::InvalidDigit(_) => "numbers are decimal, `0x` hex, `0b` binary or `0o` octal",
+            IntLiteralError::Overflow => "use a smaller value",
+        }
+    }
+}
+
 /// FNV-1a: a fast hash for the short names an assembler looks up per line (uniforms, labels),
 /// where the standard library's DoS-resistant SipHash costs more than the rest of the lookup.
 #[derive(Clone, Copy, Debug)]

@@ -85,10 +85,8 @@ pub fn assemble(sources: &SourceMap, file: SourceId, options: AssembleOptions) -
                     Ok(declaration) if alone => encoder.statement(&declaration, arena),
                     Ok(_) => {
                         failed = true;
-                        encoder.error(Nv2aError::Unexpected {
+                        encoder.error(Nv2aError::PairedNonOperation {
                             span: span.in_source(file),
-                            found: "a declaration, macro or directive".into(),
-                            expected: "an operation: `+` joins operations only".into(),
                         });
                     }
                     Err(errors) => {
