@@ -151,6 +151,14 @@ pub fn edit_distance_within(a: &[char], b: &[char], limit: usize) -> Option<usiz
 /// suggestion, candidates whose length differs too much are skipped without comparing them,
 /// and the others are compared with [`edit_distance_within`].
 pub fn suggest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let mut unlimited = usize::MAX;
+    suggest_within(word, candidates, &mut unlimited)
+}
+
+/// [`suggest`], charging `cells` for the work: one per candidate looked at and the most cells
+/// of each edit-distance table. When they run out, the best candidate found so far is the
+/// answer.
+fn suggest_within<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>, cells: &mut usize) -> Option<&'a str> {
     // A char is at most 4 bytes: the byte length bounds the work before counting.
     if word.len() > 4 * MAX_SUGGESTED_LEN {
         return None;
@@ -163,6 +171,12 @@ pub fn suggest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
     let mut chars = Vec::with_capacity(MAX_SUGGESTED_LEN);
     let mut best: Option<(usize, &'a str)> = None;
     for candidate in candidates {
+        let cost = 1 + (lower.len() + 1) * (2 * limit + 1);
+        if *cells < cost {
+            *cells = 0;
+            break;
+        }
+        *cells -= 1;
         if candidate.len() > 4 * MAX_SUGGESTED_LEN {
             continue;
         }
@@ -171,7 +185,10 @@ pub fn suggest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
         let distance = if chars.len() > 1 && lower.starts_with(&chars) {
             // The edit distance to a prefix is the length of the rest.
             Some(lower.len() - chars.len())
+        } else if chars.len().abs_diff(lower.len()) > limit {
+            None
         } else {
+            *cells -= cost - 1;
             edit_distance_within(&lower, &chars, limit)
         };
         if let Some(distance) = distance
@@ -184,32 +201,33 @@ pub fn suggest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
 }
 
 /// Bounds the "did you mean" work of one file whose candidates grow with the input (uniform
-/// names): only the first [`SuggestionBudget::PER_FILE`] lookups search for a suggestion, so
-/// the comparisons stay linear in the input however many names are declared and misspelt.
+/// names, which a file may declare by the thousand): all its lookups share a budget of
+/// comparison work proportional to the size of the file, so that they stay linear in the input
+/// however many names are declared and misspelt. Once it is spent, no more suggestions.
 #[derive(Clone, Debug)]
 pub struct SuggestionBudget {
-    left: usize,
+    cells: usize,
 }
 
 impl SuggestionBudget {
-    /// Lookups per file that may suggest a name.
-    pub const PER_FILE: usize = 100;
+    /// Edit-distance cells any file may spend.
+    pub const BASE: usize = 1 << 22;
+    /// Cells more per byte of input.
+    pub const PER_BYTE: usize = 16;
+
+    /// The budget of an input of `len` bytes.
+    pub fn new(len: usize) -> SuggestionBudget {
+        SuggestionBudget {
+            cells: SuggestionBudget::BASE.saturating_add(len.saturating_mul(SuggestionBudget::PER_BYTE)),
+        }
+    }
 
     /// [`suggest`], while the budget lasts.
     pub fn suggest<'a>(&mut self, word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-        if self.left == 0 {
+        if self.cells == 0 {
             return None;
         }
-        self.left -= 1;
-        suggest(word, candidates)
-    }
-}
-
-impl Default for SuggestionBudget {
-    fn default() -> Self {
-        SuggestionBudget {
-            left: SuggestionBudget::PER_FILE,
-        }
+        suggest_within(word, candidates, &mut self.cells)
     }
 }
 
@@ -325,10 +343,18 @@ mod tests {
         let name = format!("#{}", "light_".repeat(10));
         let typo = name.replacen("light", "lihgt", 1);
         assert_eq!(suggest(&typo, [name.as_str(), "#mvp"]), Some(name.as_str()));
-        let mut budget = SuggestionBudget::default();
-        for _ in 0..SuggestionBudget::PER_FILE {
-            assert_eq!(budget.suggest("#mvq", ["#mvp"]), Some("#mvp"));
+        // Thousands of similar names: the budget runs out, and then nothing is compared.
+        let names: Vec<String> = (0..5000).map(|i| format!("#light_{i:04}_{}", "x".repeat(40))).collect();
+        let mut budget = SuggestionBudget::new(0);
+        let mut found = 0;
+        for name in &names {
+            let typo = name.replace("light", "lihgt");
+            if budget.suggest(&typo, names.iter().map(String::as_str)).is_some() {
+                found += 1;
+            }
         }
+        assert!(found > 0 && found < 10, "{found} suggestions");
         assert_eq!(budget.suggest("#mvq", ["#mvp"]), None);
+        assert_eq!(SuggestionBudget::new(100).suggest("#mvq", ["#mvp"]), Some("#mvp"));
     }
 }

@@ -305,7 +305,7 @@ impl<'s> Encoder<'s> {
             last_is_operation: false,
             uniforms: NameMap::default(),
             undeclared: Vec::new(),
-            suggestions: SuggestionBudget::default(),
+            suggestions: SuggestionBudget::new(source.text().len()),
         }
     }
 
