@@ -220,7 +220,7 @@ pub static CODES: &[CodeInfo] = &[
     CodeInfo {
         code: "NV2A009",
         title: "register cannot be written",
-        explanation: "Destinations are r0 to r11, the o-registers, c-registers (vertex state programs) and, for arl only, a0. r12 is a read-only view of oPos (write oPos instead); v-registers are inputs; `c[A0+N]` cannot be a destination because the instruction encodes only an absolute constant address for writes.",
+        explanation: "Destinations are r0 to r11, the o-registers, c-registers (vertex state programs) and, for arl only, a0; arl writes a0 and nothing else. r12 is a read-only view of oPos (write oPos instead); v-registers are inputs; `c[A0+N]` cannot be a destination because the instruction encodes only an absolute constant address for writes.",
     },
     CodeInfo {
         code: "NV2A010",
