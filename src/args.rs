@@ -52,6 +52,10 @@ pub struct GlobalArgs {
     /// Warning control: `-W error` makes warnings errors, `-W error=CODE` one of them, `-W no-CODE` silences one
     #[arg(short = 'W', value_name = "WARNING", global = true)]
     pub warnings: Vec<String>,
+
+    /// Stop printing diagnostics after N errors (0: no limit); a closing line counts the rest
+    #[arg(long, value_name = "N", default_value_t = 100, global = true)]
+    pub max_errors: usize,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

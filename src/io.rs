@@ -50,9 +50,10 @@ impl Input {
         })
     }
 
+    /// The input as UTF-8 text, without a leading byte-order mark.
     pub fn read_text(&self) -> std::result::Result<String, Diagnostic> {
         let bytes = self.read_bytes()?;
-        String::from_utf8(bytes).map_err(|e| {
+        let mut text = String::from_utf8(bytes).map_err(|e| {
             Diagnostic::error(
                 "PA002",
                 format!(
@@ -62,7 +63,10 @@ impl Input {
                 ),
             )
             .with_help("sources are UTF-8 text; to turn machine code back into source use `polyasm disasm`")
-        })
+        })?;
+        let bom = text.len() - polyasm_core::text::skip_bom(&text).len();
+        text.drain(..bom);
+        Ok(text)
     }
 }
 

@@ -2,7 +2,7 @@
 
 use std::io::{IsTerminal, Write};
 
-use polyasm_core::render::{ErrorFormat, Renderer, render};
+use polyasm_core::render::{ErrorFormat, Renderer, render, render_note};
 use polyasm_core::{Diagnostic, SourceMap, WarningPolicy};
 
 use crate::args::{ColorArg, ErrorFormatArg, GlobalArgs};
@@ -15,6 +15,10 @@ pub struct Reporter {
     pub warnings: WarningPolicy,
     errors: usize,
     warnings_seen: usize,
+    /// Errors shown before the rest are only counted; 0 shows every one.
+    max_errors: usize,
+    /// Errors and warnings not shown because of `max_errors`.
+    hidden: (usize, usize),
 }
 
 /// Decides colour the way most tools do: `--color`, then FORCE_COLOR / CLICOLOR_FORCE,
@@ -52,21 +56,33 @@ impl Reporter {
             warnings,
             errors: 0,
             warnings_seen: 0,
+            max_errors: global.max_errors,
+            hidden: (0, 0),
         })
     }
 
-    /// Applies the warning policy, prints every diagnostic, and says whether any is an error.
+    /// Applies the warning policy, prints the diagnostics (up to `--max-errors` errors in the
+    /// whole run, after which the rest are only counted), and says whether any is an error.
     pub fn emit(&mut self, mut diagnostics: Vec<Diagnostic>, sources: &SourceMap) -> bool {
         self.warnings.apply(&mut diagnostics);
         let mut stderr = std::io::stderr().lock();
         let mut renderer = Renderer::new(sources, self.format, self.color, registry());
         let mut failed = false;
         for diagnostic in &diagnostics {
+            let limit_reached = self.max_errors != 0 && self.errors - self.hidden.0 >= self.max_errors;
             if diagnostic.is_error() {
                 self.errors += 1;
                 failed = true;
             } else {
                 self.warnings_seen += 1;
+            }
+            if limit_reached {
+                if diagnostic.is_error() {
+                    self.hidden.0 += 1;
+                } else {
+                    self.hidden.1 += 1;
+                }
+                continue;
             }
             let text = renderer.render(diagnostic);
             let _ = stderr.write_all(text.as_bytes());
@@ -77,8 +93,31 @@ impl Reporter {
         failed
     }
 
-    /// A one-line summary after errors, in the human format only.
-    pub fn summarize_failure(&self, what: &str) {
+    /// After `--max-errors` hid diagnostics: a closing line saying how many, in every format
+    /// (a JSON object with level `note` in the JSON format).
+    fn report_hidden(&mut self) {
+        let (errors, warnings) = std::mem::take(&mut self.hidden);
+        if errors + warnings == 0 {
+            return;
+        }
+        let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+        let what = match (errors, warnings) {
+            (e, 0) => plural(e, "more error"),
+            (0, w) => plural(w, "more warning"),
+            (e, w) => format!("{} and {}", plural(e, "more error"), plural(w, "warning")),
+        };
+        let message = format!(
+            "{what} not shown (limit: `--max-errors {}`; `--max-errors 0` shows all)",
+            self.max_errors
+        );
+        let text = render_note(&message, self.format, self.color);
+        let _ = std::io::stderr().write_all(text.as_bytes());
+    }
+
+    /// The closing line of hidden diagnostics, then a one-line summary after errors, in the
+    /// human format only.
+    pub fn summarize_failure(&mut self, what: &str) {
+        self.report_hidden();
         if self.format == ErrorFormat::Human && self.errors > 0 {
             let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
             let mut line = plural(self.errors, "error");
@@ -108,6 +147,8 @@ impl Reporter {
             warnings: WarningPolicy::default(),
             errors: 0,
             warnings_seen: 0,
+            max_errors: 0,
+            hidden: (0, 0),
         }
     }
 

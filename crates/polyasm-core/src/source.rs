@@ -72,7 +72,12 @@ pub struct Source {
     name: String,
     text: String,
     line_starts: std::sync::OnceLock<Vec<u32>>,
+    /// Characters before every [`CHARS_PER_CHECKPOINT`]-byte boundary; built on first use.
+    char_checkpoints: std::sync::OnceLock<Vec<u32>>,
 }
+
+/// Bytes between two checkpoints of [`Source::chars_before`].
+const CHARS_PER_CHECKPOINT: usize = 256;
 
 impl Source {
     fn new(name: String, text: String) -> Source {
@@ -80,6 +85,7 @@ impl Source {
             name,
             text,
             line_starts: std::sync::OnceLock::new(),
+            char_checkpoints: std::sync::OnceLock::new(),
         }
     }
 
@@ -131,8 +137,37 @@ impl Source {
         let offset = self.floor_char_boundary(offset);
         let line = self.line_index(offset);
         let start = self.line_starts()[line] as usize;
-        let column = self.text[start..offset].chars().count() + 1;
+        let column = self.chars_before(offset) - self.chars_before(start) + 1;
         LineCol { line: line + 1, column }
+    }
+
+    /// How many characters the text holds before byte `offset` (a char boundary), in time
+    /// independent of the line's length, so that many diagnostics on one long line stay linear.
+    fn chars_before(&self, offset: usize) -> usize {
+        let is_char_start = |b: &u8| (*b as i8) >= -0x40;
+        let checkpoints = self.char_checkpoints.get_or_init(|| {
+            let mut chars = 0u32;
+            let mut out = Vec::with_capacity(self.text.len() / CHARS_PER_CHECKPOINT + 1);
+            out.push(0);
+            for block in self.text.as_bytes().chunks(CHARS_PER_CHECKPOINT) {
+                chars += block.iter().filter(|b| is_char_start(b)).count() as u32;
+                out.push(chars);
+            }
+            out
+        });
+        let block = offset / CHARS_PER_CHECKPOINT;
+        let from = block * CHARS_PER_CHECKPOINT;
+        checkpoints[block] as usize
+            + self.text.as_bytes()[from..offset]
+                .iter()
+                .filter(|b| is_char_start(b))
+                .count()
+    }
+
+    /// The byte range of the 0-based line `index`, without its line terminator.
+    pub fn line_range(&self, index: usize) -> std::ops::Range<usize> {
+        let start = self.line_starts()[index] as usize;
+        start..start + self.line_text(index).len()
     }
 
     /// The largest char boundary at or below `offset`, within the text.
@@ -221,6 +256,7 @@ mod tests {
         assert_eq!(src.line_col(13), LineCol { line: 2, column: 5 });
         assert_eq!(src.line_col(17), LineCol { line: 3, column: 1 });
         assert_eq!(src.line_text(1), "  é add");
+        assert_eq!(src.line_range(1), 8..16);
         assert_eq!(src.line_count(), 3);
     }
 
@@ -237,6 +273,17 @@ mod tests {
         assert_eq!(src.line_col(21), LineCol { line: 6, column: 1 });
         let lines: Vec<&str> = (0..6).map(|i| src.line_text(i)).collect();
         assert_eq!(lines, ["one", "two", "three", "four", "", "six"]);
+    }
+
+    #[test]
+    fn columns_count_characters_across_checkpoints() {
+        let mut map = SourceMap::new();
+        let line = "é".repeat(300) + "x" + &"a".repeat(300);
+        let id = map.add("a", format!("ab\n{line}\n"));
+        let src = map.get(id);
+        assert_eq!(src.line_col(3 + 600), LineCol { line: 2, column: 301 });
+        assert_eq!(src.line_col(3 + 601 + 300), LineCol { line: 2, column: 602 });
+        assert_eq!(src.line_col(src.text().len()), LineCol { line: 3, column: 1 });
     }
 
     #[test]

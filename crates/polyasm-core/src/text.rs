@@ -11,6 +11,26 @@ pub enum IntLiteralError {
     Overflow,
 }
 
+impl IntLiteralError {
+    /// What is wrong, as a diagnostic's label says it; every dialect uses these words.
+    pub fn label(self) -> &'static str {
+        match self {
+            IntLiteralError::NoDigits => "no digits after the prefix",
+            IntLiteralError::InvalidDigit(_) => "not a digit of this base",
+            IntLiteralError::Overflow => "more than 64 bits",
+        }
+    }
+
+    /// How to fix it, as a diagnostic's help line says it.
+    pub fn help(self) -> &'static str {
+        match self {
+            IntLiteralError::NoDigits => "write digits after `0x`, `0b` or `0o`",
+            IntLiteralError::InvalidDigit(_) => "numbers are decimal, `0x` hex, `0b` binary or `0o` octal",
+            IntLiteralError::Overflow => "use a smaller value",
+        }
+    }
+}
+
 /// FNV-1a: a fast hash for the short names an assembler looks up per line (uniforms, labels),
 /// where the standard library's DoS-resistant SipHash costs more than the rest of the lookup.
 #[derive(Clone, Copy, Debug)]
@@ -36,6 +56,15 @@ impl std::hash::Hasher for NameHasher {
 
 /// A map keyed by names, hashed with [`NameHasher`].
 pub type NameMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<NameHasher>>;
+
+/// The UTF-8 byte-order mark some editors put at the start of a text file.
+pub const BOM: &str = "\u{feff}";
+
+/// `text` without a UTF-8 byte-order mark at its start. Readers of source and data files call
+/// this before handing the text on, so that the mark is neither a stray character nor a column.
+pub fn skip_bom(text: &str) -> &str {
+    text.strip_prefix(BOM).unwrap_or(text)
+}
 
 /// Reads a Rust-style integer literal: decimal, `0x`, `0o` or `0b`, with `_` separators.
 pub fn parse_int_literal(text: &str) -> Result<u64, IntLiteralError> {
@@ -76,32 +105,130 @@ pub fn list_alternatives(mut items: Vec<String>) -> String {
     }
 }
 
-/// Edit distance between two short strings (insertions, deletions, substitutions).
-pub fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let substitution = diagonal + usize::from(ca != cb);
-            diagonal = row[j + 1];
-            row[j + 1] = substitution.min(row[j] + 1).min(row[j + 1] + 1);
+/// Names longer than this many characters get no "did you mean": a typo in a longer name is
+/// not worth the search, and the bound keeps each comparison small.
+pub const MAX_SUGGESTED_LEN: usize = 64;
+
+/// The edit distance (insertions, deletions, substitutions) between `a` and `b` if it is at
+/// most `limit`, else `None`. Only a band of `2 * limit + 1` cells per row is computed and the
+/// search stops as soon as every cell of a row exceeds `limit`, so one call costs
+/// `O(min(len) * limit)`.
+pub fn edit_distance_within(a: &[char], b: &[char], limit: usize) -> Option<usize> {
+    let (a, b) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    if b.len() - a.len() > limit {
+        return None;
+    }
+    const FAR: usize = usize::MAX / 2;
+    // row[j] is the distance between a[..i] and b[..j]; cells outside the band stay FAR.
+    let mut row: Vec<usize> = (0..=b.len()).map(|j| if j <= limit { j } else { FAR }).collect();
+    for (i, &ca) in a.iter().enumerate() {
+        let i = i + 1;
+        let from = i.saturating_sub(limit).max(1);
+        let to = (i + limit).min(b.len());
+        let mut diagonal = row[from - 1];
+        row[from - 1] = if from == 1 && i <= limit { i } else { FAR };
+        let mut best = row[from - 1];
+        for j in from..=to {
+            let substitution = diagonal + usize::from(ca != b[j - 1]);
+            diagonal = row[j];
+            row[j] = substitution.min(row[j - 1] + 1).min(row[j] + 1);
+            best = best.min(row[j]);
+        }
+        if to < b.len() {
+            row[to + 1] = FAR;
+        }
+        if best > limit {
+            return None;
         }
     }
-    row[b.len()]
+    Some(row[b.len()]).filter(|&d| d <= limit)
 }
 
-/// The candidate closest to `word`, if it is close enough to be a plausible typo.
+/// The candidate closest to `word`, if it is close enough to be a plausible typo: at most a
+/// third of its characters edited, or a candidate the word starts with (`addx` -> `add`).
+///
+/// Linear in the candidates: words longer than [`MAX_SUGGESTED_LEN`] characters get no
+/// suggestion, candidates whose length differs too much are skipped without comparing them,
+/// and the others are compared with [`edit_distance_within`].
 pub fn suggest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let lower = word.to_ascii_lowercase();
-    let limit = (word.chars().count() / 3).max(1);
-    candidates
-        .into_iter()
-        .map(|c| (edit_distance(&lower, c), c))
-        .filter(|&(d, c)| d <= limit || (c.len() > 1 && lower.starts_with(c)))
-        .min_by_key(|&(d, _)| d)
-        .map(|(_, c)| c)
+    let mut unlimited = usize::MAX;
+    suggest_within(word, candidates, &mut unlimited)
+}
+
+/// [`suggest`], charging `cells` for the work: one per candidate looked at and the most cells
+/// of each edit-distance table. When they run out, the best candidate found so far is the
+/// answer.
+fn suggest_within<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>, cells: &mut usize) -> Option<&'a str> {
+    // A char is at most 4 bytes: the byte length bounds the work before counting.
+    if word.len() > 4 * MAX_SUGGESTED_LEN {
+        return None;
+    }
+    let lower: Vec<char> = word.chars().map(|c| c.to_ascii_lowercase()).collect();
+    if lower.len() > MAX_SUGGESTED_LEN {
+        return None;
+    }
+    let limit = (lower.len() / 3).max(1);
+    let mut chars = Vec::with_capacity(MAX_SUGGESTED_LEN);
+    let mut best: Option<(usize, &'a str)> = None;
+    for candidate in candidates {
+        let cost = 1 + (lower.len() + 1) * (2 * limit + 1);
+        if *cells < cost {
+            *cells = 0;
+            break;
+        }
+        *cells -= 1;
+        if candidate.len() > 4 * MAX_SUGGESTED_LEN {
+            continue;
+        }
+        chars.clear();
+        chars.extend(candidate.chars());
+        let distance = if chars.len() > 1 && lower.starts_with(&chars) {
+            // The edit distance to a prefix is the length of the rest.
+            Some(lower.len() - chars.len())
+        } else if chars.len().abs_diff(lower.len()) > limit {
+            None
+        } else {
+            *cells -= cost - 1;
+            edit_distance_within(&lower, &chars, limit)
+        };
+        if let Some(distance) = distance
+            && best.is_none_or(|(d, _)| distance < d)
+        {
+            best = Some((distance, candidate));
+        }
+    }
+    best.map(|(_, candidate)| candidate)
+}
+
+/// Bounds the "did you mean" work of one file whose candidates grow with the input (uniform
+/// names, which a file may declare by the thousand): all its lookups share a budget of
+/// comparison work proportional to the size of the file, so that they stay linear in the input
+/// however many names are declared and misspelt. Once it is spent, no more suggestions.
+#[derive(Clone, Debug)]
+pub struct SuggestionBudget {
+    cells: usize,
+}
+
+impl SuggestionBudget {
+    /// Edit-distance cells any file may spend.
+    pub const BASE: usize = 1 << 22;
+    /// Cells more per byte of input.
+    pub const PER_BYTE: usize = 16;
+
+    /// The budget of an input of `len` bytes.
+    pub fn new(len: usize) -> SuggestionBudget {
+        SuggestionBudget {
+            cells: SuggestionBudget::BASE.saturating_add(len.saturating_mul(SuggestionBudget::PER_BYTE)),
+        }
+    }
+
+    /// [`suggest`], while the budget lasts.
+    pub fn suggest<'a>(&mut self, word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+        if self.cells == 0 {
+            return None;
+        }
+        suggest_within(word, candidates, &mut self.cells)
+    }
 }
 
 #[cfg(test)]
@@ -121,6 +248,13 @@ mod tests {
             parse_int_literal("99999999999999999999999"),
             Err(IntLiteralError::Overflow)
         );
+    }
+
+    #[test]
+    fn skips_only_a_leading_byte_order_mark() {
+        assert_eq!(skip_bom("\u{feff}ld r0 0"), "ld r0 0");
+        assert_eq!(skip_bom("ld\u{feff}"), "ld\u{feff}");
+        assert_eq!(skip_bom(""), "");
     }
 
     #[test]
@@ -152,6 +286,75 @@ mod tests {
         assert_eq!(suggest("ADD", ops), Some("add"));
         assert_eq!(suggest("atan3", ops), Some("atan2"));
         assert_eq!(suggest("frobnicate", ops), None);
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(suggest("addx", ops), Some("add"));
+    }
+
+    fn chars(text: &str) -> Vec<char> {
+        text.chars().collect()
+    }
+
+    #[test]
+    fn bounded_edit_distance_agrees_with_the_full_one_within_its_limit() {
+        let within = |a: &str, b: &str, limit| edit_distance_within(&chars(a), &chars(b), limit);
+        assert_eq!(within("kitten", "sitting", 3), Some(3));
+        assert_eq!(within("kitten", "sitting", 2), None);
+        assert_eq!(within("sitting", "kitten", 5), Some(3));
+        assert_eq!(within("", "abc", 3), Some(3));
+        assert_eq!(within("abc", "", 2), None);
+        assert_eq!(within("flaw", "lawn", 2), Some(2));
+        assert_eq!(within("é", "e", 1), Some(1));
+        // Every pair of short words over a small alphabet, against the textbook table.
+        fn full(a: &[char], b: &[char]) -> usize {
+            let mut row: Vec<usize> = (0..=b.len()).collect();
+            for (i, ca) in a.iter().enumerate() {
+                let mut diagonal = row[0];
+                row[0] = i + 1;
+                for (j, cb) in b.iter().enumerate() {
+                    let substitution = diagonal + usize::from(ca != cb);
+                    diagonal = row[j + 1];
+                    row[j + 1] = substitution.min(row[j] + 1).min(row[j + 1] + 1);
+                }
+            }
+            row[b.len()]
+        }
+        let words: Vec<Vec<char>> = (0..200u32)
+            .map(|n| {
+                (0..n % 6)
+                    .map(|i| ['a', 'b', 'c'][((n / 6 + i * 7) % 3) as usize])
+                    .collect()
+            })
+            .collect();
+        for a in &words {
+            for b in &words {
+                let distance = full(a, b);
+                for limit in 0..5 {
+                    let expected = (distance <= limit).then_some(distance);
+                    assert_eq!(edit_distance_within(a, b, limit), expected, "{a:?} {b:?} {limit}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn absurd_names_get_no_suggestion_and_short_ones_still_do() {
+        let long = format!("#{}", "a".repeat(20_000));
+        let typo = format!("{long}b");
+        assert_eq!(suggest(&typo, [long.as_str(), "#ab"]), None);
+        let name = format!("#{}", "light_".repeat(10));
+        let typo = name.replacen("light", "lihgt", 1);
+        assert_eq!(suggest(&typo, [name.as_str(), "#mvp"]), Some(name.as_str()));
+        // Thousands of similar names: the budget runs out, and then nothing is compared.
+        let names: Vec<String> = (0..5000).map(|i| format!("#light_{i:04}_{}", "x".repeat(40))).collect();
+        let mut budget = SuggestionBudget::new(0);
+        let mut found = 0;
+        for name in &names {
+            let typo = name.replace("light", "lihgt");
+            if budget.suggest(&typo, names.iter().map(String::as_str)).is_some() {
+                found += 1;
+            }
+        }
+        assert!(found > 0 && found < 10, "{found} suggestions");
+        assert_eq!(budget.suggest("#mvq", ["#mvp"]), None);
+        assert_eq!(SuggestionBudget::new(100).suggest("#mvq", ["#mvp"]), Some("#mvp"));
     }
 }

@@ -97,16 +97,20 @@ pub fn parse_hex_words(sources: &SourceMap, id: SourceId, word_bytes: usize) -> 
                 .or_else(|| token.strip_prefix("0X"))
                 .unwrap_or(token);
             let span = Span::new(id, start, i);
-            match u64::from_str_radix(digits, 16) {
-                Ok(value) if value < 1u64 << (word_bytes * 8) && !digits.starts_with('+') => words.push(value as u32),
-                Ok(_) => diagnostics.push(
+            // `from_str_radix` takes a leading `+`, which is not a hex digit.
+            let parsed = u64::from_str_radix(digits, 16)
+                .ok()
+                .filter(|_| !digits.starts_with('+'));
+            match parsed {
+                Some(value) if value < 1u64 << (word_bytes * 8) => words.push(value as u32),
+                Some(_) => diagnostics.push(
                     Diagnostic::error(
                         "PA005",
                         format!("`{token}` does not fit in a {}-bit word", word_bytes * 8),
                     )
                     .with_primary(span, "too large"),
                 ),
-                Err(_) => diagnostics.push(
+                None => diagnostics.push(
                     Diagnostic::error("PA005", format!("`{token}` is not a hex word"))
                         .with_primary(span, "expected hex digits")
                         .with_help("write one word per token, like `0x0000003f` or `3f`"),
@@ -137,10 +141,11 @@ mod tests {
 
     #[test]
     fn reports_bad_and_oversized_tokens_with_spans() {
-        let outcome = hex("12 zz 1ffff / é", 2);
+        let outcome = hex("12 zz 1ffff / é +3f", 2);
         assert!(outcome.value.is_none());
         let spans: Vec<_> = outcome.diagnostics.iter().map(|d| d.labels[0].span.range()).collect();
-        assert_eq!(spans, [3..5, 6..11, 12..13, 14..16]);
+        assert_eq!(spans, [3..5, 6..11, 12..13, 14..16, 17..20]);
+        assert_eq!(outcome.diagnostics[4].message, "`+3f` is not a hex word");
     }
 
     #[test]

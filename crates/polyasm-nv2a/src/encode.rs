@@ -3,7 +3,7 @@
 //! free unit, shared V/CONST/slot C, one o/c output).
 
 use polyasm_core::front::{Bounded, HasSpan, TextRange, span_from};
-use polyasm_core::text::{NameMap, parse_int_literal, suggest};
+use polyasm_core::text::{NameMap, SuggestionBudget, parse_int_literal, suggest};
 use polyasm_core::{Diagnostic, Object, Outcome, Source as SourceFile, SourceId, Span, Symbol};
 
 use crate::MAX_PAIRED;
@@ -337,6 +337,8 @@ pub struct Encoder<'s> {
     uniforms: NameMap<&'s str, Uniform>,
     /// Uses of undeclared uniforms: error index and name, to tell at the end if it came later.
     undeclared: Vec<(usize, &'s str)>,
+    /// "Did you mean" among the declared uniforms, whose number grows with the input.
+    suggestions: SuggestionBudget,
 }
 
 impl<'s> Encoder<'s> {
@@ -359,6 +361,7 @@ impl<'s> Encoder<'s> {
             last_is_operation: false,
             uniforms: NameMap::default(),
             undeclared: Vec::new(),
+            suggestions: SuggestionBudget::new(source.text().len()),
         }
     }
 
@@ -557,7 +560,10 @@ impl<'s> Encoder<'s> {
     /// The constant a `#name` or `#name[row]` names.
     fn uniform(&mut self, name: &'s str, row: Option<TextRange>, span: TextRange) -> Option<u8> {
         let Some(uniform) = self.uniforms.get(name).copied() else {
-            let suggestion = suggest(name, self.uniforms.keys().copied()).map(|s| format!("did you mean `{s}`?"));
+            let suggestion = self
+                .suggestions
+                .suggest(name, self.uniforms.keys().copied())
+                .map(|s| format!("did you mean `{s}`?"));
             self.undeclared.push((self.errors.len(), name));
             self.error(Nv2aError::UndeclaredUniform {
                 span: self.span(span),
@@ -660,7 +666,7 @@ impl<'s> Encoder<'s> {
         Some((value as u8, relative))
     }
 
-    fn source(&mut self, operand: &Operand) -> Option<Source> {
+    fn source(&mut self, operand: &Operand, op: &str) -> Option<Source> {
         let reg = match operand.reg {
             Reg::Name(name) => match resolve_name(self.text(name)) {
                 Ok(Named::Temp(i)) => SrcReg::Temp(i as u8),
@@ -703,6 +709,7 @@ impl<'s> Encoder<'s> {
                 index: self.uniform(self.text(name), row, operand.reg_span)?,
                 relative: false,
             },
+            Reg::Number(number) => return self.number_operand(op, number),
         };
         let swizzle = match operand.suffix {
             None => [0, 1, 2, 3],
@@ -724,6 +731,16 @@ impl<'s> Encoder<'s> {
             swizzle,
             negate: operand.negate.is_some(),
         })
+    }
+
+    /// A number written where `op` takes a register.
+    fn number_operand<T>(&mut self, op: &str, number: TextRange) -> Option<T> {
+        self.error(Nv2aError::WrongOperandKind {
+            span: self.span(number),
+            op: op.to_string(),
+            number: self.text(number).to_string(),
+        });
+        None
     }
 
     fn not_writable(&mut self, range: TextRange, what: String, help: &str) -> Option<Dest> {
@@ -785,12 +802,17 @@ impl<'s> Encoder<'s> {
                 (index, false) => DestReg::Const(index),
             },
             Reg::Uniform { name, row } => DestReg::Const(self.uniform(self.text(name), row, span)?),
+            Reg::Number(number) => return self.number_operand(op, number),
         };
         match (kind, reg) {
             (DestKind::Address, DestReg::Address) | (DestKind::Register, DestReg::Temp(_) | DestReg::Output(_)) => {}
             (DestKind::Register, DestReg::Const(_)) => {}
             (DestKind::Address, _) => {
-                return self.not_writable(span, format!("`{op}`'s destination"), "arl writes a0: `arl a0, r0.x`");
+                self.error(Nv2aError::ArlDestination {
+                    span: self.span(span),
+                    register: self.text(span).to_string(),
+                });
+                return None;
             }
             (DestKind::Register, DestReg::Address) => {
                 return self.not_writable(span, "a0".into(), "a0 is written by `arl a0, src`");
@@ -860,7 +882,7 @@ impl<'s> Encoder<'s> {
         let mut ok = dest.is_some();
         for (i, operand) in source_operands.iter().enumerate() {
             source_spans[i] = operand.span();
-            match self.source(operand) {
+            match self.source(operand, info.mnemonic) {
                 Some(source) => sources[i] = source,
                 None => ok = false,
             }
@@ -1108,7 +1130,7 @@ impl<'s> Encoder<'s> {
             }
         }
         let dest = self.dest(dst, DestKind::Register, name)?;
-        let source = self.source(src)?;
+        let source = self.source(src, name)?;
         let span = name_span.to(third.span());
         let (dest_span, src_span) = (dst.span(), src.span());
         let resolved = |op: Op, reg: DestReg, mask: u8, sources: [Source; 3], spans: [TextRange; 3]| Resolved {
@@ -1225,7 +1247,7 @@ impl<'s> Encoder<'s> {
                 span: self.span(name_span),
                 message: format!("unknown directive `{name}`"),
                 label: "not a directive".into(),
-                help: "the one directive is `.word d0, d1, d2, d3`".into(),
+                help: "the only directive is `.word d0, d1, d2, d3`".into(),
             });
             return None;
         }
@@ -1252,7 +1274,7 @@ impl<'s> Encoder<'s> {
                         span: self.span(value),
                         message: format!("{v:#x} does not fit in 32 bits"),
                         label: "too large for one word".into(),
-                        help: "each word is 0 to 0xffffffff".into(),
+                        help: "`.word` takes values from 0 to 0xffffffff".into(),
                     });
                     return None;
                 }

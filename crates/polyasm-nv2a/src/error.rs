@@ -24,6 +24,21 @@ pub enum Nv2aError {
         name: String,
         suggestion: Option<&'static str>,
     },
+    /// A number where a register belongs.
+    WrongOperandKind {
+        span: Span,
+        op: String,
+        number: String,
+    },
+    /// arl writes a0, and only a0.
+    ArlDestination {
+        span: Span,
+        register: String,
+    },
+    /// A declaration, macro or directive joined to an operation with `+`.
+    PairedNonOperation {
+        span: Span,
+    },
     /// Too few or too many operands; `span` covers the extra ones, or the mnemonic.
     OperandCount {
         span: Span,
@@ -165,7 +180,7 @@ pub static CODES: &[CodeInfo] = &[
     CodeInfo {
         code: "NV2A001",
         title: "syntax error",
-        explanation: "An nv2a statement is an operation (`mnemonic dst, src, ...`, operands separated by commas), several operations joined by `+` into one instruction, a uniform declaration (`#name vector N`, `#name matrix4 N`), a macro (`%matmul4x4 dst src #matrix`, `%norm3 dst src tmp`) or `.word`. An operand is a register with an optional `.mask` or `.swizzle`, `c[N]`, `c[A0+N]`, `c[N+A0]`, `#uniform` or `#matrix[row]`, and a source may start with `-`. Comments are `//`, `;` or `/* */`.",
+        explanation: "An nv2a statement is an operation (`mnemonic dst, src, ...`, operands separated by commas), several operations joined by `+` into one instruction, a uniform declaration (`#name vector N`, `#name matrix4 N`), a macro (`%matmul4x4 dst src #matrix`, `%norm3 dst src tmp`) or `.word`. An operand is a register with an optional `.mask` or `.swizzle`, `c[N]`, `c[A0+N]`, `c[N+A0]`, `#uniform` or `#matrix[row]`, and a source may start with `-`; a bare number is not an operand (a constant is `cN` or `c[N]`). Only operations can be joined with `+`. Comments are `//`, `;` or `/* */`.",
     },
     CodeInfo {
         code: "NV2A002",
@@ -185,12 +200,12 @@ pub static CODES: &[CodeInfo] = &[
     CodeInfo {
         code: "NV2A005",
         title: "unknown register",
-        explanation: "Registers are r0–r11 (temporaries), r12 (read-only oPos), v0–v15 or their names iPos, iWeight, iNormal, iDiffuse, iSpecular, iFog, iPts, iBackDiffuse, iBackSpecular, iTex0–iTex3 (inputs), c0–c191 or c[N] (constants), a0 (address, written by arl) and the outputs oPos, oD0/oDiffuse, oD1/oSpecular, oFog, oPts, oB0/oBackDiffuse, oB1/oBackSpecular, oT0–oT3/oTex0–oTex3.",
+        explanation: "Registers are r0 to r11 (temporaries), r12 (read-only oPos), v0 to v15 or their names iPos, iWeight, iNormal, iDiffuse, iSpecular, iFog, iPts, iBackDiffuse, iBackSpecular, iTex0 to iTex3 (inputs), c0 to c191 or c[N] (constants), a0 (address, written by arl) and the outputs oPos, oD0/oDiffuse, oD1/oSpecular, oFog, oPts, oB0/oBackDiffuse, oB1/oBackSpecular, oT0 to oT3 (or oTex0 to oTex3).",
     },
     CodeInfo {
         code: "NV2A006",
         title: "register out of range",
-        explanation: "The vertex engine has temporaries r0–r12 (r12 read-only), inputs v0–v15 and constants c0–c191; c[A0+N] takes an offset from 0 to 191.",
+        explanation: "The vertex engine has temporaries r0 to r12 (r12 read-only), inputs v0 to v15 and constants c0 to c191; c[A0+N] takes an offset from 0 to 191.",
     },
     CodeInfo {
         code: "NV2A007",
@@ -205,12 +220,12 @@ pub static CODES: &[CodeInfo] = &[
     CodeInfo {
         code: "NV2A009",
         title: "register cannot be written",
-        explanation: "Destinations are r0–r11, the o-registers, c-registers (vertex state programs) and, for arl only, a0. r12 is a read-only view of oPos (write oPos instead); v-registers are inputs; `c[A0+N]` cannot be a destination because the instruction encodes only an absolute constant address for writes.",
+        explanation: "Destinations are r0 to r11, the o-registers, c-registers (vertex state programs) and, for arl only, a0; arl writes a0 and nothing else. r12 is a read-only view of oPos (write oPos instead); v-registers are inputs; `c[A0+N]` cannot be a destination because the instruction encodes only an absolute constant address for writes.",
     },
     CodeInfo {
         code: "NV2A010",
         title: "register cannot be read",
-        explanation: "Sources are temporaries (r0–r12), inputs (v0–v15) and constants. Output registers are write-only (r12 reads oPos), and a0 can only be used as the index in `c[A0+N]`.",
+        explanation: "Sources are temporaries (r0 to r12), inputs (v0 to v15) and constants. Output registers are write-only (r12 reads oPos), and a0 can only be used as the index in `c[A0+N]`.",
     },
     CodeInfo {
         code: "NV2A011",
@@ -225,12 +240,12 @@ pub static CODES: &[CodeInfo] = &[
     CodeInfo {
         code: "NV2A013",
         title: "invalid uniform declaration",
-        explanation: "A declaration is `#name vector N` or `#name matrix4 N`, where N is the first constant register: vector takes c0–c191, matrix4 takes four registers N to N+3, all within c0–c191.",
+        explanation: "A declaration is `#name vector N` or `#name matrix4 N`, where N is the first constant register: vector takes c0 to c191, matrix4 takes four registers N to N+3, all within c0 to c191.",
     },
     CodeInfo {
         code: "NV2A014",
         title: "invalid matrix row",
-        explanation: "`#m[k]` picks row k of a uniform: 0–3 for a matrix4, only 0 for a vector. A matrix4 used as an operand needs its row (`#m[0]`); `%matmul4x4` takes the whole matrix (`#m`).",
+        explanation: "`#m[k]` picks row k of a uniform: 0 to 3 for a matrix4, only 0 for a vector. A matrix4 used as an operand needs its row (`#m[0]`); `%matmul4x4` takes the whole matrix (`#m`).",
     },
     CodeInfo {
         code: "NV2A015",
@@ -313,7 +328,7 @@ impl Nv2aError {
     pub fn code(&self) -> &'static str {
         use Nv2aError::*;
         match self {
-            Unexpected { .. } => "NV2A001",
+            Unexpected { .. } | PairedNonOperation { .. } | WrongOperandKind { .. } => "NV2A001",
             UnterminatedComment { .. } => "NV2A002",
             UnknownMnemonic { .. } => "NV2A003",
             OperandCount { .. } => "NV2A004",
@@ -321,7 +336,7 @@ impl Nv2aError {
             RegisterOutOfRange { .. } => "NV2A006",
             BadSwizzle { .. } => "NV2A007",
             BadMask { .. } => "NV2A008",
-            NotWritable { .. } => "NV2A009",
+            NotWritable { .. } | ArlDestination { .. } => "NV2A009",
             NotReadable { .. } => "NV2A010",
             UndeclaredUniform { .. } => "NV2A011",
             DuplicateUniform { .. } => "NV2A012",
@@ -356,8 +371,23 @@ impl Nv2aError {
                 } else {
                     "an operation is `mnemonic dst, src, ...`; join paired operations with `+`"
                 }),
+            PairedNonOperation { span } => error("only operations can be joined with `+`".into())
+                .with_primary(*span, "a declaration, macro or directive in a pair")
+                .with_help("put the declaration, macro or directive on a line of its own"),
+            WrongOperandKind { span, op, number } => {
+                error(format!("`{op}` expects a register here, found the number `{number}`"))
+                    .with_primary(*span, "expected a register")
+                    .with_help(format!(
+                        "registers are named: a constant is `c{number}` or `c[{number}]`, a temporary `r{number}`"
+                    ))
+            }
+            ArlDestination { span, register } => {
+                error(format!("`arl` expects a0 here, found the register `{register}`"))
+                    .with_primary(*span, "expected a0")
+                    .with_help("arl writes the address register: `arl a0, r0.x`")
+            }
             UnterminatedComment { span } => error("unterminated block comment".into())
-                .with_primary(*span, "this `/*` has no `*/`")
+                .with_primary(*span, "this `/*` has no matching `*/`")
                 .with_help("close the comment with `*/`"),
             UnknownMnemonic { span, name, suggestion } => {
                 let d = error(format!("unknown mnemonic `{name}`")).with_primary(*span, "not an nv2a operation");
@@ -515,16 +545,9 @@ impl Nv2aError {
                 .with_primary(*span, format!("instruction {}", MAX_INSTRUCTIONS + 1))
                 .with_note(format!("the vertex engine holds {MAX_INSTRUCTIONS} instruction slots"))
                 .with_help("pair operations with `+`, or split the program"),
-            InvalidInteger { span, text, error: e } => {
-                let label = match e {
-                    IntLiteralError::NoDigits => "no digits after the prefix",
-                    IntLiteralError::InvalidDigit(_) => "not a digit of this base",
-                    IntLiteralError::Overflow => "more than 64 bits",
-                };
-                error(format!("invalid number `{text}`"))
-                    .with_primary(*span, label)
-                    .with_help("numbers are decimal, `0x` hex, `0b` binary or `0o` octal")
-            }
+            InvalidInteger { span, text, error: e } => error(format!("invalid number `{text}`"))
+                .with_primary(*span, e.label())
+                .with_help(e.help()),
         }
     }
 }

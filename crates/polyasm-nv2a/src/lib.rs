@@ -98,10 +98,8 @@ pub fn assemble_with_listing(
                     Ok(declaration) if alone => encoder.statement(&declaration, arena),
                     Ok(_) => {
                         failed = true;
-                        encoder.error(Nv2aError::Unexpected {
+                        encoder.error(Nv2aError::PairedNonOperation {
                             span: span.in_source(file),
-                            found: "a declaration, macro or directive".into(),
-                            expected: "an operation: `+` joins operations only".into(),
                         });
                     }
                     Err(errors) => {

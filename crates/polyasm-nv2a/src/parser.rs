@@ -36,6 +36,8 @@ pub enum Reg {
     Indexed { base: TextRange, index: Index },
     /// `#name` or `#name[row]`.
     Uniform { name: TextRange, row: Option<TextRange> },
+    /// A number where a register belongs (`mov r0, 5`), kept so the encoder can say so.
+    Number(TextRange),
 }
 
 /// One operand: `-c[A0+4].xyz`.
@@ -181,6 +183,7 @@ where
             uniform_name
                 .then(row.or_not())
                 .map(|(name, row)| Reg::Uniform { name, row }),
+            select! { Tok::Int(_) => () }.map_with(at).map(Reg::Number),
         ))
         .map_with(|reg, e| (reg, TextRange::from(e.span()))),
         "a register",

@@ -139,7 +139,7 @@ pub static CODES: &[CodeInfo] = &[
     CodeInfo {
         code: "VU003",
         title: "wrong kind of operand",
-        explanation: "Each operand position takes one kind of operand: a register (`r0`..`r15`), an output (`pos`, `tex`, `col`, `ocol`), a number (an input slot for `ld`, a constant slot for `ldc`, a mask for `shf`) or a swizzle. `st` takes the output first and the register second: `st pos r0`. `ld` and `ldc` take a register first and a slot number second: `ld r0 0`.",
+        explanation: "Each operand position takes one kind of operand: a register (`r0` to `r15`), an output (`pos`, `tex`, `col`, `ocol`), a number (an input slot for `ld`, a constant slot for `ldc`, a mask for `shf`) or a swizzle. `st` takes the output first and the register second: `st pos r0`. `ld` and `ldc` take a register first and a slot number second: `ld r0 0`.",
     },
     CodeInfo {
         code: "VU004",
@@ -341,30 +341,16 @@ impl VuError {
             }
             VuError::TooManyInstructions { span } => {
                 Diagnostic::error(code, format!("program is longer than {MAX_WORDS} instructions"))
-                    .with_primary(
-                        *span,
-                        format!("instruction {} of a {MAX_WORDS}-instruction machine", MAX_WORDS + 1),
-                    )
+                    .with_primary(*span, format!("instruction {}", MAX_WORDS + 1))
                     .with_note(format!(
-                        "the VU holds {MAX_WORDS} words; programs shorter than that get an `end` appended"
+                        "the VU holds {MAX_WORDS} instruction slots; programs shorter than that get an `end` appended"
                     ))
                     .with_help("split the program, or move work to the CPU or another draw")
             }
             VuError::InvalidInteger { span, text, error } => {
-                let (label, help) = match error {
-                    IntLiteralError::NoDigits => (
-                        "no digits after the prefix".to_string(),
-                        "write digits after `0x`, `0b` or `0o`",
-                    ),
-                    IntLiteralError::InvalidDigit(_) => (
-                        "not a digit of this base".to_string(),
-                        "numbers are decimal, `0b` binary, `0x` hex or `0o` octal",
-                    ),
-                    IntLiteralError::Overflow => ("more than 64 bits".to_string(), "use a smaller value"),
-                };
                 Diagnostic::error(code, format!("invalid number `{text}`"))
-                    .with_primary(*span, label)
-                    .with_help(help)
+                    .with_primary(*span, error.label())
+                    .with_help(error.help())
             }
             VuError::UnknownOutput { span, name, suggestion } => {
                 let d =
@@ -377,7 +363,7 @@ impl VuError {
             VuError::WordOutOfRange { span, value } => {
                 Diagnostic::error(code, format!("{value:#x} does not fit in 32 bits"))
                     .with_primary(*span, "too large for one word")
-                    .with_help("`.word` takes a value from 0 to 0xffffffff")
+                    .with_help("`.word` takes values from 0 to 0xffffffff")
             }
             VuError::MulmPastLastRegister { span, src } => Diagnostic::warning(
                 code,
