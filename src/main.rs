@@ -468,6 +468,10 @@ fn run(args: &RunArgs, reporter: &mut Reporter) -> Result {
     })?;
     let output = Output::from_arg(args.io.output.as_deref());
     output.check_not_input(&input, reporter)?;
+    // Files named by option values (`--data`) are inputs too.
+    for value in options.values.values().flatten() {
+        output.check_not_input(&Input::Path(value.clone()), reporter)?;
+    }
     let (mut sources, object) = assemble_input(target, &input, options, reporter, "nothing run")?;
     // The results are written as they are computed: to standard output, or to a temporary file
     // that replaces `-o FILE` only when the run succeeds.
@@ -561,6 +565,11 @@ fn check(args: &CheckArgs, reporter: &mut Reporter) -> Result {
         let Ok(file) = read_source(&input, &mut sources, reporter) else {
             failed_files += 1;
             continue;
+        };
+        // Only diagnostics are wanted: no listing.
+        let options = &TargetOptions {
+            skip_listing: true,
+            ..options.clone()
         };
         let outcome = target.assemble(&sources, file, options);
         if reporter.emit(outcome.diagnostics, &sources) || outcome.value.is_none() {

@@ -3,6 +3,7 @@
 use std::io::{IsTerminal, Write};
 
 use polyasm_core::render::{ErrorFormat, Renderer, render, render_note};
+use polyasm_core::text::count;
 use polyasm_core::{Diagnostic, SourceMap, WarningPolicy};
 
 use crate::args::{ColorArg, ErrorFormatArg, GlobalArgs};
@@ -100,11 +101,10 @@ impl Reporter {
         if errors + warnings == 0 {
             return;
         }
-        let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
         let what = match (errors, warnings) {
-            (e, 0) => plural(e, "more error"),
-            (0, w) => plural(w, "more warning"),
-            (e, w) => format!("{} and {}", plural(e, "more error"), plural(w, "warning")),
+            (e, 0) => count(e, "more error"),
+            (0, w) => count(w, "more warning"),
+            (e, w) => format!("{} and {}", count(e, "more error"), count(w, "warning")),
         };
         let message = format!(
             "{what} not shown (limit: `--max-errors {}`; `--max-errors 0` shows all)",
@@ -119,10 +119,9 @@ impl Reporter {
     pub fn summarize_failure(&mut self, what: &str) {
         self.report_hidden();
         if self.format == ErrorFormat::Human && self.errors > 0 {
-            let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
-            let mut line = plural(self.errors, "error");
+            let mut line = count(self.errors, "error");
             if self.warnings_seen > 0 {
-                line = format!("{line}, {}", plural(self.warnings_seen, "warning"));
+                line = format!("{line}, {}", count(self.warnings_seen, "warning"));
             }
             let label = if self.color { "\x1b[1;31merror\x1b[0m" } else { "error" };
             // Not eprintln!, which panics when standard error cannot be written.

@@ -1162,6 +1162,25 @@ fn a_partial_word_is_counted_in_the_singular() {
     );
     let output = run_with_stdin(&["disasm", "-t", "vu"], &[0]);
     assert!(stderr(&output).contains("is 1 byte long"), "{}", stderr(&output));
+
+    // nv2a counts words of four-word instructions the same way.
+    let output = run_with_stdin(&["disasm", "-t", "nv2a", "--input-format", "hex"], b"00000000\n");
+    assert!(
+        stderr(&output).contains("1 word is not a whole number of 4-word instructions")
+            && stderr(&output).contains("the last word is a partial instruction"),
+        "{}",
+        stderr(&output)
+    );
+    let output = run_with_stdin(
+        &["disasm", "-t", "nv2a", "--input-format", "hex"],
+        b"0\n0\n0\n0\n0\n0\n",
+    );
+    assert!(
+        stderr(&output).contains("6 words are not")
+            && stderr(&output).contains("the last 2 words are a partial instruction"),
+        "{}",
+        stderr(&output)
+    );
 }
 
 #[test]

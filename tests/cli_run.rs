@@ -305,3 +305,56 @@ fn formats_without_a_listing_assemble_without_one() {
     let value: serde_json::Value = serde_json::from_str(&stdout(&json)).unwrap();
     assert_eq!(value["listing"].as_array().unwrap().len(), 14);
 }
+
+#[test]
+fn a_data_file_may_start_with_a_byte_order_mark() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = write_data(dir.path(), "{\"vertices\": [{\"v0\": [1, 2, 3, 1]}]}");
+    let marked = dir.path().join("marked.json");
+    std::fs::write(&marked, "\u{feff}{\"vertices\": [{\"v0\": [1, 2, 3, 1]}]}").unwrap();
+    let expected = run(&["run", MVP, "--data", &plain]);
+    assert_eq!(expected.status.code(), Some(0), "{}", stderr(&expected));
+    let output = run(&["run", MVP, "--data", path_str(&marked)]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(stdout(&output), stdout(&expected));
+
+    // Positions in such a file count from the character after the mark.
+    let bad = "{\"vertices\": [{\"v16\": [1]}]}";
+    let plain = write_data(dir.path(), bad);
+    std::fs::write(&marked, format!("\u{feff}{bad}")).unwrap();
+    let position = |path: &str| {
+        let output = run(&["run", MVP, "--data", path, "--error-format", "short"]);
+        let err = stderr(&output);
+        let at = err.find(".json:").expect("the error names the data file") + ".json:".len();
+        err[at..].split(": ").next().unwrap().to_string()
+    };
+    assert_eq!(position(path_str(&marked)), position(&plain));
+    assert_eq!(position(&plain), "1:20");
+}
+
+#[test]
+fn slot_messages_name_the_kind_with_its_article_and_range() {
+    let output = run(&["run", SEED, "-c", "x=1", "--color", "never"]);
+    assert!(
+        stderr(&output).contains("`x` is not a constant slot"),
+        "{}",
+        stderr(&output)
+    );
+    let output = run(&["run", SEED, "-c", "16=1", "--color", "never"]);
+    assert!(
+        stderr(&output).contains("out of range (0 to 15)"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn the_output_may_not_be_the_data_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "{\"vertices\": [{\"v0\": [1, 2, 3, 1]}]}";
+    let data = write_data(dir.path(), text);
+    let output = run(&["run", MVP, "--data", &data, "-o", &data]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(stderr(&output).contains("PA014"), "{}", stderr(&output));
+    assert_eq!(std::fs::read_to_string(&data).unwrap(), text);
+}

@@ -66,6 +66,25 @@ pub fn skip_bom(text: &str) -> &str {
     text.strip_prefix(BOM).unwrap_or(text)
 }
 
+/// `n` and the noun, singular for one: `1 word`, `2 words`, `0 words`.
+pub fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+/// The noun with its indefinite article: `an input`, `a constant`.
+pub fn with_article(noun: &str) -> String {
+    let article = if noun.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    };
+    format!("{article} {noun}")
+}
+
 /// Reads a Rust-style integer literal: decimal, `0x`, `0o` or `0b`, with `_` separators.
 pub fn parse_int_literal(text: &str) -> Result<u64, IntLiteralError> {
     let (radix, digits, prefix_len) = match text.as_bytes() {
@@ -234,6 +253,15 @@ impl SuggestionBudget {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_and_articles_agree_with_the_noun() {
+        assert_eq!(count(1, "word"), "1 word");
+        assert_eq!(count(0, "word"), "0 words");
+        assert_eq!(count(3, "more error"), "3 more errors");
+        assert_eq!(with_article("input"), "an input");
+        assert_eq!(with_article("constant"), "a constant");
+    }
 
     #[test]
     fn reads_every_radix_and_separator() {

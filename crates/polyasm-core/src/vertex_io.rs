@@ -163,12 +163,12 @@ fn parse_slot(name: &str, kind: &SlotKind) -> Result<usize, ValueError> {
     match (kind.parse)(name) {
         Some(slot) if slot < kind.count => Ok(slot),
         Some(slot) => Err(ValueError::new(
-            format!("{} slot {slot} is out of range (0..{})", kind.what, kind.count - 1),
+            format!("{} slot {slot} is out of range (0 to {})", kind.what, kind.count - 1),
             help(),
         )),
         None if name.is_empty() => Err(ValueError::new(format!("the {} slot is missing", kind.what), help())),
         None => Err(ValueError::new(
-            format!("`{name}` is not an {} slot", kind.what),
+            format!("`{name}` is not {} slot", crate::text::with_article(kind.what)),
             help(),
         )),
     }
@@ -739,11 +739,15 @@ fn read_data_file(
     kind: &SlotKind,
     constants: &mut [Vec4],
 ) -> Result<DataFile, Box<Diagnostic>> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        let reason = e.to_string();
-        let reason = reason.split(" (os error").next().unwrap_or_default();
-        Diagnostic::error("PA001", format!("cannot read data file {path}: {reason}"))
+    let mut text = std::fs::read_to_string(path).map_err(|e| {
+        Diagnostic::error(
+            "PA001",
+            format!("cannot read data file {path}: {}", crate::fs::reason(&e)),
+        )
     })?;
+    if text.starts_with(crate::text::BOM) {
+        text.drain(..crate::text::BOM.len());
+    }
     let id = sources.try_add(path, text).map_err(|_| {
         Diagnostic::error("PA013", format!("data file {path} is 4 GiB or larger"))
             .with_help("split it into smaller files")

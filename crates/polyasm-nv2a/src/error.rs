@@ -402,19 +402,31 @@ impl Nv2aError {
                 takes,
                 found,
                 syntax,
-            } => error(format!(
-                "`{name}` takes {takes} operand{}, found {found}",
-                if *takes == 1 { "" } else { "s" }
-            ))
-            .with_primary(
-                *span,
-                if found > takes {
+            } => {
+                // As the VU says it: extra operands are counted, missing ones named.
+                let message = match (*found, *takes) {
+                    (found, takes) if found > takes => format!(
+                        "`{name}` takes {}, found {found}",
+                        polyasm_core::text::count(takes, "operand")
+                    ),
+                    (0, _) => format!("`{name}` is missing its operands"),
+                    (found, takes) => format!(
+                        "`{name}` is missing {}",
+                        match takes - found {
+                            1 => "a source".to_string(),
+                            n => format!("{n} sources"),
+                        }
+                    ),
+                };
+                let label = if found > takes {
                     "extra operand"
                 } else {
                     "operands missing"
-                },
-            )
-            .with_help(format!("write `{syntax}`")),
+                };
+                error(message)
+                    .with_primary(*span, label)
+                    .with_help(format!("write `{syntax}`"))
+            }
             UnknownRegister { span, name, suggestion } => {
                 let d = error(format!("unknown register `{name}`")).with_primary(*span, "not a register");
                 match suggestion {

@@ -146,8 +146,9 @@ impl std::fmt::Display for IncompleteInstruction {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{} words are not whole instructions of {} words",
-            self.words,
+            "{} {} not a whole number of {}-word instructions",
+            polyasm_core::text::count(self.words, "word"),
+            if self.words == 1 { "is" } else { "are" },
             ops::WORDS_PER_INSTRUCTION
         )
     }
@@ -158,10 +159,10 @@ impl std::error::Error for IncompleteInstruction {}
 impl IncompleteInstruction {
     fn to_diagnostic(self) -> Diagnostic {
         Diagnostic::error("NV2A028", self.to_string())
-            .with_note(format!(
-                "the last {} words are a partial instruction",
-                self.words % ops::WORDS_PER_INSTRUCTION
-            ))
+            .with_note(match self.words % ops::WORDS_PER_INSTRUCTION {
+                1 => "the last word is a partial instruction".to_string(),
+                n => format!("the last {n} words are a partial instruction"),
+            })
             .with_help("an nv2a instruction is four 32-bit words, d0 to d3")
     }
 }
