@@ -32,8 +32,9 @@ pub const EXCERPT_WIDTH: usize = 100;
 const EXCERPT_CONTEXT: usize = 24;
 
 /// The most characters of user text a message shows between backticks (a name, a token);
-/// longer text keeps its start and ends with `…`.
-pub const MAX_QUOTED_CHARS: usize = 40;
+/// longer text keeps its start and ends with `…`. Room enough for the file paths and commands
+/// that messages quote, which stay whole so that they can be copied.
+pub const MAX_QUOTED_CHARS: usize = 128;
 
 /// The most characters of a message, label, note or help line.
 const MAX_MESSAGE_CHARS: usize = 400;
