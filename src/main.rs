@@ -4,6 +4,7 @@ mod args;
 mod io;
 mod report;
 
+use std::borrow::Cow;
 use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -312,7 +313,7 @@ fn assemble(args: &AssembleArgs, reporter: &mut Reporter) -> Result {
         symbol: &symbol,
     };
     let bytes = output::write_standard(format.name, &object, &ctx)
-        .or_else(|| target.write_format(format.name, &object, &sources))
+        .or_else(|| target.write_format(format.name, &object, &sources).map(Cow::Owned))
         .expect("every listed format has a writer");
     output.write(&bytes, reporter)
 }

@@ -109,6 +109,49 @@ pub fn lex_in_chunks<'s, L: StatementLexer<'s>>(
     }
 }
 
+/// Inputs at least this long are lexed and parsed on a second thread while this one encodes
+/// ([`pipeline`]); for shorter ones a thread costs more than it saves.
+pub const PIPELINE_MIN_BYTES: usize = 256 * 1024;
+
+/// Runs `produce` and `consume` as the two stages of a pipeline: `produce` (lexing and
+/// parsing) emits items, `consume` (encoding) takes them in order. When `parallel`, `produce`
+/// runs on a second thread and a bounded queue of a few items joins the two, so memory stays
+/// flat; otherwise, or when no thread can be started, both run on this thread, item by item.
+pub fn pipeline<C: Send>(parallel: bool, produce: impl FnOnce(&mut dyn FnMut(C)) + Send, mut consume: impl FnMut(C)) {
+    // Kept here until a thread takes it, so that it can still run here if none starts.
+    let producer = std::sync::Mutex::new(Some(produce));
+    let take = || {
+        producer
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take()
+    };
+    if parallel {
+        let (sender, receiver) = std::sync::mpsc::sync_channel::<C>(4);
+        let started = std::thread::scope(|scope| {
+            let worker = std::thread::Builder::new().spawn_scoped(scope, move || {
+                if let Some(produce) = take() {
+                    // A send fails only once the consumer is gone (it panicked): drop the rest.
+                    produce(&mut |item| drop(sender.send(item)));
+                }
+            });
+            if worker.is_err() {
+                return false;
+            }
+            for item in receiver {
+                consume(item);
+            }
+            true
+        });
+        if started {
+            return;
+        }
+    }
+    if let Some(produce) = take() {
+        produce(&mut consume);
+    }
+}
+
 /// Parses each non-empty statement of a chunk, telling `each` its index. `fast` is the same grammar with
 /// [`EmptyErr`]: it allocates nothing for the alternatives it tries, so valid statements go
 /// through it alone; a statement it rejects is parsed again with `rich` for the message.

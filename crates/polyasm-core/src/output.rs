@@ -3,6 +3,7 @@
 //! Dialect-specific formats (nv2a `vshinc`, ...) live in their crate behind
 //! [`crate::Target::write_format`] and are described by the same [`FormatInfo`].
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
 use serde::Serialize;
@@ -73,14 +74,15 @@ pub struct OutputContext<'a> {
 }
 
 /// Writes `object` in one of [`STANDARD_FORMATS`]; `None` if `format` is not one of them.
-pub fn write_standard(format: &str, object: &Object, ctx: &OutputContext) -> Option<Vec<u8>> {
+/// `bin` is the object's own bytes, not a copy.
+pub fn write_standard<'o>(format: &str, object: &'o Object, ctx: &OutputContext) -> Option<Cow<'o, [u8]>> {
     Some(match format {
-        "bin" => object.bytes.clone(),
-        "hex" => write_hex(object).into_bytes(),
-        "c" => write_c_array(object, ctx).into_bytes(),
-        "rust" => write_rust_array(object, ctx).into_bytes(),
-        "listing" => write_listing(object, ctx).into_bytes(),
-        "json" => write_json(object, ctx).into_bytes(),
+        "bin" => Cow::Borrowed(&object.bytes),
+        "hex" => write_hex(object).into_bytes().into(),
+        "c" => write_c_array(object, ctx).into_bytes().into(),
+        "rust" => write_rust_array(object, ctx).into_bytes().into(),
+        "listing" => write_listing(object, ctx).into_bytes().into(),
+        "json" => write_json(object, ctx).into_bytes().into(),
         _ => return None,
     })
 }

@@ -2,8 +2,8 @@
 //! 1,000,000-line file from disk and writes its output to disk.
 //!
 //! - polyasm: the heavy nv2a program (`common::generate_heavy`) to raw machine code, through the
-//!   library as the command line does it (read the file, assemble, write the bytes); the
-//!   library option that lifts the 136-instruction limit is the only difference.
+//!   library as the command line does it (read the file, assemble without a listing, write the
+//!   bytes); the library option that lifts the 136-instruction limit is the only difference.
 //! - GNU as: a straight-line x86-64 SSE/AVX program of the same line count, with the same kinds
 //!   of lines (two- and three-operand vector operations, memory operands through named
 //!   constants, comments), run as a process: `as big.s -o big.o`.
@@ -68,7 +68,7 @@ fn polyasm_file(input: &Path, output: &Path) -> usize {
     let text = std::fs::read_to_string(input).expect("the generated input is readable");
     let mut sources = SourceMap::new();
     let file = sources.add(input.display().to_string(), text);
-    let outcome = polyasm_nv2a::assemble(&sources, file, common::unlimited());
+    let outcome = polyasm_nv2a::assemble_with_listing(&sources, file, common::unlimited(), false);
     let object = outcome.value.expect("the generated program is valid");
     let ctx = OutputContext {
         sources: &sources,

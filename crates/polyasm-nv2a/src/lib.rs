@@ -32,6 +32,9 @@ use crate::lexer::Lexer;
 pub const MAX_PAIRED: usize = 3;
 
 /// Assembles source `file` of `sources`.
+///
+/// Lexing and parsing run a chunk of statements ahead of encoding, on a second thread for big
+/// sources ([`front::pipeline`]); the encoder sees the same statements in the same order either way.
 pub fn assemble(sources: &SourceMap, file: SourceId, options: AssembleOptions) -> Outcome<Object> {
     assemble_with_listing(sources, file, options, true)
 }
@@ -45,26 +48,82 @@ pub fn assemble_with_listing(
     listing: bool,
 ) -> Outcome<Object> {
     let source = sources.get(file);
+    let text = source.text();
     let mut encoder = encode::Encoder::new(file, source, options, listing);
+    front::pipeline(
+        text.len() >= front::PIPELINE_MIN_BYTES,
+        |emit| parse_chunks(text, file, emit),
+        |chunk: ParsedChunk| {
+            for error in chunk.errors {
+                encoder.error(error);
+            }
+            for statement in &chunk.statements {
+                match statement {
+                    Parsed::Instruction { operations, extra } => encoder.instruction_statement(
+                        &chunk.operations[operations.start as usize..operations.end as usize],
+                        &chunk.operands,
+                        *extra,
+                    ),
+                    Parsed::Declaration(declaration) => encoder.statement(declaration, &chunk.operands),
+                    Parsed::Failed(span) => encoder.failed_instruction(*span),
+                }
+            }
+        },
+    );
+    encoder.finish()
+}
+
+/// A chunk of statements, lexed and parsed: what the encoder needs of them, in order.
+#[derive(Default)]
+struct ParsedChunk {
+    statements: Vec<Parsed>,
+    /// The operations of the chunk's instructions, each instruction a run of them.
+    operations: Vec<parser::Operation>,
+    /// The operands of every operation and macro of the chunk.
+    operands: Vec<parser::Operand>,
+    /// Lexing and syntax errors.
+    errors: Vec<Nv2aError>,
+}
+
+/// One statement of a [`ParsedChunk`].
+enum Parsed {
+    /// Operations joined by `+` (a run of [`ParsedChunk::operations`]); `extra` counts and
+    /// spans those past [`MAX_PAIRED`].
+    Instruction {
+        operations: Range<u32>,
+        extra: Option<(usize, TextRange)>,
+    },
+    /// A uniform declaration, macro or directive.
+    Declaration(parser::Statement),
+    /// An instruction that did not parse; it still counts towards the length limit.
+    Failed(TextRange),
+}
+
+/// Lexes and parses `text` chunk by chunk, handing each chunk to `emit`.
+fn parse_chunks(text: &str, file: SourceId, emit: &mut dyn FnMut(ParsedChunk)) {
     let mut pieces: Vec<Range<usize>> = Vec::new();
     let mut dangling = Vec::new();
-    let mut pending: Vec<parser::Operation> = Vec::with_capacity(MAX_PAIRED);
-    let mut arena = parser::Operands::from(Vec::new());
-    front::lex_in_chunks(&mut Lexer::new(source.text()), |tokens, statements, unterminated| {
+    front::lex_in_chunks(&mut Lexer::new(text), |tokens, statements, unterminated| {
+        let fast = parser::statement();
+        let rich = parser::statement();
+        let mut chunk = ParsedChunk {
+            statements: Vec::with_capacity(statements.len()),
+            operations: Vec::with_capacity(statements.len() * 2),
+            ..ParsedChunk::default()
+        };
+        let mut arena = parser::Operands::from(Vec::with_capacity(statements.len() * 4));
         for e in unterminated {
-            encoder.error(Nv2aError::UnterminatedComment {
+            chunk.errors.push(Nv2aError::UnterminatedComment {
                 span: Span::new(file, e.open.start, e.open.end),
             });
         }
-        let fast = parser::statement();
-        let rich = parser::statement();
         for statement in statements {
             // An instruction is parsed one operation at a time: split it at its top-level `+`.
             pieces.clear();
             dangling.clear();
             parser::split_operations(tokens, statement.clone(), &mut pieces, &mut dangling);
             for plus in &dangling {
-                encoder.error(Nv2aError::Unexpected {
+                chunk.errors.push(Nv2aError::Unexpected {
                     span: Span::new(file, plus.start, plus.end),
                     found: "`+`".into(),
                     expected: "an operation on both sides".into(),
@@ -76,53 +135,56 @@ pub fn assemble_with_listing(
             let span = TextRange::new(tokens[first.start].1.start, tokens[last.end - 1].1.end);
             let alone = pieces.len() == 1;
             let mut failed = !dangling.is_empty();
+            let first_operation = chunk.operations.len();
             // Operations past MAX_PAIRED: how many in all, and their span.
             let mut extra: Option<(usize, TextRange)> = None;
-            pending.clear();
-            arena.clear();
-            front::parse_statements(
-                &fast,
-                &rich,
-                tokens,
-                &pieces,
-                &mut arena,
-                |_, arena, parsed| match parsed {
-                    Ok(parser::Statement::Operation(operation)) if pending.len() < MAX_PAIRED => {
-                        pending.push(operation)
-                    }
-                    Ok(parser::Statement::Operation(operation)) => {
-                        let (count, span) = extra.get_or_insert((MAX_PAIRED, operation.span()));
-                        *count += 1;
-                        *span = span.to(operation.span());
-                    }
-                    Ok(declaration) if alone => encoder.statement(&declaration, arena),
-                    Ok(_) => {
-                        failed = true;
-                        encoder.error(Nv2aError::PairedNonOperation {
-                            span: span.in_source(file),
+            let mut declaration = None;
+            front::parse_statements(&fast, &rich, tokens, &pieces, &mut arena, |_, _, parsed| match parsed {
+                Ok(parser::Statement::Operation(operation))
+                    if chunk.operations.len() - first_operation < MAX_PAIRED =>
+                {
+                    chunk.operations.push(operation)
+                }
+                Ok(parser::Statement::Operation(operation)) => {
+                    let (count, span) = extra.get_or_insert((MAX_PAIRED, operation.span()));
+                    *count += 1;
+                    *span = span.to(operation.span());
+                }
+                Ok(statement) if alone => declaration = Some(statement),
+                Ok(_) => {
+                    failed = true;
+                    chunk.errors.push(Nv2aError::PairedNonOperation {
+                        span: span.in_source(file),
+                    });
+                }
+                Err(errors) => {
+                    failed = true;
+                    for e in errors {
+                        let (span, found, expected) = front::describe_syntax_error(&e);
+                        chunk.errors.push(Nv2aError::Unexpected {
+                            span: Span::new(file, span.start, span.end),
+                            found,
+                            expected,
                         });
                     }
-                    Err(errors) => {
-                        failed = true;
-                        for e in errors {
-                            let (span, found, expected) = front::describe_syntax_error(&e);
-                            encoder.error(Nv2aError::Unexpected {
-                                span: Span::new(file, span.start, span.end),
-                                found,
-                                expected,
-                            });
-                        }
-                    }
-                },
-            );
+                }
+            });
+            if let Some(declaration) = declaration {
+                chunk.statements.push(Parsed::Declaration(declaration));
+            }
             if failed {
-                encoder.failed_instruction(span);
-            } else {
-                encoder.instruction_statement(&pending, &arena, extra);
+                chunk.operations.truncate(first_operation);
+                chunk.statements.push(Parsed::Failed(span));
+            } else if chunk.operations.len() > first_operation {
+                chunk.statements.push(Parsed::Instruction {
+                    operations: first_operation as u32..chunk.operations.len() as u32,
+                    extra,
+                });
             }
         }
+        chunk.operands = arena.0;
+        emit(chunk);
     });
-    encoder.finish()
 }
 
 /// Assembles a string with `options` and returns its words, or the diagnostics.
