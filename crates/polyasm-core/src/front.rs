@@ -367,6 +367,24 @@ mod tests {
     use super::*;
     use chumsky::container::Container as _;
 
+    #[test]
+    fn a_pipeline_hands_over_every_item_in_order_on_one_thread_or_two() {
+        for parallel in [false, true] {
+            let mut seen = Vec::new();
+            pipeline(
+                parallel,
+                |emit| {
+                    for i in 0..1000 {
+                        emit(vec![i; i % 7]);
+                    }
+                },
+                |item: Vec<usize>| seen.push(item),
+            );
+            let expected: Vec<Vec<usize>> = (0..1000).map(|i| vec![i; i % 7]).collect();
+            assert_eq!(seen, expected, "parallel: {parallel}");
+        }
+    }
+
     #[derive(Clone, Debug, Default, PartialEq)]
     struct Item(TextRange);
 
