@@ -28,11 +28,22 @@ pub struct UnterminatedComment {
     pub open: Range<usize>,
 }
 
-/// Whether `b` continues an identifier or a number: `[A-Za-z0-9_]`.
+/// Whether `b` continues an identifier or a number: `[A-Za-z0-9_]`. A table lookup: lexers ask
+/// this of nearly every byte.
 #[inline]
 pub fn is_ident_continue(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_'
+    IDENT_CONTINUE[usize::from(b)]
 }
+
+const IDENT_CONTINUE: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = (b as u8).is_ascii_alphanumeric() || b == b'_' as usize;
+        b += 1;
+    }
+    table
+};
 
 /// The first index at or after `from` whose byte does not satisfy `pred`.
 #[inline]
@@ -225,12 +236,17 @@ where
     }
 }
 
-/// A syntax error in words: where, what was found (`end of line` at the end) and the list of
-/// what was expected ("`a`, `b` or `c`").
-pub fn describe_syntax_error<T: std::fmt::Display>(error: &SyntaxError<'_, T>) -> (Range<usize>, String, String) {
-    let found = error
-        .found()
-        .map_or_else(|| "end of line".to_string(), |t| t.to_string());
+/// A syntax error in words: where, what was found (quoted from `source`, the text the tokens were
+/// lexed from; `end of line` at the end) and the list of what was expected ("`a`, `b` or `c`").
+pub fn describe_syntax_error<T: std::fmt::Display>(
+    error: &SyntaxError<'_, T>,
+    source: &str,
+) -> (Range<usize>, String, String) {
+    let found = match (error.found(), source.get(error.span().clone())) {
+        (Some(_), Some(text)) => format!("`{text}`"),
+        (Some(token), None) => token.to_string(),
+        (None, _) => "end of line".to_string(),
+    };
     let expected = crate::text::list_alternatives(
         error
             .expected()
@@ -406,15 +422,22 @@ mod tests {
     fn labels_name_what_was_expected_only_in_rich_errors() {
         let parse = |c: char| {
             let tokens = [(c, 4..5)];
+            let text = format!("    {c}");
+            let text = text.as_str();
             let whole: Vec<Range<usize>> = std::iter::once(0..1).collect();
             let mut out = None;
             parse_statements(&digit(), &digit(), &tokens, &whole, &mut (), |_, _, r| {
-                out = Some(r.map_err(|errors| errors.iter().map(describe_syntax_error).collect::<Vec<_>>()))
+                out = Some(r.map_err(|errors| {
+                    errors
+                        .iter()
+                        .map(|e| describe_syntax_error(e, text))
+                        .collect::<Vec<_>>()
+                }))
             });
             out.expect("one statement")
         };
         assert_eq!(parse('7'), Ok('7'));
-        assert_eq!(parse('x'), Err(vec![(4..5, "x".to_string(), "a digit".to_string())]));
+        assert_eq!(parse('x'), Err(vec![(4..5, "`x`".to_string(), "a digit".to_string())]));
     }
 
     #[test]

@@ -9,27 +9,33 @@ use polyasm_core::front::{
     StatementLexer, UnterminatedComment, block_comment_end, is_ident_continue, line_break_len, line_end, scan_while,
 };
 
-/// One token of nv2a source.
+/// One token of nv2a source: its kind only, 4 bytes, since the parser needs no more; the
+/// encoder reads a token's text from the source by its span.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Tok<'s> {
+pub enum Tok {
     /// A mnemonic, register or keyword: `[A-Za-z_][A-Za-z0-9_]*`.
-    Ident(&'s str),
+    Ident,
     /// A number as written: a digit followed by letters, digits and `_` (`12`, `0x1b`).
-    Int(&'s str),
+    Int,
     /// A `.` and the identifier after it: a swizzle or mask (`.xyz`) or a directive (`.word`).
-    Dotted(&'s str),
+    Dotted,
     /// A uniform name with its `#`: `#model_matrix`.
-    Uniform(&'s str),
+    Uniform,
     /// An operation macro with its `%`: `%matmul4x4`.
-    Macro(&'s str),
+    Macro,
     /// Any other character: `,` `[` `]` `+` `-`, or one the parser rejects.
     Punct(char),
 }
 
-impl std::fmt::Display for Tok<'_> {
+/// How a token kind reads in "expected ..." (a found token is quoted from the source instead).
+impl std::fmt::Display for Tok {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Tok::Ident(s) | Tok::Int(s) | Tok::Dotted(s) | Tok::Uniform(s) | Tok::Macro(s) => write!(f, "`{s}`"),
+            Tok::Ident => f.write_str("a name"),
+            Tok::Int => f.write_str("a number"),
+            Tok::Dotted => f.write_str("a `.` suffix"),
+            Tok::Uniform => f.write_str("a uniform"),
+            Tok::Macro => f.write_str("a macro"),
             Tok::Punct(c) => write!(f, "`{c}`"),
         }
     }
@@ -68,19 +74,24 @@ impl<'s> Lexer<'s> {
 }
 
 impl<'s> StatementLexer<'s> for Lexer<'s> {
-    type Token = Tok<'s>;
+    type Token = Tok;
     type Error = UnterminatedComment;
 
     fn at_end(&self) -> bool {
         self.pos >= self.text.len()
     }
 
-    fn next_statement(&mut self, out: &mut Vec<(Tok<'s>, Range<usize>)>) -> Result<(), UnterminatedComment> {
+    fn next_statement(&mut self, out: &mut Vec<(Tok, Range<usize>)>) -> Result<(), UnterminatedComment> {
         let bytes = self.text.as_bytes();
         let first = out.len();
         while self.pos < bytes.len() {
             let start = self.pos;
             let b = bytes[start];
+            // Spaces are the most common byte between tokens: skip them before the dispatch.
+            if b == b' ' {
+                self.pos += 1;
+                continue;
+            }
             let token = match b {
                 b'\n' | b'\r' => {
                     self.pos += line_break_len(bytes, start);
@@ -115,19 +126,18 @@ impl<'s> StatementLexer<'s> for Lexer<'s> {
                 },
                 b'a'..=b'z' | b'A'..=b'Z' | b'_' => {
                     self.pos = scan_while(bytes, start + 1, is_ident_continue);
-                    Tok::Ident(&self.text[start..self.pos])
+                    Tok::Ident
                 }
                 b'0'..=b'9' => {
                     self.pos = scan_while(bytes, start + 1, is_ident_continue);
-                    Tok::Int(&self.text[start..self.pos])
+                    Tok::Int
                 }
                 b'.' | b'#' | b'%' if bytes.get(start + 1).copied().is_some_and(is_ident_continue) => {
                     self.pos = scan_while(bytes, start + 1, is_ident_continue);
-                    let text = &self.text[start..self.pos];
                     match b {
-                        b'.' => Tok::Dotted(text),
-                        b'#' => Tok::Uniform(text),
-                        _ => Tok::Macro(text),
+                        b'.' => Tok::Dotted,
+                        b'#' => Tok::Uniform,
+                        _ => Tok::Macro,
                     }
                 }
                 _ if b.is_ascii() => {
@@ -153,14 +163,15 @@ impl<'s> StatementLexer<'s> for Lexer<'s> {
 mod tests {
     use super::*;
 
-    fn statements(text: &str) -> Vec<Vec<Tok<'_>>> {
+    /// Each statement's tokens, as kinds with their text.
+    fn statements(text: &str) -> Vec<Vec<(Tok, &str)>> {
         let mut lexer = Lexer::new(text);
         let mut out = Vec::new();
         while !lexer.at_end() {
             let mut tokens = Vec::new();
             lexer.next_statement(&mut tokens).unwrap();
             if !tokens.is_empty() {
-                out.push(tokens.into_iter().map(|(t, _)| t).collect());
+                out.push(tokens.into_iter().map(|(t, span)| (t, &text[span])).collect());
             }
         }
         out
@@ -173,27 +184,27 @@ mod tests {
         assert_eq!(
             got[0],
             [
-                Ident("mad"),
-                Ident("r0"),
-                Punct(','),
-                Ident("iPos"),
-                Dotted(".x"),
-                Punct(','),
-                Uniform("#m"),
-                Punct('['),
-                Int("0"),
-                Punct(']'),
-                Punct(','),
-                Punct('-'),
-                Ident("c"),
-                Punct('['),
-                Ident("A0"),
-                Punct('+'),
-                Int("60"),
-                Punct(']'),
+                (Ident, "mad"),
+                (Ident, "r0"),
+                (Punct(','), ","),
+                (Ident, "iPos"),
+                (Dotted, ".x"),
+                (Punct(','), ","),
+                (Uniform, "#m"),
+                (Punct('['), "["),
+                (Int, "0"),
+                (Punct(']'), "]"),
+                (Punct(','), ","),
+                (Punct('-'), "-"),
+                (Ident, "c"),
+                (Punct('['), "["),
+                (Ident, "A0"),
+                (Punct('+'), "+"),
+                (Int, "60"),
+                (Punct(']'), "]"),
             ]
         );
-        assert_eq!(got[1], [Macro("%norm3"), Ident("r0"), Ident("v2"), Ident("r1")]);
+        assert_eq!(got[1], [(Macro, "%norm3"), (Ident, "r0"), (Ident, "v2"), (Ident, "r1")]);
         assert_eq!(got.len(), 2);
     }
 
@@ -203,8 +214,8 @@ mod tests {
             statements("mov oD0, v3\n\n// comment\n+ rcp r1.w, r1.w\nmov r0, v0 +\n  rcp r1.x, v0.x\nmov r2, v0\n");
         assert_eq!(got.len(), 3);
         assert_eq!(got[0].len(), 11);
-        assert_eq!(got[1][4], Tok::Punct('+'));
-        assert_eq!(got[2][0], Tok::Ident("mov"));
+        assert_eq!(got[1][4], (Tok::Punct('+'), "+"));
+        assert_eq!(got[2][0], (Tok::Ident, "mov"));
     }
 
     #[test]

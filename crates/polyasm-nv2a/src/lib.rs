@@ -160,7 +160,7 @@ fn parse_chunks(text: &str, file: SourceId, emit: &mut dyn FnMut(ParsedChunk)) {
                 Err(errors) => {
                     failed = true;
                     for e in errors {
-                        let (span, found, expected) = front::describe_syntax_error(&e);
+                        let (span, found, expected) = front::describe_syntax_error(&e, text);
                         chunk.errors.push(Nv2aError::Unexpected {
                             span: Span::new(file, span.start, span.end),
                             found,

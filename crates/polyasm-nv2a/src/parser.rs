@@ -136,14 +136,14 @@ impl HasSpan for Statement {
     }
 }
 
-pub type ParseError<'t, 's> = SyntaxError<'t, Tok<'s>>;
+pub type ParseError<'t, 's> = SyntaxError<'t, Tok>;
 
 /// The statement grammar, generic over the error type: assembling parses with
 /// [`chumsky::error::EmptyErr`] first (no allocation per failed alternative) and only parses
 /// a statement again with [`ParseError`] when it fails, for the message.
 pub fn statement<'t, 's: 't, I, E>() -> impl Parser<'t, I, Statement, extra::Full<E, Operands, ()>>
 where
-    I: ValueInput<'t, Token = Tok<'s>, Span = Range<usize>>,
+    I: ValueInput<'t, Token = Tok, Span = Range<usize>>,
     E: chumsky::error::Error<'t, I> + Labels<'t, I> + 't,
 {
     type Extra<E> = extra::Full<E, Operands, ()>;
@@ -153,8 +153,8 @@ where
         start: (e.state().len() - len) as u32,
         len: len as u32,
     };
-    let ident = select! { Tok::Ident(_) => () }.map_with(at);
-    let int = E::label(select! { Tok::Int(_) => () }.map_with(at), "a number");
+    let ident = select! { Tok::Ident => () }.map_with(at);
+    let int = E::label(select! { Tok::Int => () }.map_with(at), "a number");
     let a0 = E::label(ident, "A0");
 
     let index = choice((
@@ -172,7 +172,7 @@ where
     .delimited_by(just(Tok::Punct('[')), just(Tok::Punct(']')));
 
     let row = int.delimited_by(just(Tok::Punct('[')), just(Tok::Punct(']')));
-    let uniform_name = select! { Tok::Uniform(_) => () }.map_with(at);
+    let uniform_name = select! { Tok::Uniform => () }.map_with(at);
 
     let reg = E::label(
         choice((
@@ -183,7 +183,7 @@ where
             uniform_name
                 .then(row.or_not())
                 .map(|(name, row)| Reg::Uniform { name, row }),
-            select! { Tok::Int(_) => () }.map_with(at).map(Reg::Number),
+            select! { Tok::Int => () }.map_with(at).map(Reg::Number),
         ))
         .map_with(|reg, e| (reg, TextRange::from(e.span()))),
         "a register",
@@ -195,7 +195,7 @@ where
             .map_with(at)
             .or_not()
             .then(reg)
-            .then(select! { Tok::Dotted(_) => () }.map_with(at).or_not())
+            .then(select! { Tok::Dotted => () }.map_with(at).or_not())
             .map(|((negate, (reg, reg_span)), suffix)| Operand {
                 negate,
                 reg,
@@ -221,7 +221,7 @@ where
         .then(int)
         .map(|((name, kind), value)| Statement::Uniform { name, kind, value });
 
-    let macro_call = select! { Tok::Macro(_) => () }
+    let macro_call = select! { Tok::Macro => () }
         .map_with(at)
         .then(
             operand
@@ -235,7 +235,7 @@ where
             span: e.span().into(),
         });
 
-    let directive = select! { Tok::Dotted(_) => () }
+    let directive = select! { Tok::Dotted => () }
         .map_with(at)
         .then(int.separated_by(just(Tok::Punct(','))).collect::<Bounded<_, 4>>())
         .map(|(name, values)| Statement::Directive { name, values });
@@ -247,7 +247,7 @@ where
 /// an instruction, appending their index ranges to `pieces`. A `+` with no operation on one side
 /// is left out of every piece and its byte span goes to `dangling`.
 pub fn split_operations(
-    tokens: &[(Tok<'_>, Range<usize>)],
+    tokens: &[(Tok, Range<usize>)],
     statement: Range<usize>,
     pieces: &mut Vec<Range<usize>>,
     dangling: &mut Vec<Range<usize>>,
@@ -283,7 +283,7 @@ mod tests {
     use crate::lexer::Lexer;
     use polyasm_core::front::StatementLexer;
 
-    fn tokens(text: &str) -> Vec<(Tok<'_>, Range<usize>)> {
+    fn tokens(text: &str) -> Vec<(Tok, Range<usize>)> {
         let mut tokens = Vec::new();
         Lexer::new(text).next_statement(&mut tokens).unwrap();
         tokens
@@ -292,7 +292,7 @@ mod tests {
     /// Parses each piece of a statement's tokens; each result with the operands it put in the
     /// arena, or its errors in a line.
     fn parse_pieces(
-        tokens: &[(Tok<'_>, Range<usize>)],
+        tokens: &[(Tok, Range<usize>)],
         pieces: &[Range<usize>],
     ) -> Vec<Result<(Statement, Vec<Operand>), String>> {
         let mut out = Vec::new();

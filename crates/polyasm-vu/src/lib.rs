@@ -70,7 +70,7 @@ pub fn assemble_with_listing(
                 Ok(statement) => encoder.statement(&statement),
                 Err(errors) => {
                     for e in errors {
-                        let (span, found, expected) = front::describe_syntax_error(&e);
+                        let (span, found, expected) = front::describe_syntax_error(&e, text);
                         encoder.error(VuError::Unexpected {
                             span: Span::new(file, span.start, span.end),
                             found,
