@@ -9,7 +9,8 @@
 //!   constants, comments), run as a process: `as big.s -o big.o`.
 //!
 //! Run with `cargo bench -p polyasm-nv2a --bench versus_gnu_as`. Without `as` on the PATH only
-//! polyasm is measured.
+//! polyasm is measured. The two inputs are left in `target/tmp/versus_gnu_as/` (`big.vsh`,
+//! `big.s`) for measuring by hand, e.g. the peak memory of each process.
 
 use std::path::Path;
 use std::process::Command;
@@ -92,9 +93,10 @@ fn gnu_as_file(input: &Path, output: &Path) {
 }
 
 fn versus(c: &mut Criterion) {
-    let dir = tempfile::tempdir().expect("a temporary folder");
-    let vsh = dir.path().join("big.vsh");
-    let asm = dir.path().join("big.s");
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("versus_gnu_as");
+    std::fs::create_dir_all(&dir).expect("the target folder is writable");
+    let vsh = dir.join("big.vsh");
+    let asm = dir.join("big.s");
     std::fs::write(&vsh, common::generate_heavy(common::LINES)).expect("writable");
     std::fs::write(&asm, generate_x86(common::LINES)).expect("writable");
     let have_as = Command::new("as")
@@ -106,11 +108,11 @@ fn versus(c: &mut Criterion) {
     group.sample_size(10);
     group.throughput(Throughput::Elements(common::LINES as u64));
     group.bench_function(BenchmarkId::new("polyasm_nv2a", common::LINES), |b| {
-        b.iter(|| polyasm_file(&vsh, &dir.path().join("big.bin")))
+        b.iter(|| polyasm_file(&vsh, &dir.join("big.bin")))
     });
     if have_as {
         group.bench_function(BenchmarkId::new("gnu_as_x86_64", common::LINES), |b| {
-            b.iter(|| gnu_as_file(&asm, &dir.path().join("big.o")))
+            b.iter(|| gnu_as_file(&asm, &dir.join("big.o")))
         });
     } else {
         eprintln!("`as` is not on the PATH: only polyasm was measured");
