@@ -4,42 +4,10 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-const SEED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/vu/seed.vu");
+mod common;
+use common::*;
+
 const THREE_MISTAKES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus/vu/err_three_mistakes.vu");
-
-fn polyasm() -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_polyasm"));
-    command
-        .env_remove("NO_COLOR")
-        .env_remove("FORCE_COLOR")
-        .env_remove("CLICOLOR_FORCE");
-    command
-}
-
-fn run(args: &[&str]) -> Output {
-    polyasm().args(args).output().expect("polyasm runs")
-}
-
-fn run_with_stdin(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = polyasm()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // polyasm may exit before reading (a usage error), closing the pipe: that is not a failure here.
-    let _ = child.stdin.take().unwrap().write_all(stdin);
-    child.wait_with_output().unwrap()
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).unwrap()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8(output.stderr.clone()).unwrap()
-}
 
 fn seed_words() -> Vec<u32> {
     polyasm_vu::assemble_str(&std::fs::read_to_string(SEED).unwrap()).unwrap()
@@ -47,14 +15,6 @@ fn seed_words() -> Vec<u32> {
 
 fn le_bytes(words: &[u32]) -> Vec<u8> {
     words.iter().flat_map(|w| w.to_le_bytes()).collect()
-}
-
-fn temp() -> tempfile::TempDir {
-    tempfile::tempdir().unwrap()
-}
-
-fn path_str(path: &Path) -> &str {
-    path.to_str().unwrap()
 }
 
 #[test]
@@ -534,8 +494,6 @@ fn every_explained_code_is_reported_somewhere_or_documented() {
         assert!(all.contains(&format!("VU{n:03}")), "VU{n:03} has no explanation");
     }
 }
-
-const MVP: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/nv2a/mvp.vsh");
 
 fn mvp_words(options: polyasm_nv2a::AssembleOptions) -> Vec<u32> {
     polyasm_nv2a::assemble_str(&std::fs::read_to_string(MVP).unwrap(), options).unwrap()

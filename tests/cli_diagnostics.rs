@@ -1,45 +1,22 @@
 //! Diagnostics on hostile input, through the built binary: bounded output for long lines and
 //! many errors (`--max-errors`), byte-order marks, control characters, excerpt headers.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
-
-fn polyasm() -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_polyasm"));
-    command
-        .env_remove("NO_COLOR")
-        .env_remove("FORCE_COLOR")
-        .env_remove("CLICOLOR_FORCE");
-    command
-}
+mod common;
+use common::*;
 
 /// Runs polyasm on `stdin` with `args` (and `-o` a file in a fresh folder, so no binary goes
 /// to a terminal).
-fn run_with_stdin(args: &[&str], stdin: &[u8]) -> Output {
-    let dir = tempfile::tempdir().unwrap();
+fn assemble_stdin(args: &[&str], stdin: &[u8]) -> std::process::Output {
+    let dir = temp();
     let out = dir.path().join("out.bin");
-    let mut child = polyasm()
-        .args(args)
-        .arg("-o")
-        .arg(&out)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // polyasm may exit before reading everything: that is not a failure here.
-    let _ = child.stdin.take().unwrap().write_all(stdin);
-    child.wait_with_output().unwrap()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8(output.stderr.clone()).unwrap()
+    let args: Vec<&str> = args.iter().copied().chain(["-o", path_str(&out)]).collect();
+    run_with_stdin(&args, stdin)
 }
 
 #[test]
 fn many_errors_on_one_line_stop_at_max_errors_with_a_closing_count() {
     let line = "+".repeat(16_000) + "\n";
-    let output = run_with_stdin(&["-t", "nv2a"], line.as_bytes());
+    let output = assemble_stdin(&["-t", "nv2a"], line.as_bytes());
     assert_eq!(output.status.code(), Some(1));
     let text = stderr(&output);
     assert_eq!(
@@ -83,7 +60,7 @@ fn many_errors_on_one_line_stop_at_max_errors_with_a_closing_count() {
 #[test]
 fn max_errors_zero_shows_every_error_each_of_bounded_size() {
     let line = "+".repeat(16_000) + "\n";
-    let output = run_with_stdin(&["-t", "nv2a", "--max-errors", "0"], line.as_bytes());
+    let output = assemble_stdin(&["-t", "nv2a", "--max-errors", "0"], line.as_bytes());
     let text = stderr(&output);
     assert_eq!(text.matches("error[NV2A001]").count(), 16_001);
     assert!(!text.contains("not shown"));
@@ -95,7 +72,7 @@ fn max_errors_zero_shows_every_error_each_of_bounded_size() {
 fn warnings_do_not_count_towards_max_errors_but_are_hidden_after_it() {
     // Each line: an NV2A022 warning; the last two lines: errors.
     let source = "mul r0, v0, c0 + rcp r2.x, c0.x\nmul r0, v0, c0 + rcp r2.x, c0.x\nnop\nmov r0, v0 +\nnop\n";
-    let output = run_with_stdin(&["-t", "nv2a", "--max-errors", "1"], source.as_bytes());
+    let output = assemble_stdin(&["-t", "nv2a", "--max-errors", "1"], source.as_bytes());
     let text = stderr(&output);
     assert_eq!(text.matches("warning[NV2A022]").count(), 2, "{text}");
     assert_eq!(text.matches("error[NV2A003]").count(), 1, "{text}");
@@ -106,13 +83,13 @@ fn warnings_do_not_count_towards_max_errors_but_are_hidden_after_it() {
 fn a_huge_bad_line_gives_a_small_diagnostic() {
     let source = format!("mov r0, {}\n", "x".repeat(10_000_000));
     for format in ["human", "short", "json"] {
-        let output = run_with_stdin(&["-t", "nv2a", "--error-format", format], source.as_bytes());
+        let output = assemble_stdin(&["-t", "nv2a", "--error-format", format], source.as_bytes());
         assert_eq!(output.status.code(), Some(1));
         let text = stderr(&output);
         assert!(text.len() < 8 * 1024, "{format}: {} bytes", text.len());
         assert!(text.contains("xxxxxxxx…"), "{format}: {text}");
     }
-    let output = run_with_stdin(&["-t", "nv2a"], source.as_bytes());
+    let output = assemble_stdin(&["-t", "nv2a"], source.as_bytes());
     let expected = format!(
         "error[NV2A005]: unknown register `{}…`\n   ╭─[ <stdin>:1:9 ]",
         "x".repeat(polyasm_core::render::MAX_QUOTED_CHARS)
@@ -124,7 +101,7 @@ fn a_huge_bad_line_gives_a_small_diagnostic() {
 fn an_absurdly_long_misspelt_uniform_gets_no_suggestion() {
     let name = format!("#{}", "a".repeat(100_000));
     let source = format!("{name} vector 0\nmov r0, {name}b\n#mvp vector 1\nmov r1, #mvq\n");
-    let output = run_with_stdin(&["-t", "nv2a", "--error-format", "short"], source.as_bytes());
+    let output = assemble_stdin(&["-t", "nv2a", "--error-format", "short"], source.as_bytes());
     let text = stderr(&output);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 2, "{text}");
@@ -132,7 +109,7 @@ fn an_absurdly_long_misspelt_uniform_gets_no_suggestion() {
         lines[0].starts_with("<stdin>:2:9: error[NV2A011]: uniform `#aaaa"),
         "{text}"
     );
-    let output = run_with_stdin(&["-t", "nv2a", "--error-format", "json"], source.as_bytes());
+    let output = assemble_stdin(&["-t", "nv2a", "--error-format", "json"], source.as_bytes());
     let text = stderr(&output);
     let first: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
     let help = first["children"][0]["message"].as_str().unwrap();
@@ -159,7 +136,7 @@ fn a_byte_order_mark_is_skipped_and_columns_stay_right() {
         "{}",
         stderr(&output)
     );
-    let output = run_with_stdin(&["-t", "nv2a"], "\u{feff}mov oPos, v0\n".as_bytes());
+    let output = assemble_stdin(&["-t", "nv2a"], "\u{feff}mov oPos, v0\n".as_bytes());
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
 }
 
@@ -167,7 +144,7 @@ fn a_byte_order_mark_is_skipped_and_columns_stay_right() {
 fn control_characters_are_shown_escaped_never_raw() {
     let source = b"add r0 \x00\x1b[2J\x07\nld r0 \x1b\n";
     for format in ["human", "short", "json"] {
-        let output = run_with_stdin(&["-t", "vu", "--error-format", format], source);
+        let output = assemble_stdin(&["-t", "vu", "--error-format", format], source);
         assert_eq!(output.status.code(), Some(1));
         assert!(
             !output.stderr.iter().any(|&b| b == 0 || b == 0x1b || b == 0x07),
@@ -176,13 +153,13 @@ fn control_characters_are_shown_escaped_never_raw() {
         );
         assert!(stderr(&output).contains(r"\0"), "{format}: {}", stderr(&output));
     }
-    let output = run_with_stdin(&["-t", "vu"], source);
+    let output = assemble_stdin(&["-t", "vu"], source);
     assert!(stderr(&output).contains(" 1 │ add r0 ␀␛[2J␇\n"), "{}", stderr(&output));
 }
 
 #[test]
 fn a_pair_over_two_lines_heads_each_excerpt_with_its_own_line() {
-    let output = run_with_stdin(&["-t", "nv2a"], b"mov oD0, v3 +\nrcp r1.x, v0.x\n");
+    let output = assemble_stdin(&["-t", "nv2a"], b"mov oD0, v3 +\nrcp r1.x, v0.x\n");
     let text = stderr(&output);
     assert!(
         text.contains(

@@ -1,35 +1,9 @@
 //! `polyasm run` option values and data files, and the listing, by running the built binary.
 
 use std::path::Path;
-use std::process::{Command, Output};
 
-const SEED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/vu/seed.vu");
-const MVP: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/nv2a/mvp.vsh");
-
-fn polyasm() -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_polyasm"));
-    command
-        .env_remove("NO_COLOR")
-        .env_remove("FORCE_COLOR")
-        .env_remove("CLICOLOR_FORCE");
-    command
-}
-
-fn run(args: &[&str]) -> Output {
-    polyasm().args(args).output().expect("polyasm runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).unwrap()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8(output.stderr.clone()).unwrap()
-}
-
-fn path_str(path: &Path) -> &str {
-    path.to_str().unwrap()
-}
+mod common;
+use common::*;
 
 #[test]
 fn bad_run_option_values_are_usage_errors() {
