@@ -901,6 +901,22 @@ impl<'s> Encoder<'s> {
 
     /// Merges, distributes and encodes the operations of one instruction.
     fn instruction(&mut self, ops: &[Resolved]) -> Option<Slot> {
+        // Most instructions are one operation: nothing to merge or distribute. It runs on its
+        // own unit (a MOV, which has both, on the MAC), as the steps below would place it.
+        if let [only] = ops {
+            let mut unit = UnitOp::new(only);
+            let dest = only.operation.dest;
+            match dest.reg {
+                DestReg::Address => {}
+                DestReg::Temp(reg) => unit.temp = Some((reg, dest.mask, only.dest_span)),
+                reg @ (DestReg::Output(_) | DestReg::Const(_)) => unit.out = Some((reg, dest.mask, only.dest_span)),
+            }
+            self.check_shared_indices(std::iter::once(&unit))?;
+            return Some(match unit.info.mac {
+                Some(_) => encode_units(Some(&unit), None),
+                None => encode_units(None, Some(&unit)),
+            });
+        }
         // 1. Merge the same operation on the same inputs into one unit op with two outputs.
         // Inline lists (an instruction is encoded a million times a second): the first op
         // fills the unused places.
