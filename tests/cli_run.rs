@@ -358,3 +358,13 @@ fn the_output_may_not_be_the_data_file() {
     assert!(stderr(&output).contains("PA014"), "{}", stderr(&output));
     assert_eq!(std::fs::read_to_string(&data).unwrap(), text);
 }
+
+#[test]
+fn a_long_option_value_is_cut_in_the_message_and_the_reason_kept() {
+    let lanes = format!("0={}", vec!["1"; 10_000].join(","));
+    let output = run(&["run", "-t", "vu", SEED, "-i", &lanes, "--error-format", "short"]);
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{err}");
+    assert!(err.len() < 300, "{err}");
+    assert!(err.contains("has 10000 lanes; a vec4 has at most 4"), "{err}");
+}
