@@ -333,13 +333,16 @@ fn disasm(args: &DisasmArgs, reporter: &mut Reporter) -> Result {
         InputFormatArg::Hex => InputEncoding::Hex,
     };
     let text_source = match (encoding, std::str::from_utf8(&bytes)) {
-        (InputEncoding::Hex, Ok(text)) => match sources.try_add(input.display_name(), text) {
-            Ok(id) => Some(id),
-            Err(_) => {
-                reporter.emit(vec![too_large(input.display_name())], &sources);
-                return Err(Failure::Errors);
+        // A byte-order mark is skipped as in sources: hex words are text too.
+        (InputEncoding::Hex, Ok(text)) => {
+            match sources.try_add(input.display_name(), polyasm_core::text::skip_bom(text)) {
+                Ok(id) => Some(id),
+                Err(_) => {
+                    reporter.emit(vec![too_large(input.display_name())], &sources);
+                    return Err(Failure::Errors);
+                }
             }
-        },
+        }
         _ => None,
     };
     let disasm_input = DisasmInput {

@@ -1306,3 +1306,19 @@ fn disasm_of_a_source_points_to_the_assembler() {
     assert_eq!(stderr(&output).lines().count(), 2, "{}", stderr(&output));
     assert!(!stderr(&output).contains("looks like assembly source"));
 }
+
+#[test]
+fn disasm_skips_a_byte_order_mark_in_hex_text() {
+    let hex = "00000000\r\n0000003f\r\n";
+    let plain = stdout(&run_with_stdin(&["disasm", "-t", "vu"], hex.as_bytes()));
+    assert!(plain.starts_with("ld r0 0\n"), "{plain}");
+    let marked = format!("\u{feff}{hex}");
+    for args in [
+        &["disasm", "-t", "vu"][..],
+        &["disasm", "-t", "vu", "--input-format", "hex"],
+    ] {
+        let output = run_with_stdin(args, marked.as_bytes());
+        assert!(output.status.success(), "{args:?}: {}", stderr(&output));
+        assert_eq!(stdout(&output), plain);
+    }
+}
