@@ -54,7 +54,13 @@ pub struct GlobalArgs {
     pub warnings: Vec<String>,
 
     /// Stop printing diagnostics after N errors (0: no limit); a closing line counts the rest
-    #[arg(long, value_name = "N", default_value_t = 100, global = true)]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 100,
+        global = true,
+        allow_negative_numbers = true
+    )]
     pub max_errors: usize,
 }
 

@@ -1308,6 +1308,15 @@ fn disasm_of_a_source_points_to_the_assembler() {
 }
 
 #[test]
+fn a_negative_max_errors_is_an_invalid_value() {
+    let output = run(&["--max-errors", "-1", SEED, "-f", "hex"]);
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{err}");
+    assert!(err.contains("invalid value '-1' for '--max-errors <N>'"), "{err}");
+    assert!(!err.contains("unexpected argument"), "{err}");
+}
+
+#[test]
 fn disasm_skips_a_byte_order_mark_in_hex_text() {
     let hex = "00000000\r\n0000003f\r\n";
     let plain = stdout(&run_with_stdin(&["disasm", "-t", "vu"], hex.as_bytes()));
