@@ -117,17 +117,30 @@ fn command_line_error(error: &clap::Error, reporter: &mut Reporter, color: Color
 }
 
 /// clap's error text as a diagnostic: its first line is the message, a `tip:` the help, and
-/// the usage and the pointer to `--help` are notes.
+/// the usage and the pointer to `--help` are notes. Each is one line: a message that ends
+/// with `:` takes the lines that follow it (`<INPUT>...`), and a block's further lines (a
+/// second usage) follow its first after `; `.
 fn diagnostic_from_clap(text: &str) -> Diagnostic {
-    let mut lines = text.lines();
+    let mut lines = text.lines().peekable();
     let first = lines.next().unwrap_or_default();
-    let mut diagnostic = Diagnostic::error("PA015", first.strip_prefix("error: ").unwrap_or(first).trim());
+    let mut message = first.strip_prefix("error: ").unwrap_or(first).trim().to_string();
+    if message.ends_with(':') {
+        let mut items = Vec::new();
+        while let Some(line) = lines.next_if(|line| !line.trim().is_empty()) {
+            items.push(line.trim());
+        }
+        if !items.is_empty() {
+            message = format!("{message} {}", items.join(", "));
+        }
+    }
+    let mut diagnostic = Diagnostic::error("PA015", message);
     let rest: Vec<&str> = lines.collect();
     for block in rest.join("\n").split("\n\n") {
-        let block = block.trim();
+        let block: Vec<&str> = block.lines().map(str::trim).filter(|line| !line.is_empty()).collect();
         if block.is_empty() {
             continue;
         }
+        let block = block.join("; ");
         diagnostic = match block.strip_prefix("tip: ") {
             Some(tip) if diagnostic.help.is_none() => diagnostic.with_help(tip),
             _ => diagnostic.with_note(block),

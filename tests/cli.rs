@@ -1308,6 +1308,23 @@ fn disasm_of_a_source_points_to_the_assembler() {
 }
 
 #[test]
+fn command_line_errors_in_short_and_json_keep_clap_continuation_lines() {
+    let output = run(&["check", "--error-format", "short"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        stderr(&output),
+        "error[PA015]: the following required arguments were not provided: <INPUT>...\n"
+    );
+    let output = run(&["--bogus", "--error-format", "json"]);
+    let err = stderr(&output);
+    let value: serde_json::Value = serde_json::from_str(err.trim_end()).unwrap();
+    for child in value["children"].as_array().unwrap() {
+        let message = child["message"].as_str().unwrap();
+        assert!(!message.contains('\\') && !message.contains('\n'), "{message:?}");
+    }
+}
+
+#[test]
 fn a_negative_max_errors_is_an_invalid_value() {
     let output = run(&["--max-errors", "-1", SEED, "-f", "hex"]);
     let err = stderr(&output);
