@@ -4,7 +4,6 @@ mod args;
 mod io;
 mod report;
 
-use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
@@ -31,7 +30,7 @@ type Result<T = ()> = std::result::Result<T, Failure>;
 
 fn main() -> ExitCode {
     polyasm_core::fs::remove_temporary_on_signals();
-    let raw_args: Vec<OsString> = std::env::args_os().collect();
+    let raw_args = args::command_first(std::env::args_os().collect());
     let cli = match Cli::try_parse_from(&raw_args) {
         Ok(cli) => cli,
         Err(error) => {

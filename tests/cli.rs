@@ -1308,6 +1308,41 @@ fn disasm_of_a_source_points_to_the_assembler() {
 }
 
 #[test]
+fn options_given_before_the_command_apply_to_it() {
+    // `--error-format`, `--color`, `-W` and `--max-errors` belong to every command, and an
+    // option written before the command name is read as the command's own.
+    let output = run(&["--error-format", "short", "check", THREE_MISTAKES]);
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{err}");
+    assert!(!err.contains("PA015"), "{err}");
+    assert!(
+        err.contains("err_three_mistakes.vu:") && err.contains("error[VU"),
+        "{err}"
+    );
+
+    let output = run(&["--color=never", "-W", "error", "--max-errors", "1", "check", SEED]);
+    assert!(output.status.success(), "{}", stderr(&output));
+
+    let output = run_with_stdin(
+        &["-t", "vu", "disasm", "--input-format", "bin"],
+        &le_bytes(&seed_words()),
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stdout(&output).contains("mulm r0 r4"), "{}", stdout(&output));
+
+    let output = run(&["--version", "check"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stdout(&output).starts_with("polyasm "), "{}", stdout(&output));
+
+    // A value that names a command is still the option's value.
+    let dir = temp();
+    let out = dir.path().join("run");
+    let output = run(&["-o", path_str(&out), SEED]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(out.exists());
+}
+
+#[test]
 fn command_line_errors_in_short_and_json_keep_clap_continuation_lines() {
     let output = run(&["check", "--error-format", "short"]);
     assert_eq!(output.status.code(), Some(2));
