@@ -1383,3 +1383,40 @@ fn disasm_skips_a_byte_order_mark_in_hex_text() {
         assert_eq!(stdout(&output), plain);
     }
 }
+
+/// Runs polyasm with standard input closed (`<&-`).
+#[cfg(unix)]
+fn run_with_stdin_closed(args: &[&str]) -> Output {
+    use std::os::unix::process::CommandExt;
+    let mut command = polyasm();
+    command.args(args).stdin(Stdio::null());
+    // SAFETY: close is async-signal-safe, as pre_exec requires.
+    unsafe {
+        command.pre_exec(|| {
+            libc::close(libc::STDIN_FILENO);
+            Ok(())
+        });
+    }
+    command.output().unwrap()
+}
+
+#[cfg(unix)]
+#[test]
+fn a_closed_standard_input_is_an_error_not_an_empty_program() {
+    for args in [
+        &["-t", "vu", "-f", "hex"][..],
+        &["-t", "nv2a", "-", "-f", "hex"],
+        &["check", "-t", "vu", "-"],
+        &["disasm", "-t", "vu"],
+        &["run", "-t", "vu"],
+    ] {
+        let output = run_with_stdin_closed(args);
+        let err = stderr(&output);
+        assert_eq!(output.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains("error[PA001]: cannot read <stdin>: it is closed"),
+            "{args:?}: {err}"
+        );
+        assert!(output.stdout.is_empty(), "{args:?}");
+    }
+}
