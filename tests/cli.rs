@@ -1420,3 +1420,37 @@ fn a_closed_standard_input_is_an_error_not_an_empty_program() {
         assert!(output.stdout.is_empty(), "{args:?}");
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn a_c_array_from_main_vsh_can_be_included_in_the_program_with_main() {
+    // The C output is meant to be included in a program, which defines `main`.
+    let dir = temp();
+    let source = dir.path().join("main.vsh");
+    std::fs::write(&source, "mov oPos, v0\n").unwrap();
+    let header = dir.path().join("main.h");
+    let output = run(&[path_str(&source), "-o", path_str(&header)]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let program = dir.path().join("program.c");
+    std::fs::write(
+        &program,
+        "#include \"main.h\"\nint main(void) { return (int)sizeof main_; }\n",
+    )
+    .unwrap();
+    let cc = Command::new("cc")
+        .args(["-std=c99", "-pedantic", "-Werror", "-c"])
+        .arg(&program)
+        .arg("-o")
+        .arg(dir.path().join("program.o"))
+        .output()
+        .expect("cc runs");
+    assert!(
+        cc.status.success(),
+        "{}\n{}",
+        std::fs::read_to_string(&header).unwrap(),
+        stderr(&cc)
+    );
+    let output = run(&[SEED, "-f", "c", "--name", "main"]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(stderr(&output).contains("PA016"), "{}", stderr(&output));
+}
