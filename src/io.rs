@@ -108,16 +108,20 @@ impl Output {
         let Output::Path(output) = self else {
             return Ok(());
         };
-        let input = match input {
-            Input::Path(path) => path.as_str(),
+        let (input, from_stdin) = match input {
+            Input::Path(path) => (path.as_str(), false),
             // Where the system names standard input as a file, `< x.vu` is caught too.
-            Input::Stdin if cfg!(unix) => "/dev/stdin",
+            Input::Stdin if cfg!(unix) => ("/dev/stdin", true),
             Input::Stdin => return Ok(()),
         };
         if polyasm_core::fs::same_file(Path::new(output), Path::new(input)) {
-            let input = if input == "/dev/stdin" { "standard input" } else { input };
+            let message = if from_stdin {
+                format!("the output `{output}` is the file standard input reads from")
+            } else {
+                format!("the output `{output}` is the input `{input}`")
+            };
             reporter.usage(
-                Diagnostic::error("PA014", format!("the output `{output}` is the input `{input}`"))
+                Diagnostic::error("PA014", message)
                     .with_note("writing it would destroy the input; nothing was written")
                     .with_help("choose another output path with `-o`"),
             );

@@ -1454,3 +1454,22 @@ fn a_c_array_from_main_vsh_can_be_included_in_the_program_with_main() {
     assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
     assert!(stderr(&output).contains("PA016"), "{}", stderr(&output));
 }
+
+#[cfg(unix)]
+#[test]
+fn an_output_that_standard_input_reads_is_named_as_such() {
+    let dir = temp();
+    let source = dir.path().join("x.vu");
+    std::fs::write(&source, std::fs::read(SEED).unwrap()).unwrap();
+    let output = polyasm()
+        .current_dir(dir.path())
+        .args(["-t", "vu", "-", "-o", "x.vu", "--error-format", "short"])
+        .stdin(std::fs::File::open(&source).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        stderr(&output),
+        "error[PA014]: the output `x.vu` is the file standard input reads from\n"
+    );
+}
