@@ -512,16 +512,34 @@ fn run(args: &RunArgs, reporter: &mut Reporter) -> Result {
             }
         },
     };
-    let outcome = match (&mut file, &mut stdout) {
-        (Some(file), _) => target.run(&object, options, &mut sources, file),
-        (None, Some(stdout)) => target.run(&object, options, &mut sources, stdout),
-        (None, None) => unreachable!("the run writes to a file or to standard output"),
-    }
-    .expect("can_run targets implement run");
+    let mut writer = WriteErrors {
+        inner: match (&mut file, &mut stdout) {
+            (Some(file), _) => file as &mut dyn Write,
+            (None, Some(stdout)) => stdout as &mut dyn Write,
+            (None, None) => unreachable!("the run writes to a file or to standard output"),
+        },
+        first: None,
+    };
+    let outcome = target
+        .run(&object, options, &mut sources, &mut writer)
+        .expect("can_run targets implement run");
     let outcome = outcome.map_err(|usage| {
         reporter.usage(*usage.0);
         Failure::Usage
     })?;
+    if let Some(reason) = writer.first {
+        // Reported as every command reports a failed write, in place of the target's own
+        // PA003, and with no "did not run": it ran.
+        let mut diagnostics = outcome.diagnostics;
+        diagnostics.retain(|d| d.code != "PA003");
+        diagnostics.push(match &output {
+            Output::Stdout => Diagnostic::error("PA003", format!("cannot write standard output: {reason}")),
+            Output::Path(path) => Diagnostic::error("PA003", format!("cannot write {path}: {reason}"))
+                .with_note("the destination was left as it was"),
+        });
+        reporter.emit(diagnostics, &sources);
+        return Err(Failure::Errors);
+    }
     conclude(
         reporter,
         outcome,
@@ -536,6 +554,40 @@ fn run(args: &RunArgs, reporter: &mut Reporter) -> Result {
             Failure::Errors
         }),
         _ => Ok(()),
+    }
+}
+
+/// The run's output, remembering the reason of the first write that failed (a reader that
+/// closed the pipe aside, which ends a run quietly, and an interrupted write, which is retried).
+struct WriteErrors<'w> {
+    inner: &'w mut dyn Write,
+    first: Option<String>,
+}
+
+impl WriteErrors<'_> {
+    fn note<T>(&mut self, result: std::io::Result<T>) -> std::io::Result<T> {
+        if let Err(e) = &result
+            && !matches!(
+                e.kind(),
+                std::io::ErrorKind::BrokenPipe | std::io::ErrorKind::Interrupted
+            )
+            && self.first.is_none()
+        {
+            self.first = Some(io::io_reason(e));
+        }
+        result
+    }
+}
+
+impl Write for WriteErrors<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let result = self.inner.write(buf);
+        self.note(result)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        let result = self.inner.flush();
+        self.note(result)
     }
 }
 
