@@ -1473,3 +1473,21 @@ fn an_output_that_standard_input_reads_is_named_as_such() {
         "error[PA014]: the output `x.vu` is the file standard input reads from\n"
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn the_listing_header_keeps_a_file_name_on_its_comment_line() {
+    let dir = temp();
+    let path = dir.path().join("two\nlines\u{1b}[2J.vu");
+    std::fs::write(&path, std::fs::read(SEED).unwrap()).unwrap();
+    let output = run(&[path_str(&path), "-f", "listing"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let listing = stdout(&output);
+    let lines: Vec<&str> = listing.lines().collect();
+    assert!(
+        lines[0].starts_with("; polyasm listing of ") && lines[0].contains("two\\nlines\\u{001b}[2J.vu"),
+        "{listing}"
+    );
+    assert!(lines[1].starts_with("; addr"), "{listing}");
+    assert!(!listing.contains('\x1b'), "{listing}");
+}

@@ -214,7 +214,12 @@ pub fn write_listing(object: &Object, ctx: &OutputContext) -> String {
         line: 4.max(source.map_or(1, |(_, s)| s.line_count()).to_string().len()),
     };
     let mut out = String::with_capacity(text.len() + object.bytes.len() * 3);
-    let _ = writeln!(out, "; polyasm listing of {} (target {})", ctx.input_name, ctx.target);
+    let _ = writeln!(
+        out,
+        "; polyasm listing of {} (target {})",
+        comment_text(ctx.input_name),
+        ctx.target
+    );
     // The titles start where their columns do, but the address's: `; ` comes first.
     let _ = writeln!(
         out,
