@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
 
 use clap::builder::{NonEmptyStringValueParser, PossibleValue, TypedValueParser};
-use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches, Parser, Subcommand, ValueEnum};
+use clap::{Arg, ArgAction, ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use polyasm_core::output::STANDARD_FORMATS;
 use polyasm_core::target::{OptionSpec, Target, TargetOptions};
 
@@ -54,7 +54,13 @@ pub struct GlobalArgs {
     pub warnings: Vec<String>,
 
     /// Stop printing diagnostics after N errors (0: no limit); a closing line counts the rest
-    #[arg(long, value_name = "N", default_value_t = 100, global = true)]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 100,
+        global = true,
+        allow_negative_numbers = true
+    )]
     pub max_errors: usize,
 }
 
@@ -213,6 +219,48 @@ fn format_names() -> Vec<PossibleValue> {
         }
     }
     formats
+}
+
+/// `args` with a command named after options moved in front of them, so that
+/// `polyasm --error-format json check x.vu` and `polyasm -t vu disasm x.bin` mean what they
+/// say: clap reads the assembler's options there and would take the command for an input.
+/// Only a command that comes before every other word (an option's value aside) is moved.
+pub fn command_first(mut args: Vec<OsString>) -> Vec<OsString> {
+    let cli = Cli::command();
+    let takes_value = |arg: &Arg| arg.get_action().takes_values();
+    let mut index = 1;
+    while let Some(arg) = args.get(index).and_then(|a| a.to_str()) {
+        if arg == "-" || arg == "--" || !arg.starts_with('-') {
+            break;
+        }
+        if arg == "--version" || arg == "-V" {
+            // The commands have no version of their own: polyasm's is printed.
+            return args;
+        }
+        let value_follows = match arg.strip_prefix("--") {
+            Some(long) => {
+                !long.contains('=')
+                    && cli
+                        .get_arguments()
+                        .any(|a| a.get_long() == Some(long) && takes_value(a))
+            }
+            None => {
+                let mut shorts = arg[1..].chars();
+                let short = shorts.next();
+                shorts.as_str().is_empty() && cli.get_arguments().any(|a| a.get_short() == short && takes_value(a))
+            }
+        };
+        index += if value_follows { 2 } else { 1 };
+    }
+    let is_command = args
+        .get(index)
+        .and_then(|a| a.to_str())
+        .is_some_and(|word| cli.find_subcommand(word).is_some());
+    if index > 1 && is_command {
+        let command = args.remove(index);
+        args.insert(1, command);
+    }
+    args
 }
 
 /// How diagnostics are rendered before the command line is understood (for clap's own errors):

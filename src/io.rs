@@ -36,6 +36,10 @@ impl Input {
 
     pub fn read_bytes(&self) -> std::result::Result<Vec<u8>, Diagnostic> {
         let result = match self {
+            Input::Stdin if startup::STDIN_CLOSED.load(std::sync::atomic::Ordering::Relaxed) => {
+                // The runtime put `/dev/null` in its place, which would read as an empty program.
+                return Err(Diagnostic::error("PA001", "cannot read <stdin>: it is closed"));
+            }
             Input::Stdin => {
                 let mut bytes = Vec::new();
                 std::io::stdin().read_to_end(&mut bytes).map(|_| bytes)
@@ -104,16 +108,20 @@ impl Output {
         let Output::Path(output) = self else {
             return Ok(());
         };
-        let input = match input {
-            Input::Path(path) => path.as_str(),
+        let (input, from_stdin) = match input {
+            Input::Path(path) => (path.as_str(), false),
             // Where the system names standard input as a file, `< x.vu` is caught too.
-            Input::Stdin if cfg!(unix) => "/dev/stdin",
+            Input::Stdin if cfg!(unix) => ("/dev/stdin", true),
             Input::Stdin => return Ok(()),
         };
         if polyasm_core::fs::same_file(Path::new(output), Path::new(input)) {
-            let input = if input == "/dev/stdin" { "standard input" } else { input };
+            let message = if from_stdin {
+                format!("the output `{output}` is the file standard input reads from")
+            } else {
+                format!("the output `{output}` is the input `{input}`")
+            };
             reporter.usage(
-                Diagnostic::error("PA014", format!("the output `{output}` is the input `{input}`"))
+                Diagnostic::error("PA014", message)
                     .with_note("writing it would destroy the input; nothing was written")
                     .with_help("choose another output path with `-o`"),
             );
@@ -179,6 +187,7 @@ mod startup {
     use std::sync::atomic::AtomicBool;
 
     pub static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
+    pub static STDIN_CLOSED: AtomicBool = AtomicBool::new(false);
 
     /// Runs before `main` (from the executable's initialiser table) on the platforms below.
     #[cfg(any(
@@ -187,20 +196,24 @@ mod startup {
         target_os = "freebsd",
         target_os = "macos"
     ))]
-    extern "C" fn note_closed_stdout() {
+    extern "C" fn note_closed_streams() {
         // SAFETY: fcntl(F_GETFD) only reads the descriptor's flags; -1 means it is not open.
         if unsafe { libc::fcntl(libc::STDOUT_FILENO, libc::F_GETFD) } == -1 {
             STDOUT_CLOSED.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        // SAFETY: as above.
+        if unsafe { libc::fcntl(libc::STDIN_FILENO, libc::F_GETFD) } == -1 {
+            STDIN_CLOSED.store(true, std::sync::atomic::Ordering::Relaxed);
         }
     }
 
     #[cfg(any(target_os = "linux", target_os = "android", target_os = "freebsd"))]
     #[used]
     #[unsafe(link_section = ".init_array")]
-    static NOTE_CLOSED_STDOUT: extern "C" fn() = note_closed_stdout;
+    static NOTE_CLOSED_STREAMS: extern "C" fn() = note_closed_streams;
 
     #[cfg(target_os = "macos")]
     #[used]
     #[unsafe(link_section = "__DATA,__mod_init_func")]
-    static NOTE_CLOSED_STDOUT: extern "C" fn() = note_closed_stdout;
+    static NOTE_CLOSED_STREAMS: extern "C" fn() = note_closed_streams;
 }

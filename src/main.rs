@@ -5,7 +5,6 @@ mod io;
 mod report;
 
 use std::borrow::Cow;
-use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
@@ -32,7 +31,7 @@ type Result<T = ()> = std::result::Result<T, Failure>;
 
 fn main() -> ExitCode {
     polyasm_core::fs::remove_temporary_on_signals();
-    let raw_args: Vec<OsString> = std::env::args_os().collect();
+    let raw_args = args::command_first(std::env::args_os().collect());
     let cli = match Cli::try_parse_from(&raw_args) {
         Ok(cli) => cli,
         Err(error) => {
@@ -118,17 +117,30 @@ fn command_line_error(error: &clap::Error, reporter: &mut Reporter, color: Color
 }
 
 /// clap's error text as a diagnostic: its first line is the message, a `tip:` the help, and
-/// the usage and the pointer to `--help` are notes.
+/// the usage and the pointer to `--help` are notes. Each is one line: a message that ends
+/// with `:` takes the lines that follow it (`<INPUT>...`), and a block's further lines (a
+/// second usage) follow its first after `; `.
 fn diagnostic_from_clap(text: &str) -> Diagnostic {
-    let mut lines = text.lines();
+    let mut lines = text.lines().peekable();
     let first = lines.next().unwrap_or_default();
-    let mut diagnostic = Diagnostic::error("PA015", first.strip_prefix("error: ").unwrap_or(first).trim());
+    let mut message = first.strip_prefix("error: ").unwrap_or(first).trim().to_string();
+    if message.ends_with(':') {
+        let mut items = Vec::new();
+        while let Some(line) = lines.next_if(|line| !line.trim().is_empty()) {
+            items.push(line.trim());
+        }
+        if !items.is_empty() {
+            message = format!("{message} {}", items.join(", "));
+        }
+    }
+    let mut diagnostic = Diagnostic::error("PA015", message);
     let rest: Vec<&str> = lines.collect();
     for block in rest.join("\n").split("\n\n") {
-        let block = block.trim();
+        let block: Vec<&str> = block.lines().map(str::trim).filter(|line| !line.is_empty()).collect();
         if block.is_empty() {
             continue;
         }
+        let block = block.join("; ");
         diagnostic = match block.strip_prefix("tip: ") {
             Some(tip) if diagnostic.help.is_none() => diagnostic.with_help(tip),
             _ => diagnostic.with_note(block),
@@ -334,13 +346,16 @@ fn disasm(args: &DisasmArgs, reporter: &mut Reporter) -> Result {
         InputFormatArg::Hex => InputEncoding::Hex,
     };
     let text_source = match (encoding, std::str::from_utf8(&bytes)) {
-        (InputEncoding::Hex, Ok(text)) => match sources.try_add(input.display_name(), text) {
-            Ok(id) => Some(id),
-            Err(_) => {
-                reporter.emit(vec![too_large(input.display_name())], &sources);
-                return Err(Failure::Errors);
+        // A byte-order mark is skipped as in sources: hex words are text too.
+        (InputEncoding::Hex, Ok(text)) => {
+            match sources.try_add(input.display_name(), polyasm_core::text::skip_bom(text)) {
+                Ok(id) => Some(id),
+                Err(_) => {
+                    reporter.emit(vec![too_large(input.display_name())], &sources);
+                    return Err(Failure::Errors);
+                }
             }
-        },
+        }
         _ => None,
     };
     let disasm_input = DisasmInput {
@@ -498,16 +513,34 @@ fn run(args: &RunArgs, reporter: &mut Reporter) -> Result {
             }
         },
     };
-    let outcome = match (&mut file, &mut stdout) {
-        (Some(file), _) => target.run(&object, options, &mut sources, file),
-        (None, Some(stdout)) => target.run(&object, options, &mut sources, stdout),
-        (None, None) => unreachable!("the run writes to a file or to standard output"),
-    }
-    .expect("can_run targets implement run");
+    let mut writer = WriteErrors {
+        inner: match (&mut file, &mut stdout) {
+            (Some(file), _) => file as &mut dyn Write,
+            (None, Some(stdout)) => stdout as &mut dyn Write,
+            (None, None) => unreachable!("the run writes to a file or to standard output"),
+        },
+        first: None,
+    };
+    let outcome = target
+        .run(&object, options, &mut sources, &mut writer)
+        .expect("can_run targets implement run");
     let outcome = outcome.map_err(|usage| {
         reporter.usage(*usage.0);
         Failure::Usage
     })?;
+    if let Some(reason) = writer.first {
+        // Reported as every command reports a failed write, in place of the target's own
+        // PA003, and with no "did not run": it ran.
+        let mut diagnostics = outcome.diagnostics;
+        diagnostics.retain(|d| d.code != "PA003");
+        diagnostics.push(match &output {
+            Output::Stdout => Diagnostic::error("PA003", format!("cannot write standard output: {reason}")),
+            Output::Path(path) => Diagnostic::error("PA003", format!("cannot write {path}: {reason}"))
+                .with_note("the destination was left as it was"),
+        });
+        reporter.emit(diagnostics, &sources);
+        return Err(Failure::Errors);
+    }
     conclude(
         reporter,
         outcome,
@@ -522,6 +555,40 @@ fn run(args: &RunArgs, reporter: &mut Reporter) -> Result {
             Failure::Errors
         }),
         _ => Ok(()),
+    }
+}
+
+/// The run's output, remembering the reason of the first write that failed (a reader that
+/// closed the pipe aside, which ends a run quietly, and an interrupted write, which is retried).
+struct WriteErrors<'w> {
+    inner: &'w mut dyn Write,
+    first: Option<String>,
+}
+
+impl WriteErrors<'_> {
+    fn note<T>(&mut self, result: std::io::Result<T>) -> std::io::Result<T> {
+        if let Err(e) = &result
+            && !matches!(
+                e.kind(),
+                std::io::ErrorKind::BrokenPipe | std::io::ErrorKind::Interrupted
+            )
+            && self.first.is_none()
+        {
+            self.first = Some(io::io_reason(e));
+        }
+        result
+    }
+}
+
+impl Write for WriteErrors<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let result = self.inner.write(buf);
+        self.note(result)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        let result = self.inner.flush();
+        self.note(result)
     }
 }
 

@@ -1264,3 +1264,188 @@ fn disasm_of_a_source_points_to_the_assembler() {
     assert_eq!(stderr(&output).lines().count(), 2, "{}", stderr(&output));
     assert!(!stderr(&output).contains("looks like assembly source"));
 }
+
+#[test]
+fn options_given_before_the_command_apply_to_it() {
+    // `--error-format`, `--color`, `-W` and `--max-errors` belong to every command, and an
+    // option written before the command name is read as the command's own.
+    let output = run(&["--error-format", "short", "check", THREE_MISTAKES]);
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{err}");
+    assert!(!err.contains("PA015"), "{err}");
+    assert!(
+        err.contains("err_three_mistakes.vu:") && err.contains("error[VU"),
+        "{err}"
+    );
+
+    let output = run(&["--color=never", "-W", "error", "--max-errors", "1", "check", SEED]);
+    assert!(output.status.success(), "{}", stderr(&output));
+
+    let output = run_with_stdin(
+        &["-t", "vu", "disasm", "--input-format", "bin"],
+        &le_bytes(&seed_words()),
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stdout(&output).contains("mulm r0 r4"), "{}", stdout(&output));
+
+    let output = run(&["--version", "check"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stdout(&output).starts_with("polyasm "), "{}", stdout(&output));
+
+    // A value that names a command is still the option's value.
+    let dir = temp();
+    let out = dir.path().join("run");
+    let output = run(&["-o", path_str(&out), SEED]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(out.exists());
+}
+
+#[test]
+fn command_line_errors_in_short_and_json_keep_clap_continuation_lines() {
+    let output = run(&["check", "--error-format", "short"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        stderr(&output),
+        "error[PA015]: the following required arguments were not provided: <INPUT>...\n"
+    );
+    let output = run(&["--bogus", "--error-format", "json"]);
+    let err = stderr(&output);
+    let value: serde_json::Value = serde_json::from_str(err.trim_end()).unwrap();
+    for child in value["children"].as_array().unwrap() {
+        let message = child["message"].as_str().unwrap();
+        assert!(!message.contains('\\') && !message.contains('\n'), "{message:?}");
+    }
+}
+
+#[test]
+fn a_negative_max_errors_is_an_invalid_value() {
+    let output = run(&["--max-errors", "-1", SEED, "-f", "hex"]);
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{err}");
+    assert!(err.contains("invalid value '-1' for '--max-errors <N>'"), "{err}");
+    assert!(!err.contains("unexpected argument"), "{err}");
+}
+
+#[test]
+fn disasm_skips_a_byte_order_mark_in_hex_text() {
+    let hex = "00000000\r\n0000003f\r\n";
+    let plain = stdout(&run_with_stdin(&["disasm", "-t", "vu"], hex.as_bytes()));
+    assert!(plain.starts_with("ld r0 0\n"), "{plain}");
+    let marked = format!("\u{feff}{hex}");
+    for args in [
+        &["disasm", "-t", "vu"][..],
+        &["disasm", "-t", "vu", "--input-format", "hex"],
+    ] {
+        let output = run_with_stdin(args, marked.as_bytes());
+        assert!(output.status.success(), "{args:?}: {}", stderr(&output));
+        assert_eq!(stdout(&output), plain);
+    }
+}
+
+/// Runs polyasm with standard input closed (`<&-`).
+#[cfg(unix)]
+fn run_with_stdin_closed(args: &[&str]) -> Output {
+    use std::os::unix::process::CommandExt;
+    let mut command = polyasm();
+    command.args(args).stdin(Stdio::null());
+    // SAFETY: close is async-signal-safe, as pre_exec requires.
+    unsafe {
+        command.pre_exec(|| {
+            libc::close(libc::STDIN_FILENO);
+            Ok(())
+        });
+    }
+    command.output().unwrap()
+}
+
+#[cfg(unix)]
+#[test]
+fn a_closed_standard_input_is_an_error_not_an_empty_program() {
+    for args in [
+        &["-t", "vu", "-f", "hex"][..],
+        &["-t", "nv2a", "-", "-f", "hex"],
+        &["check", "-t", "vu", "-"],
+        &["disasm", "-t", "vu"],
+        &["run", "-t", "vu"],
+    ] {
+        let output = run_with_stdin_closed(args);
+        let err = stderr(&output);
+        assert_eq!(output.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains("error[PA001]: cannot read <stdin>: it is closed"),
+            "{args:?}: {err}"
+        );
+        assert!(output.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_c_array_from_main_vsh_can_be_included_in_the_program_with_main() {
+    // The C output is meant to be included in a program, which defines `main`.
+    let dir = temp();
+    let source = dir.path().join("main.vsh");
+    std::fs::write(&source, "mov oPos, v0\n").unwrap();
+    let header = dir.path().join("main.h");
+    let output = run(&[path_str(&source), "-o", path_str(&header)]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let program = dir.path().join("program.c");
+    std::fs::write(
+        &program,
+        "#include \"main.h\"\nint main(void) { return (int)sizeof main_; }\n",
+    )
+    .unwrap();
+    let cc = Command::new("cc")
+        .args(["-std=c99", "-pedantic", "-Werror", "-c"])
+        .arg(&program)
+        .arg("-o")
+        .arg(dir.path().join("program.o"))
+        .output()
+        .expect("cc runs");
+    assert!(
+        cc.status.success(),
+        "{}\n{}",
+        std::fs::read_to_string(&header).unwrap(),
+        stderr(&cc)
+    );
+    let output = run(&[SEED, "-f", "c", "--name", "main"]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(stderr(&output).contains("PA016"), "{}", stderr(&output));
+}
+
+#[cfg(unix)]
+#[test]
+fn an_output_that_standard_input_reads_is_named_as_such() {
+    let dir = temp();
+    let source = dir.path().join("x.vu");
+    std::fs::write(&source, std::fs::read(SEED).unwrap()).unwrap();
+    let output = polyasm()
+        .current_dir(dir.path())
+        .args(["-t", "vu", "-", "-o", "x.vu", "--error-format", "short"])
+        .stdin(std::fs::File::open(&source).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        stderr(&output),
+        "error[PA014]: the output `x.vu` is the file standard input reads from\n"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn the_listing_header_keeps_a_file_name_on_its_comment_line() {
+    let dir = temp();
+    let path = dir.path().join("two\nlines\u{1b}[2J.vu");
+    std::fs::write(&path, std::fs::read(SEED).unwrap()).unwrap();
+    let output = run(&[path_str(&path), "-f", "listing"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let listing = stdout(&output);
+    let lines: Vec<&str> = listing.lines().collect();
+    assert!(
+        lines[0].starts_with("; polyasm listing of ") && lines[0].contains("two\\nlines\\u{001b}[2J.vu"),
+        "{listing}"
+    );
+    assert!(lines[1].starts_with("; addr"), "{listing}");
+    assert!(!listing.contains('\x1b'), "{listing}");
+}

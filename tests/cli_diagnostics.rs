@@ -259,3 +259,24 @@ fn only_operations_are_paired() {
     let d = diagnostics("nv2a", "arl r0, v0.x\n");
     assert_eq!(d[0].0, "`arl` expects a0 here, found the register `r0`");
 }
+
+#[test]
+fn a_help_line_keeps_the_whole_command_it_quotes() {
+    // A help line's quotes are commands and code to copy: a long file name in one is not cut.
+    let dir = tempfile::tempdir().unwrap();
+    let name = format!("{}.vu", "a_rather_long_file_name_for_a_vertex_program".repeat(2));
+    let path = dir.path().join(&name);
+    std::fs::write(&path, "ld r0 0\nst pos r0\n").unwrap();
+    let path = path.to_str().unwrap();
+    for format in ["human", "short", "json"] {
+        let output = polyasm()
+            .args(["disasm", "-t", "vu", path, "--color", "never", "--error-format", format])
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(1));
+        if format != "short" {
+            let err = stderr(&output);
+            assert!(err.contains(&format!("run `polyasm {path}`")), "{format}: {err}");
+        }
+    }
+}

@@ -332,3 +332,35 @@ fn the_output_may_not_be_the_data_file() {
     assert!(stderr(&output).contains("PA014"), "{}", stderr(&output));
     assert_eq!(std::fs::read_to_string(&data).unwrap(), text);
 }
+
+#[test]
+fn a_long_option_value_is_cut_in_the_message_and_the_reason_kept() {
+    let lanes = format!("0={}", vec!["1"; 10_000].join(","));
+    let output = run(&["run", "-t", "vu", SEED, "-i", &lanes, "--error-format", "short"]);
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{err}");
+    // Two quotes, each cut, and the reason.
+    assert!(err.len() < 2 * polyasm_core::render::MAX_QUOTED_CHARS + 150, "{err}");
+    assert!(err.contains("has 10000 lanes; a vec4 has at most 4"), "{err}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_run_that_cannot_write_says_where_as_every_command_does() {
+    let full = polyasm()
+        .args(["run", SEED, "--color", "never"])
+        .stdout(std::fs::File::create("/dev/full").unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(full.status.code(), Some(1));
+    assert_eq!(
+        stderr(&full),
+        "error[PA003]: cannot write standard output: No space left on device\n\n"
+    );
+    let output = run(&["run", SEED, "-o", "/dev/full", "--error-format", "short"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        stderr(&output),
+        "error[PA003]: cannot write /dev/full: No space left on device\n"
+    );
+}

@@ -138,7 +138,8 @@ pub static CORE_CODES: &[CodeInfo] = &[
         explanation: "`--name` sets the identifier of the `c` and `rust` output formats, so it must \
             be one in both languages: ASCII letters, digits and `_`, not starting with a digit, \
             not a C keyword, and not a name C reserves (a leading `_` followed by a capital or \
-            another `_`) or `stdint.h` defines. Without `--name` the input's file name is made \
+            another `_`) or `stdint.h` defines, nor `main`, the function of the program that \
+            includes the array. Without `--name` the input's file name is made \
             into such an identifier.",
     },
     CodeInfo {

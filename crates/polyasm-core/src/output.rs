@@ -216,7 +216,12 @@ pub fn write_listing(object: &Object, ctx: &OutputContext) -> String {
         line: 4.max(source.map_or(1, |(_, s)| s.line_count()).to_string().len()),
     };
     let mut out = String::with_capacity(text.len() + object.bytes.len() * 3);
-    let _ = writeln!(out, "; polyasm listing of {} (target {})", ctx.input_name, ctx.target);
+    let _ = writeln!(
+        out,
+        "; polyasm listing of {} (target {})",
+        comment_text(ctx.input_name),
+        ctx.target
+    );
     // The titles start where their columns do, but the address's: `; ` comes first.
     let _ = writeln!(
         out,
@@ -471,7 +476,7 @@ pub fn is_array_name(name: &str) -> bool {
         && !reserved_in_c(name)
 }
 
-/// C (to C23) and C++ keywords, and the names `<stdint.h>` declares or defines.
+/// C (to C23) and C++ keywords, the names `<stdint.h>` declares or defines, and `main`.
 fn reserved_in_c(name: &str) -> bool {
     const KEYWORDS: &[&str] = &[
         "alignas",
@@ -575,7 +580,8 @@ fn reserved_in_c(name: &str) -> bool {
     let stdint_type = (name.starts_with("int") || name.starts_with("uint")) && name.ends_with("_t");
     let stdint_macro = STDINT_MACRO_PREFIXES.iter().any(|p| name.starts_with(p))
         && STDINT_MACRO_SUFFIXES.iter().any(|s| name.ends_with(s));
-    KEYWORDS.contains(&name) || stdint_type || stdint_macro
+    // `main` is the function of the program the array is included in.
+    KEYWORDS.contains(&name) || stdint_type || stdint_macro || name == "main"
 }
 
 #[cfg(test)]
@@ -591,6 +597,7 @@ mod tests {
         assert_eq!(symbol_from_name("uint32_t.vu"), "uint32_t_");
         assert_eq!(symbol_from_name("INT8_MAX.vu"), "INT8_MAX_");
         assert_eq!(symbol_from_name("__x.vu"), "program_x");
+        assert_eq!(symbol_from_name("main.vsh"), "main_");
         assert_eq!(array_name_from(""), "program");
         assert_eq!(array_name_from("1 bad-name"), "program_1_bad_name");
         for name in ["seed", "a1", "int_", "Program_2"] {

@@ -134,7 +134,17 @@ pub fn render_short(diagnostic: &Diagnostic, sources: &SourceMap) -> String {
 /// `\u{1b}`), text between backticks cut after [`MAX_QUOTED_CHARS`] characters and the whole
 /// after [`MAX_MESSAGE_CHARS`], each cut marked with `…`.
 pub fn bounded(text: &str) -> std::borrow::Cow<'_, str> {
-    let plain = text.len() <= MAX_QUOTED_CHARS && !text.chars().any(needs_escape);
+    bounded_quotes(text, MAX_QUOTED_CHARS)
+}
+
+/// A help line, bounded as [`bounded`] does except that its quotes, the command or code to
+/// copy (`polyasm path/to/file.vu`), may run to the line's own limit.
+pub fn bounded_help(text: &str) -> std::borrow::Cow<'_, str> {
+    bounded_quotes(text, MAX_MESSAGE_CHARS)
+}
+
+fn bounded_quotes(text: &str, quote_room: usize) -> std::borrow::Cow<'_, str> {
+    let plain = text.len() <= quote_room && !text.chars().any(needs_escape);
     if plain {
         return text.into();
     }
@@ -145,11 +155,7 @@ pub fn bounded(text: &str) -> std::borrow::Cow<'_, str> {
             out.push('`');
             total += 1;
         }
-        let room = if index % 2 == 1 {
-            MAX_QUOTED_CHARS
-        } else {
-            MAX_MESSAGE_CHARS
-        };
+        let room = if index % 2 == 1 { quote_room } else { MAX_MESSAGE_CHARS };
         for (shown, c) in part.chars().enumerate() {
             if shown == room || total == MAX_MESSAGE_CHARS {
                 out.push('…');
@@ -430,7 +436,7 @@ fn render_human(diagnostic: &Diagnostic, sources: &SourceMap, color: bool) -> St
         report = report.with_note(bounded(note));
     }
     if let Some(help) = &diagnostic.help {
-        report = report.with_help(bounded(help));
+        report = report.with_help(bounded_help(help));
     }
     let mut out = Vec::new();
     let mut cache = Pieces(pieces);
@@ -516,7 +522,7 @@ fn render_unlabelled(diagnostic: &Diagnostic, sources: &SourceMap, header: &str,
         let _ = writeln!(out, "  {} {}", paint("= note:", "1"), bounded(note));
     }
     if let Some(help) = &diagnostic.help {
-        let _ = writeln!(out, "  {} {}", paint("= help:", "1"), bounded(help));
+        let _ = writeln!(out, "  {} {}", paint("= help:", "1"), bounded_help(help));
     }
     out
 }
@@ -559,8 +565,8 @@ fn json_span(sources: &SourceMap, span: Span, primary: bool, label: &str) -> Val
     })
 }
 
-fn json_child(level: &str, message: &str) -> Value {
-    json!({ "message": bounded(message), "code": Value::Null, "level": level, "spans": [], "children": [], "rendered": Value::Null })
+fn json_child(level: &str, message: std::borrow::Cow<'_, str>) -> Value {
+    json!({ "message": message, "code": Value::Null, "level": level, "spans": [], "children": [], "rendered": Value::Null })
 }
 
 /// One diagnostic as a JSON value shaped like rustc's `--error-format=json` output.
@@ -570,9 +576,13 @@ fn render_json(diagnostic: &Diagnostic, sources: &SourceMap, codes: &dyn Explain
         .iter()
         .map(|l| json_span(sources, l.span, l.primary, &l.message))
         .collect();
-    let mut children: Vec<Value> = diagnostic.notes.iter().map(|n| json_child("note", n)).collect();
+    let mut children: Vec<Value> = diagnostic
+        .notes
+        .iter()
+        .map(|n| json_child("note", bounded(n)))
+        .collect();
     if let Some(help) = &diagnostic.help {
-        children.push(json_child("help", help));
+        children.push(json_child("help", bounded_help(help)));
     }
     json!({
         "$message_type": "diagnostic",

@@ -195,7 +195,8 @@ struct Flags {
 }
 
 fn read_flags(options: &TargetOptions, inputs: &SlotKind, constants: &SlotKind) -> Result<Flags, UsageError> {
-    let flag_error = |long: &str, text: &str, e: ValueError| usage(format!("--{long} {text}: {}", e.message), e.help);
+    // The value is quoted, so a long one is cut in the message and the reason after it stays.
+    let flag_error = |long: &str, text: &str, e: ValueError| usage(format!("`--{long} {text}`: {}", e.message), e.help);
     let mut flags = Flags {
         constants: Vec::new(),
         inputs: BTreeMap::new(),

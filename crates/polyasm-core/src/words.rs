@@ -101,19 +101,21 @@ pub fn parse_hex_words(sources: &SourceMap, id: SourceId, word_bytes: usize) -> 
             let parsed = u64::from_str_radix(digits, 16)
                 .ok()
                 .filter(|_| !digits.starts_with('+'));
+            // Hex digits past 64 bits are a number too large, not a bad token.
+            let all_digits = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_hexdigit());
             match parsed {
                 Some(value) if value < 1u64 << (word_bytes * 8) => words.push(value as u32),
-                Some(_) => diagnostics.push(
+                None if !all_digits => diagnostics.push(
+                    Diagnostic::error("PA005", format!("`{token}` is not a hex word"))
+                        .with_primary(span, "expected hex digits")
+                        .with_help("write one word per token, like `0x0000003f` or `3f`"),
+                ),
+                _ => diagnostics.push(
                     Diagnostic::error(
                         "PA005",
                         format!("`{token}` does not fit in a {}-bit word", word_bytes * 8),
                     )
                     .with_primary(span, "too large"),
-                ),
-                None => diagnostics.push(
-                    Diagnostic::error("PA005", format!("`{token}` is not a hex word"))
-                        .with_primary(span, "expected hex digits")
-                        .with_help("write one word per token, like `0x0000003f` or `3f`"),
                 ),
             }
         }
@@ -146,6 +148,20 @@ mod tests {
         let spans: Vec<_> = outcome.diagnostics.iter().map(|d| d.labels[0].span.range()).collect();
         assert_eq!(spans, [3..5, 6..11, 12..13, 14..16, 17..20]);
         assert_eq!(outcome.diagnostics[4].message, "`+3f` is not a hex word");
+    }
+
+    #[test]
+    fn hex_digits_past_64_bits_are_too_large_not_bad() {
+        let long = "f".repeat(17);
+        let outcome = hex(&format!("{long} 0x{long}"), 4);
+        let messages: Vec<_> = outcome.diagnostics.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            [
+                format!("`{long}` does not fit in a 32-bit word"),
+                format!("`0x{long}` does not fit in a 32-bit word")
+            ]
+        );
     }
 
     #[test]
