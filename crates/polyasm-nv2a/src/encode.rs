@@ -863,9 +863,11 @@ impl<'s> Encoder<'s> {
         let takes = 1 + info.sources();
         let operands = parsed.operands.of(arena);
         if operands.len() != takes {
-            let span = span_from(operands, takes).unwrap_or(parsed.span());
+            // Extra operands are marked; a missing one is marked after the last token.
+            let span = span_from(operands, takes).unwrap_or(operands.last().map_or(parsed.mnemonic, |o| o.span()));
             self.error(Nv2aError::OperandCount {
                 span: self.span(span),
+                head: self.span(parsed.mnemonic),
                 name: mnemonic.to_string(),
                 takes,
                 found: operands.len(),

@@ -42,6 +42,8 @@ pub enum Nv2aError {
     /// Too few or too many operands; `span` covers the extra ones, or the mnemonic.
     OperandCount {
         span: Span,
+        /// The mnemonic.
+        head: Span,
         name: String,
         takes: usize,
         found: usize,
@@ -398,34 +400,35 @@ impl Nv2aError {
             }
             OperandCount {
                 span,
+                head,
                 name,
                 takes,
                 found,
                 syntax,
+            } if found > takes => error(format!(
+                "`{name}` takes {}, found {found}",
+                polyasm_core::text::count(*takes, "operand")
+            ))
+            .with_primary(*span, "extra operand")
+            .with_help(format!("write `{syntax}`")),
+            // As the VU says it: the first missing operand is named, after the last token.
+            OperandCount {
+                span,
+                head,
+                name,
+                found,
+                syntax,
+                ..
             } => {
-                // As the VU says it: extra operands are counted, missing ones named.
-                let message = match (*found, *takes) {
-                    (found, takes) if found > takes => format!(
-                        "`{name}` takes {}, found {found}",
-                        polyasm_core::text::count(takes, "operand")
-                    ),
-                    (0, _) => format!("`{name}` is missing its operands"),
-                    (found, takes) => format!(
-                        "`{name}` is missing {}",
-                        match takes - found {
-                            1 => "a source".to_string(),
-                            n => format!("{n} sources"),
-                        }
-                    ),
-                };
-                let label = if found > takes {
-                    "extra operand"
+                let missing = if *found == 0 { "a destination" } else { "a source" };
+                let d = error(format!("`{name}` is missing {missing}"))
+                    .with_primary(*span, format!("{missing} must follow"));
+                let d = if span == head {
+                    d
                 } else {
-                    "operands missing"
+                    d.with_secondary(*head, format!("`{name}` takes: {syntax}"))
                 };
-                error(message)
-                    .with_primary(*span, label)
-                    .with_help(format!("write `{syntax}`"))
+                d.with_help(format!("write `{syntax}`"))
             }
             UnknownRegister { span, name, suggestion } => {
                 let d = error(format!("unknown register `{name}`")).with_primary(*span, "not a register");
