@@ -42,11 +42,11 @@ pub struct Cli {
 #[derive(Args, Debug)]
 pub struct GlobalArgs {
     /// How diagnostics are printed
-    #[arg(long, value_enum, default_value_t = ErrorFormatArg::Human, global = true)]
+    #[arg(long, value_enum, default_value_t = ErrorFormatArg::Human, global = true, overrides_with = "error_format")]
     pub error_format: ErrorFormatArg,
 
     /// When to colour diagnostics (auto: stderr is a terminal, NO_COLOR unset; FORCE_COLOR forces)
-    #[arg(long, value_enum, default_value_t = ColorArg::Auto, global = true)]
+    #[arg(long, value_enum, default_value_t = ColorArg::Auto, global = true, overrides_with = "color")]
     pub color: ColorArg,
 
     /// Warning control: `-W error` makes warnings errors, `-W error=CODE` one of them, `-W no-CODE` silences one
@@ -59,7 +59,8 @@ pub struct GlobalArgs {
         value_name = "N",
         default_value_t = 100,
         global = true,
-        allow_negative_numbers = true
+        allow_negative_numbers = true,
+        overrides_with = "max_errors"
     )]
     pub max_errors: usize,
 }

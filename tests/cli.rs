@@ -1449,3 +1449,26 @@ fn the_listing_header_keeps_a_file_name_on_its_comment_line() {
     assert!(lines[1].starts_with("; addr"), "{listing}");
     assert!(!listing.contains('\x1b'), "{listing}");
 }
+
+#[test]
+fn the_last_of_a_repeated_output_option_wins() {
+    let output = run(&["--error-format", "json", "--error-format", "short", THREE_MISTAKES]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert!(stderr(&output).starts_with(THREE_MISTAKES), "{}", stderr(&output));
+    let output = run(&["--color", "always", "--color", "never", THREE_MISTAKES]);
+    assert!(!stderr(&output).contains('\x1b'), "{}", stderr(&output));
+    let output = run(&[
+        "--max-errors",
+        "5",
+        "--max-errors",
+        "1",
+        THREE_MISTAKES,
+        "--color",
+        "never",
+    ]);
+    assert!(
+        stderr(&output).contains("2 more errors not shown"),
+        "{}",
+        stderr(&output)
+    );
+}
