@@ -364,3 +364,18 @@ fn a_run_that_cannot_write_says_where_as_every_command_does() {
         "error[PA003]: cannot write /dev/full: No space left on device\n"
     );
 }
+
+#[test]
+fn an_empty_vertex_list_runs_no_vertex() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = write_data(dir.path(), "{\"vertices\": []}");
+    let output = run(&["run", MVP, "--data", &data, "-f", "json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let value: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(value["vertices"], serde_json::json!([]));
+    let output = run(&["run", MVP, "--data", &data]);
+    assert_eq!(stdout(&output), "");
+    // The list is there, so -i is refused with it as with any other list.
+    let output = run(&["run", MVP, "--data", &data, "-i", "0=1,2,3"]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+}

@@ -264,7 +264,8 @@ pub fn run_vertices<P: VertexProgram>(
         },
         None => None,
     };
-    let file_vertices = data.as_ref().is_some_and(|d| d.vertices > 0);
+    // A data file with a `vertices` list, even an empty one, says which vertices run.
+    let file_vertices = data.as_ref().is_some_and(|d| d.vertices.is_some());
     if file_vertices && flags.vertices > 0 {
         return Err(usage(
             "--input cannot be combined with the vertices of --data",
@@ -412,7 +413,8 @@ impl<'w> Printer<'w> {
 /// What the first reading of a data file found.
 struct DataFile {
     id: SourceId,
-    vertices: usize,
+    /// How many vertices the file lists; `None` when it has no `vertices` key.
+    vertices: Option<usize>,
 }
 
 /// Where a value of the data file belongs, for messages.
@@ -436,7 +438,7 @@ enum Reading<'a> {
     Constants {
         kind: &'a SlotKind,
         into: &'a mut [Vec4],
-        vertices: usize,
+        vertices: Option<usize>,
     },
     Vertices {
         kind: &'a SlotKind,
@@ -485,7 +487,9 @@ impl<'de> Visitor<'de> for &mut Reading<'_> {
                     place: Place::Constants,
                     into,
                 })?,
-                ("vertices", Reading::Constants { vertices, .. }) => *vertices = map.next_value_seed(CountVertices)?,
+                ("vertices", Reading::Constants { vertices, .. }) => {
+                    *vertices = Some(map.next_value_seed(CountVertices)?)
+                }
                 ("vertices", Reading::Vertices { kind, into, each }) => {
                     map.next_value_seed(Vertices { kind, into, each })?
                 }
@@ -759,7 +763,7 @@ fn read_data_file(
     let mut reading = Reading::Constants {
         kind,
         into: constants,
-        vertices: 0,
+        vertices: None,
     };
     read_json(text, &mut reading).map_err(|e| data_error(sources, id, &e))?;
     let Reading::Constants { vertices, .. } = reading else {
