@@ -10,8 +10,8 @@ use crate::MAX_PAIRED;
 use crate::error::{CONSTANT_RANGE, Nv2aError, constant_name};
 use crate::ops::{
     CONSTANTS, DestKind, Field, INPUT_NAMES, INPUTS, InputSlot, MAX_INSTRUCTIONS, Mux, OPS, OUTPUTS, Op, OpInfo,
-    OutputInfo, PAIRED_ILU_TEMP, R12, Slot, Unit, WORDS_PER_INSTRUCTION, WRITABLE_TEMPS, mask_bit, output_by_name,
-    pack_swizzle,
+    OutputInfo, PAIRED_ILU_TEMP, R12, Slot, UNIFORM_KINDS, UniformKind, Unit, WORDS_PER_INSTRUCTION, WRITABLE_TEMPS,
+    mask_bit, output_by_name, pack_swizzle,
 };
 use crate::parser::{Index, Operand, Operation as ParsedOperation, Reg, Statement};
 
@@ -502,18 +502,16 @@ impl<'s> Encoder<'s> {
     fn declare(&mut self, name_span: TextRange, kind_span: TextRange, value: TextRange) {
         let (name, kind) = (self.text(name_span), self.text(kind_span));
         let span = self.span(name_span);
-        let rows: u8 = match kind {
-            _ if kind.eq_ignore_ascii_case("vector") => 1,
-            _ if kind.eq_ignore_ascii_case("matrix4") => 4,
-            _ => {
-                self.error(Nv2aError::BadUniformDeclaration {
-                    span: self.span(kind_span),
-                    message: format!("unknown uniform type `{kind}`"),
-                    label: "expected `vector` or `matrix4`".into(),
-                    help: format!("write `{name} vector N` or `{name} matrix4 N`"),
-                });
-                return;
-            }
+        let Some(&UniformKind { name: kind, rows }) = UNIFORM_KINDS.iter().find(|k| k.name.eq_ignore_ascii_case(kind))
+        else {
+            let [vector, matrix] = UNIFORM_KINDS.map(|k| k.name);
+            self.error(Nv2aError::BadUniformDeclaration {
+                span: self.span(kind_span),
+                message: format!("unknown uniform type `{kind}`"),
+                label: format!("expected `{vector}` or `{matrix}`"),
+                help: format!("write `{name} {vector} N` or `{name} {matrix} N`"),
+            });
+            return;
         };
         let Some(base) = self.number(value) else {
             return;
@@ -552,7 +550,7 @@ impl<'s> Encoder<'s> {
             name: name.to_string(),
             value: base,
             size: u64::from(rows),
-            kind: if rows == 1 { "vector" } else { "matrix4" },
+            kind,
             span: Some(self.span(name_span.to(value))),
         });
     }

@@ -211,6 +211,26 @@ pub const R12: u8 = 12;
 pub const INPUTS: u8 = 16;
 /// Constant registers `c0`..`c191`.
 pub const CONSTANTS: u16 = 192;
+/// A uniform type: its name in a declaration (`#m matrix4 96`) and how many constant
+/// registers it names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UniformKind {
+    pub name: &'static str,
+    pub rows: u8,
+}
+
+/// Every uniform type.
+pub const UNIFORM_KINDS: [UniformKind; 2] = [
+    UniformKind {
+        name: "vector",
+        rows: 1,
+    },
+    UniformKind {
+        name: "matrix4",
+        rows: 4,
+    },
+];
+
 /// Instruction slots of the vertex engine.
 pub const MAX_INSTRUCTIONS: usize = 136;
 /// Words per instruction.
