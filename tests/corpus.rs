@@ -43,6 +43,14 @@ fn check_file(path: &Path) -> String {
         expected_codes(&text),
         "{name}: diagnostics differ from its `// expect:` line"
     );
+    for d in &outcome.diagnostics {
+        let info = polyasm_core::Explain::explain(registry, d.code).expect("every code has an explanation");
+        assert_eq!(
+            info.severity, d.severity,
+            "{name}: {} is reported at another severity than its table row",
+            d.code
+        );
+    }
     let must_fail = path.file_name().unwrap().to_str().unwrap().starts_with("err_");
     assert_eq!(
         outcome.value.is_none(),

@@ -1,9 +1,14 @@
 //! Stable diagnostic codes and their explanations (`polyasm explain CODE`).
 
+use crate::diagnostic::Severity;
+
 /// One stable code: what it is called and a paragraph on what it means and how to fix it.
 #[derive(Clone, Copy, Debug)]
 pub struct CodeInfo {
     pub code: &'static str,
+    /// Whether the code is reported as an error or as a warning (which `-W` may promote or
+    /// silence).
+    pub severity: Severity,
     pub title: &'static str,
     pub explanation: &'static str,
 }
@@ -29,12 +34,14 @@ pub fn find(table: &'static [CodeInfo], code: &str) -> Option<&'static CodeInfo>
 pub static CORE_CODES: &[CodeInfo] = &[
     CodeInfo {
         code: "PA001",
+        severity: Severity::Error,
         title: "cannot read input",
         explanation: "The input file could not be read: it does not exist, is a directory, or \
             permissions forbid reading it. Check the path; use `-` to read standard input.",
     },
     CodeInfo {
         code: "PA002",
+        severity: Severity::Error,
         title: "input is not UTF-8 text",
         explanation: "Assembly sources must be UTF-8 text. The file holds bytes that are not valid \
             UTF-8, usually because it is a binary (did you mean `polyasm disasm`?) or was saved \
@@ -42,6 +49,7 @@ pub static CORE_CODES: &[CodeInfo] = &[
     },
     CodeInfo {
         code: "PA003",
+        severity: Severity::Error,
         title: "cannot write output",
         explanation: "The output could not be written: the disk is full, standard output is closed, \
             the destination is a directory or read-only, or its directory does not exist or is \
@@ -51,6 +59,7 @@ pub static CORE_CODES: &[CodeInfo] = &[
     },
     CodeInfo {
         code: "PA004",
+        severity: Severity::Error,
         title: "binary input has a partial word",
         explanation: "A binary given to the disassembler must hold whole words (little-endian). \
             Its length is not a multiple of the word size, so it was probably truncated or is \
@@ -58,6 +67,7 @@ pub static CORE_CODES: &[CodeInfo] = &[
     },
     CodeInfo {
         code: "PA005",
+        severity: Severity::Error,
         title: "invalid hex word",
         explanation: "Hex text given to the disassembler holds one word per token, separated by \
             whitespace or commas, with an optional `0x` prefix; `//`, `/* */`, `#` and `;` start \
@@ -65,6 +75,7 @@ pub static CORE_CODES: &[CodeInfo] = &[
     },
     CodeInfo {
         code: "PA006",
+        severity: Severity::Error,
         title: "invalid run input",
         explanation: "A value given to `polyasm run` could not be understood: a slot is out of \
             range, a vector has the wrong number of lanes, a number is malformed or too large for \
@@ -75,6 +86,7 @@ pub static CORE_CODES: &[CodeInfo] = &[
     },
     CodeInfo {
         code: "PA007",
+        severity: Severity::Error,
         title: "binary output to a terminal",
         explanation: "polyasm will not write a binary format to a terminal, where it would only \
             garble the screen. Write it to a file with `-o FILE`, pipe it into another program, or \
@@ -82,6 +94,7 @@ pub static CORE_CODES: &[CodeInfo] = &[
     },
     CodeInfo {
         code: "PA008",
+        severity: Severity::Error,
         title: "unknown or missing target",
         explanation: "The target dialect is chosen with `-t NAME` (see `polyasm targets` for names \
             and aliases) or, when `-t` is absent, from the input's extension: `.vsh` for nv2a \
@@ -90,6 +103,7 @@ pub static CORE_CODES: &[CodeInfo] = &[
     },
     CodeInfo {
         code: "PA009",
+        severity: Severity::Error,
         title: "unknown output format",
         explanation: "`-f` names an output format: bin, hex, c, rust, listing, json, or one of the \
             target's own formats listed by `polyasm targets`. Without `-f`, the format follows \
@@ -97,6 +111,7 @@ pub static CORE_CODES: &[CodeInfo] = &[
     },
     CodeInfo {
         code: "PA010",
+        severity: Severity::Error,
         title: "run option not for this target",
         explanation: "`polyasm run` accepts the options of every target, but each target \
             understands only its own (`polyasm run --help` groups them). The option given is not \
@@ -104,6 +119,7 @@ pub static CORE_CODES: &[CodeInfo] = &[
     },
     CodeInfo {
         code: "PA011",
+        severity: Severity::Error,
         title: "invalid warning option",
         explanation: "`-W` takes `error` (every warning becomes an error), `error=CODE` (one \
             warning becomes an error) or `no-CODE` (one warning is silenced). CODE must be a \
@@ -112,6 +128,7 @@ pub static CORE_CODES: &[CodeInfo] = &[
     },
     CodeInfo {
         code: "PA012",
+        severity: Severity::Error,
         title: "unknown diagnostic code",
         explanation: "`polyasm explain` knows every code polyasm reports; run it without an \
             argument to list them. Codes have a dialect prefix (NV2A for nv2a, VU for the \
@@ -119,6 +136,7 @@ pub static CORE_CODES: &[CodeInfo] = &[
     },
     CodeInfo {
         code: "PA014",
+        severity: Severity::Error,
         title: "output is the input",
         explanation: "The output file named with `-o` is the input file itself (perhaps through \
             `./`, a symbolic link or a hard link), so writing it would destroy the input. Nothing \
@@ -126,6 +144,7 @@ pub static CORE_CODES: &[CodeInfo] = &[
     },
     CodeInfo {
         code: "PA015",
+        severity: Severity::Error,
         title: "invalid command-line arguments",
         explanation: "The command line could not be understood: an unknown option, a missing or \
             empty value, a value an option does not take, or more than one input to the \
@@ -134,6 +153,7 @@ pub static CORE_CODES: &[CodeInfo] = &[
     },
     CodeInfo {
         code: "PA016",
+        severity: Severity::Error,
         title: "invalid array name",
         explanation: "`--name` sets the identifier of the `c` and `rust` output formats, so it must \
             be one in both languages: ASCII letters, digits and `_`, not starting with a digit, \
@@ -144,15 +164,13 @@ pub static CORE_CODES: &[CodeInfo] = &[
     },
     CodeInfo {
         code: "PA017",
+        severity: Severity::Warning,
         title: "input longer than the machine holds",
         explanation: "A warning of `polyasm disasm`: the input holds more words than a program of \
             the target can have, so it is probably not one program for this target (several \
             programs, data, or another machine's code). Everything is disassembled anyway.",
     },
 ];
-
-/// The codes of [`CORE_CODES`] that are warnings.
-pub static CORE_WARNINGS: &[&str] = &["PA017"];
 
 #[cfg(test)]
 mod tests {

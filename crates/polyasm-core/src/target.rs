@@ -2,8 +2,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::diagnostic::{Diagnostic, Outcome};
-use crate::explain::{CORE_CODES, CORE_WARNINGS, CodeInfo, Explain, find};
+use crate::diagnostic::{Diagnostic, Outcome, Severity};
+use crate::explain::{CORE_CODES, CodeInfo, Explain, find};
 use crate::object::Object;
 use crate::output::FormatInfo;
 use crate::source::{SourceId, SourceMap};
@@ -106,11 +106,6 @@ pub trait Target: Send + Sync {
     /// Every diagnostic code this target reports.
     fn codes(&self) -> &'static [CodeInfo];
 
-    /// The codes among [`Target::codes`] that are warnings (which `-W` may promote or silence).
-    fn warning_codes(&self) -> &'static [&'static str] {
-        &[]
-    }
-
     /// The machine's program size limit, if it has one.
     fn program_limit(&self) -> Option<ProgramLimit> {
         None
@@ -201,11 +196,7 @@ impl Registry {
 
     /// Whether `code` is a warning: `None` if no target (nor the command line) has the code.
     pub fn is_warning(&self, code: &str) -> Option<bool> {
-        let info = self.explain(code)?;
-        let warnings = CORE_WARNINGS
-            .iter()
-            .chain(self.targets.iter().flat_map(|t| t.warning_codes()));
-        Some(warnings.into_iter().any(|w| *w == info.code))
+        Some(self.explain(code)?.severity == Severity::Warning)
     }
 
     /// `name (aliases)` for every target, for "unknown target" messages.

@@ -409,10 +409,6 @@ impl Target for Nv2aTarget {
         error::CODES
     }
 
-    fn warning_codes(&self) -> &'static [&'static str] {
-        &["NV2A022"]
-    }
-
     fn program_limit(&self) -> Option<ProgramLimit> {
         Some(ProgramLimit {
             words: ops::MAX_INSTRUCTIONS * ops::WORDS_PER_INSTRUCTION,

@@ -2,7 +2,7 @@
 
 use polyasm_core::explain::CodeInfo;
 use polyasm_core::text::IntLiteralError;
-use polyasm_core::{Diagnostic, Span};
+use polyasm_core::{Diagnostic, Severity, Span};
 
 use crate::ops::{MAX_WORDS, Op, OperandKind};
 
@@ -128,76 +128,91 @@ pub enum SwizzleProblem {
 pub static CODES: &[CodeInfo] = &[
     CodeInfo {
         code: "VU001",
+        severity: Severity::Error,
         title: "syntax error",
         explanation: "A VU statement is a mnemonic followed by operands separated by spaces, one statement per line: `add r0 r1`. Operands are registers, outputs, numbers or swizzles; punctuation such as `,` `#` or `[` has no meaning. Comments are `//` to the end of the line or `/* */`.",
     },
     CodeInfo {
         code: "VU002",
+        severity: Severity::Error,
         title: "unknown mnemonic or directive",
         explanation: "The first word of a statement must be one of the VU's 26 mnemonics (ld st ldc add sub mul div dot abs sign sqrt pow exp log min max sin cos tan asin acos atan atan2 shf mulm end) or the directive `.word`. Mnemonics are lower case, as in the reference assembler. The help line suggests the closest mnemonic when there is one.",
     },
     CodeInfo {
         code: "VU003",
+        severity: Severity::Error,
         title: "wrong kind of operand",
         explanation: "Each operand position takes one kind of operand: a register (`r0` to `r15`), an output (`pos`, `tex`, `col`, `ocol`), a number (an input slot for `ld`, a constant slot for `ldc`, a mask for `shf`) or a swizzle. `st` takes the output first and the register second: `st pos r0`. `ld` and `ldc` take a register first and a slot number second: `ld r0 0`.",
     },
     CodeInfo {
         code: "VU004",
+        severity: Severity::Error,
         title: "missing operand",
         explanation: "The instruction has fewer operands than it takes. Every instruction except `end` takes a destination and a source; `shf` also takes a swizzle and a mask: `shf r0 r1 xyzw 0b0011`. One statement may not continue on the next line.",
     },
     CodeInfo {
         code: "VU005",
+        severity: Severity::Error,
         title: "extra operand",
         explanation: "The instruction has more operands than it takes. Only one statement may stand on a line; put the next instruction on a line of its own.",
     },
     CodeInfo {
         code: "VU006",
+        severity: Severity::Error,
         title: "register out of range",
         explanation: "The VU has 16 vec4 registers, `r0` to `r15`.",
     },
     CodeInfo {
         code: "VU007",
+        severity: Severity::Error,
         title: "slot out of range",
         explanation: "`ld` reads one of 8 vertex input slots (0 to 7) and `ldc` one of 16 constant slots (0 to 15).",
     },
     CodeInfo {
         code: "VU008",
+        severity: Severity::Error,
         title: "mask out of range",
         explanation: "The `shf` mask has one bit per destination lane: bit 0 is x, bit 1 y, bit 2 z, bit 3 w, so it is at most 0b1111 (15). Write it in decimal, `0b` or `0x`.",
     },
     CodeInfo {
         code: "VU009",
+        severity: Severity::Error,
         title: "invalid swizzle",
         explanation: "A `shf` swizzle is exactly four letters naming the source lane for x, y, z and w: `xyzw` letters or `rgba` letters, which mean the same (`r` = `x`, `g` = `y`, `b` = `z`, `a` = `w`); they may be mixed.",
     },
     CodeInfo {
         code: "VU010",
+        severity: Severity::Error,
         title: "program too long",
         explanation: "The VU runs at most 64 instructions. The assembler appends an `end` to shorter programs; a program of exactly 64 instructions runs to its last one. Split the work across several programs or draw calls.",
     },
     CodeInfo {
         code: "VU011",
+        severity: Severity::Error,
         title: "invalid number",
         explanation: "Numbers are Rust-style integer literals: decimal (`12`), binary (`0b1100`), hex (`0xc`) or octal (`0o14`), with optional `_` separators. The literal has a digit that its base does not allow, no digits after its prefix, or more than 64 bits.",
     },
     CodeInfo {
         code: "VU012",
+        severity: Severity::Error,
         title: "unknown output",
         explanation: "`st` writes one of four outputs: `pos` (clip-space position), `tex` (texture coordinates: xy for unit 0, zw for unit 1), `col` (vertex colour) and `ocol` (offset colour).",
     },
     CodeInfo {
         code: "VU013",
+        severity: Severity::Error,
         title: "unterminated block comment",
         explanation: "A `/*` comment runs until its matching `*/`; block comments nest, so each `/*` inside a comment needs its own `*/`.",
     },
     CodeInfo {
         code: "VU014",
+        severity: Severity::Warning,
         title: "mulm reads past r15",
         explanation: "`mulm dst src` reads the four matrix columns from src, src+1, src+2 and src+3. With a source above r12 some of them do not exist: the console's behaviour is undefined and polyasm's emulator reads zeros. This is a warning because the reference assembler accepts it; `-W error` makes it an error.",
     },
     CodeInfo {
         code: "VU015",
+        severity: Severity::Error,
         title: "word out of range",
         explanation: "`.word` places one raw 32-bit word, so its value is at most 0xffffffff.",
     },

@@ -135,10 +135,6 @@ impl Target for VuTarget {
         error::CODES
     }
 
-    fn warning_codes(&self) -> &'static [&'static str] {
-        &["VU014"]
-    }
-
     fn program_limit(&self) -> Option<ProgramLimit> {
         Some(ProgramLimit {
             words: ops::MAX_WORDS,
