@@ -2,7 +2,7 @@
 
 use std::io::{IsTerminal, Write};
 
-use polyasm_core::render::{ErrorFormat, Renderer, render, render_note};
+use polyasm_core::render::{ErrorFormat, Renderer, render, render_note, render_summary};
 use polyasm_core::text::count;
 use polyasm_core::{Diagnostic, SourceMap, WarningPolicy};
 
@@ -123,9 +123,9 @@ impl Reporter {
             if self.warnings_seen > 0 {
                 line = format!("{line}, {}", count(self.warnings_seen, "warning"));
             }
-            let label = if self.color { "\x1b[1;31merror\x1b[0m" } else { "error" };
+            let text = render_summary(&format!("{what}: {line}"), self.color);
             // Not eprintln!, which panics when standard error cannot be written.
-            let _ = writeln!(std::io::stderr(), "{label}: {what}: {line}");
+            let _ = std::io::stderr().write_all(text.as_bytes());
         }
     }
 

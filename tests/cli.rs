@@ -1443,7 +1443,7 @@ fn the_listing_header_keeps_a_file_name_on_its_comment_line() {
     let listing = stdout(&output);
     let lines: Vec<&str> = listing.lines().collect();
     assert!(
-        lines[0].starts_with("; polyasm listing of ") && lines[0].contains("two\\nlines\\u{001b}[2J.vu"),
+        lines[0].starts_with("; polyasm listing of ") && lines[0].contains("two\\nlines\\u{1b}[2J.vu"),
         "{listing}"
     );
     assert!(lines[1].starts_with("; addr"), "{listing}");

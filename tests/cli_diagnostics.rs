@@ -280,3 +280,15 @@ fn a_help_line_keeps_the_whole_command_it_quotes() {
         }
     }
 }
+
+#[test]
+fn the_closing_summary_escapes_the_file_name() {
+    let dir = temp();
+    let path = dir.path().join("bad\u{1b}[31mX.vu");
+    std::fs::write(&path, "nop\n").unwrap();
+    let output = run(&[path_str(&path), "-f", "hex", "--color", "never"]);
+    assert_eq!(output.status.code(), Some(1));
+    let err = stderr(&output);
+    assert!(!err.contains('\u{1b}'), "{err:?}");
+    assert!(err.contains("bad\\u{1b}[31mX.vu not assembled"), "{err}");
+}

@@ -149,26 +149,17 @@ pub fn write_rust_array(object: &Object, ctx: &OutputContext) -> String {
     )
 }
 
-/// `text` made safe inside a C `/* */` or a Rust `//` comment: line breaks, other control
-/// characters and bidirectional controls (which compilers reject or warn about) are escaped as
-/// `\n` or `\u{202e}`, and `*/` and `/*` are broken up with a backslash, so a file name can
-/// neither end the comment nor hide code.
+/// `text` made safe inside a C `/* */` or a Rust `//` comment: characters that compilers reject
+/// or that reorder what is shown are escaped ([`crate::text::push_escaped`]: `\n`,
+/// `\u{202e}`), and `*/` and `/*` are broken up with a backslash, so a file name can neither end
+/// the comment nor hide code.
 pub fn comment_text(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{061c}' => {
-                let _ = write!(out, "\\u{{{:04x}}}", c as u32);
-            }
-            c if c.is_control() => {
-                let _ = write!(out, "\\u{{{:04x}}}", c as u32);
-            }
             '/' if out.ends_with('*') => out.push_str("\\/"),
             '*' if out.ends_with('/') => out.push_str("\\*"),
-            c => out.push(c),
+            c => crate::text::push_escaped(&mut out, c),
         }
     }
     out

@@ -12,6 +12,7 @@ use crate::explain::Explain;
 use std::ops::Range;
 
 use crate::source::{SourceId, SourceMap, Span};
+use crate::text::{escape_controls, needs_escape, push_escaped};
 
 /// The three ways to print a diagnostic.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,6 +108,12 @@ pub fn render_note(message: &str, format: ErrorFormat, color: bool) -> String {
     }
 }
 
+/// The human format's closing line after errors: `error: what: 2 errors, 1 warning`, `what`
+/// bounded and escaped like any message (it holds the input's name).
+pub fn render_summary(what: &str, color: bool) -> String {
+    format!("{}: {}\n", paint("error", "1;31", color), bounded(what))
+}
+
 fn header(diagnostic: &Diagnostic) -> String {
     format!("{}[{}]", diagnostic.severity.as_str(), diagnostic.code)
 }
@@ -173,44 +180,6 @@ fn bounded_quotes(text: &str, quote_room: usize) -> std::borrow::Cow<'_, str> {
         }
     }
     out.into()
-}
-
-/// A file name as messages show it: control characters escaped.
-fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.chars().any(needs_escape) {
-        return text.into();
-    }
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        push_escaped(&mut out, c);
-    }
-    out.into()
-}
-
-/// Characters a terminal would act on or hide: control characters, line and paragraph
-/// separators, and the bidirectional overrides that reorder what is shown.
-fn needs_escape(c: char) -> bool {
-    c.is_control()
-        || matches!(
-            c,
-            '\u{2028}' | '\u{2029}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}'
-        )
-}
-
-fn push_escaped(out: &mut String, c: char) {
-    if !needs_escape(c) {
-        out.push(c);
-        return;
-    }
-    match c {
-        '\0' => out.push_str("\\0"),
-        '\t' => out.push_str("\\t"),
-        '\n' => out.push_str("\\n"),
-        '\r' => out.push_str("\\r"),
-        _ => {
-            let _ = write!(out, "\\u{{{:x}}}", c as u32);
-        }
-    }
 }
 
 /// How an excerpt shows a source character: control characters as their Unicode pictures

@@ -80,6 +80,55 @@ pub fn count_line_breaks(text: &str) -> usize {
         .sum()
 }
 
+/// Characters a terminal would act on or hide, and that compilers reject in comments: control
+/// characters, line and paragraph separators, the byte-order mark, and the bidirectional
+/// controls that reorder what is shown.
+pub fn needs_escape(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{2028}'
+                | '\u{2029}'
+                | '\u{202a}'..='\u{202e}'
+                | '\u{2066}'..='\u{2069}'
+                | '\u{200e}'
+                | '\u{200f}'
+                | '\u{061c}'
+                | '\u{feff}'
+        )
+}
+
+/// Pushes `c`, escaped as `\0`, `\t`, `\n`, `\r` or `\u{1b}` if [`needs_escape`] says so.
+pub fn push_escaped(out: &mut String, c: char) {
+    if !needs_escape(c) {
+        out.push(c);
+        return;
+    }
+    match c {
+        '\0' => out.push_str("\\0"),
+        '\t' => out.push_str("\\t"),
+        '\n' => out.push_str("\\n"),
+        '\r' => out.push_str("\\r"),
+        _ => {
+            use std::fmt::Write as _;
+            let _ = write!(out, "\\u{{{:x}}}", c as u32);
+        }
+    }
+}
+
+/// `text` with the characters of [`needs_escape`] escaped: how file names and user text
+/// appear in messages and comments.
+pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(needs_escape) {
+        return text.into();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        push_escaped(&mut out, c);
+    }
+    out.into()
+}
+
 /// `n` and the noun, singular for one: `1 word`, `2 words`, `0 words`.
 pub fn count(n: usize, noun: &str) -> String {
     if n == 1 {
