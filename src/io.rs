@@ -68,8 +68,7 @@ impl Input {
             )
             .with_help("sources are UTF-8 text; to turn machine code back into source use `polyasm disasm`")
         })?;
-        let bom = text.len() - polyasm_core::text::skip_bom(&text).len();
-        text.drain(..bom);
+        polyasm_core::text::strip_bom(&mut text);
         Ok(text)
     }
 }

@@ -425,8 +425,8 @@ fn hint_at_assembling(diagnostics: &mut Vec<Diagnostic>, input: &Input) {
     ));
     if more > 0 {
         diagnostic = diagnostic.with_note(format!(
-            "{more} more {} of the input {} not hex words either",
-            if more == 1 { "word" } else { "words" },
+            "{} of the input {} not hex words either",
+            polyasm_core::text::count(more, "more word"),
             if more == 1 { "is" } else { "are" }
         ));
     }

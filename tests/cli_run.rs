@@ -112,7 +112,7 @@ fn data_file_errors_point_into_the_file_and_exit_1() {
             "{\"vertices\": [{\"v0\": [1]},\n {\"v16\": [1]}]}",
             2,
             7,
-            "`v16` is not an input slot",
+            "`v16` names no input slot",
         ),
         ("{\"constants\": {\"c0\": [1, 2, 3, 4, 5]}}", 1, 36, "at most 4 lanes"),
         ("{\"colours\": []}", 1, 10, "unknown key `colours`"),
@@ -307,10 +307,10 @@ fn a_data_file_may_start_with_a_byte_order_mark() {
 }
 
 #[test]
-fn slot_messages_name_the_kind_with_its_article_and_range() {
+fn slot_messages_name_the_kind_and_range() {
     let output = run(&["run", SEED, "-c", "x=1", "--color", "never"]);
     assert!(
-        stderr(&output).contains("`x` is not a constant slot"),
+        stderr(&output).contains("`x` names no constant slot"),
         "{}",
         stderr(&output)
     );

@@ -66,6 +66,13 @@ pub fn skip_bom(text: &str) -> &str {
     text.strip_prefix(BOM).unwrap_or(text)
 }
 
+/// [`skip_bom`] in place, for text read into a `String`.
+pub fn strip_bom(text: &mut String) {
+    if text.starts_with(BOM) {
+        text.drain(..BOM.len());
+    }
+}
+
 /// How many `\n` and `\r` bytes `text` holds: an upper bound of its line count, for sizing
 /// buffers up front. Counted 255 bytes at a time in `u8` lanes, which compilers vectorise.
 pub fn count_line_breaks(text: &str) -> usize {
@@ -136,16 +143,6 @@ pub fn count(n: usize, noun: &str) -> String {
     } else {
         format!("{n} {noun}s")
     }
-}
-
-/// The noun with its indefinite article: `an input`, `a constant`.
-pub fn with_article(noun: &str) -> String {
-    let article = if noun.starts_with(['a', 'e', 'i', 'o', 'u']) {
-        "an"
-    } else {
-        "a"
-    };
-    format!("{article} {noun}")
 }
 
 /// Reads a Rust-style integer literal: decimal, `0x`, `0o` or `0b`, with `_` separators.
@@ -330,8 +327,6 @@ mod tests {
         assert_eq!(count(1, "word"), "1 word");
         assert_eq!(count(0, "word"), "0 words");
         assert_eq!(count(3, "more error"), "3 more errors");
-        assert_eq!(with_article("input"), "an input");
-        assert_eq!(with_article("constant"), "a constant");
     }
 
     #[test]

@@ -167,10 +167,7 @@ fn parse_slot(name: &str, kind: &SlotKind) -> Result<usize, ValueError> {
             help(),
         )),
         None if name.is_empty() => Err(ValueError::new(format!("the {} slot is missing", kind.what), help())),
-        None => Err(ValueError::new(
-            format!("`{name}` is not {} slot", crate::text::with_article(kind.what)),
-            help(),
-        )),
+        None => Err(ValueError::new(format!("`{name}` names no {} slot", kind.what), help())),
     }
 }
 
@@ -750,9 +747,7 @@ fn read_data_file(
             format!("cannot read data file {path}: {}", crate::fs::reason(&e)),
         )
     })?;
-    if text.starts_with(crate::text::BOM) {
-        text.drain(..crate::text::BOM.len());
-    }
+    crate::text::strip_bom(&mut text);
     let id = sources.try_add(path, text).map_err(|_| {
         Diagnostic::error("PA013", format!("data file {path} is 4 GiB or larger"))
             .with_help("split it into smaller files")

@@ -37,7 +37,7 @@ fn binary_words(bytes: &[u8], word_bytes: usize, name: &str) -> Outcome<Vec<u32>
                 "PA004",
                 format!(
                     "{name} is {} long, not a whole number of {word_bytes}-byte words",
-                    count(bytes.len(), "byte")
+                    crate::text::count(bytes.len(), "byte")
                 ),
             )
             .with_note(match bytes.len() % word_bytes {
@@ -48,11 +48,6 @@ fn binary_words(bytes: &[u8], word_bytes: usize, name: &str) -> Outcome<Vec<u32>
     }
     let words = crate::object::le_words(bytes, word_bytes).collect();
     Outcome::ok(words)
-}
-
-/// `1 byte`, `2 bytes`.
-fn count(n: usize, unit: &str) -> String {
-    format!("{n} {unit}{}", if n == 1 { "" } else { "s" })
 }
 
 /// Reads hex words separated by whitespace or commas, each with an optional `0x` prefix.

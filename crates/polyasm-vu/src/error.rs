@@ -308,8 +308,8 @@ impl VuError {
             } => Diagnostic::error(
                 code,
                 format!(
-                    "`{op}` takes {takes} operand{}, found {found}",
-                    if *takes == 1 { "" } else { "s" }
+                    "`{op}` takes {}, found {found}",
+                    polyasm_core::text::count(*takes, "operand")
                 ),
             )
             .with_primary(*span, "extra operand")
