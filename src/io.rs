@@ -129,6 +129,15 @@ impl Output {
         Ok(())
     }
 
+    /// PA003: writing this output failed for `reason`; a file is left as it was.
+    pub fn write_failed(&self, reason: &str) -> Diagnostic {
+        match self {
+            Output::Stdout => Diagnostic::error("PA003", format!("cannot write standard output: {reason}")),
+            Output::Path(path) => Diagnostic::error("PA003", format!("cannot write {path}: {reason}"))
+                .with_note("the destination was left as it was"),
+        }
+    }
+
     /// Writes everything: to standard output, or atomically to the file.
     pub fn write(&self, bytes: &[u8], reporter: &mut Reporter) -> Result {
         match self {
@@ -137,13 +146,7 @@ impl Output {
                 Failure::Errors
             }),
             Output::Path(path) => polyasm_core::fs::write_atomic(Path::new(path), bytes).map_err(|e| {
-                reporter.emit(
-                    vec![
-                        Diagnostic::error("PA003", format!("cannot write {path}: {}", io_reason(&e)))
-                            .with_note("the destination was left as it was"),
-                    ],
-                    &Default::default(),
-                );
+                reporter.emit(vec![self.write_failed(&io_reason(&e))], &Default::default());
                 Failure::Errors
             }),
         }
@@ -154,15 +157,14 @@ impl Output {
 /// no error: the rest is dropped quietly. A closed standard output (`>&-`) or a failed write
 /// (`> /dev/full`) is PA003.
 pub fn write_stdout(bytes: &[u8]) -> std::result::Result<(), Diagnostic> {
-    let failed = |reason: String| Diagnostic::error("PA003", format!("cannot write standard output: {reason}"));
     if stdout_was_closed() {
-        return Err(failed("it is closed".to_string()));
+        return Err(Output::Stdout.write_failed("it is closed"));
     }
     let mut stdout = std::io::stdout().lock();
     match stdout.write_all(bytes).and_then(|()| stdout.flush()) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        Err(e) => Err(failed(io_reason(&e))),
+        Err(e) => Err(Output::Stdout.write_failed(&io_reason(&e))),
     }
 }
 
@@ -170,7 +172,7 @@ pub fn write_stdout(bytes: &[u8]) -> std::result::Result<(), Diagnostic> {
 /// [`write_stdout`], when standard output was closed.
 pub fn stdout_stream() -> std::result::Result<std::io::StdoutLock<'static>, Diagnostic> {
     if stdout_was_closed() {
-        return Err(Diagnostic::error("PA003", "cannot write standard output: it is closed"));
+        return Err(Output::Stdout.write_failed("it is closed"));
     }
     Ok(std::io::stdout().lock())
 }

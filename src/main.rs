@@ -506,9 +506,7 @@ fn run(args: &RunArgs, reporter: &mut Reporter) -> Result {
         Output::Path(path) => match polyasm_core::fs::AtomicWriter::create(std::path::Path::new(path)) {
             Ok(file) => Some(file),
             Err(e) => {
-                let d = Diagnostic::error("PA003", format!("cannot write {path}: {}", io::io_reason(&e)))
-                    .with_note("the destination was left as it was");
-                reporter.emit(vec![d], &sources);
+                reporter.emit(vec![output.write_failed(&io::io_reason(&e))], &sources);
                 return Err(Failure::Errors);
             }
         },
@@ -533,11 +531,7 @@ fn run(args: &RunArgs, reporter: &mut Reporter) -> Result {
         // PA003, and with no "did not run": it ran.
         let mut diagnostics = outcome.diagnostics;
         diagnostics.retain(|d| d.code != "PA003");
-        diagnostics.push(match &output {
-            Output::Stdout => Diagnostic::error("PA003", format!("cannot write standard output: {reason}")),
-            Output::Path(path) => Diagnostic::error("PA003", format!("cannot write {path}: {reason}"))
-                .with_note("the destination was left as it was"),
-        });
+        diagnostics.push(output.write_failed(&reason));
         reporter.emit(diagnostics, &sources);
         return Err(Failure::Errors);
     }
@@ -548,10 +542,8 @@ fn run(args: &RunArgs, reporter: &mut Reporter) -> Result {
         &format!("{} did not run", input.display_name()),
     )?;
     match (file, &output) {
-        (Some(file), Output::Path(path)) => file.commit().map_err(|e| {
-            let d = Diagnostic::error("PA003", format!("cannot write {path}: {}", io::io_reason(&e)))
-                .with_note("the destination was left as it was");
-            reporter.emit(vec![d], &sources);
+        (Some(file), Output::Path(_)) => file.commit().map_err(|e| {
+            reporter.emit(vec![output.write_failed(&io::io_reason(&e))], &sources);
             Failure::Errors
         }),
         _ => Ok(()),

@@ -1472,3 +1472,48 @@ fn the_last_of_a_repeated_output_option_wins() {
         stderr(&output)
     );
 }
+
+/// Every code the sources report (a `"PA…"`, `"VU…"` or `"NV2A…"` string outside unit tests)
+/// has an explanation.
+#[test]
+fn every_code_in_the_sources_is_explained() {
+    fn visit(dir: &Path, found: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                visit(&path, found);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                // Unit tests may make up codes.
+                let text = text.split("#[cfg(test)]").next().unwrap_or_default();
+                for (i, _) in text.match_indices('"') {
+                    let rest = &text[i + 1..];
+                    let prefix = ["PA", "VU", "NV2A"].into_iter().find(|p| rest.starts_with(p));
+                    if let Some(prefix) = prefix {
+                        let digits = rest[prefix.len()..].bytes().take_while(u8::is_ascii_digit).count();
+                        if digits == 3 && rest.as_bytes().get(prefix.len() + 3) == Some(&b'"') {
+                            found.push(rest[..prefix.len() + 3].to_string());
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut codes = Vec::new();
+    for dir in [
+        "src",
+        "crates/polyasm-core/src",
+        "crates/polyasm-vu/src",
+        "crates/polyasm-nv2a/src",
+    ] {
+        visit(&root.join(dir), &mut codes);
+    }
+    assert!(codes.len() > 50, "the scan finds the codes: {codes:?}");
+    for code in codes {
+        assert!(
+            polyasm_core::Explain::explain(polyasm::registry(), &code).is_some(),
+            "{code} has no explanation"
+        );
+    }
+}

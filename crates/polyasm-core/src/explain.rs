@@ -107,7 +107,9 @@ pub static CORE_CODES: &[CodeInfo] = &[
         title: "unknown output format",
         explanation: "`-f` names an output format: bin, hex, c, rust, listing, json, or one of the \
             target's own formats listed by `polyasm targets`. Without `-f`, the format follows \
-            the output's extension (.bin .hex .c .h .rs .lst .json) and is bin otherwise.",
+            the output's extension (.bin .hex .c .h .rs .lst .json, and a target's own, such as \
+            nv2a's .vshinc and .inc) and is bin otherwise; a target's own format is refused for \
+            a target that does not have it.",
     },
     CodeInfo {
         code: "PA010",
@@ -133,6 +135,14 @@ pub static CORE_CODES: &[CodeInfo] = &[
         explanation: "`polyasm explain` knows every code polyasm reports; run it without an \
             argument to list them. Codes have a dialect prefix (NV2A for nv2a, VU for the \
             Dreambox VU) or PA for the command line itself.",
+    },
+    CodeInfo {
+        code: "PA013",
+        severity: Severity::Error,
+        title: "file too large",
+        explanation: "Sources and data files are read whole, and positions in them are 32-bit, \
+            so a file must be smaller than 4 GiB. Split a larger program into several files; an \
+            endless input (such as /dev/zero) ends with this error.",
     },
     CodeInfo {
         code: "PA014",
