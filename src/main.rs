@@ -89,10 +89,8 @@ fn command_line_error(error: &clap::Error, reporter: &mut Reporter, color: Color
     let styled = error.render();
     match error.kind() {
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
-            let color = match color {
-                ColorArg::Auto => std::io::stdout().is_terminal() && report::use_color(color),
-                _ => report::use_color(color),
-            };
+            // Help and the version go to standard output: its terminal decides.
+            let color = report::use_color(color, std::io::stdout().is_terminal());
             let text = if color {
                 styled.ansi().to_string()
             } else {

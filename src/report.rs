@@ -22,9 +22,10 @@ pub struct Reporter {
     hidden: (usize, usize),
 }
 
-/// Decides colour the way most tools do: `--color`, then FORCE_COLOR / CLICOLOR_FORCE,
-/// then NO_COLOR, then whether stderr is a terminal (and TERM is not `dumb`).
-pub fn use_color(choice: ColorArg) -> bool {
+/// Decides colour for a stream the way most tools do: `--color`, then FORCE_COLOR /
+/// CLICOLOR_FORCE, then NO_COLOR, then whether the stream (`terminal`) is a terminal and TERM
+/// is not `dumb`.
+pub fn use_color(choice: ColorArg, terminal: bool) -> bool {
     let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty() && v != "0");
     match choice {
         ColorArg::Always => true,
@@ -35,7 +36,7 @@ pub fn use_color(choice: ColorArg) -> bool {
             } else if std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) {
                 false
             } else {
-                std::io::stderr().is_terminal() && std::env::var("TERM").map_or(true, |t| t != "dumb")
+                terminal && std::env::var("TERM").map_or(true, |t| t != "dumb")
             }
         }
     }
@@ -53,7 +54,7 @@ impl Reporter {
                 ErrorFormatArg::Short => ErrorFormat::Short,
                 ErrorFormatArg::Json => ErrorFormat::Json,
             },
-            color: use_color(global.color),
+            color: use_color(global.color, std::io::stderr().is_terminal()),
             warnings,
             errors: 0,
             warnings_seen: 0,
@@ -160,7 +161,7 @@ impl Reporter {
                 ErrorFormatArg::Short => ErrorFormat::Short,
                 ErrorFormatArg::Json => ErrorFormat::Json,
             },
-            color: use_color(color),
+            color: use_color(color, std::io::stderr().is_terminal()),
             ..Reporter::quiet()
         }
     }

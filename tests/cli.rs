@@ -1517,3 +1517,41 @@ fn every_code_in_the_sources_is_explained() {
         );
     }
 }
+
+/// Help goes to standard output, so standard output's terminal decides its colour, whatever
+/// standard error is.
+#[cfg(unix)]
+#[test]
+fn help_is_coloured_by_the_terminal_it_goes_to() {
+    for (stdout_is_terminal, expect_colour) in [(true, true), (false, false)] {
+        let (mut master, slave) = open_pty();
+        let (stdout, stderr): (Stdio, Stdio) = if stdout_is_terminal {
+            (Stdio::from(slave), Stdio::null())
+        } else {
+            (Stdio::piped(), Stdio::from(slave))
+        };
+        let mut child = polyasm()
+            .arg("--help")
+            .env("TERM", "xterm")
+            .stdout(stdout)
+            .stderr(stderr)
+            .spawn()
+            .unwrap();
+        let mut text = Vec::new();
+        if stdout_is_terminal {
+            let status = child.wait().unwrap();
+            assert!(status.success());
+            // Read what the terminal got; the slave end is closed with the child.
+            let mut buffer = [0u8; 65536];
+            let n = std::io::Read::read(&mut master, &mut buffer).unwrap_or(0);
+            text.extend_from_slice(&buffer[..n]);
+        } else {
+            text = child.wait_with_output().unwrap().stdout;
+        }
+        assert_eq!(
+            text.contains(&0x1b),
+            expect_colour,
+            "stdout a terminal: {stdout_is_terminal}"
+        );
+    }
+}
