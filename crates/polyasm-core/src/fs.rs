@@ -272,9 +272,12 @@ mod signals {
     }
 
     /// A temporary file whose path is registered for the signal handlers while it exists.
+    /// One write is registered at a time: a second one made meanwhile is not (the first keeps
+    /// the slot).
     pub struct Guarded {
         file: Option<NamedTempFile>,
         path: *mut c_char,
+        registered: bool,
     }
 
     impl Guarded {
@@ -286,8 +289,14 @@ mod signals {
                 let path = CString::new(file.path().as_os_str().as_bytes())
                     .expect("a path from the OS holds no NUL byte")
                     .into_raw();
-                TEMPORARY.store(path, Ordering::SeqCst);
-                Guarded { file: Some(file), path }
+                let registered = TEMPORARY
+                    .compare_exchange(null_mut(), path, Ordering::SeqCst, Ordering::SeqCst)
+                    .is_ok();
+                Guarded {
+                    file: Some(file),
+                    path,
+                    registered,
+                }
             });
             unblock(old);
             result
@@ -308,9 +317,16 @@ mod signals {
         fn drop(&mut self) {
             // Remove the file first (if it was not persisted), then forget its path.
             drop(self.file.take());
-            let _ = TEMPORARY.compare_exchange(self.path, null_mut(), Ordering::SeqCst, Ordering::SeqCst);
-            // SAFETY: `path` came from `CString::into_raw` and is no longer registered.
-            drop(unsafe { CString::from_raw(self.path) });
+            let taken_back = self.registered
+                && TEMPORARY
+                    .compare_exchange(self.path, null_mut(), Ordering::SeqCst, Ordering::SeqCst)
+                    .is_ok();
+            if taken_back || !self.registered {
+                // SAFETY: `path` came from `CString::into_raw`, and no handler can reach it.
+                drop(unsafe { CString::from_raw(self.path) });
+            }
+            // Otherwise a handler took the path and may be using it: the process is dying of
+            // that signal, so the string is left to it.
         }
     }
 }
@@ -358,6 +374,24 @@ mod tests {
     fn a_missing_directory_is_an_error() {
         let dir = tempfile::tempdir().unwrap();
         assert!(write_atomic(&dir.path().join("no/such/out.bin"), b"x").is_err());
+    }
+
+    #[test]
+    fn two_writers_at_once_each_commit_or_clean_up() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a.bin"), dir.path().join("b.bin"));
+        let mut first = AtomicWriter::create(&a).unwrap();
+        let mut second = AtomicWriter::create(&b).unwrap();
+        first.write_all(b"a").unwrap();
+        second.write_all(b"b").unwrap();
+        drop(second);
+        first.commit().unwrap();
+        assert_eq!(std::fs::read(&a).unwrap(), b"a");
+        assert!(!b.exists());
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+        // The slot is free again for the next write.
+        write_atomic(&b, b"b").unwrap();
+        assert_eq!(std::fs::read(&b).unwrap(), b"b");
     }
 
     #[test]
