@@ -6,7 +6,6 @@ use std::ffi::{OsStr, OsString};
 
 use clap::builder::{NonEmptyStringValueParser, PossibleValue, TypedValueParser};
 use clap::{Arg, ArgAction, ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
-use polyasm_core::output::STANDARD_FORMATS;
 use polyasm_core::target::{OptionSpec, Target, TargetOptions};
 
 use polyasm::registry;
@@ -211,10 +210,7 @@ fn target_names() -> Vec<PossibleValue> {
 /// Every output format, standard or a target's own, each once.
 fn format_names() -> Vec<PossibleValue> {
     let mut formats: Vec<PossibleValue> = Vec::new();
-    let all = STANDARD_FORMATS
-        .iter()
-        .chain(registry().targets().iter().flat_map(|t| t.extra_formats()));
-    for format in all {
+    for format in registry().targets().iter().flat_map(|t| t.formats()) {
         if !formats.iter().any(|f| f.get_name() == format.name) {
             formats.push(PossibleValue::new(format.name).help(format.description));
         }

@@ -10,7 +10,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser};
 use polyasm::registry;
-use polyasm_core::output::{self, OutputContext, STANDARD_FORMATS};
+use polyasm_core::output::{self, OutputContext};
 use polyasm_core::target::{DisasmInput, InputEncoding, OptionSpec, TargetOptions};
 use polyasm_core::{Diagnostic, Explain, Object, Outcome, SourceMap, Target};
 
@@ -192,19 +192,16 @@ fn too_large(name: &str) -> Diagnostic {
     Diagnostic::error("PA013", format!("{name} is 4 GiB or larger")).with_help("split it into smaller files")
 }
 
-/// The format an output's extension asks for (`-o x.h` is C).
+/// The format an output's extension asks for (`-o x.h` is C), among every target's formats, so
+/// that a target without it can say so.
 fn format_from_extension(path: &str) -> Option<&'static str> {
     let ext = std::path::Path::new(path).extension()?.to_str()?.to_ascii_lowercase();
-    Some(match ext.as_str() {
-        "bin" => "bin",
-        "hex" => "hex",
-        "c" | "h" => "c",
-        "rs" => "rust",
-        "lst" => "listing",
-        "json" => "json",
-        "vshinc" | "inc" => "vshinc",
-        _ => return None,
-    })
+    registry()
+        .targets()
+        .iter()
+        .flat_map(|target| target.formats())
+        .find(|format| format.extensions.contains(&ext.as_str()))
+        .map(|format| format.name)
 }
 
 /// Reads and assembles the input, reporting diagnostics; fails if there is any error.
@@ -267,16 +264,8 @@ fn assemble(args: &AssembleArgs, reporter: &mut Reporter) -> Result {
         (None, Some((_, f))) => f.to_string(),
         (None, None) => "bin".to_string(),
     };
-    let Some(format) = STANDARD_FORMATS
-        .iter()
-        .chain(target.extra_formats())
-        .find(|f| f.name == format_name)
-    else {
-        let names: Vec<&str> = STANDARD_FORMATS
-            .iter()
-            .chain(target.extra_formats())
-            .map(|f| f.name)
-            .collect();
+    let Some(format) = target.formats().find(|f| f.name == format_name) else {
+        let names: Vec<&str> = target.formats().map(|f| f.name).collect();
         let message = match from_extension {
             Some((path, _)) => format!(
                 "`-o {path}` asks for format {format_name}, which target {} does not have",
@@ -650,11 +639,7 @@ fn targets(reporter: &mut Reporter) -> Result {
         } else {
             "asm, disasm"
         };
-        let formats: Vec<&str> = STANDARD_FORMATS
-            .iter()
-            .chain(target.extra_formats())
-            .map(|f| f.name)
-            .collect();
+        let formats: Vec<&str> = target.formats().map(|f| f.name).collect();
         let extensions: Vec<String> = info.extensions.iter().map(|e| format!(".{e}")).collect();
         out.push_str(&format!(
             "{:<7} {:<22} {:<11} {:<20} {}\n        {}\n",

@@ -1555,3 +1555,18 @@ fn help_is_coloured_by_the_terminal_it_goes_to() {
         );
     }
 }
+
+/// An output extension picks one format: no two formats of any targets claim the same one.
+#[test]
+fn each_output_extension_names_one_format() {
+    let mut seen: Vec<(&str, &str)> = Vec::new();
+    for format in polyasm::registry().targets().iter().flat_map(|t| t.formats()) {
+        for &ext in format.extensions {
+            match seen.iter().find(|(e, _)| *e == ext) {
+                Some((_, name)) => assert_eq!(*name, format.name, ".{ext} is claimed twice"),
+                None => seen.push((ext, format.name)),
+            }
+        }
+    }
+    assert!(seen.iter().any(|&(e, f)| e == "inc" && f == "vshinc"));
+}

@@ -20,6 +20,8 @@ pub struct FormatInfo {
     pub binary: bool,
     /// Whether the writer reads the object's listing (see [`crate::TargetOptions::skip_listing`]).
     pub listing: bool,
+    /// Output file extensions that choose this format when `-f` is not given (lower case).
+    pub extensions: &'static [&'static str],
 }
 
 /// The formats every target supports.
@@ -29,36 +31,42 @@ pub static STANDARD_FORMATS: &[FormatInfo] = &[
         description: "raw little-endian words (the default)",
         binary: true,
         listing: false,
+        extensions: &["bin"],
     },
     FormatInfo {
         name: "hex",
         description: "one word per line in hex",
         binary: false,
         listing: false,
+        extensions: &["hex"],
     },
     FormatInfo {
         name: "c",
         description: "a C array of uint32_t/uint16_t",
         binary: false,
         listing: false,
+        extensions: &["c", "h"],
     },
     FormatInfo {
         name: "rust",
         description: "a Rust const array of u32/u16",
         binary: false,
         listing: false,
+        extensions: &["rs"],
     },
     FormatInfo {
         name: "listing",
         description: "address, words and source line per statement",
         binary: false,
         listing: true,
+        extensions: &["lst"],
     },
     FormatInfo {
         name: "json",
         description: "words, listing and symbols as one JSON object",
         binary: false,
         listing: true,
+        extensions: &["json"],
     },
 ];
 

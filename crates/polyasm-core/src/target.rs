@@ -99,6 +99,13 @@ pub struct UsageError(pub Box<Diagnostic>);
 /// an error means that the program or its data could not run (exit 1).
 pub type RunOutcome = Result<Outcome<()>, UsageError>;
 
+impl dyn Target {
+    /// Every output format of this target: the standard ones, then its own.
+    pub fn formats(&self) -> impl Iterator<Item = &'static FormatInfo> {
+        crate::output::STANDARD_FORMATS.iter().chain(self.extra_formats())
+    }
+}
+
 /// A dialect: how to assemble, disassemble and (optionally) run its programs.
 pub trait Target: Send + Sync {
     fn info(&self) -> &TargetInfo;

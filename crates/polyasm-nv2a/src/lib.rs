@@ -286,6 +286,7 @@ static FORMATS: &[FormatInfo] = &[FormatInfo {
     description: "nv2avsh's C include: a /* source */ line and four words per instruction",
     binary: false,
     listing: false,
+    extensions: &["vshinc", "inc"],
 }];
 
 /// `polyasm run`'s options: the vertex emulators' common ones and `--arl-bias`.
