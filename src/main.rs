@@ -14,7 +14,9 @@ use polyasm_core::output::{self, OutputContext};
 use polyasm_core::target::{DisasmInput, InputEncoding, OptionSpec, TargetOptions};
 use polyasm_core::{Diagnostic, Explain, Object, Outcome, SourceMap, Target};
 
-use crate::args::{AssembleArgs, CheckArgs, Cli, ColorArg, Command, DisasmArgs, InputFormatArg, RunArgs};
+use crate::args::{
+    AssembleArgs, CheckArgs, Cli, ColorArg, Command, DisasmArgs, ForRun, InputFormatArg, OptionsOf, RunArgs,
+};
 use crate::io::{Input, Output};
 use crate::report::Reporter;
 
@@ -458,12 +460,7 @@ fn run(args: &RunArgs, reporter: &mut Reporter) -> Result {
         ));
         return Err(Failure::Usage);
     }
-    let accepted: Vec<OptionSpec> = target
-        .assemble_options()
-        .iter()
-        .chain(target.run_options())
-        .copied()
-        .collect();
+    let accepted = ForRun::specs(target);
     check_target_options(target, options, &accepted, "polyasm run --help", reporter)?;
     target.check_run_options(options).map_err(|usage| {
         reporter.usage(*usage.0);

@@ -49,17 +49,9 @@ impl Reporter {
             warnings.add(value)?;
         }
         Ok(Reporter {
-            format: match global.error_format {
-                ErrorFormatArg::Human => ErrorFormat::Human,
-                ErrorFormatArg::Short => ErrorFormat::Short,
-                ErrorFormatArg::Json => ErrorFormat::Json,
-            },
-            color: use_color(global.color, std::io::stderr().is_terminal()),
             warnings,
-            errors: 0,
-            warnings_seen: 0,
             max_errors: global.max_errors,
-            hidden: (0, 0),
+            ..Reporter::plain(global.error_format, global.color)
         })
     }
 
