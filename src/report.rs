@@ -60,7 +60,7 @@ impl Reporter {
     pub fn emit(&mut self, mut diagnostics: Vec<Diagnostic>, sources: &SourceMap) -> bool {
         self.warnings.apply(&mut diagnostics);
         let mut stderr = std::io::stderr().lock();
-        let mut renderer = Renderer::new(sources, self.format, self.color, registry());
+        let renderer = Renderer::new(sources, self.format, self.color, registry());
         let mut failed = false;
         for diagnostic in &diagnostics {
             let limit_reached = self.max_errors != 0 && self.errors - self.hidden.0 >= self.max_errors;

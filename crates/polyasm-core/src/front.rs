@@ -75,6 +75,20 @@ pub fn line_break_len(bytes: &[u8], at: usize) -> usize {
     }
 }
 
+/// How many `\n` and `\r` bytes `text` holds: an upper bound of its line count, for sizing
+/// buffers up front. Counted 255 bytes at a time in `u8` lanes, which compilers vectorise.
+pub fn count_line_breaks(text: &str) -> usize {
+    text.as_bytes()
+        .chunks(255)
+        .map(|chunk| {
+            chunk
+                .iter()
+                .fold(0u8, |n, &b| n + u8::from(b == b'\n') + u8::from(b == b'\r'))
+        })
+        .map(usize::from)
+        .sum()
+}
+
 /// The end of a C `/* */` comment opening at `from` (C comments do not nest); `None` when
 /// it has no `*/`.
 pub fn block_comment_end(bytes: &[u8], from: usize) -> Option<usize> {
@@ -438,6 +452,14 @@ mod tests {
         };
         assert_eq!(parse('7'), Ok('7'));
         assert_eq!(parse('x'), Err(vec![(4..5, "`x`".to_string(), "a digit".to_string())]));
+    }
+
+    #[test]
+    fn counts_every_line_break_byte() {
+        assert_eq!(count_line_breaks(""), 0);
+        assert_eq!(count_line_breaks("a\nb\r\nc\rd"), 4);
+        let long = "x\n".repeat(1000) + &"\r".repeat(300);
+        assert_eq!(count_line_breaks(&long), 1300);
     }
 
     #[test]

@@ -173,11 +173,6 @@ pub fn comment_text(text: &str) -> String {
     out
 }
 
-/// The source line of a listing entry; none for words the assembler added.
-fn listing_source<'a>(ctx: &'a OutputContext, entry: &crate::object::ListingEntry) -> (Option<usize>, &'a str) {
-    span_source(ctx, entry.span)
-}
-
 /// The 1-based line a span starts on, and that line's text.
 fn span_source<'a>(ctx: &'a OutputContext, span: Option<crate::source::Span>) -> (Option<usize>, &'a str) {
     match span {
@@ -399,7 +394,7 @@ pub fn write_json(object: &Object, ctx: &OutputContext) -> String {
         .enumerate()
         .map(|(index, entry)| {
             let start = entry.offset as usize;
-            let (line, source) = listing_source(ctx, entry);
+            let (line, source) = span_source(ctx, entry.span);
             JsonListingEntry {
                 address: entry.address,
                 words: object.words_in(start..start + entry.len as usize).collect(),

@@ -40,8 +40,8 @@ pub const MAX_QUOTED_CHARS: usize = 128;
 /// The most characters of a message, label, note or help line.
 const MAX_MESSAGE_CHARS: usize = 400;
 
-/// Renders one diagnostic; the result ends with a newline. To render many diagnostics, use a
-/// [`Renderer`].
+/// Renders one diagnostic; the result ends with a newline. [`Renderer`] keeps the settings
+/// for many.
 pub fn render(
     diagnostic: &Diagnostic,
     sources: &SourceMap,
@@ -52,8 +52,9 @@ pub fn render(
     Renderer::new(sources, format, color, codes).render(diagnostic)
 }
 
-/// Renders diagnostics of one [`SourceMap`] in one format. Each rendering takes time and
-/// space bounded by the diagnostic's own text, whatever the length of the lines it points at.
+/// The settings for rendering diagnostics of one [`SourceMap`] in one format. Each rendering
+/// takes time and space bounded by the diagnostic's own text, whatever the length of the lines
+/// it points at.
 pub struct Renderer<'a> {
     sources: &'a SourceMap,
     format: ErrorFormat,
@@ -72,7 +73,7 @@ impl<'a> Renderer<'a> {
     }
 
     /// One diagnostic, ending with a newline.
-    pub fn render(&mut self, diagnostic: &Diagnostic) -> String {
+    pub fn render(&self, diagnostic: &Diagnostic) -> String {
         match self.format {
             ErrorFormat::Human => render_human(diagnostic, self.sources, self.color),
             ErrorFormat::Short => render_short(diagnostic, self.sources),

@@ -89,20 +89,20 @@ impl Source {
         }
     }
 
-    /// Where each line starts: after every `\n`, and after every `\r` that no `\n` follows, so
-    /// LF, CRLF, CR-only and mixed line endings count lines alike (as the renderer does).
+    /// Where each line starts: after each line break as the lexers read them
+    /// ([`crate::front::line_end`]), so LF, CRLF, CR-only and mixed line endings count lines
+    /// alike (as the renderer does).
     fn line_starts(&self) -> &[u32] {
         self.line_starts.get_or_init(|| {
             let bytes = self.text.as_bytes();
-            std::iter::once(0)
-                .chain(
-                    bytes
-                        .iter()
-                        .enumerate()
-                        .filter(|&(i, &b)| b == b'\n' || b == b'\r' && bytes.get(i + 1) != Some(&b'\n'))
-                        .map(|(i, _)| i as u32 + 1),
-                )
-                .collect()
+            let mut starts = vec![0];
+            let mut end = crate::front::line_end(bytes, 0);
+            while end < bytes.len() {
+                let next = end + crate::front::line_break_len(bytes, end);
+                starts.push(next as u32);
+                end = crate::front::line_end(bytes, next);
+            }
+            starts
         })
     }
 

@@ -206,7 +206,7 @@ impl Registry {
         Some(self.explain(code)?.severity == Severity::Warning)
     }
 
-    /// `name (aliases)` for every target, for "unknown target" messages.
+    /// Every target's name, for "unknown target" messages.
     pub fn names(&self) -> Vec<&'static str> {
         self.targets.iter().map(|t| t.info().name).collect()
     }

@@ -73,20 +73,6 @@ pub fn strip_bom(text: &mut String) {
     }
 }
 
-/// How many `\n` and `\r` bytes `text` holds: an upper bound of its line count, for sizing
-/// buffers up front. Counted 255 bytes at a time in `u8` lanes, which compilers vectorise.
-pub fn count_line_breaks(text: &str) -> usize {
-    text.as_bytes()
-        .chunks(255)
-        .map(|chunk| {
-            chunk
-                .iter()
-                .fold(0u8, |n, &b| n + u8::from(b == b'\n') + u8::from(b == b'\r'))
-        })
-        .map(usize::from)
-        .sum()
-}
-
 /// Characters a terminal would act on or hide, and that compilers reject in comments: control
 /// characters, line and paragraph separators, the byte-order mark, and the bidirectional
 /// controls that reorder what is shown.
@@ -313,14 +299,6 @@ impl SuggestionBudget {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn counts_every_line_break_byte() {
-        assert_eq!(count_line_breaks(""), 0);
-        assert_eq!(count_line_breaks("a\nb\r\nc\rd"), 4);
-        let long = "x\n".repeat(1000) + &"\r".repeat(300);
-        assert_eq!(count_line_breaks(&long), 1300);
-    }
 
     #[test]
     fn counts_and_articles_agree_with_the_noun() {
