@@ -357,21 +357,6 @@ fn disasm(args: &DisasmArgs, reporter: &mut Reporter) -> Result {
     if encoding == InputEncoding::Hex && outcome.has_errors() && looks_like_source(&input, &bytes) {
         hint_at_assembling(&mut outcome.diagnostics, &input);
     }
-    if outcome.value.is_some()
-        && let Some(limit) = target.program_limit()
-    {
-        let words = match encoding {
-            InputEncoding::Binary => bytes.len() / target.info().word_bytes,
-            InputEncoding::Hex => polyasm_core::words::read_words(&sources, &disasm_input, target.info().word_bytes)
-                .value
-                .map_or(0, |words| words.len()),
-        };
-        if words > limit.words {
-            outcome
-                .diagnostics
-                .push(longer_than_the_machine(input.display_name(), words, target, limit));
-        }
-    }
     let failure = format!("{} not disassembled; no output written", input.display_name());
     let text = conclude(reporter, outcome, &sources, &failure)?;
     output.write(text.as_bytes(), reporter)
@@ -424,28 +409,6 @@ fn hint_at_assembling(diagnostics: &mut Vec<Diagnostic>, input: &Input) {
 }
 
 /// PA017: the disassembler's input holds more words than a program of the target can.
-fn longer_than_the_machine(
-    name: &str,
-    words: usize,
-    target: &dyn Target,
-    limit: polyasm_core::target::ProgramLimit,
-) -> Diagnostic {
-    let in_words = if limit.described.ends_with(" words") {
-        String::new()
-    } else {
-        format!(" ({} words)", limit.words)
-    };
-    Diagnostic::warning(
-        "PA017",
-        format!(
-            "{name} holds {words} words; a {} program has at most {}{in_words}",
-            target.info().name,
-            limit.described
-        ),
-    )
-    .with_note("it is not one program for this machine; everything was disassembled anyway")
-}
-
 fn run(args: &RunArgs, reporter: &mut Reporter) -> Result {
     let input = Input::from_arg(args.io.input.as_deref());
     let target = resolve_target(args.io.target.as_deref(), &input, reporter)?;

@@ -1220,13 +1220,13 @@ fn disasm_warns_about_input_longer_than_the_machine() {
     assert!(output.status.success());
     assert_eq!(
         stderr(&output),
-        "warning[PA017]: <stdin> holds 65 words; a vu program has at most 64 words\n"
+        "warning[PA017]: <stdin> holds 65 words; vu programs have at most 64 words\n"
     );
     let hex: String = (0..137 * 4).map(|_| "00000000\n").collect();
     let output = run_with_stdin(&["disasm", "-t", "nv2a", "--error-format", "short"], hex.as_bytes());
     assert!(output.status.success());
     assert!(
-        stderr(&output).contains("<stdin> holds 548 words; a nv2a program has at most 136 instructions (544 words)"),
+        stderr(&output).contains("<stdin> holds 548 words; nv2a programs have at most 136 instructions (544 words)"),
         "{}",
         stderr(&output)
     );

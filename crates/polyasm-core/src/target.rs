@@ -21,6 +21,8 @@ pub struct TargetInfo {
     pub description: &'static str,
     /// Size of one machine word in bytes (2 or 4).
     pub word_bytes: usize,
+    /// How much program the machine holds, if it has a limit.
+    pub program_limit: Option<ProgramLimit>,
 }
 
 /// The machine code handed to the disassembler, with where it came from.
@@ -84,10 +86,29 @@ impl TargetOptions {
 /// How much program the machine holds, for the disassembler's warning on longer input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ProgramLimit {
+    /// How many units: 64 (words), 136 (instructions).
+    pub units: usize,
+    /// The machine's unit of program: `word`, `instruction`.
+    pub unit: &'static str,
+    /// Words in one unit.
+    pub words_per_unit: usize,
+}
+
+impl ProgramLimit {
     /// The most words a program may have.
-    pub words: usize,
-    /// The limit in the machine's own unit, for messages: `64 words`, `136 instructions`.
-    pub described: &'static str,
+    pub fn words(&self) -> usize {
+        self.units * self.words_per_unit
+    }
+
+    /// The limit in the machine's own unit, with the words if they differ: `64 words`,
+    /// `136 instructions (544 words)`.
+    pub fn describe(&self) -> String {
+        let units = crate::text::count(self.units, self.unit);
+        match self.words_per_unit {
+            1 => units,
+            _ => format!("{units} ({} words)", self.words()),
+        }
+    }
 }
 
 /// An option value a target cannot use: a usage error (exit 2), reported as it is, with no
@@ -112,11 +133,6 @@ pub trait Target: Send + Sync {
 
     /// Every diagnostic code this target reports.
     fn codes(&self) -> &'static [CodeInfo];
-
-    /// The machine's program size limit, if it has one.
-    fn program_limit(&self) -> Option<ProgramLimit> {
-        None
-    }
 
     /// The options assembling accepts for this target (e.g. nv2a's `--explicit-final`).
     fn assemble_options(&self) -> &'static [OptionSpec] {

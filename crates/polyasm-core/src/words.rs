@@ -3,7 +3,7 @@
 use crate::diagnostic::{Diagnostic, Outcome};
 use crate::front::{block_comment_end, line_end};
 use crate::source::{SourceId, SourceMap, Span};
-use crate::target::{DisasmInput, InputEncoding};
+use crate::target::{DisasmInput, InputEncoding, TargetInfo};
 
 /// Guesses how disassembler input is encoded: text without control characters is hex,
 /// anything else binary. Programs almost always hold a zero byte, so this rarely guesses wrong;
@@ -15,8 +15,31 @@ pub fn detect_encoding(bytes: &[u8]) -> InputEncoding {
     }
 }
 
-/// Reads the words of disassembler input, binary or hex.
-pub fn read_words(sources: &SourceMap, input: &DisasmInput, word_bytes: usize) -> Outcome<Vec<u32>> {
+/// Reads the words of disassembler input, binary or hex, for `target`; more words than its
+/// machine holds is warning PA017 (everything is disassembled anyway).
+pub fn read_words(sources: &SourceMap, input: &DisasmInput, target: &TargetInfo) -> Outcome<Vec<u32>> {
+    let mut outcome = read_all_words(sources, input, target.word_bytes);
+    if let (Some(words), Some(limit)) = (&outcome.value, target.program_limit)
+        && words.len() > limit.words()
+    {
+        outcome.diagnostics.push(
+            Diagnostic::warning(
+                "PA017",
+                format!(
+                    "{} holds {}; {} programs have at most {}",
+                    input.name,
+                    crate::text::count(words.len(), "word"),
+                    target.name,
+                    limit.describe()
+                ),
+            )
+            .with_note("it is not one program for this machine; everything was disassembled anyway"),
+        );
+    }
+    outcome
+}
+
+fn read_all_words(sources: &SourceMap, input: &DisasmInput, word_bytes: usize) -> Outcome<Vec<u32>> {
     match (input.encoding, input.text_source) {
         (InputEncoding::Hex, Some(id)) => parse_hex_words(sources, id, word_bytes),
         (InputEncoding::Hex, None) => Outcome::failed(vec![

@@ -271,6 +271,11 @@ static INFO: TargetInfo = TargetInfo {
     extensions: &["vsh"],
     description: "original Xbox (nv2a) vertex shaders (nv2avsh compatible)",
     word_bytes: 4,
+    program_limit: Some(ProgramLimit {
+        units: ops::MAX_INSTRUCTIONS,
+        unit: "instruction",
+        words_per_unit: ops::WORDS_PER_INSTRUCTION,
+    }),
 };
 
 static ASSEMBLE_OPTIONS: &[OptionSpec] = &[OptionSpec {
@@ -410,13 +415,6 @@ impl Target for Nv2aTarget {
         error::CODES
     }
 
-    fn program_limit(&self) -> Option<ProgramLimit> {
-        Some(ProgramLimit {
-            words: ops::MAX_INSTRUCTIONS * ops::WORDS_PER_INSTRUCTION,
-            described: "136 instructions",
-        })
-    }
-
     fn assemble_options(&self) -> &'static [OptionSpec] {
         ASSEMBLE_OPTIONS
     }
@@ -460,13 +458,17 @@ impl Target for Nv2aTarget {
     }
 
     fn disassemble(&self, sources: &SourceMap, input: &DisasmInput) -> Outcome<String> {
-        let words = polyasm_core::words::read_words(sources, input, INFO.word_bytes);
-        let Some(words) = words.value else {
+        let words = polyasm_core::words::read_words(sources, input, &INFO);
+        let Some(value) = words.value else {
             return Outcome::failed(words.diagnostics);
         };
-        match disassemble(&words) {
-            Ok(text) => Outcome::ok(text),
-            Err(e) => Outcome::failed(vec![e.to_diagnostic()]),
+        let mut diagnostics = words.diagnostics;
+        match disassemble(&value) {
+            Ok(text) => Outcome::new(text, diagnostics),
+            Err(e) => {
+                diagnostics.push(e.to_diagnostic());
+                Outcome::failed(diagnostics)
+            }
         }
     }
 }

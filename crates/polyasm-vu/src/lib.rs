@@ -107,6 +107,11 @@ static INFO: TargetInfo = TargetInfo {
     extensions: &["vu"],
     description: "Dreambox fantasy console vertex unit (dbsdk-vu-asm compatible)",
     word_bytes: 4,
+    program_limit: Some(ProgramLimit {
+        units: ops::MAX_WORDS,
+        unit: "word",
+        words_per_unit: 1,
+    }),
 };
 
 const INPUTS: SlotKind = SlotKind {
@@ -135,19 +140,12 @@ impl Target for VuTarget {
         error::CODES
     }
 
-    fn program_limit(&self) -> Option<ProgramLimit> {
-        Some(ProgramLimit {
-            words: ops::MAX_WORDS,
-            described: "64 words",
-        })
-    }
-
     fn assemble(&self, sources: &SourceMap, file: SourceId, options: &TargetOptions) -> Outcome<Object> {
         assemble_with_listing(sources, file, AssembleOptions::default(), !options.skip_listing)
     }
 
     fn disassemble(&self, sources: &SourceMap, input: &DisasmInput) -> Outcome<String> {
-        polyasm_core::words::read_words(sources, input, INFO.word_bytes).map(|words| disassemble(&words))
+        polyasm_core::words::read_words(sources, input, &INFO).map(|words| disassemble(&words))
     }
 
     fn run_options(&self) -> &'static [OptionSpec] {
