@@ -438,31 +438,20 @@ fn run(args: &RunArgs, reporter: &mut Reporter) -> Result {
     let (mut sources, object) = assemble_input(target, &input, options, reporter, "nothing run")?;
     // The results are written as they are computed: to standard output, or to a temporary file
     // that replaces `-o FILE` only when the run succeeds.
-    let mut stdout = None;
-    let mut file = match &output {
-        Output::Stdout => match io::stdout_stream() {
-            Ok(lock) => {
-                stdout = Some(lock);
-                None
-            }
-            Err(d) => {
-                reporter.emit(vec![d], &sources);
-                return Err(Failure::Errors);
-            }
-        },
-        Output::Path(path) => match polyasm_core::fs::AtomicWriter::create(std::path::Path::new(path)) {
-            Ok(file) => Some(file),
-            Err(e) => {
-                reporter.emit(vec![output.write_failed(&io::io_reason(&e))], &sources);
-                return Err(Failure::Errors);
-            }
-        },
-    };
+    let mut sink = match &output {
+        Output::Stdout => io::stdout_stream().map(Sink::Stdout),
+        Output::Path(path) => polyasm_core::fs::AtomicWriter::create(std::path::Path::new(path))
+            .map(Sink::File)
+            .map_err(|e| output.write_failed(&io::io_reason(&e))),
+    }
+    .map_err(|d| {
+        reporter.emit(vec![d], &sources);
+        Failure::Errors
+    })?;
     let mut writer = WriteErrors {
-        inner: match (&mut file, &mut stdout) {
-            (Some(file), _) => file as &mut dyn Write,
-            (None, Some(stdout)) => stdout as &mut dyn Write,
-            (None, None) => unreachable!("the run writes to a file or to standard output"),
+        inner: match &mut sink {
+            Sink::Stdout(stdout) => stdout as &mut dyn Write,
+            Sink::File(file) => file,
         },
         first: None,
     };
@@ -488,13 +477,20 @@ fn run(args: &RunArgs, reporter: &mut Reporter) -> Result {
         &sources,
         &format!("{} did not run", input.display_name()),
     )?;
-    match (file, &output) {
-        (Some(file), Output::Path(_)) => file.commit().map_err(|e| {
+    match sink {
+        Sink::File(file) => file.commit().map_err(|e| {
             reporter.emit(vec![output.write_failed(&io::io_reason(&e))], &sources);
             Failure::Errors
         }),
-        _ => Ok(()),
+        Sink::Stdout(_) => Ok(()),
     }
+}
+
+/// Where `run` writes as it goes: standard output, or a temporary file that replaces
+/// `-o FILE` only when the run succeeds.
+enum Sink {
+    Stdout(std::io::StdoutLock<'static>),
+    File(polyasm_core::fs::AtomicWriter),
 }
 
 /// The run's output, remembering the reason of the first write that failed (a reader that

@@ -95,18 +95,16 @@ pub fn write_standard<'o>(format: &str, object: &'o Object, ctx: &OutputContext)
     })
 }
 
-fn hex_word(object: &Object, word: u32) -> String {
-    match object.word_bytes {
-        2 => format!("{word:04x}"),
-        _ => format!("{word:08x}"),
-    }
+/// Appends `word` in lowercase hex, zero-padded to the object's word size.
+fn push_hex_word(out: &mut String, object: &Object, word: u32) {
+    let _ = write!(out, "{word:0width$x}", width = object.word_bytes * 2);
 }
 
 /// One word per line, lowercase, zero-padded, no prefix.
 pub fn write_hex(object: &Object) -> String {
     let mut out = String::with_capacity(object.word_count() * 9);
     for word in object.words() {
-        out.push_str(&hex_word(object, word));
+        push_hex_word(&mut out, object, word);
         out.push('\n');
     }
     out
@@ -118,8 +116,10 @@ fn array_body(object: &Object) -> String {
     let words: Vec<u32> = object.words().collect();
     for chunk in words.chunks(per_line) {
         out.push_str("    ");
-        let items: Vec<String> = chunk.iter().map(|&w| format!("0x{}", hex_word(object, w))).collect();
-        out.push_str(&items.join(", "));
+        for (i, &word) in chunk.iter().enumerate() {
+            out.push_str(if i == 0 { "0x" } else { ", 0x" });
+            push_hex_word(&mut out, object, word);
+        }
         out.push_str(",\n");
     }
     out
