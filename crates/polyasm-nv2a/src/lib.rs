@@ -139,7 +139,7 @@ fn parse_chunks(text: &str, file: SourceId, emit: &mut dyn FnMut(ParsedChunk)) {
             // Operations past MAX_PAIRED: how many in all, and their span.
             let mut extra: Option<(usize, TextRange)> = None;
             let mut declaration = None;
-            front::parse_statements(&fast, &rich, tokens, &pieces, &mut arena, |_, _, parsed| match parsed {
+            let mut each = |parsed: Result<parser::Statement, Vec<parser::ParseError>>| match parsed {
                 Ok(parser::Statement::Operation(operation))
                     if chunk.operations.len() - first_operation < MAX_PAIRED =>
                 {
@@ -168,7 +168,20 @@ fn parse_chunks(text: &str, file: SourceId, emit: &mut dyn FnMut(ParsedChunk)) {
                         });
                     }
                 }
-            });
+            };
+            for piece in &pieces {
+                match parser::quick_operation(&tokens[piece.clone()], &mut arena) {
+                    Some(operation) => each(Ok(parser::Statement::Operation(operation))),
+                    None => front::parse_statements(
+                        &fast,
+                        &rich,
+                        tokens,
+                        std::slice::from_ref(piece),
+                        &mut arena,
+                        |_, _, parsed| each(parsed),
+                    ),
+                }
+            }
             if let Some(declaration) = declaration {
                 chunk.statements.push(Parsed::Declaration(declaration));
             }

@@ -243,6 +243,127 @@ where
     choice((operation, uniform, macro_call, directive)).then_ignore(E::label(end(), "the end of the statement"))
 }
 
+/// Reads the common shape of an operation without chumsky: a mnemonic and operands, each an
+/// optional `-`, a register (`r0`, `c[A0+4]`, `#m[2]`, a number) and an optional suffix, with
+/// nothing else after. On `None` the caller parses the tokens with [`statement`], which knows
+/// every other shape and says what is wrong; on `Some` the result, and the operands appended to
+/// `arena`, are what [`statement`] gives (a proptest holds the two to that). Most lines of a
+/// program are such operations, and this is several times faster than the combinators.
+pub fn quick_operation(tokens: &[(Tok, Range<usize>)], arena: &mut Vec<Operand>) -> Option<Operation> {
+    let start = arena.len();
+    let operation = quick_operation_into(tokens, arena);
+    if operation.is_none() {
+        arena.truncate(start);
+    }
+    operation
+}
+
+fn quick_operation_into(tokens: &[(Tok, Range<usize>)], arena: &mut Vec<Operand>) -> Option<Operation> {
+    let range = |i: usize| TextRange::from(tokens[i].1.clone());
+    let kind = |i: usize| tokens.get(i).map(|t| t.0);
+    let (Tok::Ident, mnemonic) = tokens.first()? else {
+        return None;
+    };
+    let start = arena.len();
+    let mut i = 1;
+    // Operands separated by commas; none at all is a (wrong) operation too.
+    while i < tokens.len() {
+        if i > 1 {
+            if kind(i) != Some(Tok::Punct(',')) {
+                return None;
+            }
+            i += 1;
+        }
+        let negate = (kind(i) == Some(Tok::Punct('-'))).then(|| range(i));
+        i += usize::from(negate.is_some());
+        let reg_start = i;
+        let reg = match kind(i)? {
+            Tok::Ident if kind(i + 1) == Some(Tok::Punct('[')) => {
+                let (index, next) = quick_index(tokens, i + 2)?;
+                let reg = Reg::Indexed { base: range(i), index };
+                i = next;
+                reg
+            }
+            Tok::Ident => {
+                i += 1;
+                Reg::Name(range(i - 1))
+            }
+            Tok::Uniform if kind(i + 1) == Some(Tok::Punct('[')) => {
+                if (kind(i + 2), kind(i + 3)) != (Some(Tok::Int), Some(Tok::Punct(']'))) {
+                    return None;
+                }
+                i += 4;
+                Reg::Uniform {
+                    name: range(i - 4),
+                    row: Some(range(i - 2)),
+                }
+            }
+            Tok::Uniform => {
+                i += 1;
+                Reg::Uniform {
+                    name: range(i - 1),
+                    row: None,
+                }
+            }
+            Tok::Int => {
+                i += 1;
+                Reg::Number(range(i - 1))
+            }
+            _ => return None,
+        };
+        let reg_span = range(reg_start).to(range(i - 1));
+        let suffix = (kind(i) == Some(Tok::Dotted)).then(|| range(i));
+        i += usize::from(suffix.is_some());
+        arena.push(Operand {
+            negate,
+            reg,
+            reg_span,
+            suffix,
+        });
+    }
+    Some(Operation {
+        mnemonic: TextRange::from(mnemonic.clone()),
+        operands: OperandList {
+            start: start as u32,
+            len: (arena.len() - start) as u32,
+        },
+        span: TextRange::from(mnemonic.clone()).to(range(tokens.len() - 1)),
+    })
+}
+
+/// The inside of `c[...]` from token `i` on, and the token after the `]`.
+fn quick_index(tokens: &[(Tok, Range<usize>)], i: usize) -> Option<(Index, usize)> {
+    let range = |i: usize| TextRange::from(tokens[i].1.clone());
+    let kind = |i: usize| tokens.get(i).map(|t| t.0);
+    let plus = kind(i + 1) == Some(Tok::Punct('+'));
+    let (index, after) = match (kind(i)?, plus, kind(i + 2)) {
+        (Tok::Ident, false, _) => (
+            Index::Relative {
+                register: range(i),
+                offset: None,
+            },
+            i + 1,
+        ),
+        (Tok::Ident, true, Some(Tok::Int)) => (
+            Index::Relative {
+                register: range(i),
+                offset: Some(range(i + 2)),
+            },
+            i + 3,
+        ),
+        (Tok::Int, false, _) => (Index::Absolute(range(i)), i + 1),
+        (Tok::Int, true, Some(Tok::Ident)) => (
+            Index::Relative {
+                register: range(i + 2),
+                offset: Some(range(i)),
+            },
+            i + 3,
+        ),
+        _ => return None,
+    };
+    (kind(after) == Some(Tok::Punct(']'))).then_some((index, after + 1))
+}
+
 /// Splits a statement's tokens at its top-level `+` (outside `[...]`) into the operations of
 /// an instruction, appending their index ranges to `pieces`. A `+` with no operation on one side
 /// is left out of every piece and its byte span goes to `dangling`.
@@ -282,6 +403,8 @@ mod tests {
     use super::*;
     use crate::lexer::Lexer;
     use polyasm_core::front::StatementLexer;
+    use proptest::prelude::{ProptestConfig, Strategy, prop, prop_assert, prop_assert_eq, prop_oneof, proptest};
+    use proptest::strategy::Just as Always;
 
     fn tokens(text: &str) -> Vec<(Tok, Range<usize>)> {
         let mut tokens = Vec::new();
@@ -405,5 +528,188 @@ mod tests {
         assert_eq!(pieces.len(), 1);
         assert_eq!(pieces[0], 1..10);
         assert_eq!(dangling, [0..1, 18..19]);
+    }
+
+    /// Token kinds with made-up spans (each token two bytes on from the last), as the lexer
+    /// would give them for some text.
+    fn spanned(kinds: &[Tok]) -> Vec<(Tok, Range<usize>)> {
+        kinds
+            .iter()
+            .enumerate()
+            .map(|(i, &kind)| (kind, 2 * i..2 * i + 1))
+            .collect()
+    }
+
+    /// An operation's mnemonic, span and operands (wherever they sit in the arena).
+    type Read = (TextRange, TextRange, Vec<Operand>);
+
+    /// What the chumsky grammar gives for one operation's tokens.
+    fn chumsky_operation(tokens: &[(Tok, Range<usize>)]) -> Option<Read> {
+        match parse_pieces(tokens, &[0..tokens.len()]).remove(0) {
+            Ok((Statement::Operation(op), arena)) => Some((op.mnemonic, op.span, op.operands.of(&arena).to_vec())),
+            _ => None,
+        }
+    }
+
+    /// What the quick reader gives, into an arena that already holds an operand.
+    fn quick(tokens: &[(Tok, Range<usize>)]) -> Option<Read> {
+        let mut arena = vec![Operand {
+            negate: None,
+            reg: Reg::Name(TextRange::default()),
+            reg_span: TextRange::default(),
+            suffix: None,
+        }];
+        let before = arena.clone();
+        let result = quick_operation(tokens, &mut arena);
+        if result.is_none() {
+            assert_eq!(arena, before, "a failed quick parse leaves the arena as it was");
+        }
+        result.map(|op| {
+            assert_eq!(op.operands.start, 1, "the operands follow what the arena held");
+            (op.mnemonic, op.span, op.operands.of(&arena).to_vec())
+        })
+    }
+
+    #[test]
+    fn the_quick_reader_takes_every_operand_shape_and_leaves_the_rest_to_chumsky() {
+        for text in [
+            "mad r0.xy, -v1.zw, c[A0+3].x, #m[1]",
+            "mul r1, c[ 4 + a0 ], c[A0]",
+            "mov oPos, c17",
+            "mov r0, 5",
+            "dp4 oPos.x, v0, #mvp",
+            "nop",
+        ] {
+            let tokens = tokens(text);
+            let got = quick(&tokens);
+            assert!(got.is_some(), "{text}");
+            assert_eq!(got, chumsky_operation(&tokens), "{text}");
+        }
+        for text in [
+            "mov r0 v0",
+            "mov r0,",
+            "mov r0, c[A0-4]",
+            "mov -",
+            "#m vector 3",
+            ".word 1",
+            "mov r0, #m[a]",
+        ] {
+            assert_eq!(quick(&tokens(text)), None, "{text}");
+        }
+    }
+
+    /// A token kind, most often one that can appear in an operation.
+    fn any_tok() -> impl Strategy<Value = Tok> {
+        prop_oneof![
+            4 => Always(Tok::Ident),
+            3 => Always(Tok::Punct(',')),
+            2 => Always(Tok::Int),
+            2 => Always(Tok::Dotted),
+            2 => Always(Tok::Punct('[')),
+            2 => Always(Tok::Punct(']')),
+            2 => Always(Tok::Punct('+')),
+            2 => Always(Tok::Punct('-')),
+            1 => Always(Tok::Uniform),
+            1 => Always(Tok::Macro),
+            1 => Always(Tok::Punct('*')),
+        ]
+    }
+
+    /// One well-formed operand's token kinds.
+    fn operand_toks() -> impl Strategy<Value = Vec<Tok>> {
+        use Tok::*;
+        let reg = prop_oneof![
+            Always(vec![Ident]),
+            Always(vec![Int]),
+            Always(vec![Uniform]),
+            Always(vec![Uniform, Punct('['), Int, Punct(']')]),
+            Always(vec![Ident, Punct('['), Int, Punct(']')]),
+            Always(vec![Ident, Punct('['), Ident, Punct(']')]),
+            Always(vec![Ident, Punct('['), Ident, Punct('+'), Int, Punct(']')]),
+            Always(vec![Ident, Punct('['), Int, Punct('+'), Ident, Punct(']')]),
+        ];
+        (
+            proptest::arbitrary::any::<bool>(),
+            reg,
+            proptest::arbitrary::any::<bool>(),
+        )
+            .prop_map(|(negate, reg, suffix)| {
+                let mut out = Vec::new();
+                if negate {
+                    out.push(Punct('-'));
+                }
+                out.extend(reg);
+                if suffix {
+                    out.push(Dotted);
+                }
+                out
+            })
+    }
+
+    /// A well-formed operation's token kinds.
+    fn operation_toks() -> impl Strategy<Value = Vec<Tok>> {
+        prop::collection::vec(operand_toks(), 0..5).prop_map(|operands| {
+            let mut kinds = vec![Tok::Ident];
+            for (i, operand) in operands.iter().enumerate() {
+                if i > 0 {
+                    kinds.push(Tok::Punct(','));
+                }
+                kinds.extend(operand);
+            }
+            kinds
+        })
+    }
+
+    /// An edit of a token list: replace, insert or remove the token at a position.
+    #[derive(Clone, Debug)]
+    enum Edit {
+        Replace(usize, Tok),
+        Insert(usize, Tok),
+        Remove(usize),
+    }
+
+    fn edit() -> impl Strategy<Value = Edit> {
+        prop_oneof![
+            (0..24usize, any_tok()).prop_map(|(at, tok)| Edit::Replace(at, tok)),
+            (0..24usize, any_tok()).prop_map(|(at, tok)| Edit::Insert(at, tok)),
+            (0..24usize).prop_map(Edit::Remove),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4096))]
+
+        /// On tokens near a well-formed operation, and on token soup, a quick result is
+        /// chumsky's result.
+        #[test]
+        fn the_quick_reader_agrees_with_the_grammar(
+            mut kinds in operation_toks(),
+            edits in prop::collection::vec(edit(), 1..4),
+            soup in prop::collection::vec(any_tok(), 0..14),
+        ) {
+            for edit in edits {
+                match edit {
+                    Edit::Replace(at, tok) if at < kinds.len() => kinds[at] = tok,
+                    Edit::Insert(at, tok) => kinds.insert(at.min(kinds.len()), tok),
+                    Edit::Remove(at) if at < kinds.len() => drop(kinds.remove(at)),
+                    _ => {}
+                }
+            }
+            for kinds in [kinds, [vec![Tok::Ident], soup].concat()] {
+                let tokens = spanned(&kinds);
+                if let Some(got) = quick(&tokens) {
+                    prop_assert_eq!(Some(got), chumsky_operation(&tokens), "{:?}", kinds);
+                }
+            }
+        }
+
+        /// Every well-formed operation takes the quick path.
+        #[test]
+        fn the_quick_reader_takes_every_well_formed_operation(kinds in operation_toks()) {
+            let tokens = spanned(&kinds);
+            let got = quick(&tokens);
+            prop_assert!(got.is_some());
+            prop_assert_eq!(got, chumsky_operation(&tokens));
+        }
     }
 }
