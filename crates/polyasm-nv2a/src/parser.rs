@@ -545,7 +545,7 @@ mod tests {
 
     /// What the chumsky grammar gives for one operation's tokens.
     fn chumsky_operation(tokens: &[(Tok, Range<usize>)]) -> Option<Read> {
-        match parse_pieces(tokens, &[0..tokens.len()]).remove(0) {
+        match parse_pieces(tokens, std::slice::from_ref(&(0..tokens.len()))).remove(0) {
             Ok((Statement::Operation(op), arena)) => Some((op.mnemonic, op.span, op.operands.of(&arena).to_vec())),
             _ => None,
         }
