@@ -1,0 +1,1 @@
+//! The Masfix virtual machine.
