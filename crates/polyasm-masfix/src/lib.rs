@@ -3,4 +3,6 @@
 //! virtual machine.
 
 pub mod exec;
+pub mod lexer;
 pub mod ops;
+pub mod parser;

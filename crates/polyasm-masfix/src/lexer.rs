@@ -1,0 +1,354 @@
+//! A hand-written byte-loop lexer for Masfix. Tokens are runs of digits, runs of letters,
+//! single punctuation characters, the token-list brackets `( ) [ ] { }`, `,`, `:`, character
+//! literals and strings, and line breaks (a statement ends at each). `;` starts a comment to the
+//! end of the line. A token written right after the previous one, with no space between, is
+//! *joined* to it: `str&m>` is five joined tokens that the parser reads as one name, and `ld7`
+//! is one name (not `ld 7`).
+
+use polyasm_core::front::{line_break_len, line_end};
+use polyasm_core::{SourceId, Span};
+
+/// What a token is; its text is read from the source by its span.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Tok {
+    /// Decimal digits: `65535`.
+    Number,
+    /// ASCII letters: `ldamt`.
+    Letters,
+    /// `(`, `[` or `{`: the bracket.
+    Open(char),
+    /// `)`, `]` or `}`.
+    Close(char),
+    Comma,
+    Colon,
+    /// `'A'`, `'\n'`: the token covers the quotes.
+    Char,
+    /// `"text"`: the token covers the quotes.
+    Str,
+    /// The end of a line.
+    Newline,
+    /// Any other character: `_ & | ^ < > . % !` and the ones no rule allows.
+    Punct(char),
+}
+
+impl std::fmt::Display for Tok {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Tok::Number => f.write_str("a number"),
+            Tok::Letters => f.write_str("a name"),
+            Tok::Open(c) | Tok::Close(c) | Tok::Punct(c) => write!(f, "`{c}`"),
+            Tok::Comma => f.write_str("`,`"),
+            Tok::Colon => f.write_str("`:`"),
+            Tok::Char => f.write_str("a character"),
+            Tok::Str => f.write_str("a string"),
+            Tok::Newline => f.write_str("the end of the line"),
+        }
+    }
+}
+
+/// One token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Token {
+    pub tok: Tok,
+    pub span: Span,
+    /// Written right after the previous token, with no space or comment between.
+    pub joined: bool,
+}
+
+/// What can be wrong in the characters of a source.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LexError {
+    /// A closing bracket with no list open.
+    UnopenedClose { at: Span },
+    /// A closing bracket of another kind than the open list's.
+    MismatchedClose { at: Span, open: Span },
+    /// A list still open at the end of the file.
+    UnclosedList { open: Span },
+    /// `\` followed by a letter that is no escape.
+    BadEscape { at: Span },
+    /// A character literal or string with no closing quote on its line.
+    Unterminated { open: Span },
+    /// A character literal that is not exactly one byte: `''`, `'ab'`, `'é'`.
+    BadCharValue { at: Span },
+}
+
+/// The escapes of character literals and strings: the letter after `\` and the byte it means.
+pub const ESCAPES: [(u8, u8); 7] = [
+    (b'n', b'\n'),
+    (b't', b'\t'),
+    (b'r', b'\r'),
+    (b'\\', b'\\'),
+    (b'"', b'"'),
+    (b'\'', b'\''),
+    (b'0', 0),
+];
+
+/// The byte an escape letter stands for.
+pub fn escape(letter: u8) -> Option<u8> {
+    ESCAPES.iter().find(|e| e.0 == letter).map(|e| e.1)
+}
+
+/// The bytes a character literal or string stands for, its quotes removed and escapes read.
+/// The lexer has checked the escapes; a bad one is kept as written.
+pub fn unquote(quoted: &str) -> Vec<u8> {
+    let inner = quoted
+        .as_bytes()
+        .get(1..quoted.len().saturating_sub(1))
+        .unwrap_or_default();
+    let mut out = Vec::with_capacity(inner.len());
+    let mut i = 0;
+    while i < inner.len() {
+        match (inner[i], inner.get(i + 1).copied().and_then(escape)) {
+            (b'\\', Some(byte)) => {
+                out.push(byte);
+                i += 2;
+            }
+            (byte, _) => {
+                out.push(byte);
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+/// Lexes a whole source: its tokens, and what was wrong.
+pub fn lex(file: SourceId, text: &str) -> (Vec<Token>, Vec<LexError>) {
+    let bytes = text.as_bytes();
+    let span = |start: usize, end: usize| Span::new(file, start, end);
+    let mut tokens = Vec::with_capacity(text.len() / 3);
+    let mut errors = Vec::new();
+    let mut open: Vec<(char, Span)> = Vec::new();
+    let mut pos = 0;
+    let mut joined = false;
+    while pos < bytes.len() {
+        let start = pos;
+        let b = bytes[pos];
+        let tok = match b {
+            b' ' | b'\t' | b'\x0c' => {
+                pos += 1;
+                joined = false;
+                continue;
+            }
+            b';' => {
+                pos = line_end(bytes, pos);
+                joined = false;
+                continue;
+            }
+            b'\n' | b'\r' => {
+                pos += line_break_len(bytes, pos);
+                tokens.push(Token {
+                    tok: Tok::Newline,
+                    span: span(start, start),
+                    joined: false,
+                });
+                joined = false;
+                continue;
+            }
+            b'0'..=b'9' => {
+                pos = scan(bytes, pos, |b| b.is_ascii_digit());
+                Tok::Number
+            }
+            b'a'..=b'z' | b'A'..=b'Z' => {
+                pos = scan(bytes, pos, |b| b.is_ascii_alphabetic());
+                Tok::Letters
+            }
+            b'(' | b'[' | b'{' => {
+                pos += 1;
+                open.push((char::from(b), span(start, pos)));
+                Tok::Open(char::from(b))
+            }
+            b')' | b']' | b'}' => {
+                pos += 1;
+                let at = span(start, pos);
+                match open.pop() {
+                    None => errors.push(LexError::UnopenedClose { at }),
+                    Some((opened, open_span)) if closer(opened) != char::from(b) => {
+                        errors.push(LexError::MismatchedClose { at, open: open_span })
+                    }
+                    Some(_) => {}
+                }
+                Tok::Close(char::from(b))
+            }
+            b',' => {
+                pos += 1;
+                Tok::Comma
+            }
+            b':' => {
+                pos += 1;
+                Tok::Colon
+            }
+            b'\'' | b'"' => {
+                let (end, problem) = quoted(bytes, pos, file);
+                pos = end;
+                if let Some(problem) = problem {
+                    errors.push(problem);
+                } else if b == b'\'' && unquote(&text[start..end]).len() != 1 {
+                    errors.push(LexError::BadCharValue { at: span(start, end) });
+                }
+                if b == b'\'' { Tok::Char } else { Tok::Str }
+            }
+            _ => {
+                let c = text[pos..]
+                    .chars()
+                    .next()
+                    .expect("pos is on a char boundary inside the text");
+                pos += c.len_utf8();
+                Tok::Punct(c)
+            }
+        };
+        tokens.push(Token {
+            tok,
+            span: span(start, pos),
+            joined,
+        });
+        joined = true;
+    }
+    for (_, open_span) in open {
+        errors.push(LexError::UnclosedList { open: open_span });
+    }
+    (tokens, errors)
+}
+
+fn scan(bytes: &[u8], from: usize, pred: impl Fn(u8) -> bool) -> usize {
+    from + bytes[from..].iter().take_while(|&&b| pred(b)).count()
+}
+
+/// The bracket that closes `open`.
+pub fn closer(open: char) -> char {
+    match open {
+        '(' => ')',
+        '[' => ']',
+        _ => '}',
+    }
+}
+
+/// The end of the character literal or string opening at `start`, and what is wrong with it:
+/// it ends at its closing quote, or unterminated at the end of the line.
+fn quoted(bytes: &[u8], start: usize, file: SourceId) -> (usize, Option<LexError>) {
+    let quote = bytes[start];
+    let mut problem = None;
+    let mut i = start + 1;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\n' | b'\r' => break,
+            b if b == quote => return (i + 1, problem),
+            b'\\' => {
+                let letter = bytes.get(i + 1).copied();
+                if letter.and_then(escape).is_none() && problem.is_none() {
+                    let len = match letter {
+                        Some(b'\n' | b'\r') | None => 1,
+                        Some(_) => 2,
+                    };
+                    problem = Some(LexError::BadEscape {
+                        at: Span::new(file, i, (i + len).min(bytes.len())),
+                    });
+                }
+                i += match letter {
+                    Some(b'\n' | b'\r') | None => 1,
+                    // A multi-byte character after `\` is skipped whole.
+                    Some(l) => 1 + utf8_len(l),
+                };
+            }
+            b => i += utf8_len(b),
+        }
+    }
+    let i = i.min(bytes.len());
+    (
+        i,
+        Some(LexError::Unterminated {
+            open: Span::new(file, start, start + 1),
+        }),
+    )
+}
+
+/// The length of the UTF-8 sequence a byte starts (1 for a continuation byte, so a scan
+/// always advances).
+fn utf8_len(b: u8) -> usize {
+    match b {
+        0xf0..=0xff => 4,
+        0xe0..=0xef => 3,
+        0xc0..=0xdf => 2,
+        _ => 1,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use polyasm_core::SourceMap;
+
+    fn lexed(text: &str) -> (Vec<(Tok, String, bool)>, Vec<LexError>) {
+        let mut sources = SourceMap::new();
+        let file = sources.add("t.mx", text);
+        let (tokens, errors) = lex(file, text);
+        (
+            tokens
+                .into_iter()
+                .map(|t| (t.tok, text[t.span.range()].to_string(), t.joined))
+                .collect(),
+            errors,
+        )
+    }
+
+    #[test]
+    fn joined_tokens_make_one_name_and_spaces_separate_them() {
+        let (tokens, errors) = lexed("str&m> 10 ; comment\nld7\n");
+        assert!(errors.is_empty());
+        let shown: Vec<(Tok, &str, bool)> = tokens.iter().map(|(t, s, j)| (*t, s.as_str(), *j)).collect();
+        assert_eq!(
+            shown,
+            [
+                (Tok::Letters, "str", false),
+                (Tok::Punct('&'), "&", true),
+                (Tok::Letters, "m", true),
+                (Tok::Punct('>'), ">", true),
+                (Tok::Number, "10", false),
+                (Tok::Newline, "", false),
+                (Tok::Letters, "ld", false),
+                (Tok::Number, "7", true),
+                (Tok::Newline, "", false),
+            ]
+        );
+    }
+
+    #[test]
+    fn quotes_hold_semicolons_and_escapes() {
+        let (tokens, errors) = lexed(r#"ld ';' "a;b\n" '\''"#);
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(tokens[1].0, Tok::Char);
+        assert_eq!(tokens[2], (Tok::Str, r#""a;b\n""#.into(), false));
+        assert_eq!(unquote(&tokens[2].1), b"a;b\n");
+        assert_eq!(unquote(&tokens[3].1), b"'");
+    }
+
+    #[test]
+    fn lists_must_match_and_close() {
+        let (_, errors) = lexed("(a]\n)\n{");
+        assert!(matches!(errors[0], LexError::MismatchedClose { .. }));
+        assert!(matches!(errors[1], LexError::UnopenedClose { .. }));
+        assert!(matches!(errors[2], LexError::UnclosedList { .. }));
+        assert_eq!(errors.len(), 3);
+    }
+
+    #[test]
+    fn bad_literals_are_reported_and_lexing_goes_on() {
+        let (tokens, errors) = lexed("ld '\\q'\nld 'ab'\nld 'x\nld ''\nld 'é'\nld 1");
+        assert!(matches!(errors[0], LexError::BadEscape { .. }));
+        assert!(matches!(errors[1], LexError::BadCharValue { .. }));
+        assert!(matches!(errors[2], LexError::Unterminated { .. }));
+        assert!(matches!(errors[3], LexError::BadCharValue { .. }));
+        assert!(matches!(errors[4], LexError::BadCharValue { .. }));
+        assert_eq!(errors.len(), 5);
+        assert_eq!(tokens.last().map(|t| t.0), Some(Tok::Number));
+    }
+
+    #[test]
+    fn every_line_ending_ends_a_line() {
+        for text in ["a\nb", "a\r\nb", "a\rb"] {
+            let (tokens, _) = lexed(text);
+            let kinds: Vec<Tok> = tokens.iter().map(|t| t.0).collect();
+            assert_eq!(kinds, [Tok::Letters, Tok::Newline, Tok::Letters], "{text:?}");
+        }
+    }
+}
