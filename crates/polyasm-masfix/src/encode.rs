@@ -1,0 +1,723 @@
+//! Statements to instructions, with every check: instruction names decomposed into their
+//! fields (reference §1.3), label definitions, immediates resolved, the combination rules, and
+//! the program length. Labels may be used before they are defined, so the encoder takes every
+//! line first and resolves immediates at the end.
+
+use std::collections::HashMap;
+
+use polyasm_core::object::Symbol;
+use polyasm_core::text::SuggestionBudget;
+use polyasm_core::{Object, SourceId, SourceMap, Span};
+
+use crate::decode::DebugSection;
+
+use crate::error::MxError;
+use crate::ops::{
+    CONDS, Cond, CondReg, FLAG_DEBUG, HEADER_BYTES, Instr, KINDS, Kind, MAGIC, MAX_INSTRUCTIONS, OPERS, Oper, Reg, Shape,
+    VERSION, Value, pack,
+};
+use crate::parser::{Atom, AtomKind};
+
+/// Names the macro system reserves; a label may not take them.
+pub const DIRECTIVES: [&str; 5] = ["define", "macro", "namespace", "using", "include"];
+
+/// An instruction name split into its fields, with where each suffix letter sits in the name
+/// (for the combination errors).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Decomposed {
+    pub kind: Kind,
+    pub modifier: Option<Oper>,
+    pub cond: Option<(CondReg, Cond)>,
+    pub reg: Option<(Reg, usize)>,
+    pub op: Option<(Oper, usize)>,
+}
+
+/// Why a name is no instruction: the error, and the byte range of the name it is about.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NameProblem {
+    pub range: std::ops::Range<usize>,
+    pub kind: NameProblemKind,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NameProblemKind {
+    UnknownBase,
+    MissingCondition,
+    UnknownCondition(String),
+    ConditionRegister(char),
+    SuffixTooLong(String),
+    ModifierNotAllowed(char),
+    OperationWithoutRegister(char),
+    SecondOperation(char),
+    SecondRegister(char),
+    ConditionInSuffix(String),
+    UnknownSuffix { found: char, allowed: String },
+    /// Digits joined to the name: `ld7` for `ld 7`; the digits start at `range.start`.
+    JoinedImmediate(String),
+}
+
+/// Splits an instruction name into base, modifier, condition, register and operation, as
+/// the reference does: the longest base first, then (for `b l s`) an optional condition
+/// register and two condition letters, then at most three letters scanned left to right.
+pub fn decompose(name: &str) -> Result<Decomposed, NameProblem> {
+    let problem = |range: std::ops::Range<usize>, kind| Err(NameProblem { range, kind });
+    let Some(kind) = Kind::longest_prefix(name) else {
+        return problem(0..name.len(), NameProblemKind::UnknownBase);
+    };
+    let shape = kind.shape();
+    let mut at = kind.name().len();
+    let mut cond = None;
+    if shape == Shape::Cond {
+        let mut reg = CondReg::R;
+        if let Some(c) = name[at..].chars().next().filter(|&c| Reg::from_letter(c).is_some()) {
+            reg = match c {
+                'r' => CondReg::R,
+                'm' => CondReg::M,
+                _ => return problem(at..at + 1, NameProblemKind::ConditionRegister(c)),
+            };
+            at += 1;
+        }
+        let Some(letters) = name.get(at..at + 2) else {
+            return problem(0..name.len(), NameProblemKind::MissingCondition);
+        };
+        match Cond::from_name(letters) {
+            Some(c) => cond = Some((reg, c)),
+            None => return problem(at..at + 2, NameProblemKind::UnknownCondition(letters.to_string())),
+        }
+        at += 2;
+    }
+    let suffix = &name[at..];
+    // Digits joined to the name are an immediate written without its space.
+    if let Some(digits) = suffix.find(|c: char| c.is_ascii_digit())
+        && suffix[digits..].bytes().all(|b| b.is_ascii_digit())
+    {
+        return problem(
+            at + digits..name.len(),
+            NameProblemKind::JoinedImmediate(suffix[digits..].to_string()),
+        );
+    }
+    if suffix.chars().count() > 3 {
+        return problem(at..name.len(), NameProblemKind::SuffixTooLong(suffix.to_string()));
+    }
+    let mut decomposed = Decomposed {
+        kind,
+        modifier: None,
+        cond,
+        reg: None,
+        op: None,
+    };
+    for (i, c) in suffix.char_indices() {
+        let range = at + i..at + i + c.len_utf8();
+        if let Some(oper) = Oper::from_letter(c) {
+            if i == 0 {
+                if shape != Shape::Basic {
+                    return problem(range, NameProblemKind::ModifierNotAllowed(c));
+                }
+                decomposed.modifier = Some(oper);
+            } else if decomposed.reg.is_none() {
+                return problem(range, NameProblemKind::OperationWithoutRegister(c));
+            } else if decomposed.op.is_some() {
+                return problem(range, NameProblemKind::SecondOperation(c));
+            } else {
+                decomposed.op = Some((oper, range.start));
+            }
+        } else if let Some(reg) = Reg::from_letter(c) {
+            if decomposed.reg.is_some() {
+                return problem(range, NameProblemKind::SecondRegister(c));
+            }
+            decomposed.reg = Some((reg, range.start));
+        } else if let Some(pair) = suffix.get(i..i + 2).filter(|pair| Cond::from_name(pair).is_some()) {
+            return problem(range.start..range.start + 2, NameProblemKind::ConditionInSuffix(pair.to_string()));
+        } else {
+            let allowed = allowed_after(shape, i, &decomposed);
+            return problem(range, NameProblemKind::UnknownSuffix { found: c, allowed });
+        }
+    }
+    Ok(decomposed)
+}
+
+/// What may come at suffix position `i`, in words.
+fn allowed_after(shape: Shape, i: usize, so_far: &Decomposed) -> String {
+    let operations = || OPERS.iter().map(|o| o.1.to_string()).collect::<Vec<_>>().join(" ");
+    let mut parts = Vec::new();
+    if i == 0 && shape == Shape::Basic {
+        parts.push(format!("a modifier ({})", operations()));
+    }
+    if so_far.reg.is_none() {
+        parts.push("a register (h m r p)".to_string());
+    } else if so_far.op.is_none() {
+        parts.push(format!("an operation ({})", operations()));
+    }
+    match parts.len() {
+        0 => "nothing more".to_string(),
+        _ => parts.join(" or "),
+    }
+}
+
+/// Whether `name` can name a label: `[A-Za-z_][A-Za-z0-9_]*`.
+pub fn is_label_name(name: &str) -> bool {
+    let mut bytes = name.bytes();
+    bytes
+        .next()
+        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+        && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+/// An instruction waiting for its immediates to be resolved.
+struct Pending {
+    name: Atom,
+    immediates: Vec<Atom>,
+}
+
+/// Where a label points, and where it was defined (`None` for `begin` and `end`).
+#[derive(Clone, Copy)]
+struct LabelDef {
+    value: u32,
+    span: Option<Span>,
+}
+
+/// The assembled program: its instructions with the span of each.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Assembled {
+    pub instrs: Vec<Instr>,
+    pub spans: Vec<Span>,
+    /// Labels in the order they were defined, with their instruction index and definition.
+    pub labels: Vec<(String, u32, Span)>,
+}
+
+/// Collects lines, then resolves and checks them in [`Encoder::finish`].
+pub struct Encoder {
+    pending: Vec<Pending>,
+    labels: HashMap<String, LabelDef>,
+    label_order: Vec<(String, u32, Span)>,
+    errors: Vec<MxError>,
+    suggestions: SuggestionBudget,
+}
+
+impl Encoder {
+    /// An encoder for sources of `len` bytes in all (the budget of "did you mean").
+    pub fn new(len: usize) -> Encoder {
+        let mut labels = HashMap::new();
+        labels.insert("begin".to_string(), LabelDef { value: 0, span: None });
+        // `end` is the instruction count, known only at the end.
+        labels.insert("end".to_string(), LabelDef { value: 0, span: None });
+        Encoder {
+            pending: Vec::new(),
+            labels,
+            label_order: Vec::new(),
+            errors: Vec::new(),
+            suggestions: SuggestionBudget::new(len),
+        }
+    }
+
+    pub fn error(&mut self, error: MxError) {
+        self.errors.push(error);
+    }
+
+    /// Defines label `name` (the atom after a `:`) at the next instruction.
+    pub fn label(&mut self, name: &Atom) {
+        let text = name.text.as_str();
+        let error = if !is_label_name(text) {
+            Some(MxError::InvalidLabelName {
+                span: name.span,
+                name: text.to_string(),
+            })
+        } else if DIRECTIVES.contains(&text) {
+            Some(MxError::LabelShadowsDirective {
+                span: name.span,
+                name: text.to_string(),
+            })
+        } else if decompose(text).is_ok() {
+            Some(MxError::LabelShadowsInstruction {
+                span: name.span,
+                name: text.to_string(),
+            })
+        } else {
+            None
+        };
+        if let Some(error) = error {
+            self.error(error);
+            return;
+        }
+        let value = self.pending.len() as u32;
+        match self.labels.get(text) {
+            Some(first) => self.errors.push(MxError::LabelRedefined {
+                span: name.span,
+                first: first.span,
+                name: text.to_string(),
+            }),
+            None => {
+                self.labels.insert(
+                    text.to_string(),
+                    LabelDef {
+                        value,
+                        span: Some(name.span),
+                    },
+                );
+                self.label_order.push((text.to_string(), value, name.span));
+            }
+        }
+    }
+
+    /// Takes an instruction: its name and immediates.
+    pub fn instruction(&mut self, name: Atom, immediates: Vec<Atom>) {
+        if self.pending.len() == MAX_INSTRUCTIONS {
+            self.errors.push(MxError::TooManyInstructions { span: name.span });
+        }
+        self.pending.push(Pending { name, immediates });
+    }
+
+    /// Resolves every instruction; the program, or nothing when anything is wrong, and every
+    /// diagnostic found (warnings too), in source order.
+    pub fn finish(mut self) -> (Option<Assembled>, Vec<MxError>) {
+        let count = self.pending.len() as u32;
+        if let Some(end) = self.labels.get_mut("end") {
+            end.value = count;
+        }
+        let pending = std::mem::take(&mut self.pending);
+        let mut assembled = Assembled {
+            instrs: Vec::with_capacity(pending.len()),
+            spans: Vec::with_capacity(pending.len()),
+            labels: std::mem::take(&mut self.label_order),
+        };
+        for p in &pending {
+            let span = p.immediates.last().map_or(p.name.span, |imm| p.name.span.to(imm.span));
+            if let Some(instr) = self.resolve(p) {
+                assembled.instrs.push(instr);
+                assembled.spans.push(span);
+            }
+        }
+        self.errors.sort_by_key(|e| {
+            let span = e.span();
+            (span.source.index(), span.start)
+        });
+        let failed = self.errors.iter().any(|e| !matches!(e, MxError::NoOp { .. }));
+        (if failed { None } else { Some(assembled) }, self.errors)
+    }
+
+    /// One instruction, or `None` after recording why it is none.
+    fn resolve(&mut self, p: &Pending) -> Option<Instr> {
+        let name = &p.name;
+        let text = name.text.as_str();
+        let decomposed = match decompose(text) {
+            Ok(d) => d,
+            Err(problem) => {
+                let error = self.name_error(name, problem);
+                self.error(error);
+                return None;
+            }
+        };
+        // The immediate is read before the combination is checked, as the reference does.
+        if let Some(extra) = p.immediates.get(1) {
+            let last = p.immediates.last().map_or(extra.span, |a| a.span);
+            self.error(MxError::ExtraImmediate {
+                span: extra.span.to(last),
+                name: text.to_string(),
+                found: p.immediates.len(),
+            });
+        }
+        let imm = p.immediates.first().map(|atom| (atom, self.immediate(atom)));
+        let imm_ok = imm.as_ref().is_none_or(|(_, v)| v.is_some());
+        let imm_value = imm.as_ref().and_then(|(_, v)| *v);
+        let imm_span = imm.as_ref().map(|(atom, _)| atom.span);
+        let shape = decomposed.kind.shape();
+        let reg = decomposed.reg.map(|(r, _)| r);
+        let value = match shape {
+            Shape::Bare => {
+                if text != decomposed.kind.name() || imm.is_some() {
+                    self.error(MxError::TakesNothing {
+                        span: imm_span.map_or(name.span, |s| name.span.to(s)),
+                        name: match imm.as_ref() {
+                            Some((atom, _)) => format!("{text} {}", atom.text),
+                            None => text.to_string(),
+                        },
+                        base: decomposed.kind.name(),
+                    });
+                    return None;
+                }
+                Value::None
+            }
+            Shape::Input => {
+                if let Some((op, at)) = decomposed.op {
+                    self.error(MxError::InputOperation {
+                        span: name.sub_span(at..at + op.letter().len_utf8()),
+                        name: text.to_string(),
+                    });
+                    return None;
+                }
+                if let Some(span) = imm_span {
+                    self.error(MxError::InputImmediate {
+                        span,
+                        name: text.to_string(),
+                    });
+                    return None;
+                }
+                match decomposed.reg {
+                    None => Value::Reg(Reg::R),
+                    Some((reg @ (Reg::R | Reg::M), _)) => Value::Reg(reg),
+                    Some((reg, at)) => {
+                        self.error(MxError::InputDestination {
+                            span: name.sub_span(at..at + 1),
+                            reg: reg.letter(),
+                        });
+                        return None;
+                    }
+                }
+            }
+            Shape::Basic | Shape::Cond | Shape::Out => match (reg, decomposed.op, imm.is_some()) {
+                (None, _, false) => {
+                    self.error(MxError::MissingValue {
+                        span: name.span,
+                        name: text.to_string(),
+                    });
+                    return None;
+                }
+                (_, Some((op, _)), false) => {
+                    self.error(MxError::MissingImmediate {
+                        span: name.span,
+                        name: text.to_string(),
+                        op: op.letter(),
+                    });
+                    return None;
+                }
+                (Some(reg), None, true) => {
+                    self.error(MxError::ExcessImmediate {
+                        span: imm_span.map_or(name.span, |s| name.span.to(s)),
+                        name: text.to_string(),
+                        reg: reg.letter(),
+                    });
+                    return None;
+                }
+                (Some(reg), None, false) => Value::Reg(reg),
+                (None, _, true) => Value::Imm(imm_value.unwrap_or(0)),
+                (Some(reg), Some((op, _)), true) => Value::RegOp(reg, op, imm_value.unwrap_or(0)),
+            },
+        };
+        if !imm_ok || p.immediates.len() > 1 {
+            return None;
+        }
+        if matches!(text, "ldr" | "strm" | "movh") {
+            self.error(MxError::NoOp {
+                span: name.span,
+                name: text.to_string(),
+            });
+        }
+        let instr = Instr {
+            kind: decomposed.kind,
+            modifier: decomposed.modifier,
+            cond: decomposed.cond,
+            value,
+        };
+        debug_assert_eq!(instr.check(), Ok(()), "decomposition and the combination rules make valid instructions");
+        Some(instr)
+    }
+
+    /// The value of an immediate, or `None` after recording why it has none.
+    fn immediate(&mut self, atom: &Atom) -> Option<u16> {
+        let text = atom.text.as_str();
+        let invalid = |help: String| MxError::InvalidImmediate {
+            span: atom.span,
+            text: text.to_string(),
+            help,
+        };
+        let error = match atom.kind {
+            AtomKind::Char => {
+                // The lexer reported a literal that is not one byte.
+                return Some(crate::lexer::unquote(text).first().map_or(0, |&b| u16::from(b)));
+            }
+            AtomKind::Number if text.len() > 1 && text.starts_with('0') => {
+                let digits = text.trim_start_matches('0');
+                invalid(format!(
+                    "immediates are written without leading zeros: `{}`",
+                    if digits.is_empty() { "0" } else { digits }
+                ))
+            }
+            AtomKind::Number => match text.parse::<u32>() {
+                Ok(value) if value <= u32::from(u16::MAX) => return Some(value as u16),
+                _ => MxError::ImmediateOutOfRange {
+                    span: atom.span,
+                    text: text.to_string(),
+                },
+            },
+            AtomKind::Str => invalid("a string is not a value; a character literal such as `'a'` is".into()),
+            AtomKind::Name if is_label_name(text) => match self.labels.get(text) {
+                Some(def) if def.value <= u32::from(u16::MAX) => return Some(def.value as u16),
+                Some(_) => MxError::ImmediateOutOfRange {
+                    span: atom.span,
+                    text: text.to_string(),
+                },
+                None => {
+                    let budget = &mut self.suggestions;
+                    let suggestion = budget
+                        .suggest(text, self.labels.keys().map(String::as_str))
+                        .map(str::to_string);
+                    MxError::UndefinedLabel {
+                        span: atom.span,
+                        name: text.to_string(),
+                        suggestion,
+                    }
+                }
+            },
+            AtomKind::Name | AtomKind::Colon | AtomKind::Comma => invalid(immediate_help(text)),
+        };
+        self.error(error);
+        None
+    }
+
+    fn name_error(&mut self, name: &Atom, problem: NameProblem) -> MxError {
+        let text = name.text.as_str();
+        let span = name.sub_span(problem.range.clone());
+        match problem.kind {
+            NameProblemKind::UnknownBase => {
+                let lower = text.to_ascii_lowercase();
+                let suggestion = if lower != text && decompose(&lower).is_ok() {
+                    Some(lower)
+                } else {
+                    self.suggestions
+                        .suggest(text, KINDS.iter().map(|k| k.name))
+                        .map(str::to_string)
+                };
+                MxError::UnknownMnemonic {
+                    span,
+                    name: text.to_string(),
+                    suggestion,
+                }
+            }
+            NameProblemKind::MissingCondition => MxError::MissingCondition {
+                span,
+                name: text.to_string(),
+            },
+            NameProblemKind::UnknownCondition(found) => MxError::UnknownCondition {
+                span,
+                suggestion: polyasm_core::text::suggest(&found, CONDS.iter().map(|c| c.1)).map(str::to_string),
+                found,
+            },
+            NameProblemKind::ConditionRegister(reg) => MxError::ConditionRegister { span, reg },
+            NameProblemKind::SuffixTooLong(suffix) => MxError::SuffixTooLong { span, suffix },
+            NameProblemKind::ModifierNotAllowed(op) => MxError::ModifierNotAllowed {
+                span,
+                base: Kind::longest_prefix(text).map_or("", Kind::name),
+                op,
+            },
+            NameProblemKind::OperationWithoutRegister(op) => MxError::OperationWithoutRegister { span, op },
+            NameProblemKind::SecondOperation(op) => MxError::SecondOperation { span, op },
+            NameProblemKind::SecondRegister(reg) => MxError::SecondRegister { span, reg },
+            NameProblemKind::ConditionInSuffix(cond) => MxError::ConditionInSuffix { span, cond },
+            NameProblemKind::UnknownSuffix { found, allowed } => MxError::UnknownSuffix {
+                span,
+                found,
+                after: text[..problem.range.start].to_string(),
+                allowed,
+                immediate: None,
+            },
+            NameProblemKind::JoinedImmediate(digits) => MxError::UnknownSuffix {
+                span,
+                found: digits.chars().next().unwrap_or('0'),
+                after: text[..problem.range.start].to_string(),
+                allowed: "an immediate after a space".to_string(),
+                immediate: Some((text[..problem.range.start].to_string(), digits)),
+            },
+        }
+    }
+}
+
+/// Why a name-like immediate is none, and what to write instead.
+fn immediate_help(text: &str) -> String {
+    if let Some(digits) = text.strip_prefix('-')
+        && let Ok(n) = digits.parse::<u32>()
+        && (1..=32768).contains(&n)
+    {
+        return format!("immediates are unsigned; -{n} wraps to {}: write `{}`", 65536 - n, 65536 - n);
+    }
+    let hex = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X"));
+    if let Some(value) = hex.and_then(|h| u32::from_str_radix(h, 16).ok()) {
+        return format!("immediates are decimal: write `{value}`");
+    }
+    "an immediate is a decimal number from 0 to 65535, a character such as `'a'`, or a label name".to_string()
+}
+
+/// The debug section's record of one instruction: the file (an index into the file names)
+/// and the 1-based line and column where it was written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DebugPos {
+    pub file: u16,
+    pub line: u32,
+    pub column: u32,
+}
+
+/// The debug information of `spans`: the file names, and each instruction's position.
+pub fn debug_info(sources: &SourceMap, spans: &[Span]) -> (Vec<String>, Vec<DebugPos>) {
+    let mut files: Vec<String> = Vec::new();
+    let mut index_of: HashMap<usize, u16> = HashMap::new();
+    let positions = spans
+        .iter()
+        .map(|span| {
+            let source = sources.get(span.source);
+            let file = *index_of.entry(span.source.index()).or_insert_with(|| {
+                files.push(source.name().to_string());
+                (files.len() - 1).min(usize::from(u16::MAX)) as u16
+            });
+            let at = source.line_col(span.start as usize);
+            DebugPos {
+                file,
+                line: at.line as u32,
+                column: at.column as u32,
+            }
+        })
+        .collect();
+    (files, positions)
+}
+
+/// The header of a bytecode file of `count` instructions.
+fn header(count: usize, debug: bool) -> Vec<u8> {
+    let mut out = Vec::with_capacity(HEADER_BYTES);
+    out.extend_from_slice(&MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&(if debug { FLAG_DEBUG } else { 0 }).to_le_bytes());
+    out.extend_from_slice(&(count as u32).to_le_bytes());
+    out
+}
+
+/// The debug section for `count` instructions.
+fn debug_bytes(debug: &DebugSection) -> Vec<u8> {
+    let mut out = Vec::new();
+    out.extend_from_slice(&(debug.files.len() as u32).to_le_bytes());
+    for name in &debug.files {
+        out.extend_from_slice(&(name.len() as u32).to_le_bytes());
+        out.extend_from_slice(name.as_bytes());
+        if name.len() % 2 == 1 {
+            out.push(0);
+        }
+    }
+    for pos in &debug.positions {
+        out.extend_from_slice(&pos.file.to_le_bytes());
+        out.extend_from_slice(&0u16.to_le_bytes());
+        out.extend_from_slice(&pos.line.to_le_bytes());
+        out.extend_from_slice(&pos.column.to_le_bytes());
+    }
+    out
+}
+
+/// A whole bytecode file.
+pub fn bytecode_bytes(instrs: &[Instr], debug: Option<&DebugSection>) -> Vec<u8> {
+    let mut out = header(instrs.len(), debug.is_some());
+    for instr in instrs {
+        for word in pack(instr) {
+            out.extend_from_slice(&word.to_le_bytes());
+        }
+    }
+    if let Some(debug) = debug {
+        out.extend(debug_bytes(debug));
+    }
+    out
+}
+
+/// The bytecode file of an assembled program as an [`Object`]: the header, one listing entry
+/// per instruction (at its index, with its source), and the debug section when `debug`.
+pub fn bytecode_object(assembled: &Assembled, sources: &SourceMap, file: SourceId, debug: bool, listed: bool) -> Object {
+    let mut object = Object::assembled_from(2, file, listed);
+    let words = |bytes: &[u8]| -> Vec<u32> {
+        bytes
+            .chunks_exact(2)
+            .map(|pair| u32::from(u16::from_le_bytes([pair[0], pair[1]])))
+            .collect()
+    };
+    object.reserve(assembled.instrs.len() + 2, 2);
+    object.push(0, &words(&header(assembled.instrs.len(), debug)), None, Some("bytecode header"));
+    for (index, (instr, span)) in assembled.instrs.iter().zip(&assembled.spans).enumerate() {
+        let [fields, imm] = pack(instr);
+        object.push(index as u32, &[u32::from(fields), u32::from(imm)], Some(*span), None);
+    }
+    if debug {
+        let (files, positions) = debug_info(sources, &assembled.spans);
+        let section = DebugSection { files, positions };
+        object.push(
+            assembled.instrs.len() as u32,
+            &words(&debug_bytes(&section)),
+            None,
+            Some("debug section: where each instruction was written"),
+        );
+    }
+    for (name, value, span) in &assembled.labels {
+        object.symbols.push(Symbol {
+            name: name.clone(),
+            value: u64::from(*value),
+            size: 1,
+            kind: "label",
+            span: Some(*span),
+        });
+    }
+    object
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fields(name: &str) -> (Kind, Option<Oper>, Option<(CondReg, Cond)>, Option<Reg>, Option<Oper>) {
+        let d = decompose(name).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        (d.kind, d.modifier, d.cond, d.reg.map(|r| r.0), d.op.map(|o| o.0))
+    }
+
+    #[test]
+    fn names_decompose_as_the_reference_reads_them() {
+        use Oper::*;
+        assert_eq!(fields("ldamt"), (Kind::Ld, Some(Add), None, Some(Reg::M), Some(Mul)));
+        assert_eq!(fields("strtrs"), (Kind::Str, Some(Mul), None, Some(Reg::R), Some(Sub)));
+        assert_eq!(
+            fields("lmltra"),
+            (Kind::L, None, Some((CondReg::M, Cond::Lt)), Some(Reg::R), Some(Add))
+        );
+        assert_eq!(
+            fields("brltm<"),
+            (Kind::B, None, Some((CondReg::R, Cond::Lt)), Some(Reg::M), Some(Shl))
+        );
+        assert_eq!(fields("str&m>"), (Kind::Str, Some(And), None, Some(Reg::M), Some(Shr)));
+        assert_eq!(fields("jmpar"), (Kind::Jmp, Some(Add), None, Some(Reg::R), None));
+        assert_eq!(fields("seq"), (Kind::S, None, Some((CondReg::R, Cond::Eq)), None, None));
+        assert_eq!(fields("bmeq"), (Kind::B, None, Some((CondReg::M, Cond::Eq)), None, None));
+        assert_eq!(fields("outcmt"), (Kind::Outc, None, None, Some(Reg::M), Some(Mul)));
+        assert_eq!(fields("swap"), (Kind::Swap, None, None, None, None));
+    }
+
+    fn problem(name: &str) -> NameProblemKind {
+        decompose(name).expect_err(name).kind
+    }
+
+    #[test]
+    fn bad_names_say_what_is_wrong_where() {
+        use NameProblemKind::*;
+        assert_eq!(problem("LD"), UnknownBase);
+        assert_eq!(problem("swa"), UnknownCondition("wa".into()));
+        assert_eq!(problem("stap"), UnknownCondition("ta".into()));
+        assert_eq!(problem("b"), MissingCondition);
+        assert_eq!(problem("bm"), MissingCondition);
+        assert_eq!(problem("bheq"), ConditionRegister('h'));
+        assert_eq!(problem("ldamtr"), SuffixTooLong("amtr".into()));
+        assert_eq!(problem("beq|"), ModifierNotAllowed('|'));
+        assert_eq!(problem("outca"), ModifierNotAllowed('a'));
+        assert_eq!(problem("ldaa"), OperationWithoutRegister('a'));
+        assert_eq!(problem("ldmaa"), SecondOperation('a'));
+        assert_eq!(problem("ldmr"), SecondRegister('r'));
+        assert_eq!(problem("ldeq"), ConditionInSuffix("eq".into()));
+        assert!(matches!(problem("ldx"), UnknownSuffix { found: 'x', .. }));
+        assert_eq!(problem("ld7"), JoinedImmediate("7".into()));
+        let e = decompose("lda12").unwrap_err();
+        assert_eq!((e.range, e.kind), (3..5, JoinedImmediate("12".into())));
+        let e = decompose("bheq").unwrap_err();
+        assert_eq!(e.range, 1..2);
+    }
+
+    #[test]
+    fn label_names_are_identifiers() {
+        assert!(is_label_name("_loop2") && is_label_name("Top"));
+        assert!(!is_label_name("2x") && !is_label_name("a-b") && !is_label_name(""));
+    }
+
+    #[test]
+    fn immediate_help_names_the_value_meant() {
+        assert!(immediate_help("-5").contains("`65531`"));
+        assert!(immediate_help("0x10").contains("`16`"));
+        assert!(immediate_help("8.5").contains("decimal number"));
+    }
+}
