@@ -8,5 +8,11 @@ use polyasm_core::Registry;
 /// Every target this build knows.
 pub fn registry() -> &'static Registry {
     static REGISTRY: OnceLock<Registry> = OnceLock::new();
-    REGISTRY.get_or_init(|| Registry::new(vec![&polyasm_nv2a::TARGET, &polyasm_vu::TARGET]))
+    REGISTRY.get_or_init(|| {
+        Registry::new(vec![
+            &polyasm_nv2a::TARGET,
+            &polyasm_vu::TARGET,
+            &polyasm_masfix::TARGET,
+        ])
+    })
 }

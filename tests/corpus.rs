@@ -94,3 +94,13 @@ fn nv2a_corpus() {
     });
     assert!(count >= 25, "the nv2a corpus has {count} files");
 }
+
+#[test]
+fn masfix_corpus() {
+    let mut count = 0;
+    insta::glob!("corpus/masfix/*.mx", |path| {
+        count += 1;
+        insta::assert_snapshot!(check_file(path));
+    });
+    assert!(count >= 30, "the Masfix corpus has {count} files");
+}

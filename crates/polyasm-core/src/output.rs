@@ -185,6 +185,9 @@ fn span_source<'a>(ctx: &'a OutputContext, span: Option<crate::source::Span>) ->
     }
 }
 
+/// The most words a listing row shows; a longer entry goes on over the rows below it.
+pub const LISTING_WORDS_PER_ROW: usize = 8;
+
 /// The listing: every line of the source in order, as GNU as `-a` prints it. A line that
 /// produced words shows their address and words before its number and text; the words of
 /// further statements of one line (a macro's expansion) follow on rows of their own, and the
@@ -202,7 +205,8 @@ pub fn write_listing(object: &Object, ctx: &OutputContext) -> String {
         .map(|id| (id, ctx.sources.get(id)));
     let text = source.map_or("", |(_, s)| s.text());
     let hex_width = object.word_bytes * 2;
-    let most_words = object.listing.iter().map(|e| e.len as usize).max().unwrap_or(1) / object.word_bytes;
+    let most_words = (object.listing.iter().map(|e| e.len as usize).max().unwrap_or(1) / object.word_bytes)
+        .min(LISTING_WORDS_PER_ROW);
     let last_address = object.listing.iter().map(|e| e.address).max().unwrap_or(0);
     let columns = Columns {
         address: 4.max(format!("{last_address:x}").len()),
@@ -238,19 +242,24 @@ pub fn write_listing(object: &Object, ctx: &OutputContext) -> String {
         pos: 0,
         number: 1,
     };
-    let mut words = String::new();
+    let mut rows: Vec<String> = Vec::new();
     for (index, entry) in object.listing.iter().enumerate() {
         if index == tail {
             lines.rest(&columns, &mut out);
         }
-        words.clear();
+        rows.clear();
         let start = entry.offset as usize;
         for (i, word) in object.words_in(start..start + entry.len as usize).enumerate() {
-            if i > 0 {
-                words.push(' ');
+            if i % LISTING_WORDS_PER_ROW == 0 {
+                rows.push(String::new());
             }
-            let _ = write!(words, "{word:0hex_width$x}");
+            let row = rows.last_mut().expect("a row was started for this word");
+            if !row.is_empty() {
+                row.push(' ');
+            }
+            let _ = write!(row, "{word:0hex_width$x}");
         }
+        let words = rows.first().map_or("", String::as_str);
         let address = format!("{:0width$x}", entry.address, width = columns.address);
         let span = entry
             .span
@@ -259,7 +268,7 @@ pub fn write_listing(object: &Object, ctx: &OutputContext) -> String {
             Some(span) if span.start as usize >= lines.pos => {
                 lines.until(span.start as usize, &columns, &mut out);
                 let (number, line) = lines.next().map_or((String::new(), ""), |(n, l)| (n.to_string(), l));
-                columns.row(&mut out, &address, &words, &number, line);
+                columns.row(&mut out, &address, words, &number, line);
             }
             _ => {
                 let (number, note) = match (entry.span, object.note(index)) {
@@ -267,8 +276,12 @@ pub fn write_listing(object: &Object, ctx: &OutputContext) -> String {
                     (None, None) => ("-", String::new()),
                     (Some(_), _) => ("", String::new()),
                 };
-                columns.row(&mut out, &address, &words, number, &note);
+                columns.row(&mut out, &address, words, number, &note);
             }
+        }
+        // A long entry (a header, a data section) goes on over rows of its own.
+        for row in rows.iter().skip(1) {
+            columns.row(&mut out, "", row, "", "");
         }
         // The other lines of a statement over several lines.
         if let Some(span) = span {

@@ -25,7 +25,12 @@ impl DebugSection {
     pub fn describe(&self, index: usize) -> Option<String> {
         let pos = self.positions.get(index)?;
         let file = self.files.get(usize::from(pos.file))?;
-        Some(format!("{}:{}:{}", polyasm_core::text::escape_controls(file), pos.line, pos.column))
+        Some(format!(
+            "{}:{}:{}",
+            polyasm_core::text::escape_controls(file),
+            pos.line,
+            pos.column
+        ))
     }
 }
 
@@ -99,13 +104,19 @@ pub fn read(bytes: &[u8]) -> Result<Bytecode, BytecodeError> {
     }
     let count = r.u32("the instruction count")? as usize;
     if count > MAX_INSTRUCTIONS {
-        return r.fail(8, format!("{count} instructions; a program has at most {MAX_INSTRUCTIONS}"));
+        return r.fail(
+            8,
+            format!("{count} instructions; a program has at most {MAX_INSTRUCTIONS}"),
+        );
     }
     debug_assert_eq!(r.at, HEADER_BYTES);
     let body = r.take(count * 4, "the instructions")?;
     let mut instrs = Vec::with_capacity(count);
     for (index, pair) in body.chunks_exact(4).enumerate() {
-        let words = [u16::from_le_bytes([pair[0], pair[1]]), u16::from_le_bytes([pair[2], pair[3]])];
+        let words = [
+            u16::from_le_bytes([pair[0], pair[1]]),
+            u16::from_le_bytes([pair[2], pair[3]]),
+        ];
         match unpack(words) {
             Ok(instr) => instrs.push(instr),
             Err(problem) => {
@@ -122,7 +133,10 @@ pub fn read(bytes: &[u8]) -> Result<Bytecode, BytecodeError> {
         None
     };
     if r.at != bytes.len() {
-        return r.fail(r.at, format!("{} bytes follow the end of the program", bytes.len() - r.at));
+        return r.fail(
+            r.at,
+            format!("{} bytes follow the end of the program", bytes.len() - r.at),
+        );
     }
     Ok(Bytecode { instrs, debug })
 }
@@ -208,7 +222,14 @@ mod tests {
     fn every_truncation_and_every_flipped_byte_is_an_error_or_a_program() {
         let debug = DebugSection {
             files: vec!["abc.mx".into()],
-            positions: vec![DebugPos { file: 0, line: 2, column: 1 }; 2],
+            positions: vec![
+                DebugPos {
+                    file: 0,
+                    line: 2,
+                    column: 1
+                };
+                2
+            ],
         };
         let bytes = bytecode_bytes(&program(), Some(&debug));
         for len in 0..bytes.len() {

@@ -13,8 +13,8 @@ use crate::decode::DebugSection;
 
 use crate::error::MxError;
 use crate::ops::{
-    CONDS, Cond, CondReg, FLAG_DEBUG, HEADER_BYTES, Instr, KINDS, Kind, MAGIC, MAX_INSTRUCTIONS, OPERS, Oper, Reg, Shape,
-    VERSION, Value, pack,
+    CONDS, Cond, CondReg, FLAG_DEBUG, HEADER_BYTES, Instr, KINDS, Kind, MAGIC, MAX_INSTRUCTIONS, OPERS, Oper, Reg,
+    Shape, VERSION, Value, pack,
 };
 use crate::parser::{Atom, AtomKind};
 
@@ -51,7 +51,10 @@ pub enum NameProblemKind {
     SecondOperation(char),
     SecondRegister(char),
     ConditionInSuffix(String),
-    UnknownSuffix { found: char, allowed: String },
+    UnknownSuffix {
+        found: char,
+        allowed: String,
+    },
     /// Digits joined to the name: `ld7` for `ld 7`; the digits start at `range.start`.
     JoinedImmediate(String),
 }
@@ -127,7 +130,10 @@ pub fn decompose(name: &str) -> Result<Decomposed, NameProblem> {
             }
             decomposed.reg = Some((reg, range.start));
         } else if let Some(pair) = suffix.get(i..i + 2).filter(|pair| Cond::from_name(pair).is_some()) {
-            return problem(range.start..range.start + 2, NameProblemKind::ConditionInSuffix(pair.to_string()));
+            return problem(
+                range.start..range.start + 2,
+                NameProblemKind::ConditionInSuffix(pair.to_string()),
+            );
         } else {
             let allowed = allowed_after(shape, i, &decomposed);
             return problem(range, NameProblemKind::UnknownSuffix { found: c, allowed });
@@ -157,9 +163,7 @@ fn allowed_after(shape: Shape, i: usize, so_far: &Decomposed) -> String {
 /// Whether `name` can name a label: `[A-Za-z_][A-Za-z0-9_]*`.
 pub fn is_label_name(name: &str) -> bool {
     let mut bytes = name.bytes();
-    bytes
-        .next()
-        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+    bytes.next().is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
         && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
 
@@ -408,7 +412,11 @@ impl Encoder {
             cond: decomposed.cond,
             value,
         };
-        debug_assert_eq!(instr.check(), Ok(()), "decomposition and the combination rules make valid instructions");
+        debug_assert_eq!(
+            instr.check(),
+            Ok(()),
+            "decomposition and the combination rules make valid instructions"
+        );
         Some(instr)
     }
 
@@ -527,7 +535,11 @@ fn immediate_help(text: &str) -> String {
         && let Ok(n) = digits.parse::<u32>()
         && (1..=32768).contains(&n)
     {
-        return format!("immediates are unsigned; -{n} wraps to {}: write `{}`", 65536 - n, 65536 - n);
+        return format!(
+            "immediates are unsigned; -{n} wraps to {}: write `{}`",
+            65536 - n,
+            65536 - n
+        );
     }
     let hex = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X"));
     if let Some(value) = hex.and_then(|h| u32::from_str_radix(h, 16).ok()) {
@@ -614,7 +626,13 @@ pub fn bytecode_bytes(instrs: &[Instr], debug: Option<&DebugSection>) -> Vec<u8>
 
 /// The bytecode file of an assembled program as an [`Object`]: the header, one listing entry
 /// per instruction (at its index, with its source), and the debug section when `debug`.
-pub fn bytecode_object(assembled: &Assembled, sources: &SourceMap, file: SourceId, debug: bool, listed: bool) -> Object {
+pub fn bytecode_object(
+    assembled: &Assembled,
+    sources: &SourceMap,
+    file: SourceId,
+    debug: bool,
+    listed: bool,
+) -> Object {
     let mut object = Object::assembled_from(2, file, listed);
     let words = |bytes: &[u8]| -> Vec<u32> {
         bytes
@@ -623,7 +641,12 @@ pub fn bytecode_object(assembled: &Assembled, sources: &SourceMap, file: SourceI
             .collect()
     };
     object.reserve(assembled.instrs.len() + 2, 2);
-    object.push(0, &words(&header(assembled.instrs.len(), debug)), None, Some("bytecode header"));
+    object.push(
+        0,
+        &words(&header(assembled.instrs.len(), debug)),
+        None,
+        Some("bytecode header"),
+    );
     for (index, (instr, span)) in assembled.instrs.iter().zip(&assembled.spans).enumerate() {
         let [fields, imm] = pack(instr);
         object.push(index as u32, &[u32::from(fields), u32::from(imm)], Some(*span), None);
@@ -675,7 +698,10 @@ mod tests {
         assert_eq!(fields("str&m>"), (Kind::Str, Some(And), None, Some(Reg::M), Some(Shr)));
         assert_eq!(fields("jmpar"), (Kind::Jmp, Some(Add), None, Some(Reg::R), None));
         assert_eq!(fields("seq"), (Kind::S, None, Some((CondReg::R, Cond::Eq)), None, None));
-        assert_eq!(fields("bmeq"), (Kind::B, None, Some((CondReg::M, Cond::Eq)), None, None));
+        assert_eq!(
+            fields("bmeq"),
+            (Kind::B, None, Some((CondReg::M, Cond::Eq)), None, None)
+        );
         assert_eq!(fields("outcmt"), (Kind::Outc, None, None, Some(Reg::M), Some(Mul)));
         assert_eq!(fields("swap"), (Kind::Swap, None, None, None, None));
     }

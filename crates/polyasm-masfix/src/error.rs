@@ -225,8 +225,16 @@ pub static CODES: &[CodeInfo] = &[
         "label written with a trailing colon",
         "A label definition starts with `:`, as in `:loop`; `loop:` is not a label.",
     ),
-    code("MX009", "two labels on one line", "A line defines at most one label. Put the second one on a line of its own."),
-    code("MX010", "missing label name", "A `:` starts a label definition and must be followed by the label's name."),
+    code(
+        "MX009",
+        "two labels on one line",
+        "A line defines at most one label. Put the second one on a line of its own.",
+    ),
+    code(
+        "MX010",
+        "missing label name",
+        "A `:` starts a label definition and must be followed by the label's name.",
+    ),
     code(
         "MX011",
         "invalid label name",
@@ -282,8 +290,16 @@ pub static CODES: &[CodeInfo] = &[
         "operation without a register",
         "An intermediate operation combines a register with the immediate (`ldmt 2`, r = m * 2), so a register letter comes before it.",
     ),
-    code("MX027", "second operation", "An instruction name holds at most one intermediate operation."),
-    code("MX028", "second register", "An instruction name holds at most one register letter."),
+    code(
+        "MX027",
+        "second operation",
+        "An instruction name holds at most one intermediate operation.",
+    ),
+    code(
+        "MX028",
+        "second register",
+        "An instruction name holds at most one register letter.",
+    ),
     code(
         "MX029",
         "condition in the suffix",
@@ -299,14 +315,22 @@ pub static CODES: &[CodeInfo] = &[
         "invalid immediate",
         "An immediate is a decimal number from 0 to 65535 written without sign or leading zeros, a character literal such as `'A'`, or a label name.",
     ),
-    code("MX032", "more than one immediate", "An instruction takes at most one immediate."),
+    code(
+        "MX032",
+        "more than one immediate",
+        "An instruction takes at most one immediate.",
+    ),
     code(
         "MX033",
         "undefined label",
         "A name used as an immediate must be a label defined somewhere in the program (before or after its use), or `begin` or `end`.",
     ),
     code("MX034", "immediate out of range", "Immediates are 16-bit: 0 to 65535."),
-    code("MX035", "instruction takes nothing", "`swap` and `inl` take no suffix and no immediate."),
+    code(
+        "MX035",
+        "instruction takes nothing",
+        "`swap` and `inl` take no suffix and no immediate.",
+    ),
     code(
         "MX036",
         "input instruction with an operation",
@@ -571,7 +595,9 @@ impl MxError {
                 let d = error(format!("unknown suffix `{found}` after `{after}`"))
                     .with_primary(*span, format!("expected {allowed}"));
                 match immediate {
-                    Some((name, number)) => d.with_help(format!("an immediate follows a space: write `{name} {number}`")),
+                    Some((name, number)) => {
+                        d.with_help(format!("an immediate follows a space: write `{name} {number}`"))
+                    }
                     None => d.with_help(format!("after `{after}` may come {allowed}")),
                 }
             }
@@ -579,15 +605,11 @@ impl MxError {
                 .with_primary(*span, "not a number, character or label")
                 .with_help(help.clone()),
             ExtraImmediate { span, name, found } => {
-                error(format!("`{name}` takes {}, found {found}", count(1, "immediate")))
+                error(format!("`{name}` takes at most one immediate, found {found}"))
                     .with_primary(*span, "extra immediate")
                     .with_help("one instruction per line, with at most one immediate")
             }
-            UndefinedLabel {
-                span,
-                name,
-                suggestion,
-            } => {
+            UndefinedLabel { span, name, suggestion } => {
                 let d = error(format!("undefined label `{name}`")).with_primary(*span, "no label has this name");
                 match suggestion {
                     Some(s) => d.with_help(format!("did you mean `{s}`?")),
@@ -611,15 +633,21 @@ impl MxError {
                 .with_help("read into r or m, then move the value with another instruction"),
             MissingValue { span, name } => error(format!("`{name}` is missing a value"))
                 .with_primary(*span, "a register or an immediate must follow")
-                .with_help(format!("write a register letter (`{name}m`) or an immediate (`{name} 1`)")),
+                .with_help(format!(
+                    "write a register letter (`{name}m`) or an immediate (`{name} 1`)"
+                )),
             MissingImmediate { span, name, op } => error(format!("`{name}` is missing an immediate"))
                 .with_primary(*span, "an immediate must follow")
-                .with_help(format!("the operation `{op}` combines the register with an immediate: `{name} 1`")),
-            ExcessImmediate { span, name, reg } => error(format!("`{name}` has a register and an immediate but no operation"))
-                .with_primary(*span, "how to combine them is missing")
                 .with_help(format!(
-                    "add an operation (`{name}a` adds the immediate to `{reg}`), or drop the register or the immediate"
+                    "the operation `{op}` combines the register with an immediate: `{name} 1`"
                 )),
+            ExcessImmediate { span, name, reg } => error(format!(
+                "`{name}` has a register and an immediate but no operation"
+            ))
+            .with_primary(*span, "how to combine them is missing")
+            .with_help(format!(
+                "add an operation (`{name}a` adds the immediate to `{reg}`), or drop the register or the immediate"
+            )),
             NoOp { span, name } => Diagnostic::warning(code, format!("`{name}` does nothing"))
                 .with_primary(*span, "writes a register with its own value")
                 .with_help("remove the instruction; `-W no-MX042` silences this warning"),

@@ -93,28 +93,35 @@ pub fn assemble(sources: &SourceMap, file: SourceId, options: AssembleOptions) -
         atoms.clear();
         parser::atoms(line, text_of, &mut atoms);
         let input = parser::grammar_input(&atoms);
-        let whole = [0..input.len()];
-        front::parse_statements(&parser::line(), &parser::line(), &input, &whole, &mut (), |_, _, parsed| match parsed {
-            Ok(line) => {
-                if let Some((colon, name)) = line.label {
-                    match name {
-                        Some(name) => encoder.label(&atoms[name]),
-                        None => encoder.error(MxError::MissingLabelName {
-                            span: atoms[colon].span,
-                        }),
+        let whole = 0..input.len();
+        front::parse_statements(
+            &parser::line(),
+            &parser::line(),
+            &input,
+            std::slice::from_ref(&whole),
+            &mut (),
+            |_, _, parsed| match parsed {
+                Ok(line) => {
+                    if let Some((colon, name)) = line.label {
+                        match name {
+                            Some(name) => encoder.label(&atoms[name]),
+                            None => encoder.error(MxError::MissingLabelName {
+                                span: atoms[colon].span,
+                            }),
+                        }
+                    }
+                    if let Some((name, immediates)) = line.instruction {
+                        let immediates = immediates.iter().map(|&i| atoms[i].clone()).collect();
+                        encoder.instruction(atoms[name].clone(), immediates);
                     }
                 }
-                if let Some((name, immediates)) = line.instruction {
-                    let immediates = immediates.iter().map(|&i| atoms[i].clone()).collect();
-                    encoder.instruction(atoms[name].clone(), immediates);
+                Err(errors) => {
+                    for e in errors {
+                        encoder.error(syntax_error(&e, &atoms));
+                    }
                 }
-            }
-            Err(errors) => {
-                for e in errors {
-                    encoder.error(syntax_error(&e, &atoms));
-                }
-            }
-        });
+            },
+        );
     }
     let (assembled, errors) = encoder.finish();
     let diagnostics = errors.iter().map(MxError::to_diagnostic).collect();
@@ -142,7 +149,9 @@ fn syntax_error(error: &parser::ParseError, atoms: &[Atom]) -> MxError {
                 name: name.text.clone(),
             }
         }
-        (Some(colon), _) if colon.kind == AtomKind::Colon && atoms.first().is_some_and(|a| a.kind == AtomKind::Colon) => {
+        (Some(colon), _)
+            if colon.kind == AtomKind::Colon && atoms.first().is_some_and(|a| a.kind == AtomKind::Colon) =>
+        {
             MxError::SecondLabel { span }
         }
         (found, _) => {

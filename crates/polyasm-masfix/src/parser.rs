@@ -107,6 +107,11 @@ pub fn atoms(tokens: &[Token], text_of: impl Fn(Span) -> String, atoms: &mut Vec
             .iter()
             .filter(|t| !matches!(t.tok, Tok::Open(_) | Tok::Close(_)))
             .collect();
+        // A token list with nothing in it adds nothing.
+        if pieces.is_empty() {
+            i = end;
+            continue;
+        }
         let kind = match pieces.as_slice() {
             [only] if only.tok == Tok::Number => AtomKind::Number,
             [only] if only.tok == Tok::Char => AtomKind::Char,
@@ -189,10 +194,15 @@ mod tests {
         let atoms = line_atoms(text);
         let input = grammar_input(&atoms);
         let mut result = None;
-        let whole = [0..input.len()];
-        polyasm_core::front::parse_statements(&line(), &line(), &input, &whole, &mut (), |_, _, r| {
-            result = Some(r.map_err(|e| format!("{e:?}")))
-        });
+        let whole = 0..input.len();
+        polyasm_core::front::parse_statements(
+            &line(),
+            &line(),
+            &input,
+            std::slice::from_ref(&whole),
+            &mut (),
+            |_, _, r| result = Some(r.map_err(|e| format!("{e:?}"))),
+        );
         match result {
             None => Ok((
                 Line {
