@@ -157,8 +157,8 @@ fn read_debug(r: &mut Reader, count: usize) -> Result<DebugSection, BytecodeErro
             return r.fail(at, "a file name is not UTF-8");
         };
         files.push(name.to_string());
-        if len % 2 == 1 {
-            r.take(1, "a file name's padding")?;
+        if len % 2 == 1 && r.take(1, "a file name's padding")? != [0] {
+            return r.fail(r.at - 1, "a file name's padding byte is not 0");
         }
     }
     let mut positions = Vec::with_capacity(count);

@@ -238,7 +238,7 @@ fn quoted(bytes: &[u8], start: usize, file: SourceId) -> (usize, Option<LexError
                 if letter.and_then(escape).is_none() && problem.is_none() {
                     let len = match letter {
                         Some(b'\n' | b'\r') | None => 1,
-                        Some(_) => 2,
+                        Some(l) => 1 + utf8_len(l),
                     };
                     problem = Some(LexError::BadEscape {
                         at: Span::new(file, i, (i + len).min(bytes.len())),
@@ -333,13 +333,14 @@ mod tests {
 
     #[test]
     fn bad_literals_are_reported_and_lexing_goes_on() {
-        let (tokens, errors) = lexed("ld '\\q'\nld 'ab'\nld 'x\nld ''\nld 'é'\nld 1");
+        let (tokens, errors) = lexed("ld '\\q'\nld 'ab'\nld 'x\nld ''\nld 'é'\nld '\\é'\nld 1");
         assert!(matches!(errors[0], LexError::BadEscape { .. }));
         assert!(matches!(errors[1], LexError::BadCharValue { .. }));
         assert!(matches!(errors[2], LexError::Unterminated { .. }));
         assert!(matches!(errors[3], LexError::BadCharValue { .. }));
         assert!(matches!(errors[4], LexError::BadCharValue { .. }));
-        assert_eq!(errors.len(), 5);
+        assert!(matches!(errors[5], LexError::BadEscape { at } if at.range() == (40..43)));
+        assert_eq!(errors.len(), 6);
         assert_eq!(tokens.last().map(|t| t.0), Some(Tok::Number));
     }
 
