@@ -677,7 +677,10 @@ pub fn bytecode_object(
 mod tests {
     use super::*;
 
-    fn fields(name: &str) -> (Kind, Option<Oper>, Option<(CondReg, Cond)>, Option<Reg>, Option<Oper>) {
+    /// Base, modifier, condition, register, operation.
+    type Fields = (Kind, Option<Oper>, Option<(CondReg, Cond)>, Option<Reg>, Option<Oper>);
+
+    fn fields(name: &str) -> Fields {
         let d = decompose(name).unwrap_or_else(|e| panic!("{name}: {e:?}"));
         (d.kind, d.modifier, d.cond, d.reg.map(|r| r.0), d.op.map(|o| o.0))
     }
