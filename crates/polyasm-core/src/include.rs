@@ -329,7 +329,6 @@ fn too_deep(sources: &SourceMap, directive: Span, name: &str) -> Diagnostic {
         format!("includes nested more than {MAX_INCLUDE_DEPTH} deep at `{name}`"),
     )
     .with_primary(directive, "one include too many")
-    .in_file(directive.source)
     .with_note(format!(
         "{} includes lead to {}",
         sources.get(directive.source).include_depth(),

@@ -5,7 +5,7 @@
 //! - [`render`]: human (ariadne), short and JSON renderers.
 //! - [`object`] and [`output`]: assembled words and the writers for every output format.
 //! - [`target`]: the [`Target`] trait each dialect implements, and the [`Registry`].
-//! - [`include`]: the loader of included files; [`stream`]: a running program's streams.
+//! - [`include`](mod@include): the loader of included files; [`stream`]: a running program's streams.
 //! - [`front`]: the chunked lex-then-parse loop every dialect front end uses.
 //! - [`fs`]: atomic writes. [`text`], [`words`], [`vertex_io`]: helpers dialects share.
 //!
