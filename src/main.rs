@@ -235,17 +235,24 @@ fn format_from_extension(path: &str) -> Option<&'static str> {
         .map(|format| format.name)
 }
 
-/// Reads and assembles the input, reporting diagnostics; fails if there is any error.
+/// Reads and assembles the input, reporting diagnostics; fails if there is any error. What
+/// the program prints while it is assembled goes to standard output, or to standard error when
+/// `compile_time_to_stderr` (the assembled output goes to standard output).
 fn assemble_input(
     target: &dyn Target,
     input: &Input,
     options: &TargetOptions,
     reporter: &mut Reporter,
     failure: &str,
+    compile_time_to_stderr: bool,
 ) -> Result<(SourceMap, Object)> {
     let mut sources = SourceMap::new();
     let file = read_source(input, &mut sources, reporter)?;
-    let outcome = target.assemble(&mut sources, file, options);
+    let outcome = if compile_time_to_stderr {
+        target.assemble_with_output(&mut sources, file, options, &mut std::io::stderr())
+    } else {
+        target.assemble_with_output(&mut sources, file, options, &mut std::io::stdout())
+    };
     let object = conclude(
         reporter,
         outcome,
@@ -336,7 +343,14 @@ fn assemble(args: &AssembleArgs, reporter: &mut Reporter) -> Result {
         },
     };
 
-    let (sources, object) = assemble_input(target, &input, options, reporter, "no output written")?;
+    let (sources, object) = assemble_input(
+        target,
+        &input,
+        options,
+        reporter,
+        "no output written",
+        matches!(output, Output::Stdout),
+    )?;
     let ctx = OutputContext {
         sources: &sources,
         target: target.info().name,
@@ -483,7 +497,7 @@ fn run(args: &RunArgs, reporter: &mut Reporter) -> Result {
     let (mut sources, object) = if binary {
         load_binary(target, &input, reporter)?
     } else {
-        assemble_input(target, &input, options, reporter, "nothing run")?
+        assemble_input(target, &input, options, reporter, "nothing run", false)?
     };
     // The results are written as they are computed: to standard output, or to a temporary file
     // that replaces `-o FILE` only when the run succeeds.
@@ -674,7 +688,7 @@ fn check(args: &CheckArgs, reporter: &mut Reporter) -> Result {
             include_dirs: include_dirs.clone(),
             ..options.clone()
         };
-        let outcome = target.assemble(&mut sources, file, options);
+        let outcome = target.assemble_with_output(&mut sources, file, options, &mut std::io::stdout());
         if reporter.emit(outcome.diagnostics, &sources) || outcome.value.is_none() {
             failed_files += 1;
         }

@@ -170,6 +170,21 @@ pub trait Target: Send + Sync {
     /// [`crate::include::IncludeLoader`], so that diagnostics can point into them.
     fn assemble(&self, sources: &mut SourceMap, file: SourceId, options: &TargetOptions) -> Outcome<Object>;
 
+    /// [`Target::assemble`], with somewhere to write what the program prints while it is being
+    /// assembled (code run at compile time). The CLI passes standard output, or standard error
+    /// when the assembled output itself goes to standard output; the target flushes what it
+    /// writes. The default ignores `out`: override it only for a dialect with compile-time
+    /// output.
+    fn assemble_with_output(
+        &self,
+        sources: &mut SourceMap,
+        file: SourceId,
+        options: &TargetOptions,
+        _out: &mut dyn std::io::Write,
+    ) -> Outcome<Object> {
+        self.assemble(sources, file, options)
+    }
+
     /// Output formats beyond [`crate::output::STANDARD_FORMATS`].
     fn extra_formats(&self) -> &'static [FormatInfo] {
         &[]

@@ -15,8 +15,8 @@ use polyasm_core::{
     CodeInfo, Diagnostic, Object, Outcome, Registry, Severity, SourceId, SourceMap, Span, Target, TargetOptions,
 };
 
-/// A target whose lines are `include NAME`, `ask` (prompt, read a line, echo it in capitals)
-/// and `exit N`. Its binary format (`.seamb`) is `SEAM` and the words, one byte each.
+/// A target whose lines are `include NAME`, `print TEXT` (printed while assembling), `ask`
+/// (prompt, read a line, echo it in capitals) and `exit N`. Its binary format (`.seamb`) is `SEAM` and the words, one byte each.
 struct Seam;
 
 static INFO: TargetInfo = TargetInfo {
@@ -54,6 +54,7 @@ impl Seam {
         file: SourceId,
         loader: &mut IncludeLoader,
         object: &mut Object,
+        out: &mut dyn Write,
     ) -> Vec<Diagnostic> {
         let mut diagnostics = Vec::new();
         let text = sources.get(file).text().to_string();
@@ -65,10 +66,12 @@ impl Seam {
             offset += line.len();
             if let Some(name) = body.strip_prefix("include ") {
                 match loader.load(sources, span, name) {
-                    Ok(Included::New(id)) => diagnostics.extend(self.lines(sources, id, loader, object)),
+                    Ok(Included::New(id)) => diagnostics.extend(self.lines(sources, id, loader, object, out)),
                     Ok(Included::Again { .. }) => {}
                     Err(d) => diagnostics.push(d),
                 }
+            } else if let Some(text) = body.strip_prefix("print ") {
+                let _ = writeln!(out, "{text}");
             } else if body == "ask" {
                 object.push(0, &[ASK], Some(span), None);
             } else if let Some(Ok(code)) = body.strip_prefix("exit ").map(str::parse::<u8>) {
@@ -91,9 +94,20 @@ impl Target for Seam {
     }
 
     fn assemble(&self, sources: &mut SourceMap, file: SourceId, options: &TargetOptions) -> Outcome<Object> {
+        self.assemble_with_output(sources, file, options, &mut io::sink())
+    }
+
+    fn assemble_with_output(
+        &self,
+        sources: &mut SourceMap,
+        file: SourceId,
+        options: &TargetOptions,
+        out: &mut dyn Write,
+    ) -> Outcome<Object> {
         let mut loader = IncludeLoader::new(sources, file, &options.include_dirs).with_default_extension("seam");
         let mut object = Object::new(4);
-        let diagnostics = self.lines(sources, file, &mut loader, &mut object);
+        let diagnostics = self.lines(sources, file, &mut loader, &mut object, out);
+        let _ = out.flush();
         Outcome::new(object, diagnostics)
     }
 
@@ -386,4 +400,21 @@ fn binary_programs_are_found_by_extension_and_loaded_instead_of_assembled() {
     assert_eq!(outcome.value, Some(ExitStatus(5)));
     let bad = target.load_program(&mut SourceMap::new(), b"nope", "p.seamb").unwrap();
     assert!(bad.value.is_none());
+}
+
+#[test]
+fn compile_time_output_goes_to_the_writer_the_caller_gives() {
+    let tree = Tree::new(&[
+        ("main.seam", "print one\ninclude lib\nexit 0\n"),
+        ("lib.seam", "print two\n"),
+    ]);
+    let path = tree.0.path().join("main.seam");
+    let mut sources = SourceMap::new();
+    let file = sources
+        .try_add_file("main.seam", &path, std::fs::read_to_string(&path).unwrap())
+        .unwrap();
+    let mut printed = Vec::new();
+    let outcome = SEAM.assemble_with_output(&mut sources, file, &TargetOptions::default(), &mut printed);
+    assert!(outcome.value.is_some());
+    assert_eq!(String::from_utf8(printed).unwrap(), "one\ntwo\n");
 }
