@@ -94,11 +94,23 @@ pub struct TargetIo {
     pub output: Option<String>,
 }
 
+/// Where included files are looked for: common to the commands that assemble.
+#[derive(Args, Debug)]
+pub struct IncludeArgs {
+    /// Look for included files in DIR too (repeatable; after the including and main files'
+    /// folders, before the current folder)
+    #[arg(short = 'I', long = "include-dir", value_name = "DIR", value_parser = NonEmptyStringValueParser::new())]
+    pub include_dirs: Vec<String>,
+}
+
 /// The default action: assemble one file.
 #[derive(Args, Debug)]
 pub struct AssembleArgs {
     #[command(flatten)]
     pub io: TargetIo,
+
+    #[command(flatten)]
+    pub includes: IncludeArgs,
 
     /// Output format: bin, hex, c, rust, listing, json, or a target's own; default from the
     /// output's extension (.hex .c .h .rs .lst .json .vshinc .inc), else bin
@@ -161,6 +173,14 @@ pub struct RunArgs {
     pub io: TargetIo,
 
     #[command(flatten)]
+    pub includes: IncludeArgs,
+
+    /// Read the input as the target's binary program format instead of source (implied by a
+    /// binary extension such as .mxb)
+    #[arg(long)]
+    pub binary: bool,
+
+    #[command(flatten)]
     pub target_options: TargetOptionArgs<ForRun>,
 }
 
@@ -173,6 +193,9 @@ pub struct CheckArgs {
     /// Source files
     #[arg(value_name = "INPUT", required = true, value_parser = NonEmptyStringValueParser::new())]
     pub inputs: Vec<String>,
+
+    #[command(flatten)]
+    pub includes: IncludeArgs,
 
     #[command(flatten)]
     pub target_options: TargetOptionArgs<ForAssemble>,

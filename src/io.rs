@@ -177,6 +177,11 @@ pub fn stdout_stream() -> std::result::Result<std::io::StdoutLock<'static>, Diag
     Ok(std::io::stdout().lock())
 }
 
+/// Whether standard input was closed when the process started (see [`stdout_was_closed`]).
+pub fn stdin_was_closed() -> bool {
+    startup::STDIN_CLOSED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// Whether standard output was closed when the process started. The Rust runtime opens
 /// `/dev/null` in place of a closed standard stream before `main`, where writes would vanish
 /// without an error, so the descriptor is looked at earlier, while the C runtime starts.

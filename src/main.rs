@@ -5,17 +5,19 @@ mod io;
 mod report;
 
 use std::borrow::Cow;
-use std::io::{IsTerminal, Write};
+use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser};
 use polyasm::registry;
 use polyasm_core::output::{self, OutputContext};
+use polyasm_core::stream::{RunIo, UnreadableInput};
 use polyasm_core::target::{DisasmInput, InputEncoding, OptionSpec, TargetOptions};
 use polyasm_core::{Diagnostic, Explain, Object, Outcome, SourceMap, Target};
 
 use crate::args::{
-    AssembleArgs, CheckArgs, Cli, ColorArg, Command, DisasmArgs, ForRun, InputFormatArg, OptionsOf, RunArgs,
+    AssembleArgs, CheckArgs, Cli, ColorArg, Command, DisasmArgs, ForRun, IncludeArgs, InputFormatArg, OptionsOf,
+    RunArgs,
 };
 use crate::io::{Input, Output};
 use crate::report::Reporter;
@@ -27,6 +29,8 @@ enum Failure {
     Errors,
     /// A usage error (exit 2); already reported.
     Usage,
+    /// A program run by `polyasm run` ended with this exit status (not 0); already reported.
+    Exit(u8),
 }
 
 type Result<T = ()> = std::result::Result<T, Failure>;
@@ -81,6 +85,7 @@ fn exit_code(result: Result) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Errors) => ExitCode::from(1),
         Err(Failure::Usage) => ExitCode::from(2),
+        Err(Failure::Exit(status)) => ExitCode::from(status),
     }
 }
 
@@ -178,8 +183,12 @@ fn resolve_target(name: Option<&str>, input: &Input, reporter: &Reporter) -> Res
 
 /// Reads the input as a registered source, reporting failures.
 fn read_source(input: &Input, sources: &mut SourceMap, reporter: &mut Reporter) -> Result<polyasm_core::SourceId> {
+    let added = |sources: &mut SourceMap, text: String| match input {
+        Input::Path(path) => sources.try_add_file(path.as_str(), path.as_str(), text),
+        Input::Stdin => sources.try_add(input.display_name(), text),
+    };
     match input.read_text() {
-        Ok(text) => sources.try_add(input.display_name(), text).map_err(|_| {
+        Ok(text) => added(sources, text).map_err(|_| {
             reporter.emit(vec![too_large(input.display_name())], sources);
             Failure::Errors
         }),
@@ -188,6 +197,26 @@ fn read_source(input: &Input, sources: &mut SourceMap, reporter: &mut Reporter) 
             Err(Failure::Errors)
         }
     }
+}
+
+/// The `-I` folders; one that is not a folder is a usage error (PA023).
+fn include_dirs(args: &IncludeArgs, reporter: &Reporter) -> Result<Vec<std::path::PathBuf>> {
+    for dir in &args.include_dirs {
+        let problem = match std::fs::metadata(dir) {
+            Ok(meta) if meta.is_dir() => continue,
+            Ok(_) => "is not a folder".to_string(),
+            Err(e) => match e.kind() {
+                std::io::ErrorKind::NotFound => "does not exist".to_string(),
+                _ => format!("cannot be read: {}", io::io_reason(&e)),
+            },
+        };
+        reporter.usage(
+            Diagnostic::error("PA023", format!("include folder `{dir}` {problem}"))
+                .with_help("correct the path given with `-I`, or leave it out"),
+        );
+        return Err(Failure::Usage);
+    }
+    Ok(args.include_dirs.iter().map(std::path::PathBuf::from).collect())
 }
 
 fn too_large(name: &str) -> Diagnostic {
@@ -206,17 +235,24 @@ fn format_from_extension(path: &str) -> Option<&'static str> {
         .map(|format| format.name)
 }
 
-/// Reads and assembles the input, reporting diagnostics; fails if there is any error.
+/// Reads and assembles the input, reporting diagnostics; fails if there is any error. What
+/// the program prints while it is assembled goes to standard output, or to standard error when
+/// `compile_time_to_stderr` (the assembled output goes to standard output).
 fn assemble_input(
     target: &dyn Target,
     input: &Input,
     options: &TargetOptions,
     reporter: &mut Reporter,
     failure: &str,
+    compile_time_to_stderr: bool,
 ) -> Result<(SourceMap, Object)> {
     let mut sources = SourceMap::new();
     let file = read_source(input, &mut sources, reporter)?;
-    let outcome = target.assemble(&sources, file, options);
+    let outcome = if compile_time_to_stderr {
+        target.assemble_with_output(&mut sources, file, options, &mut std::io::stderr())
+    } else {
+        target.assemble_with_output(&mut sources, file, options, &mut std::io::stdout())
+    };
     let object = conclude(
         reporter,
         outcome,
@@ -287,6 +323,7 @@ fn assemble(args: &AssembleArgs, reporter: &mut Reporter) -> Result {
     output.check_binary(format.binary, reporter)?;
     let options = &TargetOptions {
         skip_listing: !format.listing,
+        include_dirs: include_dirs(&args.includes, reporter)?,
         ..args.target_options.options.clone()
     };
     check_target_options(target, options, target.assemble_options(), "polyasm --help", reporter)?;
@@ -306,7 +343,14 @@ fn assemble(args: &AssembleArgs, reporter: &mut Reporter) -> Result {
         },
     };
 
-    let (sources, object) = assemble_input(target, &input, options, reporter, "no output written")?;
+    let (sources, object) = assemble_input(
+        target,
+        &input,
+        options,
+        reporter,
+        "no output written",
+        matches!(output, Output::Stdout),
+    )?;
     let ctx = OutputContext {
         sources: &sources,
         target: target.info().name,
@@ -329,7 +373,10 @@ fn disasm(args: &DisasmArgs, reporter: &mut Reporter) -> Result {
         reporter.emit(vec![d], &sources);
         Failure::Errors
     })?;
+    let binary_program = matches!(&input, Input::Path(path) if target.info().is_binary_path(path));
     let encoding = match args.input_format {
+        // A file of the target's own binary program format is never read as hex text.
+        InputFormatArg::Auto if binary_program => InputEncoding::Binary,
         InputFormatArg::Auto => polyasm_core::words::detect_encoding(&bytes),
         InputFormatArg::Bin => InputEncoding::Binary,
         InputFormatArg::Hex => InputEncoding::Hex,
@@ -414,6 +461,7 @@ fn run(args: &RunArgs, reporter: &mut Reporter) -> Result {
     let target = resolve_target(args.io.target.as_deref(), &input, reporter)?;
     let options = &TargetOptions {
         skip_listing: true,
+        include_dirs: include_dirs(&args.includes, reporter)?,
         ..args.target_options.options.clone()
     };
     if !target.can_run() {
@@ -435,7 +483,22 @@ fn run(args: &RunArgs, reporter: &mut Reporter) -> Result {
     for value in options.values.values().flatten() {
         output.check_not_input(&Input::Path(value.clone()), reporter)?;
     }
-    let (mut sources, object) = assemble_input(target, &input, options, reporter, "nothing run")?;
+    let binary = args.binary || matches!(&input, Input::Path(path) if target.info().is_binary_path(path));
+    if binary && target.info().binary_extensions.is_empty() {
+        reporter.usage(
+            Diagnostic::error(
+                "PA010",
+                format!("target {} has no binary program format", target.info().name),
+            )
+            .with_help("run its source instead, without `--binary`"),
+        );
+        return Err(Failure::Usage);
+    }
+    let (mut sources, object) = if binary {
+        load_binary(target, &input, reporter)?
+    } else {
+        assemble_input(target, &input, options, reporter, "nothing run", false)?
+    };
     // The results are written as they are computed: to standard output, or to a temporary file
     // that replaces `-o FILE` only when the run succeeds.
     let mut sink = match &output {
@@ -455,8 +518,25 @@ fn run(args: &RunArgs, reporter: &mut Reporter) -> Result {
         },
         first: None,
     };
+    // The program reads polyasm's standard input, unless the program itself came from there.
+    let (mut no_input, mut closed_input) = (std::io::empty(), UnreadableInput { reason: "it is closed" });
+    let mut stdin_lock;
+    let stdin: &mut dyn BufRead = match &input {
+        Input::Stdin => &mut no_input,
+        Input::Path(_) if io::stdin_was_closed() => &mut closed_input,
+        Input::Path(_) => {
+            stdin_lock = std::io::stdin().lock();
+            &mut stdin_lock
+        }
+    };
+    let mut stderr = std::io::stderr();
+    let mut streams = RunIo {
+        stdin,
+        stdout: &mut writer,
+        stderr: &mut stderr,
+    };
     let outcome = target
-        .run(&object, options, &mut sources, &mut writer)
+        .run(&object, options, &mut sources, &mut streams)
         .expect("can_run targets implement run");
     let outcome = outcome.map_err(|usage| {
         reporter.usage(*usage.0);
@@ -471,12 +551,21 @@ fn run(args: &RunArgs, reporter: &mut Reporter) -> Result {
         reporter.emit(diagnostics, &sources);
         return Err(Failure::Errors);
     }
-    conclude(
-        reporter,
-        outcome,
-        &sources,
-        &format!("{} did not run", input.display_name()),
-    )?;
+    let Some(status) = outcome.value else {
+        reporter.emit(outcome.diagnostics, &sources);
+        reporter.summarize_failure(&format!("{} did not run", input.display_name()));
+        return Err(Failure::Errors);
+    };
+    // The program ran: its exit status is polyasm's, at least 1 after an error (a runtime
+    // error, or a warning that `-W error` made one).
+    let failed = reporter.emit(outcome.diagnostics, &sources);
+    if failed {
+        reporter.summarize_failure(&format!("{} stopped with an error", input.display_name()));
+    }
+    let code = if failed { status.0.max(1) } else { status.0 };
+    if code != 0 {
+        return Err(Failure::Exit(code));
+    }
     match sink {
         Sink::File(file) => file.commit().map_err(|e| {
             reporter.emit(vec![output.write_failed(&io::io_reason(&e))], &sources);
@@ -484,6 +573,29 @@ fn run(args: &RunArgs, reporter: &mut Reporter) -> Result {
         }),
         Sink::Stdout(_) => Ok(()),
     }
+}
+
+/// Reads a program in the target's binary format (`polyasm run prog.mxb`), reporting failures.
+fn load_binary(target: &dyn Target, input: &Input, reporter: &mut Reporter) -> Result<(SourceMap, Object)> {
+    let mut sources = SourceMap::new();
+    let bytes = input.read_bytes().map_err(|d| {
+        reporter.emit(vec![d], &sources);
+        Failure::Errors
+    })?;
+    let Some(outcome) = target.load_program(&mut sources, &bytes, input.display_name()) else {
+        reporter.usage(Diagnostic::error(
+            "PA010",
+            format!("target {} cannot load binary programs", target.info().name),
+        ));
+        return Err(Failure::Usage);
+    };
+    let object = conclude(
+        reporter,
+        outcome,
+        &sources,
+        &format!("{} not loaded; nothing run", input.display_name()),
+    )?;
+    Ok((sources, object))
 }
 
 /// Where `run` writes as it goes: standard output, or a temporary file that replaces
@@ -552,6 +664,7 @@ fn check_target_options(
 }
 
 fn check(args: &CheckArgs, reporter: &mut Reporter) -> Result {
+    let include_dirs = include_dirs(&args.includes, reporter)?;
     let mut sources = SourceMap::new();
     let mut failed_files = 0;
     for path in &args.inputs {
@@ -572,9 +685,10 @@ fn check(args: &CheckArgs, reporter: &mut Reporter) -> Result {
         // Only diagnostics are wanted: no listing.
         let options = &TargetOptions {
             skip_listing: true,
+            include_dirs: include_dirs.clone(),
             ..options.clone()
         };
-        let outcome = target.assemble(&sources, file, options);
+        let outcome = target.assemble_with_output(&mut sources, file, options, &mut std::io::stdout());
         if reporter.emit(outcome.diagnostics, &sources) || outcome.value.is_none() {
             failed_files += 1;
         }
@@ -596,7 +710,10 @@ fn targets(reporter: &mut Reporter) -> Result {
             "asm, disasm"
         };
         let formats: Vec<&str> = target.formats().map(|f| f.name).collect();
-        let extensions: Vec<String> = info.extensions.iter().map(|e| format!(".{e}")).collect();
+        let extensions: Vec<String> = (info.extensions.iter())
+            .chain(info.binary_extensions)
+            .map(|e| format!(".{e}"))
+            .collect();
         out.push_str(&format!(
             "{:<7} {:<22} {:<11} {:<20} {}\n        {}\n",
             info.name,

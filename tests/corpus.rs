@@ -34,7 +34,7 @@ fn check_file(path: &Path) -> String {
     let text = std::fs::read_to_string(path).unwrap();
     let mut sources = SourceMap::new();
     let file = sources.add(name.clone(), text.clone());
-    let outcome = target.assemble(&sources, file, &Default::default());
+    let outcome = target.assemble(&mut sources, file, &Default::default());
 
     let mut codes: Vec<String> = outcome.diagnostics.iter().map(|d| d.code.to_string()).collect();
     codes.sort();

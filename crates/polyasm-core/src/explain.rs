@@ -180,6 +180,61 @@ pub static CORE_CODES: &[CodeInfo] = &[
             the target can have, so it is probably not one program for this target (several \
             programs, data, or another machine's code). Everything is disassembled anyway.",
     },
+    CodeInfo {
+        code: "PA018",
+        severity: Severity::Error,
+        title: "cannot read the program's standard input",
+        explanation: "A program run by `polyasm run` reads polyasm's standard input, and reading it \
+            failed: it was closed when polyasm started (`<&-`), or the system reported an error. \
+            The end of the input is no error (programs see it as end of input). Give the program \
+            its input with `< FILE` or a pipe. When the program itself comes from standard input \
+            (`-`), the program's input is empty.",
+    },
+    CodeInfo {
+        code: "PA019",
+        severity: Severity::Error,
+        title: "included file not found",
+        explanation: "An include directive names a file that is in none of the places searched: \
+            the including file's folder, the main file's folder, each `-I DIR` folder in order, \
+            the dialect's built-in files (if it has any), and the current folder. A name without \
+            an extension gets the dialect's (e.g. `.mx`); an absolute name is used as it is. The \
+            note lists the folders searched; add the one that holds the file with `-I DIR`, or \
+            correct the name.",
+    },
+    CodeInfo {
+        code: "PA020",
+        severity: Severity::Error,
+        title: "cannot read an included file",
+        explanation: "An included file was found but could not be read: permissions forbid it, it \
+            vanished while polyasm ran, or it is not UTF-8 text. Included files are source text \
+            like the main file.",
+    },
+    CodeInfo {
+        code: "PA021",
+        severity: Severity::Error,
+        title: "includes nested too deep",
+        explanation: "More than 64 includes lead from the main file to one file (a file that \
+            includes a file that includes a file, and so on). Each file is read once, so this is \
+            not a cycle (a file already included is skipped) but a very deep chain of distinct \
+            files; include the deep files from a shallower place.",
+    },
+    CodeInfo {
+        code: "PA022",
+        severity: Severity::Error,
+        title: "sources too large in all",
+        explanation: "The main file and every file it includes must hold less than 4 GiB \
+            together, the limit of one input. An include would pass it; split the program into \
+            pieces that are assembled on their own.",
+    },
+    CodeInfo {
+        code: "PA023",
+        severity: Severity::Error,
+        title: "include folder does not exist",
+        explanation: "A folder given with `-I DIR` (`--include-dir DIR`) does not exist or is not \
+            a folder. This is a usage error (exit 2), so that a misspelt folder is not ignored \
+            silently and then found missing only when a file is not found. Correct the path, or \
+            leave the option out.",
+    },
 ];
 
 #[cfg(test)]

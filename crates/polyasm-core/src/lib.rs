@@ -5,6 +5,7 @@
 //! - [`render`]: human (ariadne), short and JSON renderers.
 //! - [`object`] and [`output`]: assembled words and the writers for every output format.
 //! - [`target`]: the [`Target`] trait each dialect implements, and the [`Registry`].
+//! - [`include`](mod@include): the loader of included files; [`stream`]: a running program's streams.
 //! - [`front`]: the chunked lex-then-parse loop every dialect front end uses.
 //! - [`fs`]: atomic writes. [`text`], [`words`], [`vertex_io`]: helpers dialects share.
 //!
@@ -24,10 +25,12 @@ pub mod diagnostic;
 pub mod explain;
 pub mod front;
 pub mod fs;
+pub mod include;
 pub mod object;
 pub mod output;
 pub mod render;
 pub mod source;
+pub mod stream;
 pub mod target;
 pub mod text;
 pub mod vertex_io;
@@ -38,6 +41,7 @@ pub use explain::{CodeInfo, Explain};
 pub use object::{ListingEntry, Object, Symbol};
 pub use output::FormatInfo;
 pub use source::{LineCol, Source, SourceId, SourceMap, Span};
+pub use stream::{ExitStatus, RunIo};
 pub use target::{
     DisasmInput, InputEncoding, OptionSpec, Registry, RunOutcome, Target, TargetInfo, TargetOptions, UsageError,
 };

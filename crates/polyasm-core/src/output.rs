@@ -274,6 +274,18 @@ pub fn write_listing(object: &Object, ctx: &OutputContext) -> String {
                 let (number, note) = match (entry.span, object.note(index)) {
                     (None, Some(note)) => ("-", format!("; {note}")),
                     (None, None) => ("-", String::new()),
+                    // A line of an included file: after the directive that included it, where
+                    // it is and its text.
+                    (Some(other), _) if source.is_some_and(|(id, _)| id != other.source) => {
+                        if let Some((main, _)) = source
+                            && let Some(directive) = ctx.sources.include_chain(other.source).find(|s| s.source == main)
+                        {
+                            lines.through(directive.end as usize, &columns, &mut out);
+                        }
+                        let (line, text) = span_source(ctx, Some(other));
+                        let name = comment_text(ctx.sources.get(other.source).name());
+                        ("", format!("; {name}:{}: {text}", line.unwrap_or(0)))
+                    }
                     (Some(_), _) => ("", String::new()),
                 };
                 columns.row(&mut out, &address, words, number, &note);
@@ -384,6 +396,9 @@ struct JsonObject<'a> {
 struct JsonListingEntry<'a> {
     address: u32,
     words: Vec<u32>,
+    /// The file of `line` and `source` when it is not the input (an included file).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file: Option<&'a str>,
     line: Option<usize>,
     source: &'a str,
     note: Option<&'static str>,
@@ -395,12 +410,23 @@ struct JsonSymbol<'a> {
     value: u64,
     size: u64,
     kind: &'a str,
+    /// The declaration's file when it is not the input (an included file).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file: Option<&'a str>,
     /// The declaration's line and text.
     line: Option<usize>,
     source: &'a str,
 }
 
 pub fn write_json(object: &Object, ctx: &OutputContext) -> String {
+    let main = object
+        .source
+        .or_else(|| object.listing.iter().find_map(|e| e.span.map(|s| s.source)));
+    // The name of a span's file when it is not the input's.
+    let file = |span: Option<crate::source::Span>| {
+        span.filter(|s| Some(s.source) != main)
+            .map(|s| ctx.sources.get(s.source).name())
+    };
     let listing = object
         .listing
         .iter()
@@ -411,6 +437,7 @@ pub fn write_json(object: &Object, ctx: &OutputContext) -> String {
             JsonListingEntry {
                 address: entry.address,
                 words: object.words_in(start..start + entry.len as usize).collect(),
+                file: file(entry.span),
                 line,
                 source,
                 note: object.note(index),
@@ -433,6 +460,7 @@ pub fn write_json(object: &Object, ctx: &OutputContext) -> String {
                     value: s.value,
                     size: s.size,
                     kind: s.kind,
+                    file: file(s.span),
                     line,
                     source,
                 }
@@ -594,6 +622,7 @@ fn reserved_in_c(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::source::Span;
 
     #[test]
     fn symbols_are_valid_identifiers() {
@@ -622,6 +651,48 @@ mod tests {
         assert_eq!(comment_text("a*/b/*c"), "a*\\/b/\\*c");
         assert_eq!(comment_text("x\ny\r\u{202e}"), "x\\ny\\r\\u{202e}");
         assert_eq!(comment_text("**//"), "**\\//");
+    }
+
+    #[test]
+    fn lines_of_included_files_name_their_file_in_the_listing_and_json() {
+        let mut sources = SourceMap::new();
+        let main = sources.add("main.x", "one\ninclude\ntwo\n");
+        let lib = sources
+            .try_add_included(
+                "lib/a.x".into(),
+                None,
+                "first\n  second\n".into(),
+                Span::new(main, 4, 11),
+            )
+            .expect("small");
+        let mut object = Object::new(4);
+        object.source = Some(main);
+        object.push(0, &[1], Some(Span::new(main, 0, 3)), None);
+        object.push(1, &[2], Some(Span::new(lib, 8, 14)), None);
+        object.push(2, &[3], Some(Span::new(main, 12, 15)), None);
+        let ctx = OutputContext {
+            sources: &sources,
+            target: "x",
+            input_name: "main.x",
+            symbol: "main",
+        };
+        let listing = write_listing(&object, &ctx);
+        let rows: Vec<&str> = listing.lines().skip(2).collect();
+        assert_eq!(
+            rows,
+            [
+                "0000    00000001     1  one",
+                "                     2  include",
+                "0001    00000002        ; lib/a.x:2: second",
+                "0002    00000003     3  two",
+            ],
+            "{listing}"
+        );
+        let json: serde_json::Value = serde_json::from_str(&write_json(&object, &ctx)).expect("JSON");
+        assert_eq!(json["listing"][1]["file"], "lib/a.x");
+        assert_eq!(json["listing"][1]["line"], 2);
+        assert_eq!(json["listing"][1]["source"], "second");
+        assert!(json["listing"][0].get("file").is_none());
     }
 
     #[test]

@@ -72,8 +72,43 @@ impl<'a> Renderer<'a> {
         }
     }
 
-    /// One diagnostic, ending with a newline.
+    /// One diagnostic, ending with a newline. A diagnostic that points into an included file
+    /// gets "included from" notes up the include chain ([`crate::include::chain_notes`]).
     pub fn render(&self, diagnostic: &Diagnostic) -> String {
+        let chain = crate::include::chain_notes(diagnostic, self.sources);
+        if chain.is_empty() {
+            return self.render_plain(diagnostic);
+        }
+        match self.format {
+            ErrorFormat::Short => {
+                // One line per link, each at its directive, so that editors can jump there.
+                let mut text = render_short(diagnostic, self.sources);
+                let mut included = diagnostic.source();
+                while let Some(id) = included {
+                    let Some(span) = self.sources.get(id).included_from() else {
+                        break;
+                    };
+                    let from = self.sources.get(span.source);
+                    let _ = writeln!(
+                        text,
+                        "{}:{}: note: {} included from here",
+                        escape_controls(from.name()),
+                        from.line_col(span.start as usize),
+                        bounded(&escape_controls(self.sources.get(id).name())),
+                    );
+                    included = Some(span.source);
+                }
+                text
+            }
+            _ => {
+                let mut with_chain = diagnostic.clone();
+                with_chain.notes.extend(chain);
+                self.render_plain(&with_chain)
+            }
+        }
+    }
+
+    fn render_plain(&self, diagnostic: &Diagnostic) -> String {
         match self.format {
             ErrorFormat::Human => render_human(diagnostic, self.sources, self.color),
             ErrorFormat::Short => render_short(diagnostic, self.sources),

@@ -1,6 +1,7 @@
 //! Source files, the map that owns them, and byte spans into them.
 
 use std::fmt;
+use std::path::{Path, PathBuf};
 
 /// Identifies one source in a [`SourceMap`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -71,6 +72,12 @@ pub const MAX_SOURCE_LEN: usize = u32::MAX as usize;
 pub struct Source {
     name: String,
     text: String,
+    /// The file the text was read from, if any (not for standard input or strings).
+    path: Option<PathBuf>,
+    /// The directive that included this source, if another source included it.
+    included_from: Option<Span>,
+    /// How many includes lead to this source: 0 for a source added directly.
+    include_depth: u32,
     line_starts: std::sync::OnceLock<Vec<u32>>,
     /// Characters before every [`CHARS_PER_CHECKPOINT`]-byte boundary; built on first use.
     char_checkpoints: std::sync::OnceLock<Vec<u32>>,
@@ -84,6 +91,9 @@ impl Source {
         Source {
             name,
             text,
+            path: None,
+            included_from: None,
+            include_depth: 0,
             line_starts: std::sync::OnceLock::new(),
             char_checkpoints: std::sync::OnceLock::new(),
         }
@@ -112,6 +122,22 @@ impl Source {
 
     pub fn text(&self) -> &str {
         &self.text
+    }
+
+    /// The file the text was read from; `None` for standard input, strings and built-in texts.
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// The span of the directive that included this source (see [`crate::include`]).
+    pub fn included_from(&self) -> Option<Span> {
+        self.included_from
+    }
+
+    /// How many includes lead to this source: 0 for a source added directly, 1 for a file it
+    /// includes, and so on.
+    pub fn include_depth(&self) -> usize {
+        self.include_depth as usize
     }
 
     /// The 0-based index of the line holding byte `offset`.
@@ -213,6 +239,43 @@ impl SourceMap {
         let id = SourceId(self.sources.len() as u32);
         self.sources.push(Source::new(name.into(), text));
         Ok(id)
+    }
+
+    /// Adds the text of the file at `path` (named `name` in diagnostics), so that includes can
+    /// be found beside it; fails like [`SourceMap::try_add`].
+    pub fn try_add_file(
+        &mut self,
+        name: impl Into<String>,
+        path: impl Into<PathBuf>,
+        text: impl Into<String>,
+    ) -> Result<SourceId, String> {
+        let id = self.try_add(name, text)?;
+        self.sources[id.index()].path = Some(path.into());
+        Ok(id)
+    }
+
+    /// Adds a source that the directive at `from` included; `path` is the file it was read
+    /// from (`None` for a built-in text).
+    pub(crate) fn try_add_included(
+        &mut self,
+        name: String,
+        path: Option<PathBuf>,
+        text: String,
+        from: Span,
+    ) -> Result<SourceId, String> {
+        let depth = self.get(from.source).include_depth + 1;
+        let id = self.try_add(name, text)?;
+        let source = &mut self.sources[id.index()];
+        source.path = path;
+        source.included_from = Some(from);
+        source.include_depth = depth;
+        Ok(id)
+    }
+
+    /// The directives that lead to source `id`, innermost first: where `id` was included,
+    /// where that file was included, and so on up to a source added directly.
+    pub fn include_chain(&self, id: SourceId) -> impl Iterator<Item = Span> + '_ {
+        std::iter::successors(self.get(id).included_from, |span| self.get(span.source).included_from)
     }
 
     pub fn get(&self, id: SourceId) -> &Source {

@@ -1,12 +1,14 @@
 //! The seam between the CLI and the dialects: the [`Target`] trait and the registry.
 
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 
 use crate::diagnostic::{Diagnostic, Outcome, Severity};
 use crate::explain::{CORE_CODES, CodeInfo, Explain, find};
 use crate::object::Object;
 use crate::output::FormatInfo;
 use crate::source::{SourceId, SourceMap};
+pub use crate::stream::{ExitStatus, RunIo};
 
 /// What a target is called and which files are its own.
 #[derive(Clone, Copy, Debug)]
@@ -17,12 +19,31 @@ pub struct TargetInfo {
     pub aliases: &'static [&'static str],
     /// File extensions (without the dot) that select this target when `-t` is absent.
     pub extensions: &'static [&'static str],
+    /// Extensions of the target's own binary program format (e.g. `mxb`): they select this
+    /// target too, and `polyasm run` loads such a file with [`Target::load_program`] instead of
+    /// assembling it; `polyasm disasm` reads it as binary. Empty for most targets.
+    pub binary_extensions: &'static [&'static str],
     /// One line for `polyasm targets`.
     pub description: &'static str,
     /// Size of one machine word in bytes (2 or 4).
     pub word_bytes: usize,
     /// How much program the machine holds, if it has a limit.
     pub program_limit: Option<ProgramLimit>,
+}
+
+impl TargetInfo {
+    /// Whether `path` has one of [`TargetInfo::binary_extensions`] (case-insensitive).
+    pub fn is_binary_path(&self, path: &str) -> bool {
+        has_extension(path, self.binary_extensions)
+    }
+}
+
+/// Whether `path`'s extension is one of `extensions`, ignoring case.
+fn has_extension(path: &str, extensions: &[&str]) -> bool {
+    std::path::Path::new(path)
+        .extension()
+        .and_then(|ext| ext.to_str())
+        .is_some_and(|ext| extensions.iter().any(|e| e.eq_ignore_ascii_case(ext)))
 }
 
 /// The machine code handed to the disassembler, with where it came from.
@@ -67,6 +88,9 @@ pub struct TargetOptions {
     /// listing ([`FormatInfo::listing`]), so that a big program does not pay for one. The
     /// words and the diagnostics are the same either way.
     pub skip_listing: bool,
+    /// The `-I DIR` folders, in command-line order: where [`crate::include::IncludeLoader`]
+    /// looks for included files after the including file's and the main file's folders.
+    pub include_dirs: Vec<PathBuf>,
 }
 
 impl TargetOptions {
@@ -116,9 +140,11 @@ impl ProgramLimit {
 #[derive(Debug)]
 pub struct UsageError(pub Box<Diagnostic>);
 
-/// What [`Target::run`] returns: `Err` for a usage error; otherwise the run's diagnostics, where
-/// an error means that the program or its data could not run (exit 1).
-pub type RunOutcome = Result<Outcome<()>, UsageError>;
+/// What [`Target::run`] returns: `Err` for a usage error. Otherwise an [`Outcome`]: with a
+/// value, the program ran and ended with that [`ExitStatus`] (its diagnostics, such as a
+/// runtime error, are reported and the exit status is at least 1 if one is an error); without
+/// one, the program or its data could not run (exit 1).
+pub type RunOutcome = Result<Outcome<ExitStatus>, UsageError>;
 
 impl dyn Target {
     /// Every output format of this target: the standard ones, then its own.
@@ -139,8 +165,25 @@ pub trait Target: Send + Sync {
         &[]
     }
 
-    /// Assembles source `file` of `sources`, with the [`Target::assemble_options`] given.
-    fn assemble(&self, sources: &SourceMap, file: SourceId, options: &TargetOptions) -> Outcome<Object>;
+    /// Assembles source `file` of `sources`, with the [`Target::assemble_options`] given. A
+    /// dialect with includes adds the files it includes to `sources` through an
+    /// [`crate::include::IncludeLoader`], so that diagnostics can point into them.
+    fn assemble(&self, sources: &mut SourceMap, file: SourceId, options: &TargetOptions) -> Outcome<Object>;
+
+    /// [`Target::assemble`], with somewhere to write what the program prints while it is being
+    /// assembled (code run at compile time). The CLI passes standard output, or standard error
+    /// when the assembled output itself goes to standard output; the target flushes what it
+    /// writes. The default ignores `out`: override it only for a dialect with compile-time
+    /// output.
+    fn assemble_with_output(
+        &self,
+        sources: &mut SourceMap,
+        file: SourceId,
+        options: &TargetOptions,
+        _out: &mut dyn std::io::Write,
+    ) -> Outcome<Object> {
+        self.assemble(sources, file, options)
+    }
 
     /// Output formats beyond [`crate::output::STANDARD_FORMATS`].
     fn extra_formats(&self) -> &'static [FormatInfo] {
@@ -160,17 +203,27 @@ pub trait Target: Send + Sync {
         &[]
     }
 
-    /// Runs an assembled program, writing what it prints to `out` as it goes (a caller that
-    /// writes a file atomically keeps it only when the run succeeds). `sources` may gain sources
-    /// (e.g. a JSON data file) so that diagnostics can point into them. `None` if this target
-    /// cannot run programs.
+    /// Runs an assembled program with the program's standard streams in `io`: it reads
+    /// `io.stdin`, writes what it prints to `io.stdout` as it goes and flushes it (before it
+    /// waits for input, and at the end; a caller that writes a file atomically keeps it only
+    /// when the run succeeds), and may write to `io.stderr`. `sources` may gain sources (e.g. a
+    /// JSON data file) so that diagnostics can point into them. `None` if this target cannot
+    /// run programs.
     fn run(
         &self,
         _object: &Object,
         _options: &TargetOptions,
         _sources: &mut SourceMap,
-        _out: &mut dyn std::io::Write,
+        _io: &mut RunIo<'_>,
     ) -> Option<RunOutcome> {
+        None
+    }
+
+    /// Reads a program in the target's own binary format ([`TargetInfo::binary_extensions`])
+    /// into an [`Object`] that [`Target::run`] can run, instead of assembling source. `name`
+    /// is the input's name for diagnostics; `sources` may gain sources for them. `None` if
+    /// this target has no binary program format.
+    fn load_program(&self, _sources: &mut SourceMap, _bytes: &[u8], _name: &str) -> Option<Outcome<Object>> {
         None
     }
 
@@ -208,13 +261,16 @@ impl Registry {
         })
     }
 
-    /// Finds the target whose extension `path` has.
+    /// Finds the target whose extension `path` has: a source extension, or one of a
+    /// target's binary program extensions.
     pub fn by_path(&self, path: &str) -> Option<&'static dyn Target> {
-        let ext = std::path::Path::new(path).extension()?.to_str()?;
-        self.targets
-            .iter()
-            .copied()
-            .find(|t| t.info().extensions.iter().any(|e| e.eq_ignore_ascii_case(ext)))
+        let found = |extensions: fn(&TargetInfo) -> &'static [&'static str]| {
+            self.targets
+                .iter()
+                .copied()
+                .find(|t| has_extension(path, extensions(t.info())))
+        };
+        found(|info| info.extensions).or_else(|| found(|info| info.binary_extensions))
     }
 
     /// Whether `code` is a warning: `None` if no target (nor the command line) has the code.

@@ -16,6 +16,7 @@ use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor
 
 use crate::diagnostic::{Diagnostic, Outcome};
 use crate::source::{SourceId, SourceMap, Span};
+use crate::stream::ExitStatus;
 use crate::target::{OptionSpec, RunOutcome, TargetOptions, UsageError};
 
 /// Four float lanes, x y z w.
@@ -306,9 +307,9 @@ pub fn run_vertices<P: VertexProgram>(
         }),
     };
     match written.and_then(|()| printer.finish()) {
-        Ok(()) => Ok(Outcome::ok(())),
+        Ok(()) => Ok(Outcome::ok(ExitStatus::SUCCESS)),
         // A reader that stopped early (`| head`) ends the run quietly.
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(Outcome::ok(())),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(Outcome::ok(ExitStatus::SUCCESS)),
         Err(e) => Ok(Outcome::failed(vec![Diagnostic::error(
             "PA003",
             format!("cannot write the run's output: {}", crate::fs::reason(&e)),
@@ -847,7 +848,7 @@ mod tests {
         }
     }
 
-    fn run(o: &TargetOptions, sources: &mut SourceMap) -> Result<(Outcome<()>, String), UsageError> {
+    fn run(o: &TargetOptions, sources: &mut SourceMap) -> Result<(Outcome<ExitStatus>, String), UsageError> {
         let mut out = Vec::new();
         let outcome = run_vertices(o, sources, &SLOTS, &SLOTS, |c| Ok(Echo { constant: c[0] }), &mut out)?;
         Ok((outcome, String::from_utf8(out).unwrap()))

@@ -16,7 +16,7 @@ use std::ops::Range;
 use polyasm_core::front::{self, HasSpan, TextRange};
 use polyasm_core::output::FormatInfo;
 use polyasm_core::target::{
-    DisasmInput, OptionSpec, ProgramLimit, RunOutcome, Target, TargetInfo, TargetOptions, UsageError,
+    DisasmInput, OptionSpec, ProgramLimit, RunIo, RunOutcome, Target, TargetInfo, TargetOptions, UsageError,
 };
 use polyasm_core::vertex_io::{self, SlotKind};
 use polyasm_core::{CodeInfo, Diagnostic, Object, Outcome, SourceId, SourceMap, Span};
@@ -282,6 +282,7 @@ static INFO: TargetInfo = TargetInfo {
     name: "nv2a",
     aliases: &["xbox", "nv2a-vsh", "vsh"],
     extensions: &["vsh"],
+    binary_extensions: &[],
     description: "original Xbox (nv2a) vertex shaders (nv2avsh compatible)",
     word_bytes: 4,
     program_limit: Some(ProgramLimit {
@@ -432,7 +433,7 @@ impl Target for Nv2aTarget {
         ASSEMBLE_OPTIONS
     }
 
-    fn assemble(&self, sources: &SourceMap, file: SourceId, options: &TargetOptions) -> Outcome<Object> {
+    fn assemble(&self, sources: &mut SourceMap, file: SourceId, options: &TargetOptions) -> Outcome<Object> {
         assemble_with_listing(sources, file, assemble_options(options), !options.skip_listing)
     }
 
@@ -465,9 +466,9 @@ impl Target for Nv2aTarget {
         object: &Object,
         options: &TargetOptions,
         sources: &mut SourceMap,
-        out: &mut dyn std::io::Write,
+        io: &mut RunIo<'_>,
     ) -> Option<RunOutcome> {
-        Some(run_object(object, options, sources, out))
+        Some(run_object(object, options, sources, io.stdout))
     }
 
     fn disassemble(&self, sources: &SourceMap, input: &DisasmInput) -> Outcome<String> {

@@ -27,7 +27,7 @@ pub mod print;
 
 use polyasm_core::front;
 use polyasm_core::target::{
-    DisasmInput, OptionSpec, ProgramLimit, RunOutcome, Target, TargetInfo, TargetOptions, UsageError,
+    DisasmInput, OptionSpec, ProgramLimit, RunIo, RunOutcome, Target, TargetInfo, TargetOptions, UsageError,
 };
 use polyasm_core::vertex_io::{self, SlotKind};
 use polyasm_core::{CodeInfo, Diagnostic, Object, Outcome, SourceId, SourceMap, Span};
@@ -105,6 +105,7 @@ static INFO: TargetInfo = TargetInfo {
     name: "vu",
     aliases: &["dreambox", "dreambox-vu"],
     extensions: &["vu"],
+    binary_extensions: &[],
     description: "Dreambox fantasy console vertex unit (dbsdk-vu-asm compatible)",
     word_bytes: 4,
     program_limit: Some(ProgramLimit {
@@ -140,7 +141,7 @@ impl Target for VuTarget {
         error::CODES
     }
 
-    fn assemble(&self, sources: &SourceMap, file: SourceId, options: &TargetOptions) -> Outcome<Object> {
+    fn assemble(&self, sources: &mut SourceMap, file: SourceId, options: &TargetOptions) -> Outcome<Object> {
         assemble_with_listing(sources, file, AssembleOptions::default(), !options.skip_listing)
     }
 
@@ -161,9 +162,9 @@ impl Target for VuTarget {
         object: &Object,
         options: &TargetOptions,
         sources: &mut SourceMap,
-        out: &mut dyn std::io::Write,
+        io: &mut RunIo<'_>,
     ) -> Option<RunOutcome> {
-        Some(run_object(object, options, sources, out))
+        Some(run_object(object, options, sources, io.stdout))
     }
 }
 

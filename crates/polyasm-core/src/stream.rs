@@ -1,0 +1,127 @@
+//! The standard streams of a program that `polyasm run` runs, and how its run ends.
+//!
+//! [`crate::Target::run`] gets a [`RunIo`]: the program's standard input (a [`BufRead`]), its
+//! standard output and its standard error. The target buffers what the program prints and
+//! flushes it before the program waits for input and when it ends, so that a prompt appears
+//! before the program blocks. It returns an [`ExitStatus`], which becomes polyasm's own exit
+//! code (at least 1 when a diagnostic of the run is an error).
+//!
+//! ```
+//! use std::io::{BufRead, Write};
+//! use polyasm_core::stream::{ExitStatus, RunIo};
+//!
+//! // A program that echoes its first line in capitals.
+//! fn shout(io: &mut RunIo) -> std::io::Result<ExitStatus> {
+//!     let mut line = String::new();
+//!     io.stdin.read_line(&mut line)?;
+//!     io.stdout.write_all(line.to_uppercase().as_bytes())?;
+//!     io.stdout.flush()?;
+//!     Ok(ExitStatus::SUCCESS)
+//! }
+//!
+//! let (mut stdin, mut stdout, mut stderr) = (&b"hi\n"[..], Vec::new(), Vec::new());
+//! let mut io = RunIo { stdin: &mut stdin, stdout: &mut stdout, stderr: &mut stderr };
+//! assert_eq!(shout(&mut io).unwrap(), ExitStatus::SUCCESS);
+//! assert_eq!(stdout, b"HI\n");
+//! ```
+
+use std::io::{self, BufRead, Read, Write};
+
+use crate::diagnostic::Diagnostic;
+
+/// The program's standard streams during [`crate::Target::run`].
+pub struct RunIo<'a> {
+    /// What the program reads: polyasm's standard input, or nothing when the program itself
+    /// came from standard input.
+    pub stdin: &'a mut dyn BufRead,
+    /// What the program prints: polyasm's standard output or the `-o` file. Not buffered by
+    /// the caller beyond a line: the target buffers and flushes.
+    pub stdout: &'a mut dyn Write,
+    /// The program's own error stream (polyasm's standard error).
+    pub stderr: &'a mut dyn Write,
+}
+
+/// How a program that ran ended: its exit code (0 for a normal end).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExitStatus(pub u8);
+
+impl ExitStatus {
+    /// A normal end.
+    pub const SUCCESS: ExitStatus = ExitStatus(0);
+    /// A program that failed (e.g. a runtime error).
+    pub const FAILURE: ExitStatus = ExitStatus(1);
+
+    pub fn success(self) -> bool {
+        self.0 == 0
+    }
+}
+
+/// PA018: reading the program's standard input failed (not its end, which programs see as
+/// end of input).
+pub fn stdin_failed(error: &io::Error) -> Diagnostic {
+    Diagnostic::error(
+        "PA018",
+        format!("cannot read standard input: {}", crate::fs::reason(error)),
+    )
+    .with_help("the program's input comes from polyasm's standard input; redirect it from a file with `< FILE`")
+}
+
+/// What a target reports when writing the program's output failed: nothing for a reader that
+/// stopped early (a closed pipe, `| head`), which ends the run quietly, and PA003 otherwise.
+pub fn stdout_failed(error: &io::Error) -> Option<Diagnostic> {
+    if error.kind() == io::ErrorKind::BrokenPipe {
+        return None;
+    }
+    Some(Diagnostic::error(
+        "PA003",
+        format!("cannot write the run's output: {}", crate::fs::reason(error)),
+    ))
+}
+
+/// A standard input that cannot be read: every read fails with `reason` (for a standard input
+/// that was closed when polyasm started).
+pub struct UnreadableInput {
+    pub reason: &'static str,
+}
+
+impl UnreadableInput {
+    fn error(&self) -> io::Error {
+        io::Error::other(self.reason)
+    }
+}
+
+impl Read for UnreadableInput {
+    fn read(&mut self, _buf: &mut [u8]) -> io::Result<usize> {
+        Err(self.error())
+    }
+}
+
+impl BufRead for UnreadableInput {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        Err(self.error())
+    }
+
+    fn consume(&mut self, _amount: usize) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_closed_pipe_is_no_error_and_other_write_failures_are() {
+        assert_eq!(stdout_failed(&io::Error::from(io::ErrorKind::BrokenPipe)), None);
+        let full = stdout_failed(&io::Error::from(io::ErrorKind::StorageFull)).map(|d| d.code);
+        assert_eq!(full, Some("PA003"));
+        assert_eq!(stdin_failed(&io::Error::other("gone")).code, "PA018");
+    }
+
+    #[test]
+    fn an_unreadable_input_fails_every_read() {
+        let mut input = UnreadableInput { reason: "it is closed" };
+        let mut line = String::new();
+        let error = input.read_line(&mut line).map(|_| ()).unwrap_err();
+        assert_eq!(error.to_string(), "it is closed");
+        assert!(input.read(&mut [0; 4]).is_err());
+    }
+}
