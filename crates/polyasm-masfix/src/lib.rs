@@ -179,6 +179,12 @@ pub fn assemble_str(text: &str) -> Result<Vec<u8>, Vec<Diagnostic>> {
     }
 }
 
+/// Bytes that are no bytecode file.
+fn bad_bytecode(name: &str, error: &decode::BytecodeError) -> Diagnostic {
+    Diagnostic::error("MX044", format!("{name} is not Masfix bytecode: {error}"))
+        .with_help("a bytecode file is what `polyasm -t masfix prog.mx -o prog.mxb` writes")
+}
+
 /// Masfix as a polyasm target.
 pub struct MasfixTarget;
 
@@ -189,6 +195,7 @@ static INFO: TargetInfo = TargetInfo {
     name: "masfix",
     aliases: &["mx"],
     extensions: &["mx"],
+    binary_extensions: &["mxb"],
     description: "Masfix, a 16-bit esoteric assembly language, to polyasm's bytecode (.mxb)",
     word_bytes: 2,
     program_limit: None,
@@ -223,8 +230,22 @@ impl Target for MasfixTarget {
         ASSEMBLE_OPTIONS
     }
 
-    fn assemble(&self, sources: &SourceMap, file: SourceId, options: &TargetOptions) -> Outcome<Object> {
+    fn assemble(&self, sources: &mut SourceMap, file: SourceId, options: &TargetOptions) -> Outcome<Object> {
         assemble(sources, file, assemble_options(options))
+    }
+
+    fn load_program(&self, _sources: &mut SourceMap, bytes: &[u8], name: &str) -> Option<Outcome<Object>> {
+        Some(match decode::read(bytes) {
+            Ok(_) => {
+                let mut object = Object::new(2);
+                object.bytes = bytes.to_vec();
+                Outcome {
+                    value: Some(object),
+                    diagnostics: Vec::new(),
+                }
+            }
+            Err(e) => Outcome::failed(vec![bad_bytecode(name, &e)]),
+        })
     }
 
     fn disassemble(&self, sources: &SourceMap, input: &DisasmInput) -> Outcome<String> {
@@ -238,10 +259,7 @@ impl Target for MasfixTarget {
                 value: Some(print::print_program(&bytecode.instrs)),
                 diagnostics: Vec::new(),
             },
-            Err(e) => Outcome::failed(vec![
-                Diagnostic::error("MX044", format!("{} is not Masfix bytecode: {e}", input.name))
-                    .with_help("a bytecode file is what `polyasm -t masfix prog.mx -o prog.mxb` writes"),
-            ]),
+            Err(e) => Outcome::failed(vec![bad_bytecode(input.name, &e)]),
         }
     }
 }
