@@ -12,6 +12,7 @@ use polyasm_core::{Object, SourceId, SourceMap, Span};
 use crate::decode::DebugSection;
 
 use crate::error::MxError;
+use crate::lexer::NO_EXPANSION;
 use crate::ops::{
     CONDS, Cond, CondReg, FLAG_DEBUG, HEADER_BYTES, Instr, KINDS, Kind, MAGIC, MAX_INSTRUCTIONS, OPERS, Oper, Reg,
     Shape, VERSION, Value, pack,
@@ -194,7 +195,10 @@ pub struct Encoder {
     pending: Vec<Pending>,
     labels: HashMap<String, LabelDef>,
     label_order: Vec<(String, u32, Span)>,
-    errors: Vec<MxError>,
+    /// Each error with the macro expansion it arose in.
+    errors: Vec<(MxError, u32)>,
+    /// The expansion of what is being checked now.
+    origin: u32,
     suggestions: SuggestionBudget,
 }
 
@@ -210,16 +214,24 @@ impl Encoder {
             labels,
             label_order: Vec::new(),
             errors: Vec::new(),
+            origin: NO_EXPANSION,
             suggestions: SuggestionBudget::new(len),
         }
     }
 
+    /// Records an error of what is being checked now.
     pub fn error(&mut self, error: MxError) {
-        self.errors.push(error);
+        self.errors.push((error, self.origin));
+    }
+
+    /// Records an error of a token from macro expansion `origin` ([`NO_EXPANSION`] for none).
+    pub fn error_in(&mut self, error: MxError, origin: u32) {
+        self.errors.push((error, origin));
     }
 
     /// Defines label `name` (the atom after a `:`) at the next instruction.
     pub fn label(&mut self, name: &Atom) {
+        self.origin = name.origin;
         let text = name.text.as_str();
         let error = if !is_label_name(text) {
             Some(MxError::InvalidLabelName {
@@ -245,7 +257,7 @@ impl Encoder {
         }
         let value = self.pending.len() as u32;
         match self.labels.get(text) {
-            Some(first) => self.errors.push(MxError::LabelRedefined {
+            Some(first) => self.error(MxError::LabelRedefined {
                 span: name.span,
                 first: first.span,
                 name: text.to_string(),
@@ -266,14 +278,14 @@ impl Encoder {
     /// Takes an instruction: its name and immediates.
     pub fn instruction(&mut self, name: Atom, immediates: Vec<Atom>) {
         if self.pending.len() == MAX_INSTRUCTIONS {
-            self.errors.push(MxError::TooManyInstructions { span: name.span });
+            self.error_in(MxError::TooManyInstructions { span: name.span }, name.origin);
         }
         self.pending.push(Pending { name, immediates });
     }
 
     /// Resolves every instruction; the program, or nothing when anything is wrong, and every
     /// diagnostic found (warnings too), in source order.
-    pub fn finish(mut self) -> (Option<Assembled>, Vec<MxError>) {
+    pub fn finish(mut self) -> (Option<Assembled>, Vec<(MxError, u32)>) {
         let count = self.pending.len() as u32;
         if let Some(end) = self.labels.get_mut("end") {
             end.value = count;
@@ -286,16 +298,17 @@ impl Encoder {
         };
         for p in &pending {
             let span = p.immediates.last().map_or(p.name.span, |imm| p.name.span.to(imm.span));
+            self.origin = p.name.origin;
             if let Some(instr) = self.resolve(p) {
                 assembled.instrs.push(instr);
                 assembled.spans.push(span);
             }
         }
-        self.errors.sort_by_key(|e| {
+        self.errors.sort_by_key(|(e, _)| {
             let span = e.span();
             (span.source.index(), span.start)
         });
-        let failed = self.errors.iter().any(|e| !matches!(e, MxError::NoOp { .. }));
+        let failed = self.errors.iter().any(|(e, _)| !matches!(e, MxError::NoOp { .. }));
         (if failed { None } else { Some(assembled) }, self.errors)
     }
 

@@ -53,6 +53,30 @@ pub struct Token {
     pub span: Span,
     /// Written right after the previous token, with no space or comment between.
     pub joined: bool,
+    /// The macro expansion the token came out of (an index of the expander's table), or
+    /// [`NO_EXPANSION`] for a token written in a file.
+    pub origin: u32,
+    /// For a token the macro system made (a compile-time result), its text's index in the
+    /// expander's table; [`SOURCE_TEXT`] when the text is the source's under `span`.
+    pub text: u32,
+}
+
+/// [`Token::origin`] of a token written in a file.
+pub const NO_EXPANSION: u32 = u32::MAX;
+/// [`Token::text`] of a token whose text is in its source.
+pub const SOURCE_TEXT: u32 = u32::MAX;
+
+impl Token {
+    /// A token as the lexer finds it in a file.
+    pub fn new(tok: Tok, span: Span, joined: bool) -> Token {
+        Token {
+            tok,
+            span,
+            joined,
+            origin: NO_EXPANSION,
+            text: SOURCE_TEXT,
+        }
+    }
 }
 
 /// What can be wrong in the characters of a source.
@@ -137,11 +161,7 @@ pub fn lex(file: SourceId, text: &str) -> (Vec<Token>, Vec<LexError>) {
             }
             b'\n' | b'\r' => {
                 pos += line_break_len(bytes, pos);
-                tokens.push(Token {
-                    tok: Tok::Newline,
-                    span: span(start, start),
-                    joined: false,
-                });
+                tokens.push(Token::new(Tok::Newline, span(start, start), false));
                 joined = false;
                 continue;
             }
@@ -197,11 +217,7 @@ pub fn lex(file: SourceId, text: &str) -> (Vec<Token>, Vec<LexError>) {
                 Tok::Punct(c)
             }
         };
-        tokens.push(Token {
-            tok,
-            span: span(start, pos),
-            joined,
-        });
+        tokens.push(Token::new(tok, span(start, pos), joined));
         joined = true;
     }
     for (_, open_span) in open {

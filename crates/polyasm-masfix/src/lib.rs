@@ -87,7 +87,7 @@ pub fn assemble(sources: &SourceMap, file: SourceId, options: AssembleOptions) -
     for error in lex_errors {
         encoder.error(lex_error(error, text));
     }
-    let text_of = |span: Span| text[span.range()].to_string();
+    let text_of = |t: &lexer::Token| text[t.span.range()].to_string();
     let mut atoms: Vec<Atom> = Vec::new();
     for line in tokens.split(|t| t.tok == Tok::Newline) {
         atoms.clear();
@@ -124,7 +124,7 @@ pub fn assemble(sources: &SourceMap, file: SourceId, options: AssembleOptions) -
         );
     }
     let (assembled, errors) = encoder.finish();
-    let diagnostics = errors.iter().map(MxError::to_diagnostic).collect();
+    let diagnostics = errors.iter().map(|(e, _)| e.to_diagnostic()).collect();
     Outcome {
         value: assembled.map(|a| encode::bytecode_object(&a, sources, file, options.debug, options.listing)),
         diagnostics,

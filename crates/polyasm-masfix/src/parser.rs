@@ -55,6 +55,8 @@ pub struct Atom {
     pub exact: bool,
     /// Written right after the atom before it, with no space between.
     pub joined: bool,
+    /// The macro expansion it came out of ([`crate::lexer::Token::origin`]).
+    pub origin: u32,
 }
 
 impl Atom {
@@ -73,16 +75,17 @@ impl Atom {
 }
 
 /// Gathers a line's tokens (without its line break) into atoms, appended to `atoms`.
-pub fn atoms(tokens: &[Token], text_of: impl Fn(Span) -> String, atoms: &mut Vec<Atom>) {
+pub fn atoms(tokens: &[Token], text_of: impl Fn(&Token) -> String, atoms: &mut Vec<Atom>) {
     let mut i = 0;
     while i < tokens.len() {
         let first = tokens[i];
         let single = |kind: AtomKind| Atom {
             kind,
-            text: text_of(first.span),
+            text: text_of(&first),
             span: first.span,
             exact: true,
             joined: first.joined,
+            origin: first.origin,
         };
         match first.tok {
             Tok::Colon => {
@@ -118,14 +121,16 @@ pub fn atoms(tokens: &[Token], text_of: impl Fn(Span) -> String, atoms: &mut Vec
             [only] if only.tok == Tok::Str => AtomKind::Str,
             _ => AtomKind::Name,
         };
-        let text: String = pieces.iter().map(|t| text_of(t.span)).collect();
+        let text: String = pieces.iter().map(|t| text_of(t)).collect();
         let span = run[0].span.to(run[run.len() - 1].span);
         atoms.push(Atom {
             kind,
-            exact: pieces.len() == run.len(),
+            // Made tokens (a compile-time result) have a span that is not their text's.
+            exact: pieces.len() == run.len() && run.iter().all(|t| t.text == crate::lexer::SOURCE_TEXT),
             text,
             span,
             joined: first.joined,
+            origin: first.origin,
         });
         i = end;
     }
@@ -186,7 +191,7 @@ mod tests {
         let file = sources.add("t.mx", text);
         let (tokens, _) = lex(file, text);
         let mut out = Vec::new();
-        atoms(&tokens, |s| text[s.range()].to_string(), &mut out);
+        atoms(&tokens, |t| text[t.span.range()].to_string(), &mut out);
         out
     }
 
