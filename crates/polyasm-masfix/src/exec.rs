@@ -9,7 +9,7 @@
 use std::fmt::Write as _;
 use std::io::{self, ErrorKind, Read, Write};
 
-use crate::ops::{CondReg, Instr, Kind, Reg, Value};
+use crate::ops::{Cond, CondReg, Instr, Kind, Oper, Reg, Value};
 
 /// The number of memory cells.
 pub const CELLS: usize = 1 << 16;
@@ -149,6 +149,11 @@ pub struct TraceStep {
 #[derive(Clone, Debug)]
 pub struct Program {
     instrs: Box<[Instr]>,
+    /// One specialised operation per instruction, and [`Op::End`] at index `instrs.len()`.
+    ops: Box<[Op]>,
+    /// For each index, how many instructions run from it straight to the first jump or branch
+    /// (included) or to the end: a run that long needs no step check inside it.
+    run_len: Box<[u32]>,
 }
 
 impl Program {
@@ -157,7 +162,24 @@ impl Program {
         if instrs.len() > MAX_PROGRAM_LEN {
             return Err(ProgramTooLong { len: instrs.len() });
         }
-        Ok(Program { instrs: instrs.into() })
+        let mut ops: Vec<Op> = instrs
+            .iter()
+            .enumerate()
+            .map(|(i, instr)| Op::decode(instr, i))
+            .collect();
+        ops.push(Op::End);
+        let mut run_len = vec![0u32; instrs.len() + 1];
+        for (i, instr) in instrs.iter().enumerate().rev() {
+            run_len[i] = match instr.kind {
+                Kind::Jmp | Kind::B => 1,
+                _ => 1 + run_len[i + 1],
+            };
+        }
+        Ok(Program {
+            instrs: instrs.into(),
+            ops: ops.into(),
+            run_len: run_len.into(),
+        })
     }
 
     /// The instructions, as given.
@@ -175,7 +197,15 @@ impl Program {
         limits: Limits,
     ) -> Result<Stats, RunError> {
         let mut io = Io::new(input, output);
-        let result = self.run_slow(machine, &mut io, limits, 0, 0, None);
+        let result = match limits.max_steps {
+            None => self.run_fast::<false>(machine, &mut io, u64::MAX),
+            Some(max) => self.run_fast::<true>(machine, &mut io, max),
+        };
+        let result = match result {
+            Ok(Exit::Ended(steps)) => Ok(Stats { steps }),
+            Ok(Exit::Slow { pc, steps }) => self.run_slow(machine, &mut io, limits, pc, steps, None),
+            Err(e) => Err(e),
+        };
         io.finish(result)
     }
 
@@ -193,6 +223,151 @@ impl Program {
         let mut io = Io::new(input, output);
         let result = self.run_slow(machine, &mut io, limits, 0, 0, Some(trace));
         io.finish(result)
+    }
+
+    /// Runs the specialised operations. Steps are counted per straight run (from a jump
+    /// target to the next jump or branch), since inside one the index moves by one per
+    /// instruction. With `LIMITED`, a run is entered only when it fits in the steps left;
+    /// otherwise the run continues on the exact path (`Exit::Slow`).
+    fn run_fast<const LIMITED: bool>(&self, machine: &mut Machine, io: &mut Io, max: u64) -> Result<Exit, RunError> {
+        let Machine {
+            memory,
+            h: saved_h,
+            r: saved_r,
+        } = machine;
+        let mem: &mut [u16; CELLS] = memory;
+        let (mut h, mut r) = (*saved_h, *saved_r);
+        let ops = &self.ops[..];
+        let len = self.instrs.len();
+        let mut pc = 0usize;
+        // The first index of the current straight run, and the steps done before it.
+        let mut start = 0usize;
+        let mut steps = 0u64;
+        if LIMITED && u64::from(self.run_len[0]) > max {
+            return Ok(Exit::Slow { pc: 0, steps: 0 });
+        }
+        // Ends the straight run with the jump or branch at `pc + $width - 1` going to `$target`.
+        macro_rules! transfer {
+            ($width:expr, $target:expr) => {{
+                let target: usize = $target;
+                steps += (pc + $width - start) as u64;
+                if target > len {
+                    (*saved_h, *saved_r) = (h, r);
+                    return Err(RunError::JumpOutOfRange {
+                        at: pc + $width - 1,
+                        target: target as u16,
+                        steps,
+                    });
+                }
+                if LIMITED && steps + u64::from(self.run_len[target]) > max {
+                    (*saved_h, *saved_r) = (h, r);
+                    return Ok(Exit::Slow { pc: target, steps });
+                }
+                pc = target;
+                start = target;
+                continue;
+            }};
+        }
+        macro_rules! io {
+            ($e:expr) => {
+                match $e {
+                    Ok(v) => v,
+                    Err(e) => {
+                        (*saved_h, *saved_r) = (h, r);
+                        return Err(e);
+                    }
+                }
+            };
+        }
+        loop {
+            let cell = usize::from(h);
+            match ops[pc] {
+                Op::LdImm(k) => r = k,
+                Op::LdH => r = h,
+                Op::LdM => r = mem[cell],
+                Op::LdAddImm(k) => r = r.wrapping_add(k),
+                Op::LdAddM => r = r.wrapping_add(mem[cell]),
+                Op::LdSubM => r = r.wrapping_sub(mem[cell]),
+                Op::MovImm(k) => h = k,
+                Op::MovR => h = r,
+                Op::MovM => h = mem[cell],
+                Op::MovAddImm(k) => h = h.wrapping_add(k),
+                Op::StrImm(k) => mem[cell] = k,
+                Op::StrR => mem[cell] = r,
+                Op::StrH => mem[cell] = h,
+                Op::StrAddImm(k) => mem[cell] = mem[cell].wrapping_add(k),
+                Op::StrAddR => mem[cell] = mem[cell].wrapping_add(r),
+                Op::StrSubR => mem[cell] = mem[cell].wrapping_sub(r),
+                Op::Set { dest, modifier, src } => {
+                    let m = mem[cell];
+                    let mut value = src.eval(h, r, m);
+                    if let Some(op) = modifier {
+                        let old = match dest {
+                            Dest::H => h,
+                            Dest::M => m,
+                            Dest::R => r,
+                        };
+                        value = op.apply(old, value);
+                    }
+                    match dest {
+                        Dest::H => h = value,
+                        Dest::M => mem[cell] = value,
+                        Dest::R => r = value,
+                    }
+                }
+                Op::Swap => std::mem::swap(&mut r, &mut mem[cell]),
+                Op::LImm { reg, cond, k } => r = u16::from(cond.test(reg.pick(r, mem[cell]), k)),
+                Op::SImm { reg, cond, k } => mem[cell] = u16::from(cond.test(reg.pick(r, mem[cell]), k)),
+                Op::L { reg, cond, src } => {
+                    let m = mem[cell];
+                    r = u16::from(cond.test(reg.pick(r, m), src.eval(h, r, m)));
+                }
+                Op::S { reg, cond, src } => {
+                    let m = mem[cell];
+                    mem[cell] = u16::from(cond.test(reg.pick(r, m), src.eval(h, r, m)));
+                }
+                Op::OutcImm(b) => io!(io.outc(b)),
+                Op::OutcR => io!(io.outc(r as u8)),
+                Op::OutcM => io!(io.outc(mem[cell] as u8)),
+                Op::Outc(src) => io!(io.outc(src.eval(h, r, mem[cell]) as u8)),
+                Op::OutuR => io!(io.outu(r)),
+                Op::OutuM => io!(io.outu(mem[cell])),
+                Op::Outu(src) => io!(io.outu(src.eval(h, r, mem[cell]))),
+                Op::IncR => r = io!(io.inc()),
+                Op::IncM => mem[cell] = io!(io.inc()),
+                Op::IpcR => r = io!(io.ipc()),
+                Op::IpcM => mem[cell] = io!(io.ipc()),
+                Op::InuR => r = io!(io.inu()),
+                Op::InuM => mem[cell] = io!(io.inu()),
+                Op::Inl => io!(io.inl()),
+                Op::Jmp(target) => transfer!(1, usize::from(target)),
+                Op::JmpTo { modifier, src } => {
+                    let value = src.eval(h, r, mem[cell]);
+                    let target = match modifier {
+                        Some(op) => op.apply(pc as u16, value),
+                        None => value,
+                    };
+                    transfer!(1, usize::from(target))
+                }
+                Op::BrRNe(target) => transfer!(1, if r != 0 { usize::from(target) } else { pc + 1 }),
+                Op::BrREq(target) => transfer!(1, if r == 0 { usize::from(target) } else { pc + 1 }),
+                Op::BrMNe(target) => transfer!(1, if mem[cell] != 0 { usize::from(target) } else { pc + 1 }),
+                Op::BrMEq(target) => transfer!(1, if mem[cell] == 0 { usize::from(target) } else { pc + 1 }),
+                Op::Br { reg, cond, src } => {
+                    let m = mem[cell];
+                    if cond.test(reg.pick(r, m), 0) {
+                        transfer!(1, usize::from(src.eval(h, r, m)))
+                    }
+                    transfer!(1, pc + 1)
+                }
+                Op::End => {
+                    steps += (pc - start) as u64;
+                    (*saved_h, *saved_r) = (h, r);
+                    return Ok(Exit::Ended(steps));
+                }
+            }
+            pc += 1;
+        }
     }
 
     /// Executes one source instruction at a time from `pc`, `steps` already done, checking
@@ -236,6 +411,259 @@ impl Program {
             };
         }
         Ok(Stats { steps })
+    }
+}
+
+/// How a fast run stopped without an error.
+enum Exit {
+    /// The program ended after this many steps.
+    Ended(u64),
+    /// The next straight run does not fit in the steps left: go on one instruction at a time.
+    Slow { pc: usize, steps: u64 },
+}
+
+/// The register a `mov`, `str` or `ld` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Dest {
+    H,
+    M,
+    R,
+}
+
+/// A value as an operation computes it, with `p` already replaced by the instruction's index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Src {
+    Const(u16),
+    H,
+    M,
+    R,
+    HOp(Oper, u16),
+    MOp(Oper, u16),
+    ROp(Oper, u16),
+}
+
+impl Src {
+    fn of(value: Value, index: usize) -> Src {
+        let p = index as u16;
+        match value {
+            Value::None => Src::Const(0),
+            Value::Imm(k) => Src::Const(k),
+            Value::Reg(Reg::H) => Src::H,
+            Value::Reg(Reg::M) => Src::M,
+            Value::Reg(Reg::R) => Src::R,
+            Value::Reg(Reg::P) => Src::Const(p),
+            Value::RegOp(Reg::H, op, k) => Src::HOp(op, k),
+            Value::RegOp(Reg::M, op, k) => Src::MOp(op, k),
+            Value::RegOp(Reg::R, op, k) => Src::ROp(op, k),
+            Value::RegOp(Reg::P, op, k) => Src::Const(op.apply(p, k)),
+        }
+    }
+
+    #[inline(always)]
+    fn eval(self, h: u16, r: u16, m: u16) -> u16 {
+        match self {
+            Src::Const(k) => k,
+            Src::H => h,
+            Src::M => m,
+            Src::R => r,
+            Src::HOp(op, k) => op.apply(h, k),
+            Src::MOp(op, k) => op.apply(m, k),
+            Src::ROp(op, k) => op.apply(r, k),
+        }
+    }
+}
+
+trait PickCondReg {
+    fn pick(self, r: u16, m: u16) -> u16;
+}
+
+impl PickCondReg for CondReg {
+    #[inline(always)]
+    fn pick(self, r: u16, m: u16) -> u16 {
+        match self {
+            CondReg::R => r,
+            CondReg::M => m,
+        }
+    }
+}
+
+/// An instruction specialised by its shape: the common shapes get an operation of their own,
+/// the rest a general one ([`Op::Set`], [`Op::L`], ...).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Op {
+    LdImm(u16),
+    LdH,
+    LdM,
+    /// `lda k`, and `lds k` as the addition of `-k`.
+    LdAddImm(u16),
+    LdAddM,
+    LdSubM,
+    MovImm(u16),
+    MovR,
+    MovM,
+    MovAddImm(u16),
+    StrImm(u16),
+    StrR,
+    StrH,
+    StrAddImm(u16),
+    StrAddR,
+    StrSubR,
+    Set {
+        dest: Dest,
+        modifier: Option<Oper>,
+        src: Src,
+    },
+    Swap,
+    LImm {
+        reg: CondReg,
+        cond: Cond,
+        k: u16,
+    },
+    SImm {
+        reg: CondReg,
+        cond: Cond,
+        k: u16,
+    },
+    L {
+        reg: CondReg,
+        cond: Cond,
+        src: Src,
+    },
+    S {
+        reg: CondReg,
+        cond: Cond,
+        src: Src,
+    },
+    OutcImm(u8),
+    OutcR,
+    OutcM,
+    Outc(Src),
+    OutuR,
+    OutuM,
+    Outu(Src),
+    IncR,
+    IncM,
+    IpcR,
+    IpcM,
+    InuR,
+    InuM,
+    Inl,
+    Jmp(u16),
+    /// `p = p modifier value` or `p = value`, the value known only at run time.
+    JmpTo {
+        modifier: Option<Oper>,
+        src: Src,
+    },
+    BrRNe(u16),
+    BrREq(u16),
+    BrMNe(u16),
+    BrMEq(u16),
+    Br {
+        reg: CondReg,
+        cond: Cond,
+        src: Src,
+    },
+    /// Past the last instruction.
+    End,
+}
+
+impl Op {
+    fn decode(instr: &Instr, index: usize) -> Op {
+        let src = Src::of(instr.value, index);
+        let to_m = instr.value == Value::Reg(Reg::M);
+        let (reg, cond) = instr.cond.unwrap_or((CondReg::R, Cond::Eq));
+        let basic = |dest: Dest| Op::Set {
+            dest,
+            modifier: instr.modifier,
+            src,
+        };
+        match instr.kind {
+            Kind::Ld => match (instr.modifier, src) {
+                (None, Src::Const(k)) => Op::LdImm(k),
+                (None, Src::H) => Op::LdH,
+                (None, Src::M) => Op::LdM,
+                (Some(Oper::Add), Src::Const(k)) => Op::LdAddImm(k),
+                (Some(Oper::Sub), Src::Const(k)) => Op::LdAddImm(k.wrapping_neg()),
+                (Some(Oper::Add), Src::M) => Op::LdAddM,
+                (Some(Oper::Sub), Src::M) => Op::LdSubM,
+                _ => basic(Dest::R),
+            },
+            Kind::Mov => match (instr.modifier, src) {
+                (None, Src::Const(k)) => Op::MovImm(k),
+                (None, Src::R) => Op::MovR,
+                (None, Src::M) => Op::MovM,
+                (Some(Oper::Add), Src::Const(k)) => Op::MovAddImm(k),
+                (Some(Oper::Sub), Src::Const(k)) => Op::MovAddImm(k.wrapping_neg()),
+                _ => basic(Dest::H),
+            },
+            Kind::Str => match (instr.modifier, src) {
+                (None, Src::Const(k)) => Op::StrImm(k),
+                (None, Src::R) => Op::StrR,
+                (None, Src::H) => Op::StrH,
+                (Some(Oper::Add), Src::Const(k)) => Op::StrAddImm(k),
+                (Some(Oper::Sub), Src::Const(k)) => Op::StrAddImm(k.wrapping_neg()),
+                (Some(Oper::Add), Src::R) => Op::StrAddR,
+                (Some(Oper::Sub), Src::R) => Op::StrSubR,
+                _ => basic(Dest::M),
+            },
+            Kind::Jmp => match (instr.modifier, src) {
+                (None, Src::Const(k)) => Op::Jmp(k),
+                (Some(op), Src::Const(k)) => Op::Jmp(op.apply(index as u16, k)),
+                (modifier, src) => Op::JmpTo { modifier, src },
+            },
+            Kind::B => match (reg, Cond::branch_form(cond), src) {
+                (_, Some(Cond::Ae), Src::Const(k)) => Op::Jmp(k),
+                (CondReg::R, Some(Cond::Ne), Src::Const(k)) => Op::BrRNe(k),
+                (CondReg::R, Some(Cond::Eq), Src::Const(k)) => Op::BrREq(k),
+                (CondReg::M, Some(Cond::Ne), Src::Const(k)) => Op::BrMNe(k),
+                (CondReg::M, Some(Cond::Eq), Src::Const(k)) => Op::BrMEq(k),
+                (reg, _, src) => Op::Br { reg, cond, src },
+            },
+            Kind::L => match src {
+                Src::Const(k) => Op::LImm { reg, cond, k },
+                src => Op::L { reg, cond, src },
+            },
+            Kind::S => match src {
+                Src::Const(k) => Op::SImm { reg, cond, k },
+                src => Op::S { reg, cond, src },
+            },
+            Kind::Swap => Op::Swap,
+            Kind::Outc => match src {
+                Src::Const(k) => Op::OutcImm(k as u8),
+                Src::R => Op::OutcR,
+                Src::M => Op::OutcM,
+                src => Op::Outc(src),
+            },
+            Kind::Outu => match src {
+                Src::R => Op::OutuR,
+                Src::M => Op::OutuM,
+                src => Op::Outu(src),
+            },
+            Kind::Inc if to_m => Op::IncM,
+            Kind::Inc => Op::IncR,
+            Kind::Ipc if to_m => Op::IpcM,
+            Kind::Ipc => Op::IpcR,
+            Kind::Inu if to_m => Op::InuM,
+            Kind::Inu => Op::InuR,
+            Kind::Inl => Op::Inl,
+        }
+    }
+}
+
+trait BranchForm {
+    fn branch_form(self) -> Option<Cond>;
+}
+
+impl BranchForm for Cond {
+    /// The same test against 0 in its simplest form: `ab` is `ne`, `be` is `eq`, `ae` always
+    /// holds (`Some(Ae)`), `bl` never (`None`).
+    fn branch_form(self) -> Option<Cond> {
+        match self {
+            Cond::Ab => Some(Cond::Ne),
+            Cond::Be => Some(Cond::Eq),
+            Cond::Bl => None,
+            c => Some(c),
+        }
     }
 }
 
