@@ -1,1 +1,943 @@
 //! The Masfix virtual machine.
+//!
+//! A [`Program`] is built once from decomposed instructions and run any number of times on a
+//! [`Machine`] (65,536 cells, `h`, `r`), which the caller may keep between runs: compile-time
+//! calls run many programs on one machine. Input is read through the VM's own buffer from any
+//! [`Read`]; output is buffered and written to any [`Write`] before the VM waits for input and
+//! when the run ends, so a prompt is on the screen before the program waits.
+
+use std::fmt::Write as _;
+use std::io::{self, ErrorKind, Read, Write};
+
+use crate::ops::{Cond, CondReg, Instr, Kind, Oper, Reg, Value};
+
+/// The number of memory cells.
+pub const CELLS: usize = 1 << 16;
+
+/// The most instructions a program may hold: every index must be a 16-bit value of `p`.
+pub const MAX_PROGRAM_LEN: usize = 1 << 16;
+
+/// Output is written once this many bytes wait in the VM's buffer.
+const OUTPUT_CHUNK: usize = 1 << 16;
+
+/// Input is read from the reader this many bytes at a time.
+const INPUT_CHUNK: usize = 1 << 16;
+
+/// The state a program runs on: memory, the head `h` and the accumulator `r`. `m` is
+/// `memory[h]`; `p` lives only while a program runs.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Machine {
+    pub memory: Box<[u16; CELLS]>,
+    pub h: u16,
+    pub r: u16,
+}
+
+impl Machine {
+    /// A clean machine: every cell, `h` and `r` are 0.
+    pub fn new() -> Machine {
+        let memory: Box<[u16; CELLS]> = vec![0u16; CELLS]
+            .into_boxed_slice()
+            .try_into()
+            .expect("invariant: the vector has exactly CELLS cells");
+        Machine { memory, h: 0, r: 0 }
+    }
+
+    /// Back to the state of [`Machine::new`].
+    pub fn reset(&mut self) {
+        self.memory.fill(0);
+        self.h = 0;
+        self.r = 0;
+    }
+
+    /// The cell under the head.
+    pub fn m(&self) -> u16 {
+        self.memory[usize::from(self.h)]
+    }
+}
+
+impl Default for Machine {
+    fn default() -> Machine {
+        Machine::new()
+    }
+}
+
+impl std::fmt::Debug for Machine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let used = self.memory.iter().filter(|&&c| c != 0).count();
+        f.debug_struct("Machine")
+            .field("h", &self.h)
+            .field("r", &self.r)
+            .field("m", &self.m())
+            .field("nonzero_cells", &used)
+            .finish()
+    }
+}
+
+/// Limits on one run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// The most instructions the run may execute; the run fails when the program would
+    /// execute one more.
+    pub max_steps: Option<u64>,
+}
+
+/// What a run that ended normally did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stats {
+    /// Instructions executed (source instructions, whatever the VM fused).
+    pub steps: u64,
+}
+
+/// Why a run stopped before the program ended.
+#[derive(Debug)]
+pub enum RunError {
+    /// The instruction at index `at` jumped to `target`, past the end of the program.
+    /// `steps` counts the instructions executed, the jump included.
+    JumpOutOfRange { at: usize, target: u16, steps: u64 },
+    /// The program had executed `steps` instructions, the limit, and had not ended.
+    StepLimit { steps: u64 },
+    /// Reading the program's input failed.
+    Read(io::Error),
+    /// Writing the program's output failed.
+    Write(io::Error),
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RunError::JumpOutOfRange { at, target, .. } => {
+                write!(f, "instruction {at} jumps to {target}, past the end of the program")
+            }
+            RunError::StepLimit { steps } => write!(f, "the step limit of {steps} was reached"),
+            RunError::Read(e) => write!(f, "cannot read the program's input: {e}"),
+            RunError::Write(e) => write!(f, "cannot write the program's output: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for RunError {}
+
+/// A program longer than [`MAX_PROGRAM_LEN`] instructions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProgramTooLong {
+    pub len: usize,
+}
+
+impl std::fmt::Display for ProgramTooLong {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the program has {} instructions, more than {MAX_PROGRAM_LEN}",
+            self.len
+        )
+    }
+}
+
+impl std::error::Error for ProgramTooLong {}
+
+/// The machine state before one instruction runs, as a trace shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TraceStep {
+    /// The index of the instruction about to run.
+    pub index: usize,
+    pub h: u16,
+    pub r: u16,
+    pub m: u16,
+}
+
+/// A program ready to run.
+#[derive(Clone, Debug)]
+pub struct Program {
+    instrs: Box<[Instr]>,
+    /// One specialised operation per instruction, and [`Op::End`] at index `instrs.len()`.
+    ops: Box<[Op]>,
+    /// For each index, how many instructions run from it straight to the first jump or branch
+    /// (included) or to the end: a run that long needs no step check inside it.
+    run_len: Box<[u32]>,
+}
+
+impl Program {
+    /// Prepares `instrs` to run.
+    pub fn new(instrs: &[Instr]) -> Result<Program, ProgramTooLong> {
+        if instrs.len() > MAX_PROGRAM_LEN {
+            return Err(ProgramTooLong { len: instrs.len() });
+        }
+        let mut ops: Vec<Op> = instrs
+            .iter()
+            .enumerate()
+            .map(|(i, instr)| Op::decode(instr, i))
+            .collect();
+        ops.push(Op::End);
+        let mut run_len = vec![0u32; instrs.len() + 1];
+        for (i, instr) in instrs.iter().enumerate().rev() {
+            run_len[i] = match instr.kind {
+                Kind::Jmp | Kind::B => 1,
+                _ => 1 + run_len[i + 1],
+            };
+        }
+        Ok(Program {
+            instrs: instrs.into(),
+            ops: ops.into(),
+            run_len: run_len.into(),
+        })
+    }
+
+    /// The instructions, as given.
+    pub fn instrs(&self) -> &[Instr] {
+        &self.instrs
+    }
+
+    /// Runs the program from its first instruction on `machine`, reading `input` and writing
+    /// `output`. The machine keeps its state afterwards, whatever the outcome.
+    pub fn run(
+        &self,
+        machine: &mut Machine,
+        input: &mut dyn Read,
+        output: &mut dyn Write,
+        limits: Limits,
+    ) -> Result<Stats, RunError> {
+        let mut io = Io::new(input, output);
+        let result = match limits.max_steps {
+            None => self.run_fast::<false>(machine, &mut io, u64::MAX),
+            Some(max) => self.run_fast::<true>(machine, &mut io, max),
+        };
+        let result = match result {
+            Ok(Exit::Ended(steps)) => Ok(Stats { steps }),
+            Ok(Exit::Slow { pc, steps }) => self.run_slow(machine, &mut io, limits, pc, steps, None),
+            Err(e) => Err(e),
+        };
+        io.finish(result)
+    }
+
+    /// Runs like [`Program::run`], calling `trace` before each instruction with its index and
+    /// the machine state. Output waiting in the buffer is written before each call, so a trace
+    /// on another stream interleaves with the program's output.
+    pub fn run_traced(
+        &self,
+        machine: &mut Machine,
+        input: &mut dyn Read,
+        output: &mut dyn Write,
+        limits: Limits,
+        trace: &mut dyn FnMut(TraceStep),
+    ) -> Result<Stats, RunError> {
+        let mut io = Io::new(input, output);
+        let result = self.run_slow(machine, &mut io, limits, 0, 0, Some(trace));
+        io.finish(result)
+    }
+
+    /// Runs the specialised operations. Steps are counted per straight run (from a jump
+    /// target to the next jump or branch), since inside one the index moves by one per
+    /// instruction. With `LIMITED`, a run is entered only when it fits in the steps left;
+    /// otherwise the run continues on the exact path (`Exit::Slow`).
+    fn run_fast<const LIMITED: bool>(&self, machine: &mut Machine, io: &mut Io, max: u64) -> Result<Exit, RunError> {
+        let Machine {
+            memory,
+            h: saved_h,
+            r: saved_r,
+        } = machine;
+        let mem: &mut [u16; CELLS] = memory;
+        let (mut h, mut r) = (*saved_h, *saved_r);
+        let ops = &self.ops[..];
+        let len = self.instrs.len();
+        let mut pc = 0usize;
+        // The first index of the current straight run, and the steps done before it.
+        let mut start = 0usize;
+        let mut steps = 0u64;
+        if LIMITED && u64::from(self.run_len[0]) > max {
+            return Ok(Exit::Slow { pc: 0, steps: 0 });
+        }
+        // Ends the straight run with the jump or branch at `pc + $width - 1` going to `$target`.
+        macro_rules! transfer {
+            ($width:expr, $target:expr) => {{
+                let target: usize = $target;
+                steps += (pc + $width - start) as u64;
+                if target > len {
+                    (*saved_h, *saved_r) = (h, r);
+                    return Err(RunError::JumpOutOfRange {
+                        at: pc + $width - 1,
+                        target: target as u16,
+                        steps,
+                    });
+                }
+                if LIMITED && steps + u64::from(self.run_len[target]) > max {
+                    (*saved_h, *saved_r) = (h, r);
+                    return Ok(Exit::Slow { pc: target, steps });
+                }
+                pc = target;
+                start = target;
+                continue;
+            }};
+        }
+        macro_rules! io {
+            ($e:expr) => {
+                match $e {
+                    Ok(v) => v,
+                    Err(e) => {
+                        (*saved_h, *saved_r) = (h, r);
+                        return Err(e);
+                    }
+                }
+            };
+        }
+        loop {
+            let cell = usize::from(h);
+            match ops[pc] {
+                Op::LdImm(k) => r = k,
+                Op::LdH => r = h,
+                Op::LdM => r = mem[cell],
+                Op::LdAddImm(k) => r = r.wrapping_add(k),
+                Op::LdAddM => r = r.wrapping_add(mem[cell]),
+                Op::LdSubM => r = r.wrapping_sub(mem[cell]),
+                Op::MovImm(k) => h = k,
+                Op::MovR => h = r,
+                Op::MovM => h = mem[cell],
+                Op::MovAddImm(k) => h = h.wrapping_add(k),
+                Op::StrImm(k) => mem[cell] = k,
+                Op::StrR => mem[cell] = r,
+                Op::StrH => mem[cell] = h,
+                Op::StrAddImm(k) => mem[cell] = mem[cell].wrapping_add(k),
+                Op::StrAddR => mem[cell] = mem[cell].wrapping_add(r),
+                Op::StrSubR => mem[cell] = mem[cell].wrapping_sub(r),
+                Op::Set { dest, modifier, src } => {
+                    let m = mem[cell];
+                    let mut value = src.eval(h, r, m);
+                    if let Some(op) = modifier {
+                        let old = match dest {
+                            Dest::H => h,
+                            Dest::M => m,
+                            Dest::R => r,
+                        };
+                        value = op.apply(old, value);
+                    }
+                    match dest {
+                        Dest::H => h = value,
+                        Dest::M => mem[cell] = value,
+                        Dest::R => r = value,
+                    }
+                }
+                Op::Swap => std::mem::swap(&mut r, &mut mem[cell]),
+                Op::LImm { reg, cond, k } => r = u16::from(cond.test(reg.pick(r, mem[cell]), k)),
+                Op::SImm { reg, cond, k } => mem[cell] = u16::from(cond.test(reg.pick(r, mem[cell]), k)),
+                Op::L { reg, cond, src } => {
+                    let m = mem[cell];
+                    r = u16::from(cond.test(reg.pick(r, m), src.eval(h, r, m)));
+                }
+                Op::S { reg, cond, src } => {
+                    let m = mem[cell];
+                    mem[cell] = u16::from(cond.test(reg.pick(r, m), src.eval(h, r, m)));
+                }
+                Op::OutcImm(b) => io!(io.outc(b)),
+                Op::OutcR => io!(io.outc(r as u8)),
+                Op::OutcM => io!(io.outc(mem[cell] as u8)),
+                Op::Outc(src) => io!(io.outc(src.eval(h, r, mem[cell]) as u8)),
+                Op::OutuR => io!(io.outu(r)),
+                Op::OutuM => io!(io.outu(mem[cell])),
+                Op::Outu(src) => io!(io.outu(src.eval(h, r, mem[cell]))),
+                Op::IncR => r = io!(io.inc()),
+                Op::IncM => mem[cell] = io!(io.inc()),
+                Op::IpcR => r = io!(io.ipc()),
+                Op::IpcM => mem[cell] = io!(io.ipc()),
+                Op::InuR => r = io!(io.inu()),
+                Op::InuM => mem[cell] = io!(io.inu()),
+                Op::Inl => io!(io.inl()),
+                Op::Jmp(target) => transfer!(1, usize::from(target)),
+                Op::JmpTo { modifier, src } => {
+                    let value = src.eval(h, r, mem[cell]);
+                    let target = match modifier {
+                        Some(op) => op.apply(pc as u16, value),
+                        None => value,
+                    };
+                    transfer!(1, usize::from(target))
+                }
+                Op::BrRNe(target) => transfer!(1, if r != 0 { usize::from(target) } else { pc + 1 }),
+                Op::BrREq(target) => transfer!(1, if r == 0 { usize::from(target) } else { pc + 1 }),
+                Op::BrMNe(target) => transfer!(1, if mem[cell] != 0 { usize::from(target) } else { pc + 1 }),
+                Op::BrMEq(target) => transfer!(1, if mem[cell] == 0 { usize::from(target) } else { pc + 1 }),
+                Op::Br { reg, cond, src } => {
+                    let m = mem[cell];
+                    if cond.test(reg.pick(r, m), 0) {
+                        transfer!(1, usize::from(src.eval(h, r, m)))
+                    }
+                    transfer!(1, pc + 1)
+                }
+                Op::End => {
+                    steps += (pc - start) as u64;
+                    (*saved_h, *saved_r) = (h, r);
+                    return Ok(Exit::Ended(steps));
+                }
+            }
+            pc += 1;
+        }
+    }
+
+    /// Executes one source instruction at a time from `pc`, `steps` already done, checking
+    /// the limit before each.
+    fn run_slow(
+        &self,
+        machine: &mut Machine,
+        io: &mut Io,
+        limits: Limits,
+        mut pc: usize,
+        mut steps: u64,
+        mut trace: Option<&mut dyn FnMut(TraceStep)>,
+    ) -> Result<Stats, RunError> {
+        let max = limits.max_steps.unwrap_or(u64::MAX);
+        while let Some(instr) = self.instrs.get(pc) {
+            if steps >= max {
+                return Err(RunError::StepLimit { steps });
+            }
+            if let Some(trace) = trace.as_mut() {
+                if !io.out.is_empty() {
+                    io.flush()?;
+                }
+                trace(TraceStep {
+                    index: pc,
+                    h: machine.h,
+                    r: machine.r,
+                    m: machine.m(),
+                });
+            }
+            steps += 1;
+            pc = match step(instr, pc, machine, io) {
+                Ok(next) if next <= self.instrs.len() => next,
+                Ok(next) => {
+                    return Err(RunError::JumpOutOfRange {
+                        at: pc,
+                        target: next as u16,
+                        steps,
+                    });
+                }
+                Err(e) => return Err(e),
+            };
+        }
+        Ok(Stats { steps })
+    }
+}
+
+/// How a fast run stopped without an error.
+enum Exit {
+    /// The program ended after this many steps.
+    Ended(u64),
+    /// The next straight run does not fit in the steps left: go on one instruction at a time.
+    Slow { pc: usize, steps: u64 },
+}
+
+/// The register a `mov`, `str` or `ld` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Dest {
+    H,
+    M,
+    R,
+}
+
+/// A value as an operation computes it, with `p` already replaced by the instruction's index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Src {
+    Const(u16),
+    H,
+    M,
+    R,
+    HOp(Oper, u16),
+    MOp(Oper, u16),
+    ROp(Oper, u16),
+}
+
+impl Src {
+    fn of(value: Value, index: usize) -> Src {
+        let p = index as u16;
+        match value {
+            Value::None => Src::Const(0),
+            Value::Imm(k) => Src::Const(k),
+            Value::Reg(Reg::H) => Src::H,
+            Value::Reg(Reg::M) => Src::M,
+            Value::Reg(Reg::R) => Src::R,
+            Value::Reg(Reg::P) => Src::Const(p),
+            Value::RegOp(Reg::H, op, k) => Src::HOp(op, k),
+            Value::RegOp(Reg::M, op, k) => Src::MOp(op, k),
+            Value::RegOp(Reg::R, op, k) => Src::ROp(op, k),
+            Value::RegOp(Reg::P, op, k) => Src::Const(op.apply(p, k)),
+        }
+    }
+
+    #[inline(always)]
+    fn eval(self, h: u16, r: u16, m: u16) -> u16 {
+        match self {
+            Src::Const(k) => k,
+            Src::H => h,
+            Src::M => m,
+            Src::R => r,
+            Src::HOp(op, k) => op.apply(h, k),
+            Src::MOp(op, k) => op.apply(m, k),
+            Src::ROp(op, k) => op.apply(r, k),
+        }
+    }
+}
+
+trait PickCondReg {
+    fn pick(self, r: u16, m: u16) -> u16;
+}
+
+impl PickCondReg for CondReg {
+    #[inline(always)]
+    fn pick(self, r: u16, m: u16) -> u16 {
+        match self {
+            CondReg::R => r,
+            CondReg::M => m,
+        }
+    }
+}
+
+/// An instruction specialised by its shape: the common shapes get an operation of their own,
+/// the rest a general one ([`Op::Set`], [`Op::L`], ...).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Op {
+    LdImm(u16),
+    LdH,
+    LdM,
+    /// `lda k`, and `lds k` as the addition of `-k`.
+    LdAddImm(u16),
+    LdAddM,
+    LdSubM,
+    MovImm(u16),
+    MovR,
+    MovM,
+    MovAddImm(u16),
+    StrImm(u16),
+    StrR,
+    StrH,
+    StrAddImm(u16),
+    StrAddR,
+    StrSubR,
+    Set {
+        dest: Dest,
+        modifier: Option<Oper>,
+        src: Src,
+    },
+    Swap,
+    LImm {
+        reg: CondReg,
+        cond: Cond,
+        k: u16,
+    },
+    SImm {
+        reg: CondReg,
+        cond: Cond,
+        k: u16,
+    },
+    L {
+        reg: CondReg,
+        cond: Cond,
+        src: Src,
+    },
+    S {
+        reg: CondReg,
+        cond: Cond,
+        src: Src,
+    },
+    OutcImm(u8),
+    OutcR,
+    OutcM,
+    Outc(Src),
+    OutuR,
+    OutuM,
+    Outu(Src),
+    IncR,
+    IncM,
+    IpcR,
+    IpcM,
+    InuR,
+    InuM,
+    Inl,
+    Jmp(u16),
+    /// `p = p modifier value` or `p = value`, the value known only at run time.
+    JmpTo {
+        modifier: Option<Oper>,
+        src: Src,
+    },
+    BrRNe(u16),
+    BrREq(u16),
+    BrMNe(u16),
+    BrMEq(u16),
+    Br {
+        reg: CondReg,
+        cond: Cond,
+        src: Src,
+    },
+    /// Past the last instruction.
+    End,
+}
+
+impl Op {
+    fn decode(instr: &Instr, index: usize) -> Op {
+        let src = Src::of(instr.value, index);
+        let to_m = instr.value == Value::Reg(Reg::M);
+        let (reg, cond) = instr.cond.unwrap_or((CondReg::R, Cond::Eq));
+        let basic = |dest: Dest| Op::Set {
+            dest,
+            modifier: instr.modifier,
+            src,
+        };
+        match instr.kind {
+            Kind::Ld => match (instr.modifier, src) {
+                (None, Src::Const(k)) => Op::LdImm(k),
+                (None, Src::H) => Op::LdH,
+                (None, Src::M) => Op::LdM,
+                (Some(Oper::Add), Src::Const(k)) => Op::LdAddImm(k),
+                (Some(Oper::Sub), Src::Const(k)) => Op::LdAddImm(k.wrapping_neg()),
+                (Some(Oper::Add), Src::M) => Op::LdAddM,
+                (Some(Oper::Sub), Src::M) => Op::LdSubM,
+                _ => basic(Dest::R),
+            },
+            Kind::Mov => match (instr.modifier, src) {
+                (None, Src::Const(k)) => Op::MovImm(k),
+                (None, Src::R) => Op::MovR,
+                (None, Src::M) => Op::MovM,
+                (Some(Oper::Add), Src::Const(k)) => Op::MovAddImm(k),
+                (Some(Oper::Sub), Src::Const(k)) => Op::MovAddImm(k.wrapping_neg()),
+                _ => basic(Dest::H),
+            },
+            Kind::Str => match (instr.modifier, src) {
+                (None, Src::Const(k)) => Op::StrImm(k),
+                (None, Src::R) => Op::StrR,
+                (None, Src::H) => Op::StrH,
+                (Some(Oper::Add), Src::Const(k)) => Op::StrAddImm(k),
+                (Some(Oper::Sub), Src::Const(k)) => Op::StrAddImm(k.wrapping_neg()),
+                (Some(Oper::Add), Src::R) => Op::StrAddR,
+                (Some(Oper::Sub), Src::R) => Op::StrSubR,
+                _ => basic(Dest::M),
+            },
+            Kind::Jmp => match (instr.modifier, src) {
+                (None, Src::Const(k)) => Op::Jmp(k),
+                (Some(op), Src::Const(k)) => Op::Jmp(op.apply(index as u16, k)),
+                (modifier, src) => Op::JmpTo { modifier, src },
+            },
+            Kind::B => match (reg, Cond::branch_form(cond), src) {
+                (_, Some(Cond::Ae), Src::Const(k)) => Op::Jmp(k),
+                (CondReg::R, Some(Cond::Ne), Src::Const(k)) => Op::BrRNe(k),
+                (CondReg::R, Some(Cond::Eq), Src::Const(k)) => Op::BrREq(k),
+                (CondReg::M, Some(Cond::Ne), Src::Const(k)) => Op::BrMNe(k),
+                (CondReg::M, Some(Cond::Eq), Src::Const(k)) => Op::BrMEq(k),
+                (reg, _, src) => Op::Br { reg, cond, src },
+            },
+            Kind::L => match src {
+                Src::Const(k) => Op::LImm { reg, cond, k },
+                src => Op::L { reg, cond, src },
+            },
+            Kind::S => match src {
+                Src::Const(k) => Op::SImm { reg, cond, k },
+                src => Op::S { reg, cond, src },
+            },
+            Kind::Swap => Op::Swap,
+            Kind::Outc => match src {
+                Src::Const(k) => Op::OutcImm(k as u8),
+                Src::R => Op::OutcR,
+                Src::M => Op::OutcM,
+                src => Op::Outc(src),
+            },
+            Kind::Outu => match src {
+                Src::R => Op::OutuR,
+                Src::M => Op::OutuM,
+                src => Op::Outu(src),
+            },
+            Kind::Inc if to_m => Op::IncM,
+            Kind::Inc => Op::IncR,
+            Kind::Ipc if to_m => Op::IpcM,
+            Kind::Ipc => Op::IpcR,
+            Kind::Inu if to_m => Op::InuM,
+            Kind::Inu => Op::InuR,
+            Kind::Inl => Op::Inl,
+        }
+    }
+}
+
+trait BranchForm {
+    fn branch_form(self) -> Option<Cond>;
+}
+
+impl BranchForm for Cond {
+    /// The same test against 0 in its simplest form: `ab` is `ne`, `be` is `eq`, `ae` always
+    /// holds (`Some(Ae)`), `bl` never (`None`).
+    fn branch_form(self) -> Option<Cond> {
+        match self {
+            Cond::Ab => Some(Cond::Ne),
+            Cond::Be => Some(Cond::Eq),
+            Cond::Bl => None,
+            c => Some(c),
+        }
+    }
+}
+
+/// Executes `instr` at index `pc`; returns the index of the next instruction (unchecked: past
+/// the end when a jump says so).
+fn step(instr: &Instr, pc: usize, machine: &mut Machine, io: &mut Io) -> Result<usize, RunError> {
+    let (h, r, m) = (machine.h, machine.r, machine.m());
+    let p = pc as u16;
+    let read = |reg: Reg| match reg {
+        Reg::H => h,
+        Reg::M => m,
+        Reg::R => r,
+        Reg::P => p,
+    };
+    let value = match instr.value {
+        Value::None => 0,
+        Value::Imm(imm) => imm,
+        Value::Reg(reg) => read(reg),
+        Value::RegOp(reg, op, imm) => op.apply(read(reg), imm),
+    };
+    let value = match (instr.modifier, instr.kind.info().dest) {
+        (Some(op), Some(dest)) => op.apply(read(dest), value),
+        _ => value,
+    };
+    let cond_reg = |reg: CondReg| match reg {
+        CondReg::R => r,
+        CondReg::M => m,
+    };
+    let cell = usize::from(h);
+    let mut next = pc + 1;
+    match instr.kind {
+        Kind::Mov => machine.h = value,
+        Kind::Str => machine.memory[cell] = value,
+        Kind::Ld => machine.r = value,
+        Kind::Jmp => next = usize::from(value),
+        Kind::B => {
+            let (reg, cond) = instr.cond.expect("invariant: b has a condition");
+            if cond.test(cond_reg(reg), 0) {
+                next = usize::from(value);
+            }
+        }
+        Kind::L => {
+            let (reg, cond) = instr.cond.expect("invariant: l has a condition");
+            machine.r = u16::from(cond.test(cond_reg(reg), value));
+        }
+        Kind::S => {
+            let (reg, cond) = instr.cond.expect("invariant: s has a condition");
+            machine.memory[cell] = u16::from(cond.test(cond_reg(reg), value));
+        }
+        Kind::Swap => {
+            machine.r = m;
+            machine.memory[cell] = r;
+        }
+        Kind::Outu => io.outu(value)?,
+        Kind::Outc => io.outc(value as u8)?,
+        Kind::Inc | Kind::Ipc | Kind::Inu => {
+            let got = match instr.kind {
+                Kind::Inc => io.inc()?,
+                Kind::Ipc => io.ipc()?,
+                _ => io.inu()?,
+            };
+            match instr.value {
+                Value::Reg(Reg::M) => machine.memory[cell] = got,
+                _ => machine.r = got,
+            }
+        }
+        Kind::Inl => io.inl()?,
+    }
+    Ok(next)
+}
+
+/// The VM's side of input and output: a buffer each way.
+struct Io<'a> {
+    input: &'a mut dyn Read,
+    output: &'a mut dyn Write,
+    out: Vec<u8>,
+    buf: Box<[u8]>,
+    pos: usize,
+    len: usize,
+    eof: bool,
+}
+
+impl<'a> Io<'a> {
+    fn new(input: &'a mut dyn Read, output: &'a mut dyn Write) -> Io<'a> {
+        Io {
+            input,
+            output,
+            out: Vec::with_capacity(OUTPUT_CHUNK + 8),
+            buf: vec![0; INPUT_CHUNK].into_boxed_slice(),
+            pos: 0,
+            len: 0,
+            eof: false,
+        }
+    }
+
+    /// Writes what waits in the output buffer.
+    fn flush(&mut self) -> Result<(), RunError> {
+        if !self.out.is_empty() {
+            self.output.write_all(&self.out).map_err(RunError::Write)?;
+            self.out.clear();
+        }
+        self.output.flush().map_err(RunError::Write)
+    }
+
+    /// Flushes at the end of a run; the run's own error wins over a failed write.
+    fn finish(mut self, result: Result<Stats, RunError>) -> Result<Stats, RunError> {
+        let flushed = self.flush();
+        let stats = result?;
+        flushed?;
+        Ok(stats)
+    }
+
+    #[inline]
+    fn after_output(&mut self) -> Result<(), RunError> {
+        if self.out.len() >= OUTPUT_CHUNK {
+            self.output.write_all(&self.out).map_err(RunError::Write)?;
+            self.out.clear();
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn outc(&mut self, byte: u8) -> Result<(), RunError> {
+        self.out.push(byte);
+        self.after_output()
+    }
+
+    #[inline]
+    fn outu(&mut self, value: u16) -> Result<(), RunError> {
+        let mut digits = [0u8; 5];
+        let mut at = digits.len();
+        let mut v = value;
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (v % 10) as u8;
+            v /= 10;
+            if v == 0 {
+                break;
+            }
+        }
+        self.out.extend_from_slice(&digits[at..]);
+        self.after_output()
+    }
+
+    /// Makes at least one byte wait in the input buffer unless the input has ended; writes
+    /// the output first, since the reader may block.
+    #[cold]
+    fn refill(&mut self) -> Result<(), RunError> {
+        if self.eof {
+            return Ok(());
+        }
+        self.flush()?;
+        loop {
+            match self.input.read(&mut self.buf) {
+                Ok(0) => {
+                    self.eof = true;
+                    return Ok(());
+                }
+                Ok(n) => {
+                    self.pos = 0;
+                    self.len = n.min(self.buf.len());
+                    return Ok(());
+                }
+                Err(e) if e.kind() == ErrorKind::Interrupted => {}
+                Err(e) => return Err(RunError::Read(e)),
+            }
+        }
+    }
+
+    /// The next byte, not consumed; `None` at the end of input.
+    #[inline]
+    fn peek(&mut self) -> Result<Option<u8>, RunError> {
+        if self.pos == self.len {
+            self.refill()?;
+            if self.pos == self.len {
+                return Ok(None);
+            }
+        }
+        Ok(Some(self.buf[self.pos]))
+    }
+
+    #[inline]
+    fn ipc(&mut self) -> Result<u16, RunError> {
+        Ok(self.peek()?.map_or(u16::MAX, u16::from))
+    }
+
+    #[inline]
+    fn inc(&mut self) -> Result<u16, RunError> {
+        let byte = self.peek()?;
+        if byte.is_some() {
+            self.pos += 1;
+        }
+        Ok(byte.map_or(u16::MAX, u16::from))
+    }
+
+    fn inu(&mut self) -> Result<u16, RunError> {
+        let mut value: u32 = 0;
+        while let Some(byte) = self.peek()? {
+            if !byte.is_ascii_digit() {
+                break;
+            }
+            self.pos += 1;
+            value = (value * 10 + u32::from(byte - b'0')).min(u32::from(u16::MAX));
+        }
+        Ok(value as u16)
+    }
+
+    fn inl(&mut self) -> Result<(), RunError> {
+        loop {
+            if self.pos == self.len {
+                self.refill()?;
+                if self.pos == self.len {
+                    return Ok(());
+                }
+            }
+            let waiting = &self.buf[self.pos..self.len];
+            match waiting.iter().position(|&b| b == b'\n') {
+                Some(at) => {
+                    self.pos += at + 1;
+                    return Ok(());
+                }
+                None => self.pos = self.len,
+            }
+        }
+    }
+}
+
+/// The cells `first..=last` as text for `--dump-memory`: one line per 8 cells, the address of
+/// the line's first cell in decimal, a colon, then each cell in decimal, right-aligned in 5
+/// columns (`   16:     0    72   105 ...`). Nothing when `last < first`.
+pub fn dump_memory(machine: &Machine, first: u16, last: u16) -> String {
+    let mut out = String::new();
+    if last < first {
+        return out;
+    }
+    let cells = &machine.memory[usize::from(first)..=usize::from(last)];
+    for (line, chunk) in cells.chunks(8).enumerate() {
+        let address = usize::from(first) + line * 8;
+        let _ = write!(out, "{address:>5}:");
+        for cell in chunk {
+            let _ = write!(out, " {cell:>5}");
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// Reads a `--dump-memory` range: `N` (one cell), `A..B` (from `A` up to, not including, `B`,
+/// at most 65536) or `A..=B`, in decimal. Gives the first and last cell.
+pub fn parse_memory_range(text: &str) -> Result<(u16, u16), String> {
+    let number = |s: &str, max: u32| -> Result<u32, String> {
+        let s = s.trim();
+        if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(format!("`{s}` is not a decimal cell address"));
+        }
+        match s.parse::<u32>() {
+            Ok(n) if n <= max => Ok(n),
+            _ => Err(format!("`{s}` is past the last cell address ({max})")),
+        }
+    };
+    let (first, last) = if let Some((a, b)) = text.split_once("..=") {
+        (number(a, 65535)?, number(b, 65535)?)
+    } else if let Some((a, b)) = text.split_once("..") {
+        let (a, b) = (number(a, 65535)?, number(b, 65536)?);
+        if b <= a {
+            return Err(format!("the range `{text}` holds no cell"));
+        }
+        (a, b - 1)
+    } else {
+        let n = number(text, 65535)?;
+        (n, n)
+    };
+    if last < first {
+        return Err(format!("the range `{text}` holds no cell"));
+    }
+    Ok((first as u16, last as u16))
+}

@@ -1,0 +1,43 @@
+//! VM throughput in executed instructions per second: a tight loop, a sieve, and a program
+//! that sums 65,535 numbers read from its input.
+//!
+//! Run with `cargo bench -p polyasm-masfix --bench vm`.
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use polyasm_masfix::exec::{Limits, Machine, Program};
+
+mod programs;
+
+fn bench_program(c: &mut Criterion, name: &str, source: &str, input: &[u8]) {
+    let program = Program::new(&programs::assemble(source)).expect("the program is short");
+    let mut machine = Machine::new();
+    let mut sink = Vec::new();
+    let steps = program
+        .run(&mut machine, &mut &input[..], &mut sink, Limits::default())
+        .expect("the benchmark program runs")
+        .steps;
+    let mut group = c.benchmark_group("vm");
+    group.sample_size(20);
+    group.throughput(Throughput::Elements(steps));
+    group.bench_with_input(BenchmarkId::new(name, steps), &input, |b, input| {
+        b.iter(|| {
+            machine.reset();
+            sink.clear();
+            let stats = program
+                .run(&mut machine, &mut &input[..], &mut sink, Limits::default())
+                .expect("the benchmark program runs");
+            assert_eq!(stats.steps, steps);
+            sink.len()
+        })
+    });
+    group.finish();
+}
+
+fn vm(c: &mut Criterion) {
+    bench_program(c, "loop", programs::LOOP, b"");
+    bench_program(c, "sieve", programs::SIEVE, b"");
+    bench_program(c, "sum", programs::SUM, &programs::sum_input());
+}
+
+criterion_group!(benches, vm);
+criterion_main!(benches);
