@@ -186,6 +186,8 @@ struct LabelDef {
 pub struct Assembled {
     pub instrs: Vec<Instr>,
     pub spans: Vec<Span>,
+    /// The macro expansion each instruction came out of ([`NO_EXPANSION`] for none).
+    pub origins: Vec<u32>,
     /// Labels in the order they were defined, with their instruction index and definition.
     pub labels: Vec<(String, u32, Span)>,
 }
@@ -294,14 +296,26 @@ impl Encoder {
         let mut assembled = Assembled {
             instrs: Vec::with_capacity(pending.len()),
             spans: Vec::with_capacity(pending.len()),
+            origins: Vec::with_capacity(pending.len()),
             labels: std::mem::take(&mut self.label_order),
         };
         for p in &pending {
-            let span = p.immediates.last().map_or(p.name.span, |imm| p.name.span.to(imm.span));
+            // The name and its immediate, when they were written together.
+            let span = match p.immediates.last() {
+                Some(imm)
+                    if imm.origin == p.name.origin
+                        && imm.span.source == p.name.span.source
+                        && imm.span.start >= p.name.span.end =>
+                {
+                    p.name.span.to(imm.span)
+                }
+                _ => p.name.span,
+            };
             self.origin = p.name.origin;
             if let Some(instr) = self.resolve(p) {
                 assembled.instrs.push(instr);
                 assembled.spans.push(span);
+                assembled.origins.push(p.name.origin);
             }
         }
         self.errors.sort_by_key(|(e, _)| {

@@ -181,6 +181,78 @@ pub enum MxError {
     TooManyInstructions {
         span: Span,
     },
+    UnknownName {
+        span: Span,
+        name: String,
+        suggestion: Option<String>,
+    },
+    MissingDirectiveName {
+        span: Span,
+        sigil: char,
+    },
+    BadDefine {
+        span: Span,
+        problem: &'static str,
+    },
+    NameDefinedTwice {
+        span: Span,
+        first: Option<Span>,
+        name: String,
+    },
+    BadMacro {
+        span: Span,
+        problem: &'static str,
+    },
+    ArgumentCount {
+        span: Span,
+        name: String,
+        takes: usize,
+        found: usize,
+    },
+    MissingArguments {
+        span: Span,
+        name: String,
+    },
+    ExpansionTooDeep {
+        span: Span,
+    },
+    ExpansionTooLarge {
+        span: Span,
+    },
+    UnknownNamespace {
+        span: Span,
+        name: String,
+    },
+    BadNamespace {
+        span: Span,
+        problem: &'static str,
+    },
+    DefinitionInBody {
+        span: Span,
+        directive: String,
+    },
+    BadInclude {
+        span: Span,
+    },
+    CompileTimeNotMacro {
+        span: Span,
+        name: String,
+    },
+    /// Compile-time code that did not assemble (its errors are reported too), or that stopped
+    /// with a runtime error (`problem`).
+    CompileTimeFailed {
+        span: Span,
+        problem: Option<String>,
+    },
+    CompileTimeSteps {
+        span: Span,
+        steps: u64,
+    },
+    /// A diagnostic of polyasm's core (an include that cannot be read), kept as it is.
+    Core {
+        span: Span,
+        diagnostic: Box<Diagnostic>,
+    },
 }
 
 /// Every Masfix code, with its explanation for `polyasm explain`.
@@ -377,6 +449,86 @@ pub static CODES: &[CodeInfo] = &[
         "invalid bytecode",
         "A Masfix bytecode file starts with `MXBC`, a version (1), flags and an instruction count, then holds two 16-bit words per instruction and, when flag 0 is set, a debug section; docs/formats/masfix-bytecode.md describes every field. The message names the byte offset where the file stops making sense.",
     ),
+    code(
+        "MX050",
+        "unknown macro or constant",
+        "A `%name` must name a macro parameter, a `%define` constant or a `%macro` visible from here: defined in this namespace or an enclosing one, or in a namespace brought in with `%using`. Names in other namespaces are reached with `%ns:inner:name`. Directives are define, macro, namespace, using and include.",
+    ),
+    code(
+        "MX051",
+        "missing name after `%` or `!`",
+        "`%` and `!` start a directive or a macro use and are followed, with no space, by a name (`%define`, `%my_macro(1)`) or by a bracket group that builds the name (`%(pre)`).",
+    ),
+    code(
+        "MX052",
+        "invalid constant",
+        "`%define NAME value` defines a constant: the value is a number, a character, or a token list that expands to one number (such as a compile-time call: `%define size (!mul(4, 8))`).",
+    ),
+    code(
+        "MX053",
+        "name defined twice",
+        "A namespace holds each name once: a constant, a macro and a macro's parameters cannot share a name. A nested namespace may reuse a name.",
+    ),
+    code(
+        "MX054",
+        "invalid macro definition",
+        "`%macro name(a, b) { body }` defines a macro: a name, a parameter list of names separated by commas (possibly empty: `()`), and a body in any kind of brackets.",
+    ),
+    code(
+        "MX055",
+        "wrong number of arguments",
+        "A macro use passes one argument per parameter, separated by commas at the top level of its list: `%mac(1, (2, 3))` passes two.",
+    ),
+    code(
+        "MX056",
+        "macro used without arguments",
+        "A macro use is followed by its argument list, even when it takes none: `%newline()`.",
+    ),
+    code(
+        "MX057",
+        "expansion too deep",
+        "Macro uses nest at most 1024 deep: a macro that uses itself without end stops here. The notes show the chain of uses.",
+    ),
+    code(
+        "MX058",
+        "expansion too large",
+        "Macro expansion makes at most 16,777,216 tokens in all, which bounds the time and memory an assembly takes.",
+    ),
+    code(
+        "MX059",
+        "unknown namespace",
+        "A namespace path (`%using ns`, `%ns:inner:name`) starts with a namespace defined in this namespace, an enclosing one, or one brought in with `%using`, and goes on through namespaces defined inside it.",
+    ),
+    code(
+        "MX060",
+        "invalid namespace",
+        "`%namespace name { ... }` opens a namespace: a name, then a body in brackets. The body's code is assembled where it stands; its constants and macros live in the namespace.",
+    ),
+    code(
+        "MX061",
+        "definition inside a macro body",
+        "A macro body may use macros and constants, but `%define`, `%macro`, `%namespace` and `%include` belong outside it, where they are defined once.",
+    ),
+    code(
+        "MX062",
+        "invalid include",
+        "`%include \"name\"` includes a file: the name is a string, `.mx` is added when it has no extension, and the file is searched in the including file's folder, the main file's folder, the `-I` folders, the standard library (`std/...`) and the current folder. A file already included is skipped.",
+    ),
+    code(
+        "MX063",
+        "compile-time use of something not a macro",
+        "`!name(args)` runs a macro's body at compile time; constants and parameters are used with `%`.",
+    ),
+    code(
+        "MX064",
+        "compile-time code failed",
+        "The body of a `!name(args)` call is assembled and run on the compile-time machine. It must assemble, and it must end normally: a jump past its end is an error. Its own errors are reported at the body's lines, with the chain of uses.",
+    ),
+    code(
+        "MX065",
+        "compile-time step limit",
+        "Compile-time code runs at most 100,000,000 instructions in all calls together by default, so that a loop without end stops; `--ctime-steps N` raises the limit.",
+    ),
 ];
 
 const fn code(code: &'static str, title: &'static str, explanation: &'static str) -> CodeInfo {
@@ -434,6 +586,23 @@ impl MxError {
             ExcessImmediate { .. } => "MX041",
             NoOp { .. } => "MX042",
             TooManyInstructions { .. } => "MX043",
+            UnknownName { .. } => "MX050",
+            MissingDirectiveName { .. } => "MX051",
+            BadDefine { .. } => "MX052",
+            NameDefinedTwice { .. } => "MX053",
+            BadMacro { .. } => "MX054",
+            ArgumentCount { .. } => "MX055",
+            MissingArguments { .. } => "MX056",
+            ExpansionTooDeep { .. } => "MX057",
+            ExpansionTooLarge { .. } => "MX058",
+            UnknownNamespace { .. } => "MX059",
+            BadNamespace { .. } => "MX060",
+            DefinitionInBody { .. } => "MX061",
+            BadInclude { .. } => "MX062",
+            CompileTimeNotMacro { .. } => "MX063",
+            CompileTimeFailed { .. } => "MX064",
+            CompileTimeSteps { .. } => "MX065",
+            Core { diagnostic, .. } => diagnostic.code,
         }
     }
 
@@ -478,7 +647,24 @@ impl MxError {
             | MissingImmediate { span, .. }
             | ExcessImmediate { span, .. }
             | NoOp { span, .. }
-            | TooManyInstructions { span } => *span,
+            | TooManyInstructions { span }
+            | UnknownName { span, .. }
+            | MissingDirectiveName { span, .. }
+            | BadDefine { span, .. }
+            | NameDefinedTwice { span, .. }
+            | BadMacro { span, .. }
+            | ArgumentCount { span, .. }
+            | MissingArguments { span, .. }
+            | ExpansionTooDeep { span }
+            | ExpansionTooLarge { span }
+            | UnknownNamespace { span, .. }
+            | BadNamespace { span, .. }
+            | DefinitionInBody { span, .. }
+            | BadInclude { span }
+            | CompileTimeNotMacro { span, .. }
+            | CompileTimeFailed { span, .. }
+            | CompileTimeSteps { span, .. }
+            | Core { span, .. } => *span,
         }
     }
 
@@ -657,6 +843,87 @@ impl MxError {
             ))
             .with_primary(*span, "past the last instruction the machine can address")
             .with_help("a Masfix program holds at most 65,536 instructions"),
+            UnknownName { span, name, suggestion } => {
+                let d = error(format!("unknown macro or constant `{name}`")).with_primary(*span, "not defined here");
+                match suggestion {
+                    Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                    None => d.with_help(
+                        "define it with `%define` or `%macro`, or reach it through its namespace: `%ns:name`",
+                    ),
+                }
+            }
+            MissingDirectiveName { span, sigil } => error(format!("`{sigil}` without a name"))
+                .with_primary(*span, "a name must follow, with no space")
+                .with_help(format!("write `{sigil}name`, e.g. `%define` or `{sigil}my_macro(1)`")),
+            BadDefine { span, problem } => error(format!("invalid `%define`: {problem}"))
+                .with_primary(*span, "here")
+                .with_help("write `%define NAME 42`, `%define NAME 'a'` or `%define NAME (!macro(args))`"),
+            NameDefinedTwice { span, first, name } => {
+                let d = error(format!("`{name}` is defined twice in one namespace"))
+                    .with_primary(*span, "defined again here");
+                match first {
+                    Some(first) => d.with_secondary(*first, "first defined here"),
+                    None => d,
+                }
+                .with_help("rename one of the two, or define one in a nested namespace")
+            }
+            BadMacro { span, problem } => error(format!("invalid `%macro`: {problem}"))
+                .with_primary(*span, "here")
+                .with_help("write `%macro name(a, b) { body }`"),
+            ArgumentCount {
+                span,
+                name,
+                takes,
+                found,
+            } => error(format!("`{name}` takes {}, found {found}", count(*takes, "argument")))
+                .with_primary(*span, "in this use")
+                .with_help("separate arguments with commas; bracket an argument that holds a comma"),
+            MissingArguments { span, name } => error(format!("`{name}` is used without an argument list"))
+                .with_primary(*span, "a macro")
+                .with_help(format!("write `{name}(...)`, or `{name}()` when it takes no argument")),
+            ExpansionTooDeep { span } => error(format!(
+                "macro uses nest deeper than {}",
+                crate::expand::MAX_EXPANSION_DEPTH
+            ))
+            .with_primary(*span, "this use is one too many")
+            .with_help("a macro that uses itself needs a way to stop; the notes show the chain"),
+            ExpansionTooLarge { span } => error(format!(
+                "macro expansion makes more than {} tokens",
+                crate::expand::MAX_EXPANDED_TOKENS
+            ))
+            .with_primary(*span, "expansion stopped here")
+            .with_help(
+                "a macro that uses another several times multiplies its size; look for one that grows without end",
+            ),
+            UnknownNamespace { span, name } => error(format!("unknown namespace `{name}`"))
+                .with_primary(*span, "no namespace of this name is visible here")
+                .with_help("a path starts with a namespace defined here or in an enclosing namespace"),
+            BadNamespace { span, problem } => error(format!("invalid `%namespace`: {problem}"))
+                .with_primary(*span, "here")
+                .with_help("write `%namespace name { ... }`"),
+            DefinitionInBody { span, directive } => error(format!("`%{directive}` inside a macro body"))
+                .with_primary(*span, "not allowed in a body")
+                .with_help("define it outside the macro, before the macro is used"),
+            BadInclude { span } => error("invalid `%include`".into())
+                .with_primary(*span, "a file name in quotes must follow")
+                .with_help("write `%include \"file\"` (`.mx` is added when the name has no extension)"),
+            CompileTimeNotMacro { span, name } => error(format!("`!{name}` runs only macros at compile time"))
+                .with_primary(*span, "a constant or parameter")
+                .with_help(format!("write `%{name}`")),
+            CompileTimeFailed { span, problem } => match problem {
+                Some(problem) => {
+                    error(format!("compile-time code stopped: {problem}")).with_primary(*span, "in this call")
+                }
+                None => error("compile-time code does not assemble".into())
+                    .with_primary(*span, "in this call")
+                    .with_note("the errors in its body are reported above"),
+            },
+            CompileTimeSteps { span, steps } => {
+                error(format!("compile-time code ran {steps} instructions without ending"))
+                    .with_primary(*span, "stopped in this call")
+                    .with_help("look for a loop that never ends, or raise the limit with `--ctime-steps N`")
+            }
+            Core { diagnostic, .. } => (**diagnostic).clone(),
         }
     }
 }

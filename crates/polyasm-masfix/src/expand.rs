@@ -1,0 +1,888 @@
+//! The macro system: tokens in, tokens out, before lines are parsed. Directives start with `%`
+//! (or `!` for a compile-time call):
+//!
+//! - `%define NAME value`: a constant, a number or character (or a token list that expands to
+//!   one); `%NAME` stands for it.
+//! - `%macro name(a, b) { body }`: `%name(x, y)` stands for the body, each `%a` in it replaced
+//!   by its argument; arguments are expanded first, where the use is; the body is expanded in
+//!   the namespace the macro was defined in.
+//! - `%namespace ns { ... }`, `%ns:inner:name`, `%using ns`.
+//! - `%include "file"`: the file's code comes before the including file's (`.mx` implied).
+//! - `!name(args)`: the body is expanded, assembled and run on the compile-time machine, whose
+//!   memory, `h` and `r` persist from call to call; the use is replaced by `r` in decimal.
+//!
+//! A name may be built from pieces: a bracket group right after `%` or `!` is expanded and its
+//! text joined into the name (`%(pre)_x`). Every expansion is recorded, so that an error in a
+//! body can name the chain of uses that led to it. Expansion depth, the number of tokens made
+//! and compile-time steps are bounded, and each bound is an error with a code.
+
+use std::collections::HashMap;
+
+use polyasm_core::include::{IncludeLoader, Included};
+use polyasm_core::{SourceMap, Span};
+
+use crate::encode::Assembled;
+use crate::error::MxError;
+use crate::lexer::{NO_EXPANSION, SOURCE_TEXT, Tok, Token};
+
+/// The deepest macro uses may nest.
+pub const MAX_EXPANSION_DEPTH: usize = 1024;
+/// The most tokens expansion may make, all files together.
+pub const MAX_EXPANDED_TOKENS: usize = 1 << 24;
+/// The directive names; anything else after `%` is a use.
+pub const DIRECTIVES: [&str; 5] = ["define", "macro", "namespace", "using", "include"];
+
+/// One macro use, for the chain of notes under an error in its body.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Expansion {
+    /// As written: `%name` or `!name`.
+    pub name: String,
+    /// The use, from `%` to its closing bracket.
+    pub at: Span,
+    /// The expansion the use itself came out of.
+    pub parent: u32,
+}
+
+/// How compile-time code runs: the crate gives the virtual machine, tests may give another.
+pub trait CompileTime {
+    /// Runs a compile-time program on the persistent compile-time machine and returns `r`;
+    /// `Err` is the error to report (its span among `assembled.spans`).
+    fn run(&mut self, assembled: &Assembled) -> Result<u16, MxError>;
+}
+
+#[derive(Default)]
+struct Namespace {
+    parent: Option<usize>,
+    children: HashMap<String, usize>,
+    defines: HashMap<String, (Token, Span)>,
+    macros: HashMap<String, usize>,
+    usings: Vec<usize>,
+}
+
+struct MacroDef {
+    params: Vec<String>,
+    body: Vec<Token>,
+    namespace: usize,
+}
+
+/// Where tokens are being expanded: the namespace names are looked up in, the arguments of
+/// the macro whose body this is, and the expansion the made tokens belong to.
+#[derive(Clone, Copy)]
+struct Scope<'a> {
+    namespace: usize,
+    params: Option<(&'a [String], &'a [Vec<Token>])>,
+    origin: u32,
+    depth: usize,
+}
+
+impl Scope<'_> {
+    fn in_body(&self) -> bool {
+        self.params.is_some()
+    }
+}
+
+/// What a name stands for.
+enum Meaning {
+    Param(usize),
+    Define(Token),
+    Macro(usize),
+}
+
+/// The macro expander of one assembly.
+pub struct Expander<'c> {
+    namespaces: Vec<Namespace>,
+    macros: Vec<MacroDef>,
+    /// Texts of made tokens ([`Token::text`]).
+    pub texts: Vec<String>,
+    /// Every expansion, indexed by [`Token::origin`].
+    pub expansions: Vec<Expansion>,
+    /// Errors with the expansion they arose in.
+    pub errors: Vec<(MxError, u32)>,
+    made: usize,
+    loader: Option<IncludeLoader>,
+    /// Tokens of included files, in the order the files were finished.
+    included: Vec<Token>,
+    ctime: &'c mut dyn CompileTime,
+}
+
+impl<'c> Expander<'c> {
+    /// An expander; `loader` finds included files (without one, `%include` is an error).
+    pub fn new(loader: Option<IncludeLoader>, ctime: &'c mut dyn CompileTime) -> Expander<'c> {
+        Expander {
+            namespaces: vec![Namespace::default()],
+            macros: Vec::new(),
+            texts: Vec::new(),
+            expansions: Vec::new(),
+            errors: Vec::new(),
+            made: 0,
+            loader,
+            included: Vec::new(),
+            ctime,
+        }
+    }
+
+    /// The text of a token.
+    pub fn text<'s>(&'s self, sources: &'s SourceMap, token: &Token) -> &'s str {
+        match token.text {
+            SOURCE_TEXT => &sources.get(token.span.source).text()[token.span.range()],
+            i => &self.texts[i as usize],
+        }
+    }
+
+    /// "in the expansion of `%name` at FILE:LINE:COL" notes for an error in expansion
+    /// `origin`, innermost first; a long chain shows its ends.
+    pub fn notes(&self, sources: &SourceMap, origin: u32) -> Vec<String> {
+        let mut chain = Vec::new();
+        let mut at = origin;
+        while let Some(e) = self.expansions.get(at as usize) {
+            chain.push(e);
+            at = e.parent;
+        }
+        let describe = |e: &Expansion| {
+            let source = sources.get(e.at.source);
+            let pos = source.line_col(e.at.start as usize);
+            format!("in the expansion of `{}` at {}:{}", e.name, source.name(), pos)
+        };
+        const SHOWN: usize = 8;
+        if chain.len() <= SHOWN {
+            return chain.into_iter().map(describe).collect();
+        }
+        let mut notes: Vec<String> = chain[..SHOWN / 2].iter().map(|e| describe(e)).collect();
+        notes.push(format!("... {} more expansions ...", chain.len() - SHOWN));
+        notes.extend(chain[chain.len() - SHOWN / 2..].iter().map(|e| describe(e)));
+        notes
+    }
+
+    /// The use in a file that expansion `origin` comes from: the outermost of its chain.
+    pub fn outermost(&self, origin: u32) -> Option<Span> {
+        let mut at = self.expansions.get(origin as usize)?;
+        while let Some(parent) = self.expansions.get(at.parent as usize) {
+            at = parent;
+        }
+        Some(at.at)
+    }
+
+    fn error(&mut self, error: MxError, scope: &Scope) {
+        self.errors.push((error, scope.origin));
+    }
+
+    /// Expands a whole file: the tokens of every file it includes (in the order they were
+    /// finished), then its own.
+    pub fn expand_file(&mut self, sources: &mut SourceMap, tokens: &[Token]) -> Vec<Token> {
+        let scope = Scope {
+            namespace: 0,
+            params: None,
+            origin: NO_EXPANSION,
+            depth: 0,
+        };
+        let mut out = Vec::with_capacity(tokens.len());
+        self.process(sources, tokens, &scope, &mut out);
+        let mut program = std::mem::take(&mut self.included);
+        program.append(&mut out);
+        program
+    }
+
+    /// Appends a made token, counting it against the budget.
+    fn emit(&mut self, token: Token, scope: &Scope, out: &mut Vec<Token>) -> bool {
+        if self.made == MAX_EXPANDED_TOKENS {
+            self.made += 1;
+            self.error(MxError::ExpansionTooLarge { span: token.span }, scope);
+        }
+        if self.made > MAX_EXPANDED_TOKENS {
+            return false;
+        }
+        self.made += 1;
+        out.push(token);
+        true
+    }
+
+    /// Expands `tokens` in `scope` into `out`.
+    fn process(&mut self, sources: &mut SourceMap, tokens: &[Token], scope: &Scope, out: &mut Vec<Token>) {
+        let mut i = 0;
+        while i < tokens.len() {
+            let token = tokens[i];
+            if matches!(token.tok, Tok::Punct('%' | '!')) {
+                i = self.directive(sources, tokens, i, scope, out);
+            } else {
+                if !self.emit(token, scope, out) {
+                    return;
+                }
+                i += 1;
+            }
+        }
+    }
+
+    /// The index just past the bracket group that opens at `open`, or `None` if it never
+    /// closes (the lexer has reported that).
+    fn group_end(tokens: &[Token], open: usize) -> Option<usize> {
+        let mut depth = 0usize;
+        for (i, t) in tokens.iter().enumerate().skip(open) {
+            match t.tok {
+                Tok::Open(_) => depth += 1,
+                Tok::Close(_) => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        return Some(i + 1);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// Reads the name after the `%` or `!` at `at`: a bracket group, expanded and joined, or
+    /// a run of joined name pieces with `:` between namespaces. The name and the index after it.
+    fn name(&mut self, sources: &mut SourceMap, tokens: &[Token], at: usize, scope: &Scope) -> Option<(String, usize)> {
+        let next = at + 1;
+        let first = tokens.get(next).filter(|t| t.joined)?;
+        if let Tok::Open(_) = first.tok {
+            let end = Self::group_end(tokens, next)?;
+            let mut inner = Vec::new();
+            self.process(sources, &tokens[next + 1..end - 1], scope, &mut inner);
+            let name: String = inner
+                .iter()
+                .filter(|t| !matches!(t.tok, Tok::Open(_) | Tok::Close(_)))
+                .map(|t| self.text(sources, t).to_string())
+                .collect();
+            return Some((name, end));
+        }
+        let mut end = next;
+        while let Some(t) = tokens.get(end).filter(|t| end == next || t.joined) {
+            match t.tok {
+                Tok::Letters | Tok::Number | Tok::Punct('_') | Tok::Colon => end += 1,
+                _ => break,
+            }
+        }
+        if end == next {
+            return None;
+        }
+        let name = tokens[next..end].iter().map(|t| self.text(sources, t)).collect();
+        Some((name, end))
+    }
+
+    /// Handles the directive or use at `at`; the index after it.
+    fn directive(
+        &mut self,
+        sources: &mut SourceMap,
+        tokens: &[Token],
+        at: usize,
+        scope: &Scope,
+        out: &mut Vec<Token>,
+    ) -> usize {
+        let sigil = tokens[at];
+        let compile_time = sigil.tok == Tok::Punct('!');
+        let Some((name, after)) = self.name(sources, tokens, at, scope) else {
+            self.error(
+                MxError::MissingDirectiveName {
+                    span: sigil.span,
+                    sigil: if compile_time { '!' } else { '%' },
+                },
+                scope,
+            );
+            return at + 1;
+        };
+        let name_span = sigil.span.to(tokens[after - 1].span);
+        if !compile_time && DIRECTIVES.contains(&name.as_str()) {
+            if scope.in_body() && name != "using" {
+                self.error(
+                    MxError::DefinitionInBody {
+                        span: name_span,
+                        directive: name.clone(),
+                    },
+                    scope,
+                );
+                return Self::line_end(tokens, after);
+            }
+            return match name.as_str() {
+                "define" => self.define(sources, tokens, after, name_span, scope),
+                "macro" => self.macro_definition(sources, tokens, after, name_span, scope),
+                "namespace" => self.namespace(sources, tokens, after, name_span, scope, out),
+                "using" => self.using(sources, tokens, after, name_span, scope),
+                _ => self.include(sources, tokens, after, name_span, scope),
+            };
+        }
+        let meaning = self.lookup(&name, scope);
+        // After an error, a use's argument list goes with it, and a compile-time call still
+        // stands for a number, so that one mistake makes one error.
+        let give_up = |this: &mut Self, out: &mut Vec<Token>| {
+            let end = match tokens.get(after).map(|t| t.tok) {
+                Some(Tok::Open(_)) => Self::group_end(tokens, after).unwrap_or(after),
+                _ => after,
+            };
+            if compile_time {
+                this.emit_number(0, name_span, sigil.joined, scope, out);
+            }
+            end
+        };
+        match meaning {
+            Some(Meaning::Macro(id)) => self.expand_use(sources, tokens, sigil, &name, after, scope, id, out),
+            Some(_) if compile_time => {
+                self.error(MxError::CompileTimeNotMacro { span: name_span, name }, scope);
+                give_up(self, out)
+            }
+            Some(Meaning::Param(index)) => {
+                let (_, args) = scope.params.expect("a parameter is found only in a body");
+                for (k, token) in args[index].iter().enumerate() {
+                    let token = if k == 0 {
+                        Token {
+                            joined: sigil.joined,
+                            ..*token
+                        }
+                    } else {
+                        *token
+                    };
+                    if !self.emit(token, scope, out) {
+                        break;
+                    }
+                }
+                after
+            }
+            Some(Meaning::Define(value)) => {
+                self.emit(
+                    Token {
+                        joined: sigil.joined,
+                        ..value
+                    },
+                    scope,
+                    out,
+                );
+                after
+            }
+            None => {
+                let suggestion = self.suggest(&name, scope);
+                self.error(
+                    MxError::UnknownName {
+                        span: name_span,
+                        name,
+                        suggestion,
+                    },
+                    scope,
+                );
+                give_up(self, out)
+            }
+        }
+    }
+
+    /// The index of the line break that ends the line `at` is on (or the end).
+    fn line_end(tokens: &[Token], at: usize) -> usize {
+        let mut i = at;
+        while i < tokens.len() {
+            match tokens[i].tok {
+                Tok::Newline => return i,
+                Tok::Open(_) => i = Self::group_end(tokens, i).unwrap_or(tokens.len()),
+                _ => i += 1,
+            }
+        }
+        i
+    }
+
+    /// The namespaces whose names are visible from `namespace`: it, the namespaces it uses,
+    /// then its parent and the namespaces that one uses, up to the root.
+    fn visible(&self, namespace: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut at = Some(namespace);
+        while let Some(ns) = at {
+            out.push(ns);
+            out.extend(&self.namespaces[ns].usings);
+            at = self.namespaces[ns].parent;
+        }
+        out
+    }
+
+    /// The namespace a path of namespace names leads to from `scope`.
+    fn namespace_path(&self, path: &[&str], scope: &Scope) -> Option<usize> {
+        let (first, rest) = path.split_first()?;
+        let mut ns = self
+            .visible(scope.namespace)
+            .into_iter()
+            .find_map(|ns| self.namespaces[ns].children.get(*first).copied())?;
+        for part in rest {
+            ns = *self.namespaces[ns].children.get(*part)?;
+        }
+        Some(ns)
+    }
+
+    fn lookup(&self, name: &str, scope: &Scope) -> Option<Meaning> {
+        let path: Vec<&str> = name.split(':').collect();
+        let (last, namespaces) = path.split_last()?;
+        let candidates = if namespaces.is_empty() {
+            if let Some((params, _)) = scope.params
+                && let Some(i) = params.iter().position(|p| p == last)
+            {
+                return Some(Meaning::Param(i));
+            }
+            self.visible(scope.namespace)
+        } else {
+            vec![self.namespace_path(namespaces, scope)?]
+        };
+        candidates.into_iter().find_map(|ns| {
+            let ns = &self.namespaces[ns];
+            ns.defines
+                .get(*last)
+                .map(|(value, _)| Meaning::Define(*value))
+                .or_else(|| ns.macros.get(*last).map(|&m| Meaning::Macro(m)))
+        })
+    }
+
+    fn suggest(&self, name: &str, scope: &Scope) -> Option<String> {
+        let mut names: Vec<&str> = Vec::new();
+        if let Some((params, _)) = scope.params {
+            names.extend(params.iter().map(String::as_str));
+        }
+        for ns in self.visible(scope.namespace) {
+            let ns = &self.namespaces[ns];
+            names.extend(ns.defines.keys().map(String::as_str));
+            names.extend(ns.macros.keys().map(String::as_str));
+        }
+        names.extend(DIRECTIVES);
+        polyasm_core::text::suggest(name, names).map(str::to_string)
+    }
+
+    /// Whether `name` is free in `namespace`; records the error if not.
+    fn claim(&mut self, name: &str, span: Span, scope: &Scope) -> bool {
+        let ns = &self.namespaces[scope.namespace];
+        let first = ns
+            .defines
+            .get(name)
+            .map(|d| d.1)
+            .or_else(|| ns.macros.get(name).map(|_| span));
+        match first {
+            Some(first) => {
+                self.error(
+                    MxError::NameDefinedTwice {
+                        span,
+                        first: (first != span).then_some(first),
+                        name: name.to_string(),
+                    },
+                    scope,
+                );
+                false
+            }
+            None => true,
+        }
+    }
+
+    /// The name of a definition: the joined name pieces from `at` (after spaces).
+    fn definition_name(&self, sources: &SourceMap, tokens: &[Token], at: usize) -> Option<(String, Span, usize)> {
+        let first = tokens
+            .get(at)
+            .filter(|t| matches!(t.tok, Tok::Letters | Tok::Punct('_')))?;
+        let mut end = at + 1;
+        while tokens
+            .get(end)
+            .is_some_and(|t| t.joined && matches!(t.tok, Tok::Letters | Tok::Number | Tok::Punct('_')))
+        {
+            end += 1;
+        }
+        let name = tokens[at..end].iter().map(|t| self.text(sources, t)).collect();
+        Some((name, first.span.to(tokens[end - 1].span), end))
+    }
+
+    /// `%define NAME value`.
+    fn define(&mut self, sources: &mut SourceMap, tokens: &[Token], at: usize, head: Span, scope: &Scope) -> usize {
+        let end = Self::line_end(tokens, at);
+        let Some((name, name_span, after)) = self.definition_name(sources, tokens, at) else {
+            self.error(
+                MxError::BadDefine {
+                    span: tokens.get(at).filter(|_| at < end).map_or(head, |t| t.span),
+                    problem: "a name must follow `%define`",
+                },
+                scope,
+            );
+            return end;
+        };
+        let value_tokens: &[Token] = match tokens.get(after).map(|t| t.tok) {
+            Some(Tok::Open(_)) => match Self::group_end(tokens, after) {
+                Some(group_end) => &tokens[after + 1..group_end - 1],
+                None => &[],
+            },
+            _ => &tokens[after..end],
+        };
+        let mut value = Vec::new();
+        self.process(sources, value_tokens, scope, &mut value);
+        value.retain(|t| !matches!(t.tok, Tok::Open(_) | Tok::Close(_) | Tok::Newline));
+        let span = value_tokens
+            .first()
+            .map_or(name_span, |t| t.span.to(value_tokens[value_tokens.len() - 1].span));
+        match value.as_slice() {
+            [one] if matches!(one.tok, Tok::Number | Tok::Char) => {
+                if self.claim(&name, name_span, scope) {
+                    self.namespaces[scope.namespace].defines.insert(name, (*one, name_span));
+                }
+            }
+            [] => self.error(
+                MxError::BadDefine {
+                    span: name_span,
+                    problem: "a value must follow the name",
+                },
+                scope,
+            ),
+            _ => self.error(
+                MxError::BadDefine {
+                    span,
+                    problem: "the value must be one number or character",
+                },
+                scope,
+            ),
+        }
+        end
+    }
+
+    /// `%macro name(a, b) { body }`.
+    fn macro_definition(
+        &mut self,
+        sources: &mut SourceMap,
+        tokens: &[Token],
+        at: usize,
+        head: Span,
+        scope: &Scope,
+    ) -> usize {
+        let bad = |span: Span, problem: &'static str| MxError::BadMacro { span, problem };
+        let Some((name, name_span, after)) = self.definition_name(sources, tokens, at) else {
+            self.error(bad(head, "a name must follow `%macro`"), scope);
+            return Self::line_end(tokens, at);
+        };
+        let params_end = match tokens.get(after).map(|t| t.tok) {
+            Some(Tok::Open(_)) => Self::group_end(tokens, after),
+            _ => None,
+        };
+        let Some(params_end) = params_end else {
+            self.error(bad(name_span, "a parameter list `(a, b)` must follow the name"), scope);
+            return Self::line_end(tokens, after);
+        };
+        let body_start = params_end;
+        let body_end = match tokens.get(body_start).map(|t| t.tok) {
+            Some(Tok::Open(_)) => Self::group_end(tokens, body_start),
+            _ => None,
+        };
+        let Some(body_end) = body_end else {
+            self.error(bad(name_span, "a body `{ ... }` must follow the parameter list"), scope);
+            return Self::line_end(tokens, params_end);
+        };
+        let mut params: Vec<String> = Vec::new();
+        let mut ok = true;
+        for piece in tokens[after + 1..params_end - 1].split(|t| t.tok == Tok::Comma) {
+            let piece: Vec<&Token> = piece.iter().filter(|t| t.tok != Tok::Newline).collect();
+            if piece.is_empty() && params_end - after == 2 {
+                break;
+            }
+            let text: String = piece.iter().map(|t| self.text(sources, t)).collect();
+            let span = piece
+                .first()
+                .map_or(name_span, |t| t.span.to(piece[piece.len() - 1].span));
+            let problem = if !crate::encode::is_label_name(&text) || piece.iter().skip(1).any(|t| !t.joined) {
+                Some("a parameter is one name")
+            } else if params.contains(&text) {
+                Some("two parameters have the same name")
+            } else {
+                None
+            };
+            match problem {
+                Some(problem) => {
+                    self.error(bad(span, problem), scope);
+                    ok = false;
+                }
+                None => {
+                    // A parameter may not reuse a name of the macro's own namespace.
+                    if self.namespaces[scope.namespace].defines.contains_key(&text)
+                        || self.namespaces[scope.namespace].macros.contains_key(&text)
+                        || text == name
+                    {
+                        self.error(
+                            MxError::NameDefinedTwice {
+                                span,
+                                first: None,
+                                name: text.clone(),
+                            },
+                            scope,
+                        );
+                        ok = false;
+                    }
+                    params.push(text);
+                }
+            }
+        }
+        if ok && self.claim(&name, name_span, scope) {
+            let id = self.macros.len();
+            self.macros.push(MacroDef {
+                params,
+                body: tokens[body_start + 1..body_end - 1].to_vec(),
+                namespace: scope.namespace,
+            });
+            self.namespaces[scope.namespace].macros.insert(name, id);
+        }
+        body_end
+    }
+
+    /// `%namespace name { ... }`: the body's code comes through; its names live in `name`.
+    fn namespace(
+        &mut self,
+        sources: &mut SourceMap,
+        tokens: &[Token],
+        at: usize,
+        head: Span,
+        scope: &Scope,
+        out: &mut Vec<Token>,
+    ) -> usize {
+        let Some((name, name_span, after)) = self.definition_name(sources, tokens, at) else {
+            self.error(
+                MxError::BadNamespace {
+                    span: head,
+                    problem: "a name must follow `%namespace`",
+                },
+                scope,
+            );
+            return Self::line_end(tokens, at);
+        };
+        let end = match tokens.get(after).map(|t| t.tok) {
+            Some(Tok::Open(_)) => Self::group_end(tokens, after),
+            _ => None,
+        };
+        let Some(end) = end else {
+            self.error(
+                MxError::BadNamespace {
+                    span: name_span,
+                    problem: "a body `{ ... }` must follow the name",
+                },
+                scope,
+            );
+            return Self::line_end(tokens, after);
+        };
+        let child = match self.namespaces[scope.namespace].children.get(&name) {
+            Some(&child) => child,
+            None => {
+                let child = self.namespaces.len();
+                self.namespaces.push(Namespace {
+                    parent: Some(scope.namespace),
+                    ..Namespace::default()
+                });
+                self.namespaces[scope.namespace].children.insert(name, child);
+                child
+            }
+        };
+        let inner = Scope {
+            namespace: child,
+            ..*scope
+        };
+        self.process(sources, &tokens[after + 1..end - 1], &inner, out);
+        end
+    }
+
+    /// `%using path`.
+    fn using(&mut self, sources: &mut SourceMap, tokens: &[Token], at: usize, head: Span, scope: &Scope) -> usize {
+        let end = Self::line_end(tokens, at);
+        let path: String = tokens[at..end]
+            .iter()
+            .filter(|t| matches!(t.tok, Tok::Letters | Tok::Number | Tok::Punct('_') | Tok::Colon))
+            .map(|t| self.text(sources, t))
+            .collect();
+        let span = tokens[at..end].iter().fold(head, |s, t| s.to(t.span));
+        let parts: Vec<&str> = path.split(':').collect();
+        match self.namespace_path(&parts, scope) {
+            Some(ns) if !path.is_empty() => {
+                let usings = &mut self.namespaces[scope.namespace].usings;
+                if !usings.contains(&ns) && ns != scope.namespace {
+                    usings.push(ns);
+                }
+            }
+            _ => self.error(MxError::UnknownNamespace { span, name: path }, scope),
+        }
+        end
+    }
+
+    /// `%include "file"`: the file is expanded now (its names are known from here on) and its
+    /// code goes before this file's.
+    fn include(&mut self, sources: &mut SourceMap, tokens: &[Token], at: usize, head: Span, scope: &Scope) -> usize {
+        let end = Self::line_end(tokens, at);
+        let Some(name_token) = tokens.get(at).filter(|t| t.tok == Tok::Str && at < end) else {
+            self.error(MxError::BadInclude { span: head }, scope);
+            return end;
+        };
+        let name = String::from_utf8_lossy(&crate::lexer::unquote(self.text(sources, name_token))).into_owned();
+        let directive = head.to(name_token.span);
+        let Some(loader) = self.loader.as_mut() else {
+            self.error(MxError::BadInclude { span: directive }, scope);
+            return end;
+        };
+        match loader.load(sources, directive, &name) {
+            Ok(Included::New(file)) => {
+                let text = sources.get(file).text().to_string();
+                let (file_tokens, lex_errors) = crate::lexer::lex(file, &text);
+                for error in lex_errors {
+                    self.errors.push((crate::lex_error(error, &text), NO_EXPANSION));
+                }
+                let root = Scope {
+                    namespace: 0,
+                    params: None,
+                    origin: NO_EXPANSION,
+                    depth: scope.depth,
+                };
+                let mut module = Vec::with_capacity(file_tokens.len());
+                self.process(sources, &file_tokens, &root, &mut module);
+                // A last line without a line break must not run into the next file's first.
+                if module.last().is_some_and(|t| t.tok != Tok::Newline) {
+                    module.push(Token::new(Tok::Newline, Span::new(file, text.len(), text.len()), false));
+                }
+                self.included.append(&mut module);
+            }
+            Ok(Included::Again { .. }) => {}
+            Err(diagnostic) => self.error(
+                MxError::Core {
+                    span: directive,
+                    diagnostic: Box::new(diagnostic),
+                },
+                scope,
+            ),
+        }
+        end
+    }
+
+    /// `%name(args)` or `!name(args)` of macro `id`, its name ending before `after`.
+    #[allow(clippy::too_many_arguments)]
+    fn expand_use(
+        &mut self,
+        sources: &mut SourceMap,
+        tokens: &[Token],
+        sigil: Token,
+        name: &str,
+        after: usize,
+        scope: &Scope,
+        id: usize,
+        out: &mut Vec<Token>,
+    ) -> usize {
+        let name_span = sigil.span.to(tokens[after - 1].span);
+        let compile_time = sigil.tok == Tok::Punct('!');
+        let written = format!("{}{name}", if compile_time { '!' } else { '%' });
+        let args_end = match tokens.get(after).map(|t| t.tok) {
+            Some(Tok::Open(_)) => Self::group_end(tokens, after),
+            _ => None,
+        };
+        let Some(args_end) = args_end else {
+            self.error(
+                MxError::MissingArguments {
+                    span: name_span,
+                    name: written,
+                },
+                scope,
+            );
+            return after;
+        };
+        let use_span = name_span.to(tokens[args_end - 1].span);
+        // Arguments are split at top-level commas and expanded where the use is.
+        let inner = &tokens[after + 1..args_end - 1];
+        let mut args: Vec<Vec<Token>> = Vec::new();
+        if inner.iter().any(|t| t.tok != Tok::Newline) {
+            let mut depth = 0usize;
+            let mut start = 0;
+            for (i, t) in inner.iter().enumerate() {
+                match t.tok {
+                    Tok::Open(_) => depth += 1,
+                    Tok::Close(_) => depth = depth.saturating_sub(1),
+                    Tok::Comma if depth == 0 => {
+                        let mut arg = Vec::new();
+                        self.process(sources, &inner[start..i], scope, &mut arg);
+                        args.push(arg);
+                        start = i + 1;
+                    }
+                    _ => {}
+                }
+            }
+            let mut arg = Vec::new();
+            self.process(sources, &inner[start..], scope, &mut arg);
+            args.push(arg);
+        }
+        let takes = self.macros[id].params.len();
+        if args.len() != takes {
+            self.error(
+                MxError::ArgumentCount {
+                    span: use_span,
+                    name: written,
+                    takes,
+                    found: args.len(),
+                },
+                scope,
+            );
+            return args_end;
+        }
+        if scope.depth >= MAX_EXPANSION_DEPTH {
+            self.error(MxError::ExpansionTooDeep { span: name_span }, scope);
+            return args_end;
+        }
+        let origin = self.expansions.len() as u32;
+        self.expansions.push(Expansion {
+            name: written,
+            at: use_span,
+            parent: scope.origin,
+        });
+        let def = &self.macros[id];
+        let namespace = def.namespace;
+        let params = def.params.clone();
+        let body: Vec<Token> = def.body.iter().map(|t| Token { origin, ..*t }).collect();
+        let inner_scope = Scope {
+            namespace,
+            params: Some((&params, &args)),
+            origin,
+            depth: scope.depth + 1,
+        };
+        if !compile_time {
+            self.process(sources, &body, &inner_scope, out);
+            return args_end;
+        }
+        let mut code = Vec::new();
+        self.process(sources, &body, &inner_scope, &mut code);
+        let value = self.run_compile_time(sources, &code, use_span, scope, origin);
+        self.emit_number(value.unwrap_or(0), use_span, sigil.joined, scope, out);
+        args_end
+    }
+
+    /// Emits a number the macro system made, standing at `span`.
+    fn emit_number(&mut self, value: u16, span: Span, joined: bool, scope: &Scope, out: &mut Vec<Token>) {
+        let text = self.texts.len() as u32;
+        self.texts.push(value.to_string());
+        self.emit(
+            Token {
+                tok: Tok::Number,
+                span,
+                joined,
+                origin: scope.origin,
+                text,
+            },
+            scope,
+            out,
+        );
+    }
+
+    /// Assembles and runs a compile-time body; `r` afterwards, or `None` after the errors.
+    fn run_compile_time(
+        &mut self,
+        sources: &SourceMap,
+        code: &[Token],
+        at: Span,
+        scope: &Scope,
+        origin: u32,
+    ) -> Option<u16> {
+        let text_of = |t: &Token| self.text(sources, t).to_string();
+        let (assembled, errors) = crate::encode_tokens(code, &text_of, sources.get(at.source).text().len());
+        let failed = assembled.is_none();
+        self.errors.extend(errors);
+        if failed {
+            self.error(
+                MxError::CompileTimeFailed {
+                    span: at,
+                    problem: None,
+                },
+                scope,
+            );
+            return None;
+        }
+        let assembled = assembled.expect("no errors: the compile-time code assembled");
+        match self.ctime.run(&assembled) {
+            Ok(r) => Some(r),
+            Err(error) => {
+                self.errors.push((error, origin));
+                None
+            }
+        }
+    }
+}
