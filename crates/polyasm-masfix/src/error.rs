@@ -529,6 +529,16 @@ pub static CODES: &[CodeInfo] = &[
         "compile-time step limit",
         "Compile-time code runs at most 100,000,000 instructions in all calls together by default, so that a loop without end stops; `--ctime-steps N` raises the limit.",
     ),
+    code(
+        "MX070",
+        "jump past the end",
+        "A jump or branch may go to any instruction or to `end` (the instruction count), which ends the program normally; a target past `end` stops the run with this error and exit code 1. The message names the jumping instruction and, when the bytecode has its debug section, where it was written.",
+    ),
+    code(
+        "MX071",
+        "step limit",
+        "`polyasm run --max-steps N` stops a program after N executed instructions, so that a program that never ends can be stopped; reaching the limit is this error, with exit code 1.",
+    ),
 ];
 
 const fn code(code: &'static str, title: &'static str, explanation: &'static str) -> CodeInfo {

@@ -20,8 +20,9 @@ pub mod print;
 
 use polyasm_core::front;
 use polyasm_core::include::IncludeLoader;
-use polyasm_core::target::{DisasmInput, OptionSpec, Target, TargetInfo, TargetOptions};
+use polyasm_core::target::{DisasmInput, OptionSpec, RunOutcome, Target, TargetInfo, TargetOptions, UsageError};
 use polyasm_core::{CodeInfo, Diagnostic, Object, Outcome, SourceId, SourceMap, Span};
+use polyasm_core::{ExitStatus, RunIo};
 
 use crate::encode::Encoder;
 use crate::error::MxError;
@@ -298,6 +299,184 @@ pub fn assemble_str(text: &str) -> Result<Vec<u8>, Vec<Diagnostic>> {
     }
 }
 
+static RUN_OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        long: "max-steps",
+        short: None,
+        value_name: Some("N"),
+        help: "masfix: stop with an error after N executed instructions",
+        repeatable: false,
+    },
+    OptionSpec {
+        long: "trace",
+        short: None,
+        value_name: None,
+        help: "masfix: print each executed instruction with its source line and h, r, m to standard error",
+        repeatable: false,
+    },
+    OptionSpec {
+        long: "dump-memory",
+        short: None,
+        value_name: Some("RANGE"),
+        help: "masfix: print memory cells N, A..B or A..=B to standard error when the program ends",
+        repeatable: false,
+    },
+];
+
+/// The options of `polyasm run`, read.
+struct RunSettings {
+    max_steps: Option<u64>,
+    trace: bool,
+    dump: Option<(u16, u16)>,
+}
+
+fn run_settings(options: &TargetOptions) -> Result<RunSettings, UsageError> {
+    let usage = |message: String, help: &str| UsageError(Box::new(Diagnostic::error("PA006", message).with_help(help)));
+    let max_steps = match options.value("max-steps") {
+        None => None,
+        Some(text) => match text.replace('_', "").parse::<u64>() {
+            Ok(n) => Some(n),
+            Err(_) => {
+                return Err(usage(
+                    format!("invalid value `{text}` for `--max-steps`"),
+                    "give a whole number of instructions, e.g. `--max-steps 1000000`",
+                ));
+            }
+        },
+    };
+    let dump = match options.value("dump-memory") {
+        None => None,
+        Some(text) => Some(exec::parse_memory_range(text).map_err(|problem| {
+            usage(
+                format!("invalid value `{text}` for `--dump-memory`: {problem}"),
+                "give a cell (`100`), a range (`100..108`) or an inclusive range (`100..=107`)",
+            )
+        })?),
+    };
+    Ok(RunSettings {
+        max_steps,
+        trace: options.flag("trace"),
+        dump,
+    })
+}
+
+/// Where instruction `index` was written, as a span when its file is loaded (a program
+/// assembled in this run) and as `file:line:col` text otherwise.
+fn instruction_place(
+    debug: Option<&decode::DebugSection>,
+    sources: &SourceMap,
+    index: usize,
+) -> (Option<Span>, Option<String>) {
+    let Some(debug) = debug else {
+        return (None, None);
+    };
+    let text = debug.describe(index);
+    let span = debug.positions.get(index).and_then(|pos| {
+        let name = debug.files.get(usize::from(pos.file))?;
+        let (id, source) = sources.iter().find(|(_, s)| s.name() == name)?;
+        let line = (pos.line as usize).checked_sub(1)?;
+        if line >= source.line_count() {
+            return None;
+        }
+        let range = source.line_range(line);
+        let text = &source.text()[range.clone()];
+        let start = text
+            .char_indices()
+            .nth((pos.column as usize).saturating_sub(1))
+            .map_or(text.len(), |(i, _)| i);
+        // To the end of the statement: the line without its comment.
+        let rest = &text[start..];
+        let end = start + rest.find(';').unwrap_or(rest.len());
+        let end = start + text[start..end].trim_end().len();
+        Some(Span::new(id, range.start + start, range.start + end))
+    });
+    (span, text)
+}
+
+/// Runs a bytecode program with the program's standard streams.
+fn run_object(object: &Object, options: &TargetOptions, sources: &mut SourceMap, io: &mut RunIo) -> RunOutcome {
+    let settings = run_settings(options)?;
+    let bytecode = match decode::read(&object.bytes) {
+        Ok(bytecode) => bytecode,
+        Err(e) => return Ok(Outcome::failed(vec![bad_bytecode("the program", &e)])),
+    };
+    let program = match exec::Program::new(&bytecode.instrs) {
+        Ok(program) => program,
+        Err(e) => return Ok(Outcome::failed(vec![Diagnostic::error("MX043", e.to_string())])),
+    };
+    let mut machine = exec::Machine::new();
+    let limits = exec::Limits {
+        max_steps: settings.max_steps,
+    };
+    let debug = bytecode.debug.as_ref();
+    let result = if settings.trace {
+        let stderr = &mut *io.stderr;
+        let mut trace = |step: exec::TraceStep| {
+            let place = debug.and_then(|d| d.describe(step.index)).unwrap_or_default();
+            let instr = print::print_instruction(&bytecode.instrs[step.index]);
+            let _ = writeln!(
+                stderr,
+                "{:>5}  {place:<24} {instr:<16} h={} r={} m={}",
+                step.index, step.h, step.r, step.m
+            );
+        };
+        program.run_traced(&mut machine, io.stdin, io.stdout, limits, &mut trace)
+    } else {
+        program.run(&mut machine, io.stdin, io.stdout, limits)
+    };
+    if let Some((first, last)) = settings.dump {
+        let _ = io.stderr.write_all(exec::dump_memory(&machine, first, last).as_bytes());
+    }
+    let mut diagnostics = Vec::new();
+    match result {
+        Ok(_) => {}
+        Err(exec::RunError::JumpOutOfRange { at, target, .. }) => {
+            let (span, place) = instruction_place(debug, sources, at);
+            let instr = print::print_instruction(&bytecode.instrs[at]);
+            let mut d = Diagnostic::error(
+                "MX070",
+                format!(
+                    "`{instr}` (instruction {at}) jumps to {target}, past the end of the program ({})",
+                    polyasm_core::text::count(bytecode.instrs.len(), "instruction")
+                ),
+            )
+            .with_help("jump to `end` to stop the program; labels name instructions inside it");
+            d = match (span, place) {
+                (Some(span), _) => d.with_primary(span, "this jump"),
+                (None, Some(place)) => d.with_note(format!("the instruction was written at {place}")),
+                (None, None) => d,
+            };
+            diagnostics.push(d);
+        }
+        Err(exec::RunError::StepLimit { steps }) => {
+            diagnostics.push(
+                Diagnostic::error("MX071", format!("the program ran {steps} instructions without ending"))
+                    .with_help("`--max-steps` sets the limit; look for a loop that never ends"),
+            );
+        }
+        Err(exec::RunError::Read(e)) => diagnostics.push(polyasm_core::stream::stdin_failed(&e)),
+        Err(exec::RunError::Write(e)) => match polyasm_core::stream::stdout_failed(&e) {
+            Some(d) => diagnostics.push(d),
+            // A reader that stopped early (`| head`) ends the run quietly.
+            None => {
+                return Ok(Outcome {
+                    value: Some(ExitStatus::SUCCESS),
+                    diagnostics,
+                });
+            }
+        },
+    }
+    let status = if diagnostics.is_empty() {
+        ExitStatus::SUCCESS
+    } else {
+        ExitStatus::FAILURE
+    };
+    Ok(Outcome {
+        value: Some(status),
+        diagnostics,
+    })
+}
+
 /// Bytes that are no bytecode file.
 fn bad_bytecode(name: &str, error: &decode::BytecodeError) -> Diagnostic {
     Diagnostic::error("MX044", format!("{name} is not Masfix bytecode: {error}"))
@@ -392,6 +571,24 @@ impl Target for MasfixTarget {
             }
             Err(e) => Outcome::failed(vec![bad_bytecode(name, &e)]),
         })
+    }
+
+    fn run_options(&self) -> &'static [OptionSpec] {
+        RUN_OPTIONS
+    }
+
+    fn check_run_options(&self, options: &TargetOptions) -> Result<(), UsageError> {
+        run_settings(options).map(|_| ())
+    }
+
+    fn run(
+        &self,
+        object: &Object,
+        options: &TargetOptions,
+        sources: &mut SourceMap,
+        io: &mut RunIo<'_>,
+    ) -> Option<RunOutcome> {
+        Some(run_object(object, options, sources, io))
     }
 
     fn disassemble(&self, sources: &SourceMap, input: &DisasmInput) -> Outcome<String> {

@@ -38,6 +38,14 @@ fn char_literal(byte: u16) -> Option<String> {
     Some(format!("'{escaped}'"))
 }
 
+/// One instruction as written, with its immediate as a number: `ldamt 2`.
+pub fn print_instruction(instr: &Instr) -> String {
+    match instr.imm() {
+        Some(imm) => format!("{} {imm}", instr.name()),
+        None => instr.name(),
+    }
+}
+
 /// Prints a program.
 pub fn print_program(instrs: &[Instr]) -> String {
     let count = instrs.len();
