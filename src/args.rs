@@ -112,6 +112,11 @@ pub struct AssembleArgs {
     #[command(flatten)]
     pub includes: IncludeArgs,
 
+    /// Print the source after macro expansion instead of assembling it (targets with a
+    /// macro preprocessor: masfix)
+    #[arg(short = 'E', long = "expand")]
+    pub expand: bool,
+
     /// Output format: bin, hex, c, rust, listing, json, or a target's own; default from the
     /// output's extension (.hex .c .h .rs .lst .json .vshinc .inc), else bin
     #[arg(short, long, value_name = "FORMAT", value_parser = Suggested(format_names), hide_possible_values = true)]

@@ -293,6 +293,9 @@ fn assemble(args: &AssembleArgs, reporter: &mut Reporter) -> Result {
     let target = resolve_target(args.io.target.as_deref(), &input, reporter)?;
     let output = Output::from_arg(args.io.output.as_deref());
     output.check_not_input(&input, reporter)?;
+    if args.expand {
+        return expand(args, &input, target, &output, reporter);
+    }
     let from_extension = match (&args.format, &output) {
         (None, Output::Path(path)) => format_from_extension(path).map(|f| (path, f)),
         _ => None,
@@ -361,6 +364,55 @@ fn assemble(args: &AssembleArgs, reporter: &mut Reporter) -> Result {
         .or_else(|| target.write_format(format.name, &object, &sources).map(Cow::Owned))
         .expect("every listed format has a writer");
     output.write(&bytes, reporter)
+}
+
+/// `polyasm -E`: the source after the target's macro preprocessor, as text.
+fn expand(
+    args: &AssembleArgs,
+    input: &Input,
+    target: &'static dyn Target,
+    output: &Output,
+    reporter: &mut Reporter,
+) -> Result {
+    if !target.preprocesses() {
+        reporter.usage(
+            Diagnostic::error(
+                "PA024",
+                format!("target {} has no macro preprocessor for `-E`", target.info().name),
+            )
+            .with_help("`-E` prints what a macro system made of the source; assemble without it"),
+        );
+        return Err(Failure::Usage);
+    }
+    if let Some(format) = &args.format {
+        reporter.usage(
+            Diagnostic::error(
+                "PA024",
+                format!("`-E` prints source text; `-f {format}` does not apply"),
+            )
+            .with_help("drop `-f`, or drop `-E` to assemble"),
+        );
+        return Err(Failure::Usage);
+    }
+    let options = &TargetOptions {
+        skip_listing: true,
+        preprocess_only: true,
+        include_dirs: include_dirs(&args.includes, reporter)?,
+        ..args.target_options.options.clone()
+    };
+    check_target_options(target, options, target.assemble_options(), "polyasm --help", reporter)?;
+    let (_, object) = assemble_input(
+        target,
+        input,
+        options,
+        reporter,
+        "nothing printed",
+        matches!(output, Output::Stdout),
+    )?;
+    let text = object
+        .preprocessed
+        .expect("a target that preprocesses returns the expanded source when asked");
+    output.write(text.as_bytes(), reporter)
 }
 
 fn disasm(args: &DisasmArgs, reporter: &mut Reporter) -> Result {

@@ -235,6 +235,15 @@ pub static CORE_CODES: &[CodeInfo] = &[
             silently and then found missing only when a file is not found. Correct the path, or \
             leave the option out.",
     },
+    CodeInfo {
+        code: "PA024",
+        severity: Severity::Error,
+        title: "`-E` cannot be used here",
+        explanation: "`-E` (`--expand`) prints the source after the target's macro preprocessor, \
+            as `cc -E` does, instead of assembling it. Only targets with a macro system have one \
+            (masfix), and the output is always source text, so `-f` does not apply. This is a \
+            usage error (exit 2).",
+    },
 ];
 
 #[cfg(test)]

@@ -55,6 +55,9 @@ pub struct Object {
     /// (e.g. "end appended by the assembler"); few, so kept apart from the entries.
     pub notes: Vec<(usize, &'static str)>,
     pub symbols: Vec<Symbol>,
+    /// The source after the dialect's macro preprocessor, when assembling stopped there
+    /// ([`crate::TargetOptions::preprocess_only`]).
+    pub preprocessed: Option<String>,
 }
 
 impl Object {
@@ -69,6 +72,7 @@ impl Object {
             listing: Vec::new(),
             notes: Vec::new(),
             symbols: Vec::new(),
+            preprocessed: None,
         }
     }
 

@@ -88,6 +88,10 @@ pub struct TargetOptions {
     /// listing ([`FormatInfo::listing`]), so that a big program does not pay for one. The
     /// words and the diagnostics are the same either way.
     pub skip_listing: bool,
+    /// Stop after the dialect's macro preprocessor and return the expanded source in
+    /// [`Object::preprocessed`] (`polyasm -E`); only for targets that
+    /// [`Target::preprocesses`].
+    pub preprocess_only: bool,
     /// The `-I DIR` folders, in command-line order: where [`crate::include::IncludeLoader`]
     /// looks for included files after the including file's and the main file's folders.
     pub include_dirs: Vec<PathBuf>,
@@ -183,6 +187,11 @@ pub trait Target: Send + Sync {
         _out: &mut dyn std::io::Write,
     ) -> Outcome<Object> {
         self.assemble(sources, file, options)
+    }
+
+    /// Whether the dialect has a macro preprocessor whose output `polyasm -E` can print.
+    fn preprocesses(&self) -> bool {
+        false
     }
 
     /// Output formats beyond [`crate::output::STANDARD_FORMATS`].

@@ -40,6 +40,8 @@ pub struct AssembleOptions {
     pub listing: bool,
     /// The `-I` folders, searched for included files.
     pub include_dirs: Vec<std::path::PathBuf>,
+    /// Stop after macro expansion and return the expanded source (`-E`).
+    pub preprocess_only: bool,
 }
 
 impl Default for AssembleOptions {
@@ -48,6 +50,7 @@ impl Default for AssembleOptions {
             debug: true,
             listing: true,
             include_dirs: Vec::new(),
+            preprocess_only: false,
         }
     }
 }
@@ -161,6 +164,18 @@ pub fn assemble(
     let loader = IncludeLoader::new(sources, file, &options.include_dirs).with_default_extension("mx");
     let mut expander = expand::Expander::new(Some(loader), ctime);
     let program = expander.expand_file(sources, &tokens);
+    if options.preprocess_only {
+        let mut errors = errors;
+        errors.append(&mut expander.errors);
+        let diagnostics = diagnostics_of(errors, &expander, sources);
+        let failed = diagnostics.iter().any(Diagnostic::is_error);
+        let mut object = Object::assembled_from(2, file, false);
+        object.preprocessed = Some(expanded_text(&program, &expander, sources));
+        return Outcome {
+            value: (!failed).then_some(object),
+            diagnostics,
+        };
+    }
     let sources_len = sources.iter().map(|(_, s)| s.text().len()).sum();
     let (mut assembled, encode_errors) = {
         let text_of = |t: &lexer::Token| expander.text(sources, t).to_string();
@@ -176,11 +191,27 @@ pub fn assemble(
     }
     errors.append(&mut expander.errors);
     errors.extend(encode_errors);
+    let failed = errors.iter().any(|(e, _)| !matches!(e, MxError::NoOp { .. }));
+    let diagnostics = diagnostics_of(errors, &expander, sources);
+    Outcome {
+        value: assembled
+            .filter(|_| !failed)
+            .map(|a| encode::bytecode_object(&a, sources, file, options.debug, options.listing)),
+        diagnostics,
+    }
+}
+
+/// Errors in source order, as diagnostics with the chain of macro uses as notes.
+fn diagnostics_of(
+    mut errors: Vec<(MxError, u32)>,
+    expander: &expand::Expander,
+    sources: &SourceMap,
+) -> Vec<Diagnostic> {
     errors.sort_by_key(|(e, _)| {
         let span = e.span();
         (span.source.index(), span.start)
     });
-    let diagnostics = errors
+    errors
         .iter()
         .map(|(e, origin)| {
             let mut d = e.to_diagnostic();
@@ -189,14 +220,26 @@ pub fn assemble(
             }
             d
         })
-        .collect();
-    let failed = errors.iter().any(|(e, _)| !matches!(e, MxError::NoOp { .. }));
-    Outcome {
-        value: assembled
-            .filter(|_| !failed)
-            .map(|a| encode::bytecode_object(&a, sources, file, options.debug, options.listing)),
-        diagnostics,
+        .collect()
+}
+
+/// The expanded program as source text, one line per line of tokens (empty lines left out),
+/// with a space wherever tokens were not written together.
+fn expanded_text(program: &[lexer::Token], expander: &expand::Expander, sources: &SourceMap) -> String {
+    let mut out = String::new();
+    for line in program.split(|t| t.tok == Tok::Newline) {
+        if line.is_empty() {
+            continue;
+        }
+        for (i, token) in line.iter().enumerate() {
+            if i > 0 && !token.joined {
+                out.push(' ');
+            }
+            out.push_str(expander.text(sources, token));
+        }
+        out.push('\n');
     }
+    out
 }
 
 /// Lines of expanded tokens to instructions: atoms, the line grammar, the encoder. Used for
@@ -522,6 +565,7 @@ pub fn assemble_options(options: &TargetOptions) -> AssembleOptions {
         debug: !options.flag("strip"),
         listing: !options.skip_listing,
         include_dirs: options.include_dirs.clone(),
+        preprocess_only: options.preprocess_only,
     }
 }
 
@@ -536,6 +580,10 @@ impl Target for MasfixTarget {
 
     fn assemble_options(&self) -> &'static [OptionSpec] {
         ASSEMBLE_OPTIONS
+    }
+
+    fn preprocesses(&self) -> bool {
+        true
     }
 
     fn assemble(&self, sources: &mut SourceMap, file: SourceId, options: &TargetOptions) -> Outcome<Object> {
