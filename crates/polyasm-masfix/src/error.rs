@@ -926,7 +926,7 @@ impl MxError {
                 }
                 None => error("compile-time code does not assemble".into())
                     .with_primary(*span, "in this call")
-                    .with_note("the errors in its body are reported above"),
+                    .with_note("the errors in its body are reported on their own, at its lines"),
             },
             CompileTimeSteps { span, steps } => {
                 error(format!("compile-time code ran {steps} instructions without ending"))

@@ -29,6 +29,9 @@ use crate::lexer::{NO_EXPANSION, SOURCE_TEXT, Tok, Token};
 pub const MAX_EXPANSION_DEPTH: usize = 1024;
 /// The most tokens expansion may make, all files together.
 pub const MAX_EXPANDED_TOKENS: usize = 1 << 24;
+/// Stack left below which expansion continues on a new segment, and that segment's size.
+const STACK_RED_ZONE: usize = 128 * 1024;
+const STACK_GROWTH: usize = 4 * 1024 * 1024;
 /// The directive names; anything else after `%` is a use.
 pub const DIRECTIVES: [&str; 5] = ["define", "macro", "namespace", "using", "include"];
 
@@ -60,6 +63,8 @@ struct Namespace {
 }
 
 struct MacroDef {
+    /// The name in its definition.
+    span: Span,
     params: Vec<String>,
     body: Vec<Token>,
     namespace: usize,
@@ -196,8 +201,15 @@ impl<'c> Expander<'c> {
         true
     }
 
-    /// Expands `tokens` in `scope` into `out`.
+    /// Expands `tokens` in `scope` into `out`. Expansion recurses once per nested use or
+    /// bracket group, so the stack grows on the heap when it runs low: no input overflows it.
     fn process(&mut self, sources: &mut SourceMap, tokens: &[Token], scope: &Scope, out: &mut Vec<Token>) {
+        stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, || {
+            self.process_here(sources, tokens, scope, out)
+        });
+    }
+
+    fn process_here(&mut self, sources: &mut SourceMap, tokens: &[Token], scope: &Scope, out: &mut Vec<Token>) {
         let mut i = 0;
         while i < tokens.len() {
             let token = tokens[i];
@@ -280,7 +292,8 @@ impl<'c> Expander<'c> {
                 },
                 scope,
             );
-            return at + 1;
+            // What follows was meant as the name: the rest of the line goes with the error.
+            return Self::line_end(tokens, at + 1);
         };
         let name_span = sigil.span.to(tokens[after - 1].span);
         if !compile_time && DIRECTIVES.contains(&name.as_str()) {
@@ -303,14 +316,16 @@ impl<'c> Expander<'c> {
             };
         }
         let meaning = self.lookup(&name, scope);
-        // After an error, a use's argument list goes with it, and a compile-time call still
-        // stands for a number, so that one mistake makes one error.
+        // After an error, a use's argument list goes with it, and a compile-time call, or a
+        // use after something on its line (an immediate), still stands for a number, so that
+        // one mistake makes one error.
+        let operand = at > 0 && tokens[at - 1].tok != Tok::Newline && !sigil.joined;
         let give_up = |this: &mut Self, out: &mut Vec<Token>| {
             let end = match tokens.get(after).map(|t| t.tok) {
                 Some(Tok::Open(_)) => Self::group_end(tokens, after).unwrap_or(after),
                 _ => after,
             };
-            if compile_time {
+            if compile_time || operand {
                 this.emit_number(0, name_span, sigil.joined, scope, out);
             }
             end
@@ -446,7 +461,7 @@ impl<'c> Expander<'c> {
             .defines
             .get(name)
             .map(|d| d.1)
-            .or_else(|| ns.macros.get(name).map(|_| span));
+            .or_else(|| ns.macros.get(name).map(|&m| self.macros[m].span));
         match first {
             Some(first) => {
                 self.error(
@@ -606,6 +621,7 @@ impl<'c> Expander<'c> {
         if ok && self.claim(&name, name_span, scope) {
             let id = self.macros.len();
             self.macros.push(MacroDef {
+                span: name_span,
                 params,
                 body: tokens[body_start + 1..body_end - 1].to_vec(),
                 namespace: scope.namespace,
