@@ -492,7 +492,7 @@ pub static CODES: &[CodeInfo] = &[
     code(
         "MX058",
         "expansion too large",
-        "Macro expansion makes at most 16,777,216 tokens in all, which bounds the time and memory an assembly takes.",
+        "Macro expansion makes at most 4,194,304 tokens and macro uses in all (a program of 65,536 instructions needs far fewer), which bounds the time and memory an assembly takes.",
     ),
     code(
         "MX059",
@@ -898,7 +898,7 @@ impl MxError {
             .with_primary(*span, "this use is one too many")
             .with_help("a macro that uses itself needs a way to stop; the notes show the chain"),
             ExpansionTooLarge { span } => error(format!(
-                "macro expansion makes more than {} tokens",
+                "macro expansion makes more than {} tokens and uses",
                 crate::expand::MAX_EXPANDED_TOKENS
             ))
             .with_primary(*span, "expansion stopped here")

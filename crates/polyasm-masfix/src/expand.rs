@@ -27,8 +27,9 @@ use crate::lexer::{NO_EXPANSION, SOURCE_TEXT, Tok, Token};
 
 /// The deepest macro uses may nest.
 pub const MAX_EXPANSION_DEPTH: usize = 1024;
-/// The most tokens expansion may make, all files together.
-pub const MAX_EXPANDED_TOKENS: usize = 1 << 24;
+/// The most tokens (and macro uses) expansion may make, all files together: far more than a
+/// program of 65,536 instructions needs, and small enough to bound time and memory.
+pub const MAX_EXPANDED_TOKENS: usize = 1 << 22;
 /// Stack left below which expansion continues on a new segment, and that segment's size.
 const STACK_RED_ZONE: usize = 128 * 1024;
 const STACK_GROWTH: usize = 4 * 1024 * 1024;
@@ -187,16 +188,26 @@ impl<'c> Expander<'c> {
         program
     }
 
-    /// Appends a made token, counting it against the budget.
-    fn emit(&mut self, token: Token, scope: &Scope, out: &mut Vec<Token>) -> bool {
+    /// Whether expansion has made all it may; everything stops then.
+    fn over_budget(&self) -> bool {
+        self.made > MAX_EXPANDED_TOKENS
+    }
+
+    /// Counts one made token or macro use against the budget; false (after one error) once
+    /// it is spent.
+    fn spend(&mut self, span: Span, scope: &Scope) -> bool {
         if self.made == MAX_EXPANDED_TOKENS {
-            self.made += 1;
-            self.error(MxError::ExpansionTooLarge { span: token.span }, scope);
-        }
-        if self.made > MAX_EXPANDED_TOKENS {
-            return false;
+            self.error(MxError::ExpansionTooLarge { span }, scope);
         }
         self.made += 1;
+        !self.over_budget()
+    }
+
+    /// Appends a made token, counting it against the budget.
+    fn emit(&mut self, token: Token, scope: &Scope, out: &mut Vec<Token>) -> bool {
+        if !self.spend(token.span, scope) {
+            return false;
+        }
         out.push(token);
         true
     }
@@ -211,7 +222,7 @@ impl<'c> Expander<'c> {
 
     fn process_here(&mut self, sources: &mut SourceMap, tokens: &[Token], scope: &Scope, out: &mut Vec<Token>) {
         let mut i = 0;
-        while i < tokens.len() {
+        while i < tokens.len() && !self.over_budget() {
             let token = tokens[i];
             if matches!(token.tok, Tok::Punct('%' | '!')) {
                 i = self.directive(sources, tokens, i, scope, out);
@@ -819,6 +830,9 @@ impl<'c> Expander<'c> {
                 },
                 scope,
             );
+            return args_end;
+        }
+        if !self.spend(use_span, scope) {
             return args_end;
         }
         if scope.depth >= MAX_EXPANSION_DEPTH {

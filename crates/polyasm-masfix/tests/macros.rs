@@ -1,0 +1,144 @@
+//! The macro system through the library: includes from files, compile-time output and step
+//! limits, `-E`, and the bounds that keep expansion finite.
+
+use polyasm_core::{Diagnostic, SourceMap, Target, TargetOptions};
+use polyasm_masfix::{TARGET, decode, print};
+
+/// Assembles `file` of `sources` as the CLI does; the program's text, or the diagnostics'
+/// codes. Compile-time output goes to `printed`.
+fn assemble_file(
+    sources: &mut SourceMap,
+    file: polyasm_core::SourceId,
+    options: &TargetOptions,
+    printed: &mut Vec<u8>,
+) -> Result<String, Vec<Diagnostic>> {
+    let outcome = TARGET.assemble_with_output(sources, file, options, printed);
+    match outcome.value {
+        Some(object) if !outcome.diagnostics.iter().any(Diagnostic::is_error) => Ok(match object.preprocessed {
+            Some(text) => text,
+            None => print::print_program(&decode::read(&object.bytes).expect("bytecode we wrote").instrs),
+        }),
+        _ => Err(outcome.diagnostics),
+    }
+}
+
+fn assemble_text(text: &str, options: &TargetOptions) -> (Result<String, Vec<Diagnostic>>, Vec<u8>) {
+    let mut sources = SourceMap::new();
+    let file = sources.add("main.mx", text);
+    let mut printed = Vec::new();
+    (assemble_file(&mut sources, file, options, &mut printed), printed)
+}
+
+fn codes(diagnostics: &[Diagnostic]) -> Vec<&str> {
+    diagnostics.iter().map(|d| d.code).collect()
+}
+
+#[test]
+fn included_code_comes_first_each_file_once_and_cycles_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    std::fs::create_dir(&lib).unwrap();
+    std::fs::write(
+        lib.join("a.mx"),
+        "%include \"b\"\n%macro from_a() { outc 'a' }\noutc 'A'\n",
+    )
+    .unwrap();
+    // b includes a again (a cycle) and the main file (already being included).
+    std::fs::write(
+        lib.join("b.mx"),
+        "%include \"a\"\n%include \"../main\"\n%define B 'b'\noutc 'B'",
+    )
+    .unwrap();
+    let main = dir.path().join("main.mx");
+    let text = "%include \"lib/a\"\n%include \"lib/a.mx\"\n%from_a()\noutc %B\n";
+    std::fs::write(&main, text).unwrap();
+    let mut sources = SourceMap::new();
+    let file = sources.try_add_file("main.mx", &main, text).unwrap();
+    let mut printed = Vec::new();
+    let program = assemble_file(&mut sources, file, &TargetOptions::default(), &mut printed).unwrap();
+    assert_eq!(
+        program,
+        "outc 'B'\nouts 'A'\n".replace("outs", "outc") + "outc 'a'\noutc 'b'\n"
+    );
+    assert_eq!(sources.len(), 3, "each file is read once");
+}
+
+#[test]
+fn include_folders_are_searched_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    for (folder, letter) in [("first", 'F'), ("second", 'S')] {
+        let path = dir.path().join(folder);
+        std::fs::create_dir(&path).unwrap();
+        std::fs::write(path.join("pick.mx"), format!("outc '{letter}'\n")).unwrap();
+    }
+    let options = TargetOptions {
+        include_dirs: vec![dir.path().join("second"), dir.path().join("first")],
+        ..TargetOptions::default()
+    };
+    let (program, _) = assemble_text("%include \"pick\"\n", &options);
+    assert_eq!(program.unwrap(), "outc 'S'\n");
+    let (missing, _) = assemble_text("%include \"nowhere\"\n", &options);
+    assert_eq!(codes(&missing.unwrap_err()), ["PA019"]);
+}
+
+#[test]
+fn compile_time_code_prints_keeps_its_state_and_is_bounded() {
+    let text = "%macro count() {\n  mov 7\n  stra 1\n  ldm\n  outur\n}\nld !count()\nld !count()\n";
+    let (program, printed) = assemble_text(text, &TargetOptions::default());
+    assert_eq!(program.unwrap(), "ld 1\nld 2\n");
+    assert_eq!(printed, b"12");
+
+    let spin = "%macro spin() {\n:top\n  jmp top\n}\nld !spin()\n";
+    let mut options = TargetOptions::default();
+    options.values.insert("ctime-steps", vec!["1000".into()]);
+    let (program, _) = assemble_text(spin, &options);
+    let diagnostics = program.unwrap_err();
+    assert_eq!(codes(&diagnostics), ["MX065"]);
+    assert!(diagnostics[0].message.contains("1000"), "{}", diagnostics[0].message);
+    assert!(diagnostics[0].notes.iter().any(|n| n.contains("`!spin`")));
+}
+
+#[test]
+fn labels_in_compile_time_bodies_belong_to_each_call() {
+    let text =
+        "%macro three() {\n  ld 3\n:loop\n  lds 1\n  bne loop\n  ld 3\n}\nld !three()\nld !three()\n:loop\njmp loop\n";
+    let (program, _) = assemble_text(text, &TargetOptions::default());
+    assert_eq!(program.unwrap(), "ld 3\nld 3\n:L2\njmp L2\n");
+}
+
+#[test]
+fn expand_only_prints_the_expanded_source() {
+    let options = TargetOptions {
+        preprocess_only: true,
+        ..TargetOptions::default()
+    };
+    let (text, _) = assemble_text(
+        "%define c 'x'\n%macro two(v) { outc %v\n  outc %v }\n%two(%c)\n:end_label ldm\n",
+        &options,
+    );
+    assert_eq!(text.unwrap(), "outc 'x'\noutc 'x'\n:end_label ldm\n");
+}
+
+#[test]
+fn deep_nesting_is_an_error_not_a_crash() {
+    // Brackets nested 20,000 deep in a built name, and a macro that uses itself.
+    let deep = format!("%{}x{}\n", "(".repeat(20_000), ")".repeat(20_000));
+    let (program, _) = assemble_text(&deep, &TargetOptions::default());
+    assert_eq!(codes(&program.unwrap_err()), ["MX050"]);
+    let (program, _) = assemble_text("%macro again() { %again() }\n%again()\n", &TargetOptions::default());
+    let diagnostics = program.unwrap_err();
+    assert_eq!(codes(&diagnostics), ["MX057"]);
+    assert!(diagnostics[0].notes.len() < 12, "the chain is shortened");
+}
+
+#[test]
+fn expansion_that_doubles_without_end_stops_at_its_budget() {
+    let mut text = String::from("%macro m0() { swap }\n");
+    for i in 1..=26 {
+        text.push_str(&format!("%macro m{i}() {{ %m{}() %m{}() }}\n", i - 1, i - 1));
+    }
+    text.push_str("%m26()\n");
+    let (program, _) = assemble_text(&text, &TargetOptions::default());
+    let diagnostics = program.unwrap_err();
+    assert!(codes(&diagnostics).contains(&"MX058"), "{:?}", codes(&diagnostics));
+}
