@@ -686,4 +686,20 @@ mod tests {
         };
         assert_eq!(inc.name(), "inc");
     }
+
+    #[test]
+    fn the_documentation_shows_these_tables() {
+        let page = include_str!("../../../docs/masfix.md");
+        assert!(
+            page.contains(&markdown_kinds()),
+            "docs/masfix.md is out of date; it should contain:\n{}",
+            markdown_kinds()
+        );
+        let format = include_str!("../../../docs/formats/masfix-bytecode.md");
+        assert!(
+            format.contains(&markdown_fields()),
+            "docs/formats/masfix-bytecode.md is out of date; it should contain:\n{}",
+            markdown_fields()
+        );
+    }
 }
