@@ -17,6 +17,7 @@ pub mod lexer;
 pub mod ops;
 pub mod parser;
 pub mod print;
+pub mod stdlib;
 
 use polyasm_core::front;
 use polyasm_core::include::IncludeLoader;
@@ -161,7 +162,9 @@ pub fn assemble(
         .into_iter()
         .map(|e| (lex_error(e, &text), lexer::NO_EXPANSION))
         .collect();
-    let loader = IncludeLoader::new(sources, file, &options.include_dirs).with_default_extension("mx");
+    let loader = IncludeLoader::new(sources, file, &options.include_dirs)
+        .with_default_extension("mx")
+        .with_builtins(stdlib::FILES);
     let mut expander = expand::Expander::new(Some(loader), ctime);
     let program = expander.expand_file(sources, &tokens);
     if options.preprocess_only {
