@@ -587,24 +587,48 @@ pub struct DebugPos {
 /// The debug information of `spans`: the file names, and each instruction's position.
 pub fn debug_info(sources: &SourceMap, spans: &[Span]) -> (Vec<String>, Vec<DebugPos>) {
     let mut files: Vec<String> = Vec::new();
-    let mut index_of: HashMap<usize, u16> = HashMap::new();
+    // Per source: its file index, and the last position found (byte offset, line, column),
+    // from which the next one is counted forward: instructions mostly come in text order,
+    // so the whole text is read about once.
+    let mut known: HashMap<usize, (u16, usize, u32, u32)> = HashMap::new();
     let positions = spans
         .iter()
         .map(|span| {
             let source = sources.get(span.source);
-            let file = *index_of.entry(span.source.index()).or_insert_with(|| {
+            let offset = source.floor_char_boundary(span.start as usize);
+            let entry = known.entry(span.source.index()).or_insert_with(|| {
                 files.push(source.name().to_string());
-                (files.len() - 1).min(usize::from(u16::MAX)) as u16
+                ((files.len() - 1).min(usize::from(u16::MAX)) as u16, 0, 1, 1)
             });
-            let at = source.line_col(span.start as usize);
-            DebugPos {
-                file,
-                line: at.line as u32,
-                column: at.column as u32,
-            }
+            let (file, pos, line, column) = *entry;
+            let (line, column) = if offset >= pos {
+                count_forward(&source.text()[pos..offset], line, column)
+            } else {
+                let at = source.line_col(offset);
+                (at.line as u32, at.column as u32)
+            };
+            *entry = (file, offset, line, column);
+            DebugPos { file, line, column }
         })
         .collect();
     (files, positions)
+}
+
+/// The line and column after `text`, starting from `line` and `column`; line breaks are
+/// `\n`, `\r\n` and `\r`, as the line index counts them.
+fn count_forward(text: &str, mut line: u32, mut column: u32) -> (u32, u32) {
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\r' if chars.peek() == Some(&'\n') => {}
+            '\n' | '\r' => {
+                line += 1;
+                column = 1;
+            }
+            _ => column += 1,
+        }
+    }
+    (line, column)
 }
 
 /// The header of a bytecode file of `count` instructions.
@@ -762,6 +786,31 @@ mod tests {
         assert_eq!((e.range, e.kind), (3..5, JoinedImmediate("12".into())));
         let e = decompose("bheq").unwrap_err();
         assert_eq!(e.range, 1..2);
+    }
+
+    #[test]
+    fn debug_positions_count_lines_and_characters_as_the_line_index_does() {
+        let mut sources = SourceMap::new();
+        let text = "ld 1\r\n  éld 2\rld 3\n\nld 4";
+        let file = sources.add("a.mx", text);
+        let at = |needle: &str| {
+            let start = text.find(needle).unwrap();
+            Span::new(file, start, start + needle.len())
+        };
+        // In order, then one out of order.
+        let spans = [at("ld 1"), at("ld 2"), at("ld 3"), at("ld 4"), at("ld 2")];
+        let (files, positions) = debug_info(&sources, &spans);
+        assert_eq!(files, ["a.mx"]);
+        let expected: Vec<(u32, u32)> = spans
+            .iter()
+            .map(|s| {
+                let at = sources.get(file).line_col(s.start as usize);
+                (at.line as u32, at.column as u32)
+            })
+            .collect();
+        let got: Vec<(u32, u32)> = positions.iter().map(|p| (p.line, p.column)).collect();
+        assert_eq!(got, expected);
+        assert_eq!(got[1], (2, 4));
     }
 
     #[test]
