@@ -594,7 +594,20 @@ fn compile_time_output_goes_to_standard_error_when_the_assembled_output_is_on_st
         "only hex words on standard output: {text}"
     );
 
-    // With the output in a file, standard output is free for it.
+    // `-o -` is standard output too.
+    let output = run_in(dir.path(), &["ct.mx", "-f", "hex", "-o", "-"], None);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(stderr(&output), "ct\n");
+    assert_eq!(
+        output.stdout,
+        stdout(&run_in(dir.path(), &["ct.mx", "-f", "hex"], None)).into_bytes()
+    );
+
+    // With the output in a file, or none at all (`check`), standard output is free for it.
+    let output = run_in(dir.path(), &["check", "ct.mx"], None);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(stdout(&output), "ct\n");
+    assert!(output.stderr.is_empty(), "{}", stderr(&output));
     let output = run_in(dir.path(), &["ct.mx", "-o", "ct.mxb"], None);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     assert_eq!(stdout(&output), "ct\n");
