@@ -617,3 +617,19 @@ fn compile_time_output_goes_to_standard_error_when_the_assembled_output_is_on_st
     let output = run_in(dir.path(), &["run", "ct.mxb"], None);
     assert_eq!(stdout(&output), "7 0 0\n");
 }
+
+#[test]
+fn an_odd_length_bytecode_file_is_mx044_for_disasm_as_for_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.mxb");
+    std::fs::write(&bad, b"MXBC\x01").unwrap();
+    for command in ["disasm", "run"] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_polyasm"))
+            .args([command, bad.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{command}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("MX044"), "{command}: {stderr}");
+    }
+}

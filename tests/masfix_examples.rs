@@ -276,6 +276,15 @@ fn the_expected_outputs_agree_with_models() {
     assert!(reverse.stdin.contains(&b'\r') && !reverse.stdin.ends_with(b"\n"));
     assert_eq!(reverse.expected, reversed);
 
+    for label in ["stats", "stats.empty"] {
+        let stats = case(label);
+        assert_eq!(
+            String::from_utf8(stats.expected).unwrap(),
+            stats_model(&stats.stdin),
+            "{label}"
+        );
+    }
+
     for label in ["guess.win", "guess.ended"] {
         let game = case(label);
         assert_eq!(
@@ -284,6 +293,34 @@ fn the_expected_outputs_agree_with_models() {
             "{label}"
         );
     }
+}
+
+/// stats.mx's report for an input, in 16-bit arithmetic.
+fn stats_model(input: &[u8]) -> String {
+    let numbers: Vec<u16> = String::from_utf8(input.to_vec())
+        .unwrap()
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse::<u32>().map_or(65535, |n| n.min(65535)) as u16)
+        .collect();
+    if numbers.is_empty() {
+        return "no numbers\n".to_string();
+    }
+    let sum = numbers.iter().fold(0u16, |s, &n| s.wrapping_add(n));
+    let mean = sum / numbers.len() as u16;
+    let (min, max) = (numbers.iter().min().unwrap(), numbers.iter().max().unwrap());
+    let mut out = format!(
+        "count  {}\nsum    {sum}\nmin    {min}\nmax    {max}\nmean   {mean}\nfrom it\n",
+        numbers.len()
+    );
+    for (i, n) in numbers.iter().rev().enumerate() {
+        out.push_str(&(n.wrapping_sub(mean) as i16).to_string());
+        out.push(if i % 2 == 1 { '\n' } else { ' ' });
+    }
+    if numbers.len() % 2 == 1 {
+        out.push('\n');
+    }
+    out
 }
 
 /// What `inu` reads from the start of a line: its leading digits, at most 65535.

@@ -496,8 +496,11 @@ fn run_object(object: &Object, options: &TargetOptions, sources: &mut SourceMap,
         }
         Err(exec::RunError::StepLimit { steps }) => {
             diagnostics.push(
-                Diagnostic::error("MX071", format!("the program ran {steps} instructions without ending"))
-                    .with_help("`--max-steps` sets the limit; look for a loop that never ends"),
+                Diagnostic::error(
+                    "MX071",
+                    format!("the program reached the step limit ({steps}) without ending"),
+                )
+                .with_help("`--max-steps` sets the limit; look for a loop that never ends"),
             );
         }
         Err(exec::RunError::Read(e)) => diagnostics.push(polyasm_core::stream::stdin_failed(&e)),
@@ -643,11 +646,17 @@ impl Target for MasfixTarget {
     }
 
     fn disassemble(&self, sources: &SourceMap, input: &DisasmInput) -> Outcome<String> {
-        let words = polyasm_core::words::read_words(sources, input, &INFO);
-        let Some(words) = words.value else {
-            return Outcome::failed(words.diagnostics);
+        // A binary input is a bytecode file as it is (its reader explains a bad length too);
+        // hex text is words first.
+        let bytes: Vec<u8> = if input.encoding == polyasm_core::target::InputEncoding::Binary {
+            input.bytes.to_vec()
+        } else {
+            let words = polyasm_core::words::read_words(sources, input, &INFO);
+            let Some(words) = words.value else {
+                return Outcome::failed(words.diagnostics);
+            };
+            words.iter().flat_map(|&w| (w as u16).to_le_bytes()).collect()
         };
-        let bytes: Vec<u8> = words.iter().flat_map(|&w| (w as u16).to_le_bytes()).collect();
         match decode::read(&bytes) {
             Ok(bytecode) => Outcome {
                 value: Some(print::print_program(&bytecode.instrs)),
