@@ -162,10 +162,17 @@ impl Program {
         if instrs.len() > MAX_PROGRAM_LEN {
             return Err(ProgramTooLong { len: instrs.len() });
         }
-        let mut ops: Vec<Op> = instrs
+        let plain: Vec<Op> = instrs
             .iter()
             .enumerate()
             .map(|(i, instr)| Op::decode(instr, i))
+            .collect();
+        // Each operation that starts a common pair runs the pair; the second keeps its own
+        // operation for jumps that land on it.
+        let mut ops: Vec<Op> = plain
+            .iter()
+            .enumerate()
+            .map(|(i, &op)| plain.get(i + 1).and_then(|&next| Op::fuse(op, next)).unwrap_or(op))
             .collect();
         ops.push(Op::End);
         let mut run_len = vec![0u32; instrs.len() + 1];
@@ -359,6 +366,78 @@ impl Program {
                         transfer!(1, usize::from(src.eval(h, r, m)))
                     }
                     transfer!(1, pc + 1)
+                }
+                Op::LdAddBrRNe { k, target } => {
+                    r = r.wrapping_add(k);
+                    transfer!(2, if r != 0 { usize::from(target) } else { pc + 2 })
+                }
+                Op::StrAddBrMNe { k, target } => {
+                    let m = mem[cell].wrapping_add(k);
+                    mem[cell] = m;
+                    transfer!(2, if m != 0 { usize::from(target) } else { pc + 2 })
+                }
+                Op::LImmBr {
+                    reg,
+                    cond,
+                    k,
+                    jump_if,
+                    target,
+                } => {
+                    r = u16::from(cond.test(reg.pick(r, mem[cell]), k));
+                    transfer!(
+                        2,
+                        if (r != 0) == jump_if {
+                            usize::from(target)
+                        } else {
+                            pc + 2
+                        }
+                    )
+                }
+                Op::SImmBr {
+                    reg,
+                    cond,
+                    k,
+                    jump_if,
+                    target,
+                } => {
+                    let holds = cond.test(reg.pick(r, mem[cell]), k);
+                    mem[cell] = u16::from(holds);
+                    transfer!(2, if holds == jump_if { usize::from(target) } else { pc + 2 })
+                }
+                Op::MovRBrM { jump_if, target } => {
+                    h = r;
+                    let nonzero = mem[usize::from(h)] != 0;
+                    transfer!(
+                        2,
+                        if nonzero == jump_if {
+                            usize::from(target)
+                        } else {
+                            pc + 2
+                        }
+                    )
+                }
+                Op::MovRStrImm(k) => {
+                    h = r;
+                    mem[usize::from(h)] = k;
+                    pc += 1;
+                }
+                Op::MovThen { at, then } => {
+                    h = at;
+                    let cell = usize::from(at);
+                    match then {
+                        Then::LdM => r = mem[cell],
+                        Then::LdAddM => r = r.wrapping_add(mem[cell]),
+                        Then::LdSubM => r = r.wrapping_sub(mem[cell]),
+                        Then::StrImm(k) => mem[cell] = k,
+                        Then::StrAddImm(k) => mem[cell] = mem[cell].wrapping_add(k),
+                        Then::StrR => mem[cell] = r,
+                        Then::StrAddR => mem[cell] = mem[cell].wrapping_add(r),
+                        Then::SImm { reg, cond, k } => mem[cell] = u16::from(cond.test(reg.pick(r, mem[cell]), k)),
+                        Then::OutuM => io!(io.outu(mem[cell])),
+                        Then::InuR => r = io!(io.inu()),
+                        Then::InuM => mem[cell] = io!(io.inu()),
+                    }
+                    pc += 1;
                 }
                 Op::End => {
                     steps += (pc - start) as u64;
@@ -565,9 +644,114 @@ enum Op {
     },
     /// Past the last instruction.
     End,
+    // Pairs run as one operation.
+    /// `lda k` or `lds k`, then `bne target`.
+    LdAddBrRNe {
+        k: u16,
+        target: u16,
+    },
+    /// `stra k` or `strs k`, then `bmne target`.
+    StrAddBrMNe {
+        k: u16,
+        target: u16,
+    },
+    /// `l<cond> k`, then `bne target` (`jump_if`) or `beq target`.
+    LImmBr {
+        reg: CondReg,
+        cond: Cond,
+        k: u16,
+        jump_if: bool,
+        target: u16,
+    },
+    /// `s<cond> k`, then `bmne target` (`jump_if`) or `bmeq target`.
+    SImmBr {
+        reg: CondReg,
+        cond: Cond,
+        k: u16,
+        jump_if: bool,
+        target: u16,
+    },
+    /// `movr`, then `bmne target` (`jump_if`) or `bmeq target`.
+    MovRBrM {
+        jump_if: bool,
+        target: u16,
+    },
+    /// `movr`, then `str k`.
+    MovRStrImm(u16),
+    /// `mov at`, then an operation on the cell there.
+    MovThen {
+        at: u16,
+        then: Then,
+    },
+}
+
+/// What follows `mov k` in a fused pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Then {
+    LdM,
+    LdAddM,
+    LdSubM,
+    StrImm(u16),
+    StrAddImm(u16),
+    StrR,
+    StrAddR,
+    SImm { reg: CondReg, cond: Cond, k: u16 },
+    OutuM,
+    InuR,
+    InuM,
 }
 
 impl Op {
+    /// The operation running `first` then `second` (the next instruction), for the pairs
+    /// programs use most; the first is never a jump or branch, so a pair stays in one run.
+    fn fuse(first: Op, second: Op) -> Option<Op> {
+        let then = match second {
+            Op::LdM => Some(Then::LdM),
+            Op::LdAddM => Some(Then::LdAddM),
+            Op::LdSubM => Some(Then::LdSubM),
+            Op::StrImm(k) => Some(Then::StrImm(k)),
+            Op::StrAddImm(k) => Some(Then::StrAddImm(k)),
+            Op::StrR => Some(Then::StrR),
+            Op::StrAddR => Some(Then::StrAddR),
+            Op::SImm { reg, cond, k } => Some(Then::SImm { reg, cond, k }),
+            Op::OutuM => Some(Then::OutuM),
+            Op::InuR => Some(Then::InuR),
+            Op::InuM => Some(Then::InuM),
+            _ => None,
+        };
+        let branch = match second {
+            Op::BrRNe(target) | Op::BrMNe(target) => Some((true, target)),
+            Op::BrREq(target) | Op::BrMEq(target) => Some((false, target)),
+            _ => None,
+        };
+        let on_m = matches!(second, Op::BrMNe(_) | Op::BrMEq(_));
+        Some(match (first, branch) {
+            (Op::LdAddImm(k), Some((true, target))) if !on_m => Op::LdAddBrRNe { k, target },
+            (Op::StrAddImm(k), Some((true, target))) if on_m => Op::StrAddBrMNe { k, target },
+            (Op::LImm { reg, cond, k }, Some((jump_if, target))) if !on_m => Op::LImmBr {
+                reg,
+                cond,
+                k,
+                jump_if,
+                target,
+            },
+            (Op::SImm { reg, cond, k }, Some((jump_if, target))) if on_m => Op::SImmBr {
+                reg,
+                cond,
+                k,
+                jump_if,
+                target,
+            },
+            (Op::MovR, Some((jump_if, target))) if on_m => Op::MovRBrM { jump_if, target },
+            (Op::MovR, _) => match second {
+                Op::StrImm(k) => Op::MovRStrImm(k),
+                _ => return None,
+            },
+            (Op::MovImm(at), _) => Op::MovThen { at, then: then? },
+            _ => return None,
+        })
+    }
+
     fn decode(instr: &Instr, index: usize) -> Op {
         let src = Src::of(instr.value, index);
         let to_m = instr.value == Value::Reg(Reg::M);

@@ -332,12 +332,20 @@ fn idiom() -> impl Strategy<Value = Vec<Instr>> {
         ("strs", true),
         ("strr", false),
         ("outum", false),
+        ("inu", false),
+        ("inum", false),
+        ("sbl", true),
+        ("smge", true),
     ]);
     prop_oneof![
         (update, any_imm(), branch.clone(), 0u16..40)
             .prop_map(|(u, k, b, t)| vec![programs::instr(u, Some(k)), programs::instr(b, Some(t)),]),
         (compare, any_imm(), branch, 0u16..40)
             .prop_map(|(c, k, b, t)| vec![programs::instr(c, Some(k)), programs::instr(b, Some(t)),]),
+        (prop::sample::select(vec!["bmne", "bmeq", "str"]), any_imm(), 0u16..40).prop_map(|(then, k, t)| vec![
+            programs::instr("movr", None),
+            programs::instr(then, Some(if then == "str" { k } else { t })),
+        ]),
         (any_imm(), after_mov, any_imm()).prop_map(|(h, (name, needs_imm), k)| {
             vec![
                 programs::instr("mov", Some(h % 8)),
