@@ -168,11 +168,18 @@ impl Program {
             .map(|(i, instr)| Op::decode(instr, i))
             .collect();
         // Each operation that starts a common pair runs the pair; the second keeps its own
-        // operation for jumps that land on it.
-        let mut ops: Vec<Op> = plain
+        // operation for jumps that land on it. Then `mov k` before a fused pair may run all
+        // three.
+        let pairs: Vec<Op> = plain
             .iter()
             .enumerate()
             .map(|(i, &op)| plain.get(i + 1).and_then(|&next| Op::fuse(op, next)).unwrap_or(op))
+            .collect();
+        let mut ops: Vec<Op> = (0..plain.len())
+            .map(|i| match (plain[i], pairs.get(i + 1)) {
+                (Op::MovImm(_), Some(&pair)) if pair != plain[i + 1] => Op::fuse(plain[i], pair).unwrap_or(pairs[i]),
+                _ => pairs[i],
+            })
             .collect();
         ops.push(Op::End);
         let mut run_len = vec![0u32; instrs.len() + 1];
@@ -323,15 +330,15 @@ impl Program {
                     }
                 }
                 Op::Swap => std::mem::swap(&mut r, &mut mem[cell]),
-                Op::LImm { reg, cond, k } => r = u16::from(cond.test(reg.pick(r, mem[cell]), k)),
-                Op::SImm { reg, cond, k } => mem[cell] = u16::from(cond.test(reg.pick(r, mem[cell]), k)),
-                Op::L { reg, cond, src } => {
+                Op::LImm { reg, test, k } => r = u16::from(test.holds(reg.pick(r, mem[cell]), k)),
+                Op::SImm { reg, test, k } => mem[cell] = u16::from(test.holds(reg.pick(r, mem[cell]), k)),
+                Op::L { reg, test, src } => {
                     let m = mem[cell];
-                    r = u16::from(cond.test(reg.pick(r, m), src.eval(h, r, m)));
+                    r = u16::from(test.holds(reg.pick(r, m), src.eval(h, r, m)));
                 }
-                Op::S { reg, cond, src } => {
+                Op::S { reg, test, src } => {
                     let m = mem[cell];
-                    mem[cell] = u16::from(cond.test(reg.pick(r, m), src.eval(h, r, m)));
+                    mem[cell] = u16::from(test.holds(reg.pick(r, m), src.eval(h, r, m)));
                 }
                 Op::OutcImm(b) => io!(io.outc(b)),
                 Op::OutcR => io!(io.outc(r as u8)),
@@ -360,9 +367,9 @@ impl Program {
                 Op::BrREq(target) => transfer!(1, if r == 0 { usize::from(target) } else { pc + 1 }),
                 Op::BrMNe(target) => transfer!(1, if mem[cell] != 0 { usize::from(target) } else { pc + 1 }),
                 Op::BrMEq(target) => transfer!(1, if mem[cell] == 0 { usize::from(target) } else { pc + 1 }),
-                Op::Br { reg, cond, src } => {
+                Op::Br { reg, test, src } => {
                     let m = mem[cell];
-                    if cond.test(reg.pick(r, m), 0) {
+                    if test.holds(reg.pick(r, m), 0) {
                         transfer!(1, usize::from(src.eval(h, r, m)))
                     }
                     transfer!(1, pc + 1)
@@ -378,12 +385,12 @@ impl Program {
                 }
                 Op::LImmBr {
                     reg,
-                    cond,
+                    test,
                     k,
                     jump_if,
                     target,
                 } => {
-                    r = u16::from(cond.test(reg.pick(r, mem[cell]), k));
+                    r = u16::from(test.holds(reg.pick(r, mem[cell]), k));
                     transfer!(
                         2,
                         if (r != 0) == jump_if {
@@ -395,12 +402,12 @@ impl Program {
                 }
                 Op::SImmBr {
                     reg,
-                    cond,
+                    test,
                     k,
                     jump_if,
                     target,
                 } => {
-                    let holds = cond.test(reg.pick(r, mem[cell]), k);
+                    let holds = test.holds(reg.pick(r, mem[cell]), k);
                     mem[cell] = u16::from(holds);
                     transfer!(2, if holds == jump_if { usize::from(target) } else { pc + 2 })
                 }
@@ -421,23 +428,84 @@ impl Program {
                     mem[usize::from(h)] = k;
                     pc += 1;
                 }
-                Op::MovThen { at, then } => {
+                Op::MovLdM(at) => {
+                    h = at;
+                    r = mem[usize::from(at)];
+                    pc += 1;
+                }
+                Op::MovLdAddM(at) => {
+                    h = at;
+                    r = r.wrapping_add(mem[usize::from(at)]);
+                    pc += 1;
+                }
+                Op::MovLdSubM(at) => {
+                    h = at;
+                    r = r.wrapping_sub(mem[usize::from(at)]);
+                    pc += 1;
+                }
+                Op::MovStrImm { at, k } => {
+                    h = at;
+                    mem[usize::from(at)] = k;
+                    pc += 1;
+                }
+                Op::MovStrAddImm { at, k } => {
                     h = at;
                     let cell = usize::from(at);
-                    match then {
-                        Then::LdM => r = mem[cell],
-                        Then::LdAddM => r = r.wrapping_add(mem[cell]),
-                        Then::LdSubM => r = r.wrapping_sub(mem[cell]),
-                        Then::StrImm(k) => mem[cell] = k,
-                        Then::StrAddImm(k) => mem[cell] = mem[cell].wrapping_add(k),
-                        Then::StrR => mem[cell] = r,
-                        Then::StrAddR => mem[cell] = mem[cell].wrapping_add(r),
-                        Then::SImm { reg, cond, k } => mem[cell] = u16::from(cond.test(reg.pick(r, mem[cell]), k)),
-                        Then::OutuM => io!(io.outu(mem[cell])),
-                        Then::InuR => r = io!(io.inu()),
-                        Then::InuM => mem[cell] = io!(io.inu()),
-                    }
+                    mem[cell] = mem[cell].wrapping_add(k);
                     pc += 1;
+                }
+                Op::MovStrR(at) => {
+                    h = at;
+                    mem[usize::from(at)] = r;
+                    pc += 1;
+                }
+                Op::MovStrAddR(at) => {
+                    h = at;
+                    let cell = usize::from(at);
+                    mem[cell] = mem[cell].wrapping_add(r);
+                    pc += 1;
+                }
+                Op::MovSImm { at, reg, test, k } => {
+                    h = at;
+                    let cell = usize::from(at);
+                    mem[cell] = u16::from(test.holds(reg.pick(r, mem[cell]), k));
+                    pc += 1;
+                }
+                Op::MovOutuM(at) => {
+                    h = at;
+                    io!(io.outu(mem[usize::from(at)]));
+                    pc += 1;
+                }
+                Op::MovInuR(at) => {
+                    h = at;
+                    r = io!(io.inu());
+                    pc += 1;
+                }
+                Op::MovInuM(at) => {
+                    h = at;
+                    mem[usize::from(at)] = io!(io.inu());
+                    pc += 1;
+                }
+                Op::MovStrAddBrMNe { at, k, target } => {
+                    h = at;
+                    let cell = usize::from(at);
+                    let m = mem[cell].wrapping_add(k);
+                    mem[cell] = m;
+                    transfer!(3, if m != 0 { usize::from(target) } else { pc + 3 })
+                }
+                Op::MovSImmBr {
+                    at,
+                    reg,
+                    test,
+                    k,
+                    jump_if,
+                    target,
+                } => {
+                    h = at;
+                    let cell = usize::from(at);
+                    let holds = test.holds(reg.pick(r, mem[cell]), k);
+                    mem[cell] = u16::from(holds);
+                    transfer!(3, if holds == jump_if { usize::from(target) } else { pc + 3 })
                 }
                 Op::End => {
                     steps += (pc - start) as u64;
@@ -552,6 +620,43 @@ impl Src {
     }
 }
 
+/// A condition as a branch-free test: both sides are biased (the top bit flipped for signed
+/// conditions, which makes them unsigned ones), then bit `less = 0, equal = 1, greater = 2`
+/// of the truth table says whether it holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Test {
+    bias: u16,
+    table: u8,
+}
+
+impl Test {
+    fn of(cond: Cond) -> Test {
+        let (signed, table) = match cond {
+            Cond::Eq => (false, 0b010),
+            Cond::Ne => (false, 0b101),
+            Cond::Lt => (true, 0b001),
+            Cond::Le => (true, 0b011),
+            Cond::Gt => (true, 0b100),
+            Cond::Ge => (true, 0b110),
+            Cond::Ab => (false, 0b100),
+            Cond::Ae => (false, 0b110),
+            Cond::Bl => (false, 0b001),
+            Cond::Be => (false, 0b011),
+        };
+        Test {
+            bias: if signed { 0x8000 } else { 0 },
+            table,
+        }
+    }
+
+    #[inline(always)]
+    fn holds(self, l: u16, r: u16) -> bool {
+        let (l, r) = (l ^ self.bias, r ^ self.bias);
+        let order = u8::from(l == r) | u8::from(l > r) << 1;
+        self.table >> order & 1 == 1
+    }
+}
+
 trait PickCondReg {
     fn pick(self, r: u16, m: u16) -> u16;
 }
@@ -595,22 +700,22 @@ enum Op {
     Swap,
     LImm {
         reg: CondReg,
-        cond: Cond,
+        test: Test,
         k: u16,
     },
     SImm {
         reg: CondReg,
-        cond: Cond,
+        test: Test,
         k: u16,
     },
     L {
         reg: CondReg,
-        cond: Cond,
+        test: Test,
         src: Src,
     },
     S {
         reg: CondReg,
-        cond: Cond,
+        test: Test,
         src: Src,
     },
     OutcImm(u8),
@@ -639,7 +744,7 @@ enum Op {
     BrMEq(u16),
     Br {
         reg: CondReg,
-        cond: Cond,
+        test: Test,
         src: Src,
     },
     /// Past the last instruction.
@@ -658,7 +763,7 @@ enum Op {
     /// `l<cond> k`, then `bne target` (`jump_if`) or `beq target`.
     LImmBr {
         reg: CondReg,
-        cond: Cond,
+        test: Test,
         k: u16,
         jump_if: bool,
         target: u16,
@@ -666,7 +771,7 @@ enum Op {
     /// `s<cond> k`, then `bmne target` (`jump_if`) or `bmeq target`.
     SImmBr {
         reg: CondReg,
-        cond: Cond,
+        test: Test,
         k: u16,
         jump_if: bool,
         target: u16,
@@ -678,47 +783,51 @@ enum Op {
     },
     /// `movr`, then `str k`.
     MovRStrImm(u16),
-    /// `mov at`, then an operation on the cell there.
-    MovThen {
+    // `mov at`, then an operation on the cell there.
+    MovLdM(u16),
+    MovLdAddM(u16),
+    MovLdSubM(u16),
+    MovStrImm {
         at: u16,
-        then: Then,
+        k: u16,
     },
-}
-
-/// What follows `mov k` in a fused pair.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Then {
-    LdM,
-    LdAddM,
-    LdSubM,
-    StrImm(u16),
-    StrAddImm(u16),
-    StrR,
-    StrAddR,
-    SImm { reg: CondReg, cond: Cond, k: u16 },
-    OutuM,
-    InuR,
-    InuM,
+    MovStrAddImm {
+        at: u16,
+        k: u16,
+    },
+    MovStrR(u16),
+    MovStrAddR(u16),
+    MovSImm {
+        at: u16,
+        reg: CondReg,
+        test: Test,
+        k: u16,
+    },
+    MovOutuM(u16),
+    MovInuR(u16),
+    MovInuM(u16),
+    // Three instructions run as one operation.
+    /// `mov at`, `stra k` or `strs k`, `bmne target`: a counter in memory.
+    MovStrAddBrMNe {
+        at: u16,
+        k: u16,
+        target: u16,
+    },
+    /// `mov at`, `s<cond> k`, then `bmne target` (`jump_if`) or `bmeq target`.
+    MovSImmBr {
+        at: u16,
+        reg: CondReg,
+        test: Test,
+        k: u16,
+        jump_if: bool,
+        target: u16,
+    },
 }
 
 impl Op {
     /// The operation running `first` then `second` (the next instruction), for the pairs
     /// programs use most; the first is never a jump or branch, so a pair stays in one run.
     fn fuse(first: Op, second: Op) -> Option<Op> {
-        let then = match second {
-            Op::LdM => Some(Then::LdM),
-            Op::LdAddM => Some(Then::LdAddM),
-            Op::LdSubM => Some(Then::LdSubM),
-            Op::StrImm(k) => Some(Then::StrImm(k)),
-            Op::StrAddImm(k) => Some(Then::StrAddImm(k)),
-            Op::StrR => Some(Then::StrR),
-            Op::StrAddR => Some(Then::StrAddR),
-            Op::SImm { reg, cond, k } => Some(Then::SImm { reg, cond, k }),
-            Op::OutuM => Some(Then::OutuM),
-            Op::InuR => Some(Then::InuR),
-            Op::InuM => Some(Then::InuM),
-            _ => None,
-        };
         let branch = match second {
             Op::BrRNe(target) | Op::BrMNe(target) => Some((true, target)),
             Op::BrREq(target) | Op::BrMEq(target) => Some((false, target)),
@@ -728,16 +837,16 @@ impl Op {
         Some(match (first, branch) {
             (Op::LdAddImm(k), Some((true, target))) if !on_m => Op::LdAddBrRNe { k, target },
             (Op::StrAddImm(k), Some((true, target))) if on_m => Op::StrAddBrMNe { k, target },
-            (Op::LImm { reg, cond, k }, Some((jump_if, target))) if !on_m => Op::LImmBr {
+            (Op::LImm { reg, test, k }, Some((jump_if, target))) if !on_m => Op::LImmBr {
                 reg,
-                cond,
+                test,
                 k,
                 jump_if,
                 target,
             },
-            (Op::SImm { reg, cond, k }, Some((jump_if, target))) if on_m => Op::SImmBr {
+            (Op::SImm { reg, test, k }, Some((jump_if, target))) if on_m => Op::SImmBr {
                 reg,
-                cond,
+                test,
                 k,
                 jump_if,
                 target,
@@ -747,7 +856,36 @@ impl Op {
                 Op::StrImm(k) => Op::MovRStrImm(k),
                 _ => return None,
             },
-            (Op::MovImm(at), _) => Op::MovThen { at, then: then? },
+            (Op::MovImm(at), _) => match second {
+                Op::LdM => Op::MovLdM(at),
+                Op::LdAddM => Op::MovLdAddM(at),
+                Op::LdSubM => Op::MovLdSubM(at),
+                Op::StrImm(k) => Op::MovStrImm { at, k },
+                Op::StrAddImm(k) => Op::MovStrAddImm { at, k },
+                Op::StrR => Op::MovStrR(at),
+                Op::StrAddR => Op::MovStrAddR(at),
+                Op::SImm { reg, test, k } => Op::MovSImm { at, reg, test, k },
+                Op::OutuM => Op::MovOutuM(at),
+                Op::InuR => Op::MovInuR(at),
+                Op::InuM => Op::MovInuM(at),
+                // A pair that a third instruction completes.
+                Op::StrAddBrMNe { k, target } => Op::MovStrAddBrMNe { at, k, target },
+                Op::SImmBr {
+                    reg,
+                    test,
+                    k,
+                    jump_if,
+                    target,
+                } => Op::MovSImmBr {
+                    at,
+                    reg,
+                    test,
+                    k,
+                    jump_if,
+                    target,
+                },
+                _ => return None,
+            },
             _ => return None,
         })
     }
@@ -756,6 +894,7 @@ impl Op {
         let src = Src::of(instr.value, index);
         let to_m = instr.value == Value::Reg(Reg::M);
         let (reg, cond) = instr.cond.unwrap_or((CondReg::R, Cond::Eq));
+        let test = Test::of(cond);
         let basic = |dest: Dest| Op::Set {
             dest,
             modifier: instr.modifier,
@@ -801,15 +940,19 @@ impl Op {
                 (CondReg::R, Some(Cond::Eq), Src::Const(k)) => Op::BrREq(k),
                 (CondReg::M, Some(Cond::Ne), Src::Const(k)) => Op::BrMNe(k),
                 (CondReg::M, Some(Cond::Eq), Src::Const(k)) => Op::BrMEq(k),
-                (reg, _, src) => Op::Br { reg, cond, src },
+                (reg, _, src) => Op::Br {
+                    reg,
+                    test: Test::of(cond),
+                    src,
+                },
             },
             Kind::L => match src {
-                Src::Const(k) => Op::LImm { reg, cond, k },
-                src => Op::L { reg, cond, src },
+                Src::Const(k) => Op::LImm { reg, test, k },
+                src => Op::L { reg, test, src },
             },
             Kind::S => match src {
-                Src::Const(k) => Op::SImm { reg, cond, k },
-                src => Op::S { reg, cond, src },
+                Src::Const(k) => Op::SImm { reg, test, k },
+                src => Op::S { reg, test, src },
             },
             Kind::Swap => Op::Swap,
             Kind::Outc => match src {
@@ -1043,33 +1186,45 @@ impl<'a> Io<'a> {
         Ok(byte.map_or(u16::MAX, u16::from))
     }
 
+    /// Reads consecutive digits, clamping at 65535; 0 when the next byte is no digit.
+    #[inline]
     fn inu(&mut self) -> Result<u16, RunError> {
         let mut value: u32 = 0;
-        while let Some(byte) = self.peek()? {
-            if !byte.is_ascii_digit() {
-                break;
+        loop {
+            let waiting = &self.buf[self.pos..self.len];
+            let mut taken = 0;
+            for &byte in waiting {
+                let digit = byte.wrapping_sub(b'0');
+                if digit > 9 {
+                    break;
+                }
+                value = (value * 10 + u32::from(digit)).min(u32::from(u16::MAX));
+                taken += 1;
             }
-            self.pos += 1;
-            value = (value * 10 + u32::from(byte - b'0')).min(u32::from(u16::MAX));
+            self.pos += taken;
+            if taken < waiting.len() {
+                return Ok(value as u16);
+            }
+            // The digits may go on past the buffer.
+            self.refill()?;
+            if self.pos == self.len {
+                return Ok(value as u16);
+            }
         }
-        Ok(value as u16)
     }
 
+    #[inline]
     fn inl(&mut self) -> Result<(), RunError> {
         loop {
-            if self.pos == self.len {
-                self.refill()?;
-                if self.pos == self.len {
-                    return Ok(());
-                }
-            }
             let waiting = &self.buf[self.pos..self.len];
-            match waiting.iter().position(|&b| b == b'\n') {
-                Some(at) => {
-                    self.pos += at + 1;
-                    return Ok(());
-                }
-                None => self.pos = self.len,
+            if let Some(at) = waiting.iter().position(|&b| b == b'\n') {
+                self.pos += at + 1;
+                return Ok(());
+            }
+            self.pos = self.len;
+            self.refill()?;
+            if self.pos == self.len {
+                return Ok(());
             }
         }
     }
@@ -1124,4 +1279,56 @@ pub fn parse_memory_range(text: &str) -> Result<(u16, u16), String> {
         return Err(format!("the range `{text}` holds no cell"));
     }
     Ok((first as u16, last as u16))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ops::CONDS;
+
+    #[test]
+    fn branch_free_tests_agree_with_the_conditions() {
+        let edges = [0u16, 1, 2, 0x7ffe, 0x7fff, 0x8000, 0x8001, 0xfffe, 0xffff];
+        for (cond, _, _) in CONDS {
+            let test = Test::of(cond);
+            for l in edges {
+                for r in edges {
+                    assert_eq!(test.holds(l, r), cond.test(l, r), "{cond:?} {l} {r}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn pairs_and_triples_are_fused() {
+        // mov 5; strs 1; bmne 0
+        let instrs = [
+            Instr {
+                value: Value::Imm(5),
+                ..Instr::bare(Kind::Mov)
+            },
+            Instr {
+                modifier: Some(Oper::Sub),
+                value: Value::Imm(1),
+                ..Instr::bare(Kind::Str)
+            },
+            Instr {
+                cond: Some((CondReg::M, Cond::Ne)),
+                value: Value::Imm(0),
+                ..Instr::bare(Kind::B)
+            },
+        ];
+        let counter = Program::new(&instrs).expect("short");
+        assert!(matches!(
+            counter.ops[0],
+            Op::MovStrAddBrMNe {
+                at: 5,
+                k: 65535,
+                target: 0
+            }
+        ));
+        assert!(matches!(counter.ops[1], Op::StrAddBrMNe { k: 65535, target: 0 }));
+        assert!(matches!(counter.ops[2], Op::BrMNe(0)));
+        assert!(matches!(counter.ops[3], Op::End));
+    }
 }

@@ -318,7 +318,7 @@ fn any_instr() -> impl Strategy<Value = Instr> {
 }
 
 /// Pairs that programs write often (and a VM may run as one): an update then a branch on it,
-/// a compare then a branch, a head move then a use of the cell.
+/// a compare then a branch, a head move then a use of the cell (and then a branch).
 fn idiom() -> impl Strategy<Value = Vec<Instr>> {
     let update = prop::sample::select(vec!["lda", "lds", "stra", "strs", "ld", "str", "mova", "movs"]);
     let compare = prop::sample::select(vec!["lbl", "llt", "lne", "sbl", "sge", "seq", "lmab", "smle"]);
@@ -342,6 +342,18 @@ fn idiom() -> impl Strategy<Value = Vec<Instr>> {
             .prop_map(|(u, k, b, t)| vec![programs::instr(u, Some(k)), programs::instr(b, Some(t)),]),
         (compare, any_imm(), branch, 0u16..40)
             .prop_map(|(c, k, b, t)| vec![programs::instr(c, Some(k)), programs::instr(b, Some(t)),]),
+        (
+            any_imm(),
+            prop::sample::select(vec!["stra", "strs", "sbl", "sge", "smlt"]),
+            any_imm(),
+            prop::sample::select(vec!["bmne", "bmeq"]),
+            0u16..40
+        )
+            .prop_map(|(h, update, k, branch, t)| vec![
+                programs::instr("mov", Some(h % 8)),
+                programs::instr(update, Some(k)),
+                programs::instr(branch, Some(t)),
+            ]),
         (prop::sample::select(vec!["bmne", "bmeq", "str"]), any_imm(), 0u16..40).prop_map(|(then, k, t)| vec![
             programs::instr("movr", None),
             programs::instr(then, Some(if then == "str" { k } else { t })),
