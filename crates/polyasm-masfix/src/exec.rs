@@ -673,7 +673,9 @@ impl PickCondReg for CondReg {
 
 /// An instruction specialised by its shape: the common shapes get an operation of their own,
 /// the rest a general one ([`Op::Set`], [`Op::L`], ...).
+/// `repr(u8)` keeps the tag a plain byte: a niche in a field would make every dispatch decode it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
 enum Op {
     LdImm(u16),
     LdH,
