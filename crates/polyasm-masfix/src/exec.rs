@@ -165,7 +165,7 @@ impl Program {
         let plain: Vec<Op> = instrs
             .iter()
             .enumerate()
-            .map(|(i, instr)| Op::decode(instr, i))
+            .map(|(i, instr)| Op::decode(instr, i, instrs.len()))
             .collect();
         // Each operation that starts a common pair runs the pair; the second keeps its own
         // operation for jumps that land on it. Then `mov k` before a fused pair may run all
@@ -254,31 +254,42 @@ impl Program {
         let ops = &self.ops[..];
         let len = self.instrs.len();
         let mut pc = 0usize;
-        // The first index of the current straight run, and the steps done before it.
-        let mut start = 0usize;
-        let mut steps = 0u64;
+        // The steps done before the instruction at `pc` are `base + pc` (wrapping): inside a
+        // straight run, and on a branch not taken, nothing needs counting.
+        let mut base = 0u64;
         if LIMITED && u64::from(self.run_len[0]) > max {
             return Ok(Exit::Slow { pc: 0, steps: 0 });
         }
-        // Ends the straight run with the jump or branch at `pc + $width - 1` going to `$target`.
+        // Ends the straight run with the jump or branch at `pc + $width - 1` going to `$target`,
+        // which `transfer` checks and `jump` knows to be at most the end.
         macro_rules! transfer {
             ($width:expr, $target:expr) => {{
                 let target: usize = $target;
-                steps += (pc + $width - start) as u64;
                 if target > len {
                     (*saved_h, *saved_r) = (h, r);
                     return Err(RunError::JumpOutOfRange {
                         at: pc + $width - 1,
                         target: target as u16,
-                        steps,
+                        steps: base.wrapping_add((pc + $width) as u64),
                     });
                 }
-                if LIMITED && steps + u64::from(self.run_len[target]) > max {
+                jump!($width, target)
+            }};
+        }
+        macro_rules! jump {
+            ($width:expr, $target:expr) => {{
+                let target: usize = $target;
+                base = base
+                    .wrapping_add((pc + $width) as u64)
+                    .wrapping_sub(target as u64);
+                if LIMITED && base.wrapping_add((target as u64) + u64::from(self.run_len[target])) > max {
                     (*saved_h, *saved_r) = (h, r);
-                    return Ok(Exit::Slow { pc: target, steps });
+                    return Ok(Exit::Slow {
+                        pc: target,
+                        steps: base.wrapping_add(target as u64),
+                    });
                 }
                 pc = target;
-                start = target;
                 continue;
             }};
         }
@@ -354,7 +365,7 @@ impl Program {
                 Op::InuR => r = io!(io.inu()),
                 Op::InuM => mem[cell] = io!(io.inu()),
                 Op::Inl => io!(io.inl()),
-                Op::Jmp(target) => transfer!(1, usize::from(target)),
+                Op::Jmp(target) => jump!(1, usize::from(target)),
                 Op::JmpTo { modifier, src } => {
                     let value = src.eval(h, r, mem[cell]);
                     let target = match modifier {
@@ -363,10 +374,10 @@ impl Program {
                     };
                     transfer!(1, usize::from(target))
                 }
-                Op::BrRNe(target) => transfer!(1, if r != 0 { usize::from(target) } else { pc + 1 }),
-                Op::BrREq(target) => transfer!(1, if r == 0 { usize::from(target) } else { pc + 1 }),
-                Op::BrMNe(target) => transfer!(1, if mem[cell] != 0 { usize::from(target) } else { pc + 1 }),
-                Op::BrMEq(target) => transfer!(1, if mem[cell] == 0 { usize::from(target) } else { pc + 1 }),
+                Op::BrRNe(target) => jump!(1, if r != 0 { usize::from(target) } else { pc + 1 }),
+                Op::BrREq(target) => jump!(1, if r == 0 { usize::from(target) } else { pc + 1 }),
+                Op::BrMNe(target) => jump!(1, if mem[cell] != 0 { usize::from(target) } else { pc + 1 }),
+                Op::BrMEq(target) => jump!(1, if mem[cell] == 0 { usize::from(target) } else { pc + 1 }),
                 Op::Br { reg, test, src } => {
                     let m = mem[cell];
                     if test.holds(reg.pick(r, m), 0) {
@@ -376,12 +387,12 @@ impl Program {
                 }
                 Op::LdAddBrRNe { k, target } => {
                     r = r.wrapping_add(k);
-                    transfer!(2, if r != 0 { usize::from(target) } else { pc + 2 })
+                    jump!(2, if r != 0 { usize::from(target) } else { pc + 2 })
                 }
                 Op::StrAddBrMNe { k, target } => {
                     let m = mem[cell].wrapping_add(k);
                     mem[cell] = m;
-                    transfer!(2, if m != 0 { usize::from(target) } else { pc + 2 })
+                    jump!(2, if m != 0 { usize::from(target) } else { pc + 2 })
                 }
                 Op::LImmBr {
                     reg,
@@ -391,7 +402,7 @@ impl Program {
                     target,
                 } => {
                     r = u16::from(test.holds(reg.pick(r, mem[cell]), k));
-                    transfer!(
+                    jump!(
                         2,
                         if (r != 0) == jump_if {
                             usize::from(target)
@@ -409,12 +420,12 @@ impl Program {
                 } => {
                     let holds = test.holds(reg.pick(r, mem[cell]), k);
                     mem[cell] = u16::from(holds);
-                    transfer!(2, if holds == jump_if { usize::from(target) } else { pc + 2 })
+                    jump!(2, if holds == jump_if { usize::from(target) } else { pc + 2 })
                 }
                 Op::MovRBrM { jump_if, target } => {
                     h = r;
                     let nonzero = mem[usize::from(h)] != 0;
-                    transfer!(
+                    jump!(
                         2,
                         if nonzero == jump_if {
                             usize::from(target)
@@ -491,7 +502,7 @@ impl Program {
                     let cell = usize::from(at);
                     let m = mem[cell].wrapping_add(k);
                     mem[cell] = m;
-                    transfer!(3, if m != 0 { usize::from(target) } else { pc + 3 })
+                    jump!(3, if m != 0 { usize::from(target) } else { pc + 3 })
                 }
                 Op::MovSImmBr {
                     at,
@@ -505,12 +516,11 @@ impl Program {
                     let cell = usize::from(at);
                     let holds = test.holds(reg.pick(r, mem[cell]), k);
                     mem[cell] = u16::from(holds);
-                    transfer!(3, if holds == jump_if { usize::from(target) } else { pc + 3 })
+                    jump!(3, if holds == jump_if { usize::from(target) } else { pc + 3 })
                 }
                 Op::End => {
-                    steps += (pc - start) as u64;
                     (*saved_h, *saved_r) = (h, r);
-                    return Ok(Exit::Ended(steps));
+                    return Ok(Exit::Ended(base.wrapping_add(pc as u64)));
                 }
             }
             pc += 1;
@@ -892,11 +902,14 @@ impl Op {
         })
     }
 
-    fn decode(instr: &Instr, index: usize) -> Op {
+    /// `len` is the program's length: a jump or branch known to go past it gets the
+    /// general operation, which checks its target when it runs.
+    fn decode(instr: &Instr, index: usize, len: usize) -> Op {
         let src = Src::of(instr.value, index);
         let to_m = instr.value == Value::Reg(Reg::M);
         let (reg, cond) = instr.cond.unwrap_or((CondReg::R, Cond::Eq));
         let test = Test::of(cond);
+        let within = |target: u16| usize::from(target) <= len;
         let basic = |dest: Dest| Op::Set {
             dest,
             modifier: instr.modifier,
@@ -932,11 +945,16 @@ impl Op {
                 _ => basic(Dest::M),
             },
             Kind::Jmp => match (instr.modifier, src) {
-                (None, Src::Const(k)) => Op::Jmp(k),
-                (Some(op), Src::Const(k)) => Op::Jmp(op.apply(index as u16, k)),
+                (None, Src::Const(k)) if within(k) => Op::Jmp(k),
+                (Some(op), Src::Const(k)) if within(op.apply(index as u16, k)) => Op::Jmp(op.apply(index as u16, k)),
                 (modifier, src) => Op::JmpTo { modifier, src },
             },
             Kind::B => match (reg, Cond::branch_form(cond), src) {
+                (reg, _, Src::Const(k)) if !within(k) => Op::Br {
+                    reg,
+                    test: Test::of(cond),
+                    src,
+                },
                 (_, Some(Cond::Ae), Src::Const(k)) => Op::Jmp(k),
                 (CondReg::R, Some(Cond::Ne), Src::Const(k)) => Op::BrRNe(k),
                 (CondReg::R, Some(Cond::Eq), Src::Const(k)) => Op::BrREq(k),
