@@ -1218,7 +1218,12 @@ impl<'a> Io<'a> {
                 if digit > 9 {
                     break;
                 }
-                value = (value * 10 + u32::from(digit)).min(u32::from(u16::MAX));
+                // The clamp is a rarely taken branch rather than a step of every digit.
+                value = value * 10 + u32::from(digit);
+                if value > u32::from(u16::MAX) {
+                    self.pos += taken + 1;
+                    return self.skip_digits().map(|()| u16::MAX);
+                }
                 taken += 1;
             }
             self.pos += taken;
@@ -1229,6 +1234,23 @@ impl<'a> Io<'a> {
             self.refill()?;
             if self.pos == self.len {
                 return Ok(value as u16);
+            }
+        }
+    }
+
+    /// Consumes the digits from `pos` on, which a number too big to hold ends with.
+    #[cold]
+    fn skip_digits(&mut self) -> Result<(), RunError> {
+        loop {
+            let waiting = &self.buf[self.pos..self.len];
+            let digits = waiting.iter().take_while(|b| b.is_ascii_digit()).count();
+            self.pos += digits;
+            if digits < waiting.len() {
+                return Ok(());
+            }
+            self.refill()?;
+            if self.pos == self.len {
+                return Ok(());
             }
         }
     }
