@@ -1087,7 +1087,8 @@ struct Io<'a> {
     input: &'a mut dyn Read,
     output: &'a mut dyn Write,
     out: Vec<u8>,
-    buf: Box<[u8]>,
+    /// Empty until the first read: a compile-time call that reads nothing allocates nothing.
+    buf: Vec<u8>,
     pos: usize,
     len: usize,
     eof: bool,
@@ -1098,8 +1099,8 @@ impl<'a> Io<'a> {
         Io {
             input,
             output,
-            out: Vec::with_capacity(OUTPUT_CHUNK + 8),
-            buf: vec![0; INPUT_CHUNK].into_boxed_slice(),
+            out: Vec::new(),
+            buf: Vec::new(),
             pos: 0,
             len: 0,
             eof: false,
@@ -1163,6 +1164,9 @@ impl<'a> Io<'a> {
             return Ok(());
         }
         self.flush()?;
+        if self.buf.is_empty() {
+            self.buf = vec![0; INPUT_CHUNK];
+        }
         loop {
             match self.input.read(&mut self.buf) {
                 Ok(0) => {
