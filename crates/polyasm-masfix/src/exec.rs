@@ -17,7 +17,7 @@ pub const CELLS: usize = 1 << 16;
 /// The most instructions a program may hold: every index must be a 16-bit value of `p`.
 pub const MAX_PROGRAM_LEN: usize = 1 << 16;
 
-/// Output is written once this many bytes wait in the VM's buffer.
+/// The size of the VM's output buffer, written out when it is full.
 const OUTPUT_CHUNK: usize = 1 << 16;
 
 /// Input is read from the reader this many bytes at a time.
@@ -434,6 +434,14 @@ impl Program {
                         }
                     )
                 }
+                Op::OutuRThenOutc(b) => {
+                    io!(io.outu_then(r, b));
+                    pc += 1;
+                }
+                Op::OutuMThenOutc(b) => {
+                    io!(io.outu_then(mem[cell], b));
+                    pc += 1;
+                }
                 Op::MovRStrImm(k) => {
                     h = r;
                     mem[usize::from(h)] = k;
@@ -544,7 +552,7 @@ impl Program {
                 return Err(RunError::StepLimit { steps });
             }
             if let Some(trace) = trace.as_mut() {
-                if !io.out.is_empty() {
+                if io.has_output() {
                     io.flush()?;
                 }
                 trace(TraceStep {
@@ -795,6 +803,10 @@ enum Op {
     },
     /// `movr`, then `str k`.
     MovRStrImm(u16),
+    /// `outur`, then `outc k`: a number and a separator.
+    OutuRThenOutc(u8),
+    /// `outum`, then `outc k`.
+    OutuMThenOutc(u8),
     // `mov at`, then an operation on the cell there.
     MovLdM(u16),
     MovLdAddM(u16),
@@ -864,6 +876,14 @@ impl Op {
                 target,
             },
             (Op::MovR, Some((jump_if, target))) if on_m => Op::MovRBrM { jump_if, target },
+            (Op::OutuR, _) => match second {
+                Op::OutcImm(b) => Op::OutuRThenOutc(b),
+                _ => return None,
+            },
+            (Op::OutuM, _) => match second {
+                Op::OutcImm(b) => Op::OutuMThenOutc(b),
+                _ => return None,
+            },
             (Op::MovR, _) => match second {
                 Op::StrImm(k) => Op::MovRStrImm(k),
                 _ => return None,
@@ -1086,7 +1106,10 @@ fn step(instr: &Instr, pc: usize, machine: &mut Machine, io: &mut Io) -> Result<
 struct Io<'a> {
     input: &'a mut dyn Read,
     output: &'a mut dyn Write,
+    /// Output waiting: `out[..out_len]`. Empty until the first output, then `OUTPUT_CHUNK`
+    /// bytes, so that a number is written with fixed-size copies.
     out: Vec<u8>,
+    out_len: usize,
     /// Empty until the first read: a compile-time call that reads nothing allocates nothing.
     buf: Vec<u8>,
     pos: usize,
@@ -1100,6 +1123,7 @@ impl<'a> Io<'a> {
             input,
             output,
             out: Vec::new(),
+            out_len: 0,
             buf: Vec::new(),
             pos: 0,
             len: 0,
@@ -1109,11 +1133,22 @@ impl<'a> Io<'a> {
 
     /// Writes what waits in the output buffer.
     fn flush(&mut self) -> Result<(), RunError> {
-        if !self.out.is_empty() {
-            self.output.write_all(&self.out).map_err(RunError::Write)?;
-            self.out.clear();
-        }
+        self.write_out()?;
         self.output.flush().map_err(RunError::Write)
+    }
+
+    fn write_out(&mut self) -> Result<(), RunError> {
+        if self.out_len > 0 {
+            self.output
+                .write_all(&self.out[..self.out_len])
+                .map_err(RunError::Write)?;
+            self.out_len = 0;
+        }
+        Ok(())
+    }
+
+    fn has_output(&self) -> bool {
+        self.out_len > 0
     }
 
     /// Flushes at the end of a run; the run's own error wins over a failed write.
@@ -1124,36 +1159,64 @@ impl<'a> Io<'a> {
         Ok(stats)
     }
 
+    /// Makes room for 8 more bytes of output (a number and a separator need 6): allocates the buffer, or writes it out when
+    /// full.
     #[inline]
-    fn after_output(&mut self) -> Result<(), RunError> {
-        if self.out.len() >= OUTPUT_CHUNK {
-            self.output.write_all(&self.out).map_err(RunError::Write)?;
-            self.out.clear();
+    fn room(&mut self) -> Result<(), RunError> {
+        if self.out.len() - self.out_len < 8 {
+            self.make_room()?;
         }
         Ok(())
     }
 
-    #[inline]
-    fn outc(&mut self, byte: u8) -> Result<(), RunError> {
-        self.out.push(byte);
-        self.after_output()
+    #[cold]
+    fn make_room(&mut self) -> Result<(), RunError> {
+        if self.out.is_empty() {
+            self.out = vec![0; OUTPUT_CHUNK];
+        }
+        self.write_out()
     }
 
     #[inline]
+    fn outc(&mut self, byte: u8) -> Result<(), RunError> {
+        self.room()?;
+        self.out[self.out_len] = byte;
+        self.out_len += 1;
+        Ok(())
+    }
+
+    /// Writes the decimal digits of `value`, then `byte`.
+    #[inline]
+    fn outu_then(&mut self, value: u16, byte: u8) -> Result<(), RunError> {
+        self.room()?;
+        self.put_number(value);
+        self.out[self.out_len] = byte;
+        self.out_len += 1;
+        Ok(())
+    }
+
+    /// Writes the decimal digits of `value`: all five are computed independently, then the
+    /// leading zeros are shifted out and 8 bytes are copied, of which the digits count.
+    #[inline]
     fn outu(&mut self, value: u16) -> Result<(), RunError> {
-        let mut digits = [0u8; 5];
-        let mut at = digits.len();
-        let mut v = value;
-        loop {
-            at -= 1;
-            digits[at] = b'0' + (v % 10) as u8;
-            v /= 10;
-            if v == 0 {
-                break;
-            }
+        self.room()?;
+        self.put_number(value);
+        Ok(())
+    }
+
+    /// Puts the digits of `value` in the buffer, which has room for 8 bytes.
+    #[inline(always)]
+    fn put_number(&mut self, value: u16) {
+        let v = u32::from(value);
+        let count = 1 + usize::from(v >= 10) + usize::from(v >= 100) + usize::from(v >= 1000) + usize::from(v >= 10000);
+        let digits = [v / 10000, v / 1000 % 10, v / 100 % 10, v / 10 % 10, v % 10];
+        let mut word = 0u64;
+        for (i, d) in digits.into_iter().enumerate() {
+            word |= u64::from(b'0' + d as u8) << (8 * i);
         }
-        self.out.extend_from_slice(&digits[at..]);
-        self.after_output()
+        word >>= 8 * (5 - count);
+        self.out[self.out_len..self.out_len + 8].copy_from_slice(&word.to_le_bytes());
+        self.out_len += count;
     }
 
     /// Makes at least one byte wait in the input buffer unless the input has ended; writes
