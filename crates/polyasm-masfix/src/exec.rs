@@ -5,6 +5,27 @@
 //! calls run many programs on one machine. Input is read through the VM's own buffer from any
 //! [`Read`]; output is buffered and written to any [`Write`] before the VM waits for input and
 //! when the run ends, so a prompt is on the screen before the program waits.
+//!
+//! ```
+//! use polyasm_masfix::exec::{Limits, Machine, Program};
+//! use polyasm_masfix::ops::{Instr, Kind, Oper, Reg, Value};
+//!
+//! // `inu`, `outc 33`, `ldrt 2` (r = r * 2), `outur`
+//! let instrs = [
+//!     Instr { value: Value::Reg(Reg::R), ..Instr::bare(Kind::Inu) },
+//!     Instr { value: Value::Imm(33), ..Instr::bare(Kind::Outc) },
+//!     Instr { value: Value::RegOp(Reg::R, Oper::Mul, 2), ..Instr::bare(Kind::Ld) },
+//!     Instr { value: Value::Reg(Reg::R), ..Instr::bare(Kind::Outu) },
+//! ];
+//! let program = Program::new(&instrs).expect("a short program");
+//! let mut machine = Machine::new();
+//! let mut output = Vec::new();
+//! let stats = program
+//!     .run(&mut machine, &mut &b"21\n"[..], &mut output, Limits::default())
+//!     .expect("the program ends");
+//! assert_eq!(output, b"!42");
+//! assert_eq!((stats.steps, machine.r), (4, 42));
+//! ```
 
 use std::fmt::Write as _;
 use std::io::{self, ErrorKind, Read, Write};
