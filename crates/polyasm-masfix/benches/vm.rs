@@ -1,5 +1,6 @@
-//! VM throughput in executed instructions per second: a tight loop, a sieve, and a program
-//! that sums 65,535 numbers read from its input.
+//! VM throughput in executed instructions per second: a tight loop, a sieve, a program that
+//! sums 65,535 numbers read from its input, and one that prints 262,140 numbers; each without a
+//! step limit and with one.
 //!
 //! Run with `cargo bench -p polyasm-masfix --bench vm`.
 
@@ -8,10 +9,24 @@ use polyasm_masfix::exec::{Limits, Machine, Program};
 
 mod programs;
 
+/// A writer that only counts: the benches measure the VM, not a copy of its output.
+struct Count(usize);
+
+impl std::io::Write for Count {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 += buf.len();
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 fn bench_program(c: &mut Criterion, name: &str, source: &str, input: &[u8]) {
     let program = Program::new(&programs::assemble(source)).expect("the program is short");
     let mut machine = Machine::new();
-    let mut sink = Vec::new();
+    let mut sink = Count(0);
     let steps = program
         .run(&mut machine, &mut &input[..], &mut sink, Limits::default())
         .expect("the benchmark program runs")
@@ -19,17 +34,23 @@ fn bench_program(c: &mut Criterion, name: &str, source: &str, input: &[u8]) {
     let mut group = c.benchmark_group("vm");
     group.sample_size(20);
     group.throughput(Throughput::Elements(steps));
-    group.bench_with_input(BenchmarkId::new(name, steps), &input, |b, input| {
-        b.iter(|| {
-            machine.reset();
-            sink.clear();
-            let stats = program
-                .run(&mut machine, &mut &input[..], &mut sink, Limits::default())
-                .expect("the benchmark program runs");
-            assert_eq!(stats.steps, steps);
-            sink.len()
-        })
-    });
+    // Without a limit, and with the limit the program just reaches (`--max-steps`).
+    for (label, limits) in [
+        (name.to_string(), Limits::default()),
+        (format!("{name}_limited"), Limits { max_steps: Some(steps) }),
+    ] {
+        group.bench_with_input(BenchmarkId::new(label, steps), &input, |b, input| {
+            b.iter(|| {
+                machine.reset();
+                sink.0 = 0;
+                let stats = program
+                    .run(&mut machine, &mut &input[..], &mut sink, limits)
+                    .expect("the benchmark program runs");
+                assert_eq!(stats.steps, steps);
+                sink.0
+            })
+        });
+    }
     group.finish();
 }
 
@@ -37,6 +58,7 @@ fn vm(c: &mut Criterion) {
     bench_program(c, "loop", programs::LOOP, b"");
     bench_program(c, "sieve", programs::SIEVE, b"");
     bench_program(c, "sum", programs::SUM, &programs::sum_input());
+    bench_program(c, "print", programs::PRINT, b"");
 }
 
 criterion_group!(benches, vm);

@@ -5,6 +5,27 @@
 //! calls run many programs on one machine. Input is read through the VM's own buffer from any
 //! [`Read`]; output is buffered and written to any [`Write`] before the VM waits for input and
 //! when the run ends, so a prompt is on the screen before the program waits.
+//!
+//! ```
+//! use polyasm_masfix::exec::{Limits, Machine, Program};
+//! use polyasm_masfix::ops::{Instr, Kind, Oper, Reg, Value};
+//!
+//! // `inu`, `outc 33`, `ldrt 2` (r = r * 2), `outur`
+//! let instrs = [
+//!     Instr { value: Value::Reg(Reg::R), ..Instr::bare(Kind::Inu) },
+//!     Instr { value: Value::Imm(33), ..Instr::bare(Kind::Outc) },
+//!     Instr { value: Value::RegOp(Reg::R, Oper::Mul, 2), ..Instr::bare(Kind::Ld) },
+//!     Instr { value: Value::Reg(Reg::R), ..Instr::bare(Kind::Outu) },
+//! ];
+//! let program = Program::new(&instrs).expect("a short program");
+//! let mut machine = Machine::new();
+//! let mut output = Vec::new();
+//! let stats = program
+//!     .run(&mut machine, &mut &b"21\n"[..], &mut output, Limits::default())
+//!     .expect("the program ends");
+//! assert_eq!(output, b"!42");
+//! assert_eq!((stats.steps, machine.r), (4, 42));
+//! ```
 
 use std::fmt::Write as _;
 use std::io::{self, ErrorKind, Read, Write};
@@ -17,7 +38,7 @@ pub const CELLS: usize = 1 << 16;
 /// The most instructions a program may hold: every index must be a 16-bit value of `p`.
 pub const MAX_PROGRAM_LEN: usize = 1 << 16;
 
-/// Output is written once this many bytes wait in the VM's buffer.
+/// The size of the VM's output buffer, written out when it is full.
 const OUTPUT_CHUNK: usize = 1 << 16;
 
 /// Input is read from the reader this many bytes at a time.
@@ -162,10 +183,24 @@ impl Program {
         if instrs.len() > MAX_PROGRAM_LEN {
             return Err(ProgramTooLong { len: instrs.len() });
         }
-        let mut ops: Vec<Op> = instrs
+        let plain: Vec<Op> = instrs
             .iter()
             .enumerate()
-            .map(|(i, instr)| Op::decode(instr, i))
+            .map(|(i, instr)| Op::decode(instr, i, instrs.len()))
+            .collect();
+        // Each operation that starts a common pair runs the pair; the second keeps its own
+        // operation for jumps that land on it. Then `mov k` before a fused pair may run all
+        // three.
+        let pairs: Vec<Op> = plain
+            .iter()
+            .enumerate()
+            .map(|(i, &op)| plain.get(i + 1).and_then(|&next| Op::fuse(op, next)).unwrap_or(op))
+            .collect();
+        let mut ops: Vec<Op> = (0..plain.len())
+            .map(|i| match (plain[i], pairs.get(i + 1)) {
+                (Op::MovImm(_), Some(&pair)) if pair != plain[i + 1] => Op::fuse(plain[i], pair).unwrap_or(pairs[i]),
+                _ => pairs[i],
+            })
             .collect();
         ops.push(Op::End);
         let mut run_len = vec![0u32; instrs.len() + 1];
@@ -240,31 +275,42 @@ impl Program {
         let ops = &self.ops[..];
         let len = self.instrs.len();
         let mut pc = 0usize;
-        // The first index of the current straight run, and the steps done before it.
-        let mut start = 0usize;
-        let mut steps = 0u64;
+        // The steps done before the instruction at `pc` are `base + pc` (wrapping): inside a
+        // straight run, and on a branch not taken, nothing needs counting.
+        let mut base = 0u64;
         if LIMITED && u64::from(self.run_len[0]) > max {
             return Ok(Exit::Slow { pc: 0, steps: 0 });
         }
-        // Ends the straight run with the jump or branch at `pc + $width - 1` going to `$target`.
+        // Ends the straight run with the jump or branch at `pc + $width - 1` going to `$target`,
+        // which `transfer` checks and `jump` knows to be at most the end.
         macro_rules! transfer {
             ($width:expr, $target:expr) => {{
                 let target: usize = $target;
-                steps += (pc + $width - start) as u64;
                 if target > len {
                     (*saved_h, *saved_r) = (h, r);
                     return Err(RunError::JumpOutOfRange {
                         at: pc + $width - 1,
                         target: target as u16,
-                        steps,
+                        steps: base.wrapping_add((pc + $width) as u64),
                     });
                 }
-                if LIMITED && steps + u64::from(self.run_len[target]) > max {
+                jump!($width, target)
+            }};
+        }
+        macro_rules! jump {
+            ($width:expr, $target:expr) => {{
+                let target: usize = $target;
+                base = base
+                    .wrapping_add((pc + $width) as u64)
+                    .wrapping_sub(target as u64);
+                if LIMITED && base.wrapping_add((target as u64) + u64::from(self.run_len[target])) > max {
                     (*saved_h, *saved_r) = (h, r);
-                    return Ok(Exit::Slow { pc: target, steps });
+                    return Ok(Exit::Slow {
+                        pc: target,
+                        steps: base.wrapping_add(target as u64),
+                    });
                 }
                 pc = target;
-                start = target;
                 continue;
             }};
         }
@@ -316,15 +362,15 @@ impl Program {
                     }
                 }
                 Op::Swap => std::mem::swap(&mut r, &mut mem[cell]),
-                Op::LImm { reg, cond, k } => r = u16::from(cond.test(reg.pick(r, mem[cell]), k)),
-                Op::SImm { reg, cond, k } => mem[cell] = u16::from(cond.test(reg.pick(r, mem[cell]), k)),
-                Op::L { reg, cond, src } => {
+                Op::LImm { reg, test, k } => r = u16::from(test.holds(reg.pick(r, mem[cell]), k)),
+                Op::SImm { reg, test, k } => mem[cell] = u16::from(test.holds(reg.pick(r, mem[cell]), k)),
+                Op::L { reg, test, src } => {
                     let m = mem[cell];
-                    r = u16::from(cond.test(reg.pick(r, m), src.eval(h, r, m)));
+                    r = u16::from(test.holds(reg.pick(r, m), src.eval(h, r, m)));
                 }
-                Op::S { reg, cond, src } => {
+                Op::S { reg, test, src } => {
                     let m = mem[cell];
-                    mem[cell] = u16::from(cond.test(reg.pick(r, m), src.eval(h, r, m)));
+                    mem[cell] = u16::from(test.holds(reg.pick(r, m), src.eval(h, r, m)));
                 }
                 Op::OutcImm(b) => io!(io.outc(b)),
                 Op::OutcR => io!(io.outc(r as u8)),
@@ -340,7 +386,7 @@ impl Program {
                 Op::InuR => r = io!(io.inu()),
                 Op::InuM => mem[cell] = io!(io.inu()),
                 Op::Inl => io!(io.inl()),
-                Op::Jmp(target) => transfer!(1, usize::from(target)),
+                Op::Jmp(target) => jump!(1, usize::from(target)),
                 Op::JmpTo { modifier, src } => {
                     let value = src.eval(h, r, mem[cell]);
                     let target = match modifier {
@@ -349,21 +395,161 @@ impl Program {
                     };
                     transfer!(1, usize::from(target))
                 }
-                Op::BrRNe(target) => transfer!(1, if r != 0 { usize::from(target) } else { pc + 1 }),
-                Op::BrREq(target) => transfer!(1, if r == 0 { usize::from(target) } else { pc + 1 }),
-                Op::BrMNe(target) => transfer!(1, if mem[cell] != 0 { usize::from(target) } else { pc + 1 }),
-                Op::BrMEq(target) => transfer!(1, if mem[cell] == 0 { usize::from(target) } else { pc + 1 }),
-                Op::Br { reg, cond, src } => {
+                Op::BrRNe(target) => jump!(1, if r != 0 { usize::from(target) } else { pc + 1 }),
+                Op::BrREq(target) => jump!(1, if r == 0 { usize::from(target) } else { pc + 1 }),
+                Op::BrMNe(target) => jump!(1, if mem[cell] != 0 { usize::from(target) } else { pc + 1 }),
+                Op::BrMEq(target) => jump!(1, if mem[cell] == 0 { usize::from(target) } else { pc + 1 }),
+                Op::Br { reg, test, src } => {
                     let m = mem[cell];
-                    if cond.test(reg.pick(r, m), 0) {
+                    if test.holds(reg.pick(r, m), 0) {
                         transfer!(1, usize::from(src.eval(h, r, m)))
                     }
                     transfer!(1, pc + 1)
                 }
+                Op::LdAddBrRNe { k, target } => {
+                    r = r.wrapping_add(k);
+                    jump!(2, if r != 0 { usize::from(target) } else { pc + 2 })
+                }
+                Op::StrAddBrMNe { k, target } => {
+                    let m = mem[cell].wrapping_add(k);
+                    mem[cell] = m;
+                    jump!(2, if m != 0 { usize::from(target) } else { pc + 2 })
+                }
+                Op::LImmBr {
+                    reg,
+                    test,
+                    k,
+                    jump_if,
+                    target,
+                } => {
+                    r = u16::from(test.holds(reg.pick(r, mem[cell]), k));
+                    jump!(
+                        2,
+                        if (r != 0) == jump_if {
+                            usize::from(target)
+                        } else {
+                            pc + 2
+                        }
+                    )
+                }
+                Op::SImmBr {
+                    reg,
+                    test,
+                    k,
+                    jump_if,
+                    target,
+                } => {
+                    let holds = test.holds(reg.pick(r, mem[cell]), k);
+                    mem[cell] = u16::from(holds);
+                    jump!(2, if holds == jump_if { usize::from(target) } else { pc + 2 })
+                }
+                Op::MovRBrM { jump_if, target } => {
+                    h = r;
+                    let nonzero = mem[usize::from(h)] != 0;
+                    jump!(
+                        2,
+                        if nonzero == jump_if {
+                            usize::from(target)
+                        } else {
+                            pc + 2
+                        }
+                    )
+                }
+                Op::OutuRThenOutc(b) => {
+                    io!(io.outu_then(r, b));
+                    pc += 1;
+                }
+                Op::OutuMThenOutc(b) => {
+                    io!(io.outu_then(mem[cell], b));
+                    pc += 1;
+                }
+                Op::MovRStrImm(k) => {
+                    h = r;
+                    mem[usize::from(h)] = k;
+                    pc += 1;
+                }
+                Op::MovLdM(at) => {
+                    h = at;
+                    r = mem[usize::from(at)];
+                    pc += 1;
+                }
+                Op::MovLdAddM(at) => {
+                    h = at;
+                    r = r.wrapping_add(mem[usize::from(at)]);
+                    pc += 1;
+                }
+                Op::MovLdSubM(at) => {
+                    h = at;
+                    r = r.wrapping_sub(mem[usize::from(at)]);
+                    pc += 1;
+                }
+                Op::MovStrImm { at, k } => {
+                    h = at;
+                    mem[usize::from(at)] = k;
+                    pc += 1;
+                }
+                Op::MovStrAddImm { at, k } => {
+                    h = at;
+                    let cell = usize::from(at);
+                    mem[cell] = mem[cell].wrapping_add(k);
+                    pc += 1;
+                }
+                Op::MovStrR(at) => {
+                    h = at;
+                    mem[usize::from(at)] = r;
+                    pc += 1;
+                }
+                Op::MovStrAddR(at) => {
+                    h = at;
+                    let cell = usize::from(at);
+                    mem[cell] = mem[cell].wrapping_add(r);
+                    pc += 1;
+                }
+                Op::MovSImm { at, reg, test, k } => {
+                    h = at;
+                    let cell = usize::from(at);
+                    mem[cell] = u16::from(test.holds(reg.pick(r, mem[cell]), k));
+                    pc += 1;
+                }
+                Op::MovOutuM(at) => {
+                    h = at;
+                    io!(io.outu(mem[usize::from(at)]));
+                    pc += 1;
+                }
+                Op::MovInuR(at) => {
+                    h = at;
+                    r = io!(io.inu());
+                    pc += 1;
+                }
+                Op::MovInuM(at) => {
+                    h = at;
+                    mem[usize::from(at)] = io!(io.inu());
+                    pc += 1;
+                }
+                Op::MovStrAddBrMNe { at, k, target } => {
+                    h = at;
+                    let cell = usize::from(at);
+                    let m = mem[cell].wrapping_add(k);
+                    mem[cell] = m;
+                    jump!(3, if m != 0 { usize::from(target) } else { pc + 3 })
+                }
+                Op::MovSImmBr {
+                    at,
+                    reg,
+                    test,
+                    k,
+                    jump_if,
+                    target,
+                } => {
+                    h = at;
+                    let cell = usize::from(at);
+                    let holds = test.holds(reg.pick(r, mem[cell]), k);
+                    mem[cell] = u16::from(holds);
+                    jump!(3, if holds == jump_if { usize::from(target) } else { pc + 3 })
+                }
                 Op::End => {
-                    steps += (pc - start) as u64;
                     (*saved_h, *saved_r) = (h, r);
-                    return Ok(Exit::Ended(steps));
+                    return Ok(Exit::Ended(base.wrapping_add(pc as u64)));
                 }
             }
             pc += 1;
@@ -387,7 +573,7 @@ impl Program {
                 return Err(RunError::StepLimit { steps });
             }
             if let Some(trace) = trace.as_mut() {
-                if !io.out.is_empty() {
+                if io.has_output() {
                     io.flush()?;
                 }
                 trace(TraceStep {
@@ -473,6 +659,43 @@ impl Src {
     }
 }
 
+/// A condition as a branch-free test: both sides are biased (the top bit flipped for signed
+/// conditions, which makes them unsigned ones), then bit `less = 0, equal = 1, greater = 2`
+/// of the truth table says whether it holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Test {
+    bias: u16,
+    table: u8,
+}
+
+impl Test {
+    fn of(cond: Cond) -> Test {
+        let (signed, table) = match cond {
+            Cond::Eq => (false, 0b010),
+            Cond::Ne => (false, 0b101),
+            Cond::Lt => (true, 0b001),
+            Cond::Le => (true, 0b011),
+            Cond::Gt => (true, 0b100),
+            Cond::Ge => (true, 0b110),
+            Cond::Ab => (false, 0b100),
+            Cond::Ae => (false, 0b110),
+            Cond::Bl => (false, 0b001),
+            Cond::Be => (false, 0b011),
+        };
+        Test {
+            bias: if signed { 0x8000 } else { 0 },
+            table,
+        }
+    }
+
+    #[inline(always)]
+    fn holds(self, l: u16, r: u16) -> bool {
+        let (l, r) = (l ^ self.bias, r ^ self.bias);
+        let order = u8::from(l == r) | u8::from(l > r) << 1;
+        self.table >> order & 1 == 1
+    }
+}
+
 trait PickCondReg {
     fn pick(self, r: u16, m: u16) -> u16;
 }
@@ -489,7 +712,9 @@ impl PickCondReg for CondReg {
 
 /// An instruction specialised by its shape: the common shapes get an operation of their own,
 /// the rest a general one ([`Op::Set`], [`Op::L`], ...).
+/// `repr(u8)` keeps the tag a plain byte: a niche in a field would make every dispatch decode it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
 enum Op {
     LdImm(u16),
     LdH,
@@ -516,22 +741,22 @@ enum Op {
     Swap,
     LImm {
         reg: CondReg,
-        cond: Cond,
+        test: Test,
         k: u16,
     },
     SImm {
         reg: CondReg,
-        cond: Cond,
+        test: Test,
         k: u16,
     },
     L {
         reg: CondReg,
-        cond: Cond,
+        test: Test,
         src: Src,
     },
     S {
         reg: CondReg,
-        cond: Cond,
+        test: Test,
         src: Src,
     },
     OutcImm(u8),
@@ -560,18 +785,172 @@ enum Op {
     BrMEq(u16),
     Br {
         reg: CondReg,
-        cond: Cond,
+        test: Test,
         src: Src,
     },
     /// Past the last instruction.
     End,
+    // Pairs run as one operation.
+    /// `lda k` or `lds k`, then `bne target`.
+    LdAddBrRNe {
+        k: u16,
+        target: u16,
+    },
+    /// `stra k` or `strs k`, then `bmne target`.
+    StrAddBrMNe {
+        k: u16,
+        target: u16,
+    },
+    /// `l<cond> k`, then `bne target` (`jump_if`) or `beq target`.
+    LImmBr {
+        reg: CondReg,
+        test: Test,
+        k: u16,
+        jump_if: bool,
+        target: u16,
+    },
+    /// `s<cond> k`, then `bmne target` (`jump_if`) or `bmeq target`.
+    SImmBr {
+        reg: CondReg,
+        test: Test,
+        k: u16,
+        jump_if: bool,
+        target: u16,
+    },
+    /// `movr`, then `bmne target` (`jump_if`) or `bmeq target`.
+    MovRBrM {
+        jump_if: bool,
+        target: u16,
+    },
+    /// `movr`, then `str k`.
+    MovRStrImm(u16),
+    /// `outur`, then `outc k`: a number and a separator.
+    OutuRThenOutc(u8),
+    /// `outum`, then `outc k`.
+    OutuMThenOutc(u8),
+    // `mov at`, then an operation on the cell there.
+    MovLdM(u16),
+    MovLdAddM(u16),
+    MovLdSubM(u16),
+    MovStrImm {
+        at: u16,
+        k: u16,
+    },
+    MovStrAddImm {
+        at: u16,
+        k: u16,
+    },
+    MovStrR(u16),
+    MovStrAddR(u16),
+    MovSImm {
+        at: u16,
+        reg: CondReg,
+        test: Test,
+        k: u16,
+    },
+    MovOutuM(u16),
+    MovInuR(u16),
+    MovInuM(u16),
+    // Three instructions run as one operation.
+    /// `mov at`, `stra k` or `strs k`, `bmne target`: a counter in memory.
+    MovStrAddBrMNe {
+        at: u16,
+        k: u16,
+        target: u16,
+    },
+    /// `mov at`, `s<cond> k`, then `bmne target` (`jump_if`) or `bmeq target`.
+    MovSImmBr {
+        at: u16,
+        reg: CondReg,
+        test: Test,
+        k: u16,
+        jump_if: bool,
+        target: u16,
+    },
 }
 
 impl Op {
-    fn decode(instr: &Instr, index: usize) -> Op {
+    /// The operation running `first` then `second` (the next instruction), for the pairs
+    /// programs use most; the first is never a jump or branch, so a pair stays in one run.
+    fn fuse(first: Op, second: Op) -> Option<Op> {
+        let branch = match second {
+            Op::BrRNe(target) | Op::BrMNe(target) => Some((true, target)),
+            Op::BrREq(target) | Op::BrMEq(target) => Some((false, target)),
+            _ => None,
+        };
+        let on_m = matches!(second, Op::BrMNe(_) | Op::BrMEq(_));
+        Some(match (first, branch) {
+            (Op::LdAddImm(k), Some((true, target))) if !on_m => Op::LdAddBrRNe { k, target },
+            (Op::StrAddImm(k), Some((true, target))) if on_m => Op::StrAddBrMNe { k, target },
+            (Op::LImm { reg, test, k }, Some((jump_if, target))) if !on_m => Op::LImmBr {
+                reg,
+                test,
+                k,
+                jump_if,
+                target,
+            },
+            (Op::SImm { reg, test, k }, Some((jump_if, target))) if on_m => Op::SImmBr {
+                reg,
+                test,
+                k,
+                jump_if,
+                target,
+            },
+            (Op::MovR, Some((jump_if, target))) if on_m => Op::MovRBrM { jump_if, target },
+            (Op::OutuR, _) => match second {
+                Op::OutcImm(b) => Op::OutuRThenOutc(b),
+                _ => return None,
+            },
+            (Op::OutuM, _) => match second {
+                Op::OutcImm(b) => Op::OutuMThenOutc(b),
+                _ => return None,
+            },
+            (Op::MovR, _) => match second {
+                Op::StrImm(k) => Op::MovRStrImm(k),
+                _ => return None,
+            },
+            (Op::MovImm(at), _) => match second {
+                Op::LdM => Op::MovLdM(at),
+                Op::LdAddM => Op::MovLdAddM(at),
+                Op::LdSubM => Op::MovLdSubM(at),
+                Op::StrImm(k) => Op::MovStrImm { at, k },
+                Op::StrAddImm(k) => Op::MovStrAddImm { at, k },
+                Op::StrR => Op::MovStrR(at),
+                Op::StrAddR => Op::MovStrAddR(at),
+                Op::SImm { reg, test, k } => Op::MovSImm { at, reg, test, k },
+                Op::OutuM => Op::MovOutuM(at),
+                Op::InuR => Op::MovInuR(at),
+                Op::InuM => Op::MovInuM(at),
+                // A pair that a third instruction completes.
+                Op::StrAddBrMNe { k, target } => Op::MovStrAddBrMNe { at, k, target },
+                Op::SImmBr {
+                    reg,
+                    test,
+                    k,
+                    jump_if,
+                    target,
+                } => Op::MovSImmBr {
+                    at,
+                    reg,
+                    test,
+                    k,
+                    jump_if,
+                    target,
+                },
+                _ => return None,
+            },
+            _ => return None,
+        })
+    }
+
+    /// `len` is the program's length: a jump or branch known to go past it gets the
+    /// general operation, which checks its target when it runs.
+    fn decode(instr: &Instr, index: usize, len: usize) -> Op {
         let src = Src::of(instr.value, index);
         let to_m = instr.value == Value::Reg(Reg::M);
         let (reg, cond) = instr.cond.unwrap_or((CondReg::R, Cond::Eq));
+        let test = Test::of(cond);
+        let within = |target: u16| usize::from(target) <= len;
         let basic = |dest: Dest| Op::Set {
             dest,
             modifier: instr.modifier,
@@ -607,25 +986,34 @@ impl Op {
                 _ => basic(Dest::M),
             },
             Kind::Jmp => match (instr.modifier, src) {
-                (None, Src::Const(k)) => Op::Jmp(k),
-                (Some(op), Src::Const(k)) => Op::Jmp(op.apply(index as u16, k)),
+                (None, Src::Const(k)) if within(k) => Op::Jmp(k),
+                (Some(op), Src::Const(k)) if within(op.apply(index as u16, k)) => Op::Jmp(op.apply(index as u16, k)),
                 (modifier, src) => Op::JmpTo { modifier, src },
             },
             Kind::B => match (reg, Cond::branch_form(cond), src) {
+                (reg, _, Src::Const(k)) if !within(k) => Op::Br {
+                    reg,
+                    test: Test::of(cond),
+                    src,
+                },
                 (_, Some(Cond::Ae), Src::Const(k)) => Op::Jmp(k),
                 (CondReg::R, Some(Cond::Ne), Src::Const(k)) => Op::BrRNe(k),
                 (CondReg::R, Some(Cond::Eq), Src::Const(k)) => Op::BrREq(k),
                 (CondReg::M, Some(Cond::Ne), Src::Const(k)) => Op::BrMNe(k),
                 (CondReg::M, Some(Cond::Eq), Src::Const(k)) => Op::BrMEq(k),
-                (reg, _, src) => Op::Br { reg, cond, src },
+                (reg, _, src) => Op::Br {
+                    reg,
+                    test: Test::of(cond),
+                    src,
+                },
             },
             Kind::L => match src {
-                Src::Const(k) => Op::LImm { reg, cond, k },
-                src => Op::L { reg, cond, src },
+                Src::Const(k) => Op::LImm { reg, test, k },
+                src => Op::L { reg, test, src },
             },
             Kind::S => match src {
-                Src::Const(k) => Op::SImm { reg, cond, k },
-                src => Op::S { reg, cond, src },
+                Src::Const(k) => Op::SImm { reg, test, k },
+                src => Op::S { reg, test, src },
             },
             Kind::Swap => Op::Swap,
             Kind::Outc => match src {
@@ -739,8 +1127,12 @@ fn step(instr: &Instr, pc: usize, machine: &mut Machine, io: &mut Io) -> Result<
 struct Io<'a> {
     input: &'a mut dyn Read,
     output: &'a mut dyn Write,
+    /// Output waiting: `out[..out_len]`. Empty until the first output, then `OUTPUT_CHUNK`
+    /// bytes, so that a number is written with fixed-size copies.
     out: Vec<u8>,
-    buf: Box<[u8]>,
+    out_len: usize,
+    /// Empty until the first read: a compile-time call that reads nothing allocates nothing.
+    buf: Vec<u8>,
     pos: usize,
     len: usize,
     eof: bool,
@@ -751,8 +1143,9 @@ impl<'a> Io<'a> {
         Io {
             input,
             output,
-            out: Vec::with_capacity(OUTPUT_CHUNK + 8),
-            buf: vec![0; INPUT_CHUNK].into_boxed_slice(),
+            out: Vec::new(),
+            out_len: 0,
+            buf: Vec::new(),
             pos: 0,
             len: 0,
             eof: false,
@@ -761,11 +1154,22 @@ impl<'a> Io<'a> {
 
     /// Writes what waits in the output buffer.
     fn flush(&mut self) -> Result<(), RunError> {
-        if !self.out.is_empty() {
-            self.output.write_all(&self.out).map_err(RunError::Write)?;
-            self.out.clear();
-        }
+        self.write_out()?;
         self.output.flush().map_err(RunError::Write)
+    }
+
+    fn write_out(&mut self) -> Result<(), RunError> {
+        if self.out_len > 0 {
+            self.output
+                .write_all(&self.out[..self.out_len])
+                .map_err(RunError::Write)?;
+            self.out_len = 0;
+        }
+        Ok(())
+    }
+
+    fn has_output(&self) -> bool {
+        self.out_len > 0
     }
 
     /// Flushes at the end of a run; the run's own error wins over a failed write.
@@ -776,36 +1180,64 @@ impl<'a> Io<'a> {
         Ok(stats)
     }
 
+    /// Makes room for 8 more bytes of output (a number and a separator need 6): allocates the buffer, or writes it out when
+    /// full.
     #[inline]
-    fn after_output(&mut self) -> Result<(), RunError> {
-        if self.out.len() >= OUTPUT_CHUNK {
-            self.output.write_all(&self.out).map_err(RunError::Write)?;
-            self.out.clear();
+    fn room(&mut self) -> Result<(), RunError> {
+        if self.out.len() - self.out_len < 8 {
+            self.make_room()?;
         }
         Ok(())
     }
 
-    #[inline]
-    fn outc(&mut self, byte: u8) -> Result<(), RunError> {
-        self.out.push(byte);
-        self.after_output()
+    #[cold]
+    fn make_room(&mut self) -> Result<(), RunError> {
+        if self.out.is_empty() {
+            self.out = vec![0; OUTPUT_CHUNK];
+        }
+        self.write_out()
     }
 
     #[inline]
+    fn outc(&mut self, byte: u8) -> Result<(), RunError> {
+        self.room()?;
+        self.out[self.out_len] = byte;
+        self.out_len += 1;
+        Ok(())
+    }
+
+    /// Writes the decimal digits of `value`, then `byte`.
+    #[inline]
+    fn outu_then(&mut self, value: u16, byte: u8) -> Result<(), RunError> {
+        self.room()?;
+        self.put_number(value);
+        self.out[self.out_len] = byte;
+        self.out_len += 1;
+        Ok(())
+    }
+
+    /// Writes the decimal digits of `value`: all five are computed independently, then the
+    /// leading zeros are shifted out and 8 bytes are copied, of which the digits count.
+    #[inline]
     fn outu(&mut self, value: u16) -> Result<(), RunError> {
-        let mut digits = [0u8; 5];
-        let mut at = digits.len();
-        let mut v = value;
-        loop {
-            at -= 1;
-            digits[at] = b'0' + (v % 10) as u8;
-            v /= 10;
-            if v == 0 {
-                break;
-            }
+        self.room()?;
+        self.put_number(value);
+        Ok(())
+    }
+
+    /// Puts the digits of `value` in the buffer, which has room for 8 bytes.
+    #[inline(always)]
+    fn put_number(&mut self, value: u16) {
+        let v = u32::from(value);
+        let count = 1 + usize::from(v >= 10) + usize::from(v >= 100) + usize::from(v >= 1000) + usize::from(v >= 10000);
+        let digits = [v / 10000, v / 1000 % 10, v / 100 % 10, v / 10 % 10, v % 10];
+        let mut word = 0u64;
+        for (i, d) in digits.into_iter().enumerate() {
+            word |= u64::from(b'0' + d as u8) << (8 * i);
         }
-        self.out.extend_from_slice(&digits[at..]);
-        self.after_output()
+        word >>= 8 * (5 - count);
+        self.out[self.out_len..self.out_len + 8].copy_from_slice(&word.to_le_bytes());
+        self.out_len += count;
     }
 
     /// Makes at least one byte wait in the input buffer unless the input has ended; writes
@@ -816,6 +1248,9 @@ impl<'a> Io<'a> {
             return Ok(());
         }
         self.flush()?;
+        if self.buf.is_empty() {
+            self.buf = vec![0; INPUT_CHUNK];
+        }
         loop {
             match self.input.read(&mut self.buf) {
                 Ok(0) => {
@@ -859,33 +1294,67 @@ impl<'a> Io<'a> {
         Ok(byte.map_or(u16::MAX, u16::from))
     }
 
+    /// Reads consecutive digits, clamping at 65535; 0 when the next byte is no digit.
+    #[inline]
     fn inu(&mut self) -> Result<u16, RunError> {
         let mut value: u32 = 0;
-        while let Some(byte) = self.peek()? {
-            if !byte.is_ascii_digit() {
-                break;
+        loop {
+            let waiting = &self.buf[self.pos..self.len];
+            let mut taken = 0;
+            for &byte in waiting {
+                let digit = byte.wrapping_sub(b'0');
+                if digit > 9 {
+                    break;
+                }
+                // The clamp is a rarely taken branch rather than a step of every digit.
+                value = value * 10 + u32::from(digit);
+                if value > u32::from(u16::MAX) {
+                    self.pos += taken + 1;
+                    return self.skip_digits().map(|()| u16::MAX);
+                }
+                taken += 1;
             }
-            self.pos += 1;
-            value = (value * 10 + u32::from(byte - b'0')).min(u32::from(u16::MAX));
+            self.pos += taken;
+            if taken < waiting.len() {
+                return Ok(value as u16);
+            }
+            // The digits may go on past the buffer.
+            self.refill()?;
+            if self.pos == self.len {
+                return Ok(value as u16);
+            }
         }
-        Ok(value as u16)
     }
 
+    /// Consumes the digits from `pos` on, which a number too big to hold ends with.
+    #[cold]
+    fn skip_digits(&mut self) -> Result<(), RunError> {
+        loop {
+            let waiting = &self.buf[self.pos..self.len];
+            let digits = waiting.iter().take_while(|b| b.is_ascii_digit()).count();
+            self.pos += digits;
+            if digits < waiting.len() {
+                return Ok(());
+            }
+            self.refill()?;
+            if self.pos == self.len {
+                return Ok(());
+            }
+        }
+    }
+
+    #[inline]
     fn inl(&mut self) -> Result<(), RunError> {
         loop {
-            if self.pos == self.len {
-                self.refill()?;
-                if self.pos == self.len {
-                    return Ok(());
-                }
-            }
             let waiting = &self.buf[self.pos..self.len];
-            match waiting.iter().position(|&b| b == b'\n') {
-                Some(at) => {
-                    self.pos += at + 1;
-                    return Ok(());
-                }
-                None => self.pos = self.len,
+            if let Some(at) = waiting.iter().position(|&b| b == b'\n') {
+                self.pos += at + 1;
+                return Ok(());
+            }
+            self.pos = self.len;
+            self.refill()?;
+            if self.pos == self.len {
+                return Ok(());
             }
         }
     }
@@ -940,4 +1409,56 @@ pub fn parse_memory_range(text: &str) -> Result<(u16, u16), String> {
         return Err(format!("the range `{text}` holds no cell"));
     }
     Ok((first as u16, last as u16))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ops::CONDS;
+
+    #[test]
+    fn branch_free_tests_agree_with_the_conditions() {
+        let edges = [0u16, 1, 2, 0x7ffe, 0x7fff, 0x8000, 0x8001, 0xfffe, 0xffff];
+        for (cond, _, _) in CONDS {
+            let test = Test::of(cond);
+            for l in edges {
+                for r in edges {
+                    assert_eq!(test.holds(l, r), cond.test(l, r), "{cond:?} {l} {r}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn pairs_and_triples_are_fused() {
+        // mov 5; strs 1; bmne 0
+        let instrs = [
+            Instr {
+                value: Value::Imm(5),
+                ..Instr::bare(Kind::Mov)
+            },
+            Instr {
+                modifier: Some(Oper::Sub),
+                value: Value::Imm(1),
+                ..Instr::bare(Kind::Str)
+            },
+            Instr {
+                cond: Some((CondReg::M, Cond::Ne)),
+                value: Value::Imm(0),
+                ..Instr::bare(Kind::B)
+            },
+        ];
+        let counter = Program::new(&instrs).expect("short");
+        assert!(matches!(
+            counter.ops[0],
+            Op::MovStrAddBrMNe {
+                at: 5,
+                k: 65535,
+                target: 0
+            }
+        ));
+        assert!(matches!(counter.ops[1], Op::StrAddBrMNe { k: 65535, target: 0 }));
+        assert!(matches!(counter.ops[2], Op::BrMNe(0)));
+        assert!(matches!(counter.ops[3], Op::End));
+    }
 }

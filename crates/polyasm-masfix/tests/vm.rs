@@ -318,7 +318,8 @@ fn any_instr() -> impl Strategy<Value = Instr> {
 }
 
 /// Pairs that programs write often (and a VM may run as one): an update then a branch on it,
-/// a compare then a branch, a head move then a use of the cell.
+/// a compare then a branch, a head move then a use of the cell (and then a branch), a
+/// number then a separator.
 fn idiom() -> impl Strategy<Value = Vec<Instr>> {
     let update = prop::sample::select(vec!["lda", "lds", "stra", "strs", "ld", "str", "mova", "movs"]);
     let compare = prop::sample::select(vec!["lbl", "llt", "lne", "sbl", "sge", "seq", "lmab", "smle"]);
@@ -332,12 +333,34 @@ fn idiom() -> impl Strategy<Value = Vec<Instr>> {
         ("strs", true),
         ("strr", false),
         ("outum", false),
+        ("inu", false),
+        ("inum", false),
+        ("sbl", true),
+        ("smge", true),
     ]);
     prop_oneof![
         (update, any_imm(), branch.clone(), 0u16..40)
             .prop_map(|(u, k, b, t)| vec![programs::instr(u, Some(k)), programs::instr(b, Some(t)),]),
         (compare, any_imm(), branch, 0u16..40)
             .prop_map(|(c, k, b, t)| vec![programs::instr(c, Some(k)), programs::instr(b, Some(t)),]),
+        (
+            any_imm(),
+            prop::sample::select(vec!["stra", "strs", "sbl", "sge", "smlt"]),
+            any_imm(),
+            prop::sample::select(vec!["bmne", "bmeq"]),
+            0u16..40
+        )
+            .prop_map(|(h, update, k, branch, t)| vec![
+                programs::instr("mov", Some(h % 8)),
+                programs::instr(update, Some(k)),
+                programs::instr(branch, Some(t)),
+            ]),
+        (prop::sample::select(vec!["outur", "outum"]), any_imm())
+            .prop_map(|(number, k)| vec![programs::instr(number, None), programs::instr("outc", Some(k)),]),
+        (prop::sample::select(vec!["bmne", "bmeq", "str"]), any_imm(), 0u16..40).prop_map(|(then, k, t)| vec![
+            programs::instr("movr", None),
+            programs::instr(then, Some(if then == "str" { k } else { t })),
+        ]),
         (any_imm(), after_mov, any_imm()).prop_map(|(h, (name, needs_imm), k)| {
             vec![
                 programs::instr("mov", Some(h % 8)),
@@ -892,4 +915,8 @@ fn the_benchmark_programs_compute_what_they_claim() {
     let sum = programs::sum_numbers().iter().fold(0u16, |a, &n| a.wrapping_add(n));
     let ran = run_vm(&assemble(programs::SUM), &programs::sum_input(), None);
     assert_eq!(String::from_utf8(ran.output).unwrap(), format!("{sum}\n"));
+
+    let once: String = (1..=65535).rev().map(|n| format!("{n}\n")).collect();
+    let ran = run_vm(&assemble(programs::PRINT), b"", None);
+    assert_eq!(String::from_utf8(ran.output).unwrap(), once.repeat(4));
 }

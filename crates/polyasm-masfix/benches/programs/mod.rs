@@ -1,4 +1,5 @@
-//! The programs the VM benchmarks run, shared with the VM tests (which check what they print),
+//! The programs the VM benchmarks run (a tight loop, a sieve, a program that reads numbers and
+//! one that prints them), shared with the VM tests (which check what they print),
 //! and a small reader of instruction lines for them: `:label`, then a name and at most one
 //! immediate (a decimal number, a label or `end`). It knows only well-formed lines; the
 //! assembler proper is `polyasm_masfix`'s own.
@@ -155,6 +156,20 @@ pub const SUM: &str = "
     mov 0
     outum
     outc 10
+";
+
+/// Prints the numbers from 65535 down to 1, one a line, 4 times.
+pub const PRINT: &str = "
+    str 4
+:outer
+    ld 65535
+:loop
+    outur
+    outc 10
+    lds 1
+    bne loop
+    strs 1
+    bmne outer
 ";
 
 /// The numbers [`SUM`] reads.
