@@ -1,89 +1,26 @@
 //! The programs the VM benchmarks run (a tight loop, a sieve, a program that reads numbers and
-//! one that prints them), shared with the VM tests (which check what they print),
-//! and a small reader of instruction lines for them: `:label`, then a name and at most one
-//! immediate (a decimal number, a label or `end`). It knows only well-formed lines; the
-//! assembler proper is `polyasm_masfix`'s own.
+//! one that prints them), shared with the VM tests (which check what they print), assembled
+//! by the crate's own assembler.
 
 #![allow(dead_code)]
 
-use polyasm_masfix::ops::{Cond, CondReg, Instr, Kind, Oper, Reg, Shape, Value};
+use polyasm_masfix::ops::Instr;
 
-/// Decomposes an instruction name as the language does (base, condition, suffixes) and
-/// attaches the immediate.
-pub fn instr(name: &str, imm: Option<u16>) -> Instr {
-    let kind = Kind::longest_prefix(name).unwrap_or_else(|| panic!("no base in `{name}`"));
-    let mut rest = &name[kind.name().len()..];
-    let mut cond = None;
-    if kind.shape() == Shape::Cond {
-        let reg = if let Some(tail) = rest.strip_prefix('m') {
-            rest = tail;
-            CondReg::M
-        } else {
-            rest = rest.strip_prefix('r').unwrap_or(rest);
-            CondReg::R
-        };
-        let c = Cond::from_name(&rest[..2]).unwrap_or_else(|| panic!("no condition in `{name}`"));
-        cond = Some((reg, c));
-        rest = &rest[2..];
-    }
-    let (mut modifier, mut reg, mut op) = (None, None, None);
-    for (at, c) in rest.chars().enumerate() {
-        if let Some(r) = Reg::from_letter(c) {
-            reg = Some(r);
-        } else if let Some(o) = Oper::from_letter(c) {
-            if at == 0 {
-                modifier = Some(o);
-            } else {
-                op = Some(o);
-            }
-        } else {
-            panic!("unknown suffix in `{name}`");
-        }
-    }
-    let value = match (kind.shape(), reg, op, imm) {
-        (Shape::Bare, None, None, None) => Value::None,
-        (Shape::Input, reg, None, None) => Value::Reg(reg.unwrap_or(Reg::R)),
-        (_, None, None, Some(imm)) => Value::Imm(imm),
-        (_, Some(reg), None, None) => Value::Reg(reg),
-        (_, Some(reg), Some(op), Some(imm)) => Value::RegOp(reg, op, imm),
-        _ => panic!("`{name}` does not fit its operands"),
-    };
-    let instr = Instr {
-        kind,
-        modifier,
-        cond,
-        value,
-    };
-    assert_eq!(instr.check(), Ok(()), "{name}");
-    instr
+/// Assembles a program (a valid one: anything else is a bug in the caller).
+pub fn assemble(text: &str) -> Vec<Instr> {
+    let bytes = polyasm_masfix::assemble_str(text).unwrap_or_else(|e| panic!("{text}\n{e:?}"));
+    polyasm_masfix::decode::read(&bytes)
+        .expect("bytecode the assembler wrote")
+        .instrs
 }
 
-/// Reads a program of lines `[:label] [name [immediate]]`, `;` comments.
-pub fn assemble(text: &str) -> Vec<Instr> {
-    let mut labels = std::collections::HashMap::new();
-    let mut lines = Vec::new();
-    for line in text.lines() {
-        let line = line.split(';').next().unwrap_or("").trim();
-        let mut words: Vec<&str> = line.split_whitespace().collect();
-        if let Some(label) = words.first().and_then(|w| w.strip_prefix(':')) {
-            labels.insert(label.to_string(), lines.len() as u16);
-            words.remove(0);
-        }
-        if !words.is_empty() {
-            lines.push(words);
-        }
-    }
-    labels.insert("end".to_string(), lines.len() as u16);
-    lines
-        .iter()
-        .map(|words| {
-            let imm = words.get(1).map(|w| match w.parse::<u16>() {
-                Ok(n) => n,
-                Err(_) => *labels.get(*w).unwrap_or_else(|| panic!("no label `{w}`")),
-            });
-            instr(words[0], imm)
-        })
-        .collect()
+/// One instruction from its name and immediate, as the assembler reads them.
+pub fn instr(name: &str, imm: Option<u16>) -> Instr {
+    let line = match imm {
+        Some(imm) => format!("{name} {imm}"),
+        None => name.to_string(),
+    };
+    assemble(&line)[0]
 }
 
 /// Counts `r` down from 65535 to 0, 100 times (a counter in memory): two instructions an
