@@ -712,7 +712,10 @@ fn check_target_options(
             return Err(Failure::Usage);
         }
     }
-    Ok(())
+    target.check_assemble_options(options).map_err(|usage| {
+        reporter.usage(*usage.0);
+        Failure::Usage
+    })
 }
 
 fn check(args: &CheckArgs, reporter: &mut Reporter) -> Result {

@@ -633,3 +633,27 @@ fn an_odd_length_bytecode_file_is_mx044_for_disasm_as_for_run() {
         assert!(stderr.contains("MX044"), "{command}: {stderr}");
     }
 }
+
+#[test]
+fn a_bad_compile_time_step_limit_is_a_usage_error_for_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let program = dir.path().join("p.mx");
+    std::fs::write(&program, "ld 1\n").unwrap();
+    let program = program.to_str().unwrap();
+    for args in [
+        vec![program, "--ctime-steps", "lots", "-f", "hex"],
+        vec!["run", program, "--ctime-steps", "1.5"],
+        vec!["check", program, "--ctime-steps", ""],
+        vec!["-E", program, "--ctime-steps", "x"],
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_polyasm"))
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("--ctime-steps"),
+            "{args:?}"
+        );
+    }
+}

@@ -189,6 +189,12 @@ pub trait Target: Send + Sync {
         self.assemble(sources, file, options)
     }
 
+    /// Checks the values of [`Target::assemble_options`] before anything is read, so that a
+    /// bad value is a usage error (exit 2); [`Target::assemble`] may assume they are good.
+    fn check_assemble_options(&self, _options: &TargetOptions) -> Result<(), UsageError> {
+        Ok(())
+    }
+
     /// Whether the dialect has a macro preprocessor whose output `polyasm -E` can print.
     fn preprocesses(&self) -> bool {
         false

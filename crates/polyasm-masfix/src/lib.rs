@@ -565,6 +565,19 @@ static ASSEMBLE_OPTIONS: &[OptionSpec] = &[
     },
 ];
 
+/// `--ctime-steps N`, if given: a whole number (`_` allowed between digits).
+fn ctime_steps(options: &TargetOptions) -> Result<u64, UsageError> {
+    let Some(text) = options.value("ctime-steps") else {
+        return Ok(DEFAULT_CTIME_STEPS);
+    };
+    text.replace('_', "").parse::<u64>().map_err(|_| {
+        UsageError(Box::new(
+            Diagnostic::error("PA006", format!("invalid value `{text}` for `--ctime-steps`"))
+                .with_help("give a whole number of instructions, e.g. `--ctime-steps 500000000`"),
+        ))
+    })
+}
+
 /// Reads the target options of assembling.
 pub fn assemble_options(options: &TargetOptions) -> AssembleOptions {
     AssembleOptions {
@@ -588,6 +601,10 @@ impl Target for MasfixTarget {
         ASSEMBLE_OPTIONS
     }
 
+    fn check_assemble_options(&self, options: &TargetOptions) -> Result<(), UsageError> {
+        ctime_steps(options).map(|_| ())
+    }
+
     fn preprocesses(&self) -> bool {
         true
     }
@@ -603,10 +620,7 @@ impl Target for MasfixTarget {
         options: &TargetOptions,
         out: &mut dyn std::io::Write,
     ) -> Outcome<Object> {
-        let steps = options
-            .value("ctime-steps")
-            .and_then(|v| v.replace('_', "").parse().ok())
-            .unwrap_or(DEFAULT_CTIME_STEPS);
+        let steps = ctime_steps(options).unwrap_or(DEFAULT_CTIME_STEPS);
         let mut ctime = CompileTimeVm::new(steps, out);
         let outcome = assemble(sources, file, &assemble_options(options), &mut ctime);
         let _ = ctime.output.flush();
