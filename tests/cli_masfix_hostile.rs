@@ -824,3 +824,39 @@ fn labels_named_like_instructions_or_directives() {
         assert_eq!(stdout(&output), "A", "{label}");
     }
 }
+
+#[test]
+fn the_expansion_limit_makes_no_false_errors_after_the_cut() {
+    let dir = temp();
+    // Three tokens a line: the limit cuts the program inside line 1,398,102 (`lds` kept, `1`
+    // not), before the label the first line jumps to.
+    let text = format!("jmp done\n{}:done\n", "lds 1\n".repeat(1_400_000));
+    file(dir.path(), "cut.mx", text);
+    let output = run_in(
+        dir.path(),
+        &["cut.mx", "-o", "out.mxb", "--error-format", "short"],
+        None,
+    );
+    let err = expect_exit(&output, 1);
+    // The program is too long, and too large to expand; the cut line is no `lds` without a
+    // value, and `done` is defined.
+    assert_eq!(codes(&output), ["MX043", "MX058"], "{err}");
+    assert!(err.contains("cut.mx:65537:1: error[MX043]"), "{err}");
+    assert!(err.contains("cut.mx:1398102:5: error[MX058]"), "{err}");
+    // The same through macros: labels after the cut are not reported as undefined.
+    let text = format!(
+        "jmp done\n%macro m() {{ swap\n}}\n{}:done\n",
+        "%m()\n".repeat(2_200_000)
+    );
+    file(dir.path(), "macros.mx", text);
+    let output = run_in(
+        dir.path(),
+        &["macros.mx", "-o", "out.mxb", "--error-format", "short"],
+        None,
+    );
+    let err = expect_exit(&output, 1);
+    let found = codes(&output);
+    assert!(found.contains(&"MX058".to_string()), "{err:.2000}");
+    assert!(!found.contains(&"MX033".to_string()), "{err:.2000}");
+    assert!(!dir.path().join("out.mxb").exists());
+}

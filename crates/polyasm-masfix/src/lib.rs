@@ -180,10 +180,25 @@ pub fn assemble(
         };
     }
     let sources_len = sources.iter().map(|(_, s)| s.text().len()).sum();
-    let (mut assembled, encode_errors) = {
-        let text_of = |t: &lexer::Token| expander.text(sources, t).to_string();
-        encode_tokens(&program, &text_of, sources_len)
+    // Expansion that stopped at its limit (MX058) leaves the program cut off: its last line
+    // cut in two and the labels defined after the cut missing. The cut line is left out and
+    // undefined labels are not reported, so that the limit makes no false errors.
+    let cut = expander
+        .errors
+        .iter()
+        .any(|(e, _)| matches!(e, MxError::ExpansionTooLarge { .. }));
+    let kept = if cut {
+        program.iter().rposition(|t| t.tok == Tok::Newline).map_or(0, |i| i + 1)
+    } else {
+        program.len()
     };
+    let (mut assembled, mut encode_errors) = {
+        let text_of = |t: &lexer::Token| expander.text(sources, t).to_string();
+        encode_tokens(&program[..kept], &text_of, sources_len)
+    };
+    if cut {
+        encode_errors.retain(|(e, _)| !matches!(e, MxError::UndefinedLabel { .. }));
+    }
     // An instruction a macro made is listed, and located at run time, at the macro's use.
     if let Some(assembled) = assembled.as_mut() {
         for (span, &origin) in assembled.spans.iter_mut().zip(&assembled.origins) {
