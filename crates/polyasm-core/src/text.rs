@@ -287,6 +287,11 @@ impl SuggestionBudget {
         }
     }
 
+    /// Whether the budget is spent: no more suggestions, so candidates need not be gathered.
+    pub fn is_spent(&self) -> bool {
+        self.cells == 0
+    }
+
     /// [`suggest`], while the budget lasts.
     pub fn suggest<'a>(&mut self, word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
         if self.cells == 0 {

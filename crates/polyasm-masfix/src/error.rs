@@ -219,6 +219,10 @@ pub enum MxError {
     ExpansionTooLarge {
         span: Span,
     },
+    TooManyLookups {
+        span: Span,
+        limit: usize,
+    },
     UnknownNamespace {
         span: Span,
         name: String,
@@ -492,7 +496,7 @@ pub static CODES: &[CodeInfo] = &[
     code(
         "MX058",
         "expansion too large",
-        "Macro expansion makes at most 4,194,304 tokens and macro uses in all (a program of 65,536 instructions needs far fewer), which bounds the time and memory an assembly takes.",
+        "A program holds at most 4,194,304 tokens and macro uses, its files and what macro expansion makes counted together (a program of 65,536 instructions needs far fewer), which bounds the time and memory an assembly takes.",
     ),
     code(
         "MX059",
@@ -528,6 +532,11 @@ pub static CODES: &[CodeInfo] = &[
         "MX065",
         "compile-time step limit",
         "Compile-time code runs at most 100,000,000 instructions in all calls together by default, so that a loop without end stops; `--ctime-steps N` raises the limit.",
+    ),
+    code(
+        "MX066",
+        "too many name lookups",
+        "A `%name` is looked up in the namespace of its use, the namespaces brought in there with `%using`, then in each enclosing namespace and those it uses, until it is found. An assembly may look in at most 33,554,432 namespaces in all (real programs look in a few per use), so that deeply nested namespaces and long `%using` lists cannot make assembly quadratic.",
     ),
     code(
         "MX070",
@@ -612,6 +621,7 @@ impl MxError {
             CompileTimeNotMacro { .. } => "MX063",
             CompileTimeFailed { .. } => "MX064",
             CompileTimeSteps { .. } => "MX065",
+            TooManyLookups { .. } => "MX066",
             Core { diagnostic, .. } => diagnostic.code,
         }
     }
@@ -667,6 +677,7 @@ impl MxError {
             | MissingArguments { span, .. }
             | ExpansionTooDeep { span }
             | ExpansionTooLarge { span }
+            | TooManyLookups { span, .. }
             | UnknownNamespace { span, .. }
             | BadNamespace { span, .. }
             | DefinitionInBody { span, .. }
@@ -898,13 +909,19 @@ impl MxError {
             .with_primary(*span, "this use is one too many")
             .with_help("a macro that uses itself needs a way to stop; the notes show the chain"),
             ExpansionTooLarge { span } => error(format!(
-                "macro expansion makes more than {} tokens and uses",
+                "the program is too large: more than {} tokens and macro uses",
                 crate::expand::MAX_EXPANDED_TOKENS
             ))
-            .with_primary(*span, "expansion stopped here")
+            .with_primary(*span, "stopped here")
             .with_help(
-                "a macro that uses another several times multiplies its size; look for one that grows without end",
+                "a program of 65,536 instructions needs far fewer; look for a macro that multiplies its size, or split the input",
             ),
+            TooManyLookups { span, limit } => error(format!(
+                "macro names were looked up in more than {} namespaces",
+                limit
+            ))
+            .with_primary(*span, "stopped here")
+            .with_help("each use looks in its namespace, the ones it uses and every enclosing one: nest namespaces less deeply, or use fewer `%using`"),
             UnknownNamespace { span, name } => error(format!("unknown namespace `{name}`"))
                 .with_primary(*span, "no namespace of this name is visible here")
                 .with_help("a path starts with a namespace defined here or in an enclosing namespace"),
@@ -929,7 +946,7 @@ impl MxError {
                     .with_note("the errors in its body are reported on their own, at its lines"),
             },
             CompileTimeSteps { span, steps } => {
-                error(format!("compile-time code ran {steps} instructions without ending"))
+                error(format!("compile-time code reached its limit of {}", count(*steps as usize, "instruction")))
                     .with_primary(*span, "stopped in this call")
                     .with_help("look for a loop that never ends, or raise the limit with `--ctime-steps N`")
             }

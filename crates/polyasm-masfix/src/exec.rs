@@ -1390,6 +1390,10 @@ pub fn parse_memory_range(text: &str) -> Result<(u16, u16), String> {
         }
         match s.parse::<u32>() {
             Ok(n) if n <= max => Ok(n),
+            // The end of `A..B` is one past the last cell shown.
+            _ if max > 65535 => Err(format!(
+                "`{s}` is past the end of memory (`A..B` ends at {max} at most)"
+            )),
             _ => Err(format!("`{s}` is past the last cell address ({max})")),
         }
     };

@@ -11,14 +11,16 @@
 //! - `!name(args)`: the body is expanded, assembled and run on the compile-time machine, whose
 //!   memory, `h` and `r` persist from call to call; the use is replaced by `r` in decimal.
 //!
-//! A name may be built from pieces: a bracket group right after `%` or `!` is expanded and its
-//! text joined into the name (`%(pre)_x`). Every expansion is recorded, so that an error in a
+//! A name may be built from pieces: a bracket group right after `%` or `!` is expanded and the
+//! text of its pieces joined is the name (`%(%prefix)` with `%define prefix 3` names `%3`). Every expansion is recorded, so that an error in a
 //! body can name the chain of uses that led to it. Expansion depth, the number of tokens made
 //! and compile-time steps are bounded, and each bound is an error with a code.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 use polyasm_core::include::{IncludeLoader, Included};
+use polyasm_core::text::SuggestionBudget;
 use polyasm_core::{SourceMap, Span};
 
 use crate::encode::Assembled;
@@ -30,6 +32,11 @@ pub const MAX_EXPANSION_DEPTH: usize = 1024;
 /// The most tokens (and macro uses) expansion may make, all files together: far more than a
 /// program of 65,536 instructions needs, and small enough to bound time and memory.
 pub const MAX_EXPANDED_TOKENS: usize = 1 << 22;
+/// The most namespaces name lookups may look in, all together: a use looks in its namespace,
+/// the namespaces that one uses, then in each enclosing one and those it uses, until the name
+/// is found. Far more than real programs need (a few per use), and it keeps deeply nested
+/// namespaces and long `%using` lists from making assembly quadratic.
+pub const MAX_NAME_LOOKUPS: usize = 1 << 25;
 /// Stack left below which expansion continues on a new segment, and that segment's size.
 const STACK_RED_ZONE: usize = 128 * 1024;
 const STACK_GROWTH: usize = 4 * 1024 * 1024;
@@ -37,10 +44,10 @@ const STACK_GROWTH: usize = 4 * 1024 * 1024;
 pub const DIRECTIVES: [&str; 5] = ["define", "macro", "namespace", "using", "include"];
 
 /// One macro use, for the chain of notes under an error in its body.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Expansion {
-    /// As written: `%name` or `!name`.
-    pub name: String,
+    /// As written, `%name` or `!name`: an index of the expander's names.
+    pub name: u32,
     /// The use, from `%` to its closing bracket.
     pub at: Span,
     /// The expansion the use itself came out of.
@@ -61,13 +68,14 @@ struct Namespace {
     defines: HashMap<String, (Token, Span)>,
     macros: HashMap<String, usize>,
     usings: Vec<usize>,
+    used: HashSet<usize>,
 }
 
 struct MacroDef {
     /// The name in its definition.
     span: Span,
-    params: Vec<String>,
-    body: Vec<Token>,
+    params: Rc<[String]>,
+    body: Rc<[Token]>,
     namespace: usize,
 }
 
@@ -87,6 +95,12 @@ impl Scope<'_> {
     }
 }
 
+/// The name of a use: built, or not, after errors.
+enum Name {
+    Built(String),
+    Failed,
+}
+
 /// What a name stands for.
 enum Meaning {
     Param(usize),
@@ -102,9 +116,16 @@ pub struct Expander<'c> {
     pub texts: Vec<String>,
     /// Every expansion, indexed by [`Token::origin`].
     pub expansions: Vec<Expansion>,
+    /// The names of [`Expansion::name`], each once.
+    names: Vec<String>,
+    name_ids: HashMap<String, u32>,
     /// Errors with the expansion they arose in.
     pub errors: Vec<(MxError, u32)>,
     made: usize,
+    /// Namespaces looked in, and the most that may be.
+    looked: usize,
+    max_lookups: usize,
+    suggestions: SuggestionBudget,
     loader: Option<IncludeLoader>,
     /// Tokens of included files, in the order the files were finished.
     included: Vec<Token>,
@@ -119,8 +140,13 @@ impl<'c> Expander<'c> {
             macros: Vec::new(),
             texts: Vec::new(),
             expansions: Vec::new(),
+            names: Vec::new(),
+            name_ids: HashMap::new(),
             errors: Vec::new(),
             made: 0,
+            looked: 0,
+            max_lookups: MAX_NAME_LOOKUPS,
+            suggestions: SuggestionBudget::new(MAX_EXPANDED_TOKENS),
             loader,
             included: Vec::new(),
             ctime,
@@ -147,7 +173,8 @@ impl<'c> Expander<'c> {
         let describe = |e: &Expansion| {
             let source = sources.get(e.at.source);
             let pos = source.line_col(e.at.start as usize);
-            format!("in the expansion of `{}` at {}:{}", e.name, source.name(), pos)
+            let name = &self.names[e.name as usize];
+            format!("in the expansion of `{name}` at {}:{}", source.name(), pos)
         };
         const SHOWN: usize = 8;
         if chain.len() <= SHOWN {
@@ -188,9 +215,26 @@ impl<'c> Expander<'c> {
         program
     }
 
-    /// Whether expansion has made all it may; everything stops then.
+    /// Whether expansion has made, or looked up, all it may; everything stops then.
     fn over_budget(&self) -> bool {
-        self.made > MAX_EXPANDED_TOKENS
+        self.made > MAX_EXPANDED_TOKENS || self.looked > self.max_lookups
+    }
+
+    /// Counts `namespaces` looked in against their budget; false (after one error) once it
+    /// is spent.
+    fn spend_lookups(&mut self, namespaces: usize, span: Span, scope: &Scope) -> bool {
+        let before = self.looked;
+        self.looked = self.looked.saturating_add(namespaces);
+        if before <= self.max_lookups && self.looked > self.max_lookups {
+            self.error(
+                MxError::TooManyLookups {
+                    span,
+                    limit: self.max_lookups,
+                },
+                scope,
+            );
+        }
+        !self.over_budget()
     }
 
     /// Counts one made token or macro use against the budget; false (after one error) once
@@ -223,7 +267,11 @@ impl<'c> Expander<'c> {
     fn process_here(&mut self, sources: &mut SourceMap, tokens: &[Token], scope: &Scope, out: &mut Vec<Token>) {
         let mut i = 0;
         while i < tokens.len() && !self.over_budget() {
-            let token = tokens[i];
+            // Tokens take the expansion they are made in (a macro body's, the use's).
+            let token = Token {
+                origin: scope.origin,
+                ..tokens[i]
+            };
             if matches!(token.tok, Tok::Punct('%' | '!')) {
                 i = self.directive(sources, tokens, i, scope, out);
             } else {
@@ -236,39 +284,48 @@ impl<'c> Expander<'c> {
     }
 
     /// The index just past the bracket group that opens at `open`, or `None` if it never
-    /// closes (the lexer has reported that).
+    /// closes (the lexer has reported that). One step: the lexer noted where it closes.
     fn group_end(tokens: &[Token], open: usize) -> Option<usize> {
-        let mut depth = 0usize;
-        for (i, t) in tokens.iter().enumerate().skip(open) {
-            match t.tok {
-                Tok::Open(_) => depth += 1,
-                Tok::Close(_) => {
-                    depth = depth.saturating_sub(1);
-                    if depth == 0 {
-                        return Some(i + 1);
-                    }
-                }
-                _ => {}
-            }
-        }
-        None
+        let close = open + tokens.get(open)?.close as usize;
+        (close > open && close < tokens.len()).then_some(close + 1)
     }
 
     /// Reads the name after the `%` or `!` at `at`: a bracket group, expanded and joined, or
-    /// a run of joined name pieces with `:` between namespaces. The name and the index after it.
-    fn name(&mut self, sources: &mut SourceMap, tokens: &[Token], at: usize, scope: &Scope) -> Option<(String, usize)> {
+    /// a run of joined name pieces with `:` between namespaces. The name and the index after
+    /// it; `Name::Failed` when building it made errors (reported), so the use says no more.
+    fn name(&mut self, sources: &mut SourceMap, tokens: &[Token], at: usize, scope: &Scope) -> Option<(Name, usize)> {
         let next = at + 1;
         let first = tokens.get(next).filter(|t| t.joined)?;
         if let Tok::Open(_) = first.tok {
             let end = Self::group_end(tokens, next)?;
+            if scope.depth >= MAX_EXPANSION_DEPTH {
+                self.error(
+                    MxError::ExpansionTooDeep {
+                        span: tokens[at].span.to(first.span),
+                    },
+                    scope,
+                );
+                return Some((Name::Failed, end));
+            }
+            let errors = self.errors.len();
             let mut inner = Vec::new();
-            self.process(sources, &tokens[next + 1..end - 1], scope, &mut inner);
+            let deeper = Scope {
+                depth: scope.depth + 1,
+                ..*scope
+            };
+            self.process(sources, &tokens[next + 1..end - 1], &deeper, &mut inner);
+            if self.errors.len() > errors || self.over_budget() {
+                return Some((Name::Failed, end));
+            }
             let name: String = inner
                 .iter()
                 .filter(|t| !matches!(t.tok, Tok::Open(_) | Tok::Close(_)))
                 .map(|t| self.text(sources, t).to_string())
                 .collect();
-            return Some((name, end));
+            if name.is_empty() {
+                return None;
+            }
+            return Some((Name::Built(name), end));
         }
         let mut end = next;
         while let Some(t) = tokens.get(end).filter(|t| end == next || t.joined) {
@@ -281,7 +338,7 @@ impl<'c> Expander<'c> {
             return None;
         }
         let name = tokens[next..end].iter().map(|t| self.text(sources, t)).collect();
-        Some((name, end))
+        Some((Name::Built(name), end))
     }
 
     /// Handles the directive or use at `at`; the index after it.
@@ -295,7 +352,7 @@ impl<'c> Expander<'c> {
     ) -> usize {
         let sigil = tokens[at];
         let compile_time = sigil.tok == Tok::Punct('!');
-        let Some((name, after)) = self.name(sources, tokens, at, scope) else {
+        let Some((built, after)) = self.name(sources, tokens, at, scope) else {
             self.error(
                 MxError::MissingDirectiveName {
                     span: sigil.span,
@@ -303,10 +360,41 @@ impl<'c> Expander<'c> {
                 },
                 scope,
             );
-            // What follows was meant as the name: the rest of the line goes with the error.
+            // What follows was meant as the name: the rest of the line goes with the error,
+            // and the use still stands for a number where one is expected.
+            if compile_time || (at > 0 && tokens[at - 1].tok != Tok::Newline && !sigil.joined) {
+                self.emit_number(0, sigil.span, sigil.joined, scope, out);
+            }
             return Self::line_end(tokens, at + 1);
         };
         let name_span = sigil.span.to(tokens[after - 1].span);
+        // After an error, a use's argument list goes with it, and a compile-time call, or a
+        // use after something on its line (an immediate), still stands for a number, so that
+        // one mistake makes one error.
+        let operand = at > 0 && tokens[at - 1].tok != Tok::Newline && !sigil.joined;
+        let stand_in = |this: &mut Self, out: &mut Vec<Token>, end: usize| {
+            if compile_time || operand {
+                this.emit_number(0, name_span, sigil.joined, scope, out);
+            }
+            end
+        };
+        let give_up = |this: &mut Self, out: &mut Vec<Token>| {
+            let mut end = match tokens.get(after).map(|t| t.tok) {
+                Some(Tok::Open(_)) => Self::group_end(tokens, after).unwrap_or(after),
+                _ => after,
+            };
+            // So do the pieces joined to it: they belong to the word the use was part of.
+            while tokens
+                .get(end)
+                .is_some_and(|t| t.joined && !matches!(t.tok, Tok::Open(_)))
+            {
+                end += 1;
+            }
+            stand_in(this, out, end)
+        };
+        let Name::Built(name) = built else {
+            return give_up(self, out);
+        };
         if !compile_time && DIRECTIVES.contains(&name.as_str()) {
             if scope.in_body() && name != "using" {
                 self.error(
@@ -326,23 +414,12 @@ impl<'c> Expander<'c> {
                 _ => self.include(sources, tokens, after, name_span, scope),
             };
         }
-        let meaning = self.lookup(&name, scope);
-        // After an error, a use's argument list goes with it, and a compile-time call, or a
-        // use after something on its line (an immediate), still stands for a number, so that
-        // one mistake makes one error.
-        let operand = at > 0 && tokens[at - 1].tok != Tok::Newline && !sigil.joined;
-        let give_up = |this: &mut Self, out: &mut Vec<Token>| {
-            let end = match tokens.get(after).map(|t| t.tok) {
-                Some(Tok::Open(_)) => Self::group_end(tokens, after).unwrap_or(after),
-                _ => after,
-            };
-            if compile_time || operand {
-                this.emit_number(0, name_span, sigil.joined, scope, out);
-            }
-            end
-        };
+        let meaning = self.lookup(&name, name_span, scope);
         match meaning {
-            Some(Meaning::Macro(id)) => self.expand_use(sources, tokens, sigil, &name, after, scope, id, out),
+            Some(Meaning::Macro(id)) => match self.expand_use(sources, tokens, sigil, &name, after, scope, id, out) {
+                Ok(end) => end,
+                Err(end) => stand_in(self, out, end),
+            },
             Some(_) if compile_time => {
                 self.error(MxError::CompileTimeNotMacro { span: name_span, name }, scope);
                 give_up(self, out)
@@ -375,6 +452,7 @@ impl<'c> Expander<'c> {
                 );
                 after
             }
+            None if self.over_budget() => give_up(self, out),
             None => {
                 let suggestion = self.suggest(&name, scope);
                 self.error(
@@ -403,66 +481,93 @@ impl<'c> Expander<'c> {
         i
     }
 
-    /// The namespaces whose names are visible from `namespace`: it, the namespaces it uses,
-    /// then its parent and the namespaces that one uses, up to the root.
-    fn visible(&self, namespace: usize) -> Vec<usize> {
-        let mut out = Vec::new();
+    /// The first `Some` that `find` gives for the namespaces whose names are visible from
+    /// `namespace`, in order: it, the namespaces it uses, then its parent and the namespaces
+    /// that one uses, up to the root. Counts the namespaces looked in.
+    fn find_visible<'n, T>(
+        namespaces: &'n [Namespace],
+        namespace: usize,
+        looked: &mut usize,
+        mut find: impl FnMut(&'n Namespace) -> Option<T>,
+    ) -> Option<T> {
         let mut at = Some(namespace);
         while let Some(ns) = at {
-            out.push(ns);
-            out.extend(&self.namespaces[ns].usings);
-            at = self.namespaces[ns].parent;
+            let ns = &namespaces[ns];
+            *looked += 1;
+            if let Some(found) = find(ns) {
+                return Some(found);
+            }
+            for &used in &ns.usings {
+                *looked += 1;
+                if let Some(found) = find(&namespaces[used]) {
+                    return Some(found);
+                }
+            }
+            at = ns.parent;
         }
-        out
+        None
     }
 
     /// The namespace a path of namespace names leads to from `scope`.
-    fn namespace_path(&self, path: &[&str], scope: &Scope) -> Option<usize> {
+    fn namespace_path(&mut self, path: &[&str], span: Span, scope: &Scope) -> Option<usize> {
         let (first, rest) = path.split_first()?;
-        let mut ns = self
-            .visible(scope.namespace)
-            .into_iter()
-            .find_map(|ns| self.namespaces[ns].children.get(*first).copied())?;
+        let mut looked = 0;
+        let found = Self::find_visible(&self.namespaces, scope.namespace, &mut looked, |ns| {
+            ns.children.get(*first).copied()
+        });
+        if !self.spend_lookups(looked + rest.len(), span, scope) {
+            return None;
+        }
+        let mut ns = found?;
         for part in rest {
             ns = *self.namespaces[ns].children.get(*part)?;
         }
         Some(ns)
     }
 
-    fn lookup(&self, name: &str, scope: &Scope) -> Option<Meaning> {
+    fn lookup(&mut self, name: &str, span: Span, scope: &Scope) -> Option<Meaning> {
         let path: Vec<&str> = name.split(':').collect();
         let (last, namespaces) = path.split_last()?;
-        let candidates = if namespaces.is_empty() {
-            if let Some((params, _)) = scope.params
-                && let Some(i) = params.iter().position(|p| p == last)
-            {
-                return Some(Meaning::Param(i));
-            }
-            self.visible(scope.namespace)
-        } else {
-            vec![self.namespace_path(namespaces, scope)?]
-        };
-        candidates.into_iter().find_map(|ns| {
-            let ns = &self.namespaces[ns];
+        let find = |ns: &Namespace| {
             ns.defines
                 .get(*last)
                 .map(|(value, _)| Meaning::Define(*value))
                 .or_else(|| ns.macros.get(*last).map(|&m| Meaning::Macro(m)))
-        })
+        };
+        if !namespaces.is_empty() {
+            let ns = self.namespace_path(namespaces, span, scope)?;
+            return find(&self.namespaces[ns]);
+        }
+        if let Some((params, _)) = scope.params
+            && let Some(i) = params.iter().position(|p| p == last)
+        {
+            return Some(Meaning::Param(i));
+        }
+        let mut looked = 0;
+        let found = Self::find_visible(&self.namespaces, scope.namespace, &mut looked, find);
+        if !self.spend_lookups(looked, span, scope) {
+            return None;
+        }
+        found
     }
 
-    fn suggest(&self, name: &str, scope: &Scope) -> Option<String> {
+    /// A visible name close to `name`, while the budget for suggestions lasts.
+    fn suggest(&mut self, name: &str, scope: &Scope) -> Option<String> {
+        if self.suggestions.is_spent() {
+            return None;
+        }
         let mut names: Vec<&str> = Vec::new();
         if let Some((params, _)) = scope.params {
             names.extend(params.iter().map(String::as_str));
         }
-        for ns in self.visible(scope.namespace) {
-            let ns = &self.namespaces[ns];
+        let mut looked = 0;
+        Self::find_visible(&self.namespaces, scope.namespace, &mut looked, |ns| {
             names.extend(ns.defines.keys().map(String::as_str));
             names.extend(ns.macros.keys().map(String::as_str));
-        }
+            None::<()>
+        });
         names.extend(DIRECTIVES);
-        polyasm_core::text::suggest(name, names).map(str::to_string)
+        self.suggestions.suggest(name, names).map(str::to_string)
     }
 
     /// Whether `name` is free in `namespace`; records the error if not.
@@ -633,8 +738,8 @@ impl<'c> Expander<'c> {
             let id = self.macros.len();
             self.macros.push(MacroDef {
                 span: name_span,
-                params,
-                body: tokens[body_start + 1..body_end - 1].to_vec(),
+                params: params.into(),
+                body: tokens[body_start + 1..body_end - 1].into(),
                 namespace: scope.namespace,
             });
             self.namespaces[scope.namespace].macros.insert(name, id);
@@ -706,13 +811,14 @@ impl<'c> Expander<'c> {
             .collect();
         let span = tokens[at..end].iter().fold(head, |s, t| s.to(t.span));
         let parts: Vec<&str> = path.split(':').collect();
-        match self.namespace_path(&parts, scope) {
+        match self.namespace_path(&parts, span, scope) {
             Some(ns) if !path.is_empty() => {
-                let usings = &mut self.namespaces[scope.namespace].usings;
-                if !usings.contains(&ns) && ns != scope.namespace {
-                    usings.push(ns);
+                let here = &mut self.namespaces[scope.namespace];
+                if ns != scope.namespace && here.used.insert(ns) {
+                    here.usings.push(ns);
                 }
             }
+            _ if self.over_budget() => {}
             _ => self.error(MxError::UnknownNamespace { span, name: path }, scope),
         }
         end
@@ -734,10 +840,11 @@ impl<'c> Expander<'c> {
         };
         match loader.load(sources, directive, &name) {
             Ok(Included::New(file)) => {
-                let text = sources.get(file).text().to_string();
-                let (file_tokens, lex_errors) = crate::lexer::lex(file, &text);
+                let text = sources.get(file).text();
+                let len = text.len();
+                let (file_tokens, lex_errors) = crate::lexer::lex(file, text);
                 for error in lex_errors {
-                    self.errors.push((crate::lex_error(error, &text), NO_EXPANSION));
+                    self.errors.push((crate::lex_error(error, text), NO_EXPANSION));
                 }
                 let root = Scope {
                     namespace: 0,
@@ -749,7 +856,7 @@ impl<'c> Expander<'c> {
                 self.process(sources, &file_tokens, &root, &mut module);
                 // A last line without a line break must not run into the next file's first.
                 if module.last().is_some_and(|t| t.tok != Tok::Newline) {
-                    module.push(Token::new(Tok::Newline, Span::new(file, text.len(), text.len()), false));
+                    module.push(Token::new(Tok::Newline, Span::new(file, len, len), false));
                 }
                 self.included.append(&mut module);
             }
@@ -765,7 +872,8 @@ impl<'c> Expander<'c> {
         end
     }
 
-    /// `%name(args)` or `!name(args)` of macro `id`, its name ending before `after`.
+    /// `%name(args)` or `!name(args)` of macro `id`, its name ending before `after`: the
+    /// index after it, or `Err` with that index when the use fails before its body is expanded.
     #[allow(clippy::too_many_arguments)]
     fn expand_use(
         &mut self,
@@ -777,7 +885,7 @@ impl<'c> Expander<'c> {
         scope: &Scope,
         id: usize,
         out: &mut Vec<Token>,
-    ) -> usize {
+    ) -> Result<usize, usize> {
         let name_span = sigil.span.to(tokens[after - 1].span);
         let compile_time = sigil.tok == Tok::Punct('!');
         let written = format!("{}{name}", if compile_time { '!' } else { '%' });
@@ -793,31 +901,49 @@ impl<'c> Expander<'c> {
                 },
                 scope,
             );
-            return after;
+            return Err(after);
         };
         let use_span = name_span.to(tokens[args_end - 1].span);
+        // Uses in arguments nest too: the limit holds before they are expanded, so a use
+        // nested too deeply is one error.
+        if scope.depth >= MAX_EXPANSION_DEPTH {
+            self.error(MxError::ExpansionTooDeep { span: name_span }, scope);
+            return Err(args_end);
+        }
         // Arguments are split at top-level commas and expanded where the use is.
         let inner = &tokens[after + 1..args_end - 1];
+        let in_args = Scope {
+            depth: scope.depth + 1,
+            ..*scope
+        };
         let mut args: Vec<Vec<Token>> = Vec::new();
+        let errors = self.errors.len();
         if inner.iter().any(|t| t.tok != Tok::Newline) {
-            let mut depth = 0usize;
             let mut start = 0;
-            for (i, t) in inner.iter().enumerate() {
-                match t.tok {
-                    Tok::Open(_) => depth += 1,
-                    Tok::Close(_) => depth = depth.saturating_sub(1),
-                    Tok::Comma if depth == 0 => {
+            let mut i = 0;
+            while i < inner.len() {
+                match inner[i].tok {
+                    Tok::Open(_) => {
+                        i = Self::group_end(inner, i).unwrap_or(inner.len());
+                        continue;
+                    }
+                    Tok::Comma => {
                         let mut arg = Vec::new();
-                        self.process(sources, &inner[start..i], scope, &mut arg);
+                        self.process(sources, &inner[start..i], &in_args, &mut arg);
                         args.push(arg);
                         start = i + 1;
                     }
                     _ => {}
                 }
+                i += 1;
             }
             let mut arg = Vec::new();
-            self.process(sources, &inner[start..], scope, &mut arg);
+            self.process(sources, &inner[start..], &in_args, &mut arg);
             args.push(arg);
+        }
+        // An argument that failed would only make more errors in the body.
+        if self.errors.len() > errors || self.over_budget() {
+            return Err(args_end);
         }
         let takes = self.macros[id].params.len();
         if args.len() != takes {
@@ -830,25 +956,22 @@ impl<'c> Expander<'c> {
                 },
                 scope,
             );
-            return args_end;
+            return Err(args_end);
         }
         if !self.spend(use_span, scope) {
-            return args_end;
-        }
-        if scope.depth >= MAX_EXPANSION_DEPTH {
-            self.error(MxError::ExpansionTooDeep { span: name_span }, scope);
-            return args_end;
+            return Err(args_end);
         }
         let origin = self.expansions.len() as u32;
+        let name = self.intern(written);
         self.expansions.push(Expansion {
-            name: written,
+            name,
             at: use_span,
             parent: scope.origin,
         });
         let def = &self.macros[id];
         let namespace = def.namespace;
-        let params = def.params.clone();
-        let body: Vec<Token> = def.body.iter().map(|t| Token { origin, ..*t }).collect();
+        let params = Rc::clone(&def.params);
+        let body = Rc::clone(&def.body);
         let inner_scope = Scope {
             namespace,
             params: Some((&params, &args)),
@@ -857,13 +980,24 @@ impl<'c> Expander<'c> {
         };
         if !compile_time {
             self.process(sources, &body, &inner_scope, out);
-            return args_end;
+            return Ok(args_end);
         }
         let mut code = Vec::new();
         self.process(sources, &body, &inner_scope, &mut code);
         let value = self.run_compile_time(sources, &code, use_span, scope, origin);
         self.emit_number(value.unwrap_or(0), use_span, sigil.joined, scope, out);
-        args_end
+        Ok(args_end)
+    }
+
+    /// The index of `name` among the names of expansions.
+    fn intern(&mut self, name: String) -> u32 {
+        if let Some(&id) = self.name_ids.get(&name) {
+            return id;
+        }
+        let id = self.names.len() as u32;
+        self.names.push(name.clone());
+        self.name_ids.insert(name, id);
+        id
     }
 
     /// Emits a number the macro system made, standing at `span`.
@@ -877,6 +1011,7 @@ impl<'c> Expander<'c> {
                 joined,
                 origin: scope.origin,
                 text,
+                close: 0,
             },
             scope,
             out,
@@ -914,5 +1049,49 @@ impl<'c> Expander<'c> {
                 None
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lexer::lex;
+
+    /// The codes of expanding `text` with at most `max_lookups` namespaces looked in.
+    fn expand_codes(text: &str, max_lookups: usize) -> Vec<&'static str> {
+        let mut sources = SourceMap::new();
+        let file = sources.add("t.mx", text);
+        let (tokens, errors) = lex(file, text);
+        assert!(errors.is_empty());
+        let mut output = Vec::new();
+        let mut vm = crate::CompileTimeVm::new(1000, &mut output);
+        let mut expander = Expander::new(None, &mut vm);
+        expander.max_lookups = max_lookups;
+        expander.expand_file(&mut sources, &tokens);
+        expander.errors.iter().map(|(e, _)| e.code()).collect()
+    }
+
+    #[test]
+    fn name_lookups_stop_at_their_budget_with_one_error() {
+        // Each use looks in 21 namespaces (20 nested and the root) to find `x`.
+        let text = format!(
+            "%define x 1\n{}{}{}\n",
+            "%namespace n {\n".repeat(20),
+            "ld %x\n".repeat(100),
+            "}".repeat(20)
+        );
+        assert_eq!(expand_codes(&text, 21 * 100), Vec::<&str>::new());
+        assert_eq!(expand_codes(&text, 21 * 100 - 1), ["MX066"]);
+        // `%using` lists are looked through too, and an unknown namespace after the budget
+        // is spent is not reported.
+        let text = format!(
+            "{}{}ld %v0\n%using nope\n",
+            (0..50)
+                .map(|i| format!("%namespace n{i} {{ %define v{i} {i} }}\n"))
+                .collect::<String>(),
+            (0..50).rev().map(|i| format!("%using n{i}\n")).collect::<String>(),
+        );
+        assert_eq!(expand_codes(&text, 1000), ["MX059"]);
+        assert_eq!(expand_codes(&text, 40), ["MX066"]);
     }
 }

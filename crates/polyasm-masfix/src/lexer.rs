@@ -59,6 +59,10 @@ pub struct Token {
     /// For a token the macro system made (a compile-time result), its text's index in the
     /// expander's table; [`SOURCE_TEXT`] when the text is the source's under `span`.
     pub text: u32,
+    /// For an opening bracket the lexer read, how many tokens further on its closing bracket
+    /// is (0 when it never closes), so that a list is skipped in one step. Valid in a file's
+    /// tokens and in any run of them copied whole (a macro body); 0 in made tokens.
+    pub close: u32,
 }
 
 /// [`Token::origin`] of a token written in a file.
@@ -75,9 +79,15 @@ impl Token {
             joined,
             origin: NO_EXPANSION,
             text: SOURCE_TEXT,
+            close: 0,
         }
     }
 }
+
+/// The most tokens one file may hold: as many as expansion may make in all
+/// ([`crate::expand::MAX_EXPANDED_TOKENS`]). Lexing stops after one more, so that a huge
+/// file costs no more memory than the largest program that can be assembled.
+pub const MAX_FILE_TOKENS: usize = crate::expand::MAX_EXPANDED_TOKENS;
 
 /// What can be wrong in the characters of a source.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,6 +104,8 @@ pub enum LexError {
     Unterminated { open: Span },
     /// A character literal that is not exactly one byte: `''`, `'ab'`, `'é'`.
     BadCharValue { at: Span },
+    /// The file holds more than [`MAX_FILE_TOKENS`] tokens; lexing stopped at `at`.
+    TooManyTokens { at: Span },
 }
 
 /// The escapes of character literals and strings: the letter after `\` and the byte it means.
@@ -138,16 +150,27 @@ pub fn unquote(quoted: &str) -> Vec<u8> {
 
 /// Lexes a whole source: its tokens, and what was wrong.
 pub fn lex(file: SourceId, text: &str) -> (Vec<Token>, Vec<LexError>) {
+    lex_at_most(file, text, MAX_FILE_TOKENS)
+}
+
+/// [`lex`], stopping with [`LexError::TooManyTokens`] after `limit` tokens.
+fn lex_at_most(file: SourceId, text: &str, limit: usize) -> (Vec<Token>, Vec<LexError>) {
     let bytes = text.as_bytes();
     let span = |start: usize, end: usize| Span::new(file, start, end);
-    let mut tokens = Vec::with_capacity(text.len() / 3);
+    let mut tokens: Vec<Token> = Vec::with_capacity((text.len() / 3).min(limit));
     let mut errors = Vec::new();
-    let mut open: Vec<(char, Span)> = Vec::new();
+    // The open lists: the bracket, where it is, and its token's index.
+    let mut open: Vec<(char, Span, usize)> = Vec::new();
     let mut pos = 0;
     let mut joined = false;
     while pos < bytes.len() {
         let start = pos;
         let b = bytes[pos];
+        if tokens.len() == limit && !matches!(b, b' ' | b'\t' | b'\x0c' | b';') {
+            let end = text[pos..].chars().next().map_or(pos, |c| pos + c.len_utf8());
+            errors.push(LexError::TooManyTokens { at: span(pos, end) });
+            return (tokens, errors);
+        }
         let tok = match b {
             b' ' | b'\t' | b'\x0c' => {
                 pos += 1;
@@ -175,18 +198,19 @@ pub fn lex(file: SourceId, text: &str) -> (Vec<Token>, Vec<LexError>) {
             }
             b'(' | b'[' | b'{' => {
                 pos += 1;
-                open.push((char::from(b), span(start, pos)));
+                open.push((char::from(b), span(start, pos), tokens.len()));
                 Tok::Open(char::from(b))
             }
             b')' | b']' | b'}' => {
                 pos += 1;
                 let at = span(start, pos);
-                match open.pop() {
-                    None => errors.push(LexError::UnopenedClose { at }),
-                    Some((opened, open_span)) if closer(opened) != char::from(b) => {
-                        errors.push(LexError::MismatchedClose { at, open: open_span })
+                if let Some((opened, open_span, index)) = open.pop() {
+                    tokens[index].close = (tokens.len() - index) as u32;
+                    if closer(opened) != char::from(b) {
+                        errors.push(LexError::MismatchedClose { at, open: open_span });
                     }
-                    Some(_) => {}
+                } else {
+                    errors.push(LexError::UnopenedClose { at });
                 }
                 Tok::Close(char::from(b))
             }
@@ -220,7 +244,7 @@ pub fn lex(file: SourceId, text: &str) -> (Vec<Token>, Vec<LexError>) {
         tokens.push(Token::new(tok, span(start, pos), joined));
         joined = true;
     }
-    for (_, open_span) in open {
+    for (_, open_span, _) in open {
         errors.push(LexError::UnclosedList { open: open_span });
     }
     (tokens, errors)
@@ -305,6 +329,50 @@ mod tests {
                 .collect(),
             errors,
         )
+    }
+
+    #[test]
+    fn an_opening_bracket_knows_where_its_list_closes() {
+        let text = "(a [b] {c (d)}) (e";
+        let mut sources = SourceMap::new();
+        let file = sources.add("t.mx", text);
+        let (tokens, _) = lex(file, text);
+        for (i, token) in tokens.iter().enumerate() {
+            if let Tok::Open(_) = token.tok {
+                // The same close as counting depth from the bracket finds.
+                let mut depth = 0usize;
+                let found = tokens[i..].iter().position(|t| {
+                    match t.tok {
+                        Tok::Open(_) => depth += 1,
+                        Tok::Close(_) => depth -= 1,
+                        _ => {}
+                    }
+                    depth == 0
+                });
+                assert_eq!(token.close as usize, found.unwrap_or(0), "bracket {i}");
+            } else {
+                assert_eq!(token.close, 0);
+            }
+        }
+        assert_eq!(tokens[0].close, 11);
+        assert_eq!(tokens[12].close, 0, "`(e` never closes");
+    }
+
+    #[test]
+    fn lexing_stops_after_the_token_limit() {
+        let text = "a b\nc d";
+        let mut sources = SourceMap::new();
+        let file = sources.add("t.mx", text);
+        let (tokens, errors) = lex_at_most(file, text, 3);
+        assert_eq!(tokens.len(), 3);
+        assert_eq!(
+            errors,
+            [LexError::TooManyTokens {
+                at: Span::new(file, 4, 5)
+            }]
+        );
+        let (tokens, errors) = lex_at_most(file, text, 5);
+        assert_eq!((tokens.len(), errors.len()), (5, 0));
     }
 
     #[test]

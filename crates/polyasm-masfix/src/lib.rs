@@ -86,6 +86,7 @@ pub(crate) fn lex_error(error: LexError, text: &str) -> MxError {
             span: at,
             text: polyasm_core::text::escape_controls(&text[at.range()]).into_owned(),
         },
+        LexError::TooManyTokens { at } => MxError::ExpansionTooLarge { span: at },
     }
 }
 
@@ -156,11 +157,11 @@ pub fn assemble(
     options: &AssembleOptions,
     ctime: &mut dyn CompileTime,
 ) -> Outcome<Object> {
-    let text = sources.get(file).text().to_string();
-    let (tokens, lex_errors) = lexer::lex(file, &text);
+    let text = sources.get(file).text();
+    let (tokens, lex_errors) = lexer::lex(file, text);
     let mut errors: Vec<(MxError, u32)> = lex_errors
         .into_iter()
-        .map(|e| (lex_error(e, &text), lexer::NO_EXPANSION))
+        .map(|e| (lex_error(e, text), lexer::NO_EXPANSION))
         .collect();
     let loader = IncludeLoader::new(sources, file, &options.include_dirs)
         .with_default_extension("mx")
@@ -180,13 +181,11 @@ pub fn assemble(
         };
     }
     let sources_len = sources.iter().map(|(_, s)| s.text().len()).sum();
-    // Expansion that stopped at its limit (MX058) leaves the program cut off: its last line
+    // Expansion that stopped at a limit (MX058, MX066) leaves the program cut off: its last line
     // cut in two and the labels defined after the cut missing. The cut line is left out and
     // undefined labels are not reported, so that the limit makes no false errors.
-    let cut = expander
-        .errors
-        .iter()
-        .any(|(e, _)| matches!(e, MxError::ExpansionTooLarge { .. }));
+    let cut = (errors.iter().chain(&expander.errors))
+        .any(|(e, _)| matches!(e, MxError::ExpansionTooLarge { .. } | MxError::TooManyLookups { .. }));
     let kept = if cut {
         program.iter().rposition(|t| t.tok == Tok::Newline).map_or(0, |i| i + 1)
     } else {

@@ -142,3 +142,66 @@ fn expansion_that_doubles_without_end_stops_at_its_budget() {
     let diagnostics = program.unwrap_err();
     assert!(codes(&diagnostics).contains(&"MX058"), "{:?}", codes(&diagnostics));
 }
+
+#[test]
+fn uses_nested_in_arguments_and_built_names_count_toward_the_depth_limit() {
+    // One error each, whatever the depth: the use one too deep, nothing after it.
+    let args = format!(
+        "%macro m(a) {{ %a }}\nld {}1{}\n",
+        "%m(".repeat(5_000),
+        ")".repeat(5_000)
+    );
+    let (program, _) = assemble_text(&args, &TargetOptions::default());
+    let diagnostics = program.unwrap_err();
+    assert_eq!(codes(&diagnostics), ["MX057"]);
+    let names = format!("ld {}x{}\n", "%(".repeat(5_000), ")".repeat(5_000));
+    let (program, _) = assemble_text(&names, &TargetOptions::default());
+    assert_eq!(codes(&program.unwrap_err()), ["MX057"]);
+    // Within the limit, nested arguments expand.
+    let shallow = format!("%macro m(a) {{ %a }}\nld {}7{}\n", "%m(".repeat(500), ")".repeat(500));
+    let (program, _) = assemble_text(&shallow, &TargetOptions::default());
+    assert_eq!(program.unwrap(), "ld 7\n");
+}
+
+#[test]
+fn a_failed_argument_or_name_piece_makes_one_error() {
+    for (text, expected) in [
+        // The unknown name in the argument; the macro is not expanded with a hole.
+        ("%macro m(a) { ld %a }\n%m(%nope)\n", ["MX050"]),
+        ("%macro m(a) { %a }\nld %m(%nope)\n", ["MX050"]),
+        // The unknown piece of a built name, and not the name it would build.
+        ("%define xy 3\nld %(%nope)y\n", ["MX050"]),
+        ("ld %(%(%(%nope)))\n", ["MX050"]),
+        // An empty built name is a missing name.
+        ("ld %()\n", ["MX051"]),
+        // A macro used without its argument list stands for a number after the error.
+        ("%macro m() { 1 }\nld %m\n", ["MX056"]),
+    ] {
+        let (program, _) = assemble_text(text, &TargetOptions::default());
+        let diagnostics = program.unwrap_err();
+        assert_eq!(codes(&diagnostics), expected, "{text}");
+    }
+}
+
+#[test]
+fn every_misspelt_use_is_reported_once() {
+    let n = 3_000;
+    let mut text: String = (0..n).map(|i| format!("%define value{i} {i}\n")).collect();
+    text.extend((0..n).map(|i| format!("ld %vaule{i}\n")));
+    let (program, _) = assemble_text(&text, &TargetOptions::default());
+    let diagnostics = program.unwrap_err();
+    assert_eq!(diagnostics.len(), n);
+    assert!(diagnostics.iter().all(|d| d.code == "MX050"));
+    assert_eq!(diagnostics[0].help.as_deref(), Some("did you mean `value0`?"));
+}
+
+#[test]
+fn a_file_too_large_to_assemble_stops_at_the_token_limit() {
+    // Two tokens a line; no false errors after the cut (the label at the end is defined).
+    let lines = polyasm_masfix::expand::MAX_EXPANDED_TOKENS / 2 + 10;
+    let text = format!("jmp done\n{}:done\n", "swap\n".repeat(lines));
+    let (program, _) = assemble_text(&text, &TargetOptions::default());
+    let diagnostics = program.unwrap_err();
+    assert_eq!(codes(&diagnostics), ["MX043", "MX058"]);
+    assert!(diagnostics[1].message.contains("the program is too large"));
+}

@@ -883,8 +883,18 @@ fn memory_ranges_read_as_documented() {
     assert_eq!(parse_memory_range("16..32"), Ok((16, 31)));
     assert_eq!(parse_memory_range("16..=32"), Ok((16, 32)));
     assert_eq!(parse_memory_range("0..65536"), Ok((0, 65535)));
-    assert!(parse_memory_range("0..65537").is_err());
-    assert!(parse_memory_range("65536").is_err());
+    assert_eq!(
+        parse_memory_range("0..65537"),
+        Err("`65537` is past the end of memory (`A..B` ends at 65536 at most)".to_string())
+    );
+    assert_eq!(
+        parse_memory_range("65536"),
+        Err("`65536` is past the last cell address (65535)".to_string())
+    );
+    assert_eq!(
+        parse_memory_range("0..=65536"),
+        Err("`65536` is past the last cell address (65535)".to_string())
+    );
     assert!(parse_memory_range("5..5").is_err());
     assert!(parse_memory_range("6..=5").is_err());
     assert!(parse_memory_range("x").is_err());
