@@ -875,7 +875,11 @@ impl MxError {
             }
             MissingDirectiveName { span, sigil } => error(format!("`{sigil}` without a name"))
                 .with_primary(*span, "a name must follow, with no space")
-                .with_help(format!("write `{sigil}name`, e.g. `%define` or `{sigil}my_macro(1)`")),
+                .with_help(if *sigil == '!' {
+                    "write `!name(args)`, e.g. `!my_macro(1)`".to_string()
+                } else {
+                    "write `%name`, e.g. `%define` or `%my_macro(1)`".to_string()
+                }),
             BadDefine { span, problem } => error(format!("invalid `%define`: {problem}"))
                 .with_primary(*span, "here")
                 .with_help("write `%define NAME 42`, `%define NAME 'a'` or `%define NAME (!macro(args))`"),

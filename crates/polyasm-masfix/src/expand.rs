@@ -122,6 +122,8 @@ pub struct Expander<'c> {
     /// Errors with the expansion they arose in.
     pub errors: Vec<(MxError, u32)>,
     made: usize,
+    /// Set when a use inside a word failed: the line it is on is dropped, up to its end.
+    broken_line: bool,
     /// Namespaces looked in, and the most that may be.
     looked: usize,
     max_lookups: usize,
@@ -144,6 +146,7 @@ impl<'c> Expander<'c> {
             name_ids: HashMap::new(),
             errors: Vec::new(),
             made: 0,
+            broken_line: false,
             looked: 0,
             max_lookups: MAX_NAME_LOOKUPS,
             suggestions: SuggestionBudget::new(MAX_EXPANDED_TOKENS),
@@ -274,7 +277,16 @@ impl<'c> Expander<'c> {
             };
             if matches!(token.tok, Tok::Punct('%' | '!')) {
                 i = self.directive(sources, tokens, i, scope, out);
+                if self.broken_line {
+                    // The line is dropped: what was made of it, and the rest of it here.
+                    let line_start = out.iter().rposition(|t| t.tok == Tok::Newline).map_or(0, |i| i + 1);
+                    out.truncate(line_start);
+                    i = Self::line_end(tokens, i);
+                }
             } else {
+                if token.tok == Tok::Newline {
+                    self.broken_line = false;
+                }
                 if !self.emit(token, scope, out) {
                     return;
                 }
@@ -352,6 +364,20 @@ impl<'c> Expander<'c> {
     ) -> usize {
         let sigil = tokens[at];
         let compile_time = sigil.tok == Tok::Punct('!');
+        // After an error, so that one mistake makes one error, a use takes its argument list
+        // along, and: inside a word (joined to what comes before it) the word is broken, so
+        // its line goes; after something on its line (an operand) it stands for a number.
+        let operand = !sigil.joined && out.last().is_some_and(|t| t.tok != Tok::Newline);
+        let stand_in = |this: &mut Self, out: &mut Vec<Token>, span: Span, end: usize| {
+            if sigil.joined {
+                this.broken_line = true;
+                return end;
+            }
+            if operand {
+                this.emit_number(0, span, false, scope, out);
+            }
+            end
+        };
         let Some((built, after)) = self.name(sources, tokens, at, scope) else {
             self.error(
                 MxError::MissingDirectiveName {
@@ -360,24 +386,11 @@ impl<'c> Expander<'c> {
                 },
                 scope,
             );
-            // What follows was meant as the name: the rest of the line goes with the error,
-            // and the use still stands for a number where one is expected.
-            if compile_time || (at > 0 && tokens[at - 1].tok != Tok::Newline && !sigil.joined) {
-                self.emit_number(0, sigil.span, sigil.joined, scope, out);
-            }
-            return Self::line_end(tokens, at + 1);
+            // What follows was meant as the name: the rest of the line goes with the error.
+            let end = Self::line_end(tokens, at + 1);
+            return stand_in(self, out, sigil.span, end);
         };
         let name_span = sigil.span.to(tokens[after - 1].span);
-        // After an error, a use's argument list goes with it, and a compile-time call, or a
-        // use after something on its line (an immediate), still stands for a number, so that
-        // one mistake makes one error.
-        let operand = at > 0 && tokens[at - 1].tok != Tok::Newline && !sigil.joined;
-        let stand_in = |this: &mut Self, out: &mut Vec<Token>, end: usize| {
-            if compile_time || operand {
-                this.emit_number(0, name_span, sigil.joined, scope, out);
-            }
-            end
-        };
         let give_up = |this: &mut Self, out: &mut Vec<Token>| {
             let mut end = match tokens.get(after).map(|t| t.tok) {
                 Some(Tok::Open(_)) => Self::group_end(tokens, after).unwrap_or(after),
@@ -390,7 +403,7 @@ impl<'c> Expander<'c> {
             {
                 end += 1;
             }
-            stand_in(this, out, end)
+            stand_in(this, out, name_span, end)
         };
         let Name::Built(name) = built else {
             return give_up(self, out);
@@ -418,7 +431,7 @@ impl<'c> Expander<'c> {
         match meaning {
             Some(Meaning::Macro(id)) => match self.expand_use(sources, tokens, sigil, &name, after, scope, id, out) {
                 Ok(end) => end,
-                Err(end) => stand_in(self, out, end),
+                Err(end) => stand_in(self, out, name_span, end),
             },
             Some(_) if compile_time => {
                 self.error(MxError::CompileTimeNotMacro { span: name_span, name }, scope);

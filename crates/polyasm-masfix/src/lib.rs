@@ -168,6 +168,7 @@ pub fn assemble(
         .with_builtins(stdlib::FILES);
     let mut expander = expand::Expander::new(Some(loader), ctime);
     let program = expander.expand_file(sources, &tokens);
+    drop(tokens);
     if options.preprocess_only {
         let mut errors = errors;
         errors.append(&mut expander.errors);

@@ -205,3 +205,25 @@ fn a_file_too_large_to_assemble_stops_at_the_token_limit() {
     assert_eq!(codes(&diagnostics), ["MX043", "MX058"]);
     assert!(diagnostics[1].message.contains("the program is too large"));
 }
+
+#[test]
+fn a_failed_use_inside_a_word_takes_its_line_along() {
+    for (text, expected) in [
+        // The condition was to come from the name: `b` alone is no second error.
+        ("b%(x_%c)()\noutc 65\n", vec!["MX050"]),
+        ("l%nope r 1\n", vec!["MX050"]),
+        // From a body, the line it is used on goes too.
+        ("%macro m() { s%nope }\nld %m() 3\n", vec!["MX050"]),
+        // At the start of a line, a failed compile-time call stands for nothing.
+        ("!(x)\n", vec!["MX050"]),
+        ("ld %\nld !\nld %%\n", vec!["MX051", "MX051", "MX051"]),
+    ] {
+        let (program, _) = assemble_text(text, &TargetOptions::default());
+        let diagnostics = program.unwrap_err();
+        assert_eq!(codes(&diagnostics), expected, "{text}");
+    }
+    // The lines around it are kept.
+    let (program, _) = assemble_text("outc 65\nld%nope\noutc 66\n", &TargetOptions::default());
+    let diagnostics = program.unwrap_err();
+    assert_eq!(codes(&diagnostics), ["MX050"]);
+}
