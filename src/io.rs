@@ -5,8 +5,8 @@
 use std::io::{IsTerminal, Read, Write};
 use std::path::Path;
 
-use polyasm_core::Diagnostic;
 pub(crate) use polyasm_core::fs::reason as io_reason;
+use polyasm_core::{Diagnostic, SourceMap};
 
 use crate::report::Reporter;
 use crate::{Failure, Result};
@@ -127,6 +127,30 @@ impl Output {
             return Err(Failure::Usage);
         }
         Ok(())
+    }
+
+    /// Refuses an output that is one of the files the assembly included (PA014, a usage
+    /// error), found through the same links as [`Output::check_not_input`]. Includes are
+    /// known only once the input is assembled, so this runs after assembling and before the
+    /// output is created or replaced.
+    pub fn check_not_included(&self, sources: &SourceMap, reporter: &mut Reporter) -> Result {
+        let Output::Path(output) = self else {
+            return Ok(());
+        };
+        let included = sources.iter().find_map(|(_, source)| {
+            let directive = source.included_from()?;
+            let path = source.path()?;
+            polyasm_core::fs::same_file(Path::new(output), path).then_some((source.name(), directive))
+        });
+        let Some((name, directive)) = included else {
+            return Ok(());
+        };
+        let diagnostic = Diagnostic::error("PA014", format!("the output `{output}` is the included file `{name}`"))
+            .with_primary(directive, "included here")
+            .with_note("writing it would destroy that file; nothing was written")
+            .with_help("choose another output path with `-o`");
+        reporter.emit(vec![diagnostic], sources);
+        Err(Failure::Usage)
     }
 
     /// PA003: writing this output failed for `reason`; a file is left as it was.

@@ -354,6 +354,7 @@ fn assemble(args: &AssembleArgs, reporter: &mut Reporter) -> Result {
         "no output written",
         matches!(output, Output::Stdout),
     )?;
+    output.check_not_included(&sources, reporter)?;
     let ctx = OutputContext {
         sources: &sources,
         target: target.info().name,
@@ -401,7 +402,7 @@ fn expand(
         ..args.target_options.options.clone()
     };
     check_target_options(target, options, target.assemble_options(), "polyasm --help", reporter)?;
-    let (_, object) = assemble_input(
+    let (sources, object) = assemble_input(
         target,
         input,
         options,
@@ -409,6 +410,7 @@ fn expand(
         "nothing printed",
         matches!(output, Output::Stdout),
     )?;
+    output.check_not_included(&sources, reporter)?;
     let text = object
         .preprocessed
         .expect("a target that preprocesses returns the expanded source when asked");
@@ -551,6 +553,7 @@ fn run(args: &RunArgs, reporter: &mut Reporter) -> Result {
     } else {
         assemble_input(target, &input, options, reporter, "nothing run", false)?
     };
+    output.check_not_included(&sources, reporter)?;
     // The results are written as they are computed: to standard output, or to a temporary file
     // that replaces `-o FILE` only when the run succeeds.
     let mut sink = match &output {

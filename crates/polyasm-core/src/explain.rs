@@ -148,9 +148,9 @@ pub static CORE_CODES: &[CodeInfo] = &[
         code: "PA014",
         severity: Severity::Error,
         title: "output is the input",
-        explanation: "The output file named with `-o` is the input file itself (perhaps through \
-            `./`, a symbolic link or a hard link), so writing it would destroy the input. Nothing \
-            is read or written; choose another output path.",
+        explanation: "The output file named with `-o` is the input file itself, or a file the \
+            input includes (perhaps through `./`, a symbolic link or a hard link), so writing it \
+            would destroy that file. Nothing is written; choose another output path.",
     },
     CodeInfo {
         code: "PA015",

@@ -1,0 +1,108 @@
+//! Hostile inputs to the command line itself: outputs that are included files, endless and
+//! special files, and arguments the parser refuses. Run against the built binary.
+
+use std::path::Path;
+use std::process::Output;
+
+mod common;
+use common::*;
+
+/// Runs polyasm in `dir` with short diagnostics.
+fn run_in(dir: &Path, args: &[&str]) -> Output {
+    polyasm()
+        .current_dir(dir)
+        .args(args)
+        .args(["--error-format", "short"])
+        .output()
+        .expect("polyasm runs")
+}
+
+fn write(dir: &Path, name: &str, text: &str) {
+    let path = dir.join(name);
+    std::fs::create_dir_all(path.parent().expect("in a folder")).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+/// The files in `dir`, sorted: no temporary file may be left behind.
+fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[cfg(unix)]
+#[test]
+fn an_output_that_is_an_included_file_is_refused_by_every_command_that_writes() {
+    let dir = temp();
+    let dir = dir.path();
+    write(dir, "main.mx", "%include \"lib\"\n%include \"sub/inner\"\noutc 65\n");
+    write(dir, "lib.mx", "outc 66\n");
+    write(dir, "sub/inner.mx", "outc 67\n");
+    std::os::unix::fs::symlink("lib.mx", dir.join("link.mx")).unwrap();
+    std::fs::hard_link(dir.join("sub/inner.mx"), dir.join("hard.mx")).unwrap();
+    let before = listing(dir);
+    let cases: [(&[&str], &str, &str); 7] = [
+        (&["main.mx", "-o"], "lib.mx", "lib.mx"),
+        (&["main.mx", "-o"], "./sub/../lib.mx", "lib.mx"),
+        (&["main.mx", "-o"], "link.mx", "lib.mx"),
+        (&["main.mx", "-f", "hex", "-o"], "hard.mx", "sub/inner.mx"),
+        (&["-E", "main.mx", "-o"], "sub/inner.mx", "sub/inner.mx"),
+        (&["run", "main.mx", "-o"], "lib.mx", "lib.mx"),
+        (&["-t", "masfix", "-", "-o"], "lib.mx", "lib.mx"),
+    ];
+    for (args, out, included) in cases {
+        let stdin = std::fs::File::open(dir.join("main.mx")).unwrap();
+        let output = polyasm()
+            .current_dir(dir)
+            .args(args)
+            .arg(out)
+            .args(["--error-format", "short"])
+            .stdin(stdin)
+            .output()
+            .unwrap();
+        let err = stderr(&output);
+        assert_eq!(output.status.code(), Some(2), "{args:?} {out}: {err}");
+        assert!(
+            err.contains(&format!(
+                "error[PA014]: the output `{out}` is the included file `{included}`"
+            )),
+            "{args:?} {out}: {err}"
+        );
+        assert_eq!(err.lines().filter(|l| l.contains("error[")).count(), 1, "{err}");
+        assert_eq!(std::fs::read_to_string(dir.join("lib.mx")).unwrap(), "outc 66\n");
+        assert_eq!(std::fs::read_to_string(dir.join("sub/inner.mx")).unwrap(), "outc 67\n");
+        assert_eq!(listing(dir), before, "{args:?} {out}");
+        // `run` stops before running: the program printed nothing.
+        assert!(output.stdout.is_empty(), "{args:?} {out}");
+    }
+    // An output beside the includes is fine.
+    let output = run_in(dir, &["main.mx", "-o", "out.mxb"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+}
+
+#[test]
+fn a_refused_included_output_points_at_the_directive() {
+    let dir = temp();
+    let dir = dir.path();
+    write(dir, "main.mx", "outc 65\n  %include \"lib\"\n");
+    write(dir, "lib.mx", "outc 66\n");
+    let output = run_in(dir, &["main.mx", "-o", "lib.mx"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        stderr(&output),
+        "main.mx:2:3: error[PA014]: the output `lib.mx` is the included file `lib.mx`\n"
+    );
+    let output = polyasm()
+        .current_dir(dir)
+        .args(["main.mx", "-o", "lib.mx", "--color", "never"])
+        .output()
+        .unwrap();
+    let err = stderr(&output);
+    assert!(err.contains("included here"), "{err}");
+    assert!(err.contains("nothing was written"), "{err}");
+    assert!(err.contains("Help: choose another output path with `-o`"), "{err}");
+    assert_eq!(std::fs::read_to_string(dir.join("lib.mx")).unwrap(), "outc 66\n");
+}
