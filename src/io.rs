@@ -2,7 +2,7 @@
 //! write to standard output goes through [`write_stdout`], which tells a closed pipe (quietly
 //! fine) from a failed write (an error).
 
-use std::io::{IsTerminal, Read, Write};
+use std::io::{IsTerminal, Write};
 use std::path::Path;
 
 pub(crate) use polyasm_core::fs::reason as io_reason;
@@ -34,23 +34,24 @@ impl Input {
         }
     }
 
+    /// The input's bytes, up to [`polyasm_core::fs::MAX_INPUT_LEN`]: an endless input (such as
+    /// `/dev/zero`) is PA013 once that many bytes came.
     pub fn read_bytes(&self) -> std::result::Result<Vec<u8>, Diagnostic> {
+        use polyasm_core::fs::{MAX_INPUT_LEN, ReadError, read_bounded, read_file};
         let result = match self {
             Input::Stdin if startup::STDIN_CLOSED.load(std::sync::atomic::Ordering::Relaxed) => {
                 // The runtime put `/dev/null` in its place, which would read as an empty program.
                 return Err(Diagnostic::error("PA001", "cannot read <stdin>: it is closed"));
             }
-            Input::Stdin => {
-                let mut bytes = Vec::new();
-                std::io::stdin().read_to_end(&mut bytes).map(|_| bytes)
-            }
-            Input::Path(path) => std::fs::read(path),
+            Input::Stdin => read_bounded(std::io::stdin().lock(), MAX_INPUT_LEN, stdin_file_len()),
+            Input::Path(path) => read_file(Path::new(path)),
         };
-        result.map_err(|e| {
-            Diagnostic::error(
+        result.map_err(|e| match e {
+            ReadError::TooLarge => crate::too_large(self.display_name()),
+            ReadError::Io(e) => Diagnostic::error(
                 "PA001",
                 format!("cannot read {}: {}", self.display_name(), io_reason(&e)),
-            )
+            ),
         })
     }
 
@@ -71,6 +72,27 @@ impl Input {
         polyasm_core::text::strip_bom(&mut text);
         Ok(text)
     }
+}
+
+/// What is left to read of standard input when it is redirected from a regular file, so that
+/// a file too long to be an input is refused unread; 0 when it is not a file.
+#[cfg(unix)]
+fn stdin_file_len() -> u64 {
+    use std::io::Seek;
+    use std::os::fd::AsFd;
+    let Ok(fd) = std::io::stdin().as_fd().try_clone_to_owned() else {
+        return 0;
+    };
+    let mut file = std::fs::File::from(fd);
+    match (file.metadata(), file.stream_position()) {
+        (Ok(meta), Ok(position)) if meta.is_file() => meta.len().saturating_sub(position),
+        _ => 0,
+    }
+}
+
+#[cfg(not(unix))]
+fn stdin_file_len() -> u64 {
+    0
 }
 
 /// Where the output goes.

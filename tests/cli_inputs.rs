@@ -106,3 +106,81 @@ fn a_refused_included_output_points_at_the_directive() {
     assert!(err.contains("Help: choose another output path with `-o`"), "{err}");
     assert_eq!(std::fs::read_to_string(dir.join("lib.mx")).unwrap(), "outc 66\n");
 }
+
+/// Runs polyasm in `dir` with its address space limited to 1 GiB, so that holding a 4 GiB input
+/// whole would fail: an input that long must be refused unread.
+#[cfg(unix)]
+fn run_in_small_memory(dir: &Path, args: &[&str], stdin: Option<std::fs::File>) -> Output {
+    use std::os::unix::process::CommandExt;
+    let mut command = polyasm();
+    command.current_dir(dir).args(args).args(["--error-format", "short"]);
+    if let Some(file) = stdin {
+        command.stdin(file);
+    }
+    // SAFETY: setrlimit is async-signal-safe, as pre_exec requires.
+    unsafe {
+        command.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: 1 << 30,
+                rlim_max: 1 << 30,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    command.output().expect("polyasm runs")
+}
+
+#[cfg(unix)]
+#[test]
+fn an_input_of_4_gib_or_more_is_refused_unread_wherever_it_is_read() {
+    let dir = temp();
+    let dir = dir.path();
+    // Sparse: the file takes no room on the disk, and reading it would give 4 GiB of zeros.
+    let huge = std::fs::File::create(dir.join("huge.mx")).unwrap();
+    huge.set_len(1 << 32).unwrap();
+    for link in ["huge.mxb", "huge.bin", "huge.json"] {
+        std::os::unix::fs::symlink("huge.mx", dir.join(link)).unwrap();
+    }
+    write(dir, "main.mx", "%include \"huge\"\n");
+    let cases: [(&[&str], bool, &str); 7] = [
+        (
+            &["huge.mx", "-o", "out"],
+            false,
+            "error[PA013]: huge.mx is 4 GiB or larger",
+        ),
+        (&["check", "huge.mx"], false, "error[PA013]: huge.mx is 4 GiB or larger"),
+        (
+            &["-t", "masfix", "-", "-o", "out"],
+            true,
+            "error[PA013]: <stdin> is 4 GiB or larger",
+        ),
+        (&["run", "huge.mxb"], false, "error[PA013]: huge.mxb is 4 GiB or larger"),
+        (
+            &["disasm", "-t", "masfix", "huge.bin"],
+            false,
+            "error[PA013]: huge.bin is 4 GiB or larger",
+        ),
+        (
+            &["run", SEED, "--data", "huge.json"],
+            false,
+            "error[PA013]: data file huge.json is 4 GiB or larger",
+        ),
+        (
+            &["main.mx", "-o", "out"],
+            false,
+            "main.mx:1:1: error[PA022]: including huge.mx makes the sources 4 GiB or larger in all",
+        ),
+    ];
+    for (args, from_stdin, expected) in cases {
+        let stdin = from_stdin.then(|| std::fs::File::open(dir.join("huge.mx")).unwrap());
+        let output = run_in_small_memory(dir, args, stdin);
+        let err = stderr(&output);
+        assert_eq!(output.status.code(), Some(1), "{args:?}: {err}");
+        assert_eq!(err.lines().next(), Some(expected), "{args:?}: {err}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+        assert!(!dir.join("out").exists(), "{args:?}");
+    }
+}

@@ -251,15 +251,15 @@ impl IncludeLoader {
     }
 
     /// Reads a found file as UTF-8 text without a byte-order mark, refusing one that would
-    /// pass the total limit before reading it.
+    /// pass the total limit (before reading it, when its length says so).
     fn read(&self, directive: Span, path: &Path) -> Result<String, Diagnostic> {
         let display = path.display().to_string();
-        if let Ok(meta) = std::fs::metadata(path)
-            && self.total_len.saturating_add(meta.len()) >= MAX_TOTAL_SOURCE_LEN
-        {
-            return Err(too_much(directive, &display));
-        }
-        let bytes = std::fs::read(path).map_err(|e| unreadable(directive, path, &e))?;
+        // Bounded by what is left of the total, so a file that grows or never ends stops there.
+        let left = (MAX_TOTAL_SOURCE_LEN - 1).saturating_sub(self.total_len);
+        let bytes = crate::fs::read_file_within(path, left).map_err(|e| match e {
+            crate::fs::ReadError::TooLarge => too_much(directive, &display),
+            crate::fs::ReadError::Io(e) => unreadable(directive, path, &e),
+        })?;
         let mut text = String::from_utf8(bytes).map_err(|e| {
             Diagnostic::error(
                 "PA020",
