@@ -184,3 +184,50 @@ fn an_input_of_4_gib_or_more_is_refused_unread_wherever_it_is_read() {
         assert!(!dir.join("out").exists(), "{args:?}");
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn including_a_folder_a_device_or_a_fifo_says_what_it_is_without_reading_it() {
+    let dir = temp();
+    let dir = dir.path();
+    std::fs::create_dir(dir.join("folder.mx")).unwrap();
+    let fifo = std::ffi::CString::new(path_str(&dir.join("pipe.mx"))).unwrap();
+    // SAFETY: mkfifo with a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+    std::os::unix::fs::symlink("/dev/zero", dir.join("zero.mx")).unwrap();
+    for (name, expected) in [
+        (
+            "folder",
+            "main.mx:1:1: error[PA020]: `folder.mx` is a folder, not a file",
+        ),
+        (
+            "pipe",
+            "main.mx:1:1: error[PA020]: `pipe.mx` is not a regular file: it is a FIFO",
+        ),
+        (
+            "zero",
+            "main.mx:1:1: error[PA020]: `zero.mx` is not a regular file: it is a character device",
+        ),
+    ] {
+        write(dir, "main.mx", &format!("%include \"{name}\"\noutc 65\n"));
+        for command in [
+            &["main.mx", "-o", "out.mxb"][..],
+            &["run", "main.mx"],
+            &["check", "main.mx"],
+        ] {
+            let output = run_in(dir, command);
+            assert_eq!(output.status.code(), Some(1), "{name} {command:?}");
+            assert_eq!(stderr(&output), format!("{expected}\n"), "{name} {command:?}");
+            assert!(output.stdout.is_empty());
+            assert!(!dir.join("out.mxb").exists());
+        }
+    }
+    // The human format has the help line.
+    let output = polyasm()
+        .current_dir(dir)
+        .args(["main.mx", "--color", "never"])
+        .output()
+        .unwrap();
+    let err = stderr(&output);
+    assert!(err.contains("Help: save what it gives to a regular file"), "{err}");
+}

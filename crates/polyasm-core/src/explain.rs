@@ -207,7 +207,10 @@ pub static CORE_CODES: &[CodeInfo] = &[
         title: "cannot read an included file",
         explanation: "An included file was found but could not be read: permissions forbid it, it \
             vanished while polyasm ran, or it is not UTF-8 text. Included files are source text \
-            like the main file.",
+            like the main file, in regular files: when the name leads only to a folder, or to a \
+            device, FIFO or socket (such as a link to /dev/zero), the error says what it is, and \
+            such a file is not opened or read, since it may never end. Name a regular file, or \
+            save what the device gives to one and include that.",
     },
     CodeInfo {
         code: "PA021",

@@ -59,6 +59,52 @@ pub fn read_file_within(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
     read_bounded(file, limit, size_hint)
 }
 
+/// [`read_file_within`] for a file that must be a regular file: anything else (a device, a
+/// FIFO, a socket, a folder) is refused without being read, with the reason `it is not a
+/// regular file` (`ErrorKind::InvalidInput`). On Unix the file is opened without blocking, so a
+/// FIFO put in its place after the caller looked at it cannot hang the open.
+pub fn read_regular_file_within(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path).map_err(ReadError::Io)?;
+    let meta = file.metadata().map_err(ReadError::Io)?;
+    if !meta.is_file() {
+        return Err(ReadError::Io(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "it is not a regular file",
+        )));
+    }
+    read_bounded(file, limit, meta.len())
+}
+
+/// What a file that is neither a regular file nor a folder is, in words (`a FIFO`), for
+/// messages that refuse it.
+pub fn special_file_kind(file_type: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_fifo() {
+            return "a FIFO";
+        }
+        if file_type.is_socket() {
+            return "a socket";
+        }
+        if file_type.is_char_device() {
+            return "a character device";
+        }
+        if file_type.is_block_device() {
+            return "a block device";
+        }
+    }
+    let _ = file_type;
+    "not a regular file"
+}
+
 /// Writes `bytes` to `path` atomically: a temporary file in the same directory is written,
 /// flushed and renamed into place. On any error `path` is left as it was, and the temporary
 /// file is removed (also when the process is interrupted, once
@@ -440,6 +486,32 @@ mod tests {
         // A hint below the truth only reserves: the real length counts.
         assert!(matches!(read_bounded(&b"abcdef"[..], 4, 2), Err(ReadError::TooLarge)));
         assert_eq!(read_bounded(&b"ab"[..], 4, 3).unwrap(), b"ab");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_regular_file_read_refuses_fifos_devices_and_folders_without_blocking() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        let name = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo with a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+        for path in [fifo.as_path(), Path::new("/dev/zero"), dir.path()] {
+            match read_regular_file_within(path, 1 << 16) {
+                Err(ReadError::Io(e)) => {
+                    assert_eq!(e.kind(), std::io::ErrorKind::InvalidInput, "{path:?}");
+                    assert_eq!(reason(&e), "it is not a regular file");
+                }
+                other => panic!("{path:?}: {other:?}"),
+            }
+        }
+        let file = dir.path().join("file");
+        std::fs::write(&file, b"text").unwrap();
+        assert_eq!(read_regular_file_within(&file, 4).unwrap(), b"text");
+        assert!(matches!(read_regular_file_within(&file, 3), Err(ReadError::TooLarge)));
+        let kind = |path: &Path| special_file_kind(&std::fs::metadata(path).unwrap().file_type());
+        assert_eq!(kind(&fifo), "a FIFO");
+        assert_eq!(kind(Path::new("/dev/null")), "a character device");
     }
 
     struct CountingReader<R> {
