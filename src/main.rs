@@ -38,6 +38,11 @@ type Result<T = ()> = std::result::Result<T, Failure>;
 fn main() -> ExitCode {
     polyasm_core::fs::remove_temporary_on_signals();
     let raw_args = args::command_first(std::env::args_os().collect());
+    if let Some(diagnostic) = args::non_utf8_argument(&raw_args) {
+        let (format, color) = args::rendering_from_raw_args(&raw_args);
+        Reporter::plain(format, color).usage(diagnostic);
+        return ExitCode::from(2);
+    }
     let cli = match Cli::try_parse_from(&raw_args) {
         Ok(cli) => cli,
         Err(error) => {

@@ -231,3 +231,120 @@ fn including_a_folder_a_device_or_a_fifo_says_what_it_is_without_reading_it() {
     let err = stderr(&output);
     assert!(err.contains("Help: save what it gives to a regular file"), "{err}");
 }
+
+/// The diagnostics of a JSON run: (code, message, help) of each error.
+fn json_errors(output: &Output) -> Vec<(String, String, Option<String>)> {
+    stderr(output)
+        .lines()
+        .map(|line| {
+            let value: serde_json::Value = serde_json::from_str(line).expect("one JSON object a line");
+            let help = value["children"]
+                .as_array()
+                .expect("children")
+                .iter()
+                .find(|child| child["level"] == "help")
+                .map(|child| child["message"].as_str().expect("text").to_string());
+            (
+                value["code"]["code"].as_str().expect("a code").to_string(),
+                value["message"].as_str().expect("a message").to_string(),
+                help,
+            )
+        })
+        .collect()
+}
+
+#[cfg(unix)]
+#[test]
+fn a_non_utf8_argument_is_a_usage_error_with_a_code_that_names_it() {
+    use std::ffi::OsString;
+    use std::os::unix::ffi::OsStringExt;
+    let dir = temp();
+    let bad = || OsString::from_vec(b"\xffprog.mx".to_vec());
+    let cases: Vec<Vec<OsString>> = vec![
+        vec!["-t".into(), "masfix".into(), bad()],
+        vec!["x.mx".into(), "-o".into(), bad()],
+        vec!["run".into(), "x.mx".into(), "-I".into(), bad()],
+        vec!["check".into(), "x.mx".into(), bad()],
+        vec!["-t".into(), "masfix".into(), "--".into(), bad()],
+    ];
+    for args in cases {
+        for format in ["human", "short", "json"] {
+            let output = polyasm()
+                .current_dir(dir.path())
+                .args(["--error-format", format, "--color", "never"])
+                .args(&args)
+                .output()
+                .unwrap();
+            let err = stderr(&output);
+            assert_eq!(output.status.code(), Some(2), "{args:?} {format}: {err}");
+            assert!(output.stdout.is_empty());
+            let message = "the argument `\\xFFprog.mx` is not UTF-8 text";
+            match format {
+                "json" => {
+                    let errors = json_errors(&output);
+                    assert_eq!(errors.len(), 1, "{err}");
+                    assert_eq!((errors[0].0.as_str(), errors[0].1.as_str()), ("PA015", message));
+                    assert!(errors[0].2.as_deref().is_some_and(|h| h.contains("- < FILE")), "{err}");
+                }
+                "short" => assert_eq!(err.lines().next(), Some(format!("error[PA015]: {message}").as_str())),
+                _ => {
+                    assert!(err.starts_with(&format!("error[PA015]: {message}\n")), "{err}");
+                    assert!(err.contains("help: rename the file"), "{err}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_negative_count_for_a_target_option_is_the_targets_usage_error() {
+    let dir = temp();
+    write(dir.path(), "x.mx", "outc 65\n");
+    for (args, option) in [
+        (&["run", "x.mx", "--max-steps", "-1"][..], "--max-steps"),
+        (&["run", "x.mx", "--max-steps=-1"], "--max-steps"),
+        (&["run", "x.mx", "--ctime-steps", "-5"], "--ctime-steps"),
+        (&["x.mx", "-o", "out.mxb", "--ctime-steps", "-1"], "--ctime-steps"),
+        (&["check", "x.mx", "--ctime-steps", "-1"], "--ctime-steps"),
+    ] {
+        let value = args.last().expect("a value").trim_start_matches("--max-steps=");
+        let message = format!("invalid value `{value}` for `{option}`");
+        let output = polyasm()
+            .current_dir(dir.path())
+            .args(args)
+            .args(["--error-format", "json"])
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {}", stderr(&output));
+        let errors = json_errors(&output);
+        assert_eq!(errors.len(), 1, "{args:?}");
+        assert_eq!(
+            (errors[0].0.as_str(), errors[0].1.as_str()),
+            ("PA006", message.as_str())
+        );
+        assert!(
+            errors[0].2.as_deref().is_some_and(|h| h.contains("whole number")),
+            "{args:?}"
+        );
+        let output = polyasm()
+            .current_dir(dir.path())
+            .args(args)
+            .args(["--color", "never"])
+            .output()
+            .unwrap();
+        let err = stderr(&output);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.starts_with(&format!("error[PA006]: {message}\n")), "{err}");
+        assert!(err.contains("help: give a whole number"), "{err}");
+        assert!(output.stdout.is_empty(), "{args:?}: nothing ran");
+        assert!(!dir.path().join("out.mxb").exists());
+    }
+    // A value left out is still the parser's error, not the next option taken as the value.
+    let output = run_in(dir.path(), &["run", "x.mx", "--max-steps", "--trace"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).starts_with("error[PA015]: a value is required for '--max-steps <N>'"),
+        "{}",
+        stderr(&output)
+    );
+}

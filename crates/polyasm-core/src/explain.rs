@@ -157,8 +157,10 @@ pub static CORE_CODES: &[CodeInfo] = &[
         severity: Severity::Error,
         title: "invalid command-line arguments",
         explanation: "The command line could not be understood: an unknown option, a missing or \
-            empty value, a value an option does not take, or more than one input to the \
-            assembler (which takes one input at a time; `polyasm check` takes several). \
+            empty value, a value an option does not take, an argument that is not UTF-8 text \
+            (polyasm takes file names as text: rename such a file, or pass it through standard \
+            input), or more than one input to the assembler (which takes one input at a time; \
+            `polyasm check` takes several). \
             `polyasm --help` and `polyasm COMMAND --help` list what each command takes.",
     },
     CodeInfo {
