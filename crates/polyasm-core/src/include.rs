@@ -44,8 +44,8 @@ use crate::source::{MAX_SOURCE_LEN, SourceId, SourceMap, Span};
 /// The most includes that may lead to one file (the main file is at depth 0).
 pub const MAX_INCLUDE_DEPTH: usize = 64;
 
-/// The most bytes the main file and every file it includes may hold together: the limit of
-/// one input (4 GiB).
+/// The main file and every file it includes must hold fewer bytes than this together: the
+/// limit of one input (4 GiB; at most [`crate::fs::MAX_INPUT_LEN`] bytes).
 pub const MAX_TOTAL_SOURCE_LEN: u64 = MAX_SOURCE_LEN as u64;
 
 /// A file a dialect carries inside itself (e.g. a standard library), found by its name after
@@ -265,7 +265,7 @@ impl IncludeLoader {
     fn read(&self, directive: Span, path: &Path) -> Result<String, Diagnostic> {
         let display = path.display().to_string();
         // Bounded by what is left of the total, so a file that grows or never ends stops there.
-        let left = (MAX_TOTAL_SOURCE_LEN - 1).saturating_sub(self.total_len);
+        let left = crate::fs::MAX_INPUT_LEN.saturating_sub(self.total_len);
         let bytes = crate::fs::read_regular_file_within(path, left).map_err(|e| match e {
             crate::fs::ReadError::TooLarge => too_much(directive, &display),
             crate::fs::ReadError::Io(e) => unreadable(directive, path, &e),
