@@ -6,6 +6,7 @@ use std::ffi::{OsStr, OsString};
 
 use clap::builder::{NonEmptyStringValueParser, PossibleValue, TypedValueParser};
 use clap::{Arg, ArgAction, ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use polyasm_core::Diagnostic;
 use polyasm_core::target::{OptionSpec, Target, TargetOptions};
 
 use polyasm::registry;
@@ -288,6 +289,42 @@ pub fn command_first(mut args: Vec<OsString>) -> Vec<OsString> {
     args
 }
 
+/// PA015 for the first argument that is not UTF-8 text, which clap would refuse without
+/// saying which: every name and value polyasm takes is text.
+pub fn non_utf8_argument(args: &[OsString]) -> Option<Diagnostic> {
+    let bad = args.iter().skip(1).find(|arg| arg.to_str().is_none())?;
+    Some(
+        Diagnostic::error(
+            "PA015",
+            format!("the argument `{}` is not UTF-8 text", escape_non_utf8(bad)),
+        )
+        .with_note("polyasm reads its arguments, file names included, as UTF-8 text")
+        .with_help(
+            "rename the file, or pass it through standard input or output: `polyasm -t TARGET - < FILE`, `-o - > FILE`",
+        ),
+    )
+}
+
+/// `arg` as text, each byte that is not part of UTF-8 written as `\xHH`.
+fn escape_non_utf8(arg: &OsStr) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let mut text = String::new();
+        for chunk in arg.as_bytes().utf8_chunks() {
+            text.push_str(chunk.valid());
+            for byte in chunk.invalid() {
+                text.push_str(&format!("\\x{byte:02X}"));
+            }
+        }
+        text
+    }
+    #[cfg(not(unix))]
+    {
+        arg.to_string_lossy().into_owned()
+    }
+}
+
 /// How diagnostics are rendered before the command line is understood (for clap's own errors):
 /// the last `--error-format` and `--color` among `args`, read as clap would, up to `--`.
 pub fn rendering_from_raw_args(args: &[OsString]) -> (ErrorFormatArg, ColorArg) {
@@ -408,11 +445,16 @@ impl<K: OptionsOf + Default> Args for TargetOptionArgs<K> {
                 arg = arg.short(short);
             }
             arg = match spec.value_name {
-                Some(value) => arg.value_name(value).action(if spec.repeatable {
-                    ArgAction::Append
-                } else {
-                    ArgAction::Set
-                }),
+                // A negative number is a value (`--max-steps -1`), for the target to refuse
+                // with its own message rather than clap taking it for an option.
+                Some(value) => arg
+                    .value_name(value)
+                    .allow_negative_numbers(true)
+                    .action(if spec.repeatable {
+                        ArgAction::Append
+                    } else {
+                        ArgAction::Set
+                    }),
                 None => arg.action(ArgAction::Count),
             };
             cmd = cmd.arg(arg);
@@ -432,6 +474,25 @@ mod tests {
     #[test]
     fn the_command_line_definition_is_consistent() {
         super::Cli::command().debug_assert();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_non_utf8_argument_is_named_with_its_bytes_escaped() {
+        use std::os::unix::ffi::OsStringExt;
+        let args: Vec<std::ffi::OsString> = vec![
+            "polyasm".into(),
+            "-t".into(),
+            std::ffi::OsString::from_vec(b"caf\xc3\xa9-\xff\xfe.mx".to_vec()),
+        ];
+        let diagnostic = super::non_utf8_argument(&args).expect("refused");
+        assert_eq!(diagnostic.code, "PA015");
+        assert_eq!(
+            diagnostic.message,
+            "the argument `café-\\xFF\\xFE.mx` is not UTF-8 text"
+        );
+        assert!(diagnostic.help.is_some());
+        assert!(super::non_utf8_argument(&args[..2]).is_none());
     }
 
     #[test]

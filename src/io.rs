@@ -2,11 +2,11 @@
 //! write to standard output goes through [`write_stdout`], which tells a closed pipe (quietly
 //! fine) from a failed write (an error).
 
-use std::io::{IsTerminal, Read, Write};
+use std::io::{IsTerminal, Write};
 use std::path::Path;
 
-use polyasm_core::Diagnostic;
 pub(crate) use polyasm_core::fs::reason as io_reason;
+use polyasm_core::{Diagnostic, SourceMap};
 
 use crate::report::Reporter;
 use crate::{Failure, Result};
@@ -34,23 +34,24 @@ impl Input {
         }
     }
 
+    /// The input's bytes, up to [`polyasm_core::fs::MAX_INPUT_LEN`]: an endless input (such as
+    /// `/dev/zero`) is PA013 once that many bytes came.
     pub fn read_bytes(&self) -> std::result::Result<Vec<u8>, Diagnostic> {
+        use polyasm_core::fs::{MAX_INPUT_LEN, ReadError, read_bounded, read_file};
         let result = match self {
             Input::Stdin if startup::STDIN_CLOSED.load(std::sync::atomic::Ordering::Relaxed) => {
                 // The runtime put `/dev/null` in its place, which would read as an empty program.
                 return Err(Diagnostic::error("PA001", "cannot read <stdin>: it is closed"));
             }
-            Input::Stdin => {
-                let mut bytes = Vec::new();
-                std::io::stdin().read_to_end(&mut bytes).map(|_| bytes)
-            }
-            Input::Path(path) => std::fs::read(path),
+            Input::Stdin => read_bounded(std::io::stdin().lock(), MAX_INPUT_LEN, stdin_file_len()),
+            Input::Path(path) => read_file(Path::new(path)),
         };
-        result.map_err(|e| {
-            Diagnostic::error(
+        result.map_err(|e| match e {
+            ReadError::TooLarge => crate::too_large(self.display_name()),
+            ReadError::Io(e) => Diagnostic::error(
                 "PA001",
                 format!("cannot read {}: {}", self.display_name(), io_reason(&e)),
-            )
+            ),
         })
     }
 
@@ -71,6 +72,27 @@ impl Input {
         polyasm_core::text::strip_bom(&mut text);
         Ok(text)
     }
+}
+
+/// What is left to read of standard input when it is redirected from a regular file, so that
+/// a file too long to be an input is refused unread; 0 when it is not a file.
+#[cfg(unix)]
+fn stdin_file_len() -> u64 {
+    use std::io::Seek;
+    use std::os::fd::AsFd;
+    let Ok(fd) = std::io::stdin().as_fd().try_clone_to_owned() else {
+        return 0;
+    };
+    let mut file = std::fs::File::from(fd);
+    match (file.metadata(), file.stream_position()) {
+        (Ok(meta), Ok(position)) if meta.is_file() => meta.len().saturating_sub(position),
+        _ => 0,
+    }
+}
+
+#[cfg(not(unix))]
+fn stdin_file_len() -> u64 {
+    0
 }
 
 /// Where the output goes.
@@ -127,6 +149,30 @@ impl Output {
             return Err(Failure::Usage);
         }
         Ok(())
+    }
+
+    /// Refuses an output that is one of the files the assembly included (PA014, a usage
+    /// error), found through the same links as [`Output::check_not_input`]. Includes are
+    /// known only once the input is assembled, so this runs after assembling and before the
+    /// output is created or replaced.
+    pub fn check_not_included(&self, sources: &SourceMap, reporter: &mut Reporter) -> Result {
+        let Output::Path(output) = self else {
+            return Ok(());
+        };
+        let included = sources.iter().find_map(|(_, source)| {
+            let directive = source.included_from()?;
+            let path = source.path()?;
+            polyasm_core::fs::same_file(Path::new(output), path).then_some((source.name(), directive))
+        });
+        let Some((name, directive)) = included else {
+            return Ok(());
+        };
+        let diagnostic = Diagnostic::error("PA014", format!("the output `{output}` is the included file `{name}`"))
+            .with_primary(directive, "included here")
+            .with_note("writing it would destroy that file; nothing was written")
+            .with_help("choose another output path with `-o`");
+        reporter.emit(vec![diagnostic], sources);
+        Err(Failure::Usage)
     }
 
     /// PA003: writing this output failed for `reason`; a file is left as it was.

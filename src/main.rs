@@ -38,6 +38,11 @@ type Result<T = ()> = std::result::Result<T, Failure>;
 fn main() -> ExitCode {
     polyasm_core::fs::remove_temporary_on_signals();
     let raw_args = args::command_first(std::env::args_os().collect());
+    if let Some(diagnostic) = args::non_utf8_argument(&raw_args) {
+        let (format, color) = args::rendering_from_raw_args(&raw_args);
+        Reporter::plain(format, color).usage(diagnostic);
+        return ExitCode::from(2);
+    }
     let cli = match Cli::try_parse_from(&raw_args) {
         Ok(cli) => cli,
         Err(error) => {
@@ -354,6 +359,7 @@ fn assemble(args: &AssembleArgs, reporter: &mut Reporter) -> Result {
         "no output written",
         matches!(output, Output::Stdout),
     )?;
+    output.check_not_included(&sources, reporter)?;
     let ctx = OutputContext {
         sources: &sources,
         target: target.info().name,
@@ -401,7 +407,7 @@ fn expand(
         ..args.target_options.options.clone()
     };
     check_target_options(target, options, target.assemble_options(), "polyasm --help", reporter)?;
-    let (_, object) = assemble_input(
+    let (sources, object) = assemble_input(
         target,
         input,
         options,
@@ -409,6 +415,7 @@ fn expand(
         "nothing printed",
         matches!(output, Output::Stdout),
     )?;
+    output.check_not_included(&sources, reporter)?;
     let text = object
         .preprocessed
         .expect("a target that preprocesses returns the expanded source when asked");
@@ -551,6 +558,7 @@ fn run(args: &RunArgs, reporter: &mut Reporter) -> Result {
     } else {
         assemble_input(target, &input, options, reporter, "nothing run", false)?
     };
+    output.check_not_included(&sources, reporter)?;
     // The results are written as they are computed: to standard output, or to a temporary file
     // that replaces `-o FILE` only when the run succeeds.
     let mut sink = match &output {

@@ -498,11 +498,11 @@ fn include_cycles_and_odd_includes() {
         expect_exit(&output, 0);
         assert_eq!(stdout(&output), expected, "{name}");
     }
-    // A folder named like the file is passed over; a binary file is PA020.
+    // A folder named like the file, with no file of that name, and a binary file are PA020.
     std::fs::create_dir(dir.path().join("folder.mx")).unwrap();
     file(dir.path(), "binary.mx", [0u8, 159, 146, 150, 255]);
     for (text, code) in [
-        ("%include \"folder\"\n", "PA019"),
+        ("%include \"folder\"\n", "PA020"),
         ("%include \"binary\"\n", "PA020"),
         ("%include \"\"\n", "PA019"),
         ("%include \"/\"\n", "PA019"),

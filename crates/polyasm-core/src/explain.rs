@@ -148,17 +148,19 @@ pub static CORE_CODES: &[CodeInfo] = &[
         code: "PA014",
         severity: Severity::Error,
         title: "output is the input",
-        explanation: "The output file named with `-o` is the input file itself (perhaps through \
-            `./`, a symbolic link or a hard link), so writing it would destroy the input. Nothing \
-            is read or written; choose another output path.",
+        explanation: "The output file named with `-o` is the input file itself, or a file the \
+            input includes (perhaps through `./`, a symbolic link or a hard link), so writing it \
+            would destroy that file. Nothing is written; choose another output path.",
     },
     CodeInfo {
         code: "PA015",
         severity: Severity::Error,
         title: "invalid command-line arguments",
         explanation: "The command line could not be understood: an unknown option, a missing or \
-            empty value, a value an option does not take, or more than one input to the \
-            assembler (which takes one input at a time; `polyasm check` takes several). \
+            empty value, a value an option does not take, an argument that is not UTF-8 text \
+            (polyasm takes file names as text: rename such a file, or pass it through standard \
+            input), or more than one input to the assembler (which takes one input at a time; \
+            `polyasm check` takes several). \
             `polyasm --help` and `polyasm COMMAND --help` list what each command takes.",
     },
     CodeInfo {
@@ -207,7 +209,10 @@ pub static CORE_CODES: &[CodeInfo] = &[
         title: "cannot read an included file",
         explanation: "An included file was found but could not be read: permissions forbid it, it \
             vanished while polyasm ran, or it is not UTF-8 text. Included files are source text \
-            like the main file.",
+            like the main file, in regular files: when the name leads only to a folder, or to a \
+            device, FIFO or socket (such as a link to /dev/zero), the error says what it is, and \
+            such a file is not opened or read, since it may never end. Name a regular file, or \
+            save what the device gives to one and include that.",
     },
     CodeInfo {
         code: "PA021",

@@ -1,7 +1,109 @@
 //! Atomic output: write beside the destination, then rename over it; and the checks around it.
+//! Bounded input: every file polyasm reads whole is read through [`read_bounded`].
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+
+/// The most bytes one input may hold: a source, a data file, or machine code to disassemble or
+/// load. Sources keep 32-bit positions, so a source must be shorter than 4 GiB
+/// ([`crate::source::MAX_SOURCE_LEN`]); the same bound holds for every file read whole, so
+/// that an endless input (`/dev/zero`, a pipe that never ends) stops with an error instead of
+/// filling the memory.
+pub const MAX_INPUT_LEN: u64 = crate::source::MAX_SOURCE_LEN as u64 - 1;
+
+/// Why a bounded read failed.
+#[derive(Debug)]
+pub enum ReadError {
+    /// More bytes came than the limit allows; what was read is dropped.
+    TooLarge,
+    /// The system reported an error.
+    Io(std::io::Error),
+}
+
+/// Reads `reader` to its end, but no more than `limit` bytes: one byte more is read through
+/// [`Read::take`] to tell an input of exactly `limit` bytes from a longer one, which is
+/// [`ReadError::TooLarge`]. `size_hint` (a regular file's length) is reserved up front; a hint
+/// above the limit fails before anything is read.
+pub fn read_bounded(reader: impl Read, limit: u64, size_hint: u64) -> Result<Vec<u8>, ReadError> {
+    if size_hint > limit {
+        return Err(ReadError::TooLarge);
+    }
+    let mut bytes = Vec::new();
+    let reserve = usize::try_from(size_hint).unwrap_or(usize::MAX);
+    bytes
+        .try_reserve_exact(reserve)
+        .map_err(|_| ReadError::Io(std::io::ErrorKind::OutOfMemory.into()))?;
+    reader
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(ReadError::Io)?;
+    if bytes.len() as u64 > limit {
+        return Err(ReadError::TooLarge);
+    }
+    Ok(bytes)
+}
+
+/// Reads the file at `path` whole, up to [`MAX_INPUT_LEN`] bytes (see [`read_bounded`]). A
+/// regular file longer than that is refused before it is read.
+pub fn read_file(path: &Path) -> Result<Vec<u8>, ReadError> {
+    read_file_within(path, MAX_INPUT_LEN)
+}
+
+/// [`read_file`] with a limit of `limit` bytes.
+pub fn read_file_within(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
+    let file = std::fs::File::open(path).map_err(ReadError::Io)?;
+    let size_hint = match file.metadata() {
+        Ok(meta) if meta.is_file() => meta.len(),
+        _ => 0,
+    };
+    read_bounded(file, limit, size_hint)
+}
+
+/// [`read_file_within`] for a file that must be a regular file: anything else (a device, a
+/// FIFO, a socket, a folder) is refused without being read, with the reason `it is not a
+/// regular file` (`ErrorKind::InvalidInput`). On Unix the file is opened without blocking, so a
+/// FIFO put in its place after the caller looked at it cannot hang the open.
+pub fn read_regular_file_within(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path).map_err(ReadError::Io)?;
+    let meta = file.metadata().map_err(ReadError::Io)?;
+    if !meta.is_file() {
+        return Err(ReadError::Io(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "it is not a regular file",
+        )));
+    }
+    read_bounded(file, limit, meta.len())
+}
+
+/// What a file that is neither a regular file nor a folder is, in words (`a FIFO`), for
+/// messages that refuse it.
+pub fn special_file_kind(file_type: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_fifo() {
+            return "a FIFO";
+        }
+        if file_type.is_socket() {
+            return "a socket";
+        }
+        if file_type.is_char_device() {
+            return "a character device";
+        }
+        if file_type.is_block_device() {
+            return "a block device";
+        }
+    }
+    let _ = file_type;
+    "not a regular file"
+}
 
 /// Writes `bytes` to `path` atomically: a temporary file in the same directory is written,
 /// flushed and renamed into place. On any error `path` is left as it was, and the temporary
@@ -359,6 +461,96 @@ mod signals {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bounded_read_stops_one_byte_after_the_limit() {
+        assert_eq!(read_bounded(&b"abcd"[..], 4, 0).unwrap(), b"abcd");
+        assert_eq!(read_bounded(&b""[..], 0, 0).unwrap(), b"");
+        assert!(matches!(read_bounded(&b"abcde"[..], 4, 0), Err(ReadError::TooLarge)));
+        // An endless reader ends: no more than limit + 1 bytes are taken from it.
+        let mut endless = std::io::repeat(0);
+        assert!(matches!(read_bounded(&mut endless, 1000, 0), Err(ReadError::TooLarge)));
+        let mut counted = CountingReader {
+            inner: std::io::repeat(7),
+            taken: 0,
+        };
+        assert!(matches!(read_bounded(&mut counted, 4096, 0), Err(ReadError::TooLarge)));
+        assert_eq!(counted.taken, 4097);
+        // A size hint above the limit fails before reading.
+        let mut untouched = CountingReader {
+            inner: std::io::repeat(7),
+            taken: 0,
+        };
+        assert!(matches!(read_bounded(&mut untouched, 10, 11), Err(ReadError::TooLarge)));
+        assert_eq!(untouched.taken, 0);
+        // A hint below the truth only reserves: the real length counts.
+        assert!(matches!(read_bounded(&b"abcdef"[..], 4, 2), Err(ReadError::TooLarge)));
+        assert_eq!(read_bounded(&b"ab"[..], 4, 3).unwrap(), b"ab");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_regular_file_read_refuses_fifos_devices_and_folders_without_blocking() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        let name = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo with a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+        for path in [fifo.as_path(), Path::new("/dev/zero"), dir.path()] {
+            match read_regular_file_within(path, 1 << 16) {
+                Err(ReadError::Io(e)) => {
+                    assert_eq!(e.kind(), std::io::ErrorKind::InvalidInput, "{path:?}");
+                    assert_eq!(reason(&e), "it is not a regular file");
+                }
+                other => panic!("{path:?}: {other:?}"),
+            }
+        }
+        let file = dir.path().join("file");
+        std::fs::write(&file, b"text").unwrap();
+        assert_eq!(read_regular_file_within(&file, 4).unwrap(), b"text");
+        assert!(matches!(read_regular_file_within(&file, 3), Err(ReadError::TooLarge)));
+        let kind = |path: &Path| special_file_kind(&std::fs::metadata(path).unwrap().file_type());
+        assert_eq!(kind(&fifo), "a FIFO");
+        assert_eq!(kind(Path::new("/dev/null")), "a character device");
+    }
+
+    struct CountingReader<R> {
+        inner: R,
+        taken: u64,
+    }
+
+    impl<R: Read> Read for CountingReader<R> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.inner.read(buf)?;
+            self.taken += n as u64;
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn a_bounded_file_read_refuses_a_long_file_before_reading_and_an_endless_device_after_the_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("data");
+        std::fs::write(&path, b"12345").unwrap();
+        assert_eq!(read_file_within(&path, 5).unwrap(), b"12345");
+        assert!(matches!(read_file_within(&path, 4), Err(ReadError::TooLarge)));
+        assert!(matches!(
+            read_file_within(&dir.path().join("missing"), 4),
+            Err(ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound
+        ));
+        // A sparse file as long as the limit allows is refused by its length, unread.
+        let huge = dir.path().join("huge");
+        std::fs::File::create(&huge)
+            .unwrap()
+            .set_len(MAX_INPUT_LEN + 1)
+            .unwrap();
+        assert!(matches!(read_file(&huge), Err(ReadError::TooLarge)));
+        #[cfg(unix)]
+        assert!(matches!(
+            read_file_within(Path::new("/dev/zero"), 1 << 16),
+            Err(ReadError::TooLarge)
+        ));
+    }
 
     #[test]
     fn replaces_the_destination_and_leaves_no_temporary() {

@@ -6,7 +6,9 @@
 //! ([`crate::TargetOptions::include_dirs`]), the dialect's built-in files
 //! ([`IncludeLoader::with_builtins`]), and the current folder. A source without a file
 //! (standard input, a string) has the current folder as its folder; a built-in file has none.
-//! An absolute name is used as it is. The first match that is a file wins.
+//! An absolute name is used as it is. The first match that is a regular file wins; folders,
+//! devices, FIFOs and sockets are looked at (never opened) and passed over, and when nothing else
+//! matches, the error (PA020) says what the first of them is.
 //!
 //! Each file is read once: its canonical path is its identity, and a file already loaded (or
 //! still being loaded: a cycle) comes back as [`Included::Again`] so that the dialect can skip
@@ -42,8 +44,8 @@ use crate::source::{MAX_SOURCE_LEN, SourceId, SourceMap, Span};
 /// The most includes that may lead to one file (the main file is at depth 0).
 pub const MAX_INCLUDE_DEPTH: usize = 64;
 
-/// The most bytes the main file and every file it includes may hold together: the limit of
-/// one input (4 GiB).
+/// The main file and every file it includes must hold fewer bytes than this together: the
+/// limit of one input (4 GiB; at most [`crate::fs::MAX_INPUT_LEN`] bytes).
 pub const MAX_TOTAL_SOURCE_LEN: u64 = MAX_SOURCE_LEN as u64;
 
 /// A file a dialect carries inside itself (e.g. a standard library), found by its name after
@@ -131,8 +133,8 @@ impl IncludeLoader {
     }
 
     /// Finds the file `name` that the directive at `directive` includes, and reads it unless it
-    /// was loaded before. Errors (PA019 not found, PA020 unreadable, PA021 too deep, PA022 too
-    /// much source) point at the directive and can be returned as they are.
+    /// was loaded before. Errors (PA019 not found, PA020 unreadable or no regular file, PA021
+    /// too deep, PA022 too much source) point at the directive and can be returned as they are.
     pub fn load(&mut self, sources: &mut SourceMap, directive: Span, name: &str) -> Result<Included, Diagnostic> {
         let name = self.with_extension(name);
         let from_folder = self.folder_of(sources, directive.source);
@@ -148,6 +150,8 @@ impl IncludeLoader {
                 FileKey::Path(std::fs::canonicalize(path).map_err(|e| unreadable(directive, path, &e))?)
             }
             Found::Builtin(index) => FileKey::Builtin(*index),
+            Found::Folder(path) => return Err(a_folder(directive, path)),
+            Found::Special(path, kind) => return Err(not_regular(directive, path, kind)),
         };
         if let Some(&source) = self.loaded.get(&key) {
             self.resolved.insert(cache_key, source);
@@ -165,6 +169,7 @@ impl IncludeLoader {
                 let file = self.builtins[index];
                 (format!("<builtin>/{}", file.name), None, file.text.to_string())
             }
+            Found::Folder(_) | Found::Special(..) => unreachable!("refused above"),
         };
         if self.total_len + text.len() as u64 >= MAX_TOTAL_SOURCE_LEN {
             return Err(too_much(directive, &display));
@@ -223,18 +228,23 @@ impl IncludeLoader {
         places
     }
 
+    /// The first regular file or built-in file of that name in the search order. Folders,
+    /// devices, FIFOs and sockets are passed over (looked at, never opened); when no file is
+    /// found, the first of them is returned, so that the error can say what it is.
     fn find(&self, name: &str, from_folder: Option<&Path>, sources: &SourceMap) -> Option<Found> {
         if Path::new(name).is_absolute() {
-            return is_file(Path::new(name)).then(|| Found::File(PathBuf::from(name)));
+            return classify(PathBuf::from(name));
         }
+        let mut passed_over = None;
         for place in self.places(from_folder, sources) {
             match place {
-                Place::Folder(folder) => {
-                    let candidate = join(&folder, name);
-                    if is_file(&candidate) {
-                        return Some(Found::File(candidate));
+                Place::Folder(folder) => match classify(join(&folder, name)) {
+                    Some(found @ Found::File(_)) => return Some(found),
+                    Some(other) => {
+                        passed_over.get_or_insert(other);
                     }
-                }
+                    None => {}
+                },
                 Place::Builtins => {
                     if let Some(index) = self.builtins.iter().position(|b| b.name == name) {
                         return Some(Found::Builtin(index));
@@ -242,7 +252,7 @@ impl IncludeLoader {
                 }
             }
         }
-        None
+        passed_over
     }
 
     fn again(&self, sources: &SourceMap, directive: Span, source: SourceId) -> Included {
@@ -251,15 +261,15 @@ impl IncludeLoader {
     }
 
     /// Reads a found file as UTF-8 text without a byte-order mark, refusing one that would
-    /// pass the total limit before reading it.
+    /// pass the total limit (before reading it, when its length says so).
     fn read(&self, directive: Span, path: &Path) -> Result<String, Diagnostic> {
         let display = path.display().to_string();
-        if let Ok(meta) = std::fs::metadata(path)
-            && self.total_len.saturating_add(meta.len()) >= MAX_TOTAL_SOURCE_LEN
-        {
-            return Err(too_much(directive, &display));
-        }
-        let bytes = std::fs::read(path).map_err(|e| unreadable(directive, path, &e))?;
+        // Bounded by what is left of the total, so a file that grows or never ends stops there.
+        let left = crate::fs::MAX_INPUT_LEN.saturating_sub(self.total_len);
+        let bytes = crate::fs::read_regular_file_within(path, left).map_err(|e| match e {
+            crate::fs::ReadError::TooLarge => too_much(directive, &display),
+            crate::fs::ReadError::Io(e) => unreadable(directive, path, &e),
+        })?;
         let mut text = String::from_utf8(bytes).map_err(|e| {
             Diagnostic::error(
                 "PA020",
@@ -300,6 +310,23 @@ impl IncludeLoader {
 enum Found {
     File(PathBuf),
     Builtin(usize),
+    /// A folder of the name, and no file.
+    Folder(PathBuf),
+    /// A device, FIFO or socket of the name (what it is, in words), and no file.
+    Special(PathBuf, &'static str),
+}
+
+/// What `path` is, by its metadata (the file is not opened, so a FIFO cannot block); `None`
+/// when there is nothing there.
+fn classify(path: PathBuf) -> Option<Found> {
+    let file_type = std::fs::metadata(&path).ok()?.file_type();
+    Some(if file_type.is_file() {
+        Found::File(path)
+    } else if file_type.is_dir() {
+        Found::Folder(path)
+    } else {
+        Found::Special(path, crate::fs::special_file_kind(&file_type))
+    })
 }
 
 /// `folder/name`, without a leading `./` for the current folder.
@@ -311,8 +338,23 @@ fn join(folder: &Path, name: &str) -> PathBuf {
     }
 }
 
-fn is_file(path: &Path) -> bool {
-    std::fs::metadata(path).is_ok_and(|m| m.is_file())
+fn a_folder(directive: Span, path: &Path) -> Diagnostic {
+    Diagnostic::error("PA020", format!("`{}` is a folder, not a file", path.display()))
+        .with_primary(directive, "included here")
+        .with_help(format!(
+            "include a file in it by its path, such as `{}`",
+            path.join("NAME").display()
+        ))
+}
+
+fn not_regular(directive: Span, path: &Path, kind: &str) -> Diagnostic {
+    Diagnostic::error(
+        "PA020",
+        format!("`{}` is not a regular file: it is {kind}", path.display()),
+    )
+    .with_primary(directive, "included here")
+    .with_note("devices, FIFOs and sockets are not read as included files: they may never end")
+    .with_help("save what it gives to a regular file and include that")
 }
 
 fn unreadable(directive: Span, path: &Path, error: &std::io::Error) -> Diagnostic {
@@ -572,7 +614,51 @@ mod tests {
         let error = loader
             .load(&mut sources, Span::new(main, 0, 1), "folder.mx")
             .unwrap_err();
-        assert_eq!(error.code, "PA019");
+        assert_eq!(error.code, "PA020");
+        let folder = tree.path("folder.mx");
+        assert_eq!(error.message, format!("`{}` is a folder, not a file", folder.display()));
+        assert_eq!(error.primary_label().map(|l| l.span), Some(Span::new(main, 0, 1)));
+        assert!(error.help.is_some());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn devices_fifos_and_sockets_are_refused_unopened_and_passed_over_for_a_file() {
+        let tree = Tree::new(&[("main.mx", "m"), ("lib/pipe.mx", "the file")]);
+        let fifo = tree.path("pipe.mx");
+        let name = std::ffi::CString::new(fifo.to_str().expect("UTF-8 temporary path")).expect("no NUL");
+        // SAFETY: mkfifo with a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+        let _socket = std::os::unix::net::UnixListener::bind(tree.path("socket.mx")).expect("socket");
+        std::os::unix::fs::symlink("/dev/zero", tree.path("zero.mx")).expect("link");
+        let mut sources = SourceMap::new();
+        let main = tree.main(&mut sources, "main.mx");
+        let mut loader = IncludeLoader::new(&sources, main, &[]).with_default_extension("mx");
+        for (name, path, kind) in [
+            ("pipe", fifo.clone(), "a FIFO"),
+            ("socket", tree.path("socket.mx"), "a socket"),
+            ("zero", tree.path("zero.mx"), "a character device"),
+        ] {
+            let error = load(&mut loader, &mut sources, main, name).unwrap_err();
+            assert_eq!(error.code, "PA020", "{name}");
+            assert_eq!(
+                error.message,
+                format!("`{}` is not a regular file: it is {kind}", path.display()),
+                "{name}"
+            );
+            assert!(error.help.is_some() && !error.notes.is_empty(), "{name}");
+        }
+        // An absolute name is looked at the same way.
+        let mut plain = IncludeLoader::new(&sources, main, &[]);
+        let error = load(&mut plain, &mut sources, main, "/dev/null").unwrap_err();
+        assert_eq!(
+            error.message,
+            "`/dev/null` is not a regular file: it is a character device"
+        );
+        // A regular file of the name further down the search order is taken instead.
+        let mut with_lib = IncludeLoader::new(&sources, main, &[tree.path("lib")]).with_default_extension("mx");
+        let id = new_id(load(&mut with_lib, &mut sources, main, "pipe"));
+        assert_eq!(sources.get(id).text(), "the file");
     }
 
     #[test]

@@ -742,17 +742,28 @@ fn read_data_file(
     kind: &SlotKind,
     constants: &mut [Vec4],
 ) -> Result<DataFile, Box<Diagnostic>> {
-    let mut text = std::fs::read_to_string(path).map_err(|e| {
-        Diagnostic::error(
-            "PA001",
-            format!("cannot read data file {path}: {}", crate::fs::reason(&e)),
-        )
-    })?;
-    crate::text::strip_bom(&mut text);
-    let id = sources.try_add(path, text).map_err(|_| {
+    let too_large = || {
         Diagnostic::error("PA013", format!("data file {path} is 4 GiB or larger"))
             .with_help("split it into smaller files")
+    };
+    let cannot_read = |e: &io::Error| {
+        Diagnostic::error(
+            "PA001",
+            format!("cannot read data file {path}: {}", crate::fs::reason(e)),
+        )
+    };
+    let bytes = crate::fs::read_file(std::path::Path::new(path)).map_err(|e| match e {
+        crate::fs::ReadError::TooLarge => too_large(),
+        crate::fs::ReadError::Io(e) => cannot_read(&e),
     })?;
+    let mut text = String::from_utf8(bytes).map_err(|_| {
+        cannot_read(&io::Error::new(
+            io::ErrorKind::InvalidData,
+            "stream did not contain valid UTF-8",
+        ))
+    })?;
+    crate::text::strip_bom(&mut text);
+    let id = sources.try_add(path, text).map_err(|_| too_large())?;
     let text = sources.get(id).text();
     // JSON syntax first, so that a file that is not JSON is reported as such.
     serde_json::from_str::<IgnoredAny>(text).map_err(|e| data_error(sources, id, &e))?;
