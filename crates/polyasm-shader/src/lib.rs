@@ -2,4 +2,5 @@
 //! it to a documented bytecode, disassembles that, renders it on the CPU, and interprets the
 //! same bytecode on a GPU.
 
+pub mod exec;
 pub mod ops;
