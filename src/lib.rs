@@ -13,6 +13,7 @@ pub fn registry() -> &'static Registry {
             &polyasm_nv2a::TARGET,
             &polyasm_vu::TARGET,
             &polyasm_masfix::TARGET,
+            &polyasm_shader::TARGET,
         ])
     })
 }

@@ -1,6 +1,265 @@
 //! shader-asm for polyasm: a tiny assembly language run once per pixel. The crate assembles
 //! it to a documented bytecode, disassembles that, renders it on the CPU, and interprets the
 //! same bytecode on a GPU.
+//!
+//! The library interface of the assembler:
+//!
+//! - [`assemble_text`]: source text to instructions, or every diagnostic;
+//!   [`assemble`] does the same for a file of a [`SourceMap`] and also gives the bytecode
+//!   file as an [`Object`] (with a listing) and the warnings.
+//! - [`bytecode_bytes`]: instructions to a bytecode file (`.shb`, docs/formats/shader-bytecode.md);
+//!   [`decode::read`]: a bytecode file back to instructions, or every problem with its byte offset.
+//! - [`print::print_program`]: instructions to canonical source, which assembles to the same
+//!   instructions.
+//!
+//! ```
+//! use polyasm_shader::{assemble_text, bytecode_bytes, decode, print};
+//!
+//! let instrs = assemble_text("load(s0, 0.5)  # half\nsetComponent0(c, s0)\n").expect("valid program");
+//! let bytes = bytecode_bytes(&instrs);
+//! assert_eq!(&bytes[..4], b"SHBC");
+//! let read = decode::read(&bytes).expect("bytecode we wrote");
+//! assert_eq!(print::print_program(&read), "load(s0, 0.5)\nsetComponent0(c, s0)\n");
+//!
+//! let errors = assemble_text("add(s0, v1, s2)\n").unwrap_err();
+//! assert_eq!(errors[0].code, "SH005");
+//! assert_eq!(errors[0].message, "`add` takes a scalar here, `v1` is a vector");
+//! ```
 
+pub mod decode;
+pub mod encode;
+pub mod error;
 pub mod exec;
+pub mod lexer;
 pub mod ops;
+pub mod parser;
+pub mod print;
+
+use polyasm_core::front;
+use polyasm_core::target::{DisasmInput, InputEncoding, ProgramLimit, Target, TargetInfo, TargetOptions};
+use polyasm_core::{CodeInfo, Diagnostic, Object, Outcome, SourceId, SourceMap, Span};
+
+pub use encode::{Assembled, bytecode_bytes};
+
+use crate::error::ShError;
+use crate::lexer::Lexer;
+use crate::ops::Instr;
+use crate::parser::SyntaxProblem;
+
+/// Assembles source `file` of `sources`: the instructions and the bytecode file, with a
+/// listing when `listing` is set (the instructions and diagnostics are the same either way).
+/// The value is there when no diagnostic is an error; warnings come with it.
+pub fn assemble(sources: &SourceMap, file: SourceId, listing: bool) -> Outcome<Assembled> {
+    let text = sources.get(file).text();
+    let mut encoder = encode::Encoder::new(file, text, listing);
+    front::lex_in_chunks(&mut Lexer::new(text), |tokens, statements, _no_errors| {
+        front::parse_statements(
+            &parser::statement(),
+            &parser::statement(),
+            tokens,
+            statements,
+            &mut (),
+            |index, _, parsed| match parsed {
+                Ok(statement) => encoder.statement(&statement),
+                Err(errors) => {
+                    let line = &tokens[statements[index].clone()];
+                    for e in errors {
+                        encoder.error(syntax_error(&e, line, text, file));
+                    }
+                }
+            },
+        );
+    });
+    encoder.finish()
+}
+
+/// A line the grammar rejects, in the language's words.
+fn syntax_error(
+    error: &parser::ParseError,
+    line: &[front::Spanned<lexer::Tok>],
+    text: &str,
+    file: SourceId,
+) -> ShError {
+    let span = Span::new(file, error.span().start, error.span().end);
+    let first = line.first().map_or(0..0, |(_, range)| range.clone());
+    match parser::classify(error) {
+        SyntaxProblem::MissingOpen => ShError::MissingOpen {
+            span,
+            name: text[first].to_string(),
+        },
+        SyntaxProblem::MissingClose => ShError::MissingClose {
+            span,
+            head: Span::new(file, first.start, first.end),
+        },
+        SyntaxProblem::Unexpected => {
+            let (_, found, expected) = front::describe_syntax_error(error, text);
+            ShError::Unexpected {
+                span,
+                found: polyasm_core::text::escape_controls(&found).into_owned(),
+                expected,
+            }
+        }
+    }
+}
+
+/// Assembles a string: its instructions (warnings dropped), or every diagnostic when one is an
+/// error.
+pub fn assemble_text(text: &str) -> Result<Vec<Instr>, Vec<Diagnostic>> {
+    let mut sources = SourceMap::new();
+    let file = sources.add("<string>", text);
+    let outcome = assemble(&sources, file, false);
+    match outcome.value {
+        Some(assembled) => Ok(assembled.instrs),
+        None => Err(outcome.diagnostics),
+    }
+}
+
+/// shader-asm as a polyasm target.
+pub struct ShaderTarget;
+
+/// The registered instance.
+pub static TARGET: ShaderTarget = ShaderTarget;
+
+static INFO: TargetInfo = TargetInfo {
+    name: "shader",
+    aliases: &["shader-asm"],
+    extensions: &["sasm"],
+    binary_extensions: &["shb"],
+    description: "shader-asm, a tiny assembly language run once per pixel, to polyasm's bytecode (.shb)",
+    word_bytes: 4,
+    program_limit: Some(ProgramLimit {
+        units: ops::MAX_INSTRUCTIONS,
+        unit: "instruction",
+        words_per_unit: ops::INSTRUCTION_BYTES / 4,
+    }),
+};
+
+/// Bytecode that [`decode::read`] refuses, as diagnostics about the input called `name`.
+fn bad_bytecode(name: &str, errors: &[error::BytecodeError]) -> Vec<Diagnostic> {
+    errors.iter().map(|e| e.to_diagnostic(name)).collect()
+}
+
+impl Target for ShaderTarget {
+    fn info(&self) -> &TargetInfo {
+        &INFO
+    }
+
+    fn codes(&self) -> &'static [CodeInfo] {
+        error::CODES
+    }
+
+    fn assemble(&self, sources: &mut SourceMap, file: SourceId, options: &TargetOptions) -> Outcome<Object> {
+        assemble(sources, file, !options.skip_listing).map(|assembled| assembled.object)
+    }
+
+    fn load_program(&self, _sources: &mut SourceMap, bytes: &[u8], name: &str) -> Option<Outcome<Object>> {
+        Some(match decode::read(bytes) {
+            Ok(_) => {
+                let mut object = Object::new(4);
+                object.bytes = bytes.to_vec();
+                Outcome::ok(object)
+            }
+            Err(errors) => Outcome::failed(bad_bytecode(name, &errors)),
+        })
+    }
+
+    fn disassemble(&self, sources: &SourceMap, input: &DisasmInput) -> Outcome<String> {
+        // A binary input is a bytecode file as it is; hex text is its words, little-endian.
+        let bytes: Vec<u8> = if input.encoding == InputEncoding::Binary {
+            input.bytes.to_vec()
+        } else {
+            let words = polyasm_core::words::read_words(sources, input, &INFO);
+            let Some(words) = words.value else {
+                return Outcome::failed(words.diagnostics);
+            };
+            words.iter().flat_map(|w| w.to_le_bytes()).collect()
+        };
+        match decode::read(&bytes) {
+            Ok(instrs) => Outcome::ok(print::print_program(&instrs)),
+            Err(errors) => Outcome::failed(bad_bytecode(input.name, &errors)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn codes(text: &str) -> Vec<&'static str> {
+        match assemble_text(text) {
+            Ok(_) => Vec::new(),
+            Err(diagnostics) => diagnostics.iter().map(|d| d.code).collect(),
+        }
+    }
+
+    #[test]
+    fn the_specification_example_assembles() {
+        let text = "getComponent0(pc, s0) # s0 = pc.x\ngetComponent1(pc, s1) # s1 = pc.y\n\n\
+                    getComponent0(s, s3)  # s3 = s.x\nreciprocal(s3, s2)    # s2 = 1 / s3\n\
+                    getComponent1(s, s4)  # s4 = s.y\nreciprocal(s4, s3)    # s3 = 1 / s4\n\n\
+                    multiply(s0, s2, s0)  # s0 = s0 * s2\nmultiply(s1, s3, s1)  # s1 = s1 * s3\n\n\
+                    setComponent0(c, s0)  # c.x = s0\nsetComponent1(c, s1)  # c.y = s1\n";
+        let instrs = assemble_text(text).expect("the specification's example");
+        assert_eq!(instrs.len(), 10);
+        assert_eq!(
+            print::print_program(&instrs).lines().nth(2),
+            Some("getComponent0(s, s3)")
+        );
+    }
+
+    #[test]
+    fn every_mistake_of_a_file_is_reported_in_order() {
+        let text = "Add(s0, s1, s2)\nmultiply(v0, s1, s2)\nload(s0, 1e39)\nnegate(s0)\nmove(s0 s1)\n";
+        assert_eq!(codes(text), ["SH002", "SH005", "SH010", "SH004", "SH001"]);
+    }
+
+    #[test]
+    fn each_check_has_its_code() {
+        for (text, code) in [
+            ("foo(s0, s1)", "SH002"),
+            ("move(s0, s8)", "SH003"),
+            ("add(s0, s1)", "SH004"),
+            ("getComponent0(s0, s1)", "SH005"),
+            ("move(1, s0)", "SH006"),
+            ("load(s0, s1)", "SH007"),
+            ("move(s0, t)", "SH008"),
+            ("setComponent0(pc, s0)", "SH008"),
+            ("load(s0, 1.2.3)", "SH009"),
+            ("load(s0, -1e39)", "SH010"),
+            ("move s0, s1", "SH011"),
+            ("move(s0, s1", "SH011"),
+            ("move(s0, s1) s2", "SH012"),
+            ("move(s0, s1) negate(s1, s2)", "SH013"),
+            ("move(s0, s1); negate(s1, s2)", "SH013"),
+        ] {
+            assert_eq!(codes(&format!("{text}\nsetComponent0(c, s1)\n")), [code], "{text}");
+        }
+    }
+
+    #[test]
+    fn unread_results_are_warned_about_per_lane() {
+        let mut sources = SourceMap::new();
+        let text = "load(s0, 1)\nload(s1, 2)\nsetComponent0(v0, s0)\nsetComponent1(v0, s1)\n\
+                    getComponent0(v0, s2)\nsetComponent0(c, s2)\nload(s3, 4)\n";
+        let file = sources.add("x.sasm", text);
+        let outcome = assemble(&sources, file, false);
+        let warned: Vec<String> = outcome.diagnostics.iter().map(|d| d.message.clone()).collect();
+        assert_eq!(
+            warned,
+            [
+                // `s1` is read, by an instruction whose own result is not: one warning at a time.
+                "the result of `setComponent1` in component 1 of `v0` is never read",
+                "the result of `load` in `s3` is never read",
+            ]
+        );
+        assert!(outcome.value.is_some(), "warnings do not stop assembly");
+    }
+
+    #[test]
+    fn too_many_instructions_is_one_error() {
+        let text = "setComponent0(c, s0)\n".repeat(ops::MAX_INSTRUCTIONS + 3);
+        assert_eq!(codes(&text), ["SH014"]);
+        let text = "setComponent0(c, s0)\n".repeat(ops::MAX_INSTRUCTIONS);
+        assert_eq!(assemble_text(&text).map(|i| i.len()), Ok(ops::MAX_INSTRUCTIONS));
+    }
+}

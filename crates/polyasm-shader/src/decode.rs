@@ -1,0 +1,220 @@
+//! Bytecode files back to instructions (docs/formats/shader-bytecode.md). Any bytes give a
+//! program or every problem found, each with the byte offset it is about; nothing panics, and
+//! nothing is allocated before the count is checked against the input's length.
+
+use crate::encode::{HEADER_BYTES, MAGIC, VERSION};
+use crate::error::{BytecodeError, BytecodeProblem};
+use crate::ops::{INSTRUCTION_BYTES, Instr, MAX_INSTRUCTIONS, Op};
+
+/// Reads a whole bytecode file. A broken header is one error; past the header, every bad
+/// instruction is reported, then a wrong length.
+pub fn read(bytes: &[u8]) -> Result<Vec<Instr>, Vec<BytecodeError>> {
+    let fail = |offset, problem| Err(vec![BytecodeError { offset, problem }]);
+    let field = |at: usize, len: usize, what: &'static str| {
+        bytes.get(at..at + len).ok_or(BytecodeError {
+            offset: at.min(bytes.len()),
+            problem: BytecodeProblem::Truncated {
+                what,
+                needed: len,
+                left: bytes.len().saturating_sub(at),
+            },
+        })
+    };
+    let magic = field(0, 4, "the magic number").map_err(|e| vec![e])?;
+    if magic != MAGIC {
+        return fail(0, BytecodeProblem::Magic);
+    }
+    let version = field(4, 2, "the version").map_err(|e| vec![e])?;
+    let version = u16::from_le_bytes([version[0], version[1]]);
+    if version != VERSION {
+        return fail(4, BytecodeProblem::Version(version));
+    }
+    let flags = field(6, 2, "the flags").map_err(|e| vec![e])?;
+    let flags = u16::from_le_bytes([flags[0], flags[1]]);
+    if flags != 0 {
+        return fail(6, BytecodeProblem::Flags(flags));
+    }
+    let count = field(8, 4, "the instruction count").map_err(|e| vec![e])?;
+    let count = u32::from_le_bytes([count[0], count[1], count[2], count[3]]);
+    if count as usize > MAX_INSTRUCTIONS {
+        return fail(8, BytecodeProblem::Count(count));
+    }
+    let count = count as usize;
+    let needed = count * INSTRUCTION_BYTES;
+    let body = &bytes[HEADER_BYTES..];
+    let mut errors = Vec::new();
+    let whole = body.len() / INSTRUCTION_BYTES;
+    let mut instrs = Vec::with_capacity(count.min(whole));
+    for (index, chunk) in body.chunks_exact(INSTRUCTION_BYTES).take(count).enumerate() {
+        let offset = HEADER_BYTES + index * INSTRUCTION_BYTES;
+        let words = [
+            u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]),
+            u32::from_le_bytes([chunk[4], chunk[5], chunk[6], chunk[7]]),
+        ];
+        match Instr::unpack(words) {
+            Ok(instr) if instr.op == Op::Load && !instr.constant.is_finite() => errors.push(BytecodeError {
+                offset: offset + 4,
+                problem: BytecodeProblem::NotFinite { index, bits: words[1] },
+            }),
+            Ok(instr) => instrs.push(instr),
+            Err(error) => errors.push(BytecodeError {
+                offset,
+                problem: BytecodeProblem::Instruction { index, words, error },
+            }),
+        }
+    }
+    if body.len() < needed {
+        let offset = HEADER_BYTES + whole * INSTRUCTION_BYTES;
+        errors.push(BytecodeError {
+            offset,
+            problem: BytecodeProblem::Truncated {
+                what: "the instructions",
+                needed: needed - whole * INSTRUCTION_BYTES,
+                left: bytes.len() - offset,
+            },
+        });
+    } else if body.len() > needed {
+        errors.push(BytecodeError {
+            offset: HEADER_BYTES + needed,
+            problem: BytecodeProblem::Trailing(body.len() - needed),
+        });
+    }
+    if errors.is_empty() { Ok(instrs) } else { Err(errors) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::encode::bytecode_bytes;
+    use crate::ops::{Reg, UnpackError};
+
+    fn program() -> Vec<Instr> {
+        vec![
+            Instr {
+                op: Op::Load,
+                regs: [Reg(1), Reg(0), Reg(0)],
+                constant: -0.5,
+            },
+            Instr {
+                op: Op::SetComponent2,
+                regs: [crate::ops::COLOR, Reg(1), Reg(0)],
+                constant: 0.0,
+            },
+        ]
+    }
+
+    fn problems(bytes: &[u8]) -> Vec<(usize, BytecodeProblem)> {
+        read(bytes)
+            .unwrap_err()
+            .into_iter()
+            .map(|e| (e.offset, e.problem))
+            .collect()
+    }
+
+    #[test]
+    fn a_written_file_reads_back() {
+        let bytes = bytecode_bytes(&program());
+        assert_eq!(bytes.len(), HEADER_BYTES + 2 * INSTRUCTION_BYTES);
+        assert_eq!(read(&bytes), Ok(program()));
+        assert_eq!(read(&bytecode_bytes(&[])), Ok(vec![]));
+    }
+
+    #[test]
+    fn every_header_problem_has_its_offset() {
+        let good = bytecode_bytes(&program());
+        assert_eq!(problems(b"ELF\x7f1234"), [(0, BytecodeProblem::Magic)]);
+        let mut bad = good.clone();
+        bad[4] = 2;
+        assert_eq!(problems(&bad), [(4, BytecodeProblem::Version(2))]);
+        let mut bad = good.clone();
+        bad[7] = 1;
+        assert_eq!(problems(&bad), [(6, BytecodeProblem::Flags(0x100))]);
+        let mut bad = good.clone();
+        bad[8..12].copy_from_slice(&u32::MAX.to_le_bytes());
+        assert_eq!(problems(&bad), [(8, BytecodeProblem::Count(u32::MAX))]);
+        assert_eq!(
+            problems(&good[..6]),
+            [(
+                6,
+                BytecodeProblem::Truncated {
+                    what: "the flags",
+                    needed: 2,
+                    left: 0
+                }
+            )]
+        );
+    }
+
+    #[test]
+    fn every_bad_instruction_and_the_length_are_reported() {
+        let mut bad = bytecode_bytes(&program());
+        bad[12] = 99; // opcode of instruction 0
+        bad[20 + 4..20 + 8].copy_from_slice(&1u32.to_le_bytes()); // constant of setComponent2
+        bad.push(0);
+        let got = problems(&bad);
+        assert_eq!(got.len(), 3);
+        assert!(matches!(
+            got[0],
+            (
+                12,
+                BytecodeProblem::Instruction {
+                    index: 0,
+                    error: UnpackError::Opcode(99),
+                    ..
+                }
+            )
+        ));
+        assert!(matches!(
+            got[1],
+            (
+                20,
+                BytecodeProblem::Instruction {
+                    index: 1,
+                    error: UnpackError::Constant,
+                    ..
+                }
+            )
+        ));
+        assert_eq!(got[2], (28, BytecodeProblem::Trailing(1)));
+        let good = bytecode_bytes(&program());
+        assert_eq!(
+            problems(&good[..good.len() - 3]),
+            [(
+                20,
+                BytecodeProblem::Truncated {
+                    what: "the instructions",
+                    needed: 8,
+                    left: 5
+                }
+            )]
+        );
+    }
+
+    #[test]
+    fn infinite_constants_are_refused() {
+        let mut bad = bytecode_bytes(&program());
+        bad[16..20].copy_from_slice(&f32::NAN.to_bits().to_le_bytes());
+        assert!(matches!(
+            problems(&bad)[..],
+            [(16, BytecodeProblem::NotFinite { index: 0, .. })]
+        ));
+    }
+
+    #[test]
+    fn every_truncation_and_every_flipped_bit_is_an_error_or_a_program() {
+        let bytes = bytecode_bytes(&program());
+        for len in 0..bytes.len() {
+            let errors = read(&bytes[..len]).unwrap_err();
+            assert!(errors.iter().all(|e| e.offset <= len), "{len}");
+        }
+        for i in 0..bytes.len() {
+            for bit in 0..8 {
+                let mut flipped = bytes.clone();
+                flipped[i] ^= 1 << bit;
+                if let Ok(instrs) = read(&flipped) {
+                    assert_eq!(bytecode_bytes(&instrs), flipped);
+                }
+            }
+        }
+    }
+}
