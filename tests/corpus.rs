@@ -104,3 +104,13 @@ fn masfix_corpus() {
     });
     assert!(count >= 30, "the Masfix corpus has {count} files");
 }
+
+#[test]
+fn shader_corpus() {
+    let mut count = 0;
+    insta::glob!("corpus/shader/*.sasm", |path| {
+        count += 1;
+        insta::assert_snapshot!(check_file(path));
+    });
+    assert!(count >= 20, "the shader-asm corpus has {count} files");
+}

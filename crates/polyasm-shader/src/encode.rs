@@ -121,6 +121,21 @@ pub fn register(name: &str) -> Result<Reg, RegisterHint> {
         .map_or(RegisterHint::None, |s| RegisterHint::Suggestion(s.to_string())))
 }
 
+/// The instruction `name` may have meant: a close one, or one it abbreviates (`mul`).
+fn suggest_instruction(name: &str) -> Option<&'static str> {
+    let mnemonics = || crate::ops::OPS.iter().map(|info| info.mnemonic);
+    suggest(name, mnemonics()).or_else(|| {
+        (name.len() >= 3)
+            .then(|| {
+                mnemonics().find(|m| {
+                    m.get(..name.len())
+                        .is_some_and(|start| start.eq_ignore_ascii_case(name))
+                })
+            })
+            .flatten()
+    })
+}
+
 /// An assembled program: its instructions, and its bytecode file as an [`Object`].
 #[derive(Clone, Debug)]
 pub struct Assembled {
@@ -203,7 +218,7 @@ impl<'s> Encoder<'s> {
             self.error(ShError::UnknownInstruction {
                 span: self.span(statement.name),
                 name: name.to_string(),
-                suggestion: suggest(name, crate::ops::OPS.iter().map(|info| info.mnemonic)),
+                suggestion: suggest_instruction(name),
             });
             return None;
         };

@@ -369,7 +369,7 @@ impl ShError {
                 } else {
                     d.with_primary(*span, format!("{} missing", count(takes - found, "operand")))
                 };
-                d.with_secondary(*head, format!("takes {}", signature(*op)))
+                d.with_secondary(*head, format!("`{}`", signature(*op)))
                     .with_help(format!("write `{}`", signature(*op)))
             }
             ShError::WrongType {
@@ -388,7 +388,7 @@ impl ShError {
                 ),
             )
             .with_primary(*span, format!("a {}", reg.ty().name()))
-            .with_note(format!("`{}` takes {}", op.info().mnemonic, signature(*op)))
+            .with_note(format!("the signature is `{}`", signature(*op)))
             .with_help(type_help(*expected, *reg)),
             ShError::NumberForRegister {
                 span,
@@ -409,9 +409,13 @@ impl ShError {
                 Type::Vector => "name a vector register: v0 to v7, pc, s or c".to_string(),
             }),
             ShError::NameForNumber { span, op, name } => {
+                let what = match crate::ops::Reg::from_name(name) {
+                    Some(_) => "a register",
+                    None => "a name",
+                };
                 let d = Diagnostic::error(
                     code,
-                    format!("`{}` takes a number here, `{name}` is a name", op.info().mnemonic),
+                    format!("`{}` takes a number here, `{name}` is {what}", op.info().mnemonic),
                 )
                 .with_primary(*span, "expected a number");
                 match name.to_ascii_lowercase().as_str() {
@@ -513,12 +517,16 @@ impl ShError {
     }
 }
 
-/// `getComponent` for `getComponent4`: a component number past 3 of a component family.
+/// `getComponent` for `getComponent4` (in any case): a component number past 3 of a
+/// component family.
 fn component_past_three(name: &str) -> Option<&'static str> {
     ["getComponent", "setComponent"].into_iter().find(|family| {
-        name.strip_prefix(family).is_some_and(|n| {
-            !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) && n.parse::<u32>().map_or(true, |n| n > 3)
-        })
+        name.get(..family.len())
+            .is_some_and(|prefix| prefix.eq_ignore_ascii_case(family))
+            .then(|| &name[family.len()..])
+            .is_some_and(|n| {
+                !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) && n.parse::<u32>().map_or(true, |n| n > 3)
+            })
     })
 }
 

@@ -82,7 +82,7 @@ fn syntax_error(
 ) -> ShError {
     let span = Span::new(file, error.span().start, error.span().end);
     let first = line.first().map_or(0..0, |(_, range)| range.clone());
-    match parser::classify(error) {
+    match parser::classify(error, line) {
         SyntaxProblem::MissingOpen => ShError::MissingOpen {
             span,
             name: text[first].to_string(),

@@ -121,9 +121,9 @@ pub enum SyntaxProblem {
     Unexpected,
 }
 
-/// Sorts a syntax error into [`SyntaxProblem`]s: `(` is expected only right after the name,
-/// and a line that ends where `)` could come lacks it.
-pub fn classify(error: &ParseError) -> SyntaxProblem {
+/// Sorts a syntax error of `line` into [`SyntaxProblem`]s: `(` is expected only right after
+/// the name, and a line that ends inside an open call, with no `)`, lacks it.
+pub fn classify(error: &ParseError, line: &[polyasm_core::front::Spanned<Tok>]) -> SyntaxProblem {
     let expects = |tok: Tok| {
         error
             .expected()
@@ -131,7 +131,7 @@ pub fn classify(error: &ParseError) -> SyntaxProblem {
     };
     if expects(Tok::Open) {
         SyntaxProblem::MissingOpen
-    } else if error.found().is_none() && expects(Tok::Close) {
+    } else if error.found().is_none() && line.iter().all(|(t, _)| *t != Tok::Close) {
         SyntaxProblem::MissingClose
     } else {
         SyntaxProblem::Unexpected
@@ -150,7 +150,7 @@ mod tests {
         let mut out = None;
         let whole_line = std::iter::once(0..tokens.len()).collect::<Vec<_>>();
         polyasm_core::front::parse_statements(&statement(), &statement(), &tokens, &whole_line, &mut (), |_, _, r| {
-            out = Some(r.map_err(|e| e.iter().map(classify).collect()))
+            out = Some(r.map_err(|e| e.iter().map(|e| classify(e, &tokens)).collect()))
         });
         out.expect("one non-empty line")
     }
@@ -192,6 +192,6 @@ mod tests {
         assert_eq!(parse("add(s0 s1)"), Err(vec![SyntaxProblem::Unexpected]));
         assert_eq!(parse("add(s0,)"), Err(vec![SyntaxProblem::Unexpected]));
         assert_eq!(parse("(s0)"), Err(vec![SyntaxProblem::Unexpected]));
-        assert_eq!(parse("add(s0,"), Err(vec![SyntaxProblem::Unexpected]));
+        assert_eq!(parse("add(s0,"), Err(vec![SyntaxProblem::MissingClose]));
     }
 }
