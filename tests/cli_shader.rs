@@ -1,0 +1,252 @@
+//! The shader-asm target through the built binary: assembling to bytecode and the other
+//! formats, disassembling bytecode and hex back to source, `check`, diagnostics, broken
+//! bytecode files, and `run` refusing the target until it has a renderer.
+
+use std::path::{Path, PathBuf};
+
+mod common;
+use common::*;
+
+const UV: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus/shader/uv.sasm");
+
+const UV_CANONICAL: &str = "getComponent0(pc, s0)\ngetComponent1(pc, s1)\ngetComponent0(s, s3)\n\
+reciprocal(s3, s2)\ngetComponent1(s, s4)\nreciprocal(s4, s3)\nmultiply(s0, s2, s0)\n\
+multiply(s1, s3, s1)\nsetComponent0(c, s0)\nsetComponent1(c, s1)\n";
+
+fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+fn assemble_bytes(args: &[&str]) -> Vec<u8> {
+    let out = run(args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    out.stdout
+}
+
+#[test]
+fn assembles_to_a_bytecode_file_by_default_and_disassembles_it_back() {
+    let dir = temp();
+    let shb = dir.path().join("uv.shb");
+    let out = run(&[UV, "-o", path_str(&shb)]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let bytes = std::fs::read(&shb).unwrap();
+    assert_eq!(&bytes[..12], b"SHBC\x01\x00\x00\x00\x0a\x00\x00\x00");
+    assert_eq!(bytes.len(), 12 + 10 * 8);
+    // getComponent0(pc, s0): opcode 5, a = 16 (pc), b = 0; no constant.
+    assert_eq!(&bytes[12..20], [5, 16, 0, 0, 0, 0, 0, 0]);
+
+    let out = run(&["disasm", path_str(&shb)]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), UV_CANONICAL);
+
+    let again = run_with_stdin(&["-t", "shader", "-", "-o", "-"], UV_CANONICAL.as_bytes());
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert_eq!(again.stdout, bytes, "the canonical source assembles to the same bytes");
+}
+
+#[test]
+fn the_alias_and_the_extensions_select_the_target() {
+    let from_stdin = run_with_stdin(
+        &["-t", "shader-asm", "-", "-o", "-"],
+        b"load(s0, 1)\nsetComponent0(c, s0)\n",
+    );
+    assert!(from_stdin.status.success(), "{}", stderr(&from_stdin));
+    assert_eq!(&from_stdin.stdout[..4], b"SHBC");
+    let targets = stdout(&run(&["targets"]));
+    let line = targets.lines().find(|l| l.starts_with("shader")).expect("a shader row");
+    assert!(line.contains(".sasm") && line.contains(".shb"), "{line}");
+}
+
+#[test]
+fn hex_listing_and_json_formats() {
+    let hex = stdout(&run(&[UV, "-f", "hex"]));
+    let words: Vec<&str> = hex.lines().collect();
+    assert_eq!(words.len(), 3 + 20);
+    assert_eq!(&words[..4], ["43424853", "00000001", "0000000a", "00001005"]);
+    let back = run_with_stdin(&["disasm", "-t", "shader"], hex.as_bytes());
+    assert!(back.status.success(), "{}", stderr(&back));
+    assert_eq!(stdout(&back), UV_CANONICAL, "hex words read back as the bytecode file");
+
+    let listing = stdout(&run(&[UV, "-f", "listing"]));
+    assert!(listing.contains("(target shader)"), "{listing}");
+    assert!(
+        listing.contains("43424853 00000001 0000000a     -  ; bytecode header"),
+        "{listing}"
+    );
+    assert!(
+        listing.contains("0003    00020303 00000000              6  reciprocal(s3, s2)"),
+        "{listing}"
+    );
+
+    let json: serde_json::Value = serde_json::from_str(&stdout(&run(&[UV, "-f", "json"]))).unwrap();
+    assert_eq!(json["target"], "shader");
+    assert_eq!(json["word_bytes"], 4);
+    assert_eq!(json["words"].as_array().unwrap().len(), 23);
+    assert_eq!(json["listing"][1]["source"], "getComponent0(pc, s0) # s0 = pc.x");
+}
+
+#[test]
+fn check_reports_every_error_with_its_place_and_code() {
+    let dir = temp();
+    let bad = write(
+        dir.path(),
+        "bad.sasm",
+        b"Add(s0, s1, s2)\nmultiply(v0, s1, s2)\nload(s0, 1e39)\nmove(s0, t)\n",
+    );
+    let out = run(&["check", UV, path_str(&bad), "--error-format", "short"]);
+    assert_eq!(out.status.code(), Some(1));
+    let name = path_str(&bad);
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "{name}:1:1: error[SH002]: unknown instruction `Add`\n\
+             {name}:2:10: error[SH005]: `multiply` takes a scalar here, `v0` is a vector\n\
+             {name}:3:10: error[SH010]: `1e39` is too large for a 32-bit float\n\
+             {name}:4:10: error[SH008]: `move` writes `t`, an input, which is read only\n"
+        )
+    );
+    let good = run(&["check", UV]);
+    assert!(good.status.success(), "{}", stderr(&good));
+}
+
+#[test]
+fn human_errors_carry_help_and_leave_the_output_alone() {
+    let dir = temp();
+    let bad = write(dir.path(), "bad.sasm", b"getcomponent0(pc, s0)\n");
+    let target = write(dir.path(), "out.shb", b"old");
+    let out = run(&[path_str(&bad), "-o", path_str(&target), "--color", "never"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("error[SH002]: unknown instruction `getcomponent0`"),
+        "{err}"
+    );
+    assert!(err.contains("did you mean `getComponent0`?"), "{err}");
+    assert_eq!(std::fs::read(&target).unwrap(), b"old");
+    let fresh = dir.path().join("new.shb");
+    let out = run(&[path_str(&bad), "-o", path_str(&fresh)]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(!fresh.exists());
+}
+
+#[test]
+fn a_bom_and_crlf_line_breaks_are_read_like_plain_text() {
+    let plain = assemble_bytes(&[UV, "-o", "-"]);
+    let text = std::fs::read_to_string(UV).unwrap();
+    let dir = temp();
+    let crlf = write(
+        dir.path(),
+        "crlf.sasm",
+        format!("\u{feff}{}", text.replace('\n', "\r\n")).as_bytes(),
+    );
+    assert_eq!(assemble_bytes(&[path_str(&crlf), "-o", "-"]), plain);
+}
+
+#[test]
+fn the_unread_result_warning_passes_unless_made_an_error() {
+    let dir = temp();
+    let file = write(
+        dir.path(),
+        "w.sasm",
+        b"load(s0, 1)\nload(s1, 2)\nsetComponent0(c, s0)\n",
+    );
+    let out = run(&["check", path_str(&file), "--error-format", "short"]);
+    assert!(out.status.success());
+    assert!(
+        stderr(&out).contains(":2:6: warning[SH015]: the result of `load` in `s1` is never read"),
+        "{}",
+        stderr(&out)
+    );
+    let out = run(&["check", path_str(&file), "-W", "error=SH015"]);
+    assert_eq!(out.status.code(), Some(1));
+    let out = run(&["check", path_str(&file), "-W", "no-SH015"]);
+    assert!(out.status.success() && out.stderr.is_empty(), "{}", stderr(&out));
+}
+
+#[test]
+fn a_program_past_the_limit_is_one_error() {
+    let dir = temp();
+    let text = "getComponent0(pc, s0)\n".repeat(65_536) + "setComponent0(c, s0)\n";
+    let file = write(dir.path(), "long.sasm", text.as_bytes());
+    let out = run(&["check", path_str(&file), "--error-format", "short"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "{}:65537:1: error[SH014]: program is longer than 65536 instructions\n",
+            path_str(&file)
+        )
+    );
+}
+
+#[test]
+fn broken_bytecode_files_are_refused_with_the_offset_and_code() {
+    let dir = temp();
+    let good = assemble_bytes(&[UV, "-o", "-"]);
+    let cases: Vec<(&str, Vec<u8>, &[&str])> = vec![
+        (
+            "magic.shb",
+            b"ELF\x7f\x01\x00\x00\x00\x00\x00\x00\x00".to_vec(),
+            &["SH020"],
+        ),
+        ("cut.shb", good[..good.len() - 3].to_vec(), &["SH023"]),
+        ("long.shb", [good.as_slice(), &[0]].concat(), &["SH024"]),
+        ("version.shb", [&good[..4], &[9, 0], &good[6..]].concat(), &["SH021"]),
+        ("flags.shb", [&good[..6], &[1, 0], &good[8..]].concat(), &["SH022"]),
+        ("count.shb", [&good[..8], &[0xff; 4], &good[12..]].concat(), &["SH030"]),
+        (
+            "instructions.shb",
+            {
+                let mut bad = good.clone();
+                bad[12] = 14; // opcode past load
+                bad[20 + 1] = 20; // getComponent1's vector field: no register 20
+                bad[28 + 2] = 17; // getComponent0(s, t): writes an input
+                bad[36 + 3] = 1; // reciprocal's unused third field
+                bad[44 + 4] = 1; // a constant on getComponent1
+                bad
+            },
+            &["SH025", "SH026", "SH027", "SH028", "SH028"],
+        ),
+    ];
+    for (name, bytes, codes) in cases {
+        let path = write(dir.path(), name, &bytes);
+        let out = run(&["disasm", path_str(&path), "--error-format", "short"]);
+        assert_eq!(out.status.code(), Some(1), "{name}");
+        let err = stderr(&out);
+        let got: Vec<&str> = err
+            .lines()
+            .map(|l| l.split("error[").nth(1).map_or("", |rest| &rest[..5]))
+            .collect();
+        assert_eq!(got, codes, "{name}: {err}");
+        assert!(err.contains("at byte "), "{name}: {err}");
+    }
+    let mut infinite = run_with_stdin(
+        &["-t", "shader", "-", "-o", "-"],
+        b"load(s0, 1)\nsetComponent0(c, s0)\n",
+    )
+    .stdout;
+    infinite[16..20].copy_from_slice(&f32::INFINITY.to_bits().to_le_bytes());
+    let path = write(dir.path(), "inf.shb", &infinite);
+    let out = run(&["disasm", path_str(&path), "--error-format", "short"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("error[SH029]"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("at byte 16"), "{}", stderr(&out));
+}
+
+#[test]
+fn every_code_is_explained() {
+    for code in ["SH001", "SH008", "SH015", "SH020", "SH030"] {
+        let out = run(&["explain", code]);
+        assert!(out.status.success(), "{code}");
+        assert!(stdout(&out).contains(code), "{code}: {}", stdout(&out));
+    }
+}
+
+#[test]
+fn run_says_the_target_has_no_renderer_yet() {
+    let out = run(&["run", UV, "--error-format", "short"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("PA010"), "{}", stderr(&out));
+}
