@@ -36,7 +36,7 @@ pub mod parser;
 pub mod print;
 
 use polyasm_core::front;
-use polyasm_core::target::{DisasmInput, InputEncoding, ProgramLimit, Target, TargetInfo, TargetOptions};
+use polyasm_core::target::{DisasmInput, InputEncoding, Target, TargetInfo, TargetOptions};
 use polyasm_core::{CodeInfo, Diagnostic, Object, Outcome, SourceId, SourceMap, Span};
 
 pub use encode::{Assembled, bytecode_bytes};
@@ -127,11 +127,9 @@ static INFO: TargetInfo = TargetInfo {
     binary_extensions: &["shb"],
     description: "shader-asm, a tiny assembly language run once per pixel, to polyasm's bytecode (.shb)",
     word_bytes: 4,
-    program_limit: Some(ProgramLimit {
-        units: ops::MAX_INSTRUCTIONS,
-        unit: "instruction",
-        words_per_unit: ops::INSTRUCTION_BYTES / 4,
-    }),
+    // The bytecode's header counts the instructions; the reader refuses more than a program
+    // holds (SH030), so the disassembler's length warning has nothing to add.
+    program_limit: None,
 };
 
 /// Bytecode that [`decode::read`] refuses, as diagnostics about the input called `name`.
