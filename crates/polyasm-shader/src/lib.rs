@@ -4,3 +4,4 @@
 
 pub mod exec;
 pub mod ops;
+pub mod render;
