@@ -213,8 +213,8 @@ enum Step {
 /// Where one colour channel comes from when the program has run.
 #[derive(Clone, Copy, Debug)]
 enum Channel {
-    /// A byte known when decoding.
-    Byte(u8),
+    /// A number known when decoding.
+    Const(f32),
     /// A uniform value.
     Uniform(u32),
     /// A lane buffer.
@@ -515,7 +515,7 @@ impl Plan {
         }
 
         let channels = outputs.map(|output| match output {
-            Value::Const(c) => Channel::Byte(to_byte(c)),
+            Value::Const(c) => Channel::Const(c),
             Value::Uniform(u) => Channel::Uniform(u),
             Value::Varying(v) => Channel::Lanes(buffer[v as usize]),
         });
@@ -533,32 +533,15 @@ impl Plan {
     /// Renders the row `y` (from the bottom) into `out` (its RGBA bytes).
     fn render_row(&self, y: u32, out: &mut [u8], scratch: &mut Scratch) {
         let Scratch { uniforms, lanes, bytes } = scratch;
-        uniforms.copy_from_slice(&self.uniforms);
-        uniforms[PC_Y as usize] = y as f32 + 0.5;
-        for op in &self.uniform_ops {
-            let a = uniforms[op.a as usize];
-            uniforms[op.dst as usize] = match op.arith {
-                Arith::Negate | Arith::Reciprocal => op.arith.unary(a),
-                Arith::Add | Arith::Multiply => op.arith.binary(a, uniforms[op.b as usize]),
-            };
-        }
+        self.start_row(y, uniforms);
         let uniforms = &uniforms[..];
-        let width = self.width as usize;
         for (block, out) in out.chunks_mut(BLOCK * 4).enumerate() {
             let x0 = block * BLOCK;
-            let n = BLOCK.min(width - x0);
-            if let Some(pc_x) = self.pc_x {
-                for (i, lane) in lanes[pc_x as usize][..n].iter_mut().enumerate() {
-                    *lane = (x0 + i) as f32 + 0.5;
-                }
-            }
-            for step in &self.steps {
-                run_step(*step, lanes, uniforms, n);
-            }
+            let n = self.run_block(x0, lanes, uniforms);
             for (channel, bytes) in self.channels.iter().zip(bytes.iter_mut()) {
                 let bytes = &mut bytes[..n];
                 match *channel {
-                    Channel::Byte(b) => bytes.fill(b),
+                    Channel::Const(c) => bytes.fill(to_byte(c)),
                     Channel::Uniform(u) => bytes.fill(to_byte(uniforms[u as usize])),
                     Channel::Lanes(l) => {
                         for (byte, &value) in bytes.iter_mut().zip(&lanes[l as usize][..n]) {
@@ -573,6 +556,34 @@ impl Plan {
                 pixel.copy_from_slice(&[r, g, b, a]);
             }
         }
+    }
+
+    /// Computes the uniform values of row `y` (from the bottom).
+    fn start_row(&self, y: u32, uniforms: &mut [f32]) {
+        uniforms.copy_from_slice(&self.uniforms);
+        uniforms[PC_Y as usize] = y as f32 + 0.5;
+        for op in &self.uniform_ops {
+            let a = uniforms[op.a as usize];
+            uniforms[op.dst as usize] = match op.arith {
+                Arith::Negate | Arith::Reciprocal => op.arith.unary(a),
+                Arith::Add | Arith::Multiply => op.arith.binary(a, uniforms[op.b as usize]),
+            };
+        }
+    }
+
+    /// Runs the steps for the block of the row that starts at column `x0`; returns how many
+    /// of its lanes are pixels.
+    fn run_block(&self, x0: usize, lanes: &mut [Lanes], uniforms: &[f32]) -> usize {
+        let n = BLOCK.min(self.width as usize - x0);
+        if let Some(pc_x) = self.pc_x {
+            for (i, lane) in lanes[pc_x as usize][..n].iter_mut().enumerate() {
+                *lane = (x0 + i) as f32 + 0.5;
+            }
+        }
+        for step in &self.steps {
+            run_step(*step, lanes, uniforms, n);
+        }
+        n
     }
 
     /// How many varying instructions run per pixel after decoding.
@@ -689,6 +700,8 @@ fn to_byte(value: f32) -> u8 {
 mod tests {
     use super::*;
     use crate::exec::channel;
+    use crate::ops::{OPS, Reg};
+    use proptest::prelude::*;
 
     #[test]
     fn bytes_match_the_definition_around_every_rounding_boundary() {
@@ -725,6 +738,87 @@ mod tests {
         for bits in (0..=u32::MAX).step_by(4099) {
             let v = f32::from_bits(bits);
             assert_eq!(to_byte(v), channel(v), "{v:e} ({bits:#x})");
+        }
+    }
+
+    /// The colour a plan computes for every pixel of row `y`, before conversion to bytes.
+    fn row_colors(plan: &Plan, y: u32) -> Vec<[f32; 4]> {
+        let mut scratch = Scratch::new(plan);
+        plan.start_row(y, &mut scratch.uniforms);
+        let mut colors = Vec::new();
+        for x0 in (0..plan.width as usize).step_by(BLOCK) {
+            let n = plan.run_block(x0, &mut scratch.lanes, &scratch.uniforms);
+            for i in 0..n {
+                colors.push(plan.channels.map(|channel| match channel {
+                    Channel::Const(c) => c,
+                    Channel::Uniform(u) => scratch.uniforms[u as usize],
+                    Channel::Lanes(l) => scratch.lanes[l as usize][i],
+                }));
+            }
+        }
+        colors
+    }
+
+    fn any_register() -> impl Strategy<Value = Reg> {
+        prop_oneof![3 => (0..REGISTERS).prop_map(Reg), 1 => Just(COLOR), 1 => Just(PC)]
+    }
+
+    fn any_constant() -> impl Strategy<Value = f32> {
+        prop_oneof![
+            Just(0.0f32),
+            Just(-0.0),
+            Just(f32::INFINITY),
+            Just(f32::NAN),
+            Just(1e-40),
+            Just(3e38),
+            -3.0f32..3.0,
+            any::<f32>(),
+        ]
+    }
+
+    fn any_instruction() -> impl Strategy<Value = Instr> {
+        (
+            0..OPS.len(),
+            [any_register(), any_register(), any_register()],
+            any_constant(),
+        )
+            .prop_map(|(code, regs, constant)| Instr {
+                op: OPS[code].op,
+                regs,
+                constant,
+            })
+    }
+
+    /// The same bits, or NaN on both sides (a NaN's payload is never seen).
+    fn same(a: f32, b: f32) -> bool {
+        a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        /// Stronger than comparing bytes: every colour component has the bits `exec::run`
+        /// gives it, before the conversion hides small differences.
+        #[test]
+        fn colors_have_the_bits_of_the_definition(
+            program in prop::collection::vec(any_instruction(), 0..64),
+            width in 1u32..=(BLOCK as u32 + 9),
+            height in 1u32..=4,
+            time in any_constant(),
+        ) {
+            let frame = Frame { width, height, time };
+            let plan = Plan::new(&program, &frame, Alpha::Keep).expect("registers exist");
+            for y in 0..height {
+                for (x, color) in row_colors(&plan, y).into_iter().enumerate() {
+                    let mut regs = crate::exec::start(&frame, x as u32, y);
+                    crate::exec::run(&program, &mut regs);
+                    let want = regs[COLOR.0 as usize];
+                    prop_assert!(
+                        (0..4).all(|k| same(color[k], want[k])),
+                        "pixel ({x}, {y}): {color:?}, the definition says {want:?}"
+                    );
+                }
+            }
         }
     }
 
