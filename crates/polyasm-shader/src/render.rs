@@ -532,6 +532,26 @@ impl Plan {
 
     /// Renders the row `y` (from the bottom) into `out` (its RGBA bytes).
     fn render_row(&self, y: u32, out: &mut [u8], scratch: &mut Scratch) {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the processor has AVX2, checked just above.
+            return unsafe { self.render_row_avx2(y, out, scratch) };
+        }
+        self.render_row_here(y, out, scratch);
+    }
+
+    /// [`Plan::render_row`] compiled for AVX2: eight lanes an operation instead of four.
+    /// The same IEEE operations, so the same results (Rust never contracts a multiply and an
+    /// add into a fused one, and AVX2 has no fused operations anyway).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn render_row_avx2(&self, y: u32, out: &mut [u8], scratch: &mut Scratch) {
+        self.render_row_here(y, out, scratch);
+    }
+
+    /// The row, compiled for the features of the function it is inlined into.
+    #[inline(always)]
+    fn render_row_here(&self, y: u32, out: &mut [u8], scratch: &mut Scratch) {
         let Scratch { uniforms, lanes, bytes } = scratch;
         self.start_row(y, uniforms);
         let uniforms = &uniforms[..];
@@ -559,6 +579,7 @@ impl Plan {
     }
 
     /// Computes the uniform values of row `y` (from the bottom).
+    #[inline(always)]
     fn start_row(&self, y: u32, uniforms: &mut [f32]) {
         uniforms.copy_from_slice(&self.uniforms);
         uniforms[PC_Y as usize] = y as f32 + 0.5;
@@ -573,6 +594,7 @@ impl Plan {
 
     /// Runs the steps for the block of the row that starts at column `x0`; returns how many
     /// of its lanes are pixels.
+    #[inline(always)]
     fn run_block(&self, x0: usize, lanes: &mut [Lanes], uniforms: &[f32]) -> usize {
         let n = BLOCK.min(self.width as usize - x0);
         if let Some(pc_x) = self.pc_x {
