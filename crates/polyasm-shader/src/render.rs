@@ -830,7 +830,11 @@ mod tests {
         ) {
             let frame = Frame { width, height, time };
             let plan = Plan::new(&program, &frame, Alpha::Keep).expect("registers exist");
+            let mut scratch = Scratch::new(&plan);
+            let mut row = vec![0; width as usize * 4];
             for y in 0..height {
+                // The row as every processor renders it (not only as this one does).
+                plan.render_row_here(y, &mut row, &mut scratch);
                 for (x, color) in row_colors(&plan, y).into_iter().enumerate() {
                     let mut regs = crate::exec::start(&frame, x as u32, y);
                     crate::exec::run(&program, &mut regs);
@@ -839,6 +843,8 @@ mod tests {
                         (0..4).all(|k| same(color[k], want[k])),
                         "pixel ({x}, {y}): {color:?}, the definition says {want:?}"
                     );
+                    let bytes = crate::exec::color(&regs, Alpha::Keep);
+                    prop_assert_eq!(&row[x * 4..x * 4 + 4], &bytes[..]);
                 }
             }
         }
