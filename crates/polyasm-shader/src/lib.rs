@@ -34,6 +34,7 @@ pub mod lexer;
 pub mod ops;
 pub mod parser;
 pub mod print;
+pub mod render;
 
 use polyasm_core::front;
 use polyasm_core::target::{DisasmInput, InputEncoding, Target, TargetInfo, TargetOptions};
