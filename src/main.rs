@@ -537,6 +537,7 @@ fn run(args: &RunArgs, reporter: &mut Reporter) -> Result {
         Failure::Usage
     })?;
     let output = Output::from_arg(args.io.output.as_deref());
+    output.check_binary(target.run_output_is_binary(), reporter)?;
     output.check_not_input(&input, reporter)?;
     // Files named by option values (`--data`) are inputs too.
     for value in options.values.values().flatten() {

@@ -1,6 +1,6 @@
 //! The shader-asm target through the built binary: assembling to bytecode and the other
 //! formats, disassembling bytecode and hex back to source, `check`, diagnostics, broken
-//! bytecode files, and `run` refusing the target until it has a renderer.
+//! bytecode files, and `run` rendering to PNG.
 
 use std::path::{Path, PathBuf};
 
@@ -244,9 +244,72 @@ fn every_code_is_explained() {
     }
 }
 
+/// The pixel at column `x`, row `y` from the bottom, of a PNG file.
+fn png_pixel(path: &Path, x: u32, y: u32) -> [u8; 4] {
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    assert_eq!(info.color_type, png::ColorType::Rgba);
+    let at = (((info.height - 1 - y) * info.width + x) * 4) as usize;
+    [buf[at], buf[at + 1], buf[at + 2], buf[at + 3]]
+}
+
 #[test]
-fn run_says_the_target_has_no_renderer_yet() {
-    let out = run(&["run", UV, "--error-format", "short"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("PA010"), "{}", stderr(&out));
+fn run_renders_a_png_black_at_the_bottom_left_and_yellow_at_the_top_right() {
+    let dir = temp();
+    let out_png = dir.path().join("uv.png");
+    let out = run(&["run", UV, "-o", out_png.to_str().unwrap(), "--size", "64x36"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    // (0.5 / 64, 0.5 / 36) and (63.5 / 64, 35.5 / 36), times 255, rounded.
+    assert_eq!(png_pixel(&out_png, 0, 0), [2, 4, 0, 255]);
+    assert_eq!(png_pixel(&out_png, 63, 35), [253, 251, 0, 255]);
+    // The default size, and alpha kept from `c.w` (never written: 0).
+    let out = run(&["run", UV, "-o", out_png.to_str().unwrap(), "--alpha", "keep"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(png_pixel(&out_png, 639, 359)[3], 0);
+    // From bytecode too.
+    let shb = dir.path().join("uv.shb");
+    assert!(run(&[UV, "-o", shb.to_str().unwrap()]).status.success());
+    let from_shb = dir.path().join("shb.png");
+    let out = run(&[
+        "run",
+        shb.to_str().unwrap(),
+        "-o",
+        from_shb.to_str().unwrap(),
+        "--size",
+        "64x36",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(png_pixel(&from_shb, 63, 35), [253, 251, 0, 255]);
+}
+
+#[test]
+fn run_refuses_bad_sizes_times_and_alpha_as_usage_errors() {
+    let dir = temp();
+    let out_png = dir.path().join("x.png");
+    std::fs::write(&out_png, b"keep").unwrap();
+    for (option, value) in [
+        ("--size", "0x10"),
+        ("--size", "640"),
+        ("--size", "16385x1"),
+        ("--size", "16384x16384"),
+        ("--time", "soon"),
+        ("--time", "inf"),
+        ("--alpha", "half"),
+    ] {
+        let out = run(&[
+            "run",
+            UV,
+            "-o",
+            out_png.to_str().unwrap(),
+            option,
+            value,
+            "--error-format",
+            "short",
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{option} {value}");
+        assert!(stderr(&out).contains("PA006"), "{}", stderr(&out));
+        assert_eq!(std::fs::read(&out_png).unwrap(), b"keep");
+    }
 }

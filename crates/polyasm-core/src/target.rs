@@ -248,6 +248,12 @@ pub trait Target: Send + Sync {
         Ok(())
     }
 
+    /// Whether what [`Target::run`] writes is binary (a picture), which is not written to a
+    /// terminal.
+    fn run_output_is_binary(&self) -> bool {
+        false
+    }
+
     /// Whether [`Target::run`] is implemented.
     fn can_run(&self) -> bool {
         !self.run_options().is_empty()

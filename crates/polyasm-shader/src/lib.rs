@@ -35,9 +35,13 @@ pub mod ops;
 pub mod parser;
 pub mod print;
 pub mod render;
+pub mod run;
 
 use polyasm_core::front;
-use polyasm_core::target::{DisasmInput, InputEncoding, Target, TargetInfo, TargetOptions};
+use polyasm_core::stream::RunIo;
+use polyasm_core::target::{
+    DisasmInput, InputEncoding, OptionSpec, RunOutcome, Target, TargetInfo, TargetOptions, UsageError,
+};
 use polyasm_core::{CodeInfo, Diagnostic, Object, Outcome, SourceId, SourceMap, Span};
 
 pub use encode::{Assembled, bytecode_bytes};
@@ -134,7 +138,7 @@ static INFO: TargetInfo = TargetInfo {
 };
 
 /// Bytecode that [`decode::read`] refuses, as diagnostics about the input called `name`.
-fn bad_bytecode(name: &str, errors: &[error::BytecodeError]) -> Vec<Diagnostic> {
+pub(crate) fn bad_bytecode(name: &str, errors: &[error::BytecodeError]) -> Vec<Diagnostic> {
     errors.iter().map(|e| e.to_diagnostic(name)).collect()
 }
 
@@ -149,6 +153,28 @@ impl Target for ShaderTarget {
 
     fn assemble(&self, sources: &mut SourceMap, file: SourceId, options: &TargetOptions) -> Outcome<Object> {
         assemble(sources, file, !options.skip_listing).map(|assembled| assembled.object)
+    }
+
+    fn run_options(&self) -> &'static [OptionSpec] {
+        run::RUN_OPTIONS
+    }
+
+    fn check_run_options(&self, options: &TargetOptions) -> Result<(), UsageError> {
+        run::run_settings(options).map(|_| ())
+    }
+
+    fn run_output_is_binary(&self) -> bool {
+        true
+    }
+
+    fn run(
+        &self,
+        object: &Object,
+        options: &TargetOptions,
+        _sources: &mut SourceMap,
+        io: &mut RunIo<'_>,
+    ) -> Option<RunOutcome> {
+        Some(run::run_object(object, options, io))
     }
 
     fn load_program(&self, _sources: &mut SourceMap, bytes: &[u8], name: &str) -> Option<Outcome<Object>> {
