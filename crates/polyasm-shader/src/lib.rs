@@ -3,4 +3,6 @@
 //! same bytecode on a GPU.
 
 pub mod exec;
+pub mod gpu;
 pub mod ops;
+pub mod runtime;
