@@ -526,3 +526,232 @@ fn the_longest_program_runs() {
     let image = agree("longest", gpu, &program, &frame(8, 8, 0.0), Alpha::Opaque);
     assert_eq!(image.pixel(0, 0), [255, 0, 0, 255]);
 }
+
+// ---------------------------------------------------------------------------------------------
+// The GLSL interpreter, run as an OpenGL engine runs it: a fragment shader over a full-screen
+// triangle into an RGBA8 target. naga turns it into SPIR-V for Vulkan, where `gl_FragCoord`
+// counts rows from the top; row r of the Vulkan target is therefore what OpenGL draws in row r
+// from the bottom, and the picture in PNG order is the target's rows reversed.
+
+const FULL_SCREEN_TRIANGLE: &str = "
+@vertex
+fn main(@builtin(vertex_index) i: u32) -> @builtin(position) vec4<f32> {
+    return vec4<f32>(f32((i << 1u) & 2u) * 2.0 - 1.0, f32(i & 2u) * 2.0 - 1.0, 0.0, 1.0);
+}
+";
+
+struct GlslRunner {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    pipeline: wgpu::RenderPipeline,
+}
+
+fn glsl_runner() -> Option<&'static GlslRunner> {
+    static RUNNER: OnceLock<Option<GlslRunner>> = OnceLock::new();
+    // The same adapter the renderer found, or none where the renderer tests are skipped.
+    let renderer = gpu()?;
+    RUNNER
+        .get_or_init(|| Some(pollster::block_on(open_glsl_runner(renderer.adapter_name()))))
+        .as_ref()
+}
+
+async fn open_glsl_runner(adapter_name: &str) -> GlslRunner {
+    let mut descriptor = wgpu::InstanceDescriptor::new_without_display_handle();
+    descriptor.backends = wgpu::Backends::VULKAN;
+    descriptor.flags = wgpu::InstanceFlags::empty().with_env();
+    let instance = wgpu::Instance::new(descriptor);
+    let adapter = instance
+        .enumerate_adapters(wgpu::Backends::VULKAN)
+        .await
+        .into_iter()
+        .find(|a| a.get_info().name == adapter_name)
+        .expect("the renderer's adapter is listed");
+    let (device, queue) = adapter
+        .request_device(&wgpu::DeviceDescriptor::default())
+        .await
+        .expect("a device");
+    let source = runtime::GLSL.replacen("#version 430 core", "#version 450 core", 1);
+    let fragment = naga::front::glsl::Frontend::default()
+        .parse(&naga::front::glsl::Options::from(naga::ShaderStage::Fragment), &source)
+        .expect("the GLSL interpreter parses");
+    let fragment = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some("GLSL interpreter"),
+        source: wgpu::ShaderSource::Naga(std::borrow::Cow::Owned(fragment)),
+    });
+    let vertex = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some("full-screen triangle"),
+        source: wgpu::ShaderSource::Wgsl(FULL_SCREEN_TRIANGLE.into()),
+    });
+    let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some("GLSL interpreter"),
+        layout: None,
+        vertex: wgpu::VertexState {
+            module: &vertex,
+            entry_point: Some("main"),
+            compilation_options: Default::default(),
+            buffers: &[],
+        },
+        primitive: Default::default(),
+        depth_stencil: None,
+        multisample: Default::default(),
+        fragment: Some(wgpu::FragmentState {
+            module: &fragment,
+            entry_point: Some("main"),
+            compilation_options: Default::default(),
+            targets: &[Some(wgpu::TextureFormat::Rgba8Unorm.into())],
+        }),
+        multiview_mask: None,
+        cache: None,
+    });
+    GlslRunner {
+        device,
+        queue,
+        pipeline,
+    }
+}
+
+impl GlslRunner {
+    fn render(&self, program: &[Instr], frame: &Frame, alpha: Alpha) -> Image {
+        use wgpu::util::DeviceExt;
+        let device = &self.device;
+        let mut words: Vec<u8> = program
+            .iter()
+            .flat_map(|i| i.pack())
+            .flat_map(u32::to_le_bytes)
+            .collect();
+        words.resize(words.len().max(8), 0);
+        let program_buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: None,
+            contents: &words,
+            usage: wgpu::BufferUsages::STORAGE,
+        });
+        // The PolyasmFrame block, std140: five 4-byte members, padded to 32 bytes.
+        let mut uniform = [0u8; 32];
+        let fields = [
+            program.len() as u32,
+            frame.width,
+            frame.height,
+            frame.time.to_bits(),
+            u32::from(alpha == Alpha::Keep),
+        ];
+        for (slot, field) in uniform.chunks_exact_mut(4).zip(fields) {
+            slot.copy_from_slice(&field.to_le_bytes());
+        }
+        let frame_buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: None,
+            contents: &uniform,
+            usage: wgpu::BufferUsages::UNIFORM,
+        });
+        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: None,
+            layout: &self.pipeline.get_bind_group_layout(0),
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: program_buffer.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: frame_buffer.as_entire_binding(),
+                },
+            ],
+        });
+        let size = wgpu::Extent3d {
+            width: frame.width,
+            height: frame.height,
+            depth_or_array_layers: 1,
+        };
+        let target = device.create_texture(&wgpu::TextureDescriptor {
+            label: None,
+            size,
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: wgpu::TextureFormat::Rgba8Unorm,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+            view_formats: &[],
+        });
+        let row = frame.width * 4;
+        let padded_row = row.next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
+        let readback = device.create_buffer(&wgpu::BufferDescriptor {
+            label: None,
+            size: u64::from(padded_row * frame.height),
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let view = target.create_view(&Default::default());
+        let mut encoder = device.create_command_encoder(&Default::default());
+        {
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: None,
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: &view,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                depth_stencil_attachment: None,
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            pass.set_pipeline(&self.pipeline);
+            pass.set_bind_group(0, &bind_group, &[]);
+            pass.draw(0..3, 0..1);
+        }
+        encoder.copy_texture_to_buffer(
+            target.as_image_copy(),
+            wgpu::TexelCopyBufferInfo {
+                buffer: &readback,
+                layout: wgpu::TexelCopyBufferLayout {
+                    offset: 0,
+                    bytes_per_row: Some(padded_row),
+                    rows_per_image: Some(frame.height),
+                },
+            },
+            size,
+        );
+        self.queue.submit([encoder.finish()]);
+        readback.map_async(wgpu::MapMode::Read, .., |result| result.expect("the read-back maps"));
+        device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .expect("the frame finishes");
+        let mapped = readback.get_mapped_range(..).expect("mapped");
+        let mut rgba = Vec::with_capacity((row * frame.height) as usize);
+        for r in (0..frame.height as usize).rev() {
+            let start = r * padded_row as usize;
+            rgba.extend_from_slice(&mapped[start..start + row as usize]);
+        }
+        Image {
+            width: frame.width,
+            height: frame.height,
+            rgba,
+        }
+    }
+}
+
+#[test]
+fn the_glsl_interpreter_run_as_a_fragment_shader_matches_the_cpu() {
+    let Some(glsl) = glsl_runner() else { return };
+    let mut rng = Rng(0x61a5_1a5e_0000_0003);
+    let mut programs = vec![
+        ("uv".to_string(), uv_program(), frame(256, 256, 0.0)),
+        ("every opcode".to_string(), every_opcode_program(), frame(37, 23, 2.5)),
+    ];
+    for n in 0..4 {
+        programs.push((format!("random {n}"), rng.program(), frame(256, 256, 1.25)));
+    }
+    for (name, program, frame) in programs {
+        for alpha in [Alpha::Opaque, Alpha::Keep] {
+            let image = glsl.render(&program, &frame, alpha);
+            let cpu = exec::render_naive(&program, &frame, alpha);
+            assert_close(&format!("GLSL {name} {alpha:?}"), &cpu, &image);
+        }
+    }
+    let uv = glsl.render(&uv_program(), &frame(256, 256, 0.0), Alpha::Opaque);
+    assert_eq!(uv.pixel(0, 0), [0, 0, 0, 255]);
+    assert_eq!(uv.pixel(255, 255), [255, 255, 0, 255]);
+}
