@@ -54,25 +54,33 @@ void polyasm_step(uint i) {
     uint a = min((word >> 8u) & 0xffu, LAST_REGISTER);
     uint b = min((word >> 16u) & 0xffu, LAST_REGISTER);
     uint c = min(word >> 24u, LAST_REGISTER);
+    // The operands are read and the result written outside the switch, once each: the cases
+    // only choose, so a driver that runs every case under a mask pays little for them.
+    vec4 va = r[a];
+    vec4 vb = r[b];
+    float value = va.x;
+    uint destination = b;
+    uint lane = 0u;
     // Every fragment runs the same instruction, so the branch is uniform.
     switch (word & 0xffu) {
-        case 0u: r[c].x = r[a].x + r[b].x; break;
-        case 1u: r[c].x = r[a].x * r[b].x; break;
-        case 2u: r[b].x = -r[a].x; break;
-        case 3u: r[b].x = 1.0 / r[a].x; break;
-        case 4u: r[b].x = r[a].x; break;
-        case 5u: r[b].x = r[a].x; break;
-        case 6u: r[b].x = r[a].y; break;
-        case 7u: r[b].x = r[a].z; break;
-        case 8u: r[b].x = r[a].w; break;
-        case 9u: r[a].x = r[b].x; break;
-        case 10u: r[a].y = r[b].x; break;
-        case 11u: r[a].z = r[b].x; break;
-        case 12u: r[a].w = r[b].x; break;
-        case 13u: r[a].x = uintBitsToFloat(polyasm_program[2u * i + 1u]); break;
+        case 0u: value = va.x + vb.x; destination = c; break;
+        case 1u: value = va.x * vb.x; destination = c; break;
+        case 2u: value = -va.x; break;
+        case 3u: value = 1.0 / va.x; break;
+        case 4u: break;
+        case 5u: break;
+        case 6u: value = va.y; break;
+        case 7u: value = va.z; break;
+        case 8u: value = va.w; break;
+        case 9u: value = vb.x; destination = a; break;
+        case 10u: value = vb.x; destination = a; lane = 1u; break;
+        case 11u: value = vb.x; destination = a; lane = 2u; break;
+        case 12u: value = vb.x; destination = a; lane = 3u; break;
+        case 13u: value = uintBitsToFloat(polyasm_program[2u * i + 1u]); destination = a; break;
         // Unknown opcodes do nothing.
-        default: break;
+        default: return;
     }
+    r[destination][lane] = value;
 }
 
 void main() {

@@ -56,25 +56,33 @@ fn step(i: u32) {
     let a = min((word >> 8u) & 0xffu, LAST_REGISTER);
     let b = min((word >> 16u) & 0xffu, LAST_REGISTER);
     let c = min(word >> 24u, LAST_REGISTER);
+    // The operands are read and the result written outside the switch, once each: the cases
+    // only choose, so a driver that runs every case under a mask pays little for them.
+    let va = r[a];
+    let vb = r[b];
+    var value = va.x;
+    var destination = b;
+    var lane = 0u;
     // Every pixel runs the same instruction, so the branch is uniform.
     switch word & 0xffu {
-        case 0u: { r[c].x = r[a].x + r[b].x; }
-        case 1u: { r[c].x = r[a].x * r[b].x; }
-        case 2u: { r[b].x = -r[a].x; }
-        case 3u: { r[b].x = 1.0 / r[a].x; }
-        case 4u: { r[b].x = r[a].x; }
-        case 5u: { r[b].x = r[a].x; }
-        case 6u: { r[b].x = r[a].y; }
-        case 7u: { r[b].x = r[a].z; }
-        case 8u: { r[b].x = r[a].w; }
-        case 9u: { r[a].x = r[b].x; }
-        case 10u: { r[a].y = r[b].x; }
-        case 11u: { r[a].z = r[b].x; }
-        case 12u: { r[a].w = r[b].x; }
-        case 13u: { r[a].x = bitcast<f32>(program[2u * i + 1u]); }
+        case 0u: { value = va.x + vb.x; destination = c; }
+        case 1u: { value = va.x * vb.x; destination = c; }
+        case 2u: { value = -va.x; }
+        case 3u: { value = 1.0 / va.x; }
+        case 4u: {}
+        case 5u: {}
+        case 6u: { value = va.y; }
+        case 7u: { value = va.z; }
+        case 8u: { value = va.w; }
+        case 9u: { value = vb.x; destination = a; }
+        case 10u: { value = vb.x; destination = a; lane = 1u; }
+        case 11u: { value = vb.x; destination = a; lane = 2u; }
+        case 12u: { value = vb.x; destination = a; lane = 3u; }
+        case 13u: { value = bitcast<f32>(program[2u * i + 1u]); destination = a; }
         // Unknown opcodes do nothing.
-        default: {}
+        default: { return; }
     }
+    r[destination][lane] = value;
 }
 
 @compute @workgroup_size(8, 8)
