@@ -30,12 +30,14 @@ pub mod decode;
 pub mod encode;
 pub mod error;
 pub mod exec;
+pub mod gpu;
 pub mod lexer;
 pub mod ops;
 pub mod parser;
 pub mod print;
 pub mod render;
 pub mod run;
+pub mod runtime;
 
 use polyasm_core::front;
 use polyasm_core::stream::RunIo;
