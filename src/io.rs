@@ -112,12 +112,17 @@ impl Output {
 
     /// Refuses binary output to a terminal (a usage error).
     pub fn check_binary(&self, binary: bool, reporter: &Reporter) -> Result {
+        self.check_binary_with(
+            binary,
+            "write it to a file with `-o FILE`, or choose a text format such as `-f hex` or `-f listing`",
+            reporter,
+        )
+    }
+
+    /// [`Output::check_binary`] with its own help line.
+    pub fn check_binary_with(&self, binary: bool, help: &str, reporter: &Reporter) -> Result {
         if binary && matches!(self, Output::Stdout) && std::io::stdout().is_terminal() {
-            reporter.usage(
-                Diagnostic::error("PA007", "refusing to write binary output to a terminal").with_help(
-                    "write it to a file with `-o FILE`, or choose a text format such as `-f hex` or `-f listing`",
-                ),
-            );
+            reporter.usage(Diagnostic::error("PA007", "refusing to write binary output to a terminal").with_help(help));
             return Err(Failure::Usage);
         }
         Ok(())

@@ -537,7 +537,11 @@ fn run(args: &RunArgs, reporter: &mut Reporter) -> Result {
         Failure::Usage
     })?;
     let output = Output::from_arg(args.io.output.as_deref());
-    output.check_binary(target.run_output_is_binary(), reporter)?;
+    output.check_binary_with(
+        target.run_output_is_binary(),
+        "write it to a file with `-o FILE`, e.g. `-o out.png`, or pipe it to a program",
+        reporter,
+    )?;
     output.check_not_input(&input, reporter)?;
     // Files named by option values (`--data`) are inputs too.
     for value in options.values.values().flatten() {

@@ -346,6 +346,22 @@ fn binary_output_is_refused_on_a_terminal() {
     assert!(status.success());
 }
 
+#[test]
+fn a_rendered_picture_is_refused_on_a_terminal() {
+    let (master, slave) = open_pty();
+    let uv = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus/shader/uv.sasm");
+    let output = polyasm()
+        .args(["run", uv, "--size", "4x4"])
+        .stdout(Stdio::from(slave))
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    drop(master);
+    assert_eq!(output.status.code(), Some(2));
+    let err = stderr(&output);
+    assert!(err.contains("PA007") && err.contains("-o out.png") && !err.contains("-f hex"), "{err}");
+}
+
 /// A pseudo-terminal pair: (master, slave).
 fn open_pty() -> (std::fs::File, std::fs::File) {
     use std::os::fd::FromRawFd;
