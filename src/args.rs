@@ -118,6 +118,11 @@ pub struct AssembleArgs {
     #[arg(short = 'E', long = "expand")]
     pub expand: bool,
 
+    /// Print a runtime the target ships instead of assembling: its interpreter's source, to
+    /// run programs in your own engine (shader: wgsl, glsl); reads no input
+    #[arg(long = "emit-runtime", value_name = "NAME", conflicts_with = "expand")]
+    pub emit_runtime: Option<String>,
+
     /// Output format: bin, hex, c, rust, listing, json, or a target's own; default from the
     /// output's extension (.hex .c .h .rs .lst .json .vshinc .inc), else bin
     #[arg(short, long, value_name = "FORMAT", value_parser = Suggested(format_names), hide_possible_values = true)]

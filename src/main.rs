@@ -297,6 +297,9 @@ fn assemble(args: &AssembleArgs, reporter: &mut Reporter) -> Result {
     let input = Input::from_arg(args.io.input.as_deref());
     let target = resolve_target(args.io.target.as_deref(), &input, reporter)?;
     let output = Output::from_arg(args.io.output.as_deref());
+    if let Some(name) = &args.emit_runtime {
+        return emit_runtime(args, name, target, &output, reporter);
+    }
     output.check_not_input(&input, reporter)?;
     if args.expand {
         return expand(args, &input, target, &output, reporter);
@@ -420,6 +423,50 @@ fn expand(
         .preprocessed
         .expect("a target that preprocesses returns the expanded source when asked");
     output.write(text.as_bytes(), reporter)
+}
+
+/// `--emit-runtime NAME`: prints a runtime of the target; reads no input.
+fn emit_runtime(
+    args: &AssembleArgs,
+    name: &str,
+    target: &'static dyn Target,
+    output: &Output,
+    reporter: &mut Reporter,
+) -> Result {
+    let runtimes = target.runtimes();
+    let names: Vec<&str> = runtimes.iter().map(|r| r.name).collect();
+    let problem = if runtimes.is_empty() {
+        Some((
+            format!("target {} has no runtime to emit", target.info().name),
+            "`--emit-runtime` prints an interpreter a target ships (shader: wgsl, glsl)".to_string(),
+        ))
+    } else if let Some(input) = &args.io.input {
+        Some((
+            format!("`--emit-runtime` reads no input; `{input}` was given"),
+            format!(
+                "name the target with `-t {}` and leave the input out",
+                target.info().name
+            ),
+        ))
+    } else if let Some(format) = &args.format {
+        Some((
+            format!("`--emit-runtime` prints source text; `-f {format}` does not apply"),
+            "drop `-f`".to_string(),
+        ))
+    } else if !names.contains(&name) {
+        Some((
+            format!("target {} has no runtime `{name}`", target.info().name),
+            format!("its runtimes are: {}", names.join(", ")),
+        ))
+    } else {
+        None
+    };
+    if let Some((message, help)) = problem {
+        reporter.usage(Diagnostic::error("PA025", message).with_help(help));
+        return Err(Failure::Usage);
+    }
+    let runtime = runtimes.iter().find(|r| r.name == name).expect("checked above");
+    output.write(runtime.text.as_bytes(), reporter)
 }
 
 fn disasm(args: &DisasmArgs, reporter: &mut Reporter) -> Result {

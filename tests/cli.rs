@@ -359,7 +359,10 @@ fn a_rendered_picture_is_refused_on_a_terminal() {
     drop(master);
     assert_eq!(output.status.code(), Some(2));
     let err = stderr(&output);
-    assert!(err.contains("PA007") && err.contains("-o out.png") && !err.contains("-f hex"), "{err}");
+    assert!(
+        err.contains("PA007") && err.contains("-o out.png") && !err.contains("-f hex"),
+        "{err}"
+    );
 }
 
 /// A pseudo-terminal pair: (master, slave).

@@ -313,3 +313,38 @@ fn run_refuses_bad_sizes_times_and_alpha_as_usage_errors() {
         assert_eq!(std::fs::read(&out_png).unwrap(), b"keep");
     }
 }
+
+#[test]
+fn emit_runtime_prints_the_interpreters_and_refuses_what_does_not_apply() {
+    for (name, text) in [
+        ("wgsl", polyasm_shader::runtime::WGSL),
+        ("glsl", polyasm_shader::runtime::GLSL),
+    ] {
+        let out = run(&["-t", "shader", "--emit-runtime", name]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert_eq!(String::from_utf8(out.stdout).unwrap(), text);
+    }
+    let dir = temp();
+    let file = dir.path().join("interp.wgsl");
+    let out = run(&[
+        "-t",
+        "shader-asm",
+        "--emit-runtime",
+        "wgsl",
+        "-o",
+        file.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), polyasm_shader::runtime::WGSL);
+    for args in [
+        &["-t", "shader", "--emit-runtime", "hlsl"][..],
+        &["-t", "vu", "--emit-runtime", "wgsl"],
+        &[UV, "--emit-runtime", "wgsl"],
+        &["-t", "shader", "--emit-runtime", "wgsl", "-f", "hex"],
+    ] {
+        let out = run(&[args, &["--error-format", "short"]].concat());
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&out).contains("PA025"), "{}", stderr(&out));
+        assert!(out.stdout.is_empty());
+    }
+}

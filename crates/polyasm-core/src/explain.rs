@@ -249,6 +249,12 @@ pub static CORE_CODES: &[CodeInfo] = &[
             (masfix), and the output is always source text, so `-f` does not apply. This is a \
             usage error (exit 2).",
     },
+    CodeInfo {
+        code: "PA025",
+        severity: Severity::Error,
+        title: "`--emit-runtime` cannot be used here",
+        explanation: "`--emit-runtime NAME` prints the source of a runtime the target ships for             people who run its programs in their own engine (shader: `wgsl`, the WebGPU             interpreter, and `glsl`, the OpenGL 4.30 one). It reads no input, so an input file             and `-f` do not apply, and the name must be one the target has. This is a usage             error (exit 2).",
+    },
 ];
 
 #[cfg(test)]

@@ -43,5 +43,6 @@ pub use output::FormatInfo;
 pub use source::{LineCol, Source, SourceId, SourceMap, Span};
 pub use stream::{ExitStatus, RunIo};
 pub use target::{
-    DisasmInput, InputEncoding, OptionSpec, Registry, RunOutcome, Target, TargetInfo, TargetOptions, UsageError,
+    DisasmInput, InputEncoding, OptionSpec, Registry, RunOutcome, Runtime, Target, TargetInfo, TargetOptions,
+    UsageError,
 };

@@ -79,6 +79,16 @@ pub struct OptionSpec {
     pub repeatable: bool,
 }
 
+/// A source a target ships for running its programs elsewhere: an interpreter shader, say.
+#[derive(Clone, Copy, Debug)]
+pub struct Runtime {
+    /// What `--emit-runtime` calls it: `wgsl`.
+    pub name: &'static str,
+    /// What it is, for help and messages.
+    pub description: &'static str,
+    pub text: &'static str,
+}
+
 /// The target options a user gave, by long name, in command-line order.
 #[derive(Clone, Debug, Default)]
 pub struct TargetOptions {
@@ -252,6 +262,11 @@ pub trait Target: Send + Sync {
     /// terminal.
     fn run_output_is_binary(&self) -> bool {
         false
+    }
+
+    /// Sources this target ships for running its programs elsewhere (`--emit-runtime NAME`).
+    fn runtimes(&self) -> &'static [Runtime] {
+        &[]
     }
 
     /// Whether [`Target::run`] is implemented.

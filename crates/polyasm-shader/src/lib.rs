@@ -42,7 +42,7 @@ pub mod runtime;
 use polyasm_core::front;
 use polyasm_core::stream::RunIo;
 use polyasm_core::target::{
-    DisasmInput, InputEncoding, OptionSpec, RunOutcome, Target, TargetInfo, TargetOptions, UsageError,
+    DisasmInput, InputEncoding, OptionSpec, RunOutcome, Runtime, Target, TargetInfo, TargetOptions, UsageError,
 };
 use polyasm_core::{CodeInfo, Diagnostic, Object, Outcome, SourceId, SourceMap, Span};
 
@@ -167,6 +167,10 @@ impl Target for ShaderTarget {
 
     fn run_output_is_binary(&self) -> bool {
         true
+    }
+
+    fn runtimes(&self) -> &'static [Runtime] {
+        runtime::RUNTIMES
     }
 
     fn run(

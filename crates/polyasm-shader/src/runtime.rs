@@ -9,6 +9,20 @@ pub const WGSL: &str = include_str!("shaders/interpreter.wgsl");
 /// std430 shader storage buffer and the frame in a uniform block.
 pub const GLSL: &str = include_str!("shaders/interpreter.glsl");
 
+/// Both, as `polyasm -t shader --emit-runtime NAME` prints them.
+pub static RUNTIMES: &[polyasm_core::Runtime] = &[
+    polyasm_core::Runtime {
+        name: "wgsl",
+        description: "the WGSL interpreter (a compute shader, for WebGPU and wgpu)",
+        text: WGSL,
+    },
+    polyasm_core::Runtime {
+        name: "glsl",
+        description: "the GLSL 4.30 interpreter (a fragment shader, for OpenGL)",
+        text: GLSL,
+    },
+];
+
 /// The WGSL shader's entry point.
 pub const WGSL_ENTRY_POINT: &str = "main";
 
