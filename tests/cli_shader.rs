@@ -348,3 +348,75 @@ fn emit_runtime_prints_the_interpreters_and_refuses_what_does_not_apply() {
         assert!(out.stdout.is_empty());
     }
 }
+
+#[test]
+fn run_renders_on_the_device_asked_for() {
+    let dir = temp();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let render = |device: &str, out: &str| {
+        polyasm()
+            .args(["run", UV, "-o", out, "--size", "64x36", "--device", device])
+            .output()
+            .unwrap()
+    };
+    let cpu = render("cpu", &path("cpu.png"));
+    assert!(cpu.status.success(), "{}", stderr(&cpu));
+    assert!(!stderr(&cpu).contains("note:"), "{}", stderr(&cpu));
+    // `auto` renders, on a hardware GPU or on the CPU with a note.
+    let auto = render("auto", &path("auto.png"));
+    assert!(auto.status.success(), "{}", stderr(&auto));
+    let gpu = render("gpu", &path("gpu.png"));
+    if std::env::var("POLYASM_NO_GPU").is_ok_and(|v| v == "1") && !gpu.status.success() {
+        assert!(stderr(&gpu).contains("SH040"), "{}", stderr(&gpu));
+    } else {
+        assert!(
+            gpu.status.success(),
+            "no GPU adapter (set POLYASM_NO_GPU=1 on a machine without one): {}",
+            stderr(&gpu)
+        );
+        let near = |a: [u8; 4], b: [u8; 4]| a.iter().zip(b).all(|(x, y)| x.abs_diff(y) <= 1);
+        for (x, y) in [(0, 0), (63, 35), (10, 20), (40, 5)] {
+            let on_gpu = png_pixel(Path::new(&path("gpu.png")), x, y);
+            assert!(near(on_gpu, png_pixel(Path::new(&path("cpu.png")), x, y)), "({x}, {y})");
+        }
+        assert!(near(png_pixel(Path::new(&path("gpu.png")), 0, 0), [2, 4, 0, 255]));
+        assert!(near(png_pixel(Path::new(&path("gpu.png")), 63, 35), [253, 251, 0, 255]));
+    }
+    // An adapter that does not exist: `gpu` fails with SH040 and writes nothing, `auto` falls
+    // back to the CPU.
+    let missing = polyasm()
+        .args([
+            "run",
+            UV,
+            "-o",
+            &path("none.png"),
+            "--device",
+            "gpu",
+            "--error-format",
+            "short",
+        ])
+        .env("WGPU_ADAPTER_NAME", "no such adapter")
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(stderr(&missing).contains("SH040"), "{}", stderr(&missing));
+    assert!(!dir.path().join("none.png").exists());
+    let fallback = polyasm()
+        .args(["run", UV, "-o", &path("fallback.png"), "--size", "64x36"])
+        .env("WGPU_ADAPTER_NAME", "no such adapter")
+        .output()
+        .unwrap();
+    assert!(fallback.status.success(), "{}", stderr(&fallback));
+    assert!(
+        stderr(&fallback).contains("note: rendering on the CPU"),
+        "{}",
+        stderr(&fallback)
+    );
+    assert_eq!(
+        std::fs::read(path("fallback.png")).unwrap(),
+        std::fs::read(path("cpu.png")).unwrap()
+    );
+    let bad = run(&["run", UV, "--device", "tpu", "--error-format", "short"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("PA006"));
+}

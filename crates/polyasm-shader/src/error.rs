@@ -256,6 +256,16 @@ pub static CODES: &[CodeInfo] = &[
         "too many instructions in the bytecode",
         "A bytecode file's instruction count (bytes 8 to 11) is at most 65536, the longest program.",
     ),
+    code(
+        "SH040",
+        "no GPU adapter",
+        "`polyasm run --device gpu` renders on a GPU through Vulkan, and none was found: no Vulkan driver is installed, or none matches `WGPU_ADAPTER_NAME`. Install your GPU's Vulkan driver (or Mesa's software one, `mesa-vulkan-drivers`), or render on the CPU with `--device cpu` (or `auto`, which falls back to it).",
+    ),
+    code(
+        "SH041",
+        "GPU rendering failed",
+        "The GPU could not render the picture: the device would not open or was lost, it ran out of memory, or the picture has more pixels than the adapter renders in one frame. The message says which; `--device cpu` renders on the CPU instead.",
+    ),
 ];
 
 const fn code(code: &'static str, title: &'static str, explanation: &'static str) -> CodeInfo {

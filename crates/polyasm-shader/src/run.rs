@@ -6,6 +6,7 @@ use polyasm_core::target::{OptionSpec, RunOutcome, TargetOptions, UsageError};
 use polyasm_core::{Diagnostic, Object, Outcome};
 
 use crate::exec::{Alpha, Frame};
+use crate::gpu::{GpuError, GpuRenderer};
 use crate::render::{self, MAX_PIXELS, MAX_SIDE};
 
 /// The picture's size when `--size` is not given.
@@ -28,6 +29,13 @@ pub static RUN_OPTIONS: &[OptionSpec] = &[
         repeatable: false,
     },
     OptionSpec {
+        long: "device",
+        short: None,
+        value_name: Some("auto|cpu|gpu"),
+        help: "shader: where to render: `cpu`, `gpu` (Vulkan), or `auto` (default: a hardware GPU if there is one, else the CPU)",
+        repeatable: false,
+    },
+    OptionSpec {
         long: "alpha",
         short: None,
         value_name: Some("opaque|keep"),
@@ -36,11 +44,24 @@ pub static RUN_OPTIONS: &[OptionSpec] = &[
     },
 ];
 
+/// Where a picture is rendered.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Device {
+    /// A hardware GPU if there is one, else the CPU (with a note). A software Vulkan driver
+    /// counts as no GPU here: the CPU renderer is far faster than it.
+    #[default]
+    Auto,
+    Cpu,
+    /// A GPU through Vulkan, software drivers included; none is an error (SH040).
+    Gpu,
+}
+
 /// What the options ask for.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RunSettings {
     pub frame: Frame,
     pub alpha: Alpha,
+    pub device: Device,
 }
 
 fn usage(message: String, help: &str) -> UsageError {
@@ -102,9 +123,21 @@ pub fn run_settings(options: &TargetOptions) -> Result<RunSettings, UsageError> 
             ));
         }
     };
+    let device = match options.value("device") {
+        None | Some("auto") => Device::Auto,
+        Some("cpu") => Device::Cpu,
+        Some("gpu") => Device::Gpu,
+        Some(text) => {
+            return Err(usage(
+                format!("invalid value `{text}` for `--device`"),
+                "write `--device auto`, `--device cpu` or `--device gpu`",
+            ));
+        }
+    };
     Ok(RunSettings {
         frame: Frame { width, height, time },
         alpha,
+        device,
     })
 }
 
@@ -115,9 +148,9 @@ pub fn run_object(object: &Object, options: &TargetOptions, io: &mut RunIo) -> R
         Ok(program) => program,
         Err(errors) => return Ok(Outcome::failed(crate::bad_bytecode("the program", &errors))),
     };
-    let image = match render::render(&program, &settings.frame, settings.alpha) {
+    let image = match render_on(settings.device, &program, &settings, &mut *io.stderr) {
         Ok(image) => image,
-        Err(e) => return Ok(Outcome::failed(vec![Diagnostic::error("PA006", e.to_string())])),
+        Err(d) => return Ok(Outcome::failed(vec![*d])),
     };
     let written = render::write_png(&image, &mut *io.stdout).and_then(|()| io.stdout.flush());
     Ok(match written {
@@ -127,6 +160,55 @@ pub fn run_object(object: &Object, options: &TargetOptions, io: &mut RunIo) -> R
             format!("cannot write the picture: {e}"),
         )]),
     })
+}
+
+/// Renders on the device asked for; `auto` says on `notes` when it falls back to the CPU.
+fn render_on(
+    device: Device,
+    program: &[crate::ops::Instr],
+    settings: &RunSettings,
+    notes: &mut dyn std::io::Write,
+) -> Result<crate::exec::Image, Box<Diagnostic>> {
+    let gpu = match device {
+        Device::Cpu => None,
+        Device::Gpu => match GpuRenderer::new() {
+            Ok(gpu) => Some(gpu),
+            Err(e) => return Err(Box::new(gpu_error(&e))),
+        },
+        Device::Auto => match GpuRenderer::new() {
+            Ok(gpu) if !gpu.is_software() => Some(gpu),
+            Ok(gpu) => {
+                let _ = writeln!(
+                    notes,
+                    "note: rendering on the CPU: the only GPU adapter, {}, is a software one (`--device gpu` uses it)",
+                    gpu.adapter_name()
+                );
+                None
+            }
+            Err(_) => {
+                let _ = writeln!(notes, "note: rendering on the CPU: no GPU adapter was found");
+                None
+            }
+        },
+    };
+    match gpu {
+        Some(gpu) => gpu
+            .render(program, &settings.frame, settings.alpha)
+            .map_err(|e| Box::new(gpu_error(&e))),
+        None => render::render(program, &settings.frame, settings.alpha)
+            .map_err(|e| Box::new(Diagnostic::error("PA006", e.to_string()))),
+    }
+}
+
+/// A GPU failure as a diagnostic.
+fn gpu_error(error: &GpuError) -> Diagnostic {
+    match error {
+        GpuError::NoAdapter(_) => Diagnostic::error("SH040", error.to_string()).with_help(
+            "install a Vulkan driver (Mesa's software one is `mesa-vulkan-drivers`), or render with `--device cpu`",
+        ),
+        _ => Diagnostic::error("SH041", format!("the GPU could not render: {error}"))
+            .with_help("render on the CPU with `--device cpu`"),
+    }
 }
 
 #[cfg(test)]
