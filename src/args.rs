@@ -191,6 +191,11 @@ pub struct RunArgs {
     #[arg(long)]
     pub binary: bool,
 
+    /// Run again whenever the input (or a file it includes) changes, reporting errors instead
+    /// of exiting on them; stop with Ctrl-C
+    #[arg(long)]
+    pub watch: bool,
+
     #[command(flatten)]
     pub target_options: TargetOptionArgs<ForRun>,
 }

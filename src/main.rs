@@ -563,6 +563,68 @@ fn hint_at_assembling(diagnostics: &mut Vec<Diagnostic>, input: &Input) {
 
 /// PA017: the disassembler's input holds more words than a program of the target can.
 fn run(args: &RunArgs, reporter: &mut Reporter) -> Result {
+    if !args.watch {
+        return run_once(args, reporter, &mut Vec::new());
+    }
+    let Some(input) = &args.io.input else {
+        reporter.usage(
+            Diagnostic::error("PA006", "`--watch` needs an input file to watch")
+                .with_help("name the program's file instead of reading it from standard input"),
+        );
+        return Err(Failure::Usage);
+    };
+    let mut watched = vec![std::path::PathBuf::from(input)];
+    loop {
+        if let Err(Failure::Usage) = run_once(args, reporter, &mut watched) {
+            return Err(Failure::Usage);
+        }
+        reporter.start_over();
+        if reporter.is_human() {
+            let _ = writeln!(
+                std::io::stderr(),
+                "polyasm: watching {} for changes (Ctrl-C stops)",
+                polyasm_core::text::count(watched.len(), "file")
+            );
+        }
+        wait_for_change(&watched);
+    }
+}
+
+/// What `--watch` compares: each file's length and modification time (`None` when it cannot
+/// be read, e.g. while an editor replaces it).
+fn fingerprint(files: &[std::path::PathBuf]) -> Vec<Option<(u64, std::time::SystemTime)>> {
+    files
+        .iter()
+        .map(|f| {
+            std::fs::metadata(f)
+                .ok()
+                .and_then(|m| Some((m.len(), m.modified().ok()?)))
+        })
+        .collect()
+}
+
+/// Returns once one of `files` has changed (polled five times a second), and once it has been
+/// still for a moment, so that a file being written is read whole.
+fn wait_for_change(files: &[std::path::PathBuf]) {
+    let pause = std::time::Duration::from_millis(200);
+    let before = fingerprint(files);
+    let mut now = before.clone();
+    while now == before {
+        std::thread::sleep(pause);
+        now = fingerprint(files);
+    }
+    loop {
+        std::thread::sleep(pause);
+        let settled = fingerprint(files);
+        if settled == now {
+            return;
+        }
+        now = settled;
+    }
+}
+
+/// One run; the files it read are added to `watched`.
+fn run_once(args: &RunArgs, reporter: &mut Reporter, watched: &mut Vec<std::path::PathBuf>) -> Result {
     let input = Input::from_arg(args.io.input.as_deref());
     let target = resolve_target(args.io.target.as_deref(), &input, reporter)?;
     let options = &TargetOptions {
@@ -610,6 +672,11 @@ fn run(args: &RunArgs, reporter: &mut Reporter) -> Result {
     } else {
         assemble_input(target, &input, options, reporter, "nothing run", false)?
     };
+    for path in sources.iter().filter_map(|(_, source)| source.path()) {
+        if !watched.iter().any(|w| w == path) {
+            watched.push(path.to_path_buf());
+        }
+    }
     output.check_not_included(&sources, reporter)?;
     // The results are written as they are computed: to standard output, or to a temporary file
     // that replaces `-o FILE` only when the run succeeds.

@@ -107,6 +107,18 @@ impl Reporter {
         let _ = std::io::stderr().write_all(text.as_bytes());
     }
 
+    /// Forgets the counts of errors and warnings, for a new run of `--watch`.
+    pub fn start_over(&mut self) {
+        self.errors = 0;
+        self.warnings_seen = 0;
+        self.hidden = (0, 0);
+    }
+
+    /// Whether diagnostics are written for people (the human format).
+    pub fn is_human(&self) -> bool {
+        self.format == ErrorFormat::Human
+    }
+
     /// The closing line of hidden diagnostics, then a one-line summary after errors, in the
     /// human format only.
     pub fn summarize_failure(&mut self, what: &str) {

@@ -420,3 +420,53 @@ fn run_renders_on_the_device_asked_for() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(stderr(&bad).contains("PA006"));
 }
+
+#[test]
+fn watch_renders_again_when_the_source_changes_and_survives_errors() {
+    use std::io::Read;
+    let dir = temp();
+    let source = dir.path().join("watched.sasm");
+    let picture = dir.path().join("watched.png");
+    std::fs::write(&source, "load(s0, 1)\nsetComponent0(c, s0)\n").unwrap();
+    let mut child = polyasm()
+        .args([
+            "run",
+            "--watch",
+            source.to_str().unwrap(),
+            "-o",
+            picture.to_str().unwrap(),
+        ])
+        .args(["--size", "4x4", "--device", "cpu", "--error-format", "short"])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Waits (up to a minute, polling) until `done` holds.
+    let wait = |what: &str, done: &dyn Fn() -> bool| {
+        for _ in 0..600 {
+            if done() {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        panic!("--watch never got to: {what}");
+    };
+    let red = || picture.exists() && png_pixel(&picture, 0, 0) == [255, 0, 0, 255];
+    wait("the first picture", &red);
+    // A mistake is reported and the watch goes on; the last picture stays.
+    std::fs::write(&source, "load(s0, 1)\nsetComponent9(c, s0)\n").unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    assert!(red(), "the picture is kept while the source is wrong");
+    // The fixed source is rendered again: green now.
+    std::fs::write(&source, "load(s0, 1)\nsetComponent1(c, s0)\n").unwrap();
+    let green = || picture.exists() && png_pixel(&picture, 0, 0) == [0, 255, 0, 255];
+    wait("the picture of the changed source", &green);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let mut err = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    assert!(err.contains("SH002"), "{err}");
+    // Standard input cannot be watched.
+    let out = run(&["run", "--watch", "-t", "shader", "--error-format", "short"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("PA006"), "{}", stderr(&out));
+}
