@@ -651,6 +651,13 @@ fn run_once(args: &RunArgs, reporter: &mut Reporter, watched: &mut Vec<std::path
         "write it to a file with `-o FILE`, e.g. `-o out.png`, or pipe it to a program",
         reporter,
     )?;
+    if target.run_writes_files(options) && matches!(output, Output::Stdout) {
+        reporter.usage(
+            Diagnostic::error("PA006", "this run writes several files: `-o` must name them")
+                .with_help("give a pattern with a frame number, e.g. `-o frames/%04d.png`"),
+        );
+        return Err(Failure::Usage);
+    }
     output.check_not_input(&input, reporter)?;
     // Files named by option values (`--data`) are inputs too.
     for value in options.values.values().flatten() {
@@ -678,9 +685,23 @@ fn run_once(args: &RunArgs, reporter: &mut Reporter, watched: &mut Vec<std::path
         }
     }
     output.check_not_included(&sources, reporter)?;
+    let writes_files = target.run_writes_files(options);
+    let mut files = match (&output, writes_files) {
+        (Output::Path(pattern), true) => {
+            let mut inputs = watched.clone();
+            inputs.extend(args.io.input.iter().map(std::path::PathBuf::from));
+            inputs.extend(options.values.values().flatten().map(std::path::PathBuf::from));
+            Some(RunFileWriter {
+                pattern: pattern.clone(),
+                inputs,
+            })
+        }
+        _ => None,
+    };
     // The results are written as they are computed: to standard output, or to a temporary file
     // that replaces `-o FILE` only when the run succeeds.
     let mut sink = match &output {
+        _ if writes_files => Ok(Sink::Nothing(std::io::sink())),
         Output::Stdout => io::stdout_stream().map(Sink::Stdout),
         Output::Path(path) => polyasm_core::fs::AtomicWriter::create(std::path::Path::new(path))
             .map(Sink::File)
@@ -694,6 +715,7 @@ fn run_once(args: &RunArgs, reporter: &mut Reporter, watched: &mut Vec<std::path
         inner: match &mut sink {
             Sink::Stdout(stdout) => stdout as &mut dyn Write,
             Sink::File(file) => file,
+            Sink::Nothing(nothing) => nothing,
         },
         first: None,
     };
@@ -713,6 +735,7 @@ fn run_once(args: &RunArgs, reporter: &mut Reporter, watched: &mut Vec<std::path
         stdin,
         stdout: &mut writer,
         stderr: &mut stderr,
+        files: files.as_mut().map(|f| f as &mut dyn polyasm_core::stream::RunFiles),
     };
     let outcome = target
         .run(&object, options, &mut sources, &mut streams)
@@ -750,7 +773,7 @@ fn run_once(args: &RunArgs, reporter: &mut Reporter, watched: &mut Vec<std::path
             reporter.emit(vec![output.write_failed(&io::io_reason(&e))], &sources);
             Failure::Errors
         }),
-        Sink::Stdout(_) => Ok(()),
+        Sink::Stdout(_) | Sink::Nothing(_) => Ok(()),
     }
 }
 
@@ -782,6 +805,36 @@ fn load_binary(target: &dyn Target, input: &Input, reporter: &mut Reporter) -> R
 enum Sink {
     Stdout(std::io::StdoutLock<'static>),
     File(polyasm_core::fs::AtomicWriter),
+    /// A run that writes files of its own ([`RunFileWriter`]) prints nothing.
+    Nothing(std::io::Sink),
+}
+
+/// The files a run writes of its own, named from the `-o` pattern: each written whole
+/// (atomically), none of them an input of the run.
+struct RunFileWriter {
+    pattern: String,
+    inputs: Vec<std::path::PathBuf>,
+}
+
+impl polyasm_core::stream::RunFiles for RunFileWriter {
+    fn pattern(&self) -> &str {
+        &self.pattern
+    }
+
+    fn write(&mut self, path: &str, bytes: &[u8]) -> std::result::Result<(), Diagnostic> {
+        let target = std::path::Path::new(path);
+        if let Some(input) = self.inputs.iter().find(|i| polyasm_core::fs::same_file(target, i)) {
+            return Err(Diagnostic::error(
+                "PA014",
+                format!("the output `{path}` is the input `{}`", input.display()),
+            )
+            .with_note("writing it would destroy the input; it was not written")
+            .with_help("choose another output pattern with `-o`"));
+        }
+        let output = Output::Path(path.to_string());
+        let written = polyasm_core::fs::write_atomic(target, bytes);
+        written.map_err(|e| output.write_failed(&io::io_reason(&e)))
+    }
 }
 
 /// The run's output, remembering the reason of the first write that failed (a reader that

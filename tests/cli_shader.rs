@@ -470,3 +470,64 @@ fn watch_renders_again_when_the_source_changes_and_survives_errors() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("PA006"), "{}", stderr(&out));
 }
+
+#[test]
+fn frames_render_an_animation_to_numbered_files() {
+    let dir = temp();
+    // Red is the time: frame i of `--fps 4` from `--time 0.25` has t = 0.25 + i / 4.
+    let source = write(dir.path(), "clock.sasm", b"setComponent0(c, t)\n");
+    let pattern = dir.path().join("frames_%02d.png");
+    let out = run(&[
+        "run",
+        source.to_str().unwrap(),
+        "--frames",
+        "4",
+        "--fps",
+        "4",
+        "--time",
+        "0.25",
+        "--size",
+        "3x2",
+        "--device",
+        "cpu",
+        "-o",
+        pattern.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(out.stdout.is_empty());
+    let reds: Vec<u8> = (0..4)
+        .map(|i| png_pixel(&dir.path().join(format!("frames_{i:02}.png")), 2, 1)[0])
+        .collect();
+    assert_eq!(reds, [64, 128, 191, 255]);
+    assert!(!dir.path().join("frames_04.png").exists());
+    // Usage errors: no pattern, no `-o`, `--fps` alone, absurd counts.
+    for args in [
+        &["--frames", "2", "-o", "still.png"][..],
+        &["--frames", "2"],
+        &["--fps", "2", "-o", "x.png"],
+        &["--frames", "0", "-o", "%d.png"],
+        &["--frames", "2", "--fps", "0", "-o", "%d.png"],
+    ] {
+        let out = run(&[&["run", source.to_str().unwrap(), "--error-format", "short"][..], args].concat());
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&out).contains("PA006"), "{}", stderr(&out));
+    }
+    // A frame that would be the input is refused, and the input is left alone.
+    let input = write(dir.path(), "prog1.sasm", b"setComponent0(c, t)\n");
+    let pattern = dir.path().join("prog%d.sasm");
+    let out = run(&[
+        "run",
+        input.to_str().unwrap(),
+        "--frames",
+        "3",
+        "--device",
+        "cpu",
+        "--error-format",
+        "short",
+        "-o",
+        pattern.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("PA014"), "{}", stderr(&out));
+    assert_eq!(std::fs::read(&input).unwrap(), b"setComponent0(c, t)\n");
+}

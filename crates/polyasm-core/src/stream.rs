@@ -20,7 +20,7 @@
 //! }
 //!
 //! let (mut stdin, mut stdout, mut stderr) = (&b"hi\n"[..], Vec::new(), Vec::new());
-//! let mut io = RunIo { stdin: &mut stdin, stdout: &mut stdout, stderr: &mut stderr };
+//! let mut io = RunIo { stdin: &mut stdin, stdout: &mut stdout, stderr: &mut stderr, files: None };
 //! assert_eq!(shout(&mut io).unwrap(), ExitStatus::SUCCESS);
 //! assert_eq!(stdout, b"HI\n");
 //! ```
@@ -39,6 +39,19 @@ pub struct RunIo<'a> {
     pub stdout: &'a mut dyn Write,
     /// The program's own error stream (polyasm's standard error).
     pub stderr: &'a mut dyn Write,
+    /// Where a run that writes files of its own ([`crate::Target::run_writes_files`]) writes
+    /// them; `None` otherwise.
+    pub files: Option<&'a mut dyn RunFiles>,
+}
+
+/// The files a run writes besides its standard output (a shader's animation frames), named
+/// from the `-o` pattern.
+pub trait RunFiles {
+    /// The `-o` argument: a pattern such as `frames/%04d.png`.
+    fn pattern(&self) -> &str;
+    /// Writes `bytes` to `path` as a whole (a file is replaced only once it is complete). An
+    /// input of the run is refused (PA014), a failed write is PA003.
+    fn write(&mut self, path: &str, bytes: &[u8]) -> Result<(), Diagnostic>;
 }
 
 /// How a program that ran ended: its exit code (0 for a normal end).

@@ -264,6 +264,12 @@ pub trait Target: Send + Sync {
         false
     }
 
+    /// Whether a run with these options writes files of its own, named from the `-o` pattern
+    /// through [`crate::stream::RunIo::files`], instead of one output stream.
+    fn run_writes_files(&self, _options: &TargetOptions) -> bool {
+        false
+    }
+
     /// Sources this target ships for running its programs elsewhere (`--emit-runtime NAME`).
     fn runtimes(&self) -> &'static [Runtime] {
         &[]

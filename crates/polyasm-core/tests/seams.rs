@@ -351,6 +351,7 @@ fn run_with(object: &Object, stdin: &mut dyn BufRead, stdout: &mut dyn Write) ->
         stdin,
         stdout,
         stderr: &mut stderr,
+        files: None,
     };
     SEAM.run(object, &TargetOptions::default(), &mut SourceMap::new(), &mut io)
         .expect("seam runs")

@@ -169,6 +169,10 @@ impl Target for ShaderTarget {
         true
     }
 
+    fn run_writes_files(&self, options: &TargetOptions) -> bool {
+        options.value("frames").is_some()
+    }
+
     fn runtimes(&self) -> &'static [Runtime] {
         runtime::RUNTIMES
     }

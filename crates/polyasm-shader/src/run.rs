@@ -5,8 +5,9 @@ use polyasm_core::stream::{ExitStatus, RunIo};
 use polyasm_core::target::{OptionSpec, RunOutcome, TargetOptions, UsageError};
 use polyasm_core::{Diagnostic, Object, Outcome};
 
-use crate::exec::{Alpha, Frame};
+use crate::exec::{Alpha, Frame, Image};
 use crate::gpu::{GpuError, GpuRenderer};
+use crate::ops::Instr;
 use crate::render::{self, MAX_PIXELS, MAX_SIDE};
 
 /// The picture's size when `--size` is not given.
@@ -26,6 +27,20 @@ pub static RUN_OPTIONS: &[OptionSpec] = &[
         short: None,
         value_name: Some("SECONDS"),
         help: "shader: the time `t` the program sees (default 0)",
+        repeatable: false,
+    },
+    OptionSpec {
+        long: "frames",
+        short: None,
+        value_name: Some("N"),
+        help: "shader: render N frames, frame i at time `--time` + i / `--fps`, to the files `-o PATTERN` names (`%04d` is the frame number)",
+        repeatable: false,
+    },
+    OptionSpec {
+        long: "fps",
+        short: None,
+        value_name: Some("F"),
+        help: "shader: frames per second of `--frames` (default 30)",
         repeatable: false,
     },
     OptionSpec {
@@ -56,12 +71,20 @@ pub enum Device {
     Gpu,
 }
 
+/// The most frames one run renders.
+pub const MAX_FRAMES: u32 = 1_000_000;
+/// Frames per second when `--fps` is not given.
+pub const DEFAULT_FPS: f32 = 30.0;
+
 /// What the options ask for.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RunSettings {
+    /// The first frame (`--time`).
     pub frame: Frame,
     pub alpha: Alpha,
     pub device: Device,
+    /// `--frames N` and `--fps F`, for an animation.
+    pub animation: Option<(u32, f32)>,
 }
 
 fn usage(message: String, help: &str) -> UsageError {
@@ -134,20 +157,90 @@ pub fn run_settings(options: &TargetOptions) -> Result<RunSettings, UsageError> 
             ));
         }
     };
+    let frames = match options.value("frames") {
+        None => None,
+        Some(text) => match text.trim().parse::<u32>() {
+            Ok(n) if (1..=MAX_FRAMES).contains(&n) => Some(n),
+            _ => {
+                return Err(usage(
+                    format!("invalid value `{text}` for `--frames`"),
+                    &format!("give the number of frames, 1 to {MAX_FRAMES}, e.g. `--frames 60`"),
+                ));
+            }
+        },
+    };
+    let fps = match options.value("fps") {
+        None => DEFAULT_FPS,
+        Some(text) => match text.trim().parse::<f32>() {
+            Ok(f) if f.is_finite() && f > 0.0 => f,
+            _ => {
+                return Err(usage(
+                    format!("invalid value `{text}` for `--fps`"),
+                    "give a positive number of frames per second, e.g. `--fps 30`",
+                ));
+            }
+        },
+    };
+    if frames.is_none() && options.value("fps").is_some() {
+        return Err(usage(
+            "`--fps` applies only to an animation".to_string(),
+            "add `--frames N` to render N frames",
+        ));
+    }
     Ok(RunSettings {
         frame: Frame { width, height, time },
         alpha,
         device,
+        animation: frames.map(|n| (n, fps)),
     })
 }
 
-/// Renders a bytecode program to a PNG on `io.stdout`.
+/// The file name of frame `index` from a pattern with one `%d` or `%0Nd` (N from 1 to 9) in
+/// it; `%%` is a `%`.
+pub fn frame_path(pattern: &str, index: u32) -> Result<String, String> {
+    let mut out = String::with_capacity(pattern.len() + 8);
+    let mut numbers = 0;
+    let mut chars = pattern.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('%') => out.push('%'),
+            Some('d') => {
+                numbers += 1;
+                out.push_str(&index.to_string());
+            }
+            Some('0') => match (chars.next(), chars.next()) {
+                (Some(width @ '1'..='9'), Some('d')) => {
+                    numbers += 1;
+                    let width = width.to_digit(10).expect("a digit") as usize;
+                    out.push_str(&format!("{index:0width$}"));
+                }
+                _ => return Err("a frame number is `%d` or `%0Nd` with N from 1 to 9".to_string()),
+            },
+            _ => return Err("a frame number is `%d` or `%0Nd` with N from 1 to 9 (`%%` is a `%`)".to_string()),
+        }
+    }
+    match numbers {
+        1 => Ok(out),
+        0 => Err("it has no frame number (`%d` or `%04d`), so every frame would overwrite the last".to_string()),
+        _ => Err("it has more than one frame number".to_string()),
+    }
+}
+
+/// Renders a bytecode program to a PNG on `io.stdout`, or an animation to the files of
+/// `io.files`.
 pub fn run_object(object: &Object, options: &TargetOptions, io: &mut RunIo) -> RunOutcome {
     let settings = run_settings(options)?;
     let program = match crate::decode::read(&object.bytes) {
         Ok(program) => program,
         Err(errors) => return Ok(Outcome::failed(crate::bad_bytecode("the program", &errors))),
     };
+    if let Some((frames, fps)) = settings.animation {
+        return animate(&program, &settings, frames, fps, io);
+    }
     let image = match render_on(settings.device, &program, &settings, &mut *io.stderr) {
         Ok(image) => image,
         Err(d) => return Ok(Outcome::failed(vec![*d])),
@@ -162,42 +255,128 @@ pub fn run_object(object: &Object, options: &TargetOptions, io: &mut RunIo) -> R
     })
 }
 
-/// Renders on the device asked for; `auto` says on `notes` when it falls back to the CPU.
+/// Where frames are rendered.
+enum Renderer {
+    Cpu,
+    Gpu(GpuRenderer),
+}
+
+impl Renderer {
+    /// The renderer for `device`; `auto` says on `notes` when it falls back to the CPU.
+    fn open(device: Device, notes: &mut dyn std::io::Write) -> Result<Renderer, Box<Diagnostic>> {
+        Ok(match device {
+            Device::Cpu => Renderer::Cpu,
+            Device::Gpu => Renderer::Gpu(GpuRenderer::new().map_err(|e| Box::new(gpu_error(&e)))?),
+            Device::Auto => match GpuRenderer::new() {
+                Ok(gpu) if !gpu.is_software() => Renderer::Gpu(gpu),
+                Ok(gpu) => {
+                    let _ = writeln!(
+                        notes,
+                        "note: rendering on the CPU: the only GPU adapter, {}, is a software one (`--device gpu` uses it)",
+                        gpu.adapter_name()
+                    );
+                    Renderer::Cpu
+                }
+                Err(_) => {
+                    let _ = writeln!(notes, "note: rendering on the CPU: no GPU adapter was found");
+                    Renderer::Cpu
+                }
+            },
+        })
+    }
+
+    /// Renders a frame into `image`, reusing its buffer.
+    fn render_into(
+        &self,
+        program: &[Instr],
+        frame: &Frame,
+        alpha: Alpha,
+        image: &mut Image,
+    ) -> Result<(), Box<Diagnostic>> {
+        match self {
+            Renderer::Gpu(gpu) => {
+                gpu.render_into(program, frame, alpha, &mut image.rgba)
+                    .map_err(|e| Box::new(gpu_error(&e)))?;
+                image.width = frame.width;
+                image.height = frame.height;
+                Ok(())
+            }
+            Renderer::Cpu => render::render_into(program, frame, alpha, image)
+                .map_err(|e| Box::new(Diagnostic::error("PA006", e.to_string()))),
+        }
+    }
+}
+
+/// Renders one picture.
 fn render_on(
     device: Device,
-    program: &[crate::ops::Instr],
+    program: &[Instr],
     settings: &RunSettings,
     notes: &mut dyn std::io::Write,
-) -> Result<crate::exec::Image, Box<Diagnostic>> {
-    let gpu = match device {
-        Device::Cpu => None,
-        Device::Gpu => match GpuRenderer::new() {
-            Ok(gpu) => Some(gpu),
-            Err(e) => return Err(Box::new(gpu_error(&e))),
-        },
-        Device::Auto => match GpuRenderer::new() {
-            Ok(gpu) if !gpu.is_software() => Some(gpu),
-            Ok(gpu) => {
-                let _ = writeln!(
-                    notes,
-                    "note: rendering on the CPU: the only GPU adapter, {}, is a software one (`--device gpu` uses it)",
-                    gpu.adapter_name()
-                );
-                None
-            }
-            Err(_) => {
-                let _ = writeln!(notes, "note: rendering on the CPU: no GPU adapter was found");
-                None
-            }
-        },
+) -> Result<Image, Box<Diagnostic>> {
+    let renderer = Renderer::open(device, notes)?;
+    let mut image = Image {
+        width: 0,
+        height: 0,
+        rgba: Vec::new(),
     };
-    match gpu {
-        Some(gpu) => gpu
-            .render(program, &settings.frame, settings.alpha)
-            .map_err(|e| Box::new(gpu_error(&e))),
-        None => render::render(program, &settings.frame, settings.alpha)
-            .map_err(|e| Box::new(Diagnostic::error("PA006", e.to_string()))),
+    renderer.render_into(program, &settings.frame, settings.alpha, &mut image)?;
+    Ok(image)
+}
+
+/// Renders `frames` frames, frame i at the start time + i / `fps`, each to its file; a
+/// progress bar on a terminal.
+fn animate(program: &[Instr], settings: &RunSettings, frames: u32, fps: f32, io: &mut RunIo) -> RunOutcome {
+    let Some(files) = io.files.as_mut() else {
+        return Err(usage(
+            "`--frames` writes one file per frame: `-o` must name them".to_string(),
+            "give a pattern with a frame number, e.g. `-o frames/%04d.png`",
+        ));
+    };
+    let pattern = files.pattern().to_string();
+    if let Err(problem) = frame_path(&pattern, 0) {
+        return Err(usage(
+            format!("invalid output pattern `{pattern}` for `--frames`: {problem}"),
+            "number the frames with `%d` or `%04d`, e.g. `-o frames/%04d.png`",
+        ));
     }
+    let renderer = match Renderer::open(settings.device, &mut *io.stderr) {
+        Ok(renderer) => renderer,
+        Err(d) => return Ok(Outcome::failed(vec![*d])),
+    };
+    let progress =
+        indicatif::ProgressBar::with_draw_target(Some(u64::from(frames)), indicatif::ProgressDrawTarget::stderr());
+    let mut image = Image {
+        width: 0,
+        height: 0,
+        rgba: Vec::new(),
+    };
+    let mut png = Vec::new();
+    for index in 0..frames {
+        let frame = Frame {
+            time: settings.frame.time + index as f32 / fps,
+            ..settings.frame
+        };
+        let path = frame_path(&pattern, index).expect("the pattern was checked");
+        let written = renderer
+            .render_into(program, &frame, settings.alpha, &mut image)
+            .and_then(|()| {
+                png.clear();
+                render::write_png(&image, &mut png).map_err(|e| Box::new(Diagnostic::error("PA003", e.to_string())))?;
+                files.write(&path, &png).map_err(Box::new)
+            });
+        if let Err(d) = written {
+            progress.abandon();
+            let d = d.with_note(format!(
+                "{} of {frames} written before this one",
+                polyasm_core::text::count(index as usize, "frame")
+            ));
+            return Ok(Outcome::failed(vec![d]));
+        }
+        progress.inc(1);
+    }
+    progress.finish_and_clear();
+    Ok(Outcome::ok(ExitStatus::SUCCESS))
 }
 
 /// A GPU failure as a diagnostic.
@@ -214,6 +393,19 @@ fn gpu_error(error: &GpuError) -> Diagnostic {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn frame_paths_number_the_frames() {
+        assert_eq!(frame_path("f/%04d.png", 7), Ok("f/0007.png".to_string()));
+        assert_eq!(frame_path("%d.png", 12), Ok("12.png".to_string()));
+        assert_eq!(frame_path("100%%_%02d", 3), Ok("100%_03".to_string()));
+        assert_eq!(frame_path("%03d", 12345), Ok("12345".to_string()));
+        assert!(frame_path("out.png", 0).unwrap_err().contains("no frame number"));
+        assert!(frame_path("%d_%d", 0).unwrap_err().contains("more than one"));
+        for bad in ["%s.png", "%0d", "%010d", "%", "%5d"] {
+            assert!(frame_path(bad, 0).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn sizes_are_read_and_bounded() {
