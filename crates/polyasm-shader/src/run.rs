@@ -258,7 +258,7 @@ pub fn run_object(object: &Object, options: &TargetOptions, io: &mut RunIo) -> R
 /// Where frames are rendered.
 enum Renderer {
     Cpu,
-    Gpu(GpuRenderer),
+    Gpu(Box<GpuRenderer>),
 }
 
 impl Renderer {
@@ -266,9 +266,9 @@ impl Renderer {
     fn open(device: Device, notes: &mut dyn std::io::Write) -> Result<Renderer, Box<Diagnostic>> {
         Ok(match device {
             Device::Cpu => Renderer::Cpu,
-            Device::Gpu => Renderer::Gpu(GpuRenderer::new().map_err(|e| Box::new(gpu_error(&e)))?),
+            Device::Gpu => Renderer::Gpu(Box::new(GpuRenderer::new().map_err(|e| Box::new(gpu_error(&e)))?)),
             Device::Auto => match GpuRenderer::new() {
-                Ok(gpu) if !gpu.is_software() => Renderer::Gpu(gpu),
+                Ok(gpu) if !gpu.is_software() => Renderer::Gpu(Box::new(gpu)),
                 Ok(gpu) => {
                     let _ = writeln!(
                         notes,
