@@ -439,6 +439,22 @@ fn polyasm_run_writes_each_example_as_a_png_at_the_default_size() {
     }
 }
 
+/// The picture in the README is what the command beside it renders, and the text around it
+/// counts the program right.
+#[test]
+fn the_readme_shows_the_sphere_as_its_command_renders_it() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let readme = std::fs::read_to_string(Path::new(root).join("README.md")).unwrap();
+    let command = "polyasm run examples/shader/sphere.sasm -o docs/images/sphere.png --size 480x270";
+    assert!(readme.contains(command), "the README shows how its picture was made");
+    assert!(readme.contains("(docs/images/sphere.png)"));
+    let count = format!("{} instructions", program("sphere").len());
+    assert!(readme.contains(&count), "the README says {count}");
+    let picture = read_png(&Path::new(root).join("docs/images/sphere.png"));
+    let expected = render_cpu("sphere", &frame(480, 270, 0.0), Alpha::Opaque);
+    assert_within_one("docs/images/sphere.png", &picture, &expected);
+}
+
 // ---------------------------------------------------------------------------------------------
 // On the GPU.
 
