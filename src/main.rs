@@ -35,7 +35,22 @@ enum Failure {
 
 type Result<T = ()> = std::result::Result<T, Failure>;
 
+/// Turns off Mesa's Vulkan device-selection layer outside a desktop session (no usable
+/// `XDG_RUNTIME_DIR`), where it prints "error: XDG_RUNTIME_DIR is invalid or not set" on every
+/// GPU probe. polyasm picks its adapter itself, so the layer has nothing to do; a user who sets
+/// `NODEVICE_SELECT` or `MESA_VK_DEVICE_SELECT` keeps their choice (docs/shader-gpu.md).
+fn quiet_vulkan_device_select() {
+    let session = std::env::var_os("XDG_RUNTIME_DIR").is_some_and(|dir| std::path::Path::new(&dir).is_dir());
+    let chosen = std::env::var_os("NODEVICE_SELECT").is_some() || std::env::var_os("MESA_VK_DEVICE_SELECT").is_some();
+    if !session && !chosen {
+        // SAFETY: the first statement of `main`: no other thread exists yet to read the
+        // environment while it changes.
+        unsafe { std::env::set_var("NODEVICE_SELECT", "1") };
+    }
+}
+
 fn main() -> ExitCode {
+    quiet_vulkan_device_select();
     polyasm_core::fs::remove_temporary_on_signals();
     let raw_args = args::command_first(std::env::args_os().collect());
     if let Some(diagnostic) = args::non_utf8_argument(&raw_args) {

@@ -31,30 +31,6 @@ fn program(dir: &Path, name: &str, text: &str) -> PathBuf {
     path
 }
 
-fn drain(mut from: impl Read + Send + 'static) -> JoinHandle<Vec<u8>> {
-    std::thread::spawn(move || {
-        let mut bytes = Vec::new();
-        let _ = from.read_to_end(&mut bytes);
-        bytes
-    })
-}
-
-/// Waits for `child`, killing it and failing the test when it outlives [`HANG`].
-fn wait_bounded(child: &mut Child, what: &str) -> ExitStatus {
-    let deadline = Instant::now() + HANG;
-    loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            return status;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{what}: polyasm still running after {HANG:?}");
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-}
-
 /// Runs polyasm in `dir` with `stdin` (or standard input at its end when `None`), bounded.
 fn run_in(dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> Output {
     let mut child = polyasm()

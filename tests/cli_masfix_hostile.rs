@@ -9,45 +9,18 @@
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ExitStatus, Output, Stdio};
-use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::process::{Output, Stdio};
+use std::time::Duration;
 
 mod common;
 use common::*;
 
 /// Far longer than any of these runs needs; reached only when polyasm hangs.
-const HANG: Duration = Duration::from_secs(120);
-
 /// Writes `bytes` as `name` in `dir`.
 fn file(dir: &Path, name: &str, bytes: impl AsRef<[u8]>) -> PathBuf {
     let path = dir.join(name);
     std::fs::write(&path, bytes).unwrap();
     path
-}
-
-fn drain(mut from: impl Read + Send + 'static) -> JoinHandle<Vec<u8>> {
-    std::thread::spawn(move || {
-        let mut bytes = Vec::new();
-        let _ = from.read_to_end(&mut bytes);
-        bytes
-    })
-}
-
-/// Waits for `child`, killing it and failing the test when it outlives [`HANG`].
-fn wait_bounded(child: &mut Child, what: &str) -> ExitStatus {
-    let deadline = Instant::now() + HANG;
-    loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            return status;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{what}: polyasm still running after {HANG:?}");
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    }
 }
 
 /// Runs polyasm in `dir` with `stdin` (standard input at its end when `None`), bounded.

@@ -356,6 +356,10 @@ fn run_renders_on_the_device_asked_for() {
     let render = |device: &str, out: &str| {
         polyasm()
             .args(["run", UV, "-o", out, "--size", "64x36", "--device", device])
+            // As on a server: no desktop session, no choice of Vulkan device.
+            .env_remove("XDG_RUNTIME_DIR")
+            .env_remove("NODEVICE_SELECT")
+            .env_remove("MESA_VK_DEVICE_SELECT")
             .output()
             .unwrap()
     };
@@ -374,6 +378,9 @@ fn run_renders_on_the_device_asked_for() {
             "no GPU adapter (set POLYASM_NO_GPU=1 on a machine without one): {}",
             stderr(&gpu)
         );
+        // Nothing on stderr: not even Mesa's device-selection layer's complaint about the
+        // missing session.
+        assert_eq!(stderr(&gpu), "");
         let near = |a: [u8; 4], b: [u8; 4]| a.iter().zip(b).all(|(x, y)| x.abs_diff(y) <= 1);
         for (x, y) in [(0, 0), (63, 35), (10, 20), (40, 5)] {
             let on_gpu = png_pixel(Path::new(&path("gpu.png")), x, y);
@@ -530,4 +537,28 @@ fn frames_render_an_animation_to_numbered_files() {
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("PA014"), "{}", stderr(&out));
     assert_eq!(std::fs::read(&input).unwrap(), b"setComponent0(c, t)\n");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_picture_piped_into_head_exits_0_without_a_message() {
+    let dir = temp();
+    // A picture far larger than a pipe's buffer, so that the write meets the closed pipe.
+    let script = format!(
+        "{{ '{}' run '{UV}' -o - --size 2000x2000 --device cpu 2>err.txt; echo $? >status.txt; }} | head -c8",
+        env!("CARGO_BIN_EXE_polyasm")
+    );
+    let mut child = std::process::Command::new("sh")
+        .current_dir(dir.path())
+        .args(["-c", &script])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = drain(child.stdout.take().unwrap());
+    let status = wait_bounded(&mut child, "sh");
+    assert!(status.success());
+    assert_eq!(out.join().unwrap(), b"\x89PNG\r\n\x1a\n");
+    let read = |name: &str| std::fs::read_to_string(dir.path().join(name)).unwrap();
+    assert_eq!(read("status.txt").trim(), "0");
+    assert_eq!(read("err.txt"), "");
 }

@@ -2,9 +2,11 @@
 
 #![allow(dead_code)] // each test binary uses part of this module
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, ExitStatus, Output, Stdio};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 pub const SEED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/vu/seed.vu");
 pub const MVP: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/nv2a/mvp.vsh");
@@ -50,4 +52,32 @@ pub fn temp() -> tempfile::TempDir {
 
 pub fn path_str(path: &Path) -> &str {
     path.to_str().unwrap()
+}
+
+/// How long a test waits for a child that should end before calling it hung.
+pub const HANG: Duration = Duration::from_secs(120);
+
+/// Reads `from` to its end on a thread of its own, so that a full pipe cannot block the child.
+pub fn drain(mut from: impl Read + Send + 'static) -> JoinHandle<Vec<u8>> {
+    std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = from.read_to_end(&mut bytes);
+        bytes
+    })
+}
+
+/// Waits for `child`, killing it and failing the test when it outlives [`HANG`].
+pub fn wait_bounded(child: &mut Child, what: &str) -> ExitStatus {
+    let deadline = Instant::now() + HANG;
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what}: polyasm still running after {HANG:?}");
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
 }

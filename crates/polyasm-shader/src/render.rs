@@ -127,10 +127,14 @@ pub fn write_png(image: &Image, out: impl io::Write) -> io::Result<()> {
     encoder.set_color(png::ColorType::Rgba);
     encoder.set_depth(png::BitDepth::Eight);
     encoder.set_compression(png::Compression::Fast);
-    let mut writer = encoder.write_header()?;
-    writer.write_image_data(&image.rgba)?;
-    writer.finish()?;
-    Ok(())
+    // The writer's own errors keep their kind (a closed pipe stays `BrokenPipe`).
+    let io_error = |e: png::EncodingError| match e {
+        png::EncodingError::IoError(e) => e,
+        other => io::Error::other(other),
+    };
+    let mut writer = encoder.write_header().map_err(io_error)?;
+    writer.write_image_data(&image.rgba).map_err(io_error)?;
+    writer.finish().map_err(io_error)
 }
 
 /// One block of lanes: a varying value for [`BLOCK`] pixels.

@@ -246,12 +246,10 @@ pub fn run_object(object: &Object, options: &TargetOptions, io: &mut RunIo) -> R
         Err(d) => return Ok(Outcome::failed(vec![*d])),
     };
     let written = render::write_png(&image, &mut *io.stdout).and_then(|()| io.stdout.flush());
-    Ok(match written {
-        Ok(()) => Outcome::ok(ExitStatus::SUCCESS),
-        Err(e) => Outcome::failed(vec![Diagnostic::error(
-            "PA003",
-            format!("cannot write the picture: {e}"),
-        )]),
+    // A reader that stopped early (`| head`) ends the run quietly.
+    Ok(match written.map_err(|e| polyasm_core::stream::stdout_failed(&e)) {
+        Ok(()) | Err(None) => Outcome::ok(ExitStatus::SUCCESS),
+        Err(Some(d)) => Outcome::failed(vec![d]),
     })
 }
 
