@@ -562,3 +562,43 @@ fn a_picture_piped_into_head_exits_0_without_a_message() {
     assert_eq!(read("status.txt").trim(), "0");
     assert_eq!(read("err.txt"), "");
 }
+
+#[cfg(unix)]
+#[test]
+fn a_signal_during_an_animation_leaves_whole_frames_and_no_temporary_file() {
+    use std::os::unix::process::ExitStatusExt;
+    let sphere = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/shader/sphere.sasm");
+    for signal in [libc::SIGINT, libc::SIGTERM] {
+        let dir = temp();
+        let pattern = dir.path().join("%04d.png");
+        // Far more frames than can be rendered before the signal.
+        let mut child = polyasm()
+            .args([
+                "run", sphere, "--device", "cpu", "--size", "512x512", "--frames", "100000",
+            ])
+            .args(["-o", path_str(&pattern)])
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let first = dir.path().join("0000.png");
+        let deadline = std::time::Instant::now() + HANG;
+        while !first.exists() && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        // SAFETY: kill sends a signal to the child we started.
+        unsafe { libc::kill(child.id() as libc::pid_t, signal) };
+        let status = wait_bounded(&mut child, "an animation after a signal");
+        assert_eq!(status.signal(), Some(signal));
+        let names: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        assert!(names.iter().any(|n| n == "0000.png"), "{names:?}");
+        for name in &names {
+            assert!(name.ends_with(".png") && !name.starts_with('.'), "left behind: {name}");
+            // Each frame on disk is a whole picture.
+            let path = dir.path().join(name);
+            assert_eq!(png_pixel(&path, 0, 0)[3], 255, "{name}");
+        }
+    }
+}
