@@ -2,3 +2,5 @@
 //! instruction model and everything that works on words: the opcode table ([`ops`]), the
 //! instructions and their encoding ([`instr`]), the decoder ([`decode`]), the text Mesa's
 //! disassembler prints ([`mesa`]) and the MBS1 container ([`mbs`]).
+
+pub mod ops;
