@@ -3,4 +3,8 @@
 //! instructions and their encoding ([`instr`]), the decoder ([`decode`]), the text Mesa's
 //! disassembler prints ([`mesa`]) and the MBS1 container ([`mbs`]).
 
+pub mod decode;
+pub mod instr;
 pub mod ops;
+#[cfg(any(test, feature = "proptest"))]
+pub mod testing;
