@@ -5,6 +5,7 @@
 
 pub mod decode;
 pub mod instr;
+pub mod mesa;
 pub mod ops;
 #[cfg(any(test, feature = "proptest"))]
 pub mod testing;
