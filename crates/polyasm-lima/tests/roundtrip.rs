@@ -71,3 +71,26 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #[test]
+    fn arbitrary_bytes_never_panic_the_mbs_reader(bytes in proptest::collection::vec(any::<u8>(), 0..128)) {
+        let _ = polyasm_lima::mbs::read(&bytes);
+        let mut file = b"MBS1".to_vec();
+        file.extend_from_slice(&bytes);
+        let _ = polyasm_lima::mbs::read(&file);
+    }
+
+    #[test]
+    fn mbs_files_round_trip(program in testing::program(4)) {
+        let words = encode(&program);
+        let info = polyasm_lima::mbs::FragmentInfo::for_program(&program);
+        let file = polyasm_lima::mbs::write(&words, &info);
+        let read = polyasm_lima::mbs::read(&file).expect("a file we wrote");
+        prop_assert_eq!(read.words, words);
+        // Any cut of the file is an error, never a panic.
+        for len in 0..file.len() {
+            prop_assert!(polyasm_lima::mbs::read(&file[..len]).is_err());
+        }
+    }
+}
