@@ -239,6 +239,22 @@ mod tests {
     }
 
     #[test]
+    fn padding_and_unknown_control_bits_are_reported() {
+        // `mov.int.s0 $0.x, stop` with control bit 26 set and both padding bits after the
+        // 30-bit float_mul field set.
+        let words = [0x0000_0822 | 1 << 26, 0xC000_0000 | 3 << 23 | 31 << 25];
+        let decoded = decode(&words).expect("a valid length");
+        let text: Vec<String> = decoded[0].lost.iter().map(|l| l.to_string()).collect();
+        assert_eq!(
+            text,
+            [
+                "payload bits 30..31 (padding) hold 0x3, re-encoding writes 0x0",
+                "control word bits 26..31 (unknown) hold 0x1, re-encoding writes 0x0",
+            ]
+        );
+    }
+
+    #[test]
     fn empty_input_is_an_empty_program() {
         assert_eq!(decode(&[]), Ok(Vec::new()));
     }

@@ -108,6 +108,7 @@ impl std::fmt::Display for LostBits {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let place = match self.field {
             Some(field) => field.info().mesa,
+            None if self.name == "padding" => "payload",
             None => "control word",
         };
         let hi = self.lo + self.len - 1;
