@@ -1,0 +1,261 @@
+//! Words to instructions. A program is walked by the length in each control word; a length
+//! of 0, one past the end, one that disagrees with the presence bits, or an op number no table
+//! has stops the walk with a [`DecodeError`]. Bits the model does not hold are no error: each
+//! [`Decoded`] instruction lists them as [`LostBits`], so that a caller can warn that
+//! re-encoding gives different words. `next_count`, `prefetch` and a branch's target-count
+//! bits are compared with what [`crate::instr::encode`] computes for the decoded program.
+
+use crate::instr::{Branch, Instr, LostBits, UndefinedOp, control_word, count_at, count_for_presence, read_bits};
+use crate::ops::{Field, ctrl};
+
+/// One decoded instruction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decoded {
+    /// Word offset of its control word in the program.
+    pub offset: usize,
+    /// The instruction.
+    pub instr: Instr,
+    /// Bits whose values the model does not keep (empty when re-encoding gives the same
+    /// words).
+    pub lost: Vec<LostBits>,
+}
+
+/// What stopped decoding.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DecodeErrorKind {
+    /// A control word with length 0 (often zero padding after the program).
+    ZeroCount,
+    /// The length runs past the end of the words.
+    PastEnd {
+        /// The length in the control word.
+        count: u32,
+        /// Words left from the control word on.
+        left: usize,
+    },
+    /// The length is not what the presence bits need.
+    CountMismatch {
+        /// The length in the control word.
+        count: u32,
+        /// The length the presence bits need.
+        expected: u32,
+    },
+    /// An op number no opcode table has.
+    UndefinedOp(UndefinedOp),
+}
+
+/// An error of [`decode`]: where and what.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DecodeError {
+    /// Word offset of the instruction's control word.
+    pub offset: usize,
+    /// What is wrong.
+    pub kind: DecodeErrorKind,
+}
+
+impl DecodeError {
+    /// The stable diagnostic code.
+    pub fn code(&self) -> &'static str {
+        match self.kind {
+            DecodeErrorKind::ZeroCount => "PP200",
+            DecodeErrorKind::PastEnd { .. } => "PP201",
+            DecodeErrorKind::CountMismatch { .. } => "PP202",
+            DecodeErrorKind::UndefinedOp(_) => "PP203",
+        }
+    }
+}
+
+impl std::fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "word {}: ", self.offset)?;
+        match &self.kind {
+            DecodeErrorKind::ZeroCount => write!(f, "the control word gives a length of 0"),
+            DecodeErrorKind::PastEnd { count, left } => write!(
+                f,
+                "the control word gives a length of {count} words, but only {left} are left"
+            ),
+            DecodeErrorKind::CountMismatch { count, expected } => write!(
+                f,
+                "the control word gives a length of {count} words, but its fields need {expected}"
+            ),
+            DecodeErrorKind::UndefinedOp(UndefinedOp { field, code }) => {
+                write!(f, "{} op number {code} is not defined", field.info().mesa)
+            }
+        }
+    }
+}
+
+/// Decodes a whole program.
+pub fn decode(words: &[u32]) -> Result<Vec<Decoded>, DecodeError> {
+    let mut decoded = Vec::new();
+    let mut target_counts = Vec::new();
+    let mut at = 0usize;
+    while at < words.len() {
+        let (one, target_count) = decode_one(words, at)?;
+        at += one.instr.count() as usize;
+        decoded.push(one);
+        target_counts.push(target_count);
+    }
+    check_links(words, &mut decoded, &target_counts);
+    Ok(decoded)
+}
+
+/// Decodes the instruction at word `at`; also returns its branch's target-count bits.
+fn decode_one(words: &[u32], at: usize) -> Result<(Decoded, Option<u8>), DecodeError> {
+    let fail = |kind| DecodeError { offset: at, kind };
+    let ctrl_word = words[at];
+    let count = ctrl_word & ctrl::COUNT_MASK;
+    if count == 0 {
+        return Err(fail(DecodeErrorKind::ZeroCount));
+    }
+    let left = words.len() - at;
+    if count as usize > left {
+        return Err(fail(DecodeErrorKind::PastEnd { count, left }));
+    }
+    let presence = ctrl_word >> ctrl::PRESENCE_SHIFT & ctrl::PRESENCE_MASK;
+    let expected = count_for_presence(presence);
+    if count != expected {
+        return Err(fail(DecodeErrorKind::CountMismatch { count, expected }));
+    }
+    let payload = &words[at + 1..at + count as usize];
+    let mut instr = Instr {
+        stop: ctrl_word & ctrl::STOP != 0,
+        sync: ctrl_word & ctrl::SYNC != 0,
+        ..Instr::default()
+    };
+    let mut lost = Vec::new();
+    let mut target_count = None;
+    let mut bit = 0;
+    for field in Field::ALL {
+        let info = field.info();
+        if presence >> info.index & 1 == 0 {
+            continue;
+        }
+        let bits = read_bits(payload, bit, info.bits);
+        bit += info.bits;
+        if let Some(t) = instr
+            .unpack_field(field, bits, &mut lost)
+            .map_err(|e| fail(DecodeErrorKind::UndefinedOp(e)))?
+        {
+            target_count = Some(t);
+        }
+    }
+    let padding = payload.len() as u32 * 32 - bit;
+    if padding > 0 {
+        let found = read_bits(payload, bit, padding) as u64;
+        if found != 0 {
+            lost.push(LostBits {
+                field: None,
+                name: "padding",
+                lo: bit,
+                len: padding,
+                found,
+                written: 0,
+            });
+        }
+    }
+    let unknown = ctrl_word >> ctrl::UNKNOWN_SHIFT;
+    if unknown != 0 {
+        lost.push(LostBits {
+            field: None,
+            name: "unknown",
+            lo: ctrl::UNKNOWN_SHIFT,
+            len: 32 - ctrl::UNKNOWN_SHIFT,
+            found: unknown.into(),
+            written: 0,
+        });
+    }
+    Ok((
+        Decoded {
+            offset: at,
+            instr,
+            lost,
+        },
+        target_count,
+    ))
+}
+
+/// Compares `next_count`, `prefetch` and the branches' target counts with the program.
+fn check_links(words: &[u32], decoded: &mut [Decoded], target_counts: &[Option<u8>]) {
+    let starts: Vec<usize> = decoded.iter().map(|d| d.offset).collect();
+    let counts: Vec<u32> = decoded.iter().map(|d| d.instr.count()).collect();
+    for i in 0..decoded.len() {
+        let found = words[starts[i]] >> ctrl::NEXT_COUNT_SHIFT & 0x7f;
+        let expected = control_word(&decoded[i].instr, counts[i], counts.get(i + 1).copied()) >> ctrl::NEXT_COUNT_SHIFT;
+        if found != expected {
+            decoded[i].lost.push(LostBits {
+                field: None,
+                name: "next_count and prefetch",
+                lo: ctrl::NEXT_COUNT_SHIFT,
+                len: 7,
+                found: found.into(),
+                written: expected.into(),
+            });
+        }
+        if let (Some(Branch::Jump { target, .. }), Some(found)) = (decoded[i].instr.branch, target_counts[i]) {
+            let expected = count_at(&starts, &counts, starts[i] as i64 + i64::from(target));
+            if u32::from(found) != expected {
+                decoded[i].lost.push(LostBits {
+                    field: Some(Field::Branch),
+                    name: "target count",
+                    lo: crate::instr::BRANCH_TARGET_COUNT_LO,
+                    len: 5,
+                    found: found.into(),
+                    written: expected.into(),
+                });
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_name_the_word() {
+        let err = decode(&[0]).unwrap_err();
+        assert_eq!((err.offset, err.code()), (0, "PP200"));
+        assert_eq!(err.to_string(), "word 0: the control word gives a length of 0");
+        // Mesa's reload program without its last word.
+        let err = decode(&[0x000005e6, 0xf1003c20, 0, 0x39001000, 0x00000e4e]).unwrap_err();
+        assert_eq!(err.kind, DecodeErrorKind::PastEnd { count: 6, left: 5 });
+        let err = decode(&[0x000005e5, 0xf1003c20, 0, 0x39001000, 0x00000e4e]).unwrap_err();
+        assert_eq!(err.kind, DecodeErrorKind::CountMismatch { count: 5, expected: 6 });
+        assert_eq!(err.code(), "PP202");
+    }
+
+    #[test]
+    fn an_undefined_op_stops_decoding() {
+        // vec4_mul with op number 18.
+        let err = decode(&[0x00000423, 0, 18 << 6]).unwrap_err();
+        assert_eq!(
+            err.kind,
+            DecodeErrorKind::UndefinedOp(UndefinedOp {
+                field: Field::Vec4Mul,
+                code: 18
+            })
+        );
+        assert_eq!(err.code(), "PP203");
+    }
+
+    #[test]
+    fn padding_and_unknown_control_bits_are_reported() {
+        // `mov.int.s0 $0.x, stop` with control bit 26 set and both padding bits after the
+        // 30-bit float_mul field set.
+        let words = [0x0000_0822 | 1 << 26, 0xC000_0000 | 3 << 23 | 31 << 25];
+        let decoded = decode(&words).expect("a valid length");
+        let text: Vec<String> = decoded[0].lost.iter().map(|l| l.to_string()).collect();
+        assert_eq!(
+            text,
+            [
+                "payload bits 30..31 (padding) hold 0x3, re-encoding writes 0x0",
+                "control word bits 26..31 (unknown) hold 0x1, re-encoding writes 0x0",
+            ]
+        );
+    }
+
+    #[test]
+    fn empty_input_is_an_empty_program() {
+        assert_eq!(decode(&[]), Ok(Vec::new()));
+    }
+}

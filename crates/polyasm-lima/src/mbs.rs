@@ -1,0 +1,377 @@
+//! The MBS1 container of a fragment program, as Mesa's standalone tools and the ARM offline
+//! compiler use it. Every chunk is a 4-byte tag, a little-endian 32-bit size and that many
+//! bytes. [`write`] produces
+//!
+//! ```text
+//! MBS1 { CFRA { core version, FSTA {stack size, stack offset}, FDIS {has discard},
+//!               FBUU {8 flag bytes}, SUNI {0 uniforms, size 0}, SVAR {0 varyings},
+//!               DBIN {the words} } }
+//! ```
+//!
+//! and [`read`] finds the words in such a file: it checks `MBS1` and `CFRA`, then walks
+//! `CFRA`'s chunks to `DBIN`. docs/formats/lima-mbs.md describes the layout.
+
+use crate::instr::{Branch, Instr, Store};
+use crate::ops::FbRead;
+
+/// Tag of the whole file.
+pub const TAG_FILE: [u8; 4] = *b"MBS1";
+/// Tag of a fragment shader.
+pub const TAG_FRAGMENT: [u8; 4] = *b"CFRA";
+/// Tag of a vertex shader (not read here).
+pub const TAG_VERTEX: [u8; 4] = *b"CVER";
+/// Tag of the stack size and offset.
+pub const TAG_STACK: [u8; 4] = *b"FSTA";
+/// Tag of the has-discard flag.
+pub const TAG_DISCARD: [u8; 4] = *b"FDIS";
+/// Tag of the framebuffer-use flags.
+pub const TAG_FRAMEBUFFER_USE: [u8; 4] = *b"FBUU";
+/// Tag of the uniform table.
+pub const TAG_UNIFORMS: [u8; 4] = *b"SUNI";
+/// Tag of the varying table.
+pub const TAG_VARYINGS: [u8; 4] = *b"SVAR";
+/// Tag of the program words.
+pub const TAG_CODE: [u8; 4] = *b"DBIN";
+
+/// The core a program is for (the version word of `CFRA`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Core {
+    /// Mali-200: version 5.
+    Mali200,
+    /// Mali-400 (and 300, 450, 470): version 7.
+    Mali400,
+}
+
+impl Core {
+    /// The version word.
+    pub fn version(self) -> u32 {
+        match self {
+            Core::Mali200 => 5,
+            Core::Mali400 => 7,
+        }
+    }
+}
+
+/// What the container says about a fragment program besides its words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FragmentInfo {
+    /// The core (`CFRA` version).
+    pub core: Core,
+    /// `FSTA`: stack (temporary memory) size.
+    pub stack_size: u32,
+    /// `FSTA`: stack offset.
+    pub stack_offset: u32,
+    /// `FDIS`: the program may discard.
+    pub has_discard: bool,
+    /// `FBUU`: reads colour, writes colour, reads depth, writes depth, reads stencil, writes
+    /// stencil, two zero bytes.
+    pub framebuffer_use: [u8; 8],
+}
+
+impl FragmentInfo {
+    /// The information of `program` for a Mali-400: `has_discard` when it has a discard,
+    /// colour written, colour and depth read when it has `fb_color`/`fb_depth`, no stack.
+    pub fn for_program(program: &[Instr]) -> FragmentInfo {
+        let has = |f: &dyn Fn(&Instr) -> bool| program.iter().any(f);
+        let reads = |read| has(&|i: &Instr| matches!(i.store, Some(Store::FbRead { read: r, .. }) if r == read));
+        FragmentInfo {
+            core: Core::Mali400,
+            stack_size: 0,
+            stack_offset: 0,
+            has_discard: has(&|i: &Instr| i.branch == Some(Branch::Discard)),
+            framebuffer_use: [
+                reads(FbRead::Color).into(),
+                1,
+                reads(FbRead::Depth).into(),
+                0,
+                0,
+                0,
+                0,
+                0,
+            ],
+        }
+    }
+}
+
+fn chunk(out: &mut Vec<u8>, tag: [u8; 4], body: &[u8]) {
+    out.extend_from_slice(&tag);
+    out.extend_from_slice(&(body.len() as u32).to_le_bytes());
+    out.extend_from_slice(body);
+}
+
+fn words_le(words: &[u32]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// The MBS1 file of a fragment program.
+pub fn write(words: &[u32], info: &FragmentInfo) -> Vec<u8> {
+    let mut fragment = Vec::with_capacity(80 + words.len() * 4);
+    fragment.extend_from_slice(&info.core.version().to_le_bytes());
+    chunk(
+        &mut fragment,
+        TAG_STACK,
+        &words_le(&[info.stack_size, info.stack_offset]),
+    );
+    chunk(&mut fragment, TAG_DISCARD, &words_le(&[info.has_discard.into()]));
+    chunk(&mut fragment, TAG_FRAMEBUFFER_USE, &info.framebuffer_use);
+    chunk(&mut fragment, TAG_UNIFORMS, &words_le(&[0, 0]));
+    chunk(&mut fragment, TAG_VARYINGS, &words_le(&[0]));
+    chunk(&mut fragment, TAG_CODE, &words_le(words));
+    let mut file = Vec::with_capacity(fragment.len() + 16);
+    let mut cfra = Vec::with_capacity(fragment.len() + 8);
+    chunk(&mut cfra, TAG_FRAGMENT, &fragment);
+    chunk(&mut file, TAG_FILE, &cfra);
+    file
+}
+
+/// A fragment program read from an MBS1 file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MbsProgram {
+    /// The `CFRA` version word (5 Mali-200, 7 Mali-400).
+    pub version: u32,
+    /// The program words from `DBIN`.
+    pub words: Vec<u32>,
+}
+
+/// Why a file is not a fragment MBS1 file; `offset` is the byte where reading stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MbsError {
+    /// Byte offset in the file.
+    pub offset: usize,
+    /// What is wrong.
+    pub kind: MbsErrorKind,
+}
+
+/// What is wrong with an MBS1 file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MbsErrorKind {
+    /// The file does not start with `MBS1`.
+    NotMbs,
+    /// A chunk header or body runs past the end of the file or of its parent chunk.
+    Truncated,
+    /// The first chunk is not `CFRA` (`CVER` is a vertex shader).
+    NotFragment {
+        /// The tag found.
+        tag: [u8; 4],
+    },
+    /// `CFRA` has no `DBIN` chunk.
+    NoCode,
+    /// `DBIN`'s size is not a whole number of words.
+    PartialWord {
+        /// Its size in bytes.
+        size: u32,
+    },
+}
+
+impl MbsError {
+    /// The stable diagnostic code.
+    pub fn code(&self) -> &'static str {
+        match self.kind {
+            MbsErrorKind::NotMbs => "PP210",
+            MbsErrorKind::Truncated => "PP211",
+            MbsErrorKind::NotFragment { .. } => "PP212",
+            MbsErrorKind::NoCode => "PP213",
+            MbsErrorKind::PartialWord { .. } => "PP214",
+        }
+    }
+}
+
+fn tag_text(tag: &[u8; 4]) -> String {
+    tag.iter()
+        .map(|&b| if b.is_ascii_graphic() { char::from(b) } else { '?' })
+        .collect()
+}
+
+impl std::fmt::Display for MbsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "byte {}: ", self.offset)?;
+        match self.kind {
+            MbsErrorKind::NotMbs => write!(f, "the file does not start with `MBS1`"),
+            MbsErrorKind::Truncated => write!(f, "a chunk runs past the end of the data that holds it"),
+            MbsErrorKind::NotFragment { tag } if tag == TAG_VERTEX => {
+                write!(
+                    f,
+                    "the file holds a vertex shader (`CVER`), not a fragment shader (`CFRA`)"
+                )
+            }
+            MbsErrorKind::NotFragment { tag } => {
+                write!(f, "expected a fragment shader chunk `CFRA`, found `{}`", tag_text(&tag))
+            }
+            MbsErrorKind::NoCode => write!(f, "the fragment shader has no `DBIN` chunk with its words"),
+            MbsErrorKind::PartialWord { size } => {
+                write!(
+                    f,
+                    "the `DBIN` chunk holds {size} bytes, not a whole number of 32-bit words"
+                )
+            }
+        }
+    }
+}
+
+/// A chunk header at `at` within `bytes[..end]`: its tag and the range of its body.
+fn header(bytes: &[u8], at: usize, end: usize) -> Result<([u8; 4], usize, usize), MbsError> {
+    let truncated = MbsError {
+        offset: at,
+        kind: MbsErrorKind::Truncated,
+    };
+    if end.saturating_sub(at) < 8 {
+        return Err(truncated);
+    }
+    let tag: [u8; 4] = bytes[at..at + 4].try_into().expect("invariant: 4 bytes checked");
+    let size = u32::from_le_bytes(bytes[at + 4..at + 8].try_into().expect("invariant: 4 bytes checked"));
+    let body = at + 8;
+    if size as usize > end - body {
+        return Err(truncated);
+    }
+    Ok((tag, body, body + size as usize))
+}
+
+/// Reads the program words of a fragment MBS1 file.
+pub fn read(bytes: &[u8]) -> Result<MbsProgram, MbsError> {
+    if !bytes.starts_with(&TAG_FILE) {
+        return Err(MbsError {
+            offset: 0,
+            kind: MbsErrorKind::NotMbs,
+        });
+    }
+    let (_, file_body, file_end) = header(bytes, 0, bytes.len())?;
+    let (tag, body, end) = header(bytes, file_body, file_end)?;
+    if tag != TAG_FRAGMENT {
+        return Err(MbsError {
+            offset: file_body,
+            kind: MbsErrorKind::NotFragment { tag },
+        });
+    }
+    if end - body < 4 {
+        return Err(MbsError {
+            offset: body,
+            kind: MbsErrorKind::Truncated,
+        });
+    }
+    let version = u32::from_le_bytes(bytes[body..body + 4].try_into().expect("invariant: 4 bytes checked"));
+    let mut at = body + 4;
+    while at < end {
+        let (tag, chunk_body, chunk_end) = header(bytes, at, end)?;
+        if tag == TAG_CODE {
+            let size = (chunk_end - chunk_body) as u32;
+            if !size.is_multiple_of(4) {
+                return Err(MbsError {
+                    offset: at,
+                    kind: MbsErrorKind::PartialWord { size },
+                });
+            }
+            let words = bytes[chunk_body..chunk_end]
+                .chunks_exact(4)
+                .map(|w| u32::from_le_bytes(w.try_into().expect("invariant: chunks of 4")))
+                .collect();
+            return Ok(MbsProgram { version, words });
+        }
+        at = chunk_end;
+    }
+    Err(MbsError {
+        offset: body,
+        kind: MbsErrorKind::NoCode,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const RELOAD: [u32; 6] = [0x000005e6, 0xf1003c20, 0x00000000, 0x39001000, 0x00000e4e, 0x000007cf];
+
+    #[test]
+    fn the_written_layout() {
+        let info = FragmentInfo::for_program(&[]);
+        let file = write(&RELOAD, &info);
+        let expect_len = 8 + 8 + 4 + (8 + 8) + (8 + 4) + (8 + 8) + (8 + 8) + (8 + 4) + (8 + 24);
+        assert_eq!(file.len(), expect_len);
+        assert_eq!(&file[0..4], b"MBS1");
+        assert_eq!(
+            u32::from_le_bytes(file[4..8].try_into().unwrap()) as usize,
+            expect_len - 8
+        );
+        assert_eq!(&file[8..12], b"CFRA");
+        assert_eq!(u32::from_le_bytes(file[16..20].try_into().unwrap()), 7);
+        assert_eq!(&file[20..24], b"FSTA");
+        assert_eq!(&file[36..40], b"FDIS");
+        assert_eq!(&file[48..52], b"FBUU");
+        assert_eq!(&file[56..64], &[0, 1, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(&file[64..68], b"SUNI");
+        assert_eq!(&file[80..84], b"SVAR");
+        assert_eq!(&file[92..96], b"DBIN");
+        assert_eq!(u32::from_le_bytes(file[96..100].try_into().unwrap()), 24);
+        assert_eq!(&file[100..104], &0x000005e6u32.to_le_bytes());
+    }
+
+    #[test]
+    fn written_files_read_back() {
+        let program = read(&write(&RELOAD, &FragmentInfo::for_program(&[]))).unwrap();
+        assert_eq!(
+            program,
+            MbsProgram {
+                version: 7,
+                words: RELOAD.to_vec()
+            }
+        );
+        let info = FragmentInfo {
+            core: Core::Mali200,
+            ..FragmentInfo::for_program(&[])
+        };
+        assert_eq!(
+            read(&write(&[], &info)).unwrap(),
+            MbsProgram {
+                version: 5,
+                words: vec![]
+            }
+        );
+    }
+
+    #[test]
+    fn the_program_sets_discard_and_framebuffer_reads() {
+        let program = [
+            Instr {
+                store: Some(Store::FbRead {
+                    read: FbRead::Depth,
+                    dest: 1,
+                }),
+                ..Instr::default()
+            },
+            Instr {
+                branch: Some(Branch::Discard),
+                ..Instr::default()
+            },
+        ];
+        let info = FragmentInfo::for_program(&program);
+        assert!(info.has_discard);
+        assert_eq!(info.framebuffer_use, [0, 1, 1, 0, 0, 0, 0, 0]);
+        assert!(!FragmentInfo::for_program(&program[..1]).has_discard);
+    }
+
+    #[test]
+    fn errors_name_the_byte() {
+        let good = write(&RELOAD, &FragmentInfo::for_program(&[]));
+        let err = |bytes: &[u8]| read(bytes).expect_err("a bad file");
+        assert_eq!(err(b"MBS2").kind, MbsErrorKind::NotMbs);
+        assert_eq!(err(b"MBS1").kind, MbsErrorKind::Truncated);
+        // Cut inside DBIN: the outer sizes now run past the end.
+        let cut = err(&good[..good.len() - 4]);
+        assert_eq!((cut.offset, cut.code()), (0, "PP211"));
+        let mut vertex = good.clone();
+        vertex[8..12].copy_from_slice(b"CVER");
+        let e = err(&vertex);
+        assert_eq!((e.offset, e.code()), (8, "PP212"));
+        assert!(e.to_string().contains("vertex shader"));
+        let mut no_code = good.clone();
+        no_code[92..96].copy_from_slice(b"DBIX");
+        assert_eq!(err(&no_code).kind, MbsErrorKind::NoCode);
+        let mut partial = good.clone();
+        partial.truncate(good.len() - 1);
+        for (range, less) in [(4..8, 1u32), (12..16, 1), (96..100, 1)] {
+            let v = u32::from_le_bytes(partial[range.clone()].try_into().unwrap()) - less;
+            partial[range].copy_from_slice(&v.to_le_bytes());
+        }
+        let e = err(&partial);
+        assert_eq!((e.offset, e.kind), (92, MbsErrorKind::PartialWord { size: 23 }));
+    }
+}
