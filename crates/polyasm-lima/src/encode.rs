@@ -543,15 +543,22 @@ impl<'s> Encoder<'s> {
                 }
             }
         }
-        // Two output modifiers are one too many.
-        if found.iter().filter(|m| OUTMODS.iter().any(|r| r.name == **m)).count() > 1
-            || found
-                .iter()
-                .filter(|m| names::MUL_SHIFTS.iter().any(|(_, t)| t == *m))
-                .count()
-                > 1
-        {
-            return self.bad_modifier(span, rest, op, "one output modifier and one shift at most");
+        // Two output modifiers, or two shifts, are one too many.
+        let outmods: Vec<&str> = found
+            .iter()
+            .copied()
+            .filter(|m| OUTMODS.iter().any(|r| r.name == *m))
+            .collect();
+        let shifts: Vec<&str> = found
+            .iter()
+            .copied()
+            .filter(|m| names::MUL_SHIFTS.iter().any(|(_, t)| t == m))
+            .collect();
+        for (kind, list) in [("output modifier", outmods), ("shift", shifts)] {
+            if list.len() > 1 {
+                self.push(error::modifier_conflict(self.span(span), op, kind, &list));
+                return None;
+            }
         }
         Some(found)
     }
@@ -1480,11 +1487,10 @@ impl<'s> Encoder<'s> {
         };
         if vector {
             if outmod != OutMod::None {
-                let name = self.str(whole.name);
                 return self.bad_modifier(
                     whole.name,
                     outmod.info().name,
-                    name,
+                    op.info().mesa,
                     "no output modifier with a vector destination (write a one-component destination for the scalar form)",
                 );
             }
@@ -1570,7 +1576,7 @@ impl<'s> Encoder<'s> {
             IndexForm::Lane(lane) => (Alignment::Scalar, 4, lane),
         };
         let max = (0xffff - lane) / scale;
-        let slot = self.index(&term, u64::from(max), what)?;
+        let slot = self.index(&term, u64::from(max), what.trim_start_matches("a "))?;
         let offset = match offset {
             Some(o) => Some(self.offset(&o, reads)?),
             None => None,

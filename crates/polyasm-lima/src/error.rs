@@ -66,6 +66,17 @@ pub fn bad_modifier(span: Span, modifier: &str, op: &str, allowed: &str) -> Diag
         })
 }
 
+/// Two modifiers of one kind (`kind`: "output modifier" or "shift") on one opcode.
+pub fn modifier_conflict(span: Span, op: &str, kind: &str, found: &[&str]) -> Diagnostic {
+    let found: Vec<String> = found.iter().map(|m| format!("`{m}`")).collect();
+    Diagnostic::error(
+        "PP004",
+        format!("`{op}` takes one {kind}, found {}", found.join(" and ")),
+    )
+    .with_primary(span, format!("one {kind} too many"))
+    .with_help(format!("keep one {kind}"))
+}
+
 /// An operation with the wrong number of operands; `form` is what it takes.
 pub fn operand_count(span: Span, op: &str, form: &str, found: usize) -> Diagnostic {
     Diagnostic::error(
