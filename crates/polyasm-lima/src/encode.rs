@@ -115,6 +115,9 @@ pub fn nearest_half(value: f64) -> u16 {
     sign | ((exponent + 15) as u16) << 10 | fraction
 }
 
+/// The longest corrected line a help line quotes whole.
+const MAX_HELP_LINE: usize = 200;
+
 /// Where a branch goes, as written.
 #[derive(Clone, Copy, Debug)]
 enum Target {
@@ -644,9 +647,16 @@ impl<'s> Encoder<'s> {
             usable[i] = true;
         }
         if !last_dest.is_empty() {
-            let corrected = self.corrected_line(ops, &kinds, &last_dest);
+            // The whole line when it is short; on a long one, each operation alone, so that the
+            // help lines stay linear in the input.
+            let line = self.corrected_line(ops, &kinds, &last_dest);
             for &i in &last_dest {
                 let first = &ops[i].operands[0];
+                let corrected = if line.len() <= MAX_HELP_LINE {
+                    line.clone()
+                } else {
+                    self.corrected_line(&ops[i..=i], &kinds[i..=i], &[0])
+                };
                 let d = error::destination_last(self.span(first.span), self.str(first.span), &corrected);
                 self.push(d);
             }
@@ -684,7 +694,10 @@ impl<'s> Encoder<'s> {
             if let Some((p, prev_slot)) = previous
                 && slot < prev_slot
             {
-                let right = self.reordered_line(ops, kinds, |_, text| text.to_string());
+                let mut right = self.reordered_line(ops, kinds, |_, text| text.to_string());
+                if right.len() > MAX_HELP_LINE {
+                    right.clear();
+                }
                 let d = error::field_order(
                     self.span(ops[i].span),
                     self.span(ops[p].span),
@@ -2544,6 +2557,23 @@ mod tests {
         assert_eq!(codes("store.t 0 $1.x"), ["PP010"]);
         assert_eq!(codes("store.t $1 0"), ["PP009"]);
         assert_eq!(codes("mov.v0 $0 abs(-$1)"), ["PP006"]);
+    }
+
+    #[test]
+    fn long_lines_get_short_help_and_deep_nesting_a_syntax_error() {
+        let op = "mov.v0 ^const0 $0, ";
+        let line = format!("{}stop", op.repeat(300));
+        let diagnostics = {
+            let mut sources = SourceMap::new();
+            let file = sources.add("t.pp", line.as_str());
+            assemble_proposed(&sources, file, false).diagnostics
+        };
+        let helps: Vec<&str> = diagnostics.iter().filter_map(|d| d.help.as_deref()).collect();
+        assert!(helps.iter().all(|h| h.len() < 300), "{:?}", helps.first());
+        assert!(helps.contains(&"write the destination first: `mov.v0 $0 ^const0`"));
+        assert!(helps.contains(&"write the operations in control-word order"));
+        let deep = format!("mov.v0 $0 {}$1{}", "abs(".repeat(100_000), ")".repeat(100_000));
+        assert_eq!(codes(&deep), ["PP001"]);
     }
 
     #[test]

@@ -191,13 +191,18 @@ pub fn branch_range(span: Span, words: i64) -> Diagnostic {
         .with_help("a branch reaches -67108864 to 67108863 words from its instruction")
 }
 
-/// Operations out of control-word order; `right` is the line in the right order.
+/// Operations out of control-word order; `right` is the line in the right order (empty when
+/// it is too long to quote).
 pub fn field_order(span: Span, after: Span, op: &str, previous: &str, right: &str) -> Diagnostic {
     Diagnostic::error("PP017", format!("`{op}` must come before `{previous}`"))
         .with_primary(span, "out of order")
         .with_secondary(after, "comes later in the control word")
         .with_note("operations are written in the order of their bits in the control word: stop, sync, varying, texld, load, .v0, .s0, .v1, .s1, .s2, store, branch, const0, const1")
-        .with_help(format!("write `{right}`"))
+        .with_help(if right.is_empty() {
+            "write the operations in control-word order".to_string()
+        } else {
+            format!("write `{right}`")
+        })
 }
 
 /// Two operations of one unit in one instruction.

@@ -57,6 +57,11 @@ impl std::fmt::Display for Tok {
     }
 }
 
+/// The deepest nesting of `(` a statement may have (`normalize(-abs($1))` is 2): a deeper
+/// `(` lexes as [`Tok::Other`], which the parser rejects, so that the recursive grammar never
+/// recurses deeper than this.
+pub const MAX_NESTING: u32 = 4;
+
 /// Lexes `text` on demand, one statement of tokens at a time.
 pub struct Lexer<'s> {
     text: &'s str,
@@ -122,6 +127,7 @@ impl<'s> StatementLexer<'s> for Lexer<'s> {
     fn next_statement(&mut self, out: &mut Vec<(Tok, Range<usize>)>) -> Result<(), Self::Error> {
         let bytes = self.text.as_bytes();
         let first = out.len();
+        let mut depth = 0u32;
         while self.pos < bytes.len() {
             let start = self.pos;
             let (tok, end) = match bytes[start] {
@@ -157,8 +163,15 @@ impl<'s> StatementLexer<'s> for Lexer<'s> {
                 _ if starts_number(bytes, start) => (Tok::Number, number_end(bytes, start)),
                 b'-' => (Tok::Minus, start + 1),
                 b'+' => (Tok::Plus, start + 1),
-                b'(' => (Tok::Open, start + 1),
-                b')' => (Tok::Close, start + 1),
+                b'(' if depth < MAX_NESTING => {
+                    depth += 1;
+                    (Tok::Open, start + 1)
+                }
+                b'(' => (Tok::Other('('), start + 1),
+                b')' => {
+                    depth = depth.saturating_sub(1);
+                    (Tok::Close, start + 1)
+                }
                 b',' => (Tok::Comma, start + 1),
                 b':' => (Tok::Colon, start + 1),
                 _ => {
@@ -242,6 +255,20 @@ mod tests {
         assert_eq!(got[1], [(Tok::Name, "stop")]);
         // CR and CRLF end lines like LF.
         assert_eq!(lines("stop,\r\nsync\rnop").len(), 2);
+    }
+
+    #[test]
+    fn parentheses_nest_at_most_four_deep() {
+        let got = lines("abs(abs(abs(abs(abs($0)))))");
+        let opens = got[0].iter().filter(|(t, _)| *t == Tok::Open).count();
+        assert_eq!(opens, MAX_NESTING as usize);
+        assert!(got[0].contains(&(Tok::Other('('), "(")));
+        // Closing brings the depth down again.
+        let opens = lines("abs($0) abs($0) abs($0) abs($0) abs($0)")[0]
+            .iter()
+            .filter(|(t, _)| *t == Tok::Open)
+            .count();
+        assert_eq!(opens, 5);
     }
 
     #[test]
