@@ -1,8 +1,8 @@
-//! The Lima dialect's diagnostic codes and the one place its word-level errors become
-//! [`Diagnostic`]s. PP200-PP239 are the codes of words and containers.
+//! The Lima dialect's diagnostic codes and the one place its errors become [`Diagnostic`]s.
+//! PP001-PP099 are the codes of the proposed syntax, PP200-PP239 those of words and containers.
 
 use polyasm_core::explain::CodeInfo;
-use polyasm_core::{Diagnostic, Severity};
+use polyasm_core::{Diagnostic, Severity, Span};
 
 use crate::decode::DecodeError;
 use crate::instr::LostBits;
@@ -25,7 +25,269 @@ pub fn lost_bits_warning(name: &str, offset: usize, lost: &LostBits) -> Diagnost
         .with_note("no syntax shows these bits, so the disassembly reassembles to different words")
 }
 
-/// Every PP2xx code with its explanation.
+// The proposed syntax (PP001-PP099): one function per kind of error, each with its code.
+
+/// A statement the grammar rejects: `found` (quoted) where `expected` should be.
+pub fn syntax_error(span: Span, found: &str, expected: &str) -> Diagnostic {
+    Diagnostic::error("PP001", format!("expected {expected}, found {found}"))
+        .with_primary(span, "unexpected here")
+        .with_help("an instruction is `opcode.unit dest src1 src2` operations joined by `,`; a label is `name:` on its own line")
+}
+
+/// An opcode no unit has.
+pub fn unknown_opcode(span: Span, name: &str, suggestion: Option<&str>) -> Diagnostic {
+    let d =
+        Diagnostic::error("PP002", format!("unknown opcode `{name}`")).with_primary(span, "no unit has this opcode");
+    match suggestion {
+        Some(s) => d.with_help(format!("did you mean `{s}`?")),
+        None => d.with_help("docs/lima.md lists the opcodes of every unit"),
+    }
+}
+
+/// An opcode written with a unit that does not have it, or with no unit where one is needed.
+pub fn wrong_unit(span: Span, op: &str, unit: Option<&str>, units: &str) -> Diagnostic {
+    let message = match unit {
+        Some(unit) => format!("`{op}` is not an opcode of the `{unit}` unit"),
+        None => format!("`{op}` needs a unit"),
+    };
+    Diagnostic::error("PP003", message)
+        .with_primary(span, "wrong unit")
+        .with_help(format!("write it as {units}"))
+}
+
+/// A modifier the opcode does not take.
+pub fn bad_modifier(span: Span, modifier: &str, op: &str, allowed: &str) -> Diagnostic {
+    Diagnostic::error("PP004", format!("`{op}` does not take the modifier `{modifier}`"))
+        .with_primary(span, "not a modifier of this opcode")
+        .with_help(if allowed.is_empty() {
+            format!("`{op}` takes no modifier")
+        } else {
+            format!("`{op}` takes {allowed}")
+        })
+}
+
+/// Two modifiers of one kind (`kind`: "output modifier" or "shift") on one opcode.
+pub fn modifier_conflict(span: Span, op: &str, kind: &str, found: &[&str]) -> Diagnostic {
+    let found: Vec<String> = found.iter().map(|m| format!("`{m}`")).collect();
+    Diagnostic::error(
+        "PP004",
+        format!("`{op}` takes one {kind}, found {}", found.join(" and ")),
+    )
+    .with_primary(span, format!("one {kind} too many"))
+    .with_help(format!("keep one {kind}"))
+}
+
+/// An operation with the wrong number of operands; `form` is what it takes.
+pub fn operand_count(span: Span, op: &str, form: &str, found: usize) -> Diagnostic {
+    Diagnostic::error(
+        "PP005",
+        format!(
+            "`{op}` takes {}, found {found}",
+            polyasm_core::text::count(form_operands(form), "operand")
+        ),
+    )
+    .with_primary(
+        span,
+        if found > form_operands(form) {
+            "too many operands"
+        } else {
+            "operands missing"
+        },
+    )
+    .with_help(format!("write `{form}`"))
+}
+
+fn form_operands(form: &str) -> usize {
+    form.split_whitespace().count().saturating_sub(1)
+}
+
+/// An operand of the wrong kind: `expected` says what belongs there.
+pub fn operand_kind(span: Span, found: &str, expected: &str) -> Diagnostic {
+    Diagnostic::error("PP006", format!("expected {expected}, found `{found}`"))
+        .with_primary(span, "wrong kind of operand")
+}
+
+/// A register number no field holds, or `$12`-`$15` as a source.
+pub fn register_range(span: Span, text: &str, help: String) -> Diagnostic {
+    Diagnostic::error("PP007", format!("`{text}` is not a register here"))
+        .with_primary(span, "no such register")
+        .with_help(help)
+}
+
+/// `$6`-`$15`: encodable, but no compiler uses them.
+pub fn unallocated_register(span: Span, text: &str) -> Diagnostic {
+    Diagnostic::warning("PP008", format!("`{text}` is not one of the six registers `$0`-`$5`"))
+        .with_primary(span, "encodes, but what the hardware does with it is unknown")
+        .with_note(
+            "Mesa's compiler uses only $0-$5; the register fields hold $0-$11, and 12-15 are the pipeline registers",
+        )
+}
+
+/// A read-only pipeline register or a number where the destination belongs.
+pub fn destination_last(span: Span, found: &str, corrected: &str) -> Diagnostic {
+    Diagnostic::error(
+        "PP009",
+        format!("`{found}` cannot be a destination: the destination comes first"),
+    )
+    .with_primary(span, "read-only, or not a register")
+    .with_note("this looks like the older order, with the destination last")
+    .with_help(format!("write the destination first: `{corrected}`"))
+}
+
+/// A swizzle or write mask that is not one.
+pub fn bad_swizzle(span: Span, text: &str, problem: &str, help: &str) -> Diagnostic {
+    Diagnostic::error("PP010", format!("`{text}` {problem}"))
+        .with_primary(span, "malformed suffix")
+        .with_help(help.to_string())
+}
+
+/// A number that is malformed, not an integer where one is needed, or outside its field.
+pub fn number_range(span: Span, text: &str, what: &str, range: &str) -> Diagnostic {
+    Diagnostic::error("PP011", format!("`{text}` is not a valid {what}"))
+        .with_primary(span, "out of range or malformed")
+        .with_help(format!("a {what} is {range}"))
+}
+
+/// A constant that binary16 cannot hold exactly.
+pub fn inexact_half(span: Span, text: &str, nearest: &str) -> Diagnostic {
+    Diagnostic::error(
+        "PP012",
+        format!("`{text}` is not exactly representable as an fp16 constant"),
+    )
+    .with_primary(span, "not a binary16 value")
+    .with_help(format!("the nearest fp16 value is {nearest}"))
+}
+
+/// A constant beyond binary16's range.
+pub fn half_range(span: Span, text: &str) -> Diagnostic {
+    Diagnostic::error("PP013", format!("`{text}` is outside the range of an fp16 constant"))
+        .with_primary(span, "too large for binary16")
+        .with_help("fp16 constants lie within -65504 to 65504; write `inf` or `-inf` for infinities")
+}
+
+/// A branch to a label no line defines.
+pub fn unknown_label(span: Span, name: &str, suggestion: Option<&str>) -> Diagnostic {
+    let d = Diagnostic::error("PP014", format!("unknown label `{name}`")).with_primary(span, "no line defines it");
+    match suggestion {
+        Some(s) => d.with_help(format!("did you mean `{s}`?")),
+        None => d.with_help(format!(
+            "define it with `{name}:` on a line of its own before the instruction to branch to"
+        )),
+    }
+}
+
+/// A label defined twice.
+pub fn duplicate_label(span: Span, first: Span, name: &str) -> Diagnostic {
+    Diagnostic::error("PP015", format!("label `{name}` is defined twice"))
+        .with_primary(span, "defined again here")
+        .with_secondary(first, "first defined here")
+        .with_help("rename one of them")
+}
+
+/// A branch target beyond the 27-bit relative field.
+pub fn branch_range(span: Span, words: i64) -> Diagnostic {
+    Diagnostic::error("PP016", format!("the branch target is {words} words away"))
+        .with_primary(span, "too far")
+        .with_help("a branch reaches -67108864 to 67108863 words from its instruction")
+}
+
+/// Operations out of control-word order; `right` is the line in the right order (empty when
+/// it is too long to quote).
+pub fn field_order(span: Span, after: Span, op: &str, previous: &str, right: &str) -> Diagnostic {
+    Diagnostic::error("PP017", format!("`{op}` must come before `{previous}`"))
+        .with_primary(span, "out of order")
+        .with_secondary(after, "comes later in the control word")
+        .with_note("operations are written in the order of their bits in the control word: stop, sync, varying, texld, load, .v0, .s0, .v1, .s1, .s2, store, branch, const0, const1")
+        .with_help(if right.is_empty() {
+            "write the operations in control-word order".to_string()
+        } else {
+            format!("write `{right}`")
+        })
+}
+
+/// Two operations of one unit in one instruction.
+pub fn unit_twice(span: Span, first: Span, unit: &str) -> Diagnostic {
+    Diagnostic::error("PP018", format!("the {unit} unit is used twice in one instruction"))
+        .with_primary(span, "second use")
+        .with_secondary(first, "first use")
+        .with_help("each unit runs one operation per instruction: move one of them to another instruction")
+}
+
+/// `^v0`/`^s0` anywhere but the first source of the matching adder.
+pub fn pipeline_source(span: Span, name: &str, unit: &str) -> Diagnostic {
+    Diagnostic::error("PP019", format!("`{name}` can only be the first source of `{unit}`"))
+        .with_primary(span, "not readable here")
+        .with_help(format!(
+            "the multiplier's result reaches only the first source of the adder of the same kind; write it to a register and read that in the next instruction, or use it as the first source of a `{unit}` op"
+        ))
+}
+
+/// The combiner and the branch unit in one instruction.
+pub fn combine_with_branch(span: Span, branch: Span) -> Diagnostic {
+    Diagnostic::error("PP020", "the `.s2` unit and a branch cannot share an instruction")
+        .with_primary(span, "combiner")
+        .with_secondary(branch, "branch")
+        .with_help("the branch unit runs in parallel with the combiner: put them in separate instructions")
+}
+
+/// `sel` without a scalar multiplier op to give its condition.
+pub fn sel_without_fmul(span: Span) -> Diagnostic {
+    Diagnostic::error(
+        "PP021",
+        "`sel` needs the scalar multiplier's result in the same instruction",
+    )
+    .with_primary(span, "no `.s0` op gives the condition")
+    .with_help(
+        "add a `.s0` op to this instruction, e.g. `mov.s0 ^s0 $1.x`: sel picks its first source when ^s0 is not 0",
+    )
+}
+
+/// A read of `^const0`/`^const1` in an instruction without that constant field.
+pub fn constant_not_set(span: Span, name: &str, field: &str) -> Diagnostic {
+    Diagnostic::error(
+        "PP022",
+        format!("`{name}` is read but this instruction has no `{field}`"),
+    )
+    .with_primary(span, "undefined value")
+    .with_help(format!(
+        "constants live for one instruction: add `{field} x y z w` to it"
+    ))
+}
+
+/// A texture fetch or derivative in an instruction without `sync`.
+pub fn missing_sync(span: Span, op: &str) -> Diagnostic {
+    Diagnostic::warning("PP023", format!("`{op}` in an instruction without `sync`"))
+        .with_primary(span, "needs the threads in step")
+        .with_help("add `sync` to the instruction, as every compiler does with texture fetches and derivatives")
+}
+
+/// An older name still read.
+pub fn old_name(span: Span, old: &str, new: &str) -> Diagnostic {
+    Diagnostic::warning("PP024", format!("`{old}` is the older name of `{new}`"))
+        .with_primary(span, "older name")
+        .with_help(format!("write `{new}`"))
+}
+
+/// A `-` or `abs()` on an operand whose field has no modifier bits.
+pub fn operand_modifier(span: Span, what: &str) -> Diagnostic {
+    Diagnostic::error("PP025", format!("{what} takes no `-` or `abs()`"))
+        .with_primary(span, "no modifier bits for this operand")
+        .with_help("apply the modifier in an ALU op first, or drop it")
+}
+
+/// `^v0`/`^s0` read in an instruction without the multiplier op that gives it.
+pub fn pipeline_unproduced(span: Span, name: &str, unit: &str) -> Diagnostic {
+    Diagnostic::error(
+        "PP026",
+        format!("`{name}` is read but this instruction has no `{unit}` op"),
+    )
+    .with_primary(span, "undefined value")
+    .with_help(format!(
+        "pipeline registers live for one instruction: add the `{unit}` op that gives `{name}`"
+    ))
+}
+
+/// Every code with its explanation.
 pub static CODES: &[CodeInfo] = &[
     CodeInfo {
         code: "PP200",
@@ -108,6 +370,216 @@ pub static CODES: &[CodeInfo] = &[
         explanation: "The `DBIN` chunk holds the program as 32-bit little-endian words, so its size must be a \
             multiple of 4.",
     },
+    // The proposed syntax.
+    CodeInfo {
+        code: "PP001",
+        severity: Severity::Error,
+        title: "syntax error",
+        explanation: "A line of the proposed syntax is a label, `name:` alone on its line, or an instruction: \
+            operations joined by `,`, each an opcode with its unit (`mul.v0`) and operands separated by spaces. \
+            An operand is a register (`$1.xyz`), a pipeline register (`^texture`), a number, a label, or one of \
+            these in `abs(...)`, `cube(...)`, `normalize(...)` or `bias(...)`, with an optional `-` before it. \
+            A line that ends in `,` goes on on the next line. `#` starts a comment. docs/lima.md shows every form.",
+    },
+    CodeInfo {
+        code: "PP002",
+        severity: Severity::Error,
+        title: "unknown opcode",
+        explanation: "The opcode is not one of any unit: the help line suggests the closest one. Opcodes are \
+            case-sensitive (`dFdx`). Modifiers are glued on with `_` (`mul_x2_sat.v0`), units with `.` \
+            (`add.v1`); docs/lima.md has a table of the opcodes of every unit.",
+    },
+    CodeInfo {
+        code: "PP003",
+        severity: Severity::Error,
+        title: "opcode on the wrong unit",
+        explanation: "Each opcode exists on some units only: `rcp` only on the complex unit `.s2`, `sum3` only on \
+            the vector adder `.v1`, `load` on `.v`, `.u` and `.t`, and `texld`, `branch`, `discard`, `fb_color`, \
+            `fb_depth`, `const0` and `const1` on none (they are written without a unit). The help line says how \
+            to write the opcode.",
+    },
+    CodeInfo {
+        code: "PP004",
+        severity: Severity::Error,
+        title: "modifier not allowed",
+        explanation: "Modifiers are appended to the opcode with `_`: the output modifiers `_sat`, `_pos`, `_int` \
+            on ALU ops, the shifts `_x2` `_x4` `_x8` `_d2` `_d4` `_d8` `_d16` on `mul.v0`/`mul.s0`, \
+            `_perspective_z`/`_perspective_w` on varying loads, `_lod` on `texld`, conditions such as `_lt` on \
+            `branch`, and `_vec`/`_scalar` on the scalar ops of `.s2`. Each at most once, and only where the \
+            field has the bits: the vector destination form of `.s2` and `mul.s2` have no output modifier.",
+    },
+    CodeInfo {
+        code: "PP005",
+        severity: Severity::Error,
+        title: "wrong number of operands",
+        explanation: "Every operation takes a fixed list of operands, the destination first: a two-source ALU op \
+            takes a destination and two sources, a one-source op (`mov`, `rcp`, `floor`, ...) a destination and \
+            one source. The help line shows the form the opcode takes.",
+    },
+    CodeInfo {
+        code: "PP006",
+        severity: Severity::Error,
+        title: "wrong kind of operand",
+        explanation: "The operand is not what the field holds: a scalar operand is one component (`$1.x`), a \
+            vector operand a register with an optional swizzle (`$1.xxyz`), an index a whole number, a branch \
+            target a label or a signed word offset (`+4`). The message says what belongs there.",
+    },
+    CodeInfo {
+        code: "PP007",
+        severity: Severity::Error,
+        title: "register out of range",
+        explanation: "A register field holds `$0`-`$11`, and the numbers 12-15 are the pipeline registers \
+            `^const0`, `^const1`, `^texture` and `^uniform`: a source writes those names rather than `$12`-`$15`. \
+            `$16` and above do not exist. A varying offset register cannot be `^uniform` (its number means no \
+            offset).",
+    },
+    CodeInfo {
+        code: "PP008",
+        severity: Severity::Warning,
+        title: "register beyond $5",
+        explanation: "Mesa's compiler uses the six registers `$0`-`$5`; the fields hold up to `$11` (and, as a \
+            destination, 12-15), but what the hardware does with those is unexplored. The register is encoded \
+            as written.",
+    },
+    CodeInfo {
+        code: "PP009",
+        severity: Severity::Error,
+        title: "destination written last",
+        explanation: "The proposed syntax writes the destination first: `mov.v0 $0 ^texture`, `load.v ^discard \
+            0`. A read-only pipeline register (`^const0`, `^const1`, `^texture`, `^uniform`) or a number stands \
+            where the destination belongs, as in the older examples that put it last (`mov.v0 ^tex_sampler \
+            $0`). The help line shows the line with the destination moved first.",
+    },
+    CodeInfo {
+        code: "PP010",
+        severity: Severity::Error,
+        title: "malformed swizzle or write mask",
+        explanation: "A swizzle is 1 to 4 of the letters `x y z w`; with fewer than four the last letter repeats, \
+            as in Direct3D (`.xy` is `.xyyy`). A write mask is the lanes written, each at most once and in the \
+            order `x y z w` (`.xz`), or `.none` where a unit keeps its register without writing a lane. A scalar \
+            operand names exactly one component.",
+    },
+    CodeInfo {
+        code: "PP011",
+        severity: Severity::Error,
+        title: "number out of range",
+        explanation: "The number does not fit its field, is not a whole number where one is needed, or is \
+            malformed: varying indices go to 63, uniform and temporary indices to 65535, sampler numbers to 4095, \
+            the constant LOD bias `bias(...)` from -16 to 15.9375 in steps of 1/16. The help line gives the range.",
+    },
+    CodeInfo {
+        code: "PP012",
+        severity: Severity::Error,
+        title: "constant not exactly fp16",
+        explanation: "`const0` and `const1` hold IEEE binary16 values, and polyasm does not round silently: a \
+            decimal that is not exactly such a value (0.1, 1.0001) is an error, and the help line gives the \
+            nearest one. Raw bits can be written in hexadecimal (`0x7e00`), infinities as `inf` and `-inf`.",
+    },
+    CodeInfo {
+        code: "PP013",
+        severity: Severity::Error,
+        title: "constant out of fp16 range",
+        explanation: "The largest finite binary16 value is 65504; the constant is beyond it. Write `inf` or `-inf` \
+            for an infinity.",
+    },
+    CodeInfo {
+        code: "PP014",
+        severity: Severity::Error,
+        title: "unknown label",
+        explanation: "A branch names a label that no line of the file defines. Labels are case-sensitive; the help \
+            line suggests a close one. Define a label with `name:` on its own line before the instruction it \
+            marks.",
+    },
+    CodeInfo {
+        code: "PP015",
+        severity: Severity::Error,
+        title: "duplicate label",
+        explanation: "Two lines define the same label, so a branch to it would be ambiguous. Rename one.",
+    },
+    CodeInfo {
+        code: "PP016",
+        severity: Severity::Error,
+        title: "branch target out of range",
+        explanation: "A branch holds its target as a signed 27-bit count of words from its own instruction; the \
+            target is farther than that.",
+    },
+    CodeInfo {
+        code: "PP017",
+        severity: Severity::Error,
+        title: "operations out of order",
+        explanation: "The operations of an instruction are written in the order of their bits in the control \
+            word, so that the text says what the hardware runs: stop, sync, the varying load, texld, the \
+            uniform/temporary load, .v0, .s0, .v1, .s1, .s2, the store or framebuffer read, the branch, const0, \
+            const1. The help line shows the instruction in that order.",
+    },
+    CodeInfo {
+        code: "PP018",
+        severity: Severity::Error,
+        title: "unit used twice",
+        explanation: "An instruction has one field per unit, so each unit runs at most one operation in it: two \
+            `.v0` ops, a `load.u` and a `load.t`, a `store.t` and an `fb_color`, or two `stop`s cannot share an \
+            instruction. Move one to another instruction.",
+    },
+    CodeInfo {
+        code: "PP019",
+        severity: Severity::Error,
+        title: "multiplier result read where it cannot be",
+        explanation: "`^v0` and `^s0`, the results of the vector and scalar multipliers, have no register number: \
+            only the first source of the adder of the same kind can read them (`add.v1 $0 ^v0 $1`, \
+            `add.s1 $0.x ^s0 $1.y`). As a multiplier's destination they mean that no register is written.",
+    },
+    CodeInfo {
+        code: "PP020",
+        severity: Severity::Error,
+        title: "combiner with a branch",
+        explanation: "The branch unit runs in parallel with the complex unit `.s2` and the two cannot share an \
+            instruction (a discard is a branch too). Put them in separate instructions.",
+    },
+    CodeInfo {
+        code: "PP021",
+        severity: Severity::Error,
+        title: "sel without the scalar multiplier",
+        explanation: "`sel` picks its first source when the scalar multiplier's result `^s0` is not 0, and its \
+            second otherwise, so the instruction must have a `.s0` op that gives that condition.",
+    },
+    CodeInfo {
+        code: "PP022",
+        severity: Severity::Error,
+        title: "constant read without its field",
+        explanation: "`^const0` and `^const1` read the constants of the same instruction, the `const0` and `const1` \
+            fields; they do not live on. An instruction that reads one must set it: `const0 x y z w`.",
+    },
+    CodeInfo {
+        code: "PP023",
+        severity: Severity::Warning,
+        title: "texture fetch or derivative without sync",
+        explanation: "Texture fetches and the derivatives `dFdx`/`dFdy` work on a 2x2 quad of fragments, and every \
+            compiler sets the instruction's `sync` bit with them. This instruction has one without `sync`; add it \
+            unless you know the hardware does not need it.",
+    },
+    CodeInfo {
+        code: "PP024",
+        severity: Severity::Warning,
+        title: "older name",
+        explanation: "The name comes from an older description of the syntax and is still read: `^tex_sampler` is \
+            `^texture`, `^tex_coord` is `^discard`, `^vmul` is `^v0`, `^fmul` is `^s0`, and `texld_2d` is \
+            `texld`. Write the new name; the words are the same.",
+    },
+    CodeInfo {
+        code: "PP025",
+        severity: Severity::Error,
+        title: "modifier on an operand that has none",
+        explanation: "Only ALU sources and the register sources of the varying unit have negate and absolute bits. \
+            Index offsets, texture LOD registers, branch operands, stored registers, and the vector operands of \
+            `mul.s2` and `atan_pt2.s2` take no `-` or `abs()`.",
+    },
+    CodeInfo {
+        code: "PP026",
+        severity: Severity::Error,
+        title: "multiplier result read without the multiplier",
+        explanation: "`^v0` and `^s0` are the results of the `.v0` and `.s0` ops of the same instruction; they do \
+            not live on. An instruction that reads one must have the op that gives it.",
+    },
 ];
 
 #[cfg(test)]
@@ -128,7 +600,7 @@ mod tests {
         let mbs = crate::mbs::read(b"ELF").unwrap_err();
         assert_eq!(mbs_error("a.mbs", &mbs).code, "PP210");
         for (i, code) in CODES.iter().enumerate() {
-            assert!(code.code.starts_with("PP2"));
+            assert!(code.code.starts_with("PP"));
             assert!(CODES[i + 1..].iter().all(|c| c.code != code.code));
         }
         for code in ["PP201", "PP202", "PP203", "PP204", "PP211", "PP212", "PP213", "PP214"] {

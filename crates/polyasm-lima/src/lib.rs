@@ -18,10 +18,14 @@
 //! ```
 
 pub mod decode;
+pub mod encode;
 pub mod error;
 pub mod instr;
+pub mod lexer;
 pub mod mbs;
 pub mod mesa;
 pub mod ops;
+pub mod parser;
+pub mod print;
 #[cfg(any(test, feature = "proptest"))]
 pub mod testing;

@@ -687,6 +687,177 @@ pub const BRANCH_NAME: &str = "branch";
 /// Mnemonic of a discard.
 pub const DISCARD_NAME: &str = "discard";
 
+/// Names of the proposed syntax (docs/lima.md) that the rows above do not hold.
+pub mod proposed {
+    use super::{CombineOp, MulOp};
+
+    /// An instruction with no field and neither `stop` nor `sync`.
+    pub const NOP: &str = "nop";
+    /// The texld modifier that sets `explicit_lod`: the register is the LOD, not a bias.
+    pub const TEXLD_LOD: &str = "_lod";
+    /// The function around texld's constant LOD bias: `bias(-0.5)`.
+    pub const BIAS: &str = "bias";
+    /// The function of a source's absolute value: `abs($1)`.
+    pub const ABS: &str = "abs";
+    /// The write mask of no lane (`$3.none`), for the units that keep their register then.
+    pub const MASK_NONE: &str = "none";
+    /// The combine modifier that picks the vector destination form (`dest_vec` = 1).
+    pub const COMBINE_VEC_DEST: &str = "_vec";
+    /// The combine modifier that picks the scalar destination form (`dest_vec` = 0).
+    pub const COMBINE_SCALAR_DEST: &str = "_scalar";
+    /// Combine ops whose one-lane destination is the vector form unless `_scalar` says
+    /// otherwise (Mesa's compiler writes atan part 1 through a vector mask).
+    pub static COMBINE_VECTOR_DEFAULT: &[CombineOp] = &[CombineOp::Atan, CombineOp::Atan2];
+    /// Prefix of a branch condition modifier: `branch_lt`.
+    pub const COND_PREFIX: &str = "_";
+    /// Units of the proposed syntax: the text after the opcode's `.`.
+    pub const UNIT_VARYING: &str = ".v";
+    /// The vector multiplier's unit.
+    pub const UNIT_VEC_MUL: &str = ".v0";
+    /// The scalar multiplier's unit.
+    pub const UNIT_FLOAT_MUL: &str = ".s0";
+    /// The vector adder's unit.
+    pub const UNIT_VEC_ACC: &str = ".v1";
+    /// The scalar adder's unit.
+    pub const UNIT_FLOAT_ACC: &str = ".s1";
+    /// The complex unit's unit.
+    pub const UNIT_COMBINE: &str = ".s2";
+    /// The temporary store's unit.
+    pub const UNIT_STORE: &str = ".t";
+
+    /// The multiplier's shift as a modifier (Direct3D's `_x2` ... `_d8`): (shift, text).
+    pub static MUL_SHIFTS: &[(i8, &str)] = &[
+        (1, "_x2"),
+        (2, "_x4"),
+        (3, "_x8"),
+        (-1, "_d2"),
+        (-2, "_d4"),
+        (-3, "_d8"),
+        (-4, "_d16"),
+    ];
+    /// The only multiplier op a shift applies to.
+    pub const SHIFTED_OP: MulOp = MulOp::Mul;
+
+    /// A pipeline register of the proposed syntax.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum Pipeline {
+        /// `^const0`, vec4 register 12.
+        Const0,
+        /// `^const1`, vec4 register 13.
+        Const1,
+        /// `^texture`, the sampler's result, vec4 register 14.
+        Texture,
+        /// `^uniform`, the load's result, vec4 register 15.
+        Uniform,
+        /// `^v0`, the vector multiplier's result.
+        Vmul,
+        /// `^s0`, the scalar multiplier's result.
+        Fmul,
+        /// `^discard`: no register is written.
+        Discard,
+    }
+
+    /// One spelling of a pipeline register.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct PipelineName {
+        /// The text, `^` included.
+        pub name: &'static str,
+        /// What it names.
+        pub reg: Pipeline,
+        /// For an older name still read, the name to write instead.
+        pub replaced_by: Option<&'static str>,
+    }
+
+    /// Every spelling of a pipeline register; the first of each register is the one printed.
+    pub static PIPELINE_NAMES: &[PipelineName] = &[
+        PipelineName {
+            name: "^const0",
+            reg: Pipeline::Const0,
+            replaced_by: None,
+        },
+        PipelineName {
+            name: "^const1",
+            reg: Pipeline::Const1,
+            replaced_by: None,
+        },
+        PipelineName {
+            name: "^texture",
+            reg: Pipeline::Texture,
+            replaced_by: None,
+        },
+        PipelineName {
+            name: "^uniform",
+            reg: Pipeline::Uniform,
+            replaced_by: None,
+        },
+        PipelineName {
+            name: "^u",
+            reg: Pipeline::Uniform,
+            replaced_by: None,
+        },
+        PipelineName {
+            name: "^v0",
+            reg: Pipeline::Vmul,
+            replaced_by: None,
+        },
+        PipelineName {
+            name: "^s0",
+            reg: Pipeline::Fmul,
+            replaced_by: None,
+        },
+        PipelineName {
+            name: "^discard",
+            reg: Pipeline::Discard,
+            replaced_by: None,
+        },
+        PipelineName {
+            name: "^tex_sampler",
+            reg: Pipeline::Texture,
+            replaced_by: Some("^texture"),
+        },
+        PipelineName {
+            name: "^tex_coord",
+            reg: Pipeline::Discard,
+            replaced_by: Some("^discard"),
+        },
+        PipelineName {
+            name: "^vmul",
+            reg: Pipeline::Vmul,
+            replaced_by: Some("^v0"),
+        },
+        PipelineName {
+            name: "^fmul",
+            reg: Pipeline::Fmul,
+            replaced_by: Some("^s0"),
+        },
+    ];
+
+    impl Pipeline {
+        /// The vec4 register number of a pipeline register that has one.
+        pub fn vec_reg(self) -> Option<u8> {
+            match self {
+                Pipeline::Const0 => Some(super::REG_CONST0),
+                Pipeline::Const1 => Some(super::REG_CONST1),
+                Pipeline::Texture => Some(super::REG_TEXTURE),
+                Pipeline::Uniform => Some(super::REG_UNIFORM),
+                Pipeline::Vmul | Pipeline::Fmul | Pipeline::Discard => None,
+            }
+        }
+
+        /// The name printed for it.
+        pub fn name(self) -> &'static str {
+            PIPELINE_NAMES
+                .iter()
+                .find(|row| row.reg == self)
+                .map(|row| row.name)
+                .expect("invariant: every pipeline register has a row")
+        }
+    }
+
+    /// Older opcode spellings still read: (old, new).
+    pub static OLD_OPCODES: &[(&str, &str)] = &[("texld_2d", "texld")];
+}
+
 /// Values of the bits no syntax shows, as Mesa's compiler writes them.
 pub mod fixed {
     /// Sampler bits 42..61 (`unknown_2`).

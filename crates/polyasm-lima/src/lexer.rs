@@ -1,0 +1,286 @@
+//! The hand-written byte-loop lexer of the proposed syntax. Tokens borrow nothing: each is a
+//! kind and a byte range of the source. `#` starts a comment to the end of the line. A line
+//! break ends a statement, except after a trailing `,`: then the instruction goes on over the
+//! next lines (blank and comment-only lines included) until a line that does not end in `,`.
+
+use std::ops::Range;
+
+use polyasm_core::front::{StatementLexer, is_ident_continue, line_break_len, line_end, scan_while};
+
+/// One token of the proposed syntax.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Tok {
+    /// An opcode, label or name: `[A-Za-z_][A-Za-z0-9_]*`.
+    Name,
+    /// `.` and the letters, digits and `_` right after it: a unit (`.v0`), a swizzle or a write
+    /// mask (`.xyz`, `.none`).
+    Suffix,
+    /// `$` and its digits: a general register.
+    Reg,
+    /// `^` and the name after it: a pipeline register.
+    Pipe,
+    /// A number as written: an optional sign, digits, a fraction, an exponent, and any letters
+    /// and digits glued to it (`0x7e00`, or a malformed `12ab` the encoder rejects).
+    Number,
+    /// `-` not followed by a digit: a source's negation.
+    Minus,
+    /// `+` not followed by a digit: an index offset (`0+$1.x`).
+    Plus,
+    /// `(`
+    Open,
+    /// `)`
+    Close,
+    /// `,`
+    Comma,
+    /// `:`
+    Colon,
+    /// Any other character; the parser rejects it.
+    Other(char),
+}
+
+impl std::fmt::Display for Tok {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Tok::Name => f.write_str("a name"),
+            Tok::Suffix => f.write_str("a `.` suffix"),
+            Tok::Reg => f.write_str("a register"),
+            Tok::Pipe => f.write_str("a pipeline register"),
+            Tok::Number => f.write_str("a number"),
+            Tok::Minus => f.write_str("`-`"),
+            Tok::Plus => f.write_str("`+`"),
+            Tok::Open => f.write_str("`(`"),
+            Tok::Close => f.write_str("`)`"),
+            Tok::Comma => f.write_str("`,`"),
+            Tok::Colon => f.write_str("`:`"),
+            Tok::Other(c) => write!(f, "`{}`", c.escape_debug()),
+        }
+    }
+}
+
+/// The deepest nesting of `(` a statement may have (`normalize(-abs($1))` is 2): a deeper
+/// `(` lexes as [`Tok::Other`], which the parser rejects, so that the recursive grammar never
+/// recurses deeper than this.
+pub const MAX_NESTING: u32 = 4;
+
+/// Lexes `text` on demand, one statement of tokens at a time.
+pub struct Lexer<'s> {
+    text: &'s str,
+    pos: usize,
+}
+
+impl<'s> Lexer<'s> {
+    pub fn new(text: &'s str) -> Lexer<'s> {
+        Lexer { text, pos: 0 }
+    }
+}
+
+fn digits(bytes: &[u8], from: usize) -> usize {
+    scan_while(bytes, from, |b| b.is_ascii_digit())
+}
+
+/// The end of the number starting at `start` (a digit, a sign or a `.` before a digit):
+/// `[+-]? digits? (. digits)? ([eE] [+-]? digits)?`, then any identifier characters glued on.
+/// A `.` followed by a letter is a suffix, not a fraction: `0.xy` is `0` and `.xy`.
+fn number_end(bytes: &[u8], start: usize) -> usize {
+    let mut end = start;
+    if matches!(bytes[end], b'+' | b'-') {
+        end += 1;
+    }
+    end = digits(bytes, end);
+    if bytes.get(end) == Some(&b'.')
+        && !bytes
+            .get(end + 1)
+            .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_')
+    {
+        end = digits(bytes, end + 1);
+    }
+    if matches!(bytes.get(end), Some(b'e' | b'E')) {
+        let mut at = end + 1;
+        if matches!(bytes.get(at), Some(b'+' | b'-')) {
+            at += 1;
+        }
+        if bytes.get(at).is_some_and(u8::is_ascii_digit) {
+            end = digits(bytes, at);
+        }
+    }
+    scan_while(bytes, end, is_ident_continue)
+}
+
+fn starts_number(bytes: &[u8], at: usize) -> bool {
+    match bytes.get(at) {
+        Some(b) if b.is_ascii_digit() => true,
+        Some(b'.') => bytes.get(at + 1).is_some_and(u8::is_ascii_digit),
+        _ => false,
+    }
+}
+
+impl<'s> StatementLexer<'s> for Lexer<'s> {
+    type Token = Tok;
+    type Error = std::convert::Infallible;
+
+    fn at_end(&self) -> bool {
+        self.pos >= self.text.len()
+    }
+
+    /// Appends the tokens of the next statement (one line, or several joined by trailing
+    /// commas) to `out`.
+    fn next_statement(&mut self, out: &mut Vec<(Tok, Range<usize>)>) -> Result<(), Self::Error> {
+        let bytes = self.text.as_bytes();
+        let first = out.len();
+        let mut depth = 0u32;
+        while self.pos < bytes.len() {
+            let start = self.pos;
+            let (tok, end) = match bytes[start] {
+                b'\n' | b'\r' => {
+                    self.pos += line_break_len(bytes, start);
+                    if out.len() > first && out.last().is_some_and(|(t, _)| *t == Tok::Comma) {
+                        continue;
+                    }
+                    return Ok(());
+                }
+                b' ' | b'\t' | b'\x0c' | b'\x0b' => {
+                    self.pos += 1;
+                    continue;
+                }
+                b'#' => {
+                    self.pos = line_end(bytes, start);
+                    continue;
+                }
+                b'a'..=b'z' | b'A'..=b'Z' | b'_' => (Tok::Name, scan_while(bytes, start + 1, is_ident_continue)),
+                b'.' if bytes
+                    .get(start + 1)
+                    .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_') =>
+                {
+                    (Tok::Suffix, scan_while(bytes, start + 1, is_ident_continue))
+                }
+                b'$' if bytes.get(start + 1).is_some_and(u8::is_ascii_digit) => {
+                    (Tok::Reg, scan_while(bytes, start + 1, is_ident_continue))
+                }
+                b'^' if bytes.get(start + 1).is_some_and(|b| is_ident_continue(*b)) => {
+                    (Tok::Pipe, scan_while(bytes, start + 1, is_ident_continue))
+                }
+                b'+' | b'-' if starts_number(bytes, start + 1) => (Tok::Number, number_end(bytes, start)),
+                _ if starts_number(bytes, start) => (Tok::Number, number_end(bytes, start)),
+                b'-' => (Tok::Minus, start + 1),
+                b'+' => (Tok::Plus, start + 1),
+                b'(' if depth < MAX_NESTING => {
+                    depth += 1;
+                    (Tok::Open, start + 1)
+                }
+                b'(' => (Tok::Other('('), start + 1),
+                b')' => {
+                    depth = depth.saturating_sub(1);
+                    (Tok::Close, start + 1)
+                }
+                b',' => (Tok::Comma, start + 1),
+                b':' => (Tok::Colon, start + 1),
+                _ => {
+                    let c = self.text[start..]
+                        .chars()
+                        .next()
+                        .expect("invariant: pos is inside the text");
+                    (Tok::Other(c), start + c.len_utf8())
+                }
+            };
+            self.pos = end;
+            out.push((tok, start..end));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(text: &str) -> Vec<Vec<(Tok, &str)>> {
+        let mut lexer = Lexer::new(text);
+        let mut out = Vec::new();
+        while !lexer.at_end() {
+            let mut line = Vec::new();
+            let Ok(()) = lexer.next_statement(&mut line);
+            out.push(line.into_iter().map(|(t, r)| (t, &text[r])).collect());
+        }
+        out
+    }
+
+    #[test]
+    fn lexes_every_token_kind() {
+        let got = lines("mul_x2_sat.v0 $0.xyz -abs(^const0.wzyx) 1.y+$1.z, L1: # comment\n");
+        assert_eq!(
+            got[0],
+            [
+                (Tok::Name, "mul_x2_sat"),
+                (Tok::Suffix, ".v0"),
+                (Tok::Reg, "$0"),
+                (Tok::Suffix, ".xyz"),
+                (Tok::Minus, "-"),
+                (Tok::Name, "abs"),
+                (Tok::Open, "("),
+                (Tok::Pipe, "^const0"),
+                (Tok::Suffix, ".wzyx"),
+                (Tok::Close, ")"),
+                (Tok::Number, "1"),
+                (Tok::Suffix, ".y"),
+                (Tok::Plus, "+"),
+                (Tok::Reg, "$1"),
+                (Tok::Suffix, ".z"),
+                (Tok::Comma, ","),
+                (Tok::Name, "L1"),
+                (Tok::Colon, ":"),
+            ]
+        );
+    }
+
+    #[test]
+    fn numbers_take_signs_fractions_and_exponents_but_not_suffixes() {
+        for number in [
+            "1", "-2.5", ".5", "5.", "1e-3", "+4E2", "0x7e00", "-0.0", "65504", "12ab",
+        ] {
+            assert_eq!(lines(number), [[(Tok::Number, number)]], "{number}");
+        }
+        assert_eq!(lines("0.xy"), [[(Tok::Number, "0"), (Tok::Suffix, ".xy")]]);
+        assert_eq!(lines("3.w"), [[(Tok::Number, "3"), (Tok::Suffix, ".w")]]);
+        assert_eq!(lines("- 2")[0], [(Tok::Minus, "-"), (Tok::Number, "2")]);
+        assert_eq!(lines("+$1")[0], [(Tok::Plus, "+"), (Tok::Reg, "$1")]);
+    }
+
+    #[test]
+    fn a_trailing_comma_continues_the_instruction() {
+        let got = lines("load.v $1 0,\n  # between\n\n  mov.v0 $0 $1\nstop\n");
+        assert_eq!(got.len(), 2);
+        assert_eq!(got[0].len(), 9);
+        assert_eq!(got[0][4], (Tok::Comma, ","));
+        assert_eq!(got[0][5], (Tok::Name, "mov"));
+        assert_eq!(got[1], [(Tok::Name, "stop")]);
+        // CR and CRLF end lines like LF.
+        assert_eq!(lines("stop,\r\nsync\rnop").len(), 2);
+    }
+
+    #[test]
+    fn parentheses_nest_at_most_four_deep() {
+        let got = lines("abs(abs(abs(abs(abs($0)))))");
+        let opens = got[0].iter().filter(|(t, _)| *t == Tok::Open).count();
+        assert_eq!(opens, MAX_NESTING as usize);
+        assert!(got[0].contains(&(Tok::Other('('), "(")));
+        // Closing brings the depth down again.
+        let opens = lines("abs($0) abs($0) abs($0) abs($0) abs($0)")[0]
+            .iter()
+            .filter(|(t, _)| *t == Tok::Open)
+            .count();
+        assert_eq!(opens, 5);
+    }
+
+    #[test]
+    fn stray_characters_are_single_tokens() {
+        assert_eq!(
+            lines("$ ^ é;")[0],
+            [
+                (Tok::Other('$'), "$"),
+                (Tok::Other('^'), "^"),
+                (Tok::Other('é'), "é"),
+                (Tok::Other(';'), ";")
+            ]
+        );
+    }
+}

@@ -1,0 +1,3 @@
+# Only comments.
+
+   # indented

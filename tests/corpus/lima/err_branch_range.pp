@@ -1,0 +1,2 @@
+# expect: PP016
+stop, branch +67108864

@@ -1,0 +1,2 @@
+# expect: PP020
+rcp.s2 $0.x $1.x, discard
