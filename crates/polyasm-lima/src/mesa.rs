@@ -746,6 +746,26 @@ pub fn read_instr(text: &str, offset: usize) -> Result<Instr, MesaError> {
     Ok(instr)
 }
 
+/// The fields of `instr` whose bits its Mesa text (printed at word `offset`) does not show:
+/// reading the text back gives other values there. Empty when the text is exact.
+pub fn unshown_fields(instr: &Instr, offset: usize) -> Vec<Field> {
+    let Ok(back) = read_instr(&print_instr(instr, offset), offset) else {
+        return Field::ALL.into_iter().filter(|f| instr.has(*f)).collect();
+    };
+    let fields = |i: &Instr| -> Vec<Option<u128>> {
+        let mut bits = vec![None; Field::ALL.len()];
+        for (field, value) in i.encode_fields(0) {
+            bits[field as usize] = Some(value);
+        }
+        bits
+    };
+    let (original, read) = (fields(instr), fields(&back));
+    Field::ALL
+        .into_iter()
+        .filter(|f| original[*f as usize] != read[*f as usize])
+        .collect()
+}
+
 /// A line read: its `@` offset, the instruction, and the absolute target of its branch.
 struct LineRead {
     prefix: Option<(u64, Range<usize>)>,
