@@ -89,6 +89,14 @@ pub fn stray_target_warning(name: &str, offset: usize, target: i64) -> Diagnosti
     .with_note("the disassembly shows the target, but assembling it again is an error (PP107)")
 }
 
+/// The error of disassembler input that is not a program; `place` says where the
+/// instruction starts in the input (`at byte 20 of the input`).
+pub fn not_a_program(name: &str, error: &DecodeError, place: &str) -> Diagnostic {
+    let mut diagnostic = decode_error(name, error);
+    diagnostic.message = format!("{} ({place})", diagnostic.message);
+    diagnostic
+}
+
 /// The error of assembling the proposed syntax in a build that cannot read it yet.
 pub fn proposed_unavailable(file: SourceId) -> Diagnostic {
     Diagnostic::error(

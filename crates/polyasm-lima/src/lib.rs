@@ -158,9 +158,7 @@ pub fn disassemble(words: &[u32], syntax: Syntax, name: &str, from: WordsFrom) -
                 WordsFrom::Hex => format!("at hex word {} of the input (counting from 0)", e.offset),
                 WordsFrom::Mbs => format!("at byte {} of the words in the `DBIN` chunk", e.offset * 4),
             };
-            return Outcome::failed(vec![
-                error::decode_error(name, &e).with_note(format!("the instruction starts {at}")),
-            ]);
+            return Outcome::failed(vec![error::not_a_program(name, &e, &at)]);
         }
     };
     let mut diagnostics = Vec::new();
