@@ -169,6 +169,9 @@ pub struct DisasmArgs {
     /// How the input is encoded; auto reads text as hex words and anything else as binary
     #[arg(long, value_enum, default_value_t = InputFormatArg::Auto)]
     pub input_format: InputFormatArg,
+
+    #[command(flatten)]
+    pub target_options: TargetOptionArgs<ForDisasm>,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -377,6 +380,16 @@ pub struct ForAssemble;
 /// `polyasm run`, which assembles first, so it also takes the assemble options.
 #[derive(Debug, Default)]
 pub struct ForRun;
+
+/// `polyasm disasm`.
+#[derive(Debug, Default)]
+pub struct ForDisasm;
+
+impl OptionsOf for ForDisasm {
+    fn specs(target: &dyn Target) -> Vec<OptionSpec> {
+        target.disassemble_options().to_vec()
+    }
+}
 
 impl OptionsOf for ForAssemble {
     fn specs(target: &dyn Target) -> Vec<OptionSpec> {

@@ -14,6 +14,7 @@ pub fn registry() -> &'static Registry {
             &polyasm_vu::TARGET,
             &polyasm_masfix::TARGET,
             &polyasm_shader::TARGET,
+            &polyasm_lima::TARGET,
         ])
     })
 }

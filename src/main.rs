@@ -487,6 +487,18 @@ fn emit_runtime(
 fn disasm(args: &DisasmArgs, reporter: &mut Reporter) -> Result {
     let input = Input::from_arg(args.io.input.as_deref());
     let target = resolve_target(args.io.target.as_deref(), &input, reporter)?;
+    let options = &args.target_options.options;
+    refuse_foreign_options(
+        target,
+        options,
+        target.disassemble_options(),
+        "polyasm disasm --help",
+        reporter,
+    )?;
+    target.check_disassemble_options(options).map_err(|usage| {
+        reporter.usage(*usage.0);
+        Failure::Usage
+    })?;
     let output = Output::from_arg(args.io.output.as_deref());
     output.check_not_input(&input, reporter)?;
     let mut sources = SourceMap::new();
@@ -521,7 +533,7 @@ fn disasm(args: &DisasmArgs, reporter: &mut Reporter) -> Result {
         text_source,
         name: input.display_name(),
     };
-    let mut outcome = target.disassemble(&sources, &disasm_input);
+    let mut outcome = target.disassemble_with_options(&sources, &disasm_input, options);
     if encoding == InputEncoding::Hex && outcome.has_errors() && looks_like_source(&input, &bytes) {
         hint_at_assembling(&mut outcome.diagnostics, &input);
     }
@@ -886,8 +898,23 @@ impl Write for WriteErrors<'_> {
     }
 }
 
-/// Refuses options of other targets: each target takes only its own.
+/// Refuses options of other targets, then checks the values of the target's assemble options.
 fn check_target_options(
+    target: &dyn Target,
+    options: &TargetOptions,
+    accepted: &[OptionSpec],
+    help_command: &str,
+    reporter: &Reporter,
+) -> Result {
+    refuse_foreign_options(target, options, accepted, help_command, reporter)?;
+    target.check_assemble_options(options).map_err(|usage| {
+        reporter.usage(*usage.0);
+        Failure::Usage
+    })
+}
+
+/// Refuses options of other targets: each target takes only its own.
+fn refuse_foreign_options(
     target: &dyn Target,
     options: &TargetOptions,
     accepted: &[OptionSpec],
@@ -907,10 +934,7 @@ fn check_target_options(
             return Err(Failure::Usage);
         }
     }
-    target.check_assemble_options(options).map_err(|usage| {
-        reporter.usage(*usage.0);
-        Failure::Usage
-    })
+    Ok(())
 }
 
 fn check(args: &CheckArgs, reporter: &mut Reporter) -> Result {

@@ -223,6 +223,28 @@ pub trait Target: Send + Sync {
     /// Turns machine code back into canonical source.
     fn disassemble(&self, sources: &SourceMap, input: &DisasmInput) -> Outcome<String>;
 
+    /// The options `polyasm disasm` accepts for this target (e.g. lima's `--syntax`).
+    fn disassemble_options(&self) -> &'static [OptionSpec] {
+        &[]
+    }
+
+    /// Checks the values of [`Target::disassemble_options`] before anything is read, so that a
+    /// bad value is a usage error (exit 2).
+    fn check_disassemble_options(&self, _options: &TargetOptions) -> Result<(), UsageError> {
+        Ok(())
+    }
+
+    /// [`Target::disassemble`] with the [`Target::disassemble_options`] given; the default
+    /// ignores them.
+    fn disassemble_with_options(
+        &self,
+        sources: &SourceMap,
+        input: &DisasmInput,
+        _options: &TargetOptions,
+    ) -> Outcome<String> {
+        self.disassemble(sources, input)
+    }
+
     /// The options `polyasm run` accepts for this target; empty if it cannot run programs.
     fn run_options(&self) -> &'static [OptionSpec] {
         &[]

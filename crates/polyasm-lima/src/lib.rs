@@ -1,9 +1,10 @@
-//! Lima: the ARM Mali-200/400 fragment processor ("PP"). This crate holds the dialect's
-//! instruction model and everything that works on words: the opcode table ([`ops`]), the
+//! Lima: the ARM Mali-200/400 fragment processor ("PP"). The opcode table ([`ops`]), the
 //! instructions and their encoding ([`instr`]), the decoder ([`decode`]), the text Mesa's
-//! disassembler prints ([`mesa`]), the MBS1 container ([`mbs`]) and the diagnostic codes of
-//! words and containers ([`error`]). With the `proptest` feature, [`testing`] holds
-//! strategies of valid instructions for other crates' round-trip tests.
+//! disassembler prints and its reader ([`mesa`]), the MBS1 container ([`mbs`]) and the
+//! diagnostic codes ([`error`]); this file holds the `lima` target of the command line and the
+//! public API: [`assemble`], [`assemble_mesa_str`], [`disassemble`]. With the `proptest`
+//! feature, [`testing`] holds strategies of valid instructions for other crates' round-trip
+//! tests.
 //!
 //! ```
 //! // Mesa's tile-reload program, decoded and printed as Mesa's disassembler prints it.
@@ -15,6 +16,9 @@
 //! );
 //! let instrs: Vec<_> = program.iter().map(|d| d.instr).collect();
 //! assert_eq!(polyasm_lima::instr::encode(&instrs), words);
+//! // And the text back to the words.
+//! let text = polyasm_lima::mesa::print_program(&program);
+//! assert_eq!(polyasm_lima::assemble_mesa_str(&text).unwrap(), words);
 //! ```
 
 pub mod decode;
@@ -29,3 +33,343 @@ pub mod parser;
 pub mod print;
 #[cfg(any(test, feature = "proptest"))]
 pub mod testing;
+
+use std::sync::OnceLock;
+
+use polyasm_core::output::FormatInfo;
+use polyasm_core::target::{DisasmInput, InputEncoding, OptionSpec, Target, TargetInfo, TargetOptions, UsageError};
+use polyasm_core::{CodeInfo, Diagnostic, Object, Outcome, SourceId, SourceMap, Span};
+
+use crate::decode::Decoded;
+use crate::instr::{Branch, Instr};
+
+/// The syntax of a source, or of a disassembly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Syntax {
+    /// The proposed fragment syntax, destination first (docs/lima.md).
+    Proposed,
+    /// The text Mesa's lima disassembler prints.
+    Mesa,
+}
+
+impl Syntax {
+    /// Every syntax with its `--syntax` name.
+    pub const NAMES: [(&'static str, Syntax); 2] = [("proposed", Syntax::Proposed), ("mesa", Syntax::Mesa)];
+
+    /// The syntax called `name` on the command line.
+    pub fn from_name(name: &str) -> Option<Syntax> {
+        Syntax::NAMES.iter().find(|(n, _)| *n == name).map(|(_, s)| *s)
+    }
+
+    /// The syntax a source is written in when none is named: Mesa's when its first line
+    /// holding anything starts with Mesa's `@N: ` prefix, else the proposed one.
+    pub fn detect(text: &str) -> Syntax {
+        if mesa::has_offset_prefix(text) {
+            Syntax::Mesa
+        } else {
+            Syntax::Proposed
+        }
+    }
+}
+
+/// How to assemble.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AssembleOptions {
+    /// The source's syntax; `None` detects it ([`Syntax::detect`]).
+    pub syntax: Option<Syntax>,
+    /// Record a listing entry per instruction.
+    pub listing: bool,
+}
+
+impl Default for AssembleOptions {
+    fn default() -> AssembleOptions {
+        AssembleOptions {
+            syntax: None,
+            listing: true,
+        }
+    }
+}
+
+/// Assembles source `file` of `sources`. The object holds the words and, when
+/// `options.listing`, one listing entry per instruction whose address is its word offset.
+pub fn assemble(sources: &SourceMap, file: SourceId, options: &AssembleOptions) -> Outcome<Object> {
+    let text = sources.get(file).text();
+    match options.syntax.unwrap_or_else(|| Syntax::detect(text)) {
+        Syntax::Mesa => assemble_mesa(sources, file, options.listing),
+        Syntax::Proposed => assemble_proposed(sources, file, options.listing),
+    }
+}
+
+/// The proposed syntax's assembler.
+fn assemble_proposed(sources: &SourceMap, file: SourceId, listing: bool) -> Outcome<Object> {
+    encode::assemble_proposed(sources, file, listing).map(|assembled| assembled.object)
+}
+
+/// Assembles Mesa's text (with or without the `@N: ` prefix).
+fn assemble_mesa(sources: &SourceMap, file: SourceId, listing: bool) -> Outcome<Object> {
+    let (read, errors) = mesa::read_program(sources.get(file).text());
+    if !errors.is_empty() {
+        return Outcome::failed(errors.iter().map(|e| error::mesa_error(file, e)).collect());
+    }
+    let program: Vec<Instr> = read.iter().map(|r| r.instr).collect();
+    let words = instr::encode(&program);
+    let mut object = Object::assembled_from(4, file, listing);
+    object.reserve(read.len(), 4);
+    for r in &read {
+        let end = r.offset + r.instr.count() as usize;
+        let span = Span::new(file, r.line.start, r.line.end);
+        object.push(r.offset as u32, &words[r.offset..end], Some(span), None);
+    }
+    Outcome::ok(object)
+}
+
+/// Assembles Mesa's text in a string and returns its words, or the diagnostics.
+pub fn assemble_mesa_str(text: &str) -> Result<Vec<u32>, Vec<Diagnostic>> {
+    let mut sources = SourceMap::new();
+    let file = sources.add("<string>", text);
+    let options = AssembleOptions {
+        syntax: Some(Syntax::Mesa),
+        listing: false,
+    };
+    let outcome = assemble(&sources, file, &options);
+    match outcome.value {
+        Some(object) if !outcome.has_errors() => Ok(object.words().collect()),
+        _ => Err(outcome.diagnostics),
+    }
+}
+
+/// Where disassembled words came from, for the byte offsets of errors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WordsFrom {
+    /// A file of little-endian words: word `n` is at byte `4 n`.
+    Binary,
+    /// Hex text: word `n` is the `n`th hex number.
+    Hex,
+    /// The `DBIN` chunk of an MBS1 file.
+    Mbs,
+}
+
+/// Disassembles `words` to text in `syntax` (Mesa's with the `@N: ` prefix of its standalone
+/// tool, one instruction per line). Each instruction with bits the text does not show gets a
+/// warning with its word offset; words that are no program are an error. `name` names the
+/// input in messages.
+pub fn disassemble(words: &[u32], syntax: Syntax, name: &str, from: WordsFrom) -> Outcome<String> {
+    let program = match decode::decode(words) {
+        Ok(program) => program,
+        Err(e) => {
+            let at = match from {
+                WordsFrom::Binary => format!("at byte {} of the input", e.offset * 4),
+                WordsFrom::Hex => format!("at hex word {} of the input (counting from 0)", e.offset),
+                WordsFrom::Mbs => format!("at byte {} of the words in the `DBIN` chunk", e.offset * 4),
+            };
+            return Outcome::failed(vec![error::not_a_program(name, &e, &at)]);
+        }
+    };
+    let mut diagnostics = Vec::new();
+    let starts: Vec<usize> = program.iter().map(|d| d.offset).collect();
+    for d in &program {
+        for lost in &d.lost {
+            diagnostics.push(error::lost_bits_warning(name, d.offset, lost));
+        }
+        if let Some(Branch::Jump { target, .. }) = d.instr.branch {
+            let to = d.offset as i64 + i64::from(target);
+            if usize::try_from(to).map_or(true, |to| starts.binary_search(&to).is_err()) {
+                diagnostics.push(error::stray_target_warning(name, d.offset, to));
+            }
+        }
+        if syntax == Syntax::Mesa && d.lost.is_empty() {
+            let fields = mesa::unshown_fields(&d.instr, d.offset);
+            if !fields.is_empty() {
+                diagnostics.push(error::unshown_bits_warning(name, d.offset, &fields));
+            }
+        }
+    }
+    let text = match syntax {
+        Syntax::Mesa => mesa::print_program(&program),
+        Syntax::Proposed => print_proposed(&program),
+    };
+    Outcome::new(text, diagnostics)
+}
+
+/// The proposed syntax's printer, with labels for branch targets.
+fn print_proposed(program: &[Decoded]) -> String {
+    let instrs: Vec<Instr> = program.iter().map(|d| d.instr.clone()).collect();
+    print::print_proposed(&instrs)
+}
+
+/// The `lima` target of the command line.
+pub struct LimaTarget;
+
+/// The registered instance.
+pub static TARGET: LimaTarget = LimaTarget;
+
+static INFO: TargetInfo = TargetInfo {
+    name: "lima",
+    aliases: &["mali400", "pp"],
+    extensions: &["pp"],
+    binary_extensions: &["mbs"],
+    description: "ARM Mali-200/400 fragment processor (Lima PP): the proposed syntax and Mesa's",
+    word_bytes: 4,
+    program_limit: None,
+};
+
+/// The name of the syntax option of assembling and disassembling.
+const SYNTAX_OPTION: &str = "syntax";
+
+static ASSEMBLE_OPTIONS: &[OptionSpec] = &[OptionSpec {
+    long: SYNTAX_OPTION,
+    short: None,
+    value_name: Some("SYNTAX"),
+    help: "lima: the source's syntax, proposed or mesa [default: mesa when the first line starts with Mesa's `@N: ` prefix, else proposed]",
+    repeatable: false,
+}];
+
+static DISASSEMBLE_OPTIONS: &[OptionSpec] = &[OptionSpec {
+    long: SYNTAX_OPTION,
+    short: None,
+    value_name: Some("SYNTAX"),
+    help: "lima: print the proposed syntax (the default) or mesa, the text of Mesa's disassembler byte for byte",
+    repeatable: false,
+}];
+
+static FORMATS: &[FormatInfo] = &[FormatInfo {
+    name: "mbs",
+    description: "the MBS1 fragment file of Mesa's standalone tools and the ARM offline compiler",
+    binary: true,
+    listing: false,
+    extensions: &["mbs"],
+}];
+
+/// `--syntax`, if given.
+fn syntax_option(options: &TargetOptions) -> Result<Option<Syntax>, UsageError> {
+    let Some(name) = options.value(SYNTAX_OPTION) else {
+        return Ok(None);
+    };
+    Syntax::from_name(name).map(Some).ok_or_else(|| {
+        let names: Vec<&str> = Syntax::NAMES.iter().map(|(n, _)| *n).collect();
+        UsageError(Box::new(
+            Diagnostic::error("PA006", format!("invalid value `{name}` for `--syntax`"))
+                .with_help(format!("the syntaxes are: {}", names.join(", "))),
+        ))
+    })
+}
+
+/// Every code of this target: PP1xx, then PP2xx.
+fn all_codes() -> &'static [CodeInfo] {
+    static CODES: OnceLock<Vec<CodeInfo>> = OnceLock::new();
+    CODES.get_or_init(|| error::MESA_CODES.iter().chain(error::CODES).copied().collect())
+}
+
+/// The words of disassembler or `run` input: an MBS1 file (by its magic), or words in binary
+/// or hex.
+fn input_words(sources: &SourceMap, input: &DisasmInput) -> Outcome<(Vec<u32>, WordsFrom)> {
+    if input.bytes.starts_with(&mbs::TAG_FILE) {
+        return match mbs::read(input.bytes) {
+            Ok(program) => Outcome::ok((program.words, WordsFrom::Mbs)),
+            Err(e) => Outcome::failed(vec![error::mbs_error(input.name, &e)]),
+        };
+    }
+    let from = match input.encoding {
+        InputEncoding::Binary => WordsFrom::Binary,
+        InputEncoding::Hex => WordsFrom::Hex,
+    };
+    polyasm_core::words::read_words(sources, input, &INFO).map(|words| (words, from))
+}
+
+impl Target for LimaTarget {
+    fn info(&self) -> &TargetInfo {
+        &INFO
+    }
+
+    fn codes(&self) -> &'static [CodeInfo] {
+        all_codes()
+    }
+
+    fn assemble_options(&self) -> &'static [OptionSpec] {
+        ASSEMBLE_OPTIONS
+    }
+
+    fn check_assemble_options(&self, options: &TargetOptions) -> Result<(), UsageError> {
+        syntax_option(options).map(|_| ())
+    }
+
+    fn assemble(&self, sources: &mut SourceMap, file: SourceId, options: &TargetOptions) -> Outcome<Object> {
+        let assemble_options = AssembleOptions {
+            syntax: syntax_option(options).unwrap_or_default(),
+            listing: !options.skip_listing,
+        };
+        assemble(sources, file, &assemble_options)
+    }
+
+    fn extra_formats(&self) -> &'static [FormatInfo] {
+        FORMATS
+    }
+
+    fn write_format(&self, format: &str, object: &Object, _sources: &SourceMap) -> Option<Vec<u8>> {
+        if format != FORMATS[0].name {
+            return None;
+        }
+        let words: Vec<u32> = object.words().collect();
+        let program: Vec<Instr> = decode::decode(&words)
+            .expect("invariant: assembled words decode")
+            .into_iter()
+            .map(|d| d.instr)
+            .collect();
+        Some(mbs::write(&words, &mbs::FragmentInfo::for_program(&program)))
+    }
+
+    fn disassemble(&self, sources: &SourceMap, input: &DisasmInput) -> Outcome<String> {
+        self.disassemble_with_options(sources, input, &TargetOptions::default())
+    }
+
+    fn disassemble_options(&self) -> &'static [OptionSpec] {
+        DISASSEMBLE_OPTIONS
+    }
+
+    fn check_disassemble_options(&self, options: &TargetOptions) -> Result<(), UsageError> {
+        syntax_option(options).map(|_| ())
+    }
+
+    fn disassemble_with_options(
+        &self,
+        sources: &SourceMap,
+        input: &DisasmInput,
+        options: &TargetOptions,
+    ) -> Outcome<String> {
+        let syntax = syntax_option(options).unwrap_or_default().unwrap_or(Syntax::Proposed);
+        let read = input_words(sources, input);
+        let Some((words, from)) = read
+            .value
+            .filter(|_| !read.diagnostics.iter().any(Diagnostic::is_error))
+        else {
+            return Outcome::failed(read.diagnostics);
+        };
+        let mut outcome = disassemble(&words, syntax, input.name, from);
+        let mut diagnostics = read.diagnostics;
+        diagnostics.append(&mut outcome.diagnostics);
+        outcome.diagnostics = diagnostics;
+        outcome
+    }
+
+    fn load_program(&self, _sources: &mut SourceMap, bytes: &[u8], name: &str) -> Option<Outcome<Object>> {
+        let input = DisasmInput {
+            bytes,
+            encoding: InputEncoding::Binary,
+            text_source: None,
+            name,
+        };
+        let read = input_words(&SourceMap::new(), &input);
+        let Some((words, from)) = read
+            .value
+            .filter(|_| !read.diagnostics.iter().any(Diagnostic::is_error))
+        else {
+            return Some(Outcome::failed(read.diagnostics));
+        };
+        // The words must be a program; the text is not needed.
+        let checked = disassemble(&words, Syntax::Mesa, name, from);
+        if checked.has_errors() {
+            return Some(Outcome::failed(checked.diagnostics));
+        }
+        Some(Outcome::ok(Object::from_words(&words)))
+    }
+}
