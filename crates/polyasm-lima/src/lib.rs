@@ -193,7 +193,7 @@ pub fn disassemble(words: &[u32], syntax: Syntax, name: &str, from: WordsFrom) -
 
 /// The proposed syntax's printer, with labels for branch targets.
 fn print_proposed(program: &[Decoded]) -> String {
-    let instrs: Vec<Instr> = program.iter().map(|d| d.instr.clone()).collect();
+    let instrs: Vec<Instr> = program.iter().map(|d| d.instr).collect();
     print::print_proposed(&instrs)
 }
 
