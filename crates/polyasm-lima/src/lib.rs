@@ -19,6 +19,7 @@
 
 pub mod decode;
 pub mod error;
+pub mod exec;
 pub mod instr;
 pub mod mbs;
 pub mod mesa;
