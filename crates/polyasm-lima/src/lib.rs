@@ -24,5 +24,6 @@ pub mod instr;
 pub mod mbs;
 pub mod mesa;
 pub mod ops;
+pub mod run;
 #[cfg(any(test, feature = "proptest"))]
 pub mod testing;
