@@ -402,7 +402,12 @@ enum State {
 #[derive(Clone, Debug)]
 struct Fragment {
     regs: [Vec4; GENERAL],
+    /// The temporaries up to the highest slot any fragment of this quad slot has written;
+    /// kept from fragment to fragment, and cleared through `touched`.
     temps: Vec<Vec4>,
+    /// The slots written since the fragment started, so that starting again costs as much as
+    /// the stores did rather than the size of `temps`.
+    touched: Vec<usize>,
     varying0: Vec4,
     frag_coord: Vec4,
     pc: usize,
@@ -415,6 +420,7 @@ impl Fragment {
         Fragment {
             regs: [[0.0; 4]; GENERAL],
             temps: Vec::new(),
+            touched: Vec::new(),
             varying0: [0.0; 4],
             frag_coord: [0.0; 4],
             pc: 0,
@@ -423,10 +429,12 @@ impl Fragment {
         }
     }
 
-    /// Starts the fragment again with these inputs; the temporaries' memory is kept.
+    /// Starts the fragment again with these inputs; the temporaries' memory is kept, zeroed.
     fn reset(&mut self, varying0: Vec4, frag_coord: Vec4, state: State) {
         self.regs = [[0.0; 4]; GENERAL];
-        self.temps.clear();
+        for slot in self.touched.drain(..) {
+            self.temps[slot] = [0.0; 4];
+        }
         self.varying0 = varying0;
         self.frag_coord = frag_coord;
         self.pc = 0;
@@ -1037,6 +1045,7 @@ impl Quad {
                             if frag.temps.len() <= slot {
                                 frag.temps.resize(slot + 1, [0.0; 4]);
                             }
+                            frag.touched.push(slot);
                             frag.temps[slot][first..first + lanes].copy_from_slice(&value[first..first + lanes]);
                         }
                     }

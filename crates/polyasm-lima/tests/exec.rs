@@ -965,6 +965,46 @@ fn temporaries_are_stored_and_loaded_back() {
 }
 
 #[test]
+fn temporaries_start_at_zero_in_every_pixel() {
+    // Each pixel reads temporary 65535 and then stores its u there: every pixel sees 0 first,
+    // whatever the fragment before it in the same quad position stored.
+    let fetch = Instr {
+        varying: Some(Varying {
+            dest: 1,
+            mask: 0xF,
+            source: VaryingSource::Fetch {
+                perspective: Perspective::None,
+                fetch: VaryingFetch {
+                    alignment: VaryingAlignment::Vec4,
+                    index: 0,
+                    offset: None,
+                },
+            },
+        }),
+        load: Some(Load {
+            source: LoadSource::Temporary,
+            alignment: Alignment::Vec4,
+            index: u16::MAX,
+            offset: None,
+        }),
+        vec4_mul: Some(mov(0, v(REG_UNIFORM))),
+        ..Instr::default()
+    };
+    let store = Instr {
+        store: Some(Store::Temp {
+            alignment: Alignment::Vec4,
+            index: u16::MAX,
+            offset: None,
+            source: 4,
+        }),
+        ..Instr::default()
+    };
+    let program = Program::new(&[fetch, stop(store)]);
+    let image = render(&program, &Inputs::default(), 8, 4).unwrap();
+    assert!(image.rgba.iter().all(|&b| b == 0));
+}
+
+#[test]
 fn framebuffer_reads_give_the_current_colour_and_depth() {
     // Vector D: fb_color $2 / fb_depth $3, stop; then copy both into $0.
     let program = [
