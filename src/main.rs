@@ -674,7 +674,7 @@ fn run_once(args: &RunArgs, reporter: &mut Reporter, watched: &mut Vec<std::path
     })?;
     let output = Output::from_arg(args.io.output.as_deref());
     output.check_binary_with(
-        target.run_output_is_binary(),
+        target.run_output_is_binary(options),
         "write it to a file with `-o FILE`, e.g. `-o out.png`, or pipe it to a program",
         reporter,
     )?;

@@ -280,9 +280,9 @@ pub trait Target: Send + Sync {
         Ok(())
     }
 
-    /// Whether what [`Target::run`] writes is binary (a picture), which is not written to a
-    /// terminal.
-    fn run_output_is_binary(&self) -> bool {
+    /// Whether what [`Target::run`] writes with these options is binary (a picture), which is
+    /// not written to a terminal.
+    fn run_output_is_binary(&self, _options: &TargetOptions) -> bool {
         false
     }
 

@@ -1,11 +1,13 @@
 //! The Lima dialect's diagnostic codes and the one place its errors become [`Diagnostic`]s.
 //! PP001-PP099 are the codes of the proposed syntax, PP100-PP199 those of Mesa's text and of
-//! the command line's target, PP200-PP239 those of words and containers.
+//! the command line's target, PP200-PP239 those of words and containers, PP300-PP349 those of
+//! running programs.
 
 use polyasm_core::explain::CodeInfo;
 use polyasm_core::{Diagnostic, Severity, SourceId, Span};
 
 use crate::decode::DecodeError;
+use crate::exec::{RunError, RunErrorKind};
 use crate::instr::LostBits;
 use crate::mbs::MbsError;
 use crate::mesa::{MesaError, MesaErrorKind};
@@ -488,6 +490,43 @@ pub fn pipeline_unproduced(span: Span, name: &str, unit: &str) -> Diagnostic {
     ))
 }
 
+/// A run-time error; the label points at the instruction's source line when `object` has a
+/// listing.
+pub fn run_error(error: &RunError, object: &polyasm_core::Object) -> Diagnostic {
+    let help = match error.kind {
+        RunErrorKind::StepLimit { .. } => {
+            "a loop whose condition never fails runs forever; if the program needs more steps, raise the limit with \
+             `--max-steps N`"
+        }
+        RunErrorKind::NoTexture { .. } => "bind a picture to the sampler with `--texture N=FILE.png`",
+        RunErrorKind::BadTarget { .. } => {
+            "a branch target is the first word of an instruction, counted from the branch"
+        }
+        RunErrorKind::NoStop => "put `stop` on the instruction that ends the program",
+        RunErrorKind::Empty => "a program needs at least one instruction, the last with `stop`",
+    };
+    let diagnostic = Diagnostic::error(error.code(), error.to_string()).with_help(help);
+    let offset = (error.offset * 4) as u32;
+    let span = object
+        .listing
+        .iter()
+        .find(|entry| entry.offset == offset && entry.len > 0)
+        .and_then(|entry| entry.span);
+    match span {
+        Some(span) => diagnostic.with_primary(span, "this instruction"),
+        None => diagnostic,
+    }
+}
+
+/// A `--texture` file that cannot be read or is not a PNG picture.
+pub fn texture_error(sampler: usize, path: &str, reason: &str) -> Diagnostic {
+    Diagnostic::error(
+        "PP305",
+        format!("cannot read texture {sampler} from `{path}`: {reason}"),
+    )
+    .with_help("a texture is a PNG picture of at most 16384 pixels a side")
+}
+
 /// Every code with its explanation.
 pub static CODES: &[CodeInfo] = &[
     CodeInfo {
@@ -781,6 +820,52 @@ pub static CODES: &[CodeInfo] = &[
         explanation: "`^v0` and `^s0` are the results of the `.v0` and `.s0` ops of the same instruction; they do \
             not live on. An instruction that reads one must have the op that gives it.",
     },
+    CodeInfo {
+        code: "PP300",
+        severity: Severity::Error,
+        title: "step limit reached",
+        explanation: "The emulator stops a fragment that runs more instructions than `--max-steps` allows (100000 \
+            unless given), so that a program that loops forever ends with this error instead of hanging. The \
+            message names the word offset of the instruction that would have run next and, when rendering, the \
+            pixel. Check the loop's branch condition, or raise the limit if the program needs more steps.",
+    },
+    CodeInfo {
+        code: "PP301",
+        severity: Severity::Error,
+        title: "texture not given",
+        explanation: "A `texld` reads a sampler number (plus its offset register) that no `--texture N=FILE.png` \
+            binds. Give the picture for that sampler; the emulator does not invent textures.",
+    },
+    CodeInfo {
+        code: "PP302",
+        severity: Severity::Error,
+        title: "branch to no instruction",
+        explanation: "A taken branch jumps by its target in words, counted from the branch instruction's own first \
+            word, and must land on the first word of an instruction of the program. This one lands inside an \
+            instruction, before the program or past its end.",
+    },
+    CodeInfo {
+        code: "PP303",
+        severity: Severity::Error,
+        title: "program runs past its end",
+        explanation: "The last instruction ran without `stop`, `discard` or a taken branch, so the hardware would go \
+            on into whatever follows the program. End the program with `stop` (the fragment's colour is then `$0`).",
+    },
+    CodeInfo {
+        code: "PP304",
+        severity: Severity::Error,
+        title: "empty program",
+        explanation: "The program has no instruction, so there is nothing to run. A program needs at least one \
+            instruction, the last with `stop`.",
+    },
+    CodeInfo {
+        code: "PP305",
+        severity: Severity::Error,
+        title: "texture cannot be read",
+        explanation: "The file of a `--texture N=FILE.png` option cannot be read, or is not a PNG picture the \
+            emulator can use (every PNG colour type and depth is read; a side is at most 16384 pixels). The \
+            message gives the reason.",
+    },
 ];
 
 #[cfg(test)]
@@ -869,5 +954,31 @@ mod tests {
             d.message,
             "l.bin: word 0: vec4_mul bits 14..27 (arg1) hold 0xe40, re-encoding writes 0x0"
         );
+    }
+
+    #[test]
+    fn run_errors_have_codes_help_and_the_instruction_span() {
+        use polyasm_core::{Object, SourceMap, Span};
+        let error = RunError {
+            offset: 3,
+            pixel: None,
+            kind: RunErrorKind::NoStop,
+        };
+        let mut object = Object::new(4);
+        let file = SourceMap::new().add("p.pp", "mov $0\nstop\n");
+        object.push(0, &[0, 0, 0], Some(Span::new(file, 0, 5)), None);
+        object.push(3, &[0], Some(Span::new(file, 6, 10)), None);
+        let d = run_error(&error, &object);
+        assert_eq!(d.code, "PP303");
+        assert_eq!(d.primary_label().map(|l| l.span), Some(Span::new(file, 6, 10)));
+        assert!(d.help.is_some());
+        let d = run_error(&error, &Object::from_words(&[0, 0, 0, 0]));
+        assert!(d.primary_label().is_none());
+        let d = texture_error(2, "a.png", "it is not there");
+        assert_eq!(d.message, "cannot read texture 2 from `a.png`: it is not there");
+        for code in ["PP300", "PP301", "PP302", "PP303", "PP304", "PP305"] {
+            let info = polyasm_core::explain::find(CODES, code).expect(code);
+            assert_eq!(info.severity, Severity::Error);
+        }
     }
 }

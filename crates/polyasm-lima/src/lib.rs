@@ -24,6 +24,7 @@
 pub mod decode;
 pub mod encode;
 pub mod error;
+pub mod exec;
 pub mod instr;
 pub mod lexer;
 pub mod mbs;
@@ -31,13 +32,17 @@ pub mod mesa;
 pub mod ops;
 pub mod parser;
 pub mod print;
+pub mod run;
 #[cfg(any(test, feature = "proptest"))]
 pub mod testing;
 
 use std::sync::OnceLock;
 
 use polyasm_core::output::FormatInfo;
-use polyasm_core::target::{DisasmInput, InputEncoding, OptionSpec, Target, TargetInfo, TargetOptions, UsageError};
+use polyasm_core::stream::RunIo;
+use polyasm_core::target::{
+    DisasmInput, InputEncoding, OptionSpec, RunOutcome, Target, TargetInfo, TargetOptions, UsageError,
+};
 use polyasm_core::{CodeInfo, Diagnostic, Object, Outcome, SourceId, SourceMap, Span};
 
 use crate::decode::Decoded;
@@ -349,6 +354,28 @@ impl Target for LimaTarget {
         diagnostics.append(&mut outcome.diagnostics);
         outcome.diagnostics = diagnostics;
         outcome
+    }
+
+    fn run_options(&self) -> &'static [OptionSpec] {
+        run::RUN_OPTIONS
+    }
+
+    fn check_run_options(&self, options: &TargetOptions) -> Result<(), UsageError> {
+        run::run_settings(options).map(|_| ())
+    }
+
+    fn run_output_is_binary(&self, options: &TargetOptions) -> bool {
+        run::renders_picture(options)
+    }
+
+    fn run(
+        &self,
+        object: &Object,
+        options: &TargetOptions,
+        _sources: &mut SourceMap,
+        io: &mut RunIo<'_>,
+    ) -> Option<RunOutcome> {
+        Some(run::run_object(object, options, io))
     }
 
     fn load_program(&self, _sources: &mut SourceMap, bytes: &[u8], name: &str) -> Option<Outcome<Object>> {

@@ -165,7 +165,7 @@ impl Target for ShaderTarget {
         run::run_settings(options).map(|_| ())
     }
 
-    fn run_output_is_binary(&self) -> bool {
+    fn run_output_is_binary(&self, _options: &TargetOptions) -> bool {
         true
     }
 

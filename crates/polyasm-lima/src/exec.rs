@@ -1,0 +1,1288 @@
+//! The emulator: runs a program for one fragment, or for every pixel of a full-screen quad.
+//!
+//! One instruction is one pass through the units in pipeline order: varying, texture,
+//! uniform/temporary load, the multipliers (`.v0` ∥ `.s0`), the adders (`.v1` ∥ `.s1`), the
+//! complex unit (`.s2`), the temporary store or framebuffer read, then the branch. A register
+//! written by a unit is seen by every later unit of the same instruction; the vector and the
+//! scalar unit of one stage read the registers as they were before that stage (when both
+//! write the same component, the scalar unit's value stays). The pipeline registers
+//! (`^const0`, `^const1`, `^texture`, `^uniform`, `^v0`, `^s0`) live for one instruction
+//! and read 0 when their unit is absent from it. Arithmetic is IEEE f32; the constants are
+//! fp16. docs/lima.md lists every guess the emulator makes where the hardware is not known.
+//!
+//! Fragments run in 2x2 quads, in lockstep: at each step the fragments of a quad at the
+//! lowest instruction run it together, so that `dFdx`/`dFdy` read their neighbours' values.
+//! A single fragment is a quad with one fragment, whose derivatives are 0.
+//!
+//! ```
+//! use polyasm_lima::exec::{Inputs, Output, Program, run_fragment};
+//! // Mesa's clear program: mov.v0 $0 ^const0.xxxx with const0 = 1, 0, 0, -1.677734.
+//! let words = [0x00020425, 0x0000000c, 0x01e007cf, 0xb0000000, 0x000005f5];
+//! let program = Program::from_words(&words).expect("a valid program");
+//! let output = run_fragment(&program, &Inputs::default()).expect("it stops");
+//! assert_eq!(output, Output::Color([1.0, 1.0, 1.0, 1.0]));
+//! ```
+
+use std::fmt;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use rayon::prelude::*;
+
+use crate::decode::{DecodeError, decode};
+use crate::instr::{
+    Branch, Combine, CombineDest, Constants, Instr, Load, ScalarReg, ScalarSource, Store, Swizzle, VaryingFetch,
+    VaryingSource, VecDest, VecReg, VecSource,
+};
+use crate::ops::{
+    AccOp, Alignment, CombineOp, FbRead, GENERAL_REGS, LoadSource, MulOp, OutMod, Perspective, REG_CONST0, REG_CONST1,
+    REG_TEXTURE, VARYING_DISCARD, VaryingAlignment,
+};
+
+/// Four lanes, x first.
+pub type Vec4 = [f32; 4];
+
+/// How many instructions one fragment may run when no limit is given.
+pub const DEFAULT_MAX_STEPS: u64 = 100_000;
+/// The widest and the tallest picture, in pixels.
+pub const MAX_SIDE: u32 = 16384;
+/// The most pixels in one picture (its RGBA buffer is then 256 MiB).
+pub const MAX_PIXELS: u64 = 1 << 26;
+/// How many vec4 varyings can be named: the 6-bit index of a vec4 fetch.
+pub const VARYING_SLOTS: usize = 64;
+/// How many vec4 uniforms can be named: the 16-bit index of a vec4 load.
+pub const UNIFORM_SLOTS: usize = 1 << 16;
+/// How many textures can be named: the 12-bit sampler number.
+pub const SAMPLERS: usize = 1 << 12;
+/// How many vec4 temporaries one fragment has: the 16-bit index of a vec4 store.
+pub const TEMP_SLOTS: usize = 1 << 16;
+
+const GENERAL: usize = GENERAL_REGS as usize;
+
+/// An IEEE binary16 value as f32 (exact; NaNs keep their payload's top bits).
+pub fn half_to_f32(bits: u16) -> f32 {
+    let sign = u32::from(bits & 0x8000) << 16;
+    let exponent = u32::from(bits >> 10 & 0x1f);
+    let fraction = u32::from(bits & 0x3ff);
+    match exponent {
+        // Subnormal: fraction * 2^-24, exact in f32.
+        0 => {
+            let magnitude = fraction as f32 * (1.0 / 16_777_216.0);
+            f32::from_bits(sign | magnitude.to_bits())
+        }
+        0x1f => f32::from_bits(sign | 0x7f80_0000 | fraction << 13),
+        _ => f32::from_bits(sign | (exponent + 112) << 23 | fraction << 13),
+    }
+}
+
+/// How a texture is read between texels.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Filter {
+    /// The texel the coordinate falls in.
+    Nearest,
+    /// The four nearest texels, weighted (bilinear).
+    #[default]
+    Linear,
+}
+
+/// What a coordinate outside [0, 1] reads.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Wrap {
+    /// The texture repeats (`GL_REPEAT`).
+    #[default]
+    Repeat,
+    /// The edge texels extend (`GL_CLAMP_TO_EDGE`).
+    Clamp,
+}
+
+/// A 2D texture: RGBA texels in [0, 1], row 0 at the bottom (texture coordinate t = 0), as
+/// OpenGL stores an image uploaded from its first row up.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Texture {
+    width: u32,
+    height: u32,
+    texels: Vec<Vec4>,
+}
+
+impl Texture {
+    /// A texture from 8-bit RGBA pixels stored top row first, as in a PNG: the picture's top
+    /// row is at t = 1, so a full-screen copy shows it upright. `None` when a side is 0 or
+    /// `rgba` is not `width * height * 4` bytes.
+    pub fn from_rgba8(width: u32, height: u32, rgba: &[u8]) -> Option<Texture> {
+        let (w, h) = (width as usize, height as usize);
+        if w == 0 || h == 0 || w.checked_mul(h)?.checked_mul(4)? != rgba.len() {
+            return None;
+        }
+        let mut texels = Vec::with_capacity(w * h);
+        for row in rgba.chunks_exact(w * 4).rev() {
+            texels.extend(
+                row.chunks_exact(4)
+                    .map(|p| [0, 1, 2, 3].map(|i| f32::from(p[i]) / 255.0)),
+            );
+        }
+        Some(Texture { width, height, texels })
+    }
+
+    /// The width in texels.
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    /// The height in texels.
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+
+    fn texel(&self, x: i64, y: i64, wrap: Wrap) -> Vec4 {
+        let x = wrap_index(x, self.width, wrap);
+        let y = wrap_index(y, self.height, wrap);
+        self.texels[y * self.width as usize + x]
+    }
+
+    /// Reads the texture at (s, t); a coordinate that is not finite reads as 0.
+    pub fn sample(&self, s: f32, t: f32, filter: Filter, wrap: Wrap) -> Vec4 {
+        let finite = |c: f32| if c.is_finite() { c } else { 0.0 };
+        let x = finite(s) * self.width as f32;
+        let y = finite(t) * self.height as f32;
+        match filter {
+            Filter::Nearest => self.texel(x.floor() as i64, y.floor() as i64, wrap),
+            Filter::Linear => {
+                let (x, y) = (x - 0.5, y - 0.5);
+                let (x0, y0) = (x.floor(), y.floor());
+                let (fx, fy) = (x - x0, y - y0);
+                let (i, j) = (x0 as i64, y0 as i64);
+                let bottom = lerp(self.texel(i, j, wrap), self.texel(i + 1, j, wrap), fx);
+                let top = lerp(self.texel(i, j + 1, wrap), self.texel(i + 1, j + 1, wrap), fx);
+                lerp(bottom, top, fy)
+            }
+        }
+    }
+}
+
+fn lerp(a: Vec4, b: Vec4, f: f32) -> Vec4 {
+    [0, 1, 2, 3].map(|i| a[i] * (1.0 - f) + b[i] * f)
+}
+
+fn wrap_index(i: i64, n: u32, wrap: Wrap) -> usize {
+    let n = i64::from(n);
+    match wrap {
+        Wrap::Repeat => i.rem_euclid(n) as usize,
+        Wrap::Clamp => i.clamp(0, n - 1) as usize,
+    }
+}
+
+/// What a program reads besides its instructions.
+#[derive(Clone, Debug)]
+pub struct Inputs {
+    /// Varyings by vec4 slot; slots past the end read 0. When rendering, slot 0 is each
+    /// pixel's (u, v).
+    pub varyings: Vec<Vec4>,
+    /// Uniforms by vec4 slot; slots past the end read 0.
+    pub uniforms: Vec<Vec4>,
+    /// Textures by sampler number; reading a sampler without one is an error.
+    pub textures: Vec<Option<Texture>>,
+    /// `gl_FragCoord` of a single fragment (rendering sets each pixel's).
+    pub frag_coord: Vec4,
+    /// `gl_PointCoord`.
+    pub point_coord: [f32; 2],
+    /// `gl_FrontFacing`.
+    pub front_facing: bool,
+    /// What `fb_color` reads.
+    pub fb_color: Vec4,
+    /// What `fb_depth` reads (in .x).
+    pub fb_depth: f32,
+    /// Texture filtering.
+    pub filter: Filter,
+    /// Texture wrapping.
+    pub wrap: Wrap,
+    /// How many instructions one fragment may run before it is an error.
+    pub max_steps: u64,
+}
+
+impl Default for Inputs {
+    fn default() -> Inputs {
+        Inputs {
+            varyings: Vec::new(),
+            uniforms: Vec::new(),
+            textures: Vec::new(),
+            frag_coord: [0.0, 0.0, 0.0, 1.0],
+            point_coord: [0.0, 0.0],
+            front_facing: true,
+            fb_color: [0.0; 4],
+            fb_depth: 0.0,
+            filter: Filter::default(),
+            wrap: Wrap::default(),
+            max_steps: DEFAULT_MAX_STEPS,
+        }
+    }
+}
+
+/// How a fragment ended.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Output {
+    /// It reached `stop`: the value of `$0`.
+    Color(Vec4),
+    /// It ran `discard`.
+    Discarded,
+}
+
+/// What went wrong while running.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RunErrorKind {
+    /// The fragment ran more instructions than the limit allows (the program loops).
+    StepLimit {
+        /// The limit.
+        limit: u64,
+    },
+    /// `texld` names a sampler that has no texture.
+    NoTexture {
+        /// The sampler number, offset register included.
+        sampler: i64,
+    },
+    /// A taken branch leads to a word where no instruction starts.
+    BadTarget {
+        /// The target as an absolute word offset.
+        target: i64,
+    },
+    /// The last instruction ran without `stop`, `discard` or a taken branch.
+    NoStop,
+    /// The program has no instruction.
+    Empty,
+}
+
+/// An error of a run: what, at which instruction and, when rendering, at which pixel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunError {
+    /// Word offset of the instruction's control word.
+    pub offset: usize,
+    /// The pixel (x from the left, y from the bottom) whose fragment failed, when rendering.
+    pub pixel: Option<(u32, u32)>,
+    /// What went wrong.
+    pub kind: RunErrorKind,
+}
+
+impl RunError {
+    /// The stable diagnostic code.
+    pub fn code(&self) -> &'static str {
+        match self.kind {
+            RunErrorKind::StepLimit { .. } => "PP300",
+            RunErrorKind::NoTexture { .. } => "PP301",
+            RunErrorKind::BadTarget { .. } => "PP302",
+            RunErrorKind::NoStop => "PP303",
+            RunErrorKind::Empty => "PP304",
+        }
+    }
+}
+
+impl fmt::Display for RunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            RunErrorKind::Empty => return write!(f, "the program has no instruction to run"),
+            RunErrorKind::StepLimit { limit } => write!(
+                f,
+                "the fragment ran {limit} instructions without reaching `stop`; the next is at word {}",
+                self.offset
+            )?,
+            RunErrorKind::NoTexture { sampler } => write!(
+                f,
+                "the instruction at word {} samples texture {sampler}, which was not given",
+                self.offset
+            )?,
+            RunErrorKind::BadTarget { target } => write!(
+                f,
+                "the branch at word {} jumps to word {target}, where no instruction starts",
+                self.offset
+            )?,
+            RunErrorKind::NoStop => write!(
+                f,
+                "the instruction at word {} is the last and ran without `stop`",
+                self.offset
+            )?,
+        }
+        if let Some((x, y)) = self.pixel {
+            write!(f, " (pixel {x}, {y} from the bottom left)")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for RunError {}
+
+/// Where a taken branch goes.
+#[derive(Clone, Copy, Debug)]
+enum Jump {
+    /// The instruction with this index.
+    To(usize),
+    /// No instruction starts at this absolute word offset.
+    Nowhere(i64),
+}
+
+/// One instruction, ready to run.
+#[derive(Clone, Debug)]
+struct Step {
+    instr: Instr,
+    offset: usize,
+    const0: Vec4,
+    const1: Vec4,
+    jump: Option<Jump>,
+}
+
+/// A program ready to run: its instructions with their word offsets, constants decoded and
+/// branch targets found.
+#[derive(Clone, Debug)]
+pub struct Program {
+    steps: Vec<Step>,
+}
+
+fn constants(values: Option<Constants>) -> Vec4 {
+    values.map_or([0.0; 4], |c| c.map(half_to_f32))
+}
+
+impl Program {
+    /// Prepares instructions laid out back to back from word 0.
+    pub fn new(instrs: &[Instr]) -> Program {
+        let mut offsets = Vec::with_capacity(instrs.len());
+        let mut at = 0usize;
+        for instr in instrs {
+            offsets.push(at);
+            at += instr.count() as usize;
+        }
+        let steps = instrs
+            .iter()
+            .zip(&offsets)
+            .map(|(instr, &offset)| {
+                let jump = match instr.branch {
+                    Some(Branch::Jump { target, .. }) => {
+                        let to = offset as i64 + i64::from(target);
+                        let found = usize::try_from(to).ok().and_then(|to| offsets.binary_search(&to).ok());
+                        Some(found.map_or(Jump::Nowhere(to), Jump::To))
+                    }
+                    _ => None,
+                };
+                Step {
+                    instr: *instr,
+                    offset,
+                    const0: constants(instr.const0),
+                    const1: constants(instr.const1),
+                    jump,
+                }
+            })
+            .collect();
+        Program { steps }
+    }
+
+    /// Decodes and prepares program words.
+    pub fn from_words(words: &[u32]) -> Result<Program, DecodeError> {
+        let decoded = decode(words)?;
+        let instrs: Vec<Instr> = decoded.iter().map(|d| d.instr).collect();
+        Ok(Program::new(&instrs))
+    }
+
+    /// How many instructions the program has.
+    pub fn len(&self) -> usize {
+        self.steps.len()
+    }
+
+    /// Whether the program has no instruction.
+    pub fn is_empty(&self) -> bool {
+        self.steps.is_empty()
+    }
+}
+
+/// Where a fragment is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    Running,
+    Stopped,
+    Discarded,
+    /// Not a fragment of this quad (a single fragment's three neighbours).
+    Absent,
+}
+
+/// One fragment's registers and memory.
+#[derive(Clone, Debug)]
+struct Fragment {
+    regs: [Vec4; GENERAL],
+    /// The temporaries up to the highest slot any fragment of this quad slot has written;
+    /// kept from fragment to fragment, and cleared through `touched`.
+    temps: Vec<Vec4>,
+    /// The slots written since the fragment started, so that starting again costs as much as
+    /// the stores did rather than the size of `temps`.
+    touched: Vec<usize>,
+    varying0: Vec4,
+    frag_coord: Vec4,
+    pc: usize,
+    steps: u64,
+    state: State,
+}
+
+impl Fragment {
+    fn new() -> Fragment {
+        Fragment {
+            regs: [[0.0; 4]; GENERAL],
+            temps: Vec::new(),
+            touched: Vec::new(),
+            varying0: [0.0; 4],
+            frag_coord: [0.0; 4],
+            pc: 0,
+            steps: 0,
+            state: State::Absent,
+        }
+    }
+
+    /// Starts the fragment again with these inputs; the temporaries' memory is kept, zeroed.
+    fn reset(&mut self, varying0: Vec4, frag_coord: Vec4, state: State) {
+        self.regs = [[0.0; 4]; GENERAL];
+        for slot in self.touched.drain(..) {
+            self.temps[slot] = [0.0; 4];
+        }
+        self.varying0 = varying0;
+        self.frag_coord = frag_coord;
+        self.pc = 0;
+        self.steps = 0;
+        self.state = state;
+    }
+}
+
+/// The pipeline registers of one fragment in one instruction.
+#[derive(Clone, Copy, Debug, Default)]
+struct Pipe {
+    coord: Vec4,
+    texture: Vec4,
+    uniform: Vec4,
+    vmul: Vec4,
+    fmul: f32,
+}
+
+/// The registers a unit reads: the fragment's, the instruction's constants, and the
+/// pipeline registers.
+struct View<'a> {
+    regs: &'a [Vec4; GENERAL],
+    pipe: &'a Pipe,
+    step: &'a Step,
+}
+
+impl View<'_> {
+    fn vec(&self, reg: VecReg) -> Vec4 {
+        match reg {
+            r if usize::from(r) < GENERAL => self.regs[usize::from(r)],
+            REG_CONST0 => self.step.const0,
+            REG_CONST1 => self.step.const1,
+            REG_TEXTURE => self.pipe.texture,
+            _ => self.pipe.uniform,
+        }
+    }
+
+    fn component(&self, reg: ScalarReg) -> f32 {
+        self.vec(reg >> 2 & 0xf)[usize::from(reg & 3)]
+    }
+
+    fn vec_source(&self, source: &VecSource) -> Vec4 {
+        modify_vec(self.vec(source.reg), source)
+    }
+
+    fn scalar_source(&self, source: &ScalarSource) -> f32 {
+        modify(self.component(source.reg), source.abs, source.neg)
+    }
+}
+
+fn swizzle(value: Vec4, swizzle: Swizzle) -> Vec4 {
+    [0, 1, 2, 3].map(|lane| value[usize::from(swizzle >> (2 * lane) & 3)])
+}
+
+fn modify(x: f32, abs: bool, neg: bool) -> f32 {
+    let x = if abs { x.abs() } else { x };
+    if neg { -x } else { x }
+}
+
+/// Swizzle, then abs, then negate.
+fn modify_vec(value: Vec4, source: &VecSource) -> Vec4 {
+    swizzle(value, source.swizzle).map(|x| modify(x, source.abs, source.neg))
+}
+
+fn out_mod(x: f32, outmod: OutMod) -> f32 {
+    match outmod {
+        OutMod::None => x,
+        OutMod::Sat if x.is_nan() => 0.0,
+        OutMod::Sat => x.clamp(0.0, 1.0),
+        OutMod::Pos => x.max(0.0),
+        OutMod::Int => x.trunc(),
+    }
+}
+
+fn bool_value(b: bool) -> f32 {
+    if b { 1.0 } else { 0.0 }
+}
+
+fn write_vec(regs: &mut [Vec4; GENERAL], dest: VecDest, value: Vec4) {
+    // Pipeline register numbers as destinations write nothing.
+    if let Some(reg) = regs.get_mut(usize::from(dest.reg)) {
+        for (lane, x) in value.iter().enumerate() {
+            if dest.mask >> lane & 1 == 1 {
+                reg[lane] = *x;
+            }
+        }
+    }
+}
+
+fn write_scalar(regs: &mut [Vec4; GENERAL], reg: ScalarReg, value: f32) {
+    if let Some(vec) = regs.get_mut(usize::from(reg >> 2)) {
+        vec[usize::from(reg & 3)] = value;
+    }
+}
+
+/// A multiplier op on one lane.
+fn mul_op(op: MulOp, scale: f32, a: f32, b: f32) -> f32 {
+    match op {
+        MulOp::Mul => a * b * scale,
+        MulOp::Not => bool_value(a == 0.0),
+        MulOp::And => bool_value(a != 0.0 && b != 0.0),
+        MulOp::Or => bool_value(a != 0.0 || b != 0.0),
+        MulOp::Xor => bool_value((a != 0.0) != (b != 0.0)),
+        MulOp::Ne => bool_value(a != b),
+        MulOp::Gt => bool_value(a > b),
+        MulOp::Ge => bool_value(a >= b),
+        MulOp::Eq => bool_value(a == b),
+        MulOp::Min => a.min(b),
+        MulOp::Max => a.max(b),
+        MulOp::Mov => a,
+    }
+}
+
+/// 2^shift, exact.
+fn shift_scale(shift: i8) -> f32 {
+    f32::from_bits(((127 + i32::from(shift)) as u32) << 23)
+}
+
+/// An adder op on one lane, for the ops that work lane by lane (`sel` takes the condition;
+/// the sums and derivatives are done by the caller).
+fn acc_op(op: AccOp, a: f32, b: f32, select: bool) -> f32 {
+    match op {
+        AccOp::Add => a + b,
+        AccOp::Fract => a - a.floor(),
+        AccOp::Ne => bool_value(a != b),
+        AccOp::Gt => bool_value(a > b),
+        AccOp::Ge => bool_value(a >= b),
+        AccOp::Eq => bool_value(a == b),
+        AccOp::Floor => a.floor(),
+        AccOp::Ceil => a.ceil(),
+        AccOp::Min => a.min(b),
+        AccOp::Max => a.max(b),
+        AccOp::Sel => {
+            if select {
+                a
+            } else {
+                b
+            }
+        }
+        // The scalar adder has no sums: they pass arg0 through. Derivatives are handled
+        // before this.
+        AccOp::Sum3 | AccOp::Sum4 | AccOp::Dfdx | AccOp::Dfdy | AccOp::Mov => a,
+    }
+}
+
+/// sin(2 pi x) and cos(2 pi x), the argument in turns, reduced exactly to a quarter turn so
+/// that whole and quarter turns give exact results.
+fn sin_turns(x: f32, quarter_shift: u8) -> f32 {
+    if !x.is_finite() {
+        return f32::NAN;
+    }
+    let x = f64::from(x);
+    let quarters = (x - x.floor()) * 4.0;
+    let quadrant = quarters.floor();
+    let angle = (quarters - quadrant) * std::f64::consts::FRAC_PI_2;
+    let value = match (quadrant as u8 + quarter_shift) % 4 {
+        0 => angle.sin(),
+        1 => angle.cos(),
+        2 => -angle.sin(),
+        _ => -angle.cos(),
+    };
+    // + 0.0 turns -0 into 0.
+    value as f32 + 0.0
+}
+
+/// Flags of the modelled atan intermediate: the ratio was inverted, x was negative, y was
+/// negative.
+const ATAN_SWAP: u8 = 1;
+const ATAN_NEG_X: u8 = 2;
+const ATAN_NEG_Y: u8 = 4;
+
+/// atan part 1 of one value: (ratio, 1, flags), the ratio in [0, 1].
+fn atan_pt1(a: f32) -> Vec4 {
+    let m = a.abs();
+    let swap = m > 1.0;
+    let ratio = if swap { 1.0 / m } else { m };
+    let flags = if swap { ATAN_SWAP } else { 0 } | if a < 0.0 { ATAN_NEG_Y } else { 0 };
+    [ratio, 1.0, f32::from(flags), 0.0]
+}
+
+/// atan2 part 1 of (y, x): (min(|x|, |y|), 1 / max(|x|, |y|), flags); the program then
+/// multiplies .x by .y to get the ratio.
+fn atan2_pt1(y: f32, x: f32) -> Vec4 {
+    let (ay, ax) = (y.abs(), x.abs());
+    let swap = ay > ax;
+    let (small, large) = if swap { (ax, ay) } else { (ay, ax) };
+    let flags =
+        if swap { ATAN_SWAP } else { 0 } | if x < 0.0 { ATAN_NEG_X } else { 0 } | if y < 0.0 { ATAN_NEG_Y } else { 0 };
+    [small, 1.0 / large, f32::from(flags), 0.0]
+}
+
+/// atan part 2: the angle in radians from the intermediate's .x (the ratio) and .z (flags).
+fn atan_pt2(v: Vec4) -> f32 {
+    let flags = if v[2].is_finite() {
+        v[2].clamp(0.0, 7.0) as u8
+    } else {
+        0
+    };
+    let mut angle = f64::from(v[0]).atan();
+    if flags & ATAN_SWAP != 0 {
+        angle = std::f64::consts::FRAC_PI_2 - angle;
+    }
+    if flags & ATAN_NEG_X != 0 {
+        angle = std::f64::consts::PI - angle;
+    }
+    if flags & ATAN_NEG_Y != 0 {
+        angle = -angle;
+    }
+    angle as f32
+}
+
+/// A scalar op of the complex unit: its result in every lane (atan and atan2 give their
+/// intermediate vec3).
+fn combine_op(op: CombineOp, a: f32, b: f32) -> Vec4 {
+    let scalar = match op {
+        CombineOp::Rcp => 1.0 / a,
+        CombineOp::Mov => a,
+        CombineOp::Sqrt => a.sqrt(),
+        CombineOp::Rsqrt => 1.0 / a.sqrt(),
+        CombineOp::Exp2 => a.exp2(),
+        CombineOp::Log2 => a.log2(),
+        CombineOp::Sin => sin_turns(a, 0),
+        CombineOp::Cos => sin_turns(a, 1),
+        CombineOp::Atan => return atan_pt1(a),
+        CombineOp::Atan2 => return atan2_pt1(a, b),
+    };
+    [scalar; 4]
+}
+
+/// The slot and lanes of a load or store: `index` (plus the offset register's value, rounded
+/// down) in units of the alignment; `None` outside memory.
+fn element(alignment: Alignment, index: u16, offset: Option<f32>, slots: usize) -> Option<(usize, usize, usize)> {
+    let mut at = i64::from(index);
+    if let Some(offset) = offset {
+        at += offset.floor() as i64;
+    }
+    let at = usize::try_from(at).ok()?;
+    let (slot, first, lanes) = match alignment {
+        Alignment::Scalar => (at / 4, at % 4, 1),
+        Alignment::Vec2 => (at / 2, at % 2 * 2, 2),
+        Alignment::Vec4 => (at, 0, 4),
+    };
+    (slot < slots).then_some((slot, first, lanes))
+}
+
+/// Reads a varying by index: the components fill the lanes from x, the rest read 0.
+fn fetch_varying(fetch: &VaryingFetch, view: &View, varying0: Vec4, inputs: &Inputs) -> Vec4 {
+    let mut at = i64::from(fetch.index);
+    if let Some(reg) = fetch.offset {
+        at += view.component(reg).floor() as i64;
+    }
+    let Ok(at) = usize::try_from(at) else {
+        return [0.0; 4];
+    };
+    let (slot, first, lanes) = match fetch.alignment {
+        VaryingAlignment::Scalar => (at / 4, at % 4, 1),
+        VaryingAlignment::Vec2 => (at / 2, at % 2 * 2, 2),
+        VaryingAlignment::Vec4 => (at, 0, 4),
+    };
+    let value = if slot == 0 {
+        varying0
+    } else {
+        inputs.varyings.get(slot).copied().unwrap_or([0.0; 4])
+    };
+    let mut out = [0.0; 4];
+    out[..lanes].copy_from_slice(&value[first..first + lanes]);
+    out
+}
+
+fn perspective(value: Vec4, perspective: Perspective) -> Vec4 {
+    match perspective {
+        Perspective::Z => value.map(|x| x / value[2]),
+        Perspective::W => value.map(|x| x / value[3]),
+        Perspective::None | Perspective::Reserved => value,
+    }
+}
+
+/// The cube-map face coordinate of a direction: (s, t, face, 1), the face numbered +x, -x,
+/// +y, -y, +z, -z from 0, s and t in [0, 1] as OpenGL's face table gives them.
+fn cube(v: Vec4) -> Vec4 {
+    let [x, y, z, _] = v;
+    let (ax, ay, az) = (x.abs(), y.abs(), z.abs());
+    let (face, sc, tc, ma) = if ax >= ay && ax >= az {
+        if x >= 0.0 { (0.0, -z, -y, ax) } else { (1.0, z, -y, ax) }
+    } else if ay >= az {
+        if y >= 0.0 { (2.0, x, z, ay) } else { (3.0, x, -z, ay) }
+    } else if z >= 0.0 {
+        (4.0, x, -y, az)
+    } else {
+        (5.0, -x, -y, az)
+    };
+    [(sc / ma + 1.0) * 0.5, (tc / ma + 1.0) * 0.5, face, 1.0]
+}
+
+fn normalize(v: Vec4) -> Vec4 {
+    let scale = 1.0 / (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+    [v[0] * scale, v[1] * scale, v[2] * scale, v[3]]
+}
+
+/// The four fragments of a 2x2 quad: 0 bottom left, 1 bottom right, 2 top left, 3 top
+/// right. Reused from quad to quad.
+#[derive(Clone, Debug)]
+pub struct Quad {
+    frags: [Fragment; 4],
+}
+
+impl Default for Quad {
+    fn default() -> Quad {
+        Quad::new()
+    }
+}
+
+impl Quad {
+    /// Four absent fragments.
+    pub fn new() -> Quad {
+        Quad {
+            frags: [Fragment::new(), Fragment::new(), Fragment::new(), Fragment::new()],
+        }
+    }
+
+    /// Runs the quad until every fragment has stopped or discarded.
+    fn run(&mut self, program: &Program, inputs: &Inputs) -> Result<(), Fault> {
+        if program.steps.is_empty() {
+            return Err(Fault {
+                frag: 0,
+                error: RunError {
+                    offset: 0,
+                    pixel: None,
+                    kind: RunErrorKind::Empty,
+                },
+            });
+        }
+        loop {
+            let pc = self
+                .frags
+                .iter()
+                .filter(|f| f.state == State::Running)
+                .map(|f| f.pc)
+                .min();
+            let Some(pc) = pc else {
+                return Ok(());
+            };
+            let active = [0, 1, 2, 3].map(|i| self.frags[i].state == State::Running && self.frags[i].pc == pc);
+            let step = &program.steps[pc];
+            for (i, frag) in self.frags.iter_mut().enumerate() {
+                if active[i] {
+                    if frag.steps == inputs.max_steps {
+                        return Err(fault(
+                            step,
+                            i,
+                            RunErrorKind::StepLimit {
+                                limit: inputs.max_steps,
+                            },
+                        ));
+                    }
+                    frag.steps += 1;
+                }
+            }
+            self.execute(step, active, inputs, program.steps.len())?;
+        }
+    }
+
+    /// Runs one instruction for the active fragments.
+    fn execute(&mut self, step: &Step, active: [bool; 4], inputs: &Inputs, len: usize) -> Result<(), Fault> {
+        let instr = &step.instr;
+        let mut pipes = [Pipe::default(); 4];
+        let frags = &mut self.frags;
+        let each = |f: &mut dyn FnMut(usize)| (0..4).filter(|&i| active[i]).for_each(f);
+
+        if let Some(varying) = &instr.varying {
+            each(&mut |i| {
+                let frag = &mut frags[i];
+                let view = View {
+                    regs: &frag.regs,
+                    pipe: &pipes[i],
+                    step,
+                };
+                let value = match &varying.source {
+                    VaryingSource::Fetch { perspective: p, fetch } => {
+                        perspective(fetch_varying(fetch, &view, frag.varying0, inputs), *p)
+                    }
+                    VaryingSource::Register { perspective: p, source } => perspective(view.vec_source(source), *p),
+                    VaryingSource::Cube(fetch) => cube(fetch_varying(fetch, &view, frag.varying0, inputs)),
+                    VaryingSource::CubeRegister(source) => cube(view.vec_source(source)),
+                    VaryingSource::Normalize(source) => normalize(view.vec_source(source)),
+                    VaryingSource::FragCoord => frag.frag_coord,
+                    VaryingSource::PointCoord => [inputs.point_coord[0], inputs.point_coord[1], 0.0, 0.0],
+                    VaryingSource::FrontFacing => [bool_value(inputs.front_facing), 0.0, 0.0, 0.0],
+                };
+                pipes[i].coord = value;
+                if varying.dest != VARYING_DISCARD {
+                    let dest = VecDest {
+                        reg: varying.dest,
+                        mask: varying.mask,
+                    };
+                    write_vec(&mut frag.regs, dest, value);
+                }
+            });
+        }
+
+        if let Some(sampler) = &instr.sampler {
+            for i in (0..4).filter(|&i| active[i]) {
+                let view = View {
+                    regs: &frags[i].regs,
+                    pipe: &pipes[i],
+                    step,
+                };
+                let mut number = i64::from(sampler.index);
+                if let Some(reg) = sampler.offset {
+                    number += view.component(reg).floor() as i64;
+                }
+                let texture = usize::try_from(number)
+                    .ok()
+                    .and_then(|n| inputs.textures.get(n))
+                    .and_then(Option::as_ref);
+                let Some(texture) = texture else {
+                    return Err(fault(step, i, RunErrorKind::NoTexture { sampler: number }));
+                };
+                let [s, t, _, _] = pipes[i].coord;
+                pipes[i].texture = texture.sample(s, t, inputs.filter, inputs.wrap);
+            }
+        }
+
+        if let Some(load) = &instr.load {
+            each(&mut |i| {
+                let frag = &frags[i];
+                let view = View {
+                    regs: &frag.regs,
+                    pipe: &pipes[i],
+                    step,
+                };
+                pipes[i].uniform = load_value(load, &view, &frag.temps, inputs);
+            });
+        }
+
+        if instr.vec4_mul.is_some() || instr.float_mul.is_some() {
+            each(&mut |i| {
+                let frag = &mut frags[i];
+                let view = View {
+                    regs: &frag.regs,
+                    pipe: &pipes[i],
+                    step,
+                };
+                let vector = instr.vec4_mul.map(|m| {
+                    let a = view.vec_source(&m.arg0);
+                    let b = m.arg1.map_or([0.0; 4], |b| view.vec_source(&b));
+                    let scale = shift_scale(m.shift);
+                    let value = [0, 1, 2, 3].map(|l| out_mod(mul_op(m.op, scale, a[l], b[l]), m.outmod));
+                    (value, m.dest)
+                });
+                let scalar = instr.float_mul.map(|m| {
+                    let a = view.scalar_source(&m.arg0);
+                    let b = m.arg1.map_or(0.0, |b| view.scalar_source(&b));
+                    (out_mod(mul_op(m.op, shift_scale(m.shift), a, b), m.outmod), m.dest)
+                });
+                if let Some((value, dest)) = vector {
+                    pipes[i].vmul = value;
+                    if let Some(dest) = dest {
+                        write_vec(&mut frag.regs, dest, value);
+                    }
+                }
+                if let Some((value, dest)) = scalar {
+                    pipes[i].fmul = value;
+                    if let Some(dest) = dest {
+                        write_scalar(&mut frag.regs, dest, value);
+                    }
+                }
+            });
+        }
+
+        if instr.vec4_acc.is_some() || instr.float_acc.is_some() {
+            // Every active fragment's operands first: derivatives read the neighbours'.
+            let mut vargs = [([0.0f32; 4], [0.0f32; 4]); 4];
+            let mut sargs = [(0.0f32, 0.0f32); 4];
+            each(&mut |i| {
+                let view = View {
+                    regs: &frags[i].regs,
+                    pipe: &pipes[i],
+                    step,
+                };
+                if let Some(acc) = &instr.vec4_acc {
+                    let a = if acc.mul_in {
+                        modify_vec(pipes[i].vmul, &acc.arg0)
+                    } else {
+                        view.vec_source(&acc.arg0)
+                    };
+                    let b = acc.arg1.map_or([0.0; 4], |b| view.vec_source(&b));
+                    vargs[i] = (a, b);
+                }
+                if let Some(acc) = &instr.float_acc {
+                    let a = if acc.mul_in {
+                        modify(pipes[i].fmul, acc.arg0.abs, acc.arg0.neg)
+                    } else {
+                        view.scalar_source(&acc.arg0)
+                    };
+                    let b = acc.arg1.map_or(0.0, |b| view.scalar_source(&b));
+                    sargs[i] = (a, b);
+                }
+            });
+            each(&mut |i| {
+                let select = pipes[i].fmul != 0.0;
+                let frag = &mut frags[i];
+                if let Some(acc) = &instr.vec4_acc {
+                    let (a, b) = vargs[i];
+                    let value = match acc.op {
+                        AccOp::Sum3 => [a[0] + a[1] + a[2]; 4],
+                        AccOp::Sum4 => [a[0] + a[1] + a[2] + a[3]; 4],
+                        AccOp::Dfdx | AccOp::Dfdy => {
+                            let (lo, hi) = neighbours(i, acc.op);
+                            if active[lo] && active[hi] {
+                                [0, 1, 2, 3].map(|l| vargs[hi].0[l] - vargs[lo].0[l])
+                            } else {
+                                [0.0; 4]
+                            }
+                        }
+                        op => [0, 1, 2, 3].map(|l| acc_op(op, a[l], b[l], select)),
+                    };
+                    let value = value.map(|x| out_mod(x, acc.outmod));
+                    if let Some(dest) = acc.dest {
+                        write_vec(&mut frag.regs, dest, value);
+                    }
+                }
+                if let Some(acc) = &instr.float_acc {
+                    let (a, b) = sargs[i];
+                    let value = match acc.op {
+                        AccOp::Dfdx | AccOp::Dfdy => {
+                            let (lo, hi) = neighbours(i, acc.op);
+                            if active[lo] && active[hi] {
+                                sargs[hi].0 - sargs[lo].0
+                            } else {
+                                0.0
+                            }
+                        }
+                        op => acc_op(op, a, b, select),
+                    };
+                    if let Some(dest) = acc.dest {
+                        write_scalar(&mut frag.regs, dest, out_mod(value, acc.outmod));
+                    }
+                }
+            });
+        }
+
+        if let Some(combine) = &instr.combine {
+            each(&mut |i| {
+                let frag = &mut frags[i];
+                let view = View {
+                    regs: &frag.regs,
+                    pipe: &pipes[i],
+                    step,
+                };
+                match combine {
+                    Combine::Scalar { op, dest, arg0, arg1 } => {
+                        let a = view.scalar_source(arg0);
+                        let b = arg1.map_or(0.0, |b| view.scalar_source(&b));
+                        let value = combine_op(*op, a, b);
+                        match dest {
+                            CombineDest::Scalar { reg, outmod } => {
+                                write_scalar(&mut frag.regs, *reg, out_mod(value[0], *outmod))
+                            }
+                            CombineDest::Vector(dest) => write_vec(&mut frag.regs, *dest, value),
+                        }
+                    }
+                    Combine::MulVec {
+                        dest,
+                        arg0,
+                        arg1,
+                        swizzle: swz,
+                    } => {
+                        let a = view.scalar_source(arg0);
+                        let v = swizzle(view.vec(*arg1), *swz);
+                        write_vec(&mut frag.regs, *dest, v.map(|x| a * x));
+                    }
+                    Combine::AtanPt2 {
+                        dest,
+                        outmod,
+                        arg,
+                        swizzle: swz,
+                    } => {
+                        let v = swizzle(view.vec(*arg), *swz);
+                        write_scalar(&mut frag.regs, *dest, out_mod(atan_pt2(v), *outmod));
+                    }
+                }
+            });
+        }
+
+        if let Some(store) = &instr.store {
+            each(&mut |i| {
+                let frag = &mut frags[i];
+                match *store {
+                    Store::Temp {
+                        alignment,
+                        index,
+                        offset,
+                        source,
+                    } => {
+                        let view = View {
+                            regs: &frag.regs,
+                            pipe: &pipes[i],
+                            step,
+                        };
+                        let offset = offset.map(|r| view.component(r));
+                        if let Some((slot, first, lanes)) = element(alignment, index, offset, TEMP_SLOTS) {
+                            // A scalar store writes one component; wider stores keep lanes in place.
+                            let value = match alignment {
+                                Alignment::Scalar => [view.component(source); 4],
+                                _ => view.vec(source >> 2),
+                            };
+                            if frag.temps.len() <= slot {
+                                frag.temps.resize(slot + 1, [0.0; 4]);
+                            }
+                            frag.touched.push(slot);
+                            frag.temps[slot][first..first + lanes].copy_from_slice(&value[first..first + lanes]);
+                        }
+                    }
+                    Store::FbRead { read, dest } => {
+                        let value = match read {
+                            FbRead::Color => inputs.fb_color,
+                            FbRead::Depth => [inputs.fb_depth, 0.0, 0.0, 0.0],
+                        };
+                        write_vec(&mut frag.regs, VecDest { reg: dest, mask: 0xF }, value);
+                    }
+                }
+            });
+        }
+
+        for i in (0..4).filter(|&i| active[i]) {
+            let frag = &mut frags[i];
+            let view = View {
+                regs: &frag.regs,
+                pipe: &pipes[i],
+                step,
+            };
+            let taken = match instr.branch {
+                Some(Branch::Discard) => {
+                    frag.state = State::Discarded;
+                    continue;
+                }
+                Some(Branch::Jump { cond, arg0, arg1, .. }) => {
+                    let (a, b) = (view.component(arg0), view.component(arg1));
+                    let code = cond.code();
+                    (code & 1 != 0 && a < b) || (code & 2 != 0 && a == b) || (code & 4 != 0 && a > b)
+                }
+                None => false,
+            };
+            if instr.stop {
+                frag.state = State::Stopped;
+            } else if taken {
+                match step.jump.expect("invariant: a jump has a target") {
+                    Jump::To(to) => frag.pc = to,
+                    Jump::Nowhere(target) => return Err(fault(step, i, RunErrorKind::BadTarget { target })),
+                }
+            } else if frag.pc + 1 < len {
+                frag.pc += 1;
+            } else {
+                return Err(fault(step, i, RunErrorKind::NoStop));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The two fragments a derivative subtracts for fragment `i`: (left, right) for `dFdx`,
+/// (bottom, top) for `dFdy`.
+fn neighbours(i: usize, op: AccOp) -> (usize, usize) {
+    match op {
+        AccOp::Dfdx => (i & !1, i | 1),
+        _ => (i & !2, i | 2),
+    }
+}
+
+/// An error of fragment `frag` of a quad.
+#[derive(Debug)]
+struct Fault {
+    frag: usize,
+    error: RunError,
+}
+
+fn fault(step: &Step, frag: usize, kind: RunErrorKind) -> Fault {
+    Fault {
+        frag,
+        error: RunError {
+            offset: step.offset,
+            pixel: None,
+            kind,
+        },
+    }
+}
+
+/// What a load puts on `^uniform`: the components keep their lanes, the others read 0.
+fn load_value(load: &Load, view: &View, temps: &[Vec4], inputs: &Inputs) -> Vec4 {
+    let offset = load.offset.map(|r| view.component(r));
+    let (memory, slots) = match load.source {
+        LoadSource::Uniform => (inputs.uniforms.as_slice(), UNIFORM_SLOTS),
+        LoadSource::Temporary => (temps, TEMP_SLOTS),
+    };
+    let mut out = [0.0; 4];
+    if let Some((slot, first, lanes)) = element(load.alignment, load.index, offset, slots)
+        && let Some(value) = memory.get(slot)
+    {
+        out[first..first + lanes].copy_from_slice(&value[first..first + lanes]);
+    }
+    out
+}
+
+/// Runs one fragment: varying 0 is `inputs.varyings[0]`, `gl_FragCoord` is
+/// `inputs.frag_coord`, and derivatives are 0 (the fragment has no neighbours).
+pub fn run_fragment(program: &Program, inputs: &Inputs) -> Result<Output, RunError> {
+    let mut quad = Quad::new();
+    let varying0 = inputs.varyings.first().copied().unwrap_or([0.0; 4]);
+    quad.frags[0].reset(varying0, inputs.frag_coord, State::Running);
+    quad.run(program, inputs).map_err(|fault| fault.error)?;
+    Ok(quad.output(0))
+}
+
+impl Quad {
+    fn output(&self, i: usize) -> Output {
+        match self.frags[i].state {
+            State::Discarded => Output::Discarded,
+            _ => Output::Color(self.frags[i].regs[0]),
+        }
+    }
+}
+
+/// A rendered picture: 8-bit RGBA, rows from the top.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Image {
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// `width * height * 4` bytes, rows from the top.
+    pub rgba: Vec<u8>,
+}
+
+impl Image {
+    /// The pixel at column `x`, row `y` from the top.
+    pub fn pixel(&self, x: u32, y: u32) -> [u8; 4] {
+        let at = (y as usize * self.width as usize + x as usize) * 4;
+        [0, 1, 2, 3].map(|i| self.rgba[at + i])
+    }
+}
+
+/// A colour lane as a byte: clamped to [0, 1], scaled to 255 and rounded; NaN is 0.
+pub fn to_byte(x: f32) -> u8 {
+    // A NaN stays NaN through clamp and becomes 0 in the saturating cast.
+    (x.clamp(0.0, 1.0) * 255.0).round() as u8
+}
+
+/// Why a picture cannot be rendered: a side is 0 or above [`MAX_SIDE`], or it has more than
+/// [`MAX_PIXELS`] pixels.
+pub fn check_size(width: u32, height: u32) -> Result<(), String> {
+    let side = 1..=MAX_SIDE;
+    if side.contains(&width) && side.contains(&height) && u64::from(width) * u64::from(height) <= MAX_PIXELS {
+        Ok(())
+    } else {
+        Err(format!(
+            "cannot render a {width}x{height} picture: each side must be 1 to {MAX_SIDE} pixels and the picture at \
+             most {MAX_PIXELS} pixels"
+        ))
+    }
+}
+
+/// Renders a full-screen quad of `width` x `height` pixels: each pixel's fragment gets its
+/// centre as varying 0, (u, v, 0, 1) with u from the left and v from the bottom in [0, 1],
+/// and as `gl_FragCoord` (x + 0.5, y + 0.5, 0, 1) with y from the bottom. Fragments run in
+/// 2x2 quads from the bottom left (a quad past the right or top edge runs its outside
+/// fragments as helpers, which are not drawn); `$0` at `stop` is the colour, and a discarded
+/// pixel is transparent black. Quad rows are spread over all cores. The error of the lowest
+/// failing quad row is returned, so the same program always reports the same pixel. Panics
+/// if the size fails [`check_size`].
+pub fn render(program: &Program, inputs: &Inputs, width: u32, height: u32) -> Result<Image, RunError> {
+    check_size(width, height).expect("invariant: the caller checked the size");
+    let row_bytes = width as usize * 4;
+    let mut rgba = vec![0u8; row_bytes * height as usize];
+    // Rows from the bottom, paired into quad rows.
+    let mut rows = rgba.chunks_mut(row_bytes).rev();
+    let mut quad_rows = Vec::with_capacity(height.div_ceil(2) as usize);
+    while let Some(bottom) = rows.next() {
+        quad_rows.push((bottom, rows.next()));
+    }
+    let first_failure = AtomicUsize::new(usize::MAX);
+    let failures: Vec<(usize, RunError)> = quad_rows
+        .into_par_iter()
+        .enumerate()
+        .map_init(Quad::new, |quad, (row, (bottom, top))| {
+            render_quad_row(program, inputs, (width, height), row, bottom, top, quad, &first_failure)
+                .err()
+                .map(|e| (row, e))
+        })
+        .flatten()
+        .collect();
+    match failures.into_iter().min_by_key(|(row, _)| *row) {
+        Some((_, error)) => Err(error),
+        None => Ok(Image { width, height, rgba }),
+    }
+}
+
+/// Renders quad row `row` (pixel rows `2 * row` and `2 * row + 1` from the bottom) into its
+/// picture rows; stops when a lower row has failed.
+#[allow(clippy::too_many_arguments)]
+fn render_quad_row(
+    program: &Program,
+    inputs: &Inputs,
+    (width, height): (u32, u32),
+    row: usize,
+    bottom: &mut [u8],
+    mut top: Option<&mut [u8]>,
+    quad: &mut Quad,
+    first_failure: &AtomicUsize,
+) -> Result<(), RunError> {
+    let (w, h) = (width as f32, height as f32);
+    for qx in 0..width.div_ceil(2) {
+        if first_failure.load(Ordering::Relaxed) < row {
+            return Ok(());
+        }
+        for (i, frag) in quad.frags.iter_mut().enumerate() {
+            let x = 2 * qx + (i as u32 & 1);
+            let y = 2 * row as u32 + (i as u32 >> 1);
+            let (cx, cy) = (x as f32 + 0.5, y as f32 + 0.5);
+            frag.reset([cx / w, cy / h, 0.0, 1.0], [cx, cy, 0.0, 1.0], State::Running);
+        }
+        if let Err(fault) = quad.run(program, inputs) {
+            first_failure.fetch_min(row, Ordering::Relaxed);
+            let mut error = fault.error;
+            error.pixel = Some((
+                2 * qx + (fault.frag as u32 & 1),
+                2 * row as u32 + (fault.frag as u32 >> 1),
+            ));
+            return Err(error);
+        }
+        for i in 0..4 {
+            let x = 2 * qx + (i as u32 & 1);
+            if x >= width || 2 * row as u32 + (i as u32 >> 1) >= height {
+                continue;
+            }
+            let out = match i >> 1 {
+                0 => &mut *bottom,
+                _ => match top.as_deref_mut() {
+                    Some(top) => top,
+                    None => continue,
+                },
+            };
+            let color = match quad.output(i) {
+                Output::Color(c) => c.map(to_byte),
+                Output::Discarded => [0; 4],
+            };
+            out[x as usize * 4..x as usize * 4 + 4].copy_from_slice(&color);
+        }
+    }
+    Ok(())
+}

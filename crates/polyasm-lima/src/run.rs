@@ -1,0 +1,579 @@
+//! `polyasm run` for Lima: runs one fragment and prints its colour, or with `--size WxH`
+//! renders a full-screen quad to a PNG picture on the run's output (the `-o` file).
+//!
+//! ```
+//! use polyasm_core::Object;
+//! use polyasm_core::stream::{ExitStatus, RunIo};
+//! use polyasm_core::target::TargetOptions;
+//! // Mesa's clear program: mov.v0 $0 ^const0.xxxx with const0 = 1, 0, 0, -1.677734.
+//! let object = Object::from_words(&[0x00020425, 0x0000000c, 0x01e007cf, 0xb0000000, 0x000005f5]);
+//! let (mut stdin, mut stdout, mut stderr) = (&b""[..], Vec::new(), Vec::new());
+//! let mut io = RunIo { stdin: &mut stdin, stdout: &mut stdout, stderr: &mut stderr, files: None };
+//! let outcome = polyasm_lima::run::run_object(&object, &TargetOptions::default(), &mut io).expect("no usage error");
+//! assert_eq!(outcome.value, Some(ExitStatus::SUCCESS));
+//! assert_eq!(String::from_utf8(stdout).unwrap(), "$0 = (1, 1, 1, 1)\n");
+//! ```
+
+use std::io;
+
+use polyasm_core::stream::{ExitStatus, RunIo};
+use polyasm_core::target::{OptionSpec, RunOutcome, TargetOptions, UsageError};
+use polyasm_core::vertex_io::{SlotKind, ValueError, parse_assignment, parse_lane, parse_vec4};
+use polyasm_core::{Diagnostic, Object, Outcome};
+
+use crate::exec::{
+    self, Filter, Image, Inputs, MAX_PIXELS, MAX_SIDE, Output, Program, SAMPLERS, Texture, UNIFORM_SLOTS,
+    VARYING_SLOTS, Vec4, Wrap,
+};
+
+/// The options of `polyasm run` for Lima.
+pub static RUN_OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        long: "varying",
+        short: None,
+        value_name: Some("N=X,Y,Z,W"),
+        help: "lima: set varying N (0 to 63; lanes left out: 0); when rendering, varying 0 is the pixel's (u, v)",
+        repeatable: true,
+    },
+    OptionSpec {
+        long: "uniform",
+        short: None,
+        value_name: Some("N=X,Y,Z,W"),
+        help: "lima: set uniform N (0 to 65535; lanes left out: 0)",
+        repeatable: true,
+    },
+    OptionSpec {
+        long: "texture",
+        short: None,
+        value_name: Some("N=FILE.png"),
+        help: "lima: bind a PNG picture to sampler N (0 to 4095)",
+        repeatable: true,
+    },
+    OptionSpec {
+        long: "fragcoord",
+        short: None,
+        value_name: Some("X,Y[,Z,W]"),
+        help: "lima: gl_FragCoord of the one fragment (default 0,0,0,1)",
+        repeatable: false,
+    },
+    OptionSpec {
+        long: "size",
+        short: None,
+        value_name: Some("WxH"),
+        help: "lima: render a full-screen quad of W x H pixels to a PNG picture (with -o FILE.png)",
+        repeatable: false,
+    },
+    OptionSpec {
+        long: "filter",
+        short: None,
+        value_name: Some("linear|nearest"),
+        help: "lima: texture filtering (default linear: bilinear)",
+        repeatable: false,
+    },
+    OptionSpec {
+        long: "wrap",
+        short: None,
+        value_name: Some("repeat|clamp"),
+        help: "lima: what texture coordinates outside [0, 1] read (default repeat)",
+        repeatable: false,
+    },
+    OptionSpec {
+        long: "max-steps",
+        short: None,
+        value_name: Some("N"),
+        help: "lima: the most instructions one fragment may run before it is an error (default 100000)",
+        repeatable: false,
+    },
+    OptionSpec {
+        long: "fb-color",
+        short: None,
+        value_name: Some("R,G,B,A"),
+        help: "lima: the framebuffer colour that fb_color reads (default 0,0,0,0)",
+        repeatable: false,
+    },
+    OptionSpec {
+        long: "fb-depth",
+        short: None,
+        value_name: Some("D"),
+        help: "lima: the depth that fb_depth reads (default 0)",
+        repeatable: false,
+    },
+];
+
+/// The biggest texture file read, in bytes.
+pub const MAX_TEXTURE_FILE: u64 = 256 << 20;
+
+/// What the options ask for.
+#[derive(Clone, Debug)]
+pub struct RunSettings {
+    /// Everything but the textures, which [`load_textures`] reads.
+    pub inputs: Inputs,
+    /// `--texture N=PATH`, in command-line order.
+    pub textures: Vec<(usize, String)>,
+    /// `--size WxH`: render a picture of this size.
+    pub size: Option<(u32, u32)>,
+}
+
+fn usage(message: String, help: impl Into<String>) -> UsageError {
+    UsageError(Box::new(Diagnostic::error("PA006", message).with_help(help)))
+}
+
+fn value_usage(long: &str, text: &str, e: ValueError) -> UsageError {
+    usage(format!("`--{long} {text}`: {}", e.message), e.help)
+}
+
+/// Reads `WxH`: each side 1 to [`MAX_SIDE`], at most [`MAX_PIXELS`] pixels in all.
+pub fn parse_size(text: &str) -> Result<(u32, u32), String> {
+    let (w, h) = text
+        .split_once(['x', 'X'])
+        .ok_or_else(|| "write the width and height with an `x` between them".to_string())?;
+    let side = |s: &str| -> Result<u32, String> {
+        let s = s.trim();
+        if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(format!("`{s}` is not a whole number of pixels"));
+        }
+        match s.parse::<u32>() {
+            Ok(n) if (1..=MAX_SIDE).contains(&n) => Ok(n),
+            _ => Err(format!("each side is 1 to {MAX_SIDE} pixels")),
+        }
+    };
+    let (w, h) = (side(w)?, side(h)?);
+    if u64::from(w) * u64::from(h) > MAX_PIXELS {
+        return Err(format!("a picture holds at most {MAX_PIXELS} pixels"));
+    }
+    Ok((w, h))
+}
+
+fn slot_number(text: &str) -> Option<usize> {
+    if text.bytes().all(|b| b.is_ascii_digit()) {
+        text.parse().ok()
+    } else {
+        None
+    }
+}
+
+static VARYING_KIND: SlotKind = SlotKind {
+    what: "varying",
+    count: VARYING_SLOTS,
+    parse: slot_number,
+    hint: "numbers from 0 to 63",
+};
+
+static UNIFORM_KIND: SlotKind = SlotKind {
+    what: "uniform",
+    count: UNIFORM_SLOTS,
+    parse: slot_number,
+    hint: "numbers from 0 to 65535",
+};
+
+/// Reads the `N=X,Y,Z,W` values of `--varying` or `--uniform` into a table by slot.
+fn read_slots(options: &TargetOptions, long: &str, kind: &SlotKind) -> Result<Vec<Vec4>, UsageError> {
+    let mut table: Vec<Vec4> = Vec::new();
+    let mut given: Vec<usize> = Vec::new();
+    for text in options.values(long) {
+        let (slot, value) = parse_assignment(text, kind, [0.0; 4]).map_err(|e| value_usage(long, text, e))?;
+        if given.contains(&slot) {
+            return Err(usage(
+                format!("{} {slot} is given twice", kind.what),
+                format!("give each {} once", kind.what),
+            ));
+        }
+        given.push(slot);
+        if table.len() <= slot {
+            table.resize(slot + 1, [0.0; 4]);
+        }
+        table[slot] = value;
+    }
+    Ok(table)
+}
+
+fn read_textures(options: &TargetOptions) -> Result<Vec<(usize, String)>, UsageError> {
+    let mut textures: Vec<(usize, String)> = Vec::new();
+    for text in options.values("texture") {
+        let help = "write the sampler number, `=`, then the PNG file, e.g. `--texture 0=bricks.png`";
+        let Some((number, path)) = text.split_once('=') else {
+            return Err(usage(format!("`--texture {text}` should be N=FILE.png"), help));
+        };
+        let sampler = match slot_number(number.trim()) {
+            Some(n) if n < SAMPLERS => n,
+            _ => {
+                return Err(usage(
+                    format!(
+                        "`--texture {text}`: `{}` is not a sampler number (0 to {})",
+                        number.trim(),
+                        SAMPLERS - 1
+                    ),
+                    help,
+                ));
+            }
+        };
+        if path.is_empty() {
+            return Err(usage(format!("`--texture {text}`: the file is missing"), help));
+        }
+        if textures.iter().any(|(n, _)| *n == sampler) {
+            return Err(usage(
+                format!("texture {sampler} is given twice"),
+                "give each sampler one texture",
+            ));
+        }
+        textures.push((sampler, path.to_string()));
+    }
+    Ok(textures)
+}
+
+/// Reads and checks the run options (not the texture files).
+pub fn run_settings(options: &TargetOptions) -> Result<RunSettings, UsageError> {
+    let mut inputs = Inputs {
+        varyings: read_slots(options, "varying", &VARYING_KIND)?,
+        uniforms: read_slots(options, "uniform", &UNIFORM_KIND)?,
+        ..Inputs::default()
+    };
+    let textures = read_textures(options)?;
+    let size = match options.value("size") {
+        None => None,
+        Some(text) => Some(parse_size(text).map_err(|problem| {
+            usage(
+                format!("invalid value `{text}` for `--size`: {problem}"),
+                "give the size in pixels as WIDTHxHEIGHT, e.g. `--size 640x360`",
+            )
+        })?),
+    };
+    if let Some(text) = options.value("fragcoord") {
+        let count = text.split(',').count();
+        if !(2..=4).contains(&count) {
+            return Err(usage(
+                format!("`--fragcoord {text}` has {count} numbers"),
+                "give 2 to 4 numbers, x,y[,z,w]",
+            ));
+        }
+        inputs.frag_coord = parse_vec4(text, [0.0, 0.0, 0.0, 1.0]).map_err(|e| value_usage("fragcoord", text, e))?;
+    }
+    if let Some(text) = options.value("fb-color") {
+        inputs.fb_color = parse_vec4(text, [0.0; 4]).map_err(|e| value_usage("fb-color", text, e))?;
+    }
+    if let Some(text) = options.value("fb-depth") {
+        inputs.fb_depth = parse_lane(text).map_err(|e| value_usage("fb-depth", text, e))?;
+    }
+    inputs.filter = match options.value("filter") {
+        None | Some("linear") => Filter::Linear,
+        Some("nearest") => Filter::Nearest,
+        Some(text) => {
+            return Err(usage(
+                format!("invalid value `{text}` for `--filter`"),
+                "write `--filter linear` (bilinear) or `--filter nearest`",
+            ));
+        }
+    };
+    inputs.wrap = match options.value("wrap") {
+        None | Some("repeat") => Wrap::Repeat,
+        Some("clamp") => Wrap::Clamp,
+        Some(text) => {
+            return Err(usage(
+                format!("invalid value `{text}` for `--wrap`"),
+                "write `--wrap repeat` or `--wrap clamp`",
+            ));
+        }
+    };
+    if let Some(text) = options.value("max-steps") {
+        inputs.max_steps = match text.trim().parse::<u64>() {
+            Ok(n) if n >= 1 => n,
+            _ => {
+                return Err(usage(
+                    format!("invalid value `{text}` for `--max-steps`"),
+                    "give the most instructions one fragment may run, a whole number from 1, e.g. `--max-steps 1000000`",
+                ));
+            }
+        };
+    }
+    if size.is_some() {
+        if options.value("fragcoord").is_some() {
+            return Err(usage(
+                "`--fragcoord` sets the one fragment's position, and `--size` renders every pixel at its own"
+                    .to_string(),
+                "leave out `--fragcoord` when rendering, or `--size` to run one fragment",
+            ));
+        }
+        if options
+            .values("varying")
+            .iter()
+            .any(|v| slot_number(v.split('=').next().unwrap_or("").trim()) == Some(0))
+        {
+            return Err(usage(
+                "varying 0 is each pixel's (u, v) when rendering with `--size`".to_string(),
+                "pass your values in another varying, or leave out `--size` to run one fragment",
+            ));
+        }
+    }
+    Ok(RunSettings { inputs, textures, size })
+}
+
+/// Whether the options render a picture (`--size`), whose output is binary.
+pub fn renders_picture(options: &TargetOptions) -> bool {
+    options.value("size").is_some()
+}
+
+/// A PNG picture as a texture (any colour type and depth; 16-bit channels keep their high
+/// byte). Errors say what is wrong in words.
+pub fn decode_png(bytes: &[u8]) -> Result<Texture, String> {
+    let mut decoder = png::Decoder::new(io::Cursor::new(bytes));
+    decoder.set_transformations(png::Transformations::normalize_to_color8());
+    decoder.set_limits(png::Limits {
+        bytes: MAX_TEXTURE_FILE as usize,
+    });
+    let mut reader = decoder.read_info().map_err(|e| png_reason(&e))?;
+    let (width, height) = {
+        let info = reader.info();
+        (info.width, info.height)
+    };
+    if width > MAX_SIDE || height > MAX_SIDE || u64::from(width) * u64::from(height) > MAX_PIXELS {
+        return Err(format!(
+            "the picture is {width}x{height}; a texture is at most {MAX_SIDE} pixels a side and {MAX_PIXELS} pixels"
+        ));
+    }
+    let size = reader
+        .output_buffer_size()
+        .ok_or_else(|| "the picture is too large".to_string())?;
+    let mut buffer = vec![0u8; size];
+    let frame = reader.next_frame(&mut buffer).map_err(|e| png_reason(&e))?;
+    let channels = match frame.color_type {
+        png::ColorType::Grayscale => 1,
+        png::ColorType::GrayscaleAlpha => 2,
+        png::ColorType::Rgb => 3,
+        png::ColorType::Rgba => 4,
+        png::ColorType::Indexed => return Err("the palette could not be expanded".to_string()),
+    };
+    let mut rgba = Vec::with_capacity(width as usize * height as usize * 4);
+    for row in buffer.chunks(frame.line_size).take(height as usize) {
+        for pixel in row.chunks_exact(channels).take(width as usize) {
+            rgba.extend_from_slice(&match *pixel {
+                [g] => [g, g, g, 255],
+                [g, a] => [g, g, g, a],
+                [r, g, b] => [r, g, b, 255],
+                [r, g, b, a] => [r, g, b, a],
+                _ => unreachable!("pixels have 1 to 4 channels"),
+            });
+        }
+    }
+    Texture::from_rgba8(width, height, &rgba).ok_or_else(|| "the picture has no pixels".to_string())
+}
+
+fn png_reason(error: &png::DecodingError) -> String {
+    match error {
+        png::DecodingError::IoError(e) if e.kind() == io::ErrorKind::UnexpectedEof => {
+            "it ends before the picture does".to_string()
+        }
+        png::DecodingError::LimitsExceeded => format!("decoding it needs more than {MAX_TEXTURE_FILE} bytes"),
+        png::DecodingError::Format(e) => format!("it is not a valid PNG picture ({e})"),
+        other => other.to_string(),
+    }
+}
+
+/// Reads the `--texture` files, sampler by sampler.
+pub fn load_textures(textures: &[(usize, String)]) -> Result<Vec<Option<Texture>>, Box<Diagnostic>> {
+    let mut table: Vec<Option<Texture>> = Vec::new();
+    for (sampler, path) in textures {
+        let bytes = polyasm_core::fs::read_file_within(std::path::Path::new(path), MAX_TEXTURE_FILE).map_err(|e| {
+            let reason = match e {
+                polyasm_core::fs::ReadError::TooLarge => format!("it is larger than {MAX_TEXTURE_FILE} bytes"),
+                polyasm_core::fs::ReadError::Io(e) => polyasm_core::fs::reason(&e),
+            };
+            Box::new(crate::error::texture_error(*sampler, path, &reason))
+        })?;
+        let texture =
+            decode_png(&bytes).map_err(|reason| Box::new(crate::error::texture_error(*sampler, path, &reason)))?;
+        if table.len() <= *sampler {
+            table.resize(*sampler + 1, None);
+        }
+        table[*sampler] = Some(texture);
+    }
+    Ok(table)
+}
+
+/// Writes `image` as an 8-bit RGBA PNG.
+pub fn write_png(image: &Image, out: impl io::Write) -> io::Result<()> {
+    let mut encoder = png::Encoder::new(out, image.width, image.height);
+    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_compression(png::Compression::Fast);
+    // I/O errors keep their kind, so that a closed pipe ends the run quietly.
+    let io_error = |e: png::EncodingError| match e {
+        png::EncodingError::IoError(e) => e,
+        other => io::Error::other(other),
+    };
+    let mut writer = encoder.write_header().map_err(io_error)?;
+    writer.write_image_data(&image.rgba).map_err(io_error)?;
+    writer.finish().map_err(io_error)
+}
+
+/// The line `polyasm run` prints for one fragment: `$0 = (x, y, z, w)`, each number the
+/// shortest decimal that reads back as the same f32, or `discarded`.
+pub fn format_output(output: &Output) -> String {
+    match output {
+        Output::Color([x, y, z, w]) => format!("$0 = ({x}, {y}, {z}, {w})\n"),
+        Output::Discarded => "discarded\n".to_string(),
+    }
+}
+
+/// Runs an assembled program: one fragment, whose output is printed on `io.stdout`, or with
+/// `--size` a picture, written to `io.stdout` as a PNG.
+pub fn run_object(object: &Object, options: &TargetOptions, io: &mut RunIo) -> RunOutcome {
+    let settings = run_settings(options)?;
+    let words: Vec<u32> = object.words().collect();
+    let program = match Program::from_words(&words) {
+        Ok(program) => program,
+        Err(e) => return Ok(Outcome::failed(vec![crate::error::decode_error("the program", &e)])),
+    };
+    Ok(run_program(&program, object, settings, io))
+}
+
+/// [`run_object`] once the program is decoded; `object` gives the source spans of errors.
+pub fn run_program(
+    program: &Program,
+    object: &Object,
+    mut settings: RunSettings,
+    io: &mut RunIo,
+) -> Outcome<ExitStatus> {
+    settings.inputs.textures = match load_textures(&settings.textures) {
+        Ok(textures) => textures,
+        Err(d) => return Outcome::failed(vec![*d]),
+    };
+    let inputs = &settings.inputs;
+    let bytes = match settings.size {
+        Some((width, height)) => match exec::render(program, inputs, width, height) {
+            Ok(image) => {
+                let mut png = Vec::new();
+                write_png(&image, &mut png).expect("a Vec takes any bytes");
+                png
+            }
+            Err(e) => return Outcome::failed(vec![crate::error::run_error(&e, object)]),
+        },
+        None => match exec::run_fragment(program, inputs) {
+            Ok(output) => format_output(&output).into_bytes(),
+            Err(e) => return Outcome::failed(vec![crate::error::run_error(&e, object)]),
+        },
+    };
+    let written = io.stdout.write_all(&bytes).and_then(|()| io.stdout.flush());
+    // A reader that stopped early (`| head`) ends the run quietly.
+    match written.map_err(|e| polyasm_core::stream::stdout_failed(&e)) {
+        Ok(()) | Err(None) => Outcome::ok(ExitStatus::SUCCESS),
+        Err(Some(d)) => Outcome::failed(vec![d]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options(pairs: &[(&'static str, &str)]) -> TargetOptions {
+        let mut options = TargetOptions::default();
+        for (long, value) in pairs {
+            options.values.entry(long).or_default().push(value.to_string());
+        }
+        options
+    }
+
+    fn error(pairs: &[(&'static str, &str)]) -> Diagnostic {
+        *run_settings(&options(pairs)).unwrap_err().0
+    }
+
+    #[test]
+    fn sizes_are_read_and_bounded() {
+        assert_eq!(parse_size("640x360"), Ok((640, 360)));
+        assert_eq!(parse_size("1X1"), Ok((1, 1)));
+        assert!(parse_size("0x5").is_err());
+        assert!(parse_size("16385x1").is_err());
+        assert!(parse_size("16384x16384").unwrap_err().contains("at most"));
+        assert!(parse_size("640").unwrap_err().contains("`x`"));
+        assert!(parse_size("+4x5").is_err());
+    }
+
+    #[test]
+    fn options_fill_the_inputs() {
+        let settings = run_settings(&options(&[
+            ("varying", "2=1,2"),
+            ("uniform", "1=0.5"),
+            ("texture", "3=a.png"),
+            ("fragcoord", "1.5,2.5"),
+            ("filter", "nearest"),
+            ("wrap", "clamp"),
+            ("max-steps", "7"),
+            ("fb-color", "0.25,0.5,0.75,1"),
+            ("fb-depth", "0.5"),
+        ]))
+        .unwrap();
+        let inputs = &settings.inputs;
+        assert_eq!(inputs.varyings, vec![[0.0; 4], [0.0; 4], [1.0, 2.0, 0.0, 0.0]]);
+        assert_eq!(inputs.uniforms, vec![[0.0; 4], [0.5, 0.0, 0.0, 0.0]]);
+        assert_eq!(settings.textures, vec![(3, "a.png".to_string())]);
+        assert_eq!(inputs.frag_coord, [1.5, 2.5, 0.0, 1.0]);
+        assert_eq!(
+            (inputs.filter, inputs.wrap, inputs.max_steps),
+            (Filter::Nearest, Wrap::Clamp, 7)
+        );
+        assert_eq!((inputs.fb_color, inputs.fb_depth), ([0.25, 0.5, 0.75, 1.0], 0.5));
+        assert_eq!(settings.size, None);
+        let defaults = run_settings(&TargetOptions::default()).unwrap();
+        assert_eq!(defaults.inputs.max_steps, exec::DEFAULT_MAX_STEPS);
+        assert_eq!(defaults.inputs.filter, Filter::Linear);
+    }
+
+    #[test]
+    fn bad_values_are_usage_errors_with_help() {
+        for (pairs, message) in [
+            (&[("varying", "64=1")][..], "varying slot 64 is out of range"),
+            (&[("varying", "1=1,2,3,4,5")], "at most 4"),
+            (&[("varying", "1=2"), ("varying", "1=3")], "varying 1 is given twice"),
+            (&[("uniform", "x=1")], "`x` names no uniform slot"),
+            (&[("uniform", "65536=1")], "out of range"),
+            (&[("texture", "a.png")], "should be N=FILE.png"),
+            (&[("texture", "4096=a.png")], "not a sampler number"),
+            (&[("texture", "0=")], "the file is missing"),
+            (
+                &[("texture", "0=a.png"), ("texture", "0=b.png")],
+                "texture 0 is given twice",
+            ),
+            (&[("fragcoord", "1")], "has 1 numbers"),
+            (&[("fragcoord", "1,z")], "`z` is not a number"),
+            (&[("size", "10")], "for `--size`"),
+            (&[("filter", "cubic")], "for `--filter`"),
+            (&[("wrap", "mirror")], "for `--wrap`"),
+            (&[("max-steps", "0")], "for `--max-steps`"),
+            (&[("fb-depth", "deep")], "not a number"),
+            (&[("size", "4x4"), ("fragcoord", "1,1")], "`--fragcoord`"),
+            (
+                &[("size", "4x4"), ("varying", "0=1")],
+                "varying 0 is each pixel's (u, v)",
+            ),
+        ] {
+            let d = error(pairs);
+            assert_eq!(d.code, "PA006");
+            assert!(d.message.contains(message), "{pairs:?}: {}", d.message);
+            assert!(d.help.is_some(), "{pairs:?}");
+        }
+        assert!(run_settings(&options(&[("size", "4x4"), ("varying", "1=1")])).is_ok());
+    }
+
+    #[test]
+    fn outputs_print_as_shortest_decimals() {
+        assert_eq!(
+            format_output(&Output::Color([1.0, 0.0, -0.5, -1.677_734_4])),
+            "$0 = (1, 0, -0.5, -1.6777344)\n"
+        );
+        assert_eq!(format_output(&Output::Discarded), "discarded\n");
+    }
+
+    #[test]
+    fn pictures_round_trip_through_png() {
+        let rgba: Vec<u8> = (0..6 * 4).map(|i| (i * 10) as u8).collect();
+        let image = Image {
+            width: 3,
+            height: 2,
+            rgba: rgba.clone(),
+        };
+        let mut png = Vec::new();
+        write_png(&image, &mut png).unwrap();
+        assert_eq!(decode_png(&png).unwrap(), Texture::from_rgba8(3, 2, &rgba).unwrap());
+        assert!(decode_png(b"not a png").unwrap_err().contains("not a valid PNG"));
+        assert!(decode_png(&png[..png.len() / 2]).is_err());
+    }
+}
