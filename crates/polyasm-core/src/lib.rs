@@ -28,6 +28,7 @@ pub mod fs;
 pub mod include;
 pub mod object;
 pub mod output;
+pub mod picture;
 pub mod render;
 pub mod source;
 pub mod stream;

@@ -43,10 +43,7 @@ pub type Vec4 = [f32; 4];
 
 /// How many instructions one fragment may run when no limit is given.
 pub const DEFAULT_MAX_STEPS: u64 = 100_000;
-/// The widest and the tallest picture, in pixels.
-pub const MAX_SIDE: u32 = 16384;
-/// The most pixels in one picture (its RGBA buffer is then 256 MiB).
-pub const MAX_PIXELS: u64 = 1 << 26;
+pub use polyasm_core::picture::{MAX_PIXELS, MAX_SIDE, check_size};
 /// How many vec4 varyings can be named: the 6-bit index of a vec4 fetch.
 pub const VARYING_SLOTS: usize = 64;
 /// How many vec4 uniforms can be named: the 16-bit index of a vec4 load.
@@ -1181,20 +1178,6 @@ impl Image {
 pub fn to_byte(x: f32) -> u8 {
     // A NaN stays NaN through clamp and becomes 0 in the saturating cast.
     (x.clamp(0.0, 1.0) * 255.0).round() as u8
-}
-
-/// Why a picture cannot be rendered: a side is 0 or above [`MAX_SIDE`], or it has more than
-/// [`MAX_PIXELS`] pixels.
-pub fn check_size(width: u32, height: u32) -> Result<(), String> {
-    let side = 1..=MAX_SIDE;
-    if side.contains(&width) && side.contains(&height) && u64::from(width) * u64::from(height) <= MAX_PIXELS {
-        Ok(())
-    } else {
-        Err(format!(
-            "cannot render a {width}x{height} picture: each side must be 1 to {MAX_SIDE} pixels and the picture at \
-             most {MAX_PIXELS} pixels"
-        ))
-    }
 }
 
 /// Renders a full-screen quad of `width` x `height` pixels: each pixel's fragment gets its

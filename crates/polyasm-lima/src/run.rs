@@ -122,27 +122,7 @@ fn value_usage(long: &str, text: &str, e: ValueError) -> UsageError {
     usage(format!("`--{long} {text}`: {}", e.message), e.help)
 }
 
-/// Reads `WxH`: each side 1 to [`MAX_SIDE`], at most [`MAX_PIXELS`] pixels in all.
-pub fn parse_size(text: &str) -> Result<(u32, u32), String> {
-    let (w, h) = text
-        .split_once(['x', 'X'])
-        .ok_or_else(|| "write the width and height with an `x` between them".to_string())?;
-    let side = |s: &str| -> Result<u32, String> {
-        let s = s.trim();
-        if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(format!("`{s}` is not a whole number of pixels"));
-        }
-        match s.parse::<u32>() {
-            Ok(n) if (1..=MAX_SIDE).contains(&n) => Ok(n),
-            _ => Err(format!("each side is 1 to {MAX_SIDE} pixels")),
-        }
-    };
-    let (w, h) = (side(w)?, side(h)?);
-    if u64::from(w) * u64::from(h) > MAX_PIXELS {
-        return Err(format!("a picture holds at most {MAX_PIXELS} pixels"));
-    }
-    Ok((w, h))
-}
+pub use polyasm_core::picture::parse_size;
 
 fn slot_number(text: &str) -> Option<usize> {
     if text.bytes().all(|b| b.is_ascii_digit()) {
@@ -391,18 +371,7 @@ pub fn load_textures(textures: &[(usize, String)]) -> Result<Vec<Option<Texture>
 
 /// Writes `image` as an 8-bit RGBA PNG.
 pub fn write_png(image: &Image, out: impl io::Write) -> io::Result<()> {
-    let mut encoder = png::Encoder::new(out, image.width, image.height);
-    encoder.set_color(png::ColorType::Rgba);
-    encoder.set_depth(png::BitDepth::Eight);
-    encoder.set_compression(png::Compression::Fast);
-    // I/O errors keep their kind, so that a closed pipe ends the run quietly.
-    let io_error = |e: png::EncodingError| match e {
-        png::EncodingError::IoError(e) => e,
-        other => io::Error::other(other),
-    };
-    let mut writer = encoder.write_header().map_err(io_error)?;
-    writer.write_image_data(&image.rgba).map_err(io_error)?;
-    writer.finish().map_err(io_error)
+    polyasm_core::picture::write_png(image.width, image.height, &image.rgba, out)
 }
 
 /// The line `polyasm run` prints for one fragment: `$0 = (x, y, z, w)`, each number the

@@ -22,15 +22,13 @@
 use std::fmt;
 use std::io;
 
+use polyasm_core::picture;
 use rayon::prelude::*;
 
 use crate::exec::{Alpha, Frame, Image};
 use crate::ops::{COLOR, Instr, Op, Operand, PC, REGISTERS, SIZE, TIME};
 
-/// The widest and the tallest picture, in pixels.
-pub const MAX_SIDE: u32 = 16384;
-/// The most pixels in one picture (its RGBA buffer is then 256 MiB).
-pub const MAX_PIXELS: u64 = 1 << 26;
+pub use polyasm_core::picture::{MAX_PIXELS, MAX_SIDE};
 /// Pixels of a row rendered together: lane buffers of 1 KiB, so a block's live values stay in
 /// the first-level cache.
 pub const BLOCK: usize = 256;
@@ -47,11 +45,7 @@ pub enum RenderError {
 impl fmt::Display for RenderError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            RenderError::Size { width, height } => write!(
-                f,
-                "cannot render a {width}x{height} picture: each side must be 1 to {MAX_SIDE} \
-                 pixels and the picture at most {MAX_PIXELS} pixels"
-            ),
+            RenderError::Size { width, height } => f.write_str(&picture::size_error(width, height)),
             RenderError::Register { index, value } => write!(
                 f,
                 "instruction {index} names register {value}, and there are only {REGISTERS}"
@@ -64,12 +58,7 @@ impl std::error::Error for RenderError {}
 
 /// Checks a picture size against [`MAX_SIDE`] and [`MAX_PIXELS`].
 pub fn check_size(width: u32, height: u32) -> Result<(), RenderError> {
-    let side = 1..=MAX_SIDE;
-    if side.contains(&width) && side.contains(&height) && u64::from(width) * u64::from(height) <= MAX_PIXELS {
-        Ok(())
-    } else {
-        Err(RenderError::Size { width, height })
-    }
+    picture::check_size(width, height).map_err(|_| RenderError::Size { width, height })
 }
 
 /// Renders `program` for every pixel of `frame`: the same bytes as
@@ -123,18 +112,7 @@ pub fn render_into(program: &[Instr], frame: &Frame, alpha: Alpha, image: &mut I
 
 /// Writes `image` as an 8-bit RGBA PNG, compressed for speed rather than size.
 pub fn write_png(image: &Image, out: impl io::Write) -> io::Result<()> {
-    let mut encoder = png::Encoder::new(out, image.width, image.height);
-    encoder.set_color(png::ColorType::Rgba);
-    encoder.set_depth(png::BitDepth::Eight);
-    encoder.set_compression(png::Compression::Fast);
-    // The writer's own errors keep their kind (a closed pipe stays `BrokenPipe`).
-    let io_error = |e: png::EncodingError| match e {
-        png::EncodingError::IoError(e) => e,
-        other => io::Error::other(other),
-    };
-    let mut writer = encoder.write_header().map_err(io_error)?;
-    writer.write_image_data(&image.rgba).map_err(io_error)?;
-    writer.finish().map_err(io_error)
+    picture::write_png(image.width, image.height, &image.rgba, out)
 }
 
 /// One block of lanes: a varying value for [`BLOCK`] pixels.

@@ -8,7 +8,7 @@ use polyasm_core::{Diagnostic, Object, Outcome};
 use crate::exec::{Alpha, Frame, Image};
 use crate::gpu::{GpuError, GpuRenderer};
 use crate::ops::Instr;
-use crate::render::{self, MAX_PIXELS, MAX_SIDE};
+use crate::render;
 
 /// The picture's size when `--size` is not given.
 pub const DEFAULT_SIZE: (u32, u32) = (640, 360);
@@ -91,27 +91,7 @@ fn usage(message: String, help: &str) -> UsageError {
     UsageError(Box::new(Diagnostic::error("PA006", message).with_help(help)))
 }
 
-/// Reads `WxH`: each side 1 to [`MAX_SIDE`], at most [`MAX_PIXELS`] pixels in all.
-pub fn parse_size(text: &str) -> Result<(u32, u32), String> {
-    let (w, h) = text
-        .split_once(['x', 'X'])
-        .ok_or_else(|| "write the width and height with an `x` between them".to_string())?;
-    let side = |s: &str| -> Result<u32, String> {
-        let s = s.trim();
-        if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(format!("`{s}` is not a whole number of pixels"));
-        }
-        match s.parse::<u32>() {
-            Ok(n) if (1..=MAX_SIDE).contains(&n) => Ok(n),
-            _ => Err(format!("each side is 1 to {MAX_SIDE} pixels")),
-        }
-    };
-    let (w, h) = (side(w)?, side(h)?);
-    if u64::from(w) * u64::from(h) > MAX_PIXELS {
-        return Err(format!("a picture holds at most {MAX_PIXELS} pixels"));
-    }
-    Ok((w, h))
-}
+pub use polyasm_core::picture::parse_size;
 
 /// Reads the run options.
 pub fn run_settings(options: &TargetOptions) -> Result<RunSettings, UsageError> {
@@ -403,16 +383,5 @@ mod tests {
         for bad in ["%s.png", "%0d", "%010d", "%", "%5d"] {
             assert!(frame_path(bad, 0).is_err(), "{bad}");
         }
-    }
-
-    #[test]
-    fn sizes_are_read_and_bounded() {
-        assert_eq!(parse_size("640x360"), Ok((640, 360)));
-        assert_eq!(parse_size("1X1"), Ok((1, 1)));
-        assert!(parse_size("0x5").is_err());
-        assert!(parse_size("16385x1").is_err());
-        assert!(parse_size("16384x16384").unwrap_err().contains("at most"));
-        assert!(parse_size("640").unwrap_err().contains("`x`"));
-        assert!(parse_size("-4x5").is_err());
     }
 }
