@@ -222,7 +222,10 @@ pub fn run_settings(options: &TargetOptions) -> Result<RunSettings, UsageError> 
         let count = text.split(',').count();
         if !(2..=4).contains(&count) {
             return Err(usage(
-                format!("`--fragcoord {text}` has {count} numbers"),
+                format!(
+                    "`--fragcoord {text}` has {}, and a fragment coordinate has 2 to 4",
+                    polyasm_core::text::count(count, "number")
+                ),
                 "give 2 to 4 numbers, x,y[,z,w]",
             ));
         }
@@ -501,7 +504,7 @@ mod tests {
                 &[("texture", "0=a.png"), ("texture", "0=b.png")],
                 "texture 0 is given twice",
             ),
-            (&[("fragcoord", "1")], "has 1 numbers"),
+            (&[("fragcoord", "1")], "has 1 number, and"),
             (&[("fragcoord", "1,z")], "`z` is not a number"),
             (&[("size", "10")], "for `--size`"),
             (&[("filter", "cubic")], "for `--filter`"),
