@@ -463,3 +463,36 @@ fn procedural_renders_the_checkerboard_shaded_by_rings() {
     let line = fragment("procedural", &["--varying", "0=0.1875,0.8"]);
     assert_close(colour(&line), procedural(0.1875, 0.8), "one fragment");
 }
+
+/// The Lima commands of the repository's README, run from the repository root with their
+/// outputs in a temporary folder: the texture copy gives Mesa's words, the procedural example
+/// renders its 512 x 512 picture.
+#[test]
+fn the_readmes_lima_commands_do_what_they_say() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let readme = std::fs::read_to_string(Path::new(root).join("README.md")).unwrap();
+    let command = |start: &str| -> Vec<String> {
+        let line = readme
+            .lines()
+            .find(|l| l.starts_with(start))
+            .unwrap_or_else(|| panic!("README.md has no line starting `{start}`"));
+        let line = line.split('#').next().unwrap();
+        line.split_whitespace().skip(1).map(str::to_string).collect()
+    };
+    let dir = temp();
+    let outputs = |mut args: Vec<String>| {
+        let o = args.iter().position(|a| a == "-o").expect("the command writes a file") + 1;
+        args[o] = dir.path().join(&args[o]).display().to_string();
+        let out = polyasm().current_dir(root).args(&args).output().unwrap();
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        std::fs::read(&args[o]).unwrap()
+    };
+    let words = outputs(command("polyasm -t lima examples/lima/texture_copy.pp"));
+    assert_eq!(words, le_bytes(&RELOAD_WORDS));
+    let png = outputs(command("polyasm run -t lima examples/lima/procedural.pp"));
+    let path = dir.path().join("readme.png");
+    std::fs::write(&path, png).unwrap();
+    let picture = Picture::read(&path);
+    assert_eq!((picture.width, picture.height), (512, 512));
+    assert_eq!(picture.at(256, 256), bytes([SLATE[0], SLATE[1], SLATE[2], 1.0]));
+}
