@@ -655,7 +655,7 @@ fn run_once(args: &RunArgs, reporter: &mut Reporter, watched: &mut Vec<std::path
     let input = Input::from_arg(args.io.input.as_deref());
     let target = resolve_target(args.io.target.as_deref(), &input, reporter)?;
     let options = &TargetOptions {
-        skip_listing: true,
+        skip_listing: !target.run_needs_listing(),
         include_dirs: include_dirs(&args.includes, reporter)?,
         ..args.target_options.options.clone()
     };
@@ -687,8 +687,8 @@ fn run_once(args: &RunArgs, reporter: &mut Reporter, watched: &mut Vec<std::path
     }
     output.check_not_input(&input, reporter)?;
     // Files named by option values (`--data`) are inputs too.
-    for value in options.values.values().flatten() {
-        output.check_not_input(&Input::Path(value.clone()), reporter)?;
+    for value in target.run_option_files(options) {
+        output.check_not_input(&Input::Path(value), reporter)?;
     }
     let binary = args.binary || matches!(&input, Input::Path(path) if target.info().is_binary_path(path));
     if binary && target.info().binary_extensions.is_empty() {

@@ -292,6 +292,18 @@ pub trait Target: Send + Sync {
         false
     }
 
+    /// The files that the option values of `polyasm run` name, which its output must not
+    /// replace (PA014). By default every value is taken as a path (`--data FILE`).
+    fn run_option_files(&self, options: &TargetOptions) -> Vec<String> {
+        options.values.values().flatten().cloned().collect()
+    }
+
+    /// Whether [`Target::run`] reads the object's listing, to point its errors at the source
+    /// of the instruction that failed; `polyasm run` assembles without a listing otherwise.
+    fn run_needs_listing(&self) -> bool {
+        false
+    }
+
     /// Sources this target ships for running its programs elsewhere (`--emit-runtime NAME`).
     fn runtimes(&self) -> &'static [Runtime] {
         &[]

@@ -368,6 +368,18 @@ impl Target for LimaTarget {
         run::renders_picture(options)
     }
 
+    fn run_option_files(&self, options: &TargetOptions) -> Vec<String> {
+        // The `--texture N=FILE` pictures; the other values are numbers.
+        run::run_settings(options)
+            .map(|settings| settings.textures.into_iter().map(|(_, path)| path).collect())
+            .unwrap_or_default()
+    }
+
+    fn run_needs_listing(&self) -> bool {
+        // Run errors point at the instruction's line through the listing.
+        true
+    }
+
     fn run(
         &self,
         object: &Object,
