@@ -48,26 +48,66 @@ pub struct Assembled {
 pub fn assemble_proposed(sources: &SourceMap, file: SourceId, listing: bool) -> Outcome<Assembled> {
     let text = sources.get(file).text();
     let mut encoder = Encoder::new(file, text);
-    front::lex_in_chunks(&mut Lexer::new(text), |tokens, statements, _no_errors| {
-        front::parse_statements(
-            &parser::statement(),
-            &parser::statement(),
-            tokens,
-            statements,
-            &mut (),
-            |_, _, parsed| match parsed {
-                Ok(statement) => encoder.statement(&statement),
-                Err(errors) => {
-                    for e in errors {
-                        let (range, found, expected) = front::describe_syntax_error(&e, text);
-                        let found = polyasm_core::text::escape_controls(&found).into_owned();
-                        encoder.syntax_error(Span::new(file, range.start, range.end), &found, &expected);
+    front::pipeline(
+        text.len() >= front::PIPELINE_MIN_BYTES,
+        |emit| parse_chunks(text, emit),
+        |chunk: Vec<Parsed>| {
+            for parsed in chunk {
+                match parsed {
+                    Parsed::Statement(statement) => encoder.statement(&statement),
+                    Parsed::Failed(errors) => {
+                        for (range, found, expected) in errors {
+                            encoder.syntax_error(range.in_source(file), &found, &expected);
+                        }
                     }
                 }
-            },
-        );
-    });
+            }
+        },
+    );
     encoder.finish(listing)
+}
+
+/// One statement as the parser left it: read, or its syntax errors (the range, what was
+/// found, what was expected).
+enum Parsed {
+    Statement(Statement),
+    Failed(Vec<(TextRange, String, String)>),
+}
+
+/// Lexes and parses `text` a chunk of statements at a time, emitting each chunk. A valid
+/// statement is read by [`parser::quick_statement`]; chumsky reads the others.
+fn parse_chunks(text: &str, emit: &mut dyn FnMut(Vec<Parsed>)) {
+    front::lex_in_chunks(&mut Lexer::new(text), |tokens, statements, _no_errors| {
+        let fast = parser::statement();
+        let rich = parser::statement();
+        let mut chunk = Vec::with_capacity(statements.len());
+        for statement in statements {
+            let toks = &tokens[statement.clone()];
+            if toks.is_empty() {
+                continue;
+            }
+            if let Some(statement) = parser::quick_statement(toks) {
+                chunk.push(Parsed::Statement(statement));
+                continue;
+            }
+            let one = [0..toks.len()];
+            front::parse_statements(&fast, &rich, toks, &one, &mut (), |_, _, parsed| match parsed {
+                Ok(statement) => chunk.push(Parsed::Statement(statement)),
+                Err(errors) => {
+                    let errors = errors
+                        .iter()
+                        .map(|e| {
+                            let (range, found, expected) = front::describe_syntax_error(e, text);
+                            let found = polyasm_core::text::escape_controls(&found).into_owned();
+                            (TextRange::from(range), found, expected)
+                        })
+                        .collect();
+                    chunk.push(Parsed::Failed(errors));
+                }
+            });
+        }
+        emit(chunk);
+    });
 }
 
 /// Assembles a string in the proposed syntax: its instructions (warnings dropped), or every
