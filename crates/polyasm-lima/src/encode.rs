@@ -321,6 +321,10 @@ struct Encoder<'s> {
     label_order: Vec<&'s str>,
     diagnostics: Vec<Diagnostic>,
     budget: SuggestionBudget,
+    /// The kinds of the operations of the instruction being read.
+    kinds: Vec<Option<Kind>>,
+    /// Which operations of the instruction being read are encoded.
+    usable: Vec<bool>,
 }
 
 fn letter_index(c: u8) -> Option<u8> {
@@ -329,16 +333,21 @@ fn letter_index(c: u8) -> Option<u8> {
 
 impl<'s> Encoder<'s> {
     fn new(file: SourceId, text: &'s str) -> Encoder<'s> {
+        // At most one instruction a line: reserving that up front spares copying a big program
+        // as it grows (the pages of what is not used are never touched).
+        let lines = text.bytes().filter(|&b| b == b'\n').count() + 1;
         Encoder {
             file,
             text,
-            instrs: Vec::new(),
-            spans: Vec::new(),
+            instrs: Vec::with_capacity(lines),
+            spans: Vec::with_capacity(lines),
             branches: Vec::new(),
             labels: NameMap::default(),
             label_order: Vec::new(),
             diagnostics: Vec::new(),
             budget: SuggestionBudget::new(text.len()),
+            kinds: Vec::new(),
+            usable: Vec::new(),
         }
     }
 
@@ -385,13 +394,14 @@ impl<'s> Encoder<'s> {
 
     /// Reads the opcode, unit and modifiers of an operation.
     fn kind(&mut self, op: &Op) -> Option<Kind> {
-        let mut word = self.str(op.name).to_string();
+        let mut word = std::borrow::Cow::Borrowed(self.str(op.name));
         let unit = op.unit.map(|u| self.str(u));
         for (old, new) in names::OLD_OPCODES {
             if let Some(rest) = split(&word, old) {
                 let span = TextRange::new(op.name.start as usize, op.name.start as usize + old.len());
                 self.push(error::old_name(self.span(span), old, new));
-                word = format!("{new}{rest}");
+                let renamed = format!("{new}{rest}");
+                word = std::borrow::Cow::Owned(renamed);
             }
         }
         let before = self.diagnostics.len();
@@ -478,11 +488,12 @@ impl<'s> Encoder<'s> {
             }
             Some(unit @ (names::UNIT_VEC_MUL | names::UNIT_FLOAT_MUL)) => {
                 let (row, rest) = longest_base(word, MUL_OPS.iter().map(|r| (r.mesa, r)))?;
-                let mut allowed: Vec<&str> = OUTMODS.iter().filter(|r| !r.name.is_empty()).map(|r| r.name).collect();
-                if row.op == names::SHIFTED_OP {
-                    allowed.extend(names::MUL_SHIFTS.iter().map(|(_, t)| *t));
-                }
-                let mods = self.modifiers(rest, &allowed, mods_at(row.mesa), row.mesa)?;
+                let allowed = if row.op == names::SHIFTED_OP {
+                    modifier_names().mul
+                } else {
+                    modifier_names().outmods
+                };
+                let mods = self.modifiers(rest, allowed, mods_at(row.mesa), row.mesa)?;
                 let outmod = outmod_of(&mods);
                 let shift = names::MUL_SHIFTS
                     .iter()
@@ -500,8 +511,7 @@ impl<'s> Encoder<'s> {
                     word,
                     ACC_OPS.iter().filter(|r| vector || !r.vector_only).map(|r| (r.mesa, r)),
                 )?;
-                let allowed: Vec<&str> = OUTMODS.iter().filter(|r| !r.name.is_empty()).map(|r| r.name).collect();
-                let mods = self.modifiers(rest, &allowed, mods_at(row.mesa), row.mesa)?;
+                let mods = self.modifiers(rest, modifier_names().outmods, mods_at(row.mesa), row.mesa)?;
                 let outmod = outmod_of(&mods);
                 Some(if vector {
                     Kind::VecAcc(row.op, outmod)
@@ -510,9 +520,9 @@ impl<'s> Encoder<'s> {
                 })
             }
             Some(names::UNIT_COMBINE) => {
-                let outmods: Vec<&str> = OUTMODS.iter().filter(|r| !r.name.is_empty()).map(|r| r.name).collect();
+                let outmods = modifier_names().outmods;
                 if let Some(rest) = split(word, COMBINE_ATAN_PT2.mesa) {
-                    let mods = self.modifiers(rest, &outmods, mods_at(COMBINE_ATAN_PT2.mesa), COMBINE_ATAN_PT2.mesa)?;
+                    let mods = self.modifiers(rest, outmods, mods_at(COMBINE_ATAN_PT2.mesa), COMBINE_ATAN_PT2.mesa)?;
                     return Some(Kind::AtanPt2(outmod_of(&mods)));
                 }
                 if let Some(rest) = split(word, COMBINE_MUL.mesa) {
@@ -520,9 +530,7 @@ impl<'s> Encoder<'s> {
                     return Some(Kind::CombineMul);
                 }
                 let (row, rest) = longest_base(word, COMBINE_OPS.iter().map(|r| (r.mesa, r)))?;
-                let mut allowed = outmods;
-                allowed.extend([names::COMBINE_VEC_DEST, names::COMBINE_SCALAR_DEST]);
-                let mods = self.modifiers(rest, &allowed, mods_at(row.mesa), row.mesa)?;
+                let mods = self.modifiers(rest, modifier_names().combine, mods_at(row.mesa), row.mesa)?;
                 let vec = mods.contains(&names::COMBINE_VEC_DEST);
                 let scalar = mods.contains(&names::COMBINE_SCALAR_DEST);
                 let outmod = outmod_of(&mods);
@@ -652,14 +660,18 @@ impl<'s> Encoder<'s> {
     // ----- instructions -----
 
     fn instruction(&mut self, ops: &[Op]) -> Instr {
-        let mut kinds: Vec<Option<Kind>> = Vec::with_capacity(ops.len());
+        // Buffers kept between instructions, so that an instruction allocates nothing.
+        let mut kinds = std::mem::take(&mut self.kinds);
+        kinds.clear();
         for op in ops {
             let kind = self.kind(op);
             kinds.push(kind);
         }
         self.check_order(ops, &kinds);
         // Operand counts, then the destination-last check on the rest.
-        let mut usable = vec![false; ops.len()];
+        let mut usable = std::mem::take(&mut self.usable);
+        usable.clear();
+        usable.resize(ops.len(), false);
         let mut last_dest = Vec::new();
         for (i, (op, kind)) in ops.iter().zip(&kinds).enumerate() {
             let Some(kind) = *kind else { continue };
@@ -721,6 +733,8 @@ impl<'s> Encoder<'s> {
             }
         }
         self.check_schedule(&instr, &reads, &field_spans);
+        self.kinds = kinds;
+        self.usable = usable;
         instr
     }
 
@@ -2103,6 +2117,32 @@ enum IndexForm {
 }
 
 /// `Some(rest)` when `word` is `base` followed by nothing or by `_` modifiers.
+/// The modifiers each kind of opcode takes, from the table, built once.
+struct ModifierNames {
+    /// The output modifiers.
+    outmods: &'static [&'static str],
+    /// `mul` of the multipliers: the output modifiers and the shifts.
+    mul: &'static [&'static str],
+    /// The scalar ops of `.s2`: the output modifiers and the destination forms.
+    combine: &'static [&'static str],
+}
+
+fn modifier_names() -> &'static ModifierNames {
+    static NAMES: std::sync::OnceLock<ModifierNames> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        let outmods: Vec<&'static str> = OUTMODS.iter().filter(|r| !r.name.is_empty()).map(|r| r.name).collect();
+        let mut mul = outmods.clone();
+        mul.extend(names::MUL_SHIFTS.iter().map(|(_, t)| *t));
+        let mut combine = outmods.clone();
+        combine.extend([names::COMBINE_VEC_DEST, names::COMBINE_SCALAR_DEST]);
+        ModifierNames {
+            outmods: outmods.leak(),
+            mul: mul.leak(),
+            combine: combine.leak(),
+        }
+    })
+}
+
 fn split<'w>(word: &'w str, base: &str) -> Option<&'w str> {
     word.strip_prefix(base)
         .filter(|rest| rest.is_empty() || rest.starts_with('_'))
