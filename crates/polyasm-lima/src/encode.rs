@@ -90,8 +90,9 @@ fn parse_chunks(text: &str, emit: &mut dyn FnMut(Vec<Parsed>)) {
                 chunk.push(Parsed::Statement(statement));
                 continue;
             }
-            let one = [0..toks.len()];
-            front::parse_statements(&fast, &rich, toks, &one, &mut (), |_, _, parsed| match parsed {
+            let whole = 0..toks.len();
+            let one = std::slice::from_ref(&whole);
+            front::parse_statements(&fast, &rich, toks, one, &mut (), |_, _, parsed| match parsed {
                 Ok(statement) => chunk.push(Parsed::Statement(statement)),
                 Err(errors) => {
                     let errors = errors
