@@ -197,8 +197,8 @@ fn generate_errors(lines: usize) -> String {
             2 => format!("mov.v0 ${r}.xq $1"),
             3 => format!("branch L{i}"),
             4 => format!("add.v1 ${r} ^v0 $1"),
-            5 => format!("mov.v0 $1 abs($2"),
-            6 => format!("mov.v0 $1 ^const0, const0 1.1 0 0 0"),
+            5 => "mov.v0 $1 abs($2".to_string(),
+            6 => "mov.v0 $1 ^const0, const0 1.1 0 0 0".to_string(),
             _ => format!("rcp.s2 ${r}.x $99.x"),
         };
         out.push_str(&line);
