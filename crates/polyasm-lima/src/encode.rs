@@ -48,20 +48,27 @@ pub struct Assembled {
 pub fn assemble_proposed(sources: &SourceMap, file: SourceId, listing: bool) -> Outcome<Assembled> {
     let text = sources.get(file).text();
     let mut encoder = Encoder::new(file, text);
+    // Chunks the encoder is done with go back to the parser's thread to be freed there: memory
+    // freed on another thread than the one that allocated it makes both wait on the allocator.
+    let spent = std::sync::Mutex::new(Vec::new());
     front::pipeline(
         text.len() >= front::PIPELINE_MIN_BYTES,
-        |emit| parse_chunks(text, emit),
+        |emit| parse_chunks(text, &spent, emit),
         |chunk: Vec<Parsed>| {
-            for parsed in chunk {
+            for parsed in &chunk {
                 match parsed {
-                    Parsed::Statement(statement) => encoder.statement(&statement),
+                    Parsed::Statement(statement) => encoder.statement(statement),
                     Parsed::Failed(errors) => {
                         for (range, found, expected) in errors {
-                            encoder.syntax_error(range.in_source(file), &found, &expected);
+                            encoder.syntax_error(range.in_source(file), found, expected);
                         }
                     }
                 }
             }
+            spent
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .push(chunk);
         },
     );
     encoder.finish(listing)
@@ -74,10 +81,13 @@ enum Parsed {
     Failed(Vec<(TextRange, String, String)>),
 }
 
-/// Lexes and parses `text` a chunk of statements at a time, emitting each chunk. A valid
-/// statement is read by [`parser::quick_statement`]; chumsky reads the others.
-fn parse_chunks(text: &str, emit: &mut dyn FnMut(Vec<Parsed>)) {
+/// Lexes and parses `text` a chunk of statements at a time, emitting each chunk, and frees the
+/// chunks the encoder put in `spent`. A valid statement is read by
+/// [`parser::quick_statement`]; chumsky reads the others.
+fn parse_chunks(text: &str, spent: &std::sync::Mutex<Vec<Vec<Parsed>>>, emit: &mut dyn FnMut(Vec<Parsed>)) {
     front::lex_in_chunks(&mut Lexer::new(text), |tokens, statements, _no_errors| {
+        let freed = std::mem::take(&mut *spent.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+        drop(freed);
         let fast = parser::statement();
         let rich = parser::statement();
         let mut chunk = Vec::with_capacity(statements.len());
