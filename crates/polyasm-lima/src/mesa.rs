@@ -1196,6 +1196,16 @@ fn field_order(name: Word, field: Field, previous: Field, parts: &[Word]) -> Mes
 /// Checks the number of operands of `name`: `counts` are the accepted numbers, described by
 /// `expected`.
 fn operand_count(name: Word, operands: &[Word], counts: &[usize], expected: &str) -> Result<(), MesaError> {
+    operand_count_with(name, operands, counts, || expected.to_string())
+}
+
+/// [`operand_count`], with the expected operands described only when they are wrong.
+fn operand_count_with(
+    name: Word,
+    operands: &[Word],
+    counts: &[usize],
+    expected: impl FnOnce() -> String,
+) -> Result<(), MesaError> {
     if counts.contains(&operands.len()) {
         return Ok(());
     }
@@ -1207,7 +1217,7 @@ fn operand_count(name: Word, operands: &[Word], counts: &[usize], expected: &str
         span,
         kind: MesaErrorKind::OperandCount {
             op: name.text.to_string(),
-            expected: expected.to_string(),
+            expected: expected(),
             found: operands.len(),
         },
     })
@@ -1277,11 +1287,13 @@ fn read_field(
         Mnemonic::VecMul(op, outmod) => {
             let n = op.info().operands;
             let n_us = usize::from(n);
-            let what = format!(
-                "{} (the destination only when it writes a register)",
-                describe_operands(n, "a destination")
-            );
-            operand_count(name, operands, &[n_us, n_us + 1], &what)?;
+            let what = || {
+                format!(
+                    "{} (the destination only when it writes a register)",
+                    describe_operands(n, "a destination")
+                )
+            };
+            operand_count_with(name, operands, &[n_us, n_us + 1], what)?;
             let (dest, sources) = split_dest(operands, n_us);
             let (arg0, code) = with_shift(sources[0], op)?;
             let (op, shift) = ops::mul_op_from_code(code).expect("invariant: shift codes are 0-7");
@@ -1300,11 +1312,13 @@ fn read_field(
         Mnemonic::FloatMul(op, outmod) => {
             let n = op.info().operands;
             let n_us = usize::from(n);
-            let what = format!(
-                "{} (the destination only when it writes a register)",
-                describe_operands(n, "a destination")
-            );
-            operand_count(name, operands, &[n_us, n_us + 1], &what)?;
+            let what = || {
+                format!(
+                    "{} (the destination only when it writes a register)",
+                    describe_operands(n, "a destination")
+                )
+            };
+            operand_count_with(name, operands, &[n_us, n_us + 1], what)?;
             let (dest, sources) = split_dest(operands, n_us);
             let (arg0, code) = with_shift(sources[0], op)?;
             let (op, shift) = ops::mul_op_from_code(code).expect("invariant: shift codes are 0-7");
@@ -1323,11 +1337,13 @@ fn read_field(
         Mnemonic::VecAcc(op, outmod) => {
             let n = op.info().operands;
             let n_us = usize::from(n);
-            let what = format!(
-                "{} (the destination only when it writes a register)",
-                describe_operands(n, "a destination")
-            );
-            operand_count(name, operands, &[n_us, n_us + 1], &what)?;
+            let what = || {
+                format!(
+                    "{} (the destination only when it writes a register)",
+                    describe_operands(n, "a destination")
+                )
+            };
+            operand_count_with(name, operands, &[n_us, n_us + 1], what)?;
             let (dest, sources) = split_dest(operands, n_us);
             let (arg0, mul_in) = read_vec_source(sources[0], true)?;
             instr.vec4_acc = Some(VecAcc {
@@ -1345,11 +1361,13 @@ fn read_field(
         Mnemonic::FloatAcc(op, outmod) => {
             let n = op.info().operands;
             let n_us = usize::from(n);
-            let what = format!(
-                "{} (the destination only when it writes a register)",
-                describe_operands(n, "a destination")
-            );
-            operand_count(name, operands, &[n_us, n_us + 1], &what)?;
+            let what = || {
+                format!(
+                    "{} (the destination only when it writes a register)",
+                    describe_operands(n, "a destination")
+                )
+            };
+            operand_count_with(name, operands, &[n_us, n_us + 1], what)?;
             let (dest, sources) = split_dest(operands, n_us);
             let (arg0, mul_in) = read_scalar_source(sources[0], true)?;
             instr.float_acc = Some(FloatAcc {
@@ -1366,12 +1384,9 @@ fn read_field(
         }
         Mnemonic::CombineScalar(op, outmod) => {
             let n = op.info().operands;
-            operand_count(
-                name,
-                operands,
-                &[usize::from(n) + 1],
-                &describe_operands(n, "a destination"),
-            )?;
+            operand_count_with(name, operands, &[usize::from(n) + 1], || {
+                describe_operands(n, "a destination")
+            })?;
             instr.combine = Some(Combine::Scalar {
                 op,
                 dest: combine_dest(op, outmod, operands[0])?,
