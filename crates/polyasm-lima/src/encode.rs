@@ -48,26 +48,77 @@ pub struct Assembled {
 pub fn assemble_proposed(sources: &SourceMap, file: SourceId, listing: bool) -> Outcome<Assembled> {
     let text = sources.get(file).text();
     let mut encoder = Encoder::new(file, text);
-    front::lex_in_chunks(&mut Lexer::new(text), |tokens, statements, _no_errors| {
-        front::parse_statements(
-            &parser::statement(),
-            &parser::statement(),
-            tokens,
-            statements,
-            &mut (),
-            |_, _, parsed| match parsed {
-                Ok(statement) => encoder.statement(&statement),
-                Err(errors) => {
-                    for e in errors {
-                        let (range, found, expected) = front::describe_syntax_error(&e, text);
-                        let found = polyasm_core::text::escape_controls(&found).into_owned();
-                        encoder.syntax_error(Span::new(file, range.start, range.end), &found, &expected);
+    // Chunks the encoder is done with go back to the parser's thread to be freed there: memory
+    // freed on another thread than the one that allocated it makes both wait on the allocator.
+    let spent = std::sync::Mutex::new(Vec::new());
+    front::pipeline(
+        text.len() >= front::PIPELINE_MIN_BYTES,
+        |emit| parse_chunks(text, &spent, emit),
+        |chunk: Vec<Parsed>| {
+            for parsed in &chunk {
+                match parsed {
+                    Parsed::Statement(statement) => encoder.statement(statement),
+                    Parsed::Failed(errors) => {
+                        for (range, found, expected) in errors {
+                            encoder.syntax_error(range.in_source(file), found, expected);
+                        }
                     }
                 }
-            },
-        );
-    });
+            }
+            spent
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .push(chunk);
+        },
+    );
     encoder.finish(listing)
+}
+
+/// One statement as the parser left it: read, or its syntax errors (the range, what was
+/// found, what was expected).
+enum Parsed {
+    Statement(Statement),
+    Failed(Vec<(TextRange, String, String)>),
+}
+
+/// Lexes and parses `text` a chunk of statements at a time, emitting each chunk, and frees the
+/// chunks the encoder put in `spent`. A valid statement is read by
+/// [`parser::quick_statement`]; chumsky reads the others.
+fn parse_chunks(text: &str, spent: &std::sync::Mutex<Vec<Vec<Parsed>>>, emit: &mut dyn FnMut(Vec<Parsed>)) {
+    front::lex_in_chunks(&mut Lexer::new(text), |tokens, statements, _no_errors| {
+        let freed = std::mem::take(&mut *spent.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+        drop(freed);
+        let fast = parser::statement();
+        let rich = parser::statement();
+        let mut chunk = Vec::with_capacity(statements.len());
+        for statement in statements {
+            let toks = &tokens[statement.clone()];
+            if toks.is_empty() {
+                continue;
+            }
+            if let Some(statement) = parser::quick_statement(toks) {
+                chunk.push(Parsed::Statement(statement));
+                continue;
+            }
+            let whole = 0..toks.len();
+            let one = std::slice::from_ref(&whole);
+            front::parse_statements(&fast, &rich, toks, one, &mut (), |_, _, parsed| match parsed {
+                Ok(statement) => chunk.push(Parsed::Statement(statement)),
+                Err(errors) => {
+                    let errors = errors
+                        .iter()
+                        .map(|e| {
+                            let (range, found, expected) = front::describe_syntax_error(e, text);
+                            let found = polyasm_core::text::escape_controls(&found).into_owned();
+                            (TextRange::from(range), found, expected)
+                        })
+                        .collect();
+                    chunk.push(Parsed::Failed(errors));
+                }
+            });
+        }
+        emit(chunk);
+    });
 }
 
 /// Assembles a string in the proposed syntax: its instructions (warnings dropped), or every
@@ -281,6 +332,10 @@ struct Encoder<'s> {
     label_order: Vec<&'s str>,
     diagnostics: Vec<Diagnostic>,
     budget: SuggestionBudget,
+    /// The kinds of the operations of the instruction being read.
+    kinds: Vec<Option<Kind>>,
+    /// Which operations of the instruction being read are encoded.
+    usable: Vec<bool>,
 }
 
 fn letter_index(c: u8) -> Option<u8> {
@@ -289,16 +344,21 @@ fn letter_index(c: u8) -> Option<u8> {
 
 impl<'s> Encoder<'s> {
     fn new(file: SourceId, text: &'s str) -> Encoder<'s> {
+        // At most one instruction a line: reserving that up front spares copying a big program
+        // as it grows (the pages of what is not used are never touched).
+        let lines = text.bytes().filter(|&b| b == b'\n').count() + 1;
         Encoder {
             file,
             text,
-            instrs: Vec::new(),
-            spans: Vec::new(),
+            instrs: Vec::with_capacity(lines),
+            spans: Vec::with_capacity(lines),
             branches: Vec::new(),
             labels: NameMap::default(),
             label_order: Vec::new(),
             diagnostics: Vec::new(),
             budget: SuggestionBudget::new(text.len()),
+            kinds: Vec::new(),
+            usable: Vec::new(),
         }
     }
 
@@ -345,13 +405,14 @@ impl<'s> Encoder<'s> {
 
     /// Reads the opcode, unit and modifiers of an operation.
     fn kind(&mut self, op: &Op) -> Option<Kind> {
-        let mut word = self.str(op.name).to_string();
+        let mut word = std::borrow::Cow::Borrowed(self.str(op.name));
         let unit = op.unit.map(|u| self.str(u));
         for (old, new) in names::OLD_OPCODES {
             if let Some(rest) = split(&word, old) {
                 let span = TextRange::new(op.name.start as usize, op.name.start as usize + old.len());
                 self.push(error::old_name(self.span(span), old, new));
-                word = format!("{new}{rest}");
+                let renamed = format!("{new}{rest}");
+                word = std::borrow::Cow::Owned(renamed);
             }
         }
         let before = self.diagnostics.len();
@@ -438,11 +499,12 @@ impl<'s> Encoder<'s> {
             }
             Some(unit @ (names::UNIT_VEC_MUL | names::UNIT_FLOAT_MUL)) => {
                 let (row, rest) = longest_base(word, MUL_OPS.iter().map(|r| (r.mesa, r)))?;
-                let mut allowed: Vec<&str> = OUTMODS.iter().filter(|r| !r.name.is_empty()).map(|r| r.name).collect();
-                if row.op == names::SHIFTED_OP {
-                    allowed.extend(names::MUL_SHIFTS.iter().map(|(_, t)| *t));
-                }
-                let mods = self.modifiers(rest, &allowed, mods_at(row.mesa), row.mesa)?;
+                let allowed = if row.op == names::SHIFTED_OP {
+                    modifier_names().mul
+                } else {
+                    modifier_names().outmods
+                };
+                let mods = self.modifiers(rest, allowed, mods_at(row.mesa), row.mesa)?;
                 let outmod = outmod_of(&mods);
                 let shift = names::MUL_SHIFTS
                     .iter()
@@ -460,8 +522,7 @@ impl<'s> Encoder<'s> {
                     word,
                     ACC_OPS.iter().filter(|r| vector || !r.vector_only).map(|r| (r.mesa, r)),
                 )?;
-                let allowed: Vec<&str> = OUTMODS.iter().filter(|r| !r.name.is_empty()).map(|r| r.name).collect();
-                let mods = self.modifiers(rest, &allowed, mods_at(row.mesa), row.mesa)?;
+                let mods = self.modifiers(rest, modifier_names().outmods, mods_at(row.mesa), row.mesa)?;
                 let outmod = outmod_of(&mods);
                 Some(if vector {
                     Kind::VecAcc(row.op, outmod)
@@ -470,9 +531,9 @@ impl<'s> Encoder<'s> {
                 })
             }
             Some(names::UNIT_COMBINE) => {
-                let outmods: Vec<&str> = OUTMODS.iter().filter(|r| !r.name.is_empty()).map(|r| r.name).collect();
+                let outmods = modifier_names().outmods;
                 if let Some(rest) = split(word, COMBINE_ATAN_PT2.mesa) {
-                    let mods = self.modifiers(rest, &outmods, mods_at(COMBINE_ATAN_PT2.mesa), COMBINE_ATAN_PT2.mesa)?;
+                    let mods = self.modifiers(rest, outmods, mods_at(COMBINE_ATAN_PT2.mesa), COMBINE_ATAN_PT2.mesa)?;
                     return Some(Kind::AtanPt2(outmod_of(&mods)));
                 }
                 if let Some(rest) = split(word, COMBINE_MUL.mesa) {
@@ -480,9 +541,7 @@ impl<'s> Encoder<'s> {
                     return Some(Kind::CombineMul);
                 }
                 let (row, rest) = longest_base(word, COMBINE_OPS.iter().map(|r| (r.mesa, r)))?;
-                let mut allowed = outmods;
-                allowed.extend([names::COMBINE_VEC_DEST, names::COMBINE_SCALAR_DEST]);
-                let mods = self.modifiers(rest, &allowed, mods_at(row.mesa), row.mesa)?;
+                let mods = self.modifiers(rest, modifier_names().combine, mods_at(row.mesa), row.mesa)?;
                 let vec = mods.contains(&names::COMBINE_VEC_DEST);
                 let scalar = mods.contains(&names::COMBINE_SCALAR_DEST);
                 let outmod = outmod_of(&mods);
@@ -612,14 +671,18 @@ impl<'s> Encoder<'s> {
     // ----- instructions -----
 
     fn instruction(&mut self, ops: &[Op]) -> Instr {
-        let mut kinds: Vec<Option<Kind>> = Vec::with_capacity(ops.len());
+        // Buffers kept between instructions, so that an instruction allocates nothing.
+        let mut kinds = std::mem::take(&mut self.kinds);
+        kinds.clear();
         for op in ops {
             let kind = self.kind(op);
             kinds.push(kind);
         }
         self.check_order(ops, &kinds);
         // Operand counts, then the destination-last check on the rest.
-        let mut usable = vec![false; ops.len()];
+        let mut usable = std::mem::take(&mut self.usable);
+        usable.clear();
+        usable.resize(ops.len(), false);
         let mut last_dest = Vec::new();
         for (i, (op, kind)) in ops.iter().zip(&kinds).enumerate() {
             let Some(kind) = *kind else { continue };
@@ -681,6 +744,8 @@ impl<'s> Encoder<'s> {
             }
         }
         self.check_schedule(&instr, &reads, &field_spans);
+        self.kinds = kinds;
+        self.usable = usable;
         instr
     }
 
@@ -2063,6 +2128,32 @@ enum IndexForm {
 }
 
 /// `Some(rest)` when `word` is `base` followed by nothing or by `_` modifiers.
+/// The modifiers each kind of opcode takes, from the table, built once.
+struct ModifierNames {
+    /// The output modifiers.
+    outmods: &'static [&'static str],
+    /// `mul` of the multipliers: the output modifiers and the shifts.
+    mul: &'static [&'static str],
+    /// The scalar ops of `.s2`: the output modifiers and the destination forms.
+    combine: &'static [&'static str],
+}
+
+fn modifier_names() -> &'static ModifierNames {
+    static NAMES: std::sync::OnceLock<ModifierNames> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        let outmods: Vec<&'static str> = OUTMODS.iter().filter(|r| !r.name.is_empty()).map(|r| r.name).collect();
+        let mut mul = outmods.clone();
+        mul.extend(names::MUL_SHIFTS.iter().map(|(_, t)| *t));
+        let mut combine = outmods.clone();
+        combine.extend([names::COMBINE_VEC_DEST, names::COMBINE_SCALAR_DEST]);
+        ModifierNames {
+            outmods: outmods.leak(),
+            mul: mul.leak(),
+            combine: combine.leak(),
+        }
+    })
+}
+
 fn split<'w>(word: &'w str, base: &str) -> Option<&'w str> {
     word.strip_prefix(base)
         .filter(|rest| rest.is_empty() || rest.starts_with('_'))

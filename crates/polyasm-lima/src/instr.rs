@@ -1272,9 +1272,15 @@ impl Instr {
     /// target-count value.
     pub fn encode_fields(&self, target_count: u8) -> Vec<(Field, u128)> {
         let mut fields = Vec::with_capacity(12);
+        self.each_field(target_count, |field, bits| fields.push((field, bits)));
+        fields
+    }
+
+    /// Calls `each` with every payload field in order, as [`Instr::encode_fields`] lists them.
+    fn each_field(&self, target_count: u8, mut each: impl FnMut(Field, u128)) {
         let mut add = |field, bits: Option<u128>| {
             if let Some(bits) = bits {
-                fields.push((field, bits));
+                each(field, bits);
             }
         };
         add(Field::Varying, self.varying.map(|v| v.pack()));
@@ -1289,7 +1295,6 @@ impl Instr {
         add(Field::Branch, self.branch.map(|v| v.pack(target_count)));
         add(Field::Const0, self.const0.as_ref().map(pack_constants));
         add(Field::Const1, self.const1.as_ref().map(pack_constants));
-        fields
     }
 
     /// Reads field `field` from its bits into this instruction; a branch returns its
@@ -1406,14 +1411,16 @@ pub fn encode(program: &[Instr]) -> Vec<u32> {
             _ => 0,
         };
         words.push(control_word(instr, counts[i], counts.get(i + 1).copied()));
-        let mut payload = vec![0u32; counts[i] as usize - 1];
+        // The longest instruction has every field: 19 words, 18 of them payload.
+        let mut payload = [0u32; 18];
+        let len = counts[i] as usize - 1;
         let mut at = 0;
-        for (field, bits) in instr.encode_fields(target_count as u8) {
+        instr.each_field(target_count as u8, |field, bits| {
             let len = field.info().bits;
             write_bits(&mut payload, at, len, bits);
             at += len;
-        }
-        words.extend_from_slice(&payload);
+        });
+        words.extend_from_slice(&payload[..len]);
     }
     words
 }

@@ -670,45 +670,49 @@ pub fn read_program(text: &str) -> (Vec<ReadInstr>, Vec<MesaError>) {
     let mut branches: Vec<(usize, i64, Range<usize>)> = Vec::new();
     let mut offset = 0usize;
     let mut offsets_checked = true;
-    let mut line_start = 0;
-    for raw in text.split('\n') {
-        let base = line_start;
-        line_start += raw.len() + 1;
-        let line = raw.strip_suffix('\r').unwrap_or(raw);
-        match read_line(line, base) {
-            Ok(None) => {}
-            Ok(Some(read)) => {
-                if let Some((printed, span)) = read.prefix
-                    && offsets_checked
-                    && printed != offset as u64
-                {
-                    errors.push(MesaError {
-                        span,
-                        kind: MesaErrorKind::Offset {
-                            printed,
-                            actual: offset,
-                        },
-                    });
-                    // Every later offset would disagree too.
-                    offsets_checked = false;
+    // Lines are read on their own, a chunk at a time, on a second thread for big texts; the
+    // offsets and targets that join them are worked out here, in order.
+    polyasm_core::front::pipeline(
+        text.len() >= polyasm_core::front::PIPELINE_MIN_BYTES,
+        |emit| read_lines(text, emit),
+        |chunk: Vec<(Range<usize>, LineResult)>| {
+            for (line, read) in chunk {
+                match read {
+                    Ok(None) => {}
+                    Ok(Some(read)) => {
+                        if let Some((printed, span)) = read.prefix
+                            && offsets_checked
+                            && printed != offset as u64
+                        {
+                            errors.push(MesaError {
+                                span,
+                                kind: MesaErrorKind::Offset {
+                                    printed,
+                                    actual: offset,
+                                },
+                            });
+                            // Every later offset would disagree too.
+                            offsets_checked = false;
+                        }
+                        if let Some((target, span)) = read.branch {
+                            branches.push((instrs.len(), target, span));
+                        }
+                        instrs.push(ReadInstr {
+                            instr: read.instr,
+                            offset,
+                            line,
+                        });
+                        offset += read.instr.count() as usize;
+                    }
+                    Err(e) => {
+                        errors.push(e);
+                        // The sizes of the lines after a failed one are not known.
+                        offsets_checked = false;
+                    }
                 }
-                if let Some((target, span)) = read.branch {
-                    branches.push((instrs.len(), target, span));
-                }
-                instrs.push(ReadInstr {
-                    instr: read.instr,
-                    offset,
-                    line: base..base + line.len(),
-                });
-                offset += read.instr.count() as usize;
             }
-            Err(e) => {
-                errors.push(e);
-                // The sizes of the lines after a failed one are not known.
-                offsets_checked = false;
-            }
-        }
-    }
+        },
+    );
     if errors.is_empty() {
         let starts: Vec<usize> = instrs.iter().map(|r| r.offset).collect();
         for (index, target, span) in branches {
@@ -732,6 +736,27 @@ pub fn read_program(text: &str) -> (Vec<ReadInstr>, Vec<MesaError>) {
         }
     }
     (instrs, errors)
+}
+
+/// What [`read_line`] gives.
+type LineResult = Result<Option<LineRead>, MesaError>;
+
+/// The lines of `text` read one by one, each with its byte range (without the line break),
+/// emitted a chunk at a time.
+fn read_lines(text: &str, emit: &mut dyn FnMut(Vec<(Range<usize>, LineResult)>)) {
+    const LINES_PER_CHUNK: usize = 4096;
+    let mut chunk = Vec::with_capacity(LINES_PER_CHUNK);
+    let mut line_start = 0;
+    for raw in text.split('\n') {
+        let base = line_start;
+        line_start += raw.len() + 1;
+        let line = raw.strip_suffix('\r').unwrap_or(raw);
+        chunk.push((base..base + line.len(), read_line(line, base)));
+        if chunk.len() == LINES_PER_CHUNK {
+            emit(std::mem::replace(&mut chunk, Vec::with_capacity(LINES_PER_CHUNK)));
+        }
+    }
+    emit(chunk);
 }
 
 /// Reads the text of one instruction printed at word `offset` (as [`print_instr`] prints it,
@@ -1092,7 +1117,8 @@ fn read_line(line: &str, base: usize) -> Result<Option<LineRead>, MesaError> {
     if parts.len() > 1 && parts[0].text.is_empty() {
         parts.remove(0);
     }
-    let mut fields: Vec<(Mnemonic, Word, Vec<Word>)> = Vec::with_capacity(parts.len());
+    // Each field's mnemonic and words, the first word its name.
+    let mut fields: Vec<(Mnemonic, Vec<Word>)> = Vec::with_capacity(parts.len());
     let mut instr = Instr::default();
     for part in &parts {
         let words = part.words();
@@ -1125,16 +1151,16 @@ fn read_line(line: &str, base: usize) -> Result<Option<LineRead>, MesaError> {
         let Some(m) = mnemonic(name.text) else {
             return Err(unknown_op(name));
         };
-        if let Some((previous, _, _)) = fields.last()
+        if let Some((previous, _)) = fields.last()
             && previous.field() >= m.field()
         {
             return Err(field_order(name, m.field(), previous.field(), &parts));
         }
-        fields.push((m, name, operands.to_vec()));
+        fields.push((m, words));
     }
     let mut branch = None;
-    for (m, name, operands) in fields {
-        read_field(m, name, &operands, &mut instr, &mut branch)?;
+    for (m, words) in fields {
+        read_field(m, words[0], &words[1..], &mut instr, &mut branch)?;
     }
     Ok(Some(LineRead { prefix, instr, branch }))
 }
@@ -1170,6 +1196,16 @@ fn field_order(name: Word, field: Field, previous: Field, parts: &[Word]) -> Mes
 /// Checks the number of operands of `name`: `counts` are the accepted numbers, described by
 /// `expected`.
 fn operand_count(name: Word, operands: &[Word], counts: &[usize], expected: &str) -> Result<(), MesaError> {
+    operand_count_with(name, operands, counts, || expected.to_string())
+}
+
+/// [`operand_count`], with the expected operands described only when they are wrong.
+fn operand_count_with(
+    name: Word,
+    operands: &[Word],
+    counts: &[usize],
+    expected: impl FnOnce() -> String,
+) -> Result<(), MesaError> {
     if counts.contains(&operands.len()) {
         return Ok(());
     }
@@ -1181,7 +1217,7 @@ fn operand_count(name: Word, operands: &[Word], counts: &[usize], expected: &str
         span,
         kind: MesaErrorKind::OperandCount {
             op: name.text.to_string(),
-            expected: expected.to_string(),
+            expected: expected(),
             found: operands.len(),
         },
     })
@@ -1251,11 +1287,13 @@ fn read_field(
         Mnemonic::VecMul(op, outmod) => {
             let n = op.info().operands;
             let n_us = usize::from(n);
-            let what = format!(
-                "{} (the destination only when it writes a register)",
-                describe_operands(n, "a destination")
-            );
-            operand_count(name, operands, &[n_us, n_us + 1], &what)?;
+            let what = || {
+                format!(
+                    "{} (the destination only when it writes a register)",
+                    describe_operands(n, "a destination")
+                )
+            };
+            operand_count_with(name, operands, &[n_us, n_us + 1], what)?;
             let (dest, sources) = split_dest(operands, n_us);
             let (arg0, code) = with_shift(sources[0], op)?;
             let (op, shift) = ops::mul_op_from_code(code).expect("invariant: shift codes are 0-7");
@@ -1274,11 +1312,13 @@ fn read_field(
         Mnemonic::FloatMul(op, outmod) => {
             let n = op.info().operands;
             let n_us = usize::from(n);
-            let what = format!(
-                "{} (the destination only when it writes a register)",
-                describe_operands(n, "a destination")
-            );
-            operand_count(name, operands, &[n_us, n_us + 1], &what)?;
+            let what = || {
+                format!(
+                    "{} (the destination only when it writes a register)",
+                    describe_operands(n, "a destination")
+                )
+            };
+            operand_count_with(name, operands, &[n_us, n_us + 1], what)?;
             let (dest, sources) = split_dest(operands, n_us);
             let (arg0, code) = with_shift(sources[0], op)?;
             let (op, shift) = ops::mul_op_from_code(code).expect("invariant: shift codes are 0-7");
@@ -1297,11 +1337,13 @@ fn read_field(
         Mnemonic::VecAcc(op, outmod) => {
             let n = op.info().operands;
             let n_us = usize::from(n);
-            let what = format!(
-                "{} (the destination only when it writes a register)",
-                describe_operands(n, "a destination")
-            );
-            operand_count(name, operands, &[n_us, n_us + 1], &what)?;
+            let what = || {
+                format!(
+                    "{} (the destination only when it writes a register)",
+                    describe_operands(n, "a destination")
+                )
+            };
+            operand_count_with(name, operands, &[n_us, n_us + 1], what)?;
             let (dest, sources) = split_dest(operands, n_us);
             let (arg0, mul_in) = read_vec_source(sources[0], true)?;
             instr.vec4_acc = Some(VecAcc {
@@ -1319,11 +1361,13 @@ fn read_field(
         Mnemonic::FloatAcc(op, outmod) => {
             let n = op.info().operands;
             let n_us = usize::from(n);
-            let what = format!(
-                "{} (the destination only when it writes a register)",
-                describe_operands(n, "a destination")
-            );
-            operand_count(name, operands, &[n_us, n_us + 1], &what)?;
+            let what = || {
+                format!(
+                    "{} (the destination only when it writes a register)",
+                    describe_operands(n, "a destination")
+                )
+            };
+            operand_count_with(name, operands, &[n_us, n_us + 1], what)?;
             let (dest, sources) = split_dest(operands, n_us);
             let (arg0, mul_in) = read_scalar_source(sources[0], true)?;
             instr.float_acc = Some(FloatAcc {
@@ -1340,12 +1384,9 @@ fn read_field(
         }
         Mnemonic::CombineScalar(op, outmod) => {
             let n = op.info().operands;
-            operand_count(
-                name,
-                operands,
-                &[usize::from(n) + 1],
-                &describe_operands(n, "a destination"),
-            )?;
+            operand_count_with(name, operands, &[usize::from(n) + 1], || {
+                describe_operands(n, "a destination")
+            })?;
             instr.combine = Some(Combine::Scalar {
                 op,
                 dest: combine_dest(op, outmod, operands[0])?,
@@ -1914,8 +1955,9 @@ pub fn half_from_text(text: &str) -> Option<u16> {
     // The value is `scaled / 10^k`; a half's value is `units * 2^-24`. Compare exactly in
     // integers: value * 10^k * 2^24.
     let k = fraction.len() as u32;
-    let scaled = format!("{whole}{fraction}")
+    let scaled = whole
         .bytes()
+        .chain(fraction.bytes())
         .fold(0u128, |n, b| n * 10 + u128::from(b - b'0'));
     let target = scaled << 24;
     let power = 10u128.pow(k);

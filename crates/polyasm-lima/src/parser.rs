@@ -5,6 +5,8 @@
 //! or name, with an optional `.suffix`) with an optional `+term` offset. Which opcodes, units,
 //! modifiers and operands go together is the encoder's business, with the table.
 
+use std::ops::Range;
+
 use chumsky::input::ValueInput;
 use chumsky::prelude::*;
 
@@ -155,6 +157,134 @@ where
     label.or(instruction).then_ignore(end()).boxed()
 }
 
+/// Reads a statement that [`statement`] accepts without chumsky, giving the same
+/// [`Statement`]; `None` for anything else (chumsky then reads it again, and reports the error
+/// when there is one). Valid statements, nearly every line of a big program, take this path.
+pub fn quick_statement(tokens: &[(Tok, Range<usize>)]) -> Option<Statement> {
+    let mut reader = Quick { tokens, at: 0 };
+    if let [(Tok::Name, name), (Tok::Colon, _)] = tokens {
+        return Some(Statement::Label {
+            name: TextRange::from(name.clone()),
+        });
+    }
+    let mut ops = Vec::with_capacity(4);
+    loop {
+        ops.push(reader.op()?);
+        match reader.peek() {
+            None => break,
+            Some(Tok::Comma) => reader.at += 1,
+            Some(_) => return None,
+        }
+    }
+    let span = reader.range(0, tokens.len());
+    Some(Statement::Instruction { ops, span })
+}
+
+/// The state of [`quick_statement`]: the tokens and the next one.
+struct Quick<'t> {
+    tokens: &'t [(Tok, Range<usize>)],
+    at: usize,
+}
+
+impl Quick<'_> {
+    fn peek(&self) -> Option<Tok> {
+        self.tokens.get(self.at).map(|(t, _)| *t)
+    }
+
+    /// The range of one token.
+    fn token(&self, i: usize) -> TextRange {
+        TextRange::from(self.tokens[i].1.clone())
+    }
+
+    /// From the start of token `first` to the end of the token before `end`.
+    fn range(&self, first: usize, end: usize) -> TextRange {
+        self.token(first).to(self.token(end - 1))
+    }
+
+    /// Takes a `.suffix` when one comes next.
+    fn suffix(&mut self) -> Option<TextRange> {
+        (self.peek() == Some(Tok::Suffix)).then(|| {
+            self.at += 1;
+            self.token(self.at - 1)
+        })
+    }
+
+    fn op(&mut self) -> Option<Op> {
+        let first = self.at;
+        if self.peek() != Some(Tok::Name) {
+            return None;
+        }
+        self.at += 1;
+        let name = self.token(first);
+        let unit = self.suffix();
+        let mut operands = Vec::new();
+        while matches!(
+            self.peek(),
+            Some(Tok::Minus | Tok::Reg | Tok::Pipe | Tok::Number | Tok::Name)
+        ) {
+            operands.push(self.operand()?);
+        }
+        Some(Op {
+            name,
+            unit,
+            operands,
+            span: self.range(first, self.at),
+        })
+    }
+
+    fn term(&mut self) -> Option<Term> {
+        let value = match self.peek()? {
+            Tok::Reg => Value::Reg,
+            Tok::Pipe => Value::Pipe,
+            Tok::Number => Value::Number,
+            Tok::Name => Value::Name,
+            _ => return None,
+        };
+        self.at += 1;
+        let span = self.token(self.at - 1);
+        let suffix = self.suffix();
+        Some(Term { value, span, suffix })
+    }
+
+    fn operand(&mut self) -> Option<Operand> {
+        let first = self.at;
+        let neg = (self.peek() == Some(Tok::Minus)).then(|| {
+            self.at += 1;
+            self.token(first)
+        });
+        let at_call =
+            self.peek() == Some(Tok::Name) && self.tokens.get(self.at + 1).map(|(t, _)| *t) == Some(Tok::Open);
+        let expr = if at_call {
+            let name = self.token(self.at);
+            self.at += 2;
+            let arg = self.operand()?;
+            if self.peek() != Some(Tok::Close) {
+                return None;
+            }
+            self.at += 1;
+            Expr::Call {
+                name,
+                arg: Box::new(arg),
+                close: self.token(self.at - 1),
+            }
+        } else {
+            let term = self.term()?;
+            let offset = if self.peek() == Some(Tok::Plus) {
+                self.at += 1;
+                Some(self.term()?)
+            } else {
+                None
+            };
+            Expr::Term { term, offset }
+        };
+        Some(Operand {
+            neg,
+            expr,
+            span: self.range(first, self.at),
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -226,6 +356,46 @@ mod tests {
             panic!("a call")
         };
         assert!(arg.neg.is_some() && matches!(arg.expr, Expr::Call { .. }));
+    }
+
+    #[test]
+    fn the_quick_reader_agrees_with_the_grammar() {
+        let lines = [
+            "L1:",
+            "stop",
+            "load.v $1 0.xy+$2.z, mov.v0 $0 -abs(^texture.x), stop",
+            "load.v $1 normalize(-abs($2.xyz)), texld 3+$1.x $2.y bias(-1.5)",
+            "const0 1.0 -0.0 inf 0x7e00, branch_lt $0.x $1.y L2, branch -4",
+            "mul_x2_sat.v0 $0.xyz -$1 abs(abs(abs(abs($0)))), nop",
+        ];
+        for line in lines {
+            let mut tokens = Vec::new();
+            let Ok(()) = Lexer::new(line).next_statement(&mut tokens);
+            assert_eq!(
+                quick_statement(&tokens).ok_or(()),
+                parse(line).map_err(|_| ()),
+                "{line}"
+            );
+        }
+        let malformed = [
+            "L1: stop",
+            "mov.v0 $0 abs($1",
+            "stop,",
+            ", stop",
+            "mov.v0 $0 ;",
+            "1 2",
+            "mov.v0 $0 1+",
+            "mov.v0 - - $1",
+            "abs(abs(abs(abs(abs($0)))))",
+            "a:b",
+            "mov.v0 $0 f(1 2)",
+        ];
+        for line in malformed {
+            let mut tokens = Vec::new();
+            let Ok(()) = Lexer::new(line).next_statement(&mut tokens);
+            assert!(parse(line).is_err(), "{line}");
+            assert_eq!(quick_statement(&tokens), None, "{line}");
+        }
     }
 
     #[test]
