@@ -2055,13 +2055,19 @@ impl<'s> Encoder<'s> {
         // The word offset of instruction `i`, or the end for `i` past the last.
         let start_of = |words: &Words, i: usize| words.starts().get(i).copied().unwrap_or(words.len()) as i64;
         let branches = std::mem::take(&mut self.branches);
+        // The target lengths of the branches to labels, in the order of the instructions.
+        let mut known = Vec::new();
         for (index, target, span) in branches {
+            let mut target_count = None;
             let relative = match target {
                 Target::Relative(n) => n,
                 Target::Label(label) => {
                     let name = self.str(label);
                     match self.labels.get(name) {
-                        Some(&(at, _)) => start_of(&self.words, at) - start_of(&self.words, index),
+                        Some(&(at, _)) => {
+                            target_count = Some(self.words.count(at));
+                            start_of(&self.words, at) - start_of(&self.words, index)
+                        }
                         None => {
                             let suggestion = self.budget.suggest(name, self.label_order.iter().copied());
                             self.push(error::unknown_label(self.span(label), name, suggestion));
@@ -2076,9 +2082,12 @@ impl<'s> Encoder<'s> {
             }
             if let Some(Branch::Jump { target, .. }) = &mut self.instrs[index].branch {
                 *target = relative as i32;
+                if let Some(count) = target_count {
+                    known.push((index, count));
+                }
             }
         }
-        let words = self.words.finish(&self.instrs);
+        let words = self.words.finish(&self.instrs, &known);
         let mut object = Object::assembled_from(4, self.file, listing);
         if listing {
             object.reserve(self.instrs.len(), 4);

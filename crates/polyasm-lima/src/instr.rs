@@ -1427,7 +1427,7 @@ pub fn encode(program: &[Instr]) -> Vec<u32> {
     for instr in program {
         words.push(instr);
     }
-    words.finish(program)
+    words.finish(program, &[])
 }
 
 /// A program's words, encoded an instruction at a time as the program streams in; what
@@ -1491,13 +1491,25 @@ impl Words {
         self.starts.is_empty()
     }
 
+    /// The length of instruction `i`, or 0 past the last.
+    pub fn count(&self, i: usize) -> u32 {
+        self.counts.get(i).copied().unwrap_or(0)
+    }
+
     /// The words of `program`, the instructions pushed, in their final form: the branches'
-    /// fields are written again from them. The starts stay for [`Words::starts`].
-    pub fn finish(&mut self, program: &[Instr]) -> Vec<u32> {
+    /// fields are written again from them. `known` holds (instruction, target-count bits) for
+    /// branches whose target's length the caller knows, in the order of the instructions;
+    /// the others are searched for. The starts stay for [`Words::starts`].
+    pub fn finish(&mut self, program: &[Instr], known: &[(usize, u32)]) -> Vec<u32> {
+        let mut known = known.iter().peekable();
         for &i in &self.jumps {
             let instr = &program[i];
-            let target_count = match instr.branch {
-                Some(Branch::Jump { target, .. }) => count_near(&self.starts, &self.counts, i, i64::from(target)),
+            while known.next_if(|(at, _)| *at < i).is_some() {}
+            let target_count = match (instr.branch, known.next_if(|(at, _)| *at == i)) {
+                (_, Some(&(_, count))) => count,
+                (Some(Branch::Jump { target, .. }), None) => {
+                    count_near(&self.starts, &self.counts, i, i64::from(target))
+                }
                 _ => 0,
             };
             let payload = payload(instr, target_count as u8);
@@ -1585,7 +1597,7 @@ mod tests {
             arg1: 0,
             target: program[1].count() as i32,
         });
-        let streamed = words.finish(&program);
+        let streamed = words.finish(&program, &[]);
         assert_eq!(words.len(), streamed.len());
         let mut whole = Vec::new();
         for (i, instr) in program.iter().enumerate() {
@@ -1598,6 +1610,14 @@ mod tests {
         }
         assert_eq!(streamed, whole);
         assert_eq!(encode(&program), whole);
+        // A target length the caller knows is taken as it is.
+        let mut again = Words::with_capacity(0, 0);
+        for instr in &program {
+            again.push(instr);
+        }
+        assert_eq!(again.count(2), counts[2]);
+        assert_eq!(again.count(9), 0);
+        assert_eq!(again.finish(&program, &[(0, 7), (1, again.count(2))]), whole);
     }
 
     #[test]
