@@ -1,7 +1,7 @@
 //! The proposed syntax to instructions, with every check: statements from the parser become
-//! [`Instr`]s of the model, which [`crate::instr::encode`] packs. Every error of a file is
-//! reported, each with its span; labels resolve to relative word offsets once the lengths of
-//! all instructions are known. docs/lima.md describes the syntax unit by unit.
+//! [`Instr`]s of the model, which [`crate::instr::Words`] packs as they come. Every error of a
+//! file is reported, each with its span; labels resolve to relative word offsets once the
+//! lengths of all instructions are known. docs/lima.md describes the syntax unit by unit.
 
 use polyasm_core::front::{self, TextRange};
 use polyasm_core::text::{NameMap, SuggestionBudget, parse_int_literal, suggest};
@@ -10,7 +10,7 @@ use polyasm_core::{Diagnostic, Object, Outcome, SourceId, SourceMap, Span, Symbo
 use crate::error;
 use crate::instr::{
     Branch, Combine, CombineDest, FloatAcc, FloatMul, Instr, Load, Sampler, ScalarReg, ScalarSource, Store, Varying,
-    VaryingFetch, VaryingSource, VecAcc, VecDest, VecMul, VecSource,
+    VaryingFetch, VaryingSource, VecAcc, VecDest, VecMul, VecSource, Words,
 };
 use crate::lexer::Lexer;
 use crate::ops::proposed::{self as names, Pipeline};
@@ -336,6 +336,8 @@ struct Encoder<'s> {
     kinds: Vec<Option<Kind>>,
     /// Which operations of the instruction being read are encoded.
     usable: Vec<bool>,
+    /// The words of the instructions so far, encoded as they come.
+    words: Words,
 }
 
 fn letter_index(c: u8) -> Option<u8> {
@@ -359,6 +361,8 @@ impl<'s> Encoder<'s> {
             budget: SuggestionBudget::new(text.len()),
             kinds: Vec::new(),
             usable: Vec::new(),
+            // A word takes at least about four bytes of text.
+            words: Words::with_capacity(lines, text.len() / 4 + 1),
         }
     }
 
@@ -377,8 +381,7 @@ impl<'s> Encoder<'s> {
     fn syntax_error(&mut self, span: Span, found: &str, expected: &str) {
         self.push(error::syntax_error(span, found, expected));
         // Keep instruction indices in step with the lines for the labels after it.
-        self.instrs.push(Instr::default());
-        self.spans.push(TextRange::new(span.start as usize, span.end as usize));
+        self.add(Instr::default(), TextRange::new(span.start as usize, span.end as usize));
     }
 
     fn statement(&mut self, statement: &Statement) {
@@ -395,10 +398,16 @@ impl<'s> Encoder<'s> {
             }
             Statement::Instruction { ops, span } => {
                 let instr = self.instruction(ops);
-                self.instrs.push(instr);
-                self.spans.push(*span);
+                self.add(instr, *span);
             }
         }
+    }
+
+    /// Appends an instruction read from `span`, and its words.
+    fn add(&mut self, instr: Instr, span: TextRange) {
+        self.words.push(&instr);
+        self.instrs.push(instr);
+        self.spans.push(span);
     }
 
     // ----- opcodes -----
@@ -573,14 +582,8 @@ impl<'s> Encoder<'s> {
     }
 
     /// Splits `rest` (`_x2_sat`) into modifiers of `allowed`, each at most once.
-    fn modifiers(
-        &mut self,
-        rest: &str,
-        allowed: &[&'static str],
-        span: TextRange,
-        op: &str,
-    ) -> Option<Vec<&'static str>> {
-        let mut found = Vec::new();
+    fn modifiers(&mut self, rest: &str, allowed: &[&'static str], span: TextRange, op: &str) -> Option<Mods> {
+        let mut found = Mods::default();
         let mut left = rest;
         while !left.is_empty() {
             let hit = allowed
@@ -589,7 +592,7 @@ impl<'s> Encoder<'s> {
                 .max_by_key(|m| m.len());
             match hit {
                 Some(m) if !found.contains(m) => {
-                    found.push(*m);
+                    found.push(m);
                     left = &left[m.len()..];
                 }
                 _ => {
@@ -606,18 +609,14 @@ impl<'s> Encoder<'s> {
             }
         }
         // Two output modifiers, or two shifts, are one too many.
-        let outmods: Vec<&str> = found
-            .iter()
-            .copied()
-            .filter(|m| OUTMODS.iter().any(|r| r.name == *m))
-            .collect();
-        let shifts: Vec<&str> = found
-            .iter()
-            .copied()
-            .filter(|m| names::MUL_SHIFTS.iter().any(|(_, t)| t == m))
-            .collect();
-        for (kind, list) in [("output modifier", outmods), ("shift", shifts)] {
-            if list.len() > 1 {
+        let is_outmod = |m: &&str| OUTMODS.iter().any(|r| r.name == *m);
+        let is_shift = |m: &&str| names::MUL_SHIFTS.iter().any(|(_, t)| t == m);
+        for (kind, is) in [
+            ("output modifier", &is_outmod as &dyn Fn(&&str) -> bool),
+            ("shift", &is_shift),
+        ] {
+            if found.iter().filter(|m| is(m)).count() > 1 {
+                let list: Vec<&str> = found.iter().copied().filter(|m| is(m)).collect();
                 self.push(error::modifier_conflict(self.span(span), op, kind, &list));
                 return None;
             }
@@ -2053,22 +2052,22 @@ impl<'s> Encoder<'s> {
     // ----- the end -----
 
     fn finish(mut self, listing: bool) -> Outcome<Assembled> {
-        let counts: Vec<u32> = self.instrs.iter().map(Instr::count).collect();
-        let mut starts = Vec::with_capacity(counts.len() + 1);
-        let mut total = 0i64;
-        for &count in &counts {
-            starts.push(total);
-            total += i64::from(count);
-        }
-        starts.push(total);
+        // The word offset of instruction `i`, or the end for `i` past the last.
+        let start_of = |words: &Words, i: usize| words.starts().get(i).copied().unwrap_or(words.len()) as i64;
         let branches = std::mem::take(&mut self.branches);
+        // The target lengths of the branches to labels, in the order of the instructions.
+        let mut known = Vec::new();
         for (index, target, span) in branches {
+            let mut target_count = None;
             let relative = match target {
                 Target::Relative(n) => n,
                 Target::Label(label) => {
                     let name = self.str(label);
                     match self.labels.get(name) {
-                        Some(&(at, _)) => starts[at] - starts[index],
+                        Some(&(at, _)) => {
+                            target_count = Some(self.words.count(at));
+                            start_of(&self.words, at) - start_of(&self.words, index)
+                        }
                         None => {
                             let suggestion = self.budget.suggest(name, self.label_order.iter().copied());
                             self.push(error::unknown_label(self.span(label), name, suggestion));
@@ -2083,20 +2082,34 @@ impl<'s> Encoder<'s> {
             }
             if let Some(Branch::Jump { target, .. }) = &mut self.instrs[index].branch {
                 *target = relative as i32;
+                if let Some(count) = target_count {
+                    known.push((index, count));
+                }
             }
         }
-        let words = crate::instr::encode(&self.instrs);
+        let words = self.words.finish(&self.instrs, &known);
         let mut object = Object::assembled_from(4, self.file, listing);
-        object.reserve(self.instrs.len(), 4);
-        for (i, span) in self.spans.iter().enumerate() {
-            let range = starts[i] as usize..starts[i + 1] as usize;
-            object.push(starts[i] as u32, &words[range], Some(self.span(*span)), None);
+        if listing {
+            object.reserve(self.instrs.len(), 4);
+            for (i, span) in self.spans.iter().enumerate() {
+                let (start, end) = (start_of(&self.words, i), start_of(&self.words, i + 1));
+                object.push(
+                    start as u32,
+                    &words[start as usize..end as usize],
+                    Some(self.span(*span)),
+                    None,
+                );
+            }
+        } else {
+            // Without a listing the entries are not kept: the words go in at once.
+            object.reserve(1, words.len());
+            object.push(0, &words, None, None);
         }
         for name in &self.label_order {
             let (at, span) = self.labels[name];
             object.symbols.push(Symbol {
                 name: name.to_string(),
-                value: starts[at] as u64,
+                value: start_of(&self.words, at) as u64,
                 size: 0,
                 kind: "label",
                 span: Some(self.span(span)),
@@ -2127,7 +2140,31 @@ enum IndexForm {
     Lane(u32),
 }
 
-/// `Some(rest)` when `word` is `base` followed by nothing or by `_` modifiers.
+/// The most modifiers one opcode takes: each of its allowed ones at most once.
+const MAX_MODIFIERS: usize = 16;
+
+/// The modifiers read from an opcode word, in order, without allocating.
+#[derive(Clone, Copy, Default)]
+struct Mods {
+    names: [&'static str; MAX_MODIFIERS],
+    len: usize,
+}
+
+impl Mods {
+    fn push(&mut self, name: &'static str) {
+        self.names[self.len] = name;
+        self.len += 1;
+    }
+}
+
+impl std::ops::Deref for Mods {
+    type Target = [&'static str];
+
+    fn deref(&self) -> &[&'static str] {
+        &self.names[..self.len]
+    }
+}
+
 /// The modifiers each kind of opcode takes, from the table, built once.
 struct ModifierNames {
     /// The output modifiers.
@@ -2146,6 +2183,11 @@ fn modifier_names() -> &'static ModifierNames {
         mul.extend(names::MUL_SHIFTS.iter().map(|(_, t)| *t));
         let mut combine = outmods.clone();
         combine.extend([names::COMBINE_VEC_DEST, names::COMBINE_SCALAR_DEST]);
+        // Each is read at most once, so a list this long fits in a `Mods`.
+        assert!(
+            mul.len().max(combine.len()) <= MAX_MODIFIERS,
+            "invariant: modifier lists fit"
+        );
         ModifierNames {
             outmods: outmods.leak(),
             mul: mul.leak(),
@@ -2154,6 +2196,7 @@ fn modifier_names() -> &'static ModifierNames {
     })
 }
 
+/// `Some(rest)` when `word` is `base` followed by nothing or by `_` modifiers.
 fn split<'w>(word: &'w str, base: &str) -> Option<&'w str> {
     word.strip_prefix(base)
         .filter(|rest| rest.is_empty() || rest.starts_with('_'))

@@ -1376,6 +1376,32 @@ pub(crate) fn count_at(starts: &[usize], counts: &[u32], offset: i64) -> u32 {
         .map_or(0, |i| counts[i])
 }
 
+/// The length of the instruction starting `relative` words from the start of instruction
+/// `from`, if one does: [`count_at`], searching out from `from` (branches mostly go near), so
+/// that a big program's branches do not each search the whole list.
+fn count_near(starts: &[usize], counts: &[u32], from: usize, relative: i64) -> u32 {
+    let Some(offset) = usize::try_from(starts[from] as i64 + relative).ok() else {
+        return 0;
+    };
+    // Widen a window [low, high) around `from` by doubling steps until it holds `offset`.
+    let (mut low, mut high) = (from, from + 1);
+    let mut step = 1;
+    if offset >= starts[from] {
+        while high < starts.len() && starts[high] <= offset {
+            low = high;
+            high = (high + step).min(starts.len());
+            step *= 2;
+        }
+    } else {
+        while low > 0 && starts[low] > offset {
+            high = low;
+            low = low.saturating_sub(step);
+            step *= 2;
+        }
+    }
+    starts[low..high].binary_search(&offset).map_or(0, |i| counts[low + i])
+}
+
 /// The control word of an instruction of length `count` followed by one of `next_count`
 /// (`None` for the last instruction).
 pub fn control_word(instr: &Instr, count: u32, next_count: Option<u32>) -> u32 {
@@ -1397,32 +1423,116 @@ pub fn control_word(instr: &Instr, count: u32, next_count: Option<u32>) -> u32 {
 /// and its fields. A branch's target-count bits get the length of the instruction at its
 /// target, or 0 when no instruction starts there.
 pub fn encode(program: &[Instr]) -> Vec<u32> {
-    let counts: Vec<u32> = program.iter().map(Instr::count).collect();
-    let mut starts = Vec::with_capacity(program.len());
-    let mut total = 0usize;
-    for &count in &counts {
-        starts.push(total);
-        total += count as usize;
+    let mut words = Words::with_capacity(program.len(), 0);
+    for instr in program {
+        words.push(instr);
     }
-    let mut words = Vec::with_capacity(total);
-    for (i, instr) in program.iter().enumerate() {
-        let target_count = match instr.branch {
-            Some(Branch::Jump { target, .. }) => count_at(&starts, &counts, starts[i] as i64 + i64::from(target)),
+    words.finish(program, &[])
+}
+
+/// A program's words, encoded an instruction at a time as the program streams in; what
+/// [`encode`] gives once [`Words::finish`] has the final instructions. A control word gets its
+/// next-length bits when the next instruction comes; a branch's fields are written again at
+/// the end, when its target and the length at its target are known.
+#[derive(Clone, Debug, Default)]
+pub struct Words {
+    words: Vec<u32>,
+    /// The word offset of each instruction's control word.
+    starts: Vec<usize>,
+    /// The length of each instruction in words.
+    counts: Vec<u32>,
+    /// The instructions with a branch to an offset.
+    jumps: Vec<usize>,
+}
+
+impl Words {
+    /// Room for `instrs` instructions and `words` words up front.
+    pub fn with_capacity(instrs: usize, words: usize) -> Words {
+        Words {
+            words: Vec::with_capacity(words),
+            starts: Vec::with_capacity(instrs),
+            counts: Vec::with_capacity(instrs),
+            jumps: Vec::new(),
+        }
+    }
+
+    /// Appends the words of `instr`; a branch's fields are provisional until [`Words::finish`].
+    pub fn push(&mut self, instr: &Instr) {
+        let count = instr.count();
+        if let Some(&previous) = self.starts.last() {
+            self.words[previous] |= (count & ctrl::NEXT_COUNT_MASK) << ctrl::NEXT_COUNT_SHIFT | ctrl::PREFETCH;
+        }
+        if matches!(instr.branch, Some(Branch::Jump { .. })) {
+            self.jumps.push(self.starts.len());
+        }
+        let start = self.words.len();
+        self.starts.push(start);
+        self.counts.push(count);
+        self.words.push(control_word(instr, count, None));
+        let payload = payload(instr, 0);
+        self.words.extend_from_slice(&payload[..count as usize - 1]);
+    }
+
+    /// The word offset of each instruction's control word, in order.
+    pub fn starts(&self) -> &[usize] {
+        &self.starts
+    }
+
+    /// How many words the instructions pushed take (after [`Words::finish`] too).
+    pub fn len(&self) -> usize {
+        match (self.starts.last(), self.counts.last()) {
+            (Some(&start), Some(&count)) => start + count as usize,
             _ => 0,
-        };
-        words.push(control_word(instr, counts[i], counts.get(i + 1).copied()));
-        // The longest instruction has every field: 19 words, 18 of them payload.
-        let mut payload = [0u32; 18];
-        let len = counts[i] as usize - 1;
-        let mut at = 0;
-        instr.each_field(target_count as u8, |field, bits| {
-            let len = field.info().bits;
-            write_bits(&mut payload, at, len, bits);
-            at += len;
-        });
-        words.extend_from_slice(&payload[..len]);
+        }
     }
-    words
+
+    /// Whether no instruction was pushed.
+    pub fn is_empty(&self) -> bool {
+        self.starts.is_empty()
+    }
+
+    /// The length of instruction `i`, or 0 past the last.
+    pub fn count(&self, i: usize) -> u32 {
+        self.counts.get(i).copied().unwrap_or(0)
+    }
+
+    /// The words of `program`, the instructions pushed, in their final form: the branches'
+    /// fields are written again from them. `known` holds (instruction, target-count bits) for
+    /// branches whose target's length the caller knows, in the order of the instructions;
+    /// the others are searched for. The starts stay for [`Words::starts`].
+    pub fn finish(&mut self, program: &[Instr], known: &[(usize, u32)]) -> Vec<u32> {
+        let mut known = known.iter().peekable();
+        for &i in &self.jumps {
+            let instr = &program[i];
+            while known.next_if(|(at, _)| *at < i).is_some() {}
+            let target_count = match (instr.branch, known.next_if(|(at, _)| *at == i)) {
+                (_, Some(&(_, count))) => count,
+                (Some(Branch::Jump { target, .. }), None) => {
+                    count_near(&self.starts, &self.counts, i, i64::from(target))
+                }
+                _ => 0,
+            };
+            let payload = payload(instr, target_count as u8);
+            let from = self.starts[i] + 1;
+            let len = self.counts[i] as usize - 1;
+            self.words[from..from + len].copy_from_slice(&payload[..len]);
+        }
+        std::mem::take(&mut self.words)
+    }
+}
+
+/// The payload words of `instr` (its fields after the control word), with the branch's
+/// target-count bits `target_count`. The longest instruction has every field: 19 words, 18 of
+/// them payload.
+fn payload(instr: &Instr, target_count: u8) -> [u32; 18] {
+    let mut payload = [0u32; 18];
+    let mut at = 0;
+    instr.each_field(target_count, |field, bits| {
+        let len = field.info().bits;
+        write_bits(&mut payload, at, len, bits);
+        at += len;
+    });
+    payload
 }
 
 #[cfg(test)]
@@ -1436,6 +1546,78 @@ mod tests {
         assert_eq!(words, [0xfff0_0000, 0xffff_ffff, 0x0000_003f]);
         assert_eq!(read_bits(&words, 20, 50), 0x3_ffff_ffff_ffff);
         assert_eq!(read_bits(&words, 19, 1), 0);
+    }
+
+    #[test]
+    fn the_search_out_from_a_branch_agrees_with_the_whole_search() {
+        let counts: Vec<u32> = (0..40).map(|i| 1 + (i * 7 % 5)).collect();
+        let mut starts = Vec::new();
+        let mut total = 0;
+        for &count in &counts {
+            starts.push(total);
+            total += count as usize;
+        }
+        for from in 0..counts.len() {
+            for offset in -3..total as i64 + 3 {
+                let relative = offset - starts[from] as i64;
+                assert_eq!(
+                    count_near(&starts, &counts, from, relative),
+                    count_at(&starts, &counts, offset),
+                    "from {from} to {offset}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn words_streamed_in_are_the_words_of_the_program() {
+        let mut program = vec![Instr::default(); 5];
+        program[1].branch = Some(Branch::Jump {
+            cond: crate::ops::BranchCond::Always,
+            arg0: 0,
+            arg1: 0,
+            target: 0,
+        });
+        program[3].stop = true;
+        program[4].sync = true;
+        let mut words = Words::with_capacity(0, 0);
+        assert!(words.is_empty());
+        for instr in &program {
+            words.push(instr);
+        }
+        let counts: Vec<u32> = program.iter().map(Instr::count).collect();
+        let starts: Vec<usize> = (0..counts.len())
+            .map(|i| counts[..i].iter().sum::<u32>() as usize)
+            .collect();
+        assert_eq!(words.starts(), &starts[..]);
+        // The branch's target is set after it streamed in, as labels are resolved at the end.
+        program[1].branch = Some(Branch::Jump {
+            cond: crate::ops::BranchCond::Always,
+            arg0: 0,
+            arg1: 0,
+            target: program[1].count() as i32,
+        });
+        let streamed = words.finish(&program, &[]);
+        assert_eq!(words.len(), streamed.len());
+        let mut whole = Vec::new();
+        for (i, instr) in program.iter().enumerate() {
+            let count = instr.count();
+            let next = program.get(i + 1).map(Instr::count);
+            whole.push(control_word(instr, count, next));
+            // The branch goes to the instruction after it.
+            let target_count = if i == 1 { counts[2] as u8 } else { 0 };
+            whole.extend_from_slice(&payload(instr, target_count)[..count as usize - 1]);
+        }
+        assert_eq!(streamed, whole);
+        assert_eq!(encode(&program), whole);
+        // A target length the caller knows is taken as it is.
+        let mut again = Words::with_capacity(0, 0);
+        for instr in &program {
+            again.push(instr);
+        }
+        assert_eq!(again.count(2), counts[2]);
+        assert_eq!(again.count(9), 0);
+        assert_eq!(again.finish(&program, &[(0, 7), (1, again.count(2))]), whole);
     }
 
     #[test]
