@@ -133,39 +133,6 @@ pub fn assemble_proposed_text(text: &str) -> Result<Vec<Instr>, Vec<Diagnostic>>
     }
 }
 
-/// The value of an IEEE binary16 number.
-pub fn half_to_f64(bits: u16) -> f64 {
-    let sign = if bits & 0x8000 != 0 { -1.0 } else { 1.0 };
-    let exponent = i32::from(bits >> 10 & 0x1f);
-    let fraction = f64::from(bits & 0x3ff);
-    match exponent {
-        0 => sign * fraction * 2f64.powi(-24),
-        0x1f if fraction == 0.0 => sign * f64::INFINITY,
-        0x1f => f64::NAN,
-        _ => sign * (1.0 + fraction / 1024.0) * 2f64.powi(exponent - 15),
-    }
-}
-
-/// The binary16 number nearest to a finite `value` (ties to even; infinity beyond 65520).
-pub fn nearest_half(value: f64) -> u16 {
-    let sign: u16 = if value.is_sign_negative() { 0x8000 } else { 0 };
-    let magnitude = value.abs();
-    if magnitude < 2f64.powi(-14) {
-        // Subnormal: steps of 2^-24; a carry into 1024 is the smallest normal number.
-        return sign | (magnitude * 2f64.powi(24)).round_ties_even() as u16;
-    }
-    let mut exponent = ((magnitude.to_bits() >> 52) & 0x7ff) as i32 - 1023;
-    let mut fraction = ((magnitude / 2f64.powi(exponent) - 1.0) * 1024.0).round_ties_even() as u16;
-    if fraction == 1024 {
-        fraction = 0;
-        exponent += 1;
-    }
-    if exponent > 15 {
-        return sign | 0x7c00;
-    }
-    sign | ((exponent + 15) as u16) << 10 | fraction
-}
-
 /// The longest corrected line a help line quotes whole.
 const MAX_HELP_LINE: usize = 200;
 
@@ -2040,9 +2007,9 @@ impl<'s> Encoder<'s> {
             self.push(error::half_range(self.span(span), self.str(span)));
             return None;
         }
-        let bits = nearest_half(value);
-        if half_to_f64(bits) != value {
-            let nearest = format!("{:?}", half_to_f64(bits));
+        let bits = crate::half::nearest(value);
+        if crate::half::to_f64(bits) != value {
+            let nearest = format!("{:?}", crate::half::to_f64(bits));
             self.push(error::inexact_half(self.span(span), self.str(span), &nearest));
             return None;
         }
@@ -2619,12 +2586,12 @@ mod tests {
                 .unwrap();
         assert_eq!(instrs[0].const1, Some([0x7c00, 0xfc00, 0x7e01, 0x8000]));
         assert_eq!(instrs[1].const0, Some([0x0400, 0x0001, 0xfbff, 0x3800]));
-        for bits in (0..=0xffffu16).filter(|b| !half_to_f64(*b).is_nan()) {
-            assert_eq!(nearest_half(half_to_f64(bits)), bits, "{bits:#x}");
+        for bits in (0..=0xffffu16).filter(|b| !crate::half::to_f64(*b).is_nan()) {
+            assert_eq!(crate::half::nearest(crate::half::to_f64(bits)), bits, "{bits:#x}");
         }
-        assert_eq!(nearest_half(65519.0), 0x7bff);
-        assert_eq!(nearest_half(65520.0), 0x7c00);
-        assert_eq!(nearest_half(1.0 + 1.0 / 2048.0), 0x3c00, "ties go to even");
+        assert_eq!(crate::half::nearest(65519.0), 0x7bff);
+        assert_eq!(crate::half::nearest(65520.0), 0x7c00);
+        assert_eq!(crate::half::nearest(1.0 + 1.0 / 2048.0), 0x3c00, "ties go to even");
     }
 
     #[test]

@@ -55,22 +55,6 @@ pub const TEMP_SLOTS: usize = 1 << 16;
 
 const GENERAL: usize = GENERAL_REGS as usize;
 
-/// An IEEE binary16 value as f32 (exact; NaNs keep their payload's top bits).
-pub fn half_to_f32(bits: u16) -> f32 {
-    let sign = u32::from(bits & 0x8000) << 16;
-    let exponent = u32::from(bits >> 10 & 0x1f);
-    let fraction = u32::from(bits & 0x3ff);
-    match exponent {
-        // Subnormal: fraction * 2^-24, exact in f32.
-        0 => {
-            let magnitude = fraction as f32 * (1.0 / 16_777_216.0);
-            f32::from_bits(sign | magnitude.to_bits())
-        }
-        0x1f => f32::from_bits(sign | 0x7f80_0000 | fraction << 13),
-        _ => f32::from_bits(sign | (exponent + 112) << 23 | fraction << 13),
-    }
-}
-
 /// How a texture is read between texels.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Filter {
@@ -331,7 +315,7 @@ pub struct Program {
 }
 
 fn constants(values: Option<Constants>) -> Vec4 {
-    values.map_or([0.0; 4], |c| c.map(half_to_f32))
+    values.map_or([0.0; 4], |c| c.map(crate::half::to_f32))
 }
 
 impl Program {

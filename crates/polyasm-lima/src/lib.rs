@@ -25,6 +25,7 @@ pub mod decode;
 pub mod encode;
 pub mod error;
 pub mod exec;
+pub mod half;
 pub mod instr;
 pub mod lexer;
 pub mod mbs;

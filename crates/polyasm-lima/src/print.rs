@@ -14,7 +14,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use crate::encode::half_to_f64;
+use crate::half::to_f64;
 use crate::instr::{
     Branch, Combine, CombineDest, FloatAcc, FloatMul, Instr, Load, Sampler, ScalarReg, ScalarSource, Store, Varying,
     VaryingFetch, VaryingSource, VecAcc, VecDest, VecMul, VecReg, VecSource,
@@ -120,7 +120,7 @@ pub fn print_instr(instr: &Instr, label: impl Fn(i32) -> Option<String>) -> Stri
 /// A binary16 constant as the shortest decimal that reads back to it, `inf`/`-inf`, or its
 /// bits in hexadecimal for a NaN.
 pub fn half(bits: u16) -> String {
-    let value = half_to_f64(bits);
+    let value = to_f64(bits);
     if value.is_nan() {
         format!("{bits:#06x}")
     } else if value.is_infinite() {

@@ -6,7 +6,7 @@ use polyasm_core::Object;
 use polyasm_core::stream::RunIo;
 use polyasm_core::target::TargetOptions;
 use polyasm_lima::exec::{
-    Filter, Image, Inputs, Output, Program, RunErrorKind, Texture, Vec4, Wrap, half_to_f32, render, run_fragment,
+    Filter, Image, Inputs, Output, Program, RunErrorKind, Texture, Vec4, Wrap, render, run_fragment,
 };
 use polyasm_lima::instr::{
     Branch, Combine, CombineDest, FloatAcc, FloatMul, Instr, Load, ScalarSource, Store, Varying, VaryingFetch,
@@ -223,20 +223,20 @@ fn mesa_clear_program_gives_its_constant() {
         run_fragment(&program, &Inputs::default()).unwrap(),
         Output::Color([1.0, 0.0, 0.0, -1.677_734_4])
     );
-    assert_eq!(half_to_f32(0xBEB6), -1.677_734_4);
+    assert_eq!(polyasm_lima::half::to_f32(0xBEB6), -1.677_734_4);
     let image = render(&program, &Inputs::default(), 3, 2).unwrap();
     assert!(image.rgba.chunks(4).all(|p| p == [255, 0, 0, 0]));
 }
 
 #[test]
 fn halves_convert_exactly() {
-    assert_eq!(half_to_f32(0x3C00), 1.0);
-    assert_eq!(half_to_f32(0xC000), -2.0);
-    assert_eq!(half_to_f32(0x7BFF), 65504.0);
-    assert_eq!(half_to_f32(0x0001), 2f32.powi(-24));
-    assert_eq!(half_to_f32(0x8000).to_bits(), 0x8000_0000);
-    assert_eq!(half_to_f32(0x7C00), f32::INFINITY);
-    assert!(half_to_f32(0x7E00).is_nan());
+    assert_eq!(polyasm_lima::half::to_f32(0x3C00), 1.0);
+    assert_eq!(polyasm_lima::half::to_f32(0xC000), -2.0);
+    assert_eq!(polyasm_lima::half::to_f32(0x7BFF), 65504.0);
+    assert_eq!(polyasm_lima::half::to_f32(0x0001), 2f32.powi(-24));
+    assert_eq!(polyasm_lima::half::to_f32(0x8000).to_bits(), 0x8000_0000);
+    assert_eq!(polyasm_lima::half::to_f32(0x7C00), f32::INFINITY);
+    assert!(polyasm_lima::half::to_f32(0x7E00).is_nan());
 }
 
 #[test]
