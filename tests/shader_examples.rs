@@ -191,7 +191,7 @@ fn assert_pixel(name: &str, image: &Image, frame: &Frame, alpha: Alpha, (x, y): 
         byte(b),
         if alpha == Alpha::Keep { byte(a) } else { 255 },
     ];
-    let got = image.pixel(x, y);
+    let got = image.pixel_from_bottom(x, y);
     assert!(
         got.iter().zip(expected).all(|(g, e)| g.abs_diff(e) <= 1),
         "{name} at {}x{} t {}: pixel ({x}, {y}) is {got:?}, worked out {expected:?}",
@@ -241,12 +241,12 @@ fn the_examples_are_exactly_the_ones_tested_here_and_in_the_readme() {
 fn uv_is_black_at_the_bottom_left_and_yellow_at_the_top_right() {
     let frame = frame(640, 360, 0.0);
     let image = assert_matches_model("uv", &frame, Alpha::Opaque);
-    assert_eq!(image.pixel(0, 0), [0, 0, 0, 255]);
-    assert_eq!(image.pixel(639, 359), [255, 255, 0, 255]);
-    assert_eq!(image.pixel(639, 0), [255, 0, 0, 255]);
-    assert_eq!(image.pixel(0, 359), [0, 255, 0, 255]);
+    assert_eq!(image.pixel_from_bottom(0, 0), [0, 0, 0, 255]);
+    assert_eq!(image.pixel_from_bottom(639, 359), [255, 255, 0, 255]);
+    assert_eq!(image.pixel_from_bottom(639, 0), [255, 0, 0, 255]);
+    assert_eq!(image.pixel_from_bottom(0, 359), [0, 255, 0, 255]);
     // (320.5 / 640, 180.5 / 360)
-    assert_eq!(image.pixel(320, 180), [128, 128, 0, 255]);
+    assert_eq!(image.pixel_from_bottom(320, 180), [128, 128, 0, 255]);
     assert_matches_model("uv", &self::frame(256, 256, 0.0), Alpha::Opaque);
 }
 
@@ -261,7 +261,7 @@ fn colour_cycle_follows_three_cosines_and_changes_with_time() {
     // peak, green and blue at (1 + cos(2 pi / 3)) / 2 = 1/4; a second later, a quarter turn
     // on, red is at 1/2, green at (1 + cos(pi / 6)) / 2 = 0.93 and blue at 0.07.
     let near = |time, expected: [u8; 3]| {
-        let got = render_cpu("colour_cycle", &frame(256, 256, time), Alpha::Opaque).pixel(0, 0);
+        let got = render_cpu("colour_cycle", &frame(256, 256, time), Alpha::Opaque).pixel_from_bottom(0, 0);
         assert!(
             got.iter().zip(expected).all(|(g, e)| g.abs_diff(e) <= 3),
             "t {time}: {got:?}"
@@ -290,7 +290,7 @@ fn checker_has_eight_squares_to_the_height_light_where_one_index_is_odd() {
         let side = h / 8;
         for i in 0..w / side {
             for j in 0..8 {
-                let pixel = image.pixel(i * side + side / 2, j * side + side / 2);
+                let pixel = image.pixel_from_bottom(i * side + side / 2, j * side + side / 2);
                 let colour = if (i + j) % 2 == 1 { CREAM } else { SLATE };
                 assert_eq!(
                     pixel,
@@ -306,14 +306,17 @@ fn checker_has_eight_squares_to_the_height_light_where_one_index_is_odd() {
 fn radial_goes_from_warm_in_the_centre_to_violet_in_the_corners() {
     for (w, h) in SIZES {
         let image = assert_matches_model("radial", &frame(w, h, 0.0), Alpha::Opaque);
-        let [r, g, b, _] = image.pixel(w / 2, h / 2);
+        let [r, g, b, _] = image.pixel_from_bottom(w / 2, h / 2);
         assert!(
             r == 255 && g.abs_diff(209) <= 1 && b.abs_diff(115) <= 1,
             "centre {r} {g} {b}"
         );
         // Circles, not ellipses: the same distance up and to the side gives the same colour.
-        assert_eq!(image.pixel(w / 2 + 100, h / 2), image.pixel(w / 2, h / 2 + 100));
-        let [r, g, b, _] = image.pixel(0, 0);
+        assert_eq!(
+            image.pixel_from_bottom(w / 2 + 100, h / 2),
+            image.pixel_from_bottom(w / 2, h / 2 + 100)
+        );
+        let [r, g, b, _] = image.pixel_from_bottom(0, 0);
         assert!(
             r.abs_diff(41) <= 1 && g.abs_diff(15) <= 1 && b.abs_diff(77) <= 1,
             "corner {r} {g} {b}"
@@ -330,14 +333,14 @@ fn circle_is_a_disc_with_a_two_pixel_edge_and_its_alpha() {
         let image = render_cpu("circle", &frame(w, h, 0.0), Alpha::Keep);
         let gold = [250, 194, 64, 255];
         let ground = [26, 31, 51, 0];
-        assert_eq!(image.pixel(w / 2, h / 2), gold);
-        assert_eq!(image.pixel(0, 0), ground);
+        assert_eq!(image.pixel_from_bottom(w / 2, h / 2), gold);
+        assert_eq!(image.pixel_from_bottom(0, 0), ground);
         // Along the middle row, the edge is 0.35 h right of the centre: the pixel whose
         // centre is nearest it is mixed, the one 4 pixels inside solid, 4 outside clear.
         let edge = (w as f32 / 2.0 + 0.35 * h as f32 - 0.5).round() as u32;
-        assert_eq!(image.pixel(edge - 4, h / 2), gold);
-        assert_eq!(image.pixel(edge + 4, h / 2), ground);
-        let [_, _, _, a] = image.pixel(edge, h / 2);
+        assert_eq!(image.pixel_from_bottom(edge - 4, h / 2), gold);
+        assert_eq!(image.pixel_from_bottom(edge + 4, h / 2), ground);
+        let [_, _, _, a] = image.pixel_from_bottom(edge, h / 2);
         assert!((40..=215).contains(&a), "edge alpha {a}");
     }
 }
@@ -347,11 +350,11 @@ fn sphere_is_lit_from_the_upper_left_against_the_sky() {
     for (w, h) in SIZES {
         let image = assert_matches_model("sphere", &frame(w, h, 0.0), Alpha::Opaque);
         // The centre is red, the top of the sky blue, the bottom pale.
-        let [r, g, b, _] = image.pixel(w / 2, h / 2);
+        let [r, g, b, _] = image.pixel_from_bottom(w / 2, h / 2);
         assert!(r > 2 * g && r > 2 * b, "centre {r} {g} {b}");
-        let [r, _, b, _] = image.pixel(0, h - 1);
+        let [r, _, b, _] = image.pixel_from_bottom(0, h - 1);
         assert!(b > 200 && r < 100, "sky {r} {b}");
-        let [r, g, b, _] = image.pixel(0, 0);
+        let [r, g, b, _] = image.pixel_from_bottom(0, 0);
         assert!(r > 190 && g > 190 && b > 180, "horizon {r} {g} {b}");
         // The point of the sphere facing H is the highlight, white-ish: green about
         // 0.3 (0.9 + 0.08) + 0.6. Where the normal is (0.5, -0.5, 0.71), down and right,
@@ -364,7 +367,7 @@ fn sphere_is_lit_from_the_upper_left_against_the_sky() {
             let point = [0, 1, 2].map(|i| centre[i] + normal[i]);
             let (u, v) = (2.0 * point[0] / -point[2], 2.0 * point[1] / -point[2]);
             let (w, h) = (w as f32, h as f32);
-            image.pixel(((u * h + w) / 2.0) as u32, ((v + 1.0) * h / 2.0) as u32)
+            image.pixel_from_bottom(((u * h + w) / 2.0) as u32, ((v + 1.0) * h / 2.0) as u32)
         };
         let (lit, shade) = (on_screen(half), on_screen(shaded));
         assert!(lit[1] > 200 && shade[0] < 70, "lit {lit:?} shade {shade:?}");
@@ -433,8 +436,8 @@ fn polyasm_run_writes_each_example_as_a_png_at_the_default_size() {
         let expected = render_cpu(name, &frame(640, 360, 0.0), Alpha::Opaque);
         assert_within_one(name, &picture, &expected);
         if name == "uv" {
-            assert_eq!(picture.pixel(0, 0), [0, 0, 0, 255], "bottom left");
-            assert_eq!(picture.pixel(639, 359), [255, 255, 0, 255], "top right");
+            assert_eq!(picture.pixel_from_bottom(0, 0), [0, 0, 0, 255], "bottom left");
+            assert_eq!(picture.pixel_from_bottom(639, 359), [255, 255, 0, 255], "top right");
         }
     }
 }

@@ -8,6 +8,41 @@ pub const MAX_SIDE: u32 = 16384;
 /// The most pixels in one picture (2^26: 256 MiB of RGBA).
 pub const MAX_PIXELS: u64 = 1 << 26;
 
+/// An RGBA picture, 8 bits a channel, rows from the top (as PNG stores them).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Image {
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// `width * height * 4` bytes, rows from the top.
+    pub rgba: Vec<u8>,
+}
+
+impl Image {
+    /// The pixel at column `x` and row `y` counted from the top.
+    pub fn pixel(&self, x: u32, y: u32) -> [u8; 4] {
+        let at = (y as usize * self.width as usize + x as usize) * 4;
+        [0, 1, 2, 3].map(|i| self.rgba[at + i])
+    }
+
+    /// The pixel at column `x` and row `y` counted from the **bottom**, as OpenGL counts.
+    pub fn pixel_from_bottom(&self, x: u32, y: u32) -> [u8; 4] {
+        self.pixel(x, self.height - 1 - y)
+    }
+
+    /// Writes the picture as an 8-bit RGBA PNG ([`write_png`]).
+    pub fn write_png(&self, out: impl io::Write) -> io::Result<()> {
+        write_png(self.width, self.height, &self.rgba, out)
+    }
+}
+
+/// A colour channel in 8 bits: clamped to [0, 1] (NaN gives 0), then `x * 255` rounded.
+pub fn channel(value: f32) -> u8 {
+    // A NaN stays NaN through clamp and becomes 0 in the saturating cast.
+    (value.clamp(0.0, 1.0) * 255.0).round() as u8
+}
+
 /// Checks a picture size against [`MAX_SIDE`] and [`MAX_PIXELS`]; the error is
 /// [`size_error`]'s message.
 pub fn check_size(width: u32, height: u32) -> Result<(), String> {
@@ -85,6 +120,21 @@ mod tests {
         assert!(parse_size("640").unwrap_err().contains("`x`"));
         assert!(parse_size("-4x5").unwrap_err().contains("whole number"));
         assert!(parse_size("99999999999x1").is_err());
+    }
+
+    #[test]
+    fn channels_clamp_and_round_and_pixels_count_both_ways() {
+        assert_eq!(
+            [-1.0, 0.0, 0.5, 1.0, 2.0, f32::NAN, f32::INFINITY].map(channel),
+            [0, 0, 128, 255, 255, 0, 255]
+        );
+        let image = Image {
+            width: 1,
+            height: 2,
+            rgba: vec![1, 2, 3, 4, 5, 6, 7, 8],
+        };
+        assert_eq!(image.pixel(0, 0), [1, 2, 3, 4]);
+        assert_eq!(image.pixel_from_bottom(0, 0), [5, 6, 7, 8]);
     }
 
     #[test]

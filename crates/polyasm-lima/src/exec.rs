@@ -1139,30 +1139,7 @@ impl Quad {
     }
 }
 
-/// A rendered picture: 8-bit RGBA, rows from the top.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Image {
-    /// Width in pixels.
-    pub width: u32,
-    /// Height in pixels.
-    pub height: u32,
-    /// `width * height * 4` bytes, rows from the top.
-    pub rgba: Vec<u8>,
-}
-
-impl Image {
-    /// The pixel at column `x`, row `y` from the top.
-    pub fn pixel(&self, x: u32, y: u32) -> [u8; 4] {
-        let at = (y as usize * self.width as usize + x as usize) * 4;
-        [0, 1, 2, 3].map(|i| self.rgba[at + i])
-    }
-}
-
-/// A colour lane as a byte: clamped to [0, 1], scaled to 255 and rounded; NaN is 0.
-pub fn to_byte(x: f32) -> u8 {
-    // A NaN stays NaN through clamp and becomes 0 in the saturating cast.
-    (x.clamp(0.0, 1.0) * 255.0).round() as u8
-}
+pub use polyasm_core::picture::{Image, channel};
 
 /// Renders a full-screen quad of `width` x `height` pixels: each pixel's fragment gets its
 /// centre as varying 0, (u, v, 0, 1) with u from the left and v from the bottom in [0, 1],
@@ -1245,7 +1222,7 @@ fn render_quad_row(
                 },
             };
             let color = match quad.output(i) {
-                Output::Color(c) => c.map(to_byte),
+                Output::Color(c) => c.map(channel),
                 Output::Discarded => [0; 4],
             };
             out[x as usize * 4..x as usize * 4 + 4].copy_from_slice(&color);

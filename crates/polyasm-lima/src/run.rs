@@ -22,8 +22,8 @@ use polyasm_core::vertex_io::{SlotKind, ValueError, parse_assignment, parse_lane
 use polyasm_core::{Diagnostic, Object, Outcome};
 
 use crate::exec::{
-    self, Filter, Image, Inputs, MAX_PIXELS, MAX_SIDE, Output, Program, SAMPLERS, Texture, UNIFORM_SLOTS,
-    VARYING_SLOTS, Vec4, Wrap,
+    self, Filter, Inputs, MAX_PIXELS, MAX_SIDE, Output, Program, SAMPLERS, Texture, UNIFORM_SLOTS, VARYING_SLOTS, Vec4,
+    Wrap,
 };
 
 /// The options of `polyasm run` for Lima.
@@ -372,11 +372,6 @@ pub fn load_textures(textures: &[(usize, String)]) -> Result<Vec<Option<Texture>
     Ok(table)
 }
 
-/// Writes `image` as an 8-bit RGBA PNG.
-pub fn write_png(image: &Image, out: impl io::Write) -> io::Result<()> {
-    polyasm_core::picture::write_png(image.width, image.height, &image.rgba, out)
-}
-
 /// The line `polyasm run` prints for one fragment: `$0 = (x, y, z, w)`, each number the
 /// shortest decimal that reads back as the same f32, or `discarded`.
 pub fn format_output(output: &Output) -> String {
@@ -414,7 +409,7 @@ pub fn run_program(
         Some((width, height)) => match exec::render(program, inputs, width, height) {
             Ok(image) => {
                 let mut png = Vec::new();
-                write_png(&image, &mut png).expect("a Vec takes any bytes");
+                image.write_png(&mut png).expect("a Vec takes any bytes");
                 png
             }
             Err(e) => return Outcome::failed(vec![crate::error::run_error(&e, object)]),
@@ -537,13 +532,13 @@ mod tests {
     #[test]
     fn pictures_round_trip_through_png() {
         let rgba: Vec<u8> = (0..6 * 4).map(|i| (i * 10) as u8).collect();
-        let image = Image {
+        let image = crate::exec::Image {
             width: 3,
             height: 2,
             rgba: rgba.clone(),
         };
         let mut png = Vec::new();
-        write_png(&image, &mut png).unwrap();
+        image.write_png(&mut png).unwrap();
         assert_eq!(decode_png(&png).unwrap(), Texture::from_rgba8(3, 2, &rgba).unwrap());
         assert!(decode_png(b"not a png").unwrap_err().contains("not a valid PNG"));
         assert!(decode_png(&png[..png.len() / 2]).is_err());

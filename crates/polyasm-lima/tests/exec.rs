@@ -16,7 +16,7 @@ use polyasm_lima::ops::{
     AccOp, Alignment, BranchCond, CombineOp, FbRead, LoadSource, MulOp, OutMod, Perspective, REG_CONST0, REG_TEXTURE,
     REG_UNIFORM, VaryingAlignment,
 };
-use polyasm_lima::run::{decode_png, run_object, write_png};
+use polyasm_lima::run::{decode_png, run_object};
 use proptest::prelude::*;
 
 const XYZW: u8 = 0xE4;
@@ -1301,7 +1301,7 @@ fn png_file(dir: &std::path::Path, name: &str, width: u32, height: u32, rgba: &[
         rgba: rgba.to_vec(),
     };
     let file = std::fs::File::create(&path).unwrap();
-    write_png(&image, std::io::BufWriter::new(file)).unwrap();
+    image.write_png(std::io::BufWriter::new(file)).unwrap();
     path.to_str().unwrap().to_string()
 }
 

@@ -63,12 +63,12 @@ fn sphere_render(c: &mut Criterion) {
     group.sampling_mode(SamplingMode::Flat);
     group.throughput(Throughput::Elements(u64::from(FRAME.width) * u64::from(FRAME.height)));
     let mut out = Vec::with_capacity(fast.rgba.len() * 2);
-    render::write_png(&fast, &mut out).expect("a Vec takes any bytes");
+    fast.write_png(&mut out).expect("a Vec takes any bytes");
     eprintln!("write_png: {} bytes", out.len());
     group.bench_function("write_png", |b| {
         b.iter(|| {
             out.clear();
-            render::write_png(black_box(&fast), &mut out).expect("a Vec takes any bytes");
+            black_box(&fast).write_png(&mut out).expect("a Vec takes any bytes");
             out.len()
         })
     });

@@ -23,22 +23,7 @@ pub enum Alpha {
     Keep,
 }
 
-/// An RGBA picture, 8 bits a channel, rows from the top (as PNG stores them).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Image {
-    pub width: u32,
-    pub height: u32,
-    pub rgba: Vec<u8>,
-}
-
-impl Image {
-    /// The pixel at column `x` and row `y` counted from the **bottom**, as `pc` counts.
-    pub fn pixel(&self, x: u32, y: u32) -> [u8; 4] {
-        let row = (self.height - 1 - y) as usize;
-        let at = (row * self.width as usize + x as usize) * 4;
-        [self.rgba[at], self.rgba[at + 1], self.rgba[at + 2], self.rgba[at + 3]]
-    }
-}
+pub use polyasm_core::picture::{Image, channel};
 
 /// The register file of one pixel: every register a vector; a scalar register uses lane 0.
 pub type Registers = [[f32; 4]; REGISTERS as usize];
@@ -77,12 +62,6 @@ pub fn run(program: &[Instr], regs: &mut Registers) {
             }
         }
     }
-}
-
-/// A channel in 8 bits: clamped to [0, 1] (NaN gives 0), then `x * 255` rounded.
-pub fn channel(value: f32) -> u8 {
-    let clamped = if value.is_nan() { 0.0 } else { value.clamp(0.0, 1.0) };
-    (clamped * 255.0).round() as u8
 }
 
 /// The colour of a pixel whose program ended with `regs`.
@@ -151,14 +130,17 @@ mod tests {
         };
         let image = render_naive(&program, &frame, Alpha::Opaque);
         // (0.5 / 4, 0.5 / 2) and (3.5 / 4, 1.5 / 2).
-        assert_eq!(image.pixel(0, 0), [channel(0.125), channel(0.25), 0, 255]);
-        assert_eq!(image.pixel(3, 1), [channel(0.875), channel(0.75), 0, 255]);
+        assert_eq!(image.pixel_from_bottom(0, 0), [channel(0.125), channel(0.25), 0, 255]);
+        assert_eq!(image.pixel_from_bottom(3, 1), [channel(0.875), channel(0.75), 0, 255]);
         assert_eq!(
             &image.rgba[..4],
-            &image.pixel(0, 1),
+            &image.pixel_from_bottom(0, 1),
             "the first row stored is the top one"
         );
-        assert_eq!(render_naive(&program, &frame, Alpha::Keep).pixel(0, 0)[3], 0);
+        assert_eq!(
+            render_naive(&program, &frame, Alpha::Keep).pixel_from_bottom(0, 0)[3],
+            0
+        );
     }
 
     #[test]

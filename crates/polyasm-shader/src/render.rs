@@ -20,7 +20,6 @@
 //! pictures are equal for every program, including those that make infinities and NaNs.
 
 use std::fmt;
-use std::io;
 
 use polyasm_core::picture;
 use rayon::prelude::*;
@@ -76,7 +75,7 @@ pub fn check_size(width: u32, height: u32) -> Result<(), RenderError> {
 /// ];
 /// let frame = Frame { width: 3, height: 2, time: 0.0 };
 /// let image = render(&program, &frame, Alpha::Opaque).expect("a small picture");
-/// assert_eq!(image.pixel(2, 1), [0, 255, 0, 255]);
+/// assert_eq!(image.pixel_from_bottom(2, 1), [0, 255, 0, 255]);
 /// ```
 pub fn render(program: &[Instr], frame: &Frame, alpha: Alpha) -> Result<Image, RenderError> {
     let mut image = Image {
@@ -108,11 +107,6 @@ pub fn render_into(program: &[Instr], frame: &Frame, alpha: Alpha, image: &mut I
         },
     );
     Ok(())
-}
-
-/// Writes `image` as an 8-bit RGBA PNG, compressed for speed rather than size.
-pub fn write_png(image: &Image, out: impl io::Write) -> io::Result<()> {
-    picture::write_png(image.width, image.height, &image.rgba, out)
 }
 
 /// One block of lanes: a varying value for [`BLOCK`] pixels.

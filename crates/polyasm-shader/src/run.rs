@@ -225,7 +225,7 @@ pub fn run_object(object: &Object, options: &TargetOptions, io: &mut RunIo) -> R
         Ok(image) => image,
         Err(d) => return Ok(Outcome::failed(vec![*d])),
     };
-    let written = render::write_png(&image, &mut *io.stdout).and_then(|()| io.stdout.flush());
+    let written = image.write_png(&mut *io.stdout).and_then(|()| io.stdout.flush());
     // A reader that stopped early (`| head`) ends the run quietly.
     Ok(match written.map_err(|e| polyasm_core::stream::stdout_failed(&e)) {
         Ok(()) | Err(None) => Outcome::ok(ExitStatus::SUCCESS),
@@ -340,7 +340,9 @@ fn animate(program: &[Instr], settings: &RunSettings, frames: u32, fps: f32, io:
             .render_into(program, &frame, settings.alpha, &mut image)
             .and_then(|()| {
                 png.clear();
-                render::write_png(&image, &mut png).map_err(|e| Box::new(Diagnostic::error("PA003", e.to_string())))?;
+                image
+                    .write_png(&mut png)
+                    .map_err(|e| Box::new(Diagnostic::error("PA003", e.to_string())))?;
                 files.write(&path, &png).map_err(Box::new)
             });
         if let Err(d) = written {

@@ -184,9 +184,9 @@ fn the_uv_program_matches_the_cpu_black_at_the_bottom_left_yellow_at_the_top_rig
     let Some(gpu) = gpu() else { return };
     assert!(!gpu.adapter_name().is_empty());
     let image = agree("uv", gpu, &uv_program(), &frame(256, 256, 0.0), Alpha::Opaque);
-    assert_eq!(image.pixel(0, 0), [0, 0, 0, 255]);
-    assert_eq!(image.pixel(255, 255), [255, 255, 0, 255]);
-    assert_eq!(image.pixel(255, 0), [255, 0, 0, 255]);
+    assert_eq!(image.pixel_from_bottom(0, 0), [0, 0, 0, 255]);
+    assert_eq!(image.pixel_from_bottom(255, 255), [255, 255, 0, 255]);
+    assert_eq!(image.pixel_from_bottom(255, 0), [255, 0, 0, 255]);
     // Row 0 of the buffer is the top of the picture.
     assert_eq!(&image.rgba[..4], &[0, 255, 0, 255]);
 }
@@ -262,8 +262,8 @@ fn a_program_with_every_opcode_matches_the_cpu_in_both_alpha_modes() {
                 Alpha::Opaque => 255,
                 Alpha::Keep => exec::channel(0.5 / 256.0),
             };
-            assert_eq!(image.pixel(0, 10)[3], expected_alpha);
-            assert_eq!(image.pixel(0, 10)[2], exec::channel(time / 4.0));
+            assert_eq!(image.pixel_from_bottom(0, 10)[3], expected_alpha);
+            assert_eq!(image.pixel_from_bottom(0, 10)[2], exec::channel(time / 4.0));
         }
     }
 }
@@ -282,9 +282,12 @@ fn kept_alpha_follows_c_w() {
         instr(Op::SetComponent0, [19, 2, 0], 0.0),
     ];
     let image = agree("alpha", gpu, &program, &frame(256, 256, 0.0), Alpha::Keep);
-    assert_eq!(image.pixel(0, 0), [255, 0, 0, 0]);
-    assert_eq!(image.pixel(128, 0), [255, 0, 0, exec::channel(128.5 / 256.0)]);
-    assert_eq!(image.pixel(255, 0), [255, 0, 0, 255]);
+    assert_eq!(image.pixel_from_bottom(0, 0), [255, 0, 0, 0]);
+    assert_eq!(
+        image.pixel_from_bottom(128, 0),
+        [255, 0, 0, exec::channel(128.5 / 256.0)]
+    );
+    assert_eq!(image.pixel_from_bottom(255, 0), [255, 0, 0, 255]);
     let opaque = agree("alpha", gpu, &program, &frame(256, 256, 0.0), Alpha::Opaque);
     assert!(opaque.rgba.chunks(4).all(|p| p == [255, 0, 0, 255]));
 }
@@ -323,7 +326,7 @@ fn infinities_and_nan_clamp_as_on_the_cpu() {
         instr(Op::SetComponent3, [19, 3, 0], 0.0),
     ];
     let image = agree("edges", gpu, &edges, &frame(16, 16, 0.0), Alpha::Keep);
-    assert_eq!(image.pixel(3, 3), [255, 0, exec::channel(0.5 / 255.0), 0]);
+    assert_eq!(image.pixel_from_bottom(3, 3), [255, 0, exec::channel(0.5 / 255.0), 0]);
 }
 
 /// A small deterministic generator (xorshift64*), so that failures are reproducible.
@@ -524,7 +527,7 @@ fn the_longest_program_runs() {
     program.push(instr(Op::SetComponent0, [19, 0, 0], 0.0));
     assert_eq!(program.len(), MAX_INSTRUCTIONS);
     let image = agree("longest", gpu, &program, &frame(8, 8, 0.0), Alpha::Opaque);
-    assert_eq!(image.pixel(0, 0), [255, 0, 0, 255]);
+    assert_eq!(image.pixel_from_bottom(0, 0), [255, 0, 0, 255]);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -752,6 +755,6 @@ fn the_glsl_interpreter_run_as_a_fragment_shader_matches_the_cpu() {
         }
     }
     let uv = glsl.render(&uv_program(), &frame(256, 256, 0.0), Alpha::Opaque);
-    assert_eq!(uv.pixel(0, 0), [0, 0, 0, 255]);
-    assert_eq!(uv.pixel(255, 255), [255, 255, 0, 255]);
+    assert_eq!(uv.pixel_from_bottom(0, 0), [0, 0, 0, 255]);
+    assert_eq!(uv.pixel_from_bottom(255, 255), [255, 255, 0, 255]);
 }

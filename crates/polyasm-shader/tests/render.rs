@@ -165,11 +165,11 @@ fn the_gradient_has_the_values_computed_by_hand() {
     let image = render::render(&gradient(), &frame(8, 4, 0.5), Alpha::Keep).expect("small");
     // Column 1, row 2: pc = (1.5, 2.5); c = (1.5 / 8, 2.5 * 1.5 / 32, 1 / (1.5 - 3.5), 0.5).
     assert_eq!(
-        image.pixel(1, 2),
+        image.pixel_from_bottom(1, 2),
         [exec::channel(0.1875), exec::channel(0.1171875), 0, 128]
     );
     // Column 3: 1 / (3.5 - 3.5) is infinite, so blue is full.
-    assert_eq!(image.pixel(3, 0)[2], 255);
+    assert_eq!(image.pixel_from_bottom(3, 0)[2], 255);
 }
 
 #[test]
@@ -323,16 +323,16 @@ fn the_sphere_renders_the_same_by_every_route_and_looks_like_a_sphere() {
     assert_eq!(image, sphere::render_by_hand(&f));
     assert_eq!(image, sphere::render_naive_parallel(&program, &f, Alpha::Opaque));
     // The centre is on the sphere, lit orange; a corner is the blue background.
-    let [r, g, b, _] = image.pixel(48, 27);
+    let [r, g, b, _] = image.pixel_from_bottom(48, 27);
     assert!(r > 100 && r > b && g > b, "{:?}", [r, g, b]);
-    let [r, _, b, _] = image.pixel(0, 53);
+    let [r, _, b, _] = image.pixel_from_bottom(0, 53);
     assert!(b > 50 && r < 20, "{:?}", [r, b]);
     // Time moves the sphere right: near its left edge, sphere at t = 0 and background at t = 4.
     let later = render::render(&program, &frame(96, 54, 4.0), Alpha::Opaque).expect("small");
     assert_eq!(later, exec::render_naive(&program, &frame(96, 54, 4.0), Alpha::Opaque));
-    let [r, _, b, _] = image.pixel(38, 27);
+    let [r, _, b, _] = image.pixel_from_bottom(38, 27);
     assert!(r > b, "{:?}", [r, b]);
-    let [r, _, b, _] = later.pixel(38, 27);
+    let [r, _, b, _] = later.pixel_from_bottom(38, 27);
     assert!(b > r, "{:?}", [r, b]);
 }
 
@@ -341,7 +341,7 @@ fn png_round_trip_gives_back_every_pixel() {
     for (width, height, alpha) in [(1, 1, Alpha::Opaque), (67, 13, Alpha::Keep)] {
         let image = render::render(&gradient(), &frame(width, height, 0.3), alpha).expect("allowed");
         let mut bytes = Vec::new();
-        render::write_png(&image, &mut bytes).expect("a Vec takes any bytes");
+        image.write_png(&mut bytes).expect("a Vec takes any bytes");
         let decoder = png::Decoder::new(std::io::Cursor::new(&bytes));
         let mut reader = decoder.read_info().expect("a PNG");
         let mut pixels = vec![0; reader.output_buffer_size().expect("a small picture")];
@@ -365,5 +365,5 @@ fn a_failing_writer_is_an_io_error() {
         }
     }
     let image = render::render(&gradient(), &frame(4, 4, 0.0), Alpha::Opaque).expect("small");
-    assert!(render::write_png(&image, Broken).is_err());
+    assert!(image.write_png(Broken).is_err());
 }
