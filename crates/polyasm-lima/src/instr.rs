@@ -1236,6 +1236,60 @@ pub struct Instr {
     pub const1: Option<Constants>,
 }
 
+/// One present field of an [`Instr`], as [`Instr::fields`] gives them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FieldRef<'a> {
+    Varying(&'a Varying),
+    Sampler(&'a Sampler),
+    Load(&'a Load),
+    VecMul(&'a VecMul),
+    FloatMul(&'a FloatMul),
+    VecAcc(&'a VecAcc),
+    FloatAcc(&'a FloatAcc),
+    Combine(&'a Combine),
+    Store(&'a Store),
+    Branch(&'a Branch),
+    Const0(&'a Constants),
+    Const1(&'a Constants),
+}
+
+impl FieldRef<'_> {
+    /// Which field of the control word this is.
+    pub fn field(self) -> Field {
+        match self {
+            FieldRef::Varying(_) => Field::Varying,
+            FieldRef::Sampler(_) => Field::Sampler,
+            FieldRef::Load(_) => Field::Uniform,
+            FieldRef::VecMul(_) => Field::Vec4Mul,
+            FieldRef::FloatMul(_) => Field::FloatMul,
+            FieldRef::VecAcc(_) => Field::Vec4Acc,
+            FieldRef::FloatAcc(_) => Field::FloatAcc,
+            FieldRef::Combine(_) => Field::Combine,
+            FieldRef::Store(_) => Field::TempWrite,
+            FieldRef::Branch(_) => Field::Branch,
+            FieldRef::Const0(_) => Field::Const0,
+            FieldRef::Const1(_) => Field::Const1,
+        }
+    }
+
+    /// The field's bits; `target_count` is a branch's target-count value.
+    pub fn pack(self, target_count: u8) -> u128 {
+        match self {
+            FieldRef::Varying(v) => v.pack(),
+            FieldRef::Sampler(v) => v.pack(),
+            FieldRef::Load(v) => v.pack(),
+            FieldRef::VecMul(v) => v.pack(),
+            FieldRef::FloatMul(v) => v.pack(),
+            FieldRef::VecAcc(v) => v.pack(),
+            FieldRef::FloatAcc(v) => v.pack(),
+            FieldRef::Combine(v) => v.pack(),
+            FieldRef::Store(v) => v.pack(),
+            FieldRef::Branch(v) => v.pack(target_count),
+            FieldRef::Const0(v) | FieldRef::Const1(v) => pack_constants(v),
+        }
+    }
+}
+
 impl Instr {
     /// Whether the field is present.
     pub fn has(&self, field: Field) -> bool {
@@ -1268,6 +1322,26 @@ impl Instr {
         count_for_presence(self.presence())
     }
 
+    /// The fields present, in control-word order.
+    pub fn fields(&self) -> impl Iterator<Item = FieldRef<'_>> {
+        [
+            self.varying.as_ref().map(FieldRef::Varying),
+            self.sampler.as_ref().map(FieldRef::Sampler),
+            self.load.as_ref().map(FieldRef::Load),
+            self.vec4_mul.as_ref().map(FieldRef::VecMul),
+            self.float_mul.as_ref().map(FieldRef::FloatMul),
+            self.vec4_acc.as_ref().map(FieldRef::VecAcc),
+            self.float_acc.as_ref().map(FieldRef::FloatAcc),
+            self.combine.as_ref().map(FieldRef::Combine),
+            self.store.as_ref().map(FieldRef::Store),
+            self.branch.as_ref().map(FieldRef::Branch),
+            self.const0.as_ref().map(FieldRef::Const0),
+            self.const1.as_ref().map(FieldRef::Const1),
+        ]
+        .into_iter()
+        .flatten()
+    }
+
     /// The payload fields in order, each as (field, bits); `target_count` is the branch's
     /// target-count value.
     pub fn encode_fields(&self, target_count: u8) -> Vec<(Field, u128)> {
@@ -1278,23 +1352,9 @@ impl Instr {
 
     /// Calls `each` with every payload field in order, as [`Instr::encode_fields`] lists them.
     fn each_field(&self, target_count: u8, mut each: impl FnMut(Field, u128)) {
-        let mut add = |field, bits: Option<u128>| {
-            if let Some(bits) = bits {
-                each(field, bits);
-            }
-        };
-        add(Field::Varying, self.varying.map(|v| v.pack()));
-        add(Field::Sampler, self.sampler.map(|v| v.pack()));
-        add(Field::Uniform, self.load.map(|v| v.pack()));
-        add(Field::Vec4Mul, self.vec4_mul.map(|v| v.pack()));
-        add(Field::FloatMul, self.float_mul.map(|v| v.pack()));
-        add(Field::Vec4Acc, self.vec4_acc.map(|v| v.pack()));
-        add(Field::FloatAcc, self.float_acc.map(|v| v.pack()));
-        add(Field::Combine, self.combine.map(|v| v.pack()));
-        add(Field::TempWrite, self.store.map(|v| v.pack()));
-        add(Field::Branch, self.branch.map(|v| v.pack(target_count)));
-        add(Field::Const0, self.const0.as_ref().map(pack_constants));
-        add(Field::Const1, self.const1.as_ref().map(pack_constants));
+        for field in self.fields() {
+            each(field.field(), field.pack(target_count));
+        }
     }
 
     /// Reads field `field` from its bits into this instruction; a branch returns its

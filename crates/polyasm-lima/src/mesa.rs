@@ -25,8 +25,8 @@ use std::ops::Range;
 
 use crate::decode::Decoded;
 use crate::instr::{
-    Branch, Combine, CombineDest, FloatAcc, FloatMul, Instr, Load, Sampler, ScalarReg, ScalarSource, Store, Varying,
-    VaryingFetch, VaryingSource, VecAcc, VecDest, VecMul, VecReg, VecSource,
+    Branch, Combine, CombineDest, FieldRef, FloatAcc, FloatMul, Instr, Load, Sampler, ScalarReg, ScalarSource, Store,
+    Varying, VaryingFetch, VaryingSource, VecAcc, VecDest, VecMul, VecReg, VecSource,
 };
 use crate::ops::{
     self, AccOp, Alignment, BranchCond, COMBINE_ATAN_PT2, COMBINE_MUL, COMPONENTS, CombineOp, Field, LoadSource, MulOp,
@@ -36,51 +36,30 @@ use crate::ops::{
 /// The text of one instruction at word `offset` (branch targets print as `offset` plus the
 /// relative target), without the `@%6d: ` prefix and without a newline.
 pub fn print_instr(instr: &Instr, offset: usize) -> String {
-    let mut parts: Vec<String> = Vec::with_capacity(6);
-    if let Some(v) = &instr.varying {
-        parts.push(varying(v));
-    }
-    if let Some(s) = &instr.sampler {
-        parts.push(sampler(s));
-    }
-    if let Some(l) = &instr.load {
-        parts.push(load(l));
-    }
-    if let Some(m) = &instr.vec4_mul {
-        parts.push(vec4_mul(m));
-    }
-    if let Some(m) = &instr.float_mul {
-        parts.push(float_mul(m));
-    }
-    if let Some(a) = &instr.vec4_acc {
-        parts.push(vec4_acc(a));
-    }
-    if let Some(a) = &instr.float_acc {
-        parts.push(float_acc(a));
-    }
-    if let Some(c) = &instr.combine {
-        parts.push(combine(c));
-    }
-    if let Some(s) = &instr.store {
-        parts.push(store(s));
-    }
-    if let Some(b) = &instr.branch {
-        parts.push(branch(b, offset));
-    }
-    for (name, values) in [
-        (ops::FIELDS[10].mesa, &instr.const0),
-        (ops::FIELDS[11].mesa, &instr.const1),
-    ] {
-        if let Some(values) = values {
-            let mut text = name.to_string();
-            for &v in values {
-                text.push(' ');
-                text.push_str(&format_half(v));
+    let mut line = instr
+        .fields()
+        .map(|field| match field {
+            FieldRef::Varying(v) => varying(v),
+            FieldRef::Sampler(s) => sampler(s),
+            FieldRef::Load(l) => load(l),
+            FieldRef::VecMul(m) => vec4_mul(m),
+            FieldRef::FloatMul(m) => float_mul(m),
+            FieldRef::VecAcc(a) => vec4_acc(a),
+            FieldRef::FloatAcc(a) => float_acc(a),
+            FieldRef::Combine(c) => combine(c),
+            FieldRef::Store(s) => store(s),
+            FieldRef::Branch(b) => branch(b, offset),
+            FieldRef::Const0(values) | FieldRef::Const1(values) => {
+                let mut text = field.field().info().mesa.to_string();
+                for &v in values {
+                    text.push(' ');
+                    text.push_str(&format_half(v));
+                }
+                text
             }
-            parts.push(text);
-        }
-    }
-    let mut line = parts.join(", ");
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
     if instr.sync {
         line.push_str(", ");
         line.push_str(ops::SYNC_NAME);

@@ -16,8 +16,8 @@ use std::fmt::Write;
 
 use crate::half::to_f64;
 use crate::instr::{
-    Branch, Combine, CombineDest, FloatAcc, FloatMul, Instr, Load, Sampler, ScalarReg, ScalarSource, Store, Varying,
-    VaryingFetch, VaryingSource, VecAcc, VecDest, VecMul, VecReg, VecSource,
+    Branch, Combine, CombineDest, FieldRef, FloatAcc, FloatMul, Instr, Load, Sampler, ScalarReg, ScalarSource, Store,
+    Varying, VaryingFetch, VaryingSource, VecAcc, VecDest, VecMul, VecReg, VecSource,
 };
 use crate::ops::proposed::{self as names, Pipeline};
 use crate::ops::{
@@ -71,46 +71,26 @@ pub fn print_instr(instr: &Instr, label: impl Fn(i32) -> Option<String>) -> Stri
     if instr.sync {
         parts.push(ops::SYNC_NAME.to_string());
     }
-    if let Some(v) = &instr.varying {
-        parts.push(varying(v));
-    }
-    if let Some(s) = &instr.sampler {
-        parts.push(sampler(s));
-    }
-    if let Some(l) = &instr.load {
-        parts.push(load(l));
-    }
-    if let Some(m) = &instr.vec4_mul {
-        parts.push(vec4_mul(m));
-    }
-    if let Some(m) = &instr.float_mul {
-        parts.push(float_mul(m));
-    }
-    if let Some(a) = &instr.vec4_acc {
-        parts.push(vec4_acc(a));
-    }
-    if let Some(a) = &instr.float_acc {
-        parts.push(float_acc(a));
-    }
-    if let Some(c) = &instr.combine {
-        parts.push(combine(c));
-    }
-    if let Some(s) = &instr.store {
-        parts.push(store(s));
-    }
-    if let Some(b) = &instr.branch {
-        parts.push(branch(b, &label));
-    }
-    for (field, values) in [(&ops::FIELDS[10], &instr.const0), (&ops::FIELDS[11], &instr.const1)] {
-        if let Some(values) = values {
-            let mut text = field.mesa.to_string();
+    parts.extend(instr.fields().map(|field| match field {
+        FieldRef::Varying(v) => varying(v),
+        FieldRef::Sampler(s) => sampler(s),
+        FieldRef::Load(l) => load(l),
+        FieldRef::VecMul(m) => vec4_mul(m),
+        FieldRef::FloatMul(m) => float_mul(m),
+        FieldRef::VecAcc(a) => vec4_acc(a),
+        FieldRef::FloatAcc(a) => float_acc(a),
+        FieldRef::Combine(c) => combine(c),
+        FieldRef::Store(s) => store(s),
+        FieldRef::Branch(b) => branch(b, &label),
+        FieldRef::Const0(values) | FieldRef::Const1(values) => {
+            let mut text = field.field().info().mesa.to_string();
             for &v in values {
                 text.push(' ');
                 text.push_str(&half(v));
             }
-            parts.push(text);
+            text
         }
-    }
+    }));
     if parts.is_empty() {
         return names::NOP.to_string();
     }
