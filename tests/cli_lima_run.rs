@@ -43,49 +43,11 @@ fn fragment(program: &str, args: &[&str]) -> String {
     stdout(&out)
 }
 
-/// The four numbers of a `$0 = (x, y, z, w)` line.
-fn colour(line: &str) -> [f32; 4] {
-    let inner = line
-        .strip_prefix("$0 = (")
-        .and_then(|l| l.strip_suffix(")\n"))
-        .unwrap_or_else(|| panic!("not a colour line: {line:?}"));
-    let numbers: Vec<f32> = inner.split(", ").map(|n| n.parse().unwrap()).collect();
-    numbers.try_into().unwrap()
-}
-
 fn assert_close(got: [f32; 4], want: [f32; 4]) {
     assert!(
         (0..4).all(|i| (got[i] - want[i]).abs() <= 1e-6),
         "{got:?} against {want:?}"
     );
-}
-
-/// Writes an 8-bit RGBA picture from its rows, bottom row first.
-fn write_png(path: &Path, width: u32, rows_from_bottom: &[Vec<[u8; 4]>]) {
-    let file = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
-    let mut encoder = png::Encoder::new(file, width, rows_from_bottom.len() as u32);
-    encoder.set_color(png::ColorType::Rgba);
-    encoder.set_depth(png::BitDepth::Eight);
-    let data: Vec<u8> = rows_from_bottom.iter().rev().flatten().flatten().copied().collect();
-    encoder.write_header().unwrap().write_image_data(&data).unwrap();
-}
-
-/// A PNG picture's size and its pixels, rows from the bottom.
-fn read_png(bytes: &[u8]) -> (u32, u32, Vec<Vec<[u8; 4]>>) {
-    let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
-    let mut reader = decoder.read_info().unwrap();
-    let mut buffer = vec![0; reader.output_buffer_size().unwrap()];
-    let info = reader.next_frame(&mut buffer).unwrap();
-    assert_eq!(
-        (info.color_type, info.bit_depth),
-        (png::ColorType::Rgba, png::BitDepth::Eight)
-    );
-    let rows = buffer[..info.buffer_size()]
-        .chunks(info.width as usize * 4)
-        .rev()
-        .map(|row| row.chunks(4).map(|p| p.try_into().unwrap()).collect())
-        .collect();
-    (info.width, info.height, rows)
 }
 
 /// `value` in 8 bits, as a picture stores it.
@@ -195,17 +157,18 @@ fn size_renders_a_png_to_the_output_file_or_a_pipe() {
         stderr(&out)
     );
     let bytes = std::fs::read(&out_png).unwrap();
-    let (width, height, rows) = read_png(&bytes);
-    assert_eq!((width, height), (6, 4));
+    let picture = decode_png(&bytes);
+    assert_eq!((picture.width, picture.height), (6, 4));
     // Each pixel is (u, v, 0, 1) of its centre, v from the bottom.
-    for (y, row) in rows.iter().enumerate() {
-        for (x, pixel) in row.iter().enumerate() {
+    for y in 0..4 {
+        for x in 0..6 {
             let (u, v) = ((x as f32 + 0.5) / 6.0, (y as f32 + 0.5) / 4.0);
-            assert_eq!(*pixel, [byte(u), byte(v), 0, 255], "pixel ({x}, {y})");
+            let pixel = picture.pixel_from_bottom(x, y);
+            assert_eq!(pixel, [byte(u), byte(v), 0, 255], "pixel ({x}, {y})");
         }
     }
     // Pixel (0, 0) is (1/12, 1/8): (21.25, 31.875) -> (21, 32).
-    assert_eq!(rows[0][0], [21, 32, 0, 255]);
+    assert_eq!(picture.pixel_from_bottom(0, 0), [21, 32, 0, 255]);
     // Standard output that is a pipe takes the picture: the same bytes.
     let out = run_program(VARYING_0, &["--size", "6x4"]);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -215,9 +178,12 @@ fn size_renders_a_png_to_the_output_file_or_a_pipe() {
     let scaled = "stop, load.v $1 gl_FragCoord, mul.v0 $0 $1 ^const0, const0 0.125 0.25 0 1\n";
     let out = run_program(scaled, &["--size", "6x4"]);
     assert!(out.status.success(), "{}", stderr(&out));
-    let (_, _, rows) = read_png(&out.stdout);
-    assert_eq!(rows[3][5], [175, 223, 0, 255]);
-    assert_eq!(rows[0][0], [byte(0.5 / 8.0), byte(0.5 / 4.0), 0, 255]);
+    let picture = decode_png(&out.stdout);
+    assert_eq!(picture.pixel_from_bottom(5, 3), [175, 223, 0, 255]);
+    assert_eq!(
+        picture.pixel_from_bottom(0, 0),
+        [byte(0.5 / 8.0), byte(0.5 / 4.0), 0, 255]
+    );
 }
 
 #[test]

@@ -246,13 +246,7 @@ fn every_code_is_explained() {
 
 /// The pixel at column `x`, row `y` from the bottom, of a PNG file.
 fn png_pixel(path: &Path, x: u32, y: u32) -> [u8; 4] {
-    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
-    let mut reader = decoder.read_info().unwrap();
-    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-    let info = reader.next_frame(&mut buf).unwrap();
-    assert_eq!(info.color_type, png::ColorType::Rgba);
-    let at = (((info.height - 1 - y) * info.width + x) * 4) as usize;
-    [buf[at], buf[at + 1], buf[at + 2], buf[at + 3]]
+    read_png(path).pixel_from_bottom(x, y)
 }
 
 #[test]

@@ -72,16 +72,6 @@ fn fragment(name: &str, args: &[&str]) -> String {
     stdout(&out)
 }
 
-/// The four numbers of a `$0 = (x, y, z, w)` line.
-fn colour(line: &str) -> [f32; 4] {
-    let inner = line
-        .strip_prefix("$0 = (")
-        .and_then(|l| l.strip_suffix(")\n"))
-        .unwrap_or_else(|| panic!("not a colour line: {line:?}"));
-    let numbers: Vec<f32> = inner.split(", ").map(|n| n.parse().unwrap()).collect();
-    numbers.try_into().unwrap()
-}
-
 fn assert_close(got: [f32; 4], want: [f32; 4], what: &str) {
     for lane in 0..4 {
         assert!(
@@ -93,49 +83,8 @@ fn assert_close(got: [f32; 4], want: [f32; 4], what: &str) {
     }
 }
 
-/// A decoded 8-bit RGBA picture.
-struct Picture {
-    width: u32,
-    height: u32,
-    rgba: Vec<u8>,
-}
-
-impl Picture {
-    fn read(path: &Path) -> Picture {
-        let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
-        let mut reader = decoder.read_info().unwrap();
-        let mut rgba = vec![0; reader.output_buffer_size().unwrap()];
-        let info = reader.next_frame(&mut rgba).unwrap();
-        assert_eq!(
-            (info.color_type, info.bit_depth),
-            (png::ColorType::Rgba, png::BitDepth::Eight)
-        );
-        Picture {
-            width: info.width,
-            height: info.height,
-            rgba,
-        }
-    }
-
-    /// The pixel at column `x`, row `y` counted from the bottom.
-    fn at(&self, x: u32, y: u32) -> [u8; 4] {
-        let i = (((self.height - 1 - y) * self.width + x) * 4) as usize;
-        self.rgba[i..i + 4].try_into().unwrap()
-    }
-}
-
-/// Writes an 8-bit RGBA picture whose rows are given from the bottom, as a texture reads them.
-fn write_png(path: &Path, width: u32, rows_from_bottom: &[Vec<[u8; 4]>]) {
-    let file = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
-    let mut encoder = png::Encoder::new(file, width, rows_from_bottom.len() as u32);
-    encoder.set_color(png::ColorType::Rgba);
-    encoder.set_depth(png::BitDepth::Eight);
-    let data: Vec<u8> = rows_from_bottom.iter().rev().flatten().flatten().copied().collect();
-    encoder.write_header().unwrap().write_image_data(&data).unwrap();
-}
-
 /// `polyasm run -t lima EXAMPLE --size WxH -o FILE ARGS...`: the picture.
-fn render(name: &str, size: &str, args: &[&str]) -> Picture {
+fn render(name: &str, size: &str, args: &[&str]) -> polyasm_core::picture::Image {
     let dir = temp();
     let out_png: PathBuf = dir.path().join("out.png");
     let path = example(name);
@@ -147,7 +96,7 @@ fn render(name: &str, size: &str, args: &[&str]) -> Picture {
         "{name}: {}",
         stderr(&out)
     );
-    Picture::read(&out_png)
+    read_png(&out_png)
 }
 
 /// `value` in 8 bits, as the picture stores it.
@@ -268,7 +217,7 @@ fn texture_copy_reads_texture_0_at_varying_0() {
     let picture = render("texture_copy", "4x2", &["--texture", &binding]);
     for (j, row) in rows.iter().enumerate() {
         for (i, want) in row.iter().enumerate() {
-            assert_eq!(picture.at(i as u32, j as u32), *want, "pixel ({i}, {j})");
+            assert_eq!(picture.pixel_from_bottom(i as u32, j as u32), *want, "pixel ({i}, {j})");
         }
     }
 
@@ -285,7 +234,7 @@ fn texture_copy_reads_texture_0_at_varying_0() {
     });
     // Red: texel column 1 has 60, weighed 1/4: 15. Green: texel row 1 has 200, by 1/4: 50.
     assert_eq!(bytes(want)[..2], [15, 50]);
-    let got = picture.at(1, 1);
+    let got = picture.pixel_from_bottom(1, 1);
     assert!(
         (0..4).all(|lane| got[lane].abs_diff(byte(want[lane])) <= 1),
         "{got:?} against {:?}",
@@ -299,12 +248,12 @@ fn solid_colour_is_opaque_black_and_clear_is_white() {
     assert_eq!(fragment("solid_colour", &[]), "$0 = (0, 0, 0, 1)\n");
     let picture = render("solid_colour", "3x2", &[]);
     for (x, y) in [(0, 0), (2, 0), (1, 1), (2, 1)] {
-        assert_eq!(picture.at(x, y), [0, 0, 0, 255]);
+        assert_eq!(picture.pixel_from_bottom(x, y), [0, 0, 0, 255]);
     }
     // const0.x = 1 in every lane.
     assert_eq!(fragment("clear.mesa", &[]), "$0 = (1, 1, 1, 1)\n");
     let picture = render("clear.mesa", "2x2", &[]);
-    assert_eq!(picture.at(1, 1), [255; 4]);
+    assert_eq!(picture.pixel_from_bottom(1, 1), [255; 4]);
 }
 
 #[test]
@@ -318,7 +267,7 @@ fn vertex_colour_passes_varying_1_through() {
     let picture = render("vertex_colour", "5x3", &["--varying", "1=1,0.5,0,1"]);
     for y in 0..3 {
         for x in 0..5 {
-            assert_eq!(picture.at(x, y), [255, 128, 0, 255], "pixel ({x}, {y})");
+            assert_eq!(picture.pixel_from_bottom(x, y), [255, 128, 0, 255], "pixel ({x}, {y})");
         }
     }
 }
@@ -401,7 +350,7 @@ fn discard_drops_fragments_left_of_the_middle() {
             } else {
                 [255, 128, 32, 255]
             };
-            assert_eq!(picture.at(x, y), want, "pixel ({x}, {y})");
+            assert_eq!(picture.pixel_from_bottom(x, y), want, "pixel ({x}, {y})");
         }
     }
 }
@@ -435,24 +384,30 @@ fn procedural_renders_the_checkerboard_shaded_by_rings() {
     // Chosen points, worked out by hand.
     // The centre pixel (256, 256): u = v = 256.5 / 512, in square (4, 4), both even: slate;
     // d = 0.5 / 512 * sqrt(2), so cos(6 d turns) is 1 to 4 decimals: slate at full brightness.
-    assert_eq!(picture.at(256, 256), bytes([SLATE[0], SLATE[1], SLATE[2], 1.0]));
+    assert_eq!(
+        picture.pixel_from_bottom(256, 256),
+        bytes([SLATE[0], SLATE[1], SLATE[2], 1.0])
+    );
     // Pixel (320, 256): square (5, 4), odd and even: cream. d = 64.5 / 512 = 0.126 (dy is
     // 0.5 / 512), 6 d = 0.756 turn, just past three quarters: the cosine is
     // sin(0.0059 turn) = 0.037, the brightness 0.759: (193.6, 169.4, 121.0).
-    assert_eq!(picture.at(320, 256), [194, 169, 121, 255]);
+    assert_eq!(picture.pixel_from_bottom(320, 256), [194, 169, 121, 255]);
     // Pixel (256, 299): square (4, 4), slate; d = 43 / 512 ~ 1/12, 6 d ~ 1/2 turn, cosine
     // -1: slate at half brightness, (15.9, 31.9, 47.8).
-    assert_eq!(picture.at(256, 299), [16, 32, 48, 255]);
+    assert_eq!(picture.pixel_from_bottom(256, 299), [16, 32, 48, 255]);
     // The corner pixel (0, 0): square (0, 0), slate; d = 255.5 / 512 * sqrt(2) = 0.7057,
     // 6 d = 4.234 turns, cos(0.234 turn) = 0.098, brightness 0.7745: (24.7, 49.4, 74.1).
-    assert_eq!(picture.at(0, 0), [25, 49, 74, 255]);
-    assert_eq!(picture.at(0, 0), bytes(procedural(0.5 / 512.0, 0.5 / 512.0)));
+    assert_eq!(picture.pixel_from_bottom(0, 0), [25, 49, 74, 255]);
+    assert_eq!(
+        picture.pixel_from_bottom(0, 0),
+        bytes(procedural(0.5 / 512.0, 0.5 / 512.0))
+    );
     // And every pixel, within 1 per channel (the cosine is rounded from f64).
     for y in 0..512 {
         for x in 0..512 {
             let (u, v) = uv(x, y, 512, 512);
             let want = bytes(procedural(u, v));
-            let got = picture.at(x, y);
+            let got = picture.pixel_from_bottom(x, y);
             assert!(
                 (0..4).all(|i| got[i].abs_diff(want[i]) <= 1),
                 "pixel ({x}, {y}): {got:?} against {want:?}"
@@ -492,7 +447,10 @@ fn the_readmes_lima_commands_do_what_they_say() {
     let png = outputs(command("polyasm run -t lima examples/lima/procedural.pp"));
     let path = dir.path().join("readme.png");
     std::fs::write(&path, png).unwrap();
-    let picture = Picture::read(&path);
+    let picture = read_png(&path);
     assert_eq!((picture.width, picture.height), (512, 512));
-    assert_eq!(picture.at(256, 256), bytes([SLATE[0], SLATE[1], SLATE[2], 1.0]));
+    assert_eq!(
+        picture.pixel_from_bottom(256, 256),
+        bytes([SLATE[0], SLATE[1], SLATE[2], 1.0])
+    );
 }

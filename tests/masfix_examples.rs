@@ -261,7 +261,7 @@ fn the_expected_outputs_agree_with_models() {
     assert_eq!(String::from_utf8(case("compile_time").expected).unwrap(), tables);
 
     let reverse = case("reverse");
-    let mut reversed = Vec::new();
+    let mut reversed: Vec<u8> = Vec::new();
     for line in reverse.stdin.split_inclusive(|&b| b == b'\n') {
         let (text, end): (&[u8], &[u8]) = if let Some(t) = line.strip_suffix(b"\r\n") {
             (t, b"\r\n")

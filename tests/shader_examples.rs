@@ -400,24 +400,6 @@ fn each_example_survives_bytecode_and_disassembly() {
     }
 }
 
-/// The RGBA bytes, width and height of a PNG file.
-fn read_png(path: &Path) -> Image {
-    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
-    let mut reader = decoder.read_info().unwrap();
-    let mut rgba = vec![0; reader.output_buffer_size().unwrap()];
-    let info = reader.next_frame(&mut rgba).unwrap();
-    assert_eq!(
-        (info.color_type, info.bit_depth),
-        (png::ColorType::Rgba, png::BitDepth::Eight)
-    );
-    rgba.truncate(info.buffer_size());
-    Image {
-        width: info.width,
-        height: info.height,
-        rgba,
-    }
-}
-
 fn assert_within_one(what: &str, a: &Image, b: &Image) {
     assert_eq!((a.width, a.height), (b.width, b.height), "{what}");
     let far = a.rgba.iter().zip(&b.rgba).filter(|(x, y)| x.abs_diff(**y) > 1).count();

@@ -81,3 +81,43 @@ pub fn wait_bounded(child: &mut Child, what: &str) -> ExitStatus {
         std::thread::sleep(Duration::from_millis(2));
     }
 }
+
+/// A PNG picture's pixels (8-bit RGBA, asserted).
+pub fn decode_png(bytes: &[u8]) -> polyasm_core::picture::Image {
+    let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    let mut reader = decoder.read_info().unwrap();
+    let mut rgba = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut rgba).unwrap();
+    assert_eq!(
+        (info.color_type, info.bit_depth),
+        (png::ColorType::Rgba, png::BitDepth::Eight)
+    );
+    rgba.truncate(info.buffer_size());
+    polyasm_core::picture::Image {
+        width: info.width,
+        height: info.height,
+        rgba,
+    }
+}
+
+/// The PNG picture in file `path`.
+pub fn read_png(path: &Path) -> polyasm_core::picture::Image {
+    decode_png(&std::fs::read(path).unwrap())
+}
+
+/// Writes an 8-bit RGBA picture whose rows are given from the bottom, as a texture reads them.
+pub fn write_png(path: &Path, width: u32, rows_from_bottom: &[Vec<[u8; 4]>]) {
+    let rgba: Vec<u8> = rows_from_bottom.iter().rev().flatten().flatten().copied().collect();
+    let file = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    polyasm_core::picture::write_png(width, rows_from_bottom.len() as u32, &rgba, file).unwrap();
+}
+
+/// The four numbers of the `$0 = (x, y, z, w)` line `polyasm run -t lima` prints.
+pub fn colour(line: &str) -> [f32; 4] {
+    let inner = line
+        .strip_prefix("$0 = (")
+        .and_then(|l| l.strip_suffix(")\n"))
+        .unwrap_or_else(|| panic!("not a colour line: {line:?}"));
+    let numbers: Vec<f32> = inner.split(", ").map(|n| n.parse().unwrap()).collect();
+    numbers.try_into().unwrap()
+}
