@@ -321,6 +321,43 @@ impl From<Range<usize>> for TextRange {
     }
 }
 
+/// Where a statement's list went in an arena, a `Vec` its parser appends to (the parser's
+/// state, which chumsky rewinds when it backtracks): parse results hold this instead of a list
+/// of their own, so that a statement allocates nothing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Run {
+    start: u32,
+    len: u32,
+}
+
+impl Run {
+    /// Items `range` of the arena.
+    pub fn new(range: Range<usize>) -> Run {
+        Run {
+            start: range.start as u32,
+            len: range.len() as u32,
+        }
+    }
+
+    /// The last `len` items of `arena`: the list just parsed.
+    pub fn last<T>(arena: &[T], len: usize) -> Run {
+        Run::new(arena.len() - len..arena.len())
+    }
+
+    /// The items, read from the arena they were parsed into.
+    pub fn of<T>(self, arena: &[T]) -> &[T] {
+        &arena[self.start as usize..(self.start + self.len) as usize]
+    }
+
+    pub fn len(self) -> usize {
+        self.len as usize
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.len == 0
+    }
+}
+
 /// Something that knows where it was written.
 pub trait HasSpan {
     fn span(&self) -> TextRange;

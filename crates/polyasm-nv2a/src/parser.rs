@@ -11,7 +11,7 @@ use std::ops::Range;
 use chumsky::input::{MapExtra, ValueInput};
 use chumsky::inspector::TruncateState;
 use chumsky::prelude::*;
-use polyasm_core::front::{Bounded, HasSpan, Labels, SyntaxError, TextRange};
+use polyasm_core::front::{Bounded, HasSpan, Labels, Run, SyntaxError, TextRange};
 
 use crate::lexer::Tok;
 
@@ -64,26 +64,7 @@ impl HasSpan for Operand {
 pub type Operands = TruncateState<Operand>;
 
 /// A statement's operands: a run of the [`Operands`] arena.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct OperandList {
-    start: u32,
-    len: u32,
-}
-
-impl OperandList {
-    /// The operands, read from the arena they were parsed into.
-    pub fn of(self, arena: &[Operand]) -> &[Operand] {
-        &arena[self.start as usize..(self.start + self.len) as usize]
-    }
-
-    pub fn len(self) -> usize {
-        self.len as usize
-    }
-
-    pub fn is_empty(self) -> bool {
-        self.len == 0
-    }
-}
+pub type OperandList = Run;
 
 /// An operation: a mnemonic and its operands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -149,10 +130,7 @@ where
     type Extra<E> = extra::Full<E, Operands, ()>;
     let at = |_, e: &mut MapExtra<'t, '_, I, Extra<E>>| TextRange::from(e.span());
     // The last `len` operands pushed are the list just parsed.
-    let list = |len: usize, e: &mut MapExtra<'t, '_, I, Extra<E>>| OperandList {
-        start: (e.state().len() - len) as u32,
-        len: len as u32,
-    };
+    let list = |len: usize, e: &mut MapExtra<'t, '_, I, Extra<E>>| Run::last(e.state(), len);
     let ident = select! { Tok::Ident => () }.map_with(at);
     let int = E::label(select! { Tok::Int => () }.map_with(at), "a number");
     let a0 = E::label(ident, "A0");
@@ -323,10 +301,7 @@ fn quick_operation_into(tokens: &[(Tok, Range<usize>)], arena: &mut Vec<Operand>
     }
     Some(Operation {
         mnemonic: TextRange::from(mnemonic.clone()),
-        operands: OperandList {
-            start: start as u32,
-            len: (arena.len() - start) as u32,
-        },
+        operands: Run::new(start..arena.len()),
         span: TextRange::from(mnemonic.clone()).to(range(tokens.len() - 1)),
     })
 }
@@ -565,7 +540,11 @@ mod tests {
             assert_eq!(arena, before, "a failed quick parse leaves the arena as it was");
         }
         result.map(|op| {
-            assert_eq!(op.operands.start, 1, "the operands follow what the arena held");
+            assert_eq!(
+                op.operands,
+                Run::new(1..arena.len()),
+                "the operands follow what the arena held"
+            );
             (op.mnemonic, op.span, op.operands.of(&arena).to_vec())
         })
     }
