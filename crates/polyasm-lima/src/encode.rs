@@ -46,8 +46,20 @@ pub struct Assembled {
 /// assert_eq!(words, [0x000005e6, 0xf1003c20, 0x00000000, 0x39001000, 0x00000e4e, 0x000007cf]);
 /// ```
 pub fn assemble_proposed(sources: &SourceMap, file: SourceId, listing: bool) -> Outcome<Assembled> {
+    assemble(sources, file, listing, true)
+}
+
+/// Assembles source `file` in the proposed syntax to its words, as [`assemble_proposed`] does,
+/// without keeping the instructions (the words of a big program take a seventh of their
+/// memory).
+pub fn assemble_proposed_object(sources: &SourceMap, file: SourceId, listing: bool) -> Outcome<Object> {
+    assemble(sources, file, listing, false).map(|assembled| assembled.object)
+}
+
+/// Assembles source `file`; the instructions are in the result when `keep` is set.
+fn assemble(sources: &SourceMap, file: SourceId, listing: bool, keep: bool) -> Outcome<Assembled> {
     let text = sources.get(file).text();
-    let mut encoder = Encoder::new(file, text);
+    let mut encoder = Encoder::new(file, text, listing, keep);
     // Chunks the encoder is done with go back to the parser's thread to be freed there: memory
     // freed on another thread than the one that allocated it makes both wait on the allocator.
     let spent = std::sync::Mutex::new(Vec::new());
@@ -71,7 +83,7 @@ pub fn assemble_proposed(sources: &SourceMap, file: SourceId, listing: bool) -> 
                 .push(chunk);
         },
     );
-    encoder.finish(listing)
+    encoder.finish()
 }
 
 /// One statement as the parser left it: read, or its syntax errors (the range, what was
@@ -291,6 +303,9 @@ struct Reads {
 struct Encoder<'s> {
     file: SourceId,
     text: &'s str,
+    /// Whether the instructions are kept, and the span of each for a listing.
+    keep: bool,
+    listing: bool,
     instrs: Vec<Instr>,
     spans: Vec<TextRange>,
     /// (instruction, target, span of the target operand).
@@ -312,15 +327,17 @@ fn letter_index(c: u8) -> Option<u8> {
 }
 
 impl<'s> Encoder<'s> {
-    fn new(file: SourceId, text: &'s str) -> Encoder<'s> {
+    fn new(file: SourceId, text: &'s str, listing: bool, keep: bool) -> Encoder<'s> {
         // At most one instruction a line: reserving that up front spares copying a big program
         // as it grows (the pages of what is not used are never touched).
         let lines = text.bytes().filter(|&b| b == b'\n').count() + 1;
         Encoder {
             file,
             text,
-            instrs: Vec::with_capacity(lines),
-            spans: Vec::with_capacity(lines),
+            keep,
+            listing,
+            instrs: Vec::with_capacity(if keep { lines } else { 0 }),
+            spans: Vec::with_capacity(if listing { lines } else { 0 }),
             branches: Vec::new(),
             labels: NameMap::default(),
             label_order: Vec::new(),
@@ -359,7 +376,7 @@ impl<'s> Encoder<'s> {
                     let d = error::duplicate_label(self.span(*name), self.span(first), text);
                     self.push(d);
                 } else {
-                    self.labels.insert(text, (self.instrs.len(), *name));
+                    self.labels.insert(text, (self.words.pushed(), *name));
                     self.label_order.push(text);
                 }
             }
@@ -373,8 +390,12 @@ impl<'s> Encoder<'s> {
     /// Appends an instruction read from `span`, and its words.
     fn add(&mut self, instr: Instr, span: TextRange) {
         self.words.push(&instr);
-        self.instrs.push(instr);
-        self.spans.push(span);
+        if self.keep {
+            self.instrs.push(instr);
+        }
+        if self.listing {
+            self.spans.push(span);
+        }
     }
 
     // ----- opcodes -----
@@ -1931,7 +1952,7 @@ impl<'s> Encoder<'s> {
         let Some((term, _)) = self.plain_term(operand, "a label or a relative word offset (`+4`)", false) else {
             return;
         };
-        let index = self.instrs.len();
+        let index = self.words.pushed();
         let text = self.str(term.span);
         let target = match term.value {
             Value::Name if term.suffix.is_none() => Some(Target::Label(term.span)),
@@ -2018,12 +2039,10 @@ impl<'s> Encoder<'s> {
 
     // ----- the end -----
 
-    fn finish(mut self, listing: bool) -> Outcome<Assembled> {
+    fn finish(mut self) -> Outcome<Assembled> {
         // The word offset of instruction `i`, or the end for `i` past the last.
         let start_of = |words: &Words, i: usize| words.starts().get(i).copied().unwrap_or(words.len()) as i64;
         let branches = std::mem::take(&mut self.branches);
-        // The target lengths of the branches to labels, in the order of the instructions.
-        let mut known = Vec::new();
         for (index, target, span) in branches {
             let mut target_count = None;
             let relative = match target {
@@ -2047,17 +2066,15 @@ impl<'s> Encoder<'s> {
                 self.push(error::branch_range(self.span(span), relative));
                 continue;
             }
-            if let Some(Branch::Jump { target, .. }) = &mut self.instrs[index].branch {
+            self.words.resolve(index, relative as i32, target_count);
+            if let Some(Some(Branch::Jump { target, .. })) = self.instrs.get_mut(index).map(|i| &mut i.branch) {
                 *target = relative as i32;
-                if let Some(count) = target_count {
-                    known.push((index, count));
-                }
             }
         }
-        let words = self.words.finish(&self.instrs, &known);
-        let mut object = Object::assembled_from(4, self.file, listing);
-        if listing {
-            object.reserve(self.instrs.len(), 4);
+        let words = self.words.finish();
+        let mut object = Object::assembled_from(4, self.file, self.listing);
+        if self.listing {
+            object.reserve(self.spans.len(), 4);
             for (i, span) in self.spans.iter().enumerate() {
                 let (start, end) = (start_of(&self.words, i), start_of(&self.words, i + 1));
                 object.push(

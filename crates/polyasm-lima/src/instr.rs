@@ -1487,13 +1487,14 @@ pub fn encode(program: &[Instr]) -> Vec<u32> {
     for instr in program {
         words.push(instr);
     }
-    words.finish(program, &[])
+    words.finish()
 }
 
 /// A program's words, encoded an instruction at a time as the program streams in; what
-/// [`encode`] gives once [`Words::finish`] has the final instructions. A control word gets its
-/// next-length bits when the next instruction comes; a branch's fields are written again at
-/// the end, when its target and the length at its target are known.
+/// [`encode`] gives once [`Words::finish`] is called. A control word gets its next-length bits
+/// when the next instruction comes; a branch to an offset keeps a copy of its instruction, whose
+/// target [`Words::resolve`] may set later (labels are resolved at the end), and its fields are
+/// written again by [`Words::finish`], when the length at its target is known.
 #[derive(Clone, Debug, Default)]
 pub struct Words {
     words: Vec<u32>,
@@ -1502,7 +1503,17 @@ pub struct Words {
     /// The length of each instruction in words.
     counts: Vec<u32>,
     /// The instructions with a branch to an offset.
-    jumps: Vec<usize>,
+    jumps: Vec<Jump>,
+}
+
+/// An instruction with a branch to an offset, kept by [`Words`] until its fields are final.
+#[derive(Clone, Debug)]
+struct Jump {
+    /// Its index in the program.
+    at: usize,
+    instr: Instr,
+    /// The length of the instruction at its target, when the caller knows it.
+    target_count: Option<u32>,
 }
 
 impl Words {
@@ -1523,7 +1534,11 @@ impl Words {
             self.words[previous] |= (count & ctrl::NEXT_COUNT_MASK) << ctrl::NEXT_COUNT_SHIFT | ctrl::PREFETCH;
         }
         if matches!(instr.branch, Some(Branch::Jump { .. })) {
-            self.jumps.push(self.starts.len());
+            self.jumps.push(Jump {
+                at: self.starts.len(),
+                instr: *instr,
+                target_count: None,
+            });
         }
         let start = self.words.len();
         self.starts.push(start);
@@ -1556,25 +1571,40 @@ impl Words {
         self.counts.get(i).copied().unwrap_or(0)
     }
 
-    /// The words of `program`, the instructions pushed, in their final form: the branches'
-    /// fields are written again from them. `known` holds (instruction, target-count bits) for
-    /// branches whose target's length the caller knows, in the order of the instructions;
-    /// the others are searched for. The starts stay for [`Words::starts`].
-    pub fn finish(&mut self, program: &[Instr], known: &[(usize, u32)]) -> Vec<u32> {
-        let mut known = known.iter().peekable();
-        for &i in &self.jumps {
-            let instr = &program[i];
-            while known.next_if(|(at, _)| *at < i).is_some() {}
-            let target_count = match (instr.branch, known.next_if(|(at, _)| *at == i)) {
-                (_, Some(&(_, count))) => count,
-                (Some(Branch::Jump { target, .. }), None) => {
-                    count_near(&self.starts, &self.counts, i, i64::from(target))
+    /// How many instructions were pushed.
+    pub fn pushed(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// Sets the target of the branch of instruction `i` to `target` words, and the length of
+    /// the instruction there when the caller knows it (else [`Words::finish`] looks it up).
+    /// Nothing happens when instruction `i` has no branch to an offset.
+    pub fn resolve(&mut self, i: usize, target: i32, target_count: Option<u32>) {
+        let Ok(j) = self.jumps.binary_search_by_key(&i, |jump| jump.at) else {
+            return;
+        };
+        let jump = &mut self.jumps[j];
+        if let Some(Branch::Jump { target: to, .. }) = &mut jump.instr.branch {
+            *to = target;
+        }
+        jump.target_count = target_count;
+    }
+
+    /// The words of the instructions pushed, in their final form: the branches' fields are
+    /// written again with their targets and target lengths. The starts stay for
+    /// [`Words::starts`].
+    pub fn finish(&mut self) -> Vec<u32> {
+        for jump in &self.jumps {
+            let target_count = match (jump.target_count, jump.instr.branch) {
+                (Some(count), _) => count,
+                (None, Some(Branch::Jump { target, .. })) => {
+                    count_near(&self.starts, &self.counts, jump.at, i64::from(target))
                 }
                 _ => 0,
             };
-            let payload = payload(instr, target_count as u8);
-            let from = self.starts[i] + 1;
-            let len = self.counts[i] as usize - 1;
+            let payload = payload(&jump.instr, target_count as u8);
+            let from = self.starts[jump.at] + 1;
+            let len = self.counts[jump.at] as usize - 1;
             self.words[from..from + len].copy_from_slice(&payload[..len]);
         }
         std::mem::take(&mut self.words)
@@ -1657,7 +1687,10 @@ mod tests {
             arg1: 0,
             target: program[1].count() as i32,
         });
-        let streamed = words.finish(&program, &[]);
+        words.resolve(1, program[1].count() as i32, None);
+        // Resolving an instruction without a branch changes nothing.
+        words.resolve(0, 7, Some(7));
+        let streamed = words.finish();
         assert_eq!(words.len(), streamed.len());
         let mut whole = Vec::new();
         for (i, instr) in program.iter().enumerate() {
@@ -1677,7 +1710,8 @@ mod tests {
         }
         assert_eq!(again.count(2), counts[2]);
         assert_eq!(again.count(9), 0);
-        assert_eq!(again.finish(&program, &[(0, 7), (1, again.count(2))]), whole);
+        again.resolve(1, program[1].count() as i32, Some(again.count(2)));
+        assert_eq!(again.finish(), whole);
     }
 
     #[test]

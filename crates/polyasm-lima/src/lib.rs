@@ -102,13 +102,8 @@ pub fn assemble(sources: &SourceMap, file: SourceId, options: &AssembleOptions) 
     let text = sources.get(file).text();
     match options.syntax.unwrap_or_else(|| Syntax::detect(text)) {
         Syntax::Mesa => assemble_mesa(sources, file, options.listing),
-        Syntax::Proposed => assemble_proposed(sources, file, options.listing),
+        Syntax::Proposed => encode::assemble_proposed_object(sources, file, options.listing),
     }
-}
-
-/// The proposed syntax's assembler.
-fn assemble_proposed(sources: &SourceMap, file: SourceId, listing: bool) -> Outcome<Object> {
-    encode::assemble_proposed(sources, file, listing).map(|assembled| assembled.object)
 }
 
 /// Assembles Mesa's text (with or without the `@N: ` prefix).
