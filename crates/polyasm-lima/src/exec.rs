@@ -131,8 +131,10 @@ impl Texture {
                 let (x0, y0) = (x.floor(), y.floor());
                 let (fx, fy) = (x - x0, y - y0);
                 let (i, j) = (x0 as i64, y0 as i64);
-                let bottom = lerp(self.texel(i, j, wrap), self.texel(i + 1, j, wrap), fx);
-                let top = lerp(self.texel(i, j + 1, wrap), self.texel(i + 1, j + 1, wrap), fx);
+                // A coordinate past i64's range saturates; so does the texel after it.
+                let (i1, j1) = (i.saturating_add(1), j.saturating_add(1));
+                let bottom = lerp(self.texel(i, j, wrap), self.texel(i1, j, wrap), fx);
+                let top = lerp(self.texel(i, j1, wrap), self.texel(i1, j1, wrap), fx);
                 lerp(bottom, top, fy)
             }
         }
@@ -650,7 +652,7 @@ fn combine_op(op: CombineOp, a: f32, b: f32) -> Vec4 {
 fn element(alignment: Alignment, index: u16, offset: Option<f32>, slots: usize) -> Option<(usize, usize, usize)> {
     let mut at = i64::from(index);
     if let Some(offset) = offset {
-        at += offset.floor() as i64;
+        at = at.saturating_add(offset.floor() as i64);
     }
     let at = usize::try_from(at).ok()?;
     let (slot, first, lanes) = match alignment {
@@ -665,7 +667,7 @@ fn element(alignment: Alignment, index: u16, offset: Option<f32>, slots: usize) 
 fn fetch_varying(fetch: &VaryingFetch, view: &View, varying0: Vec4, inputs: &Inputs) -> Vec4 {
     let mut at = i64::from(fetch.index);
     if let Some(reg) = fetch.offset {
-        at += view.component(reg).floor() as i64;
+        at = at.saturating_add(view.component(reg).floor() as i64);
     }
     let Ok(at) = usize::try_from(at) else {
         return [0.0; 4];
@@ -825,7 +827,7 @@ impl Quad {
                 };
                 let mut number = i64::from(sampler.index);
                 if let Some(reg) = sampler.offset {
-                    number += view.component(reg).floor() as i64;
+                    number = number.saturating_add(view.component(reg).floor() as i64);
                 }
                 let texture = usize::try_from(number)
                     .ok()

@@ -784,6 +784,44 @@ fn run_time_errors_name_the_instruction() {
 }
 
 #[test]
+fn offsets_and_coordinates_past_i64_saturate() {
+    // A sampler number offset by 3e38: no texture there, and no overflow on the way.
+    let sampler = stop(Instr {
+        sampler: Some(polyasm_lima::instr::Sampler {
+            index: 1,
+            offset: Some(4),
+            lod_bias: None,
+            explicit_lod: false,
+            constant_lod_bias: 0,
+        }),
+        ..Instr::default()
+    });
+    let program = [load_reg(0, 1), sampler];
+    let inputs = with_uniforms(&[[3e38; 4]]);
+    let error = run_fragment(&Program::new(&program), &inputs).unwrap_err();
+    assert_eq!(error.kind, RunErrorKind::NoTexture { sampler: i64::MAX });
+    // A uniform index offset by -3e38 or 3e38 is outside memory, which reads 0.
+    let mut load = uniform(0);
+    load.offset = Some(4);
+    let far = stop(Instr {
+        load: Some(load),
+        vec4_mul: Some(mov(0, v(REG_UNIFORM))),
+        ..Instr::default()
+    });
+    for offset in [-3e38, 3e38] {
+        let inputs = with_uniforms(&[[offset; 4]]);
+        assert_eq!(color(&[load_reg(0, 1), far], &inputs), [0.0; 4]);
+    }
+    // Bilinear sampling at the largest coordinates reads the texels at the saturated edge.
+    for (s, t) in [(3e38, 3e38), (-3e38, 3e38), (f32::MAX, f32::MIN)] {
+        for wrap in [Wrap::Repeat, Wrap::Clamp] {
+            let texel = four_texels().sample(s, t, Filter::Linear, wrap);
+            assert!(texel.iter().all(|c| (0.0..=1.0).contains(c) || c.is_nan()), "{texel:?}");
+        }
+    }
+}
+
+#[test]
 fn varyings_fill_lanes_from_x_by_alignment_and_offset() {
     let fetch = |alignment, index, offset| {
         stop(Instr {
