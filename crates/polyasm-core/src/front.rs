@@ -349,6 +349,11 @@ impl Run {
         &arena[self.start as usize..(self.start + self.len) as usize]
     }
 
+    /// The index of its first item.
+    pub fn start(self) -> usize {
+        self.start as usize
+    }
+
     pub fn len(self) -> usize {
         self.len as usize
     }

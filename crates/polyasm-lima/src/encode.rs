@@ -19,7 +19,7 @@ use crate::ops::{
     COMPONENTS, CombineOp, FB_READS, FbRead, Field, LOAD_SOURCES, LoadSource, MUL_OPS, MulOp, OUTMODS, OutMod,
     PERSPECTIVES, Perspective, VARYING_KINDS, VaryingAlignment, VaryingForm,
 };
-use crate::parser::{self, Expr, Op, Operand, Statement, Term, Value};
+use crate::parser::{self, Arena, Expr, Op, Operand, Statement, Term, Value};
 
 /// An assembled program: its instructions, and its words as an [`Object`] (with a listing:
 /// one entry per instruction, its address the word offset of its control word).
@@ -60,16 +60,20 @@ pub fn assemble_proposed_object(sources: &SourceMap, file: SourceId, listing: bo
 fn assemble(sources: &SourceMap, file: SourceId, listing: bool, keep: bool) -> Outcome<Assembled> {
     let text = sources.get(file).text();
     let mut encoder = Encoder::new(file, text, listing, keep);
-    // Chunks the encoder is done with go back to the parser's thread to be freed there: memory
-    // freed on another thread than the one that allocated it makes both wait on the allocator.
+    // Chunks the encoder is done with go back to the parser's thread, which fills them again:
+    // a chunk's buffers are allocated once, and never freed on another thread than the one that
+    // allocated them (that makes both threads wait on the allocator).
     let spent = std::sync::Mutex::new(Vec::new());
     front::pipeline(
         text.len() >= front::PIPELINE_MIN_BYTES,
         |emit| parse_chunks(text, &spent, emit),
-        |chunk: Vec<Parsed>| {
-            for parsed in &chunk {
+        |mut chunk: Chunk| {
+            // The operands inside calls are the encoder's for the chunk, for reading at any
+            // depth; the operations and operands of each statement are read from the arena.
+            encoder.args = std::mem::take(&mut chunk.arena.args);
+            for parsed in &chunk.parsed {
                 match parsed {
-                    Parsed::Statement(statement) => encoder.statement(statement),
+                    Parsed::Statement(statement) => encoder.statement(statement, &chunk.arena),
                     Parsed::Failed(errors) => {
                         for (range, found, expected) in errors {
                             encoder.syntax_error(range.in_source(file), found, expected);
@@ -77,6 +81,7 @@ fn assemble(sources: &SourceMap, file: SourceId, listing: bool, keep: bool) -> O
                     }
                 }
             }
+            chunk.arena.args = std::mem::take(&mut encoder.args);
             spent
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -93,41 +98,57 @@ enum Parsed {
     Failed(Vec<(TextRange, String, String)>),
 }
 
-/// Lexes and parses `text` a chunk of statements at a time, emitting each chunk, and frees the
-/// chunks the encoder put in `spent`. A valid statement is read by
+/// A chunk of statements, and the arena that holds their lists.
+#[derive(Default)]
+struct Chunk {
+    parsed: Vec<Parsed>,
+    arena: Arena,
+}
+
+/// Lexes and parses `text` a chunk of statements at a time, emitting each chunk, filled into
+/// one the encoder put back in `spent` when there is one. A valid statement is read by
 /// [`parser::quick_statement`]; chumsky reads the others.
-fn parse_chunks(text: &str, spent: &std::sync::Mutex<Vec<Vec<Parsed>>>, emit: &mut dyn FnMut(Vec<Parsed>)) {
+fn parse_chunks(text: &str, spent: &std::sync::Mutex<Vec<Chunk>>, emit: &mut dyn FnMut(Chunk)) {
     front::lex_in_chunks(&mut Lexer::new(text), |tokens, statements, _no_errors| {
-        let freed = std::mem::take(&mut *spent.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
-        drop(freed);
+        let reused = spent.lock().unwrap_or_else(std::sync::PoisonError::into_inner).pop();
+        let mut chunk = reused.unwrap_or_default();
+        chunk.parsed.clear();
+        chunk.arena.clear();
         let fast = parser::statement();
         let rich = parser::statement();
-        let mut chunk = Vec::with_capacity(statements.len());
         for statement in statements {
             let toks = &tokens[statement.clone()];
             if toks.is_empty() {
                 continue;
             }
-            if let Some(statement) = parser::quick_statement(toks) {
-                chunk.push(Parsed::Statement(statement));
+            if let Some(statement) = parser::quick_statement(toks, &mut chunk.arena) {
+                chunk.parsed.push(Parsed::Statement(statement));
                 continue;
             }
             let whole = 0..toks.len();
             let one = std::slice::from_ref(&whole);
-            front::parse_statements(&fast, &rich, toks, one, &mut (), |_, _, parsed| match parsed {
-                Ok(statement) => chunk.push(Parsed::Statement(statement)),
-                Err(errors) => {
-                    let errors = errors
-                        .iter()
-                        .map(|e| {
-                            let (range, found, expected) = front::describe_syntax_error(e, text);
-                            let found = polyasm_core::text::escape_controls(&found).into_owned();
-                            (TextRange::from(range), found, expected)
-                        })
-                        .collect();
-                    chunk.push(Parsed::Failed(errors));
-                }
-            });
+            let parsed = &mut chunk.parsed;
+            front::parse_statements(
+                &fast,
+                &rich,
+                toks,
+                one,
+                &mut chunk.arena,
+                |_, _, parsed_one| match parsed_one {
+                    Ok(statement) => parsed.push(Parsed::Statement(statement)),
+                    Err(errors) => {
+                        let errors = errors
+                            .iter()
+                            .map(|e| {
+                                let (range, found, expected) = front::describe_syntax_error(e, text);
+                                let found = polyasm_core::text::escape_controls(&found).into_owned();
+                                (TextRange::from(range), found, expected)
+                            })
+                            .collect();
+                        parsed.push(Parsed::Failed(errors));
+                    }
+                },
+            );
         }
         emit(chunk);
     });
@@ -320,6 +341,8 @@ struct Encoder<'s> {
     usable: Vec<bool>,
     /// The words of the instructions so far, encoded as they come.
     words: Words,
+    /// The operands inside calls of the chunk being read (see [`Expr::Call`]).
+    args: Vec<Operand>,
 }
 
 fn letter_index(c: u8) -> Option<u8> {
@@ -347,6 +370,7 @@ impl<'s> Encoder<'s> {
             usable: Vec::new(),
             // A word takes at least about four bytes of text.
             words: Words::with_capacity(lines, text.len() / 4 + 1),
+            args: Vec::new(),
         }
     }
 
@@ -368,7 +392,8 @@ impl<'s> Encoder<'s> {
         self.add(Instr::default(), TextRange::new(span.start as usize, span.end as usize));
     }
 
-    fn statement(&mut self, statement: &Statement) {
+    /// Reads a statement, its lists in `arena`.
+    fn statement(&mut self, statement: &Statement, arena: &Arena) {
         match statement {
             Statement::Label { name } => {
                 let text = self.str(*name);
@@ -381,7 +406,7 @@ impl<'s> Encoder<'s> {
                 }
             }
             Statement::Instruction { ops, span } => {
-                let instr = self.instruction(ops);
+                let instr = self.instruction(ops.of(&arena.ops), &arena.operands);
                 self.add(instr, *span);
             }
         }
@@ -657,7 +682,8 @@ impl<'s> Encoder<'s> {
 
     // ----- instructions -----
 
-    fn instruction(&mut self, ops: &[Op]) -> Instr {
+    /// Reads the operations of an instruction, their operands in `operands`.
+    fn instruction(&mut self, ops: &[Op], operands: &[Operand]) -> Instr {
         // Buffers kept between instructions, so that an instruction allocates nothing.
         let mut kinds = std::mem::take(&mut self.kinds);
         kinds.clear();
@@ -677,7 +703,7 @@ impl<'s> Encoder<'s> {
             let found = op.operands.len();
             if found < min || found > max {
                 let span = if found > max {
-                    front::span_from(&op.operands, max).unwrap_or(op.span)
+                    front::span_from(op.operands.of(operands), max).unwrap_or(op.span)
                 } else {
                     op.span
                 };
@@ -690,7 +716,7 @@ impl<'s> Encoder<'s> {
                 self.push(d);
                 continue;
             }
-            if self.destination_last(op, kind) {
+            if self.destination_last(op.operands.of(operands), kind) {
                 last_dest.push(i);
                 continue;
             }
@@ -699,13 +725,13 @@ impl<'s> Encoder<'s> {
         if !last_dest.is_empty() {
             // The whole line when it is short; on a long one, each operation alone, so that the
             // help lines stay linear in the input.
-            let line = self.corrected_line(ops, &kinds, &last_dest);
+            let line = self.corrected_line(ops, operands, &kinds, &last_dest);
             for &i in &last_dest {
-                let first = &ops[i].operands[0];
+                let first = &ops[i].operands.of(operands)[0];
                 let corrected = if line.len() <= MAX_HELP_LINE {
                     line.clone()
                 } else {
-                    self.corrected_line(&ops[i..=i], &kinds[i..=i], &[0])
+                    self.corrected_line(&ops[i..=i], operands, &kinds[i..=i], &[0])
                 };
                 let d = error::destination_last(self.span(first.span), self.str(first.span), &corrected);
                 self.push(d);
@@ -727,7 +753,7 @@ impl<'s> Encoder<'s> {
                 field_spans[slot] = Some((op.span, kind));
             }
             if usable[i] {
-                self.operation(op, kind, &mut instr, &mut reads);
+                self.operation(op, op.operands.of(operands), kind, &mut instr, &mut reads);
             }
         }
         self.check_schedule(&instr, &reads, &field_spans);
@@ -779,13 +805,13 @@ impl<'s> Encoder<'s> {
 
     /// Whether a read-only pipeline register or a number stands where the destination goes
     /// (or, for `store.t`, a register where the index goes and a number last).
-    fn destination_last(&self, op: &Op, kind: Kind) -> bool {
-        let Some(first) = op.operands.first() else { return false };
+    fn destination_last(&self, operands: &[Operand], kind: Kind) -> bool {
+        let Some(first) = operands.first() else { return false };
         let Expr::Term { term, .. } = &first.expr else {
             return false;
         };
         if kind == Kind::Store {
-            let last_is_number = op.operands.last().is_some_and(|o| {
+            let last_is_number = operands.last().is_some_and(|o| {
                 matches!(
                     o.expr,
                     Expr::Term {
@@ -799,7 +825,7 @@ impl<'s> Encoder<'s> {
             });
             return matches!(term.value, Value::Reg | Value::Pipe) && last_is_number;
         }
-        if !kind.has_dest() || op.operands.len() < 2 {
+        if !kind.has_dest() || operands.len() < 2 {
             return false;
         }
         match term.value {
@@ -814,7 +840,7 @@ impl<'s> Encoder<'s> {
 
     /// The whole line corrected: operations in order, older names replaced, and the operands
     /// of the operations in `last_dest` rotated so that the destination comes first.
-    fn corrected_line(&self, ops: &[Op], kinds: &[Option<Kind>], last_dest: &[usize]) -> String {
+    fn corrected_line(&self, ops: &[Op], operands: &[Operand], kinds: &[Option<Kind>], last_dest: &[usize]) -> String {
         self.reordered_line(ops, kinds, |i, _| {
             let op = &ops[i];
             let mut head = self.str(op.unit.map_or(op.name, |u| op.name.to(u))).to_string();
@@ -823,14 +849,14 @@ impl<'s> Encoder<'s> {
                     head = format!("{new}{rest}");
                 }
             }
-            let mut operands: Vec<&str> = op.operands.iter().map(|o| self.str(o.span)).collect();
+            let mut words: Vec<&str> = op.operands.of(operands).iter().map(|o| self.str(o.span)).collect();
             if last_dest.contains(&i)
-                && let Some(dest) = operands.pop()
+                && let Some(dest) = words.pop()
             {
-                operands.insert(0, dest);
+                words.insert(0, dest);
             }
             let mut text = head;
-            for operand in operands {
+            for operand in words {
                 text.push(' ');
                 text.push_str(&renamed_operand(operand));
             }
@@ -898,8 +924,8 @@ impl<'s> Encoder<'s> {
 
     // ----- operations -----
 
-    fn operation(&mut self, op: &Op, kind: Kind, instr: &mut Instr, reads: &mut Reads) {
-        let o = &op.operands;
+    /// Reads operation `op`, its operands `o`, into `instr`.
+    fn operation(&mut self, op: &Op, o: &[Operand], kind: Kind, instr: &mut Instr, reads: &mut Reads) {
         match kind {
             Kind::Stop => instr.stop = true,
             Kind::Sync => instr.sync = true,
@@ -1184,6 +1210,7 @@ impl<'s> Encoder<'s> {
     fn source(&mut self, operand: &Operand, reads: &mut Reads) -> Option<Src> {
         let (inner, abs) = match &operand.expr {
             Expr::Call { name, arg, .. } if self.str(*name) == names::ABS => {
+                let arg = self.args[*arg as usize];
                 if arg.neg.is_some() {
                     let d = error::operand_kind(
                         self.span(operand.span),
@@ -1193,9 +1220,9 @@ impl<'s> Encoder<'s> {
                     self.push(d);
                     return None;
                 }
-                (&**arg, true)
+                (arg, true)
             }
-            _ => (operand, false),
+            _ => (*operand, false),
         };
         let term = match &inner.expr {
             Expr::Term { term, offset: None } if matches!(term.value, Value::Reg | Value::Pipe) => *term,
@@ -1724,6 +1751,7 @@ impl<'s> Encoder<'s> {
         if let Expr::Call { name, arg, .. } = &operand.expr
             && self.str(*name) != names::ABS
         {
+            let arg = self.args[*arg as usize];
             let func = self.str(*name);
             let cube = VARYING_KINDS
                 .iter()
@@ -1750,9 +1778,9 @@ impl<'s> Encoder<'s> {
                 }
             );
             return if cube && is_index {
-                Some(VaryingSource::Cube(self.varying_fetch(arg, reads)?))
+                Some(VaryingSource::Cube(self.varying_fetch(&arg, reads)?))
             } else {
-                let (source, _) = self.vec_src(arg, false, reads)?;
+                let (source, _) = self.vec_src(&arg, false, reads)?;
                 Some(if cube {
                     VaryingSource::CubeRegister(source)
                 } else {
@@ -1863,7 +1891,8 @@ impl<'s> Encoder<'s> {
         for operand in &operands[1..] {
             match &operand.expr {
                 Expr::Call { name, arg, .. } if self.str(*name) == names::BIAS && constant.is_none() => {
-                    constant = Some(self.lod_bias(arg)?);
+                    let arg = self.args[*arg as usize];
+                    constant = Some(self.lod_bias(&arg)?);
                 }
                 Expr::Term { .. } if lod_bias.is_none() => {
                     lod_bias = Some(self.bare_scalar(operand, "a texture LOD register", reads)?);
