@@ -3,6 +3,8 @@
 //! file is reported, each with its span; labels resolve to relative word offsets once the
 //! lengths of all instructions are known. docs/lima.md describes the syntax unit by unit.
 
+use std::ops::Range;
+
 use polyasm_core::front::{self, TextRange};
 use polyasm_core::text::{NameMap, SuggestionBudget, parse_int_literal, suggest};
 use polyasm_core::{Diagnostic, Object, Outcome, SourceId, SourceMap, Span, Symbol};
@@ -12,7 +14,7 @@ use crate::instr::{
     Branch, Combine, CombineDest, FloatAcc, FloatMul, Instr, Load, Sampler, ScalarReg, ScalarSource, Store, Varying,
     VaryingFetch, VaryingSource, VecAcc, VecDest, VecMul, VecSource, Words,
 };
-use crate::lexer::Lexer;
+use crate::lexer::{Lexer, Tok};
 use crate::ops::proposed::{self as names, Pipeline};
 use crate::ops::{
     self, ACC_OPS, ALIGNMENTS, AccOp, Alignment, BRANCH_CONDS, BranchCond, COMBINE_ATAN_PT2, COMBINE_MUL, COMBINE_OPS,
@@ -56,18 +58,90 @@ pub fn assemble_proposed_object(sources: &SourceMap, file: SourceId, listing: bo
     assemble(sources, file, listing, false).map(|assembled| assembled.object)
 }
 
-/// Assembles source `file`; the instructions are in the result when `keep` is set.
+/// How much text one piece of a big source holds: the pieces are read on all cores at once.
+const PIECE_BYTES: usize = 256 * 1024;
+
+/// Assembles source `file`; the instructions are in the result when `keep` is set. The text is
+/// cut into pieces that end where a statement ends ([`crate::lexer::pieces`]); each is lexed,
+/// parsed and read into instructions and words on its own, on all cores for a big source, and
+/// the pieces are then joined in order ([`Program::append`]): labels, branches, words.
 fn assemble(sources: &SourceMap, file: SourceId, listing: bool, keep: bool) -> Outcome<Assembled> {
+    assemble_in_pieces(sources, file, listing, keep, PIECE_BYTES)
+}
+
+/// [`assemble`] with pieces of about `piece_bytes`.
+fn assemble_in_pieces(
+    sources: &SourceMap,
+    file: SourceId,
+    listing: bool,
+    keep: bool,
+    piece_bytes: usize,
+) -> Outcome<Assembled> {
     let text = sources.get(file).text();
-    let mut encoder = Encoder::new(file, text, listing, keep);
-    // Chunks the encoder is done with go back to the parser's thread, which fills them again:
-    // a chunk's buffers are allocated once, and never freed on another thread than the one that
-    // allocated them (that makes both threads wait on the allocator).
-    let spent = std::sync::Mutex::new(Vec::new());
-    front::pipeline(
-        text.len() >= front::PIPELINE_MIN_BYTES,
-        |emit| parse_chunks(text, &spent, emit),
-        |mut chunk: Chunk| {
+    let pieces = crate::lexer::pieces(text, piece_bytes);
+    let parts = each_part(&pieces, Chunk::new, |chunk, range| {
+        read_piece(file, text, range.clone(), listing, keep, chunk)
+    });
+    let mut program = Program::new(file, text, listing);
+    program.reserve(&parts);
+    for (part, range) in parts.into_iter().zip(pieces) {
+        program.append(part, range.len());
+    }
+    program.finish()
+}
+
+/// One statement as the parser left it: read, or its syntax errors (the range, what was
+/// found, what was expected).
+enum Parsed {
+    Statement(Statement),
+    Failed(Vec<(TextRange, String, String)>),
+}
+
+/// A chunk of statements: its tokens, each statement's range of them, the statements parsed,
+/// and the arena that holds their lists. A thread reads chunk after chunk into the same one.
+struct Chunk {
+    tokens: Vec<(Tok, Range<usize>)>,
+    statements: Vec<Range<usize>>,
+    parsed: Vec<Parsed>,
+    arena: Arena,
+}
+
+impl Chunk {
+    /// Room for a chunk of [`front::STATEMENTS_PER_CHUNK`] statements of up to 16 tokens,
+    /// four operations and eight operands each, so that a chunk seldom grows a buffer.
+    fn new() -> Chunk {
+        let statements = front::STATEMENTS_PER_CHUNK;
+        Chunk {
+            tokens: Vec::with_capacity(statements * 16),
+            statements: Vec::with_capacity(statements),
+            parsed: Vec::with_capacity(statements),
+            arena: Arena {
+                ops: Vec::with_capacity(statements * 4),
+                operands: Vec::with_capacity(statements * 8),
+                args: Vec::with_capacity(statements * 2),
+            },
+        }
+    }
+}
+
+/// Lexes, parses and reads `text[range]`, a chunk of statements at a time, in `chunk`.
+fn read_piece<'s>(
+    file: SourceId,
+    text: &'s str,
+    range: Range<usize>,
+    listing: bool,
+    keep: bool,
+    chunk: &mut Chunk,
+) -> Encoder<'s> {
+    let mut encoder = Encoder::new(file, text, range.clone(), listing, keep);
+    let (mut tokens, mut statements) = (std::mem::take(&mut chunk.tokens), std::mem::take(&mut chunk.statements));
+    let mut lexer = Lexer::over(text, range);
+    front::lex_in_chunks_with(
+        &mut lexer,
+        &mut tokens,
+        &mut statements,
+        |tokens, statements, _no_errors| {
+            parse_chunk(text, tokens, statements, chunk);
             // The operands inside calls are the encoder's for the chunk, for reading at any
             // depth; the operations and operands of each statement are read from the arena.
             encoder.args = std::mem::take(&mut chunk.arena.args);
@@ -82,76 +156,54 @@ fn assemble(sources: &SourceMap, file: SourceId, listing: bool, keep: bool) -> O
                 }
             }
             chunk.arena.args = std::mem::take(&mut encoder.args);
-            spent
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .push(chunk);
         },
     );
-    encoder.finish()
+    (chunk.tokens, chunk.statements) = (tokens, statements);
+    encoder.resolve_in_piece();
+    encoder
 }
 
-/// One statement as the parser left it: read, or its syntax errors (the range, what was
-/// found, what was expected).
-enum Parsed {
-    Statement(Statement),
-    Failed(Vec<(TextRange, String, String)>),
-}
-
-/// A chunk of statements, and the arena that holds their lists.
-#[derive(Default)]
-struct Chunk {
-    parsed: Vec<Parsed>,
-    arena: Arena,
-}
-
-/// Lexes and parses `text` a chunk of statements at a time, emitting each chunk, filled into
-/// one the encoder put back in `spent` when there is one. A valid statement is read by
-/// [`parser::quick_statement`]; chumsky reads the others.
-fn parse_chunks(text: &str, spent: &std::sync::Mutex<Vec<Chunk>>, emit: &mut dyn FnMut(Chunk)) {
-    front::lex_in_chunks(&mut Lexer::new(text), |tokens, statements, _no_errors| {
-        let reused = spent.lock().unwrap_or_else(std::sync::PoisonError::into_inner).pop();
-        let mut chunk = reused.unwrap_or_default();
-        chunk.parsed.clear();
-        chunk.arena.clear();
-        let fast = parser::statement();
-        let rich = parser::statement();
-        for statement in statements {
-            let toks = &tokens[statement.clone()];
-            if toks.is_empty() {
-                continue;
-            }
-            if let Some(statement) = parser::quick_statement(toks, &mut chunk.arena) {
-                chunk.parsed.push(Parsed::Statement(statement));
-                continue;
-            }
-            let whole = 0..toks.len();
-            let one = std::slice::from_ref(&whole);
-            let parsed = &mut chunk.parsed;
-            front::parse_statements(
-                &fast,
-                &rich,
-                toks,
-                one,
-                &mut chunk.arena,
-                |_, _, parsed_one| match parsed_one {
-                    Ok(statement) => parsed.push(Parsed::Statement(statement)),
-                    Err(errors) => {
-                        let errors = errors
-                            .iter()
-                            .map(|e| {
-                                let (range, found, expected) = front::describe_syntax_error(e, text);
-                                let found = polyasm_core::text::escape_controls(&found).into_owned();
-                                (TextRange::from(range), found, expected)
-                            })
-                            .collect();
-                        parsed.push(Parsed::Failed(errors));
-                    }
-                },
-            );
+/// Parses the statements of a chunk of tokens into `chunk`, emptied first. A valid statement
+/// is read by [`parser::quick_statement`]; chumsky reads the others.
+fn parse_chunk(text: &str, tokens: &[(Tok, Range<usize>)], statements: &[Range<usize>], chunk: &mut Chunk) {
+    chunk.parsed.clear();
+    chunk.arena.clear();
+    let fast = parser::statement();
+    let rich = parser::statement();
+    for statement in statements {
+        let toks = &tokens[statement.clone()];
+        if toks.is_empty() {
+            continue;
         }
-        emit(chunk);
-    });
+        if let Some(statement) = parser::quick_statement(toks, &mut chunk.arena) {
+            chunk.parsed.push(Parsed::Statement(statement));
+            continue;
+        }
+        let whole = 0..toks.len();
+        let one = std::slice::from_ref(&whole);
+        let parsed = &mut chunk.parsed;
+        front::parse_statements(
+            &fast,
+            &rich,
+            toks,
+            one,
+            &mut chunk.arena,
+            |_, _, parsed_one| match parsed_one {
+                Ok(statement) => parsed.push(Parsed::Statement(statement)),
+                Err(errors) => {
+                    let errors = errors
+                        .iter()
+                        .map(|e| {
+                            let (range, found, expected) = front::describe_syntax_error(e, text);
+                            let found = polyasm_core::text::escape_controls(&found).into_owned();
+                            (TextRange::from(range), found, expected)
+                        })
+                        .collect();
+                    parsed.push(Parsed::Failed(errors));
+                }
+            },
+        );
+    }
 }
 
 /// Assembles a string in the proposed syntax: its instructions (warnings dropped), or every
@@ -320,7 +372,8 @@ struct Reads {
     fmul: Option<TextRange>,
 }
 
-/// Turns statements into instructions, collecting every diagnostic.
+/// Turns the statements of one piece of the text into instructions and words, collecting
+/// every diagnostic; instruction indices count from the start of the piece.
 struct Encoder<'s> {
     file: SourceId,
     text: &'s str,
@@ -331,8 +384,8 @@ struct Encoder<'s> {
     spans: Vec<TextRange>,
     /// (instruction, target, span of the target operand).
     branches: Vec<(usize, Target, TextRange)>,
-    labels: NameMap<&'s str, (usize, TextRange)>,
-    label_order: Vec<&'s str>,
+    /// Each label as written, and the instruction it names, in order.
+    labels: Vec<(TextRange, usize)>,
     diagnostics: Vec<Diagnostic>,
     budget: SuggestionBudget,
     /// The kinds of the operations of the instruction being read.
@@ -350,10 +403,11 @@ fn letter_index(c: u8) -> Option<u8> {
 }
 
 impl<'s> Encoder<'s> {
-    fn new(file: SourceId, text: &'s str, listing: bool, keep: bool) -> Encoder<'s> {
+    /// An encoder for the statements of `text[piece]`.
+    fn new(file: SourceId, text: &'s str, piece: Range<usize>, listing: bool, keep: bool) -> Encoder<'s> {
         // At most one instruction a line: reserving that up front spares copying a big program
         // as it grows (the pages of what is not used are never touched).
-        let lines = text.bytes().filter(|&b| b == b'\n').count() + 1;
+        let lines = front::count_line_breaks(&text[piece.clone()]) + 1;
         Encoder {
             file,
             text,
@@ -361,15 +415,16 @@ impl<'s> Encoder<'s> {
             listing,
             instrs: Vec::with_capacity(if keep { lines } else { 0 }),
             spans: Vec::with_capacity(if listing { lines } else { 0 }),
-            branches: Vec::new(),
-            labels: NameMap::default(),
-            label_order: Vec::new(),
+            // Room for a branch every fourth line and a label every sixteenth: more than most
+            // programs have, in pages never touched when not used.
+            branches: Vec::with_capacity(lines / 4),
+            labels: Vec::with_capacity(lines / 16),
             diagnostics: Vec::new(),
-            budget: SuggestionBudget::new(text.len()),
+            budget: SuggestionBudget::new(piece.len()),
             kinds: Vec::new(),
             usable: Vec::new(),
             // A word takes at least about four bytes of text.
-            words: Words::with_capacity(lines, text.len() / 4 + 1),
+            words: Words::with_capacity(lines, piece.len() / 4 + 1),
             args: Vec::new(),
         }
     }
@@ -395,21 +450,47 @@ impl<'s> Encoder<'s> {
     /// Reads a statement, its lists in `arena`.
     fn statement(&mut self, statement: &Statement, arena: &Arena) {
         match statement {
-            Statement::Label { name } => {
-                let text = self.str(*name);
-                if let Some(&(_, first)) = self.labels.get(text) {
-                    let d = error::duplicate_label(self.span(*name), self.span(first), text);
-                    self.push(d);
-                } else {
-                    self.labels.insert(text, (self.words.pushed(), *name));
-                    self.label_order.push(text);
-                }
-            }
+            Statement::Label { name } => self.labels.push((*name, self.words.pushed())),
             Statement::Instruction { ops, span } => {
                 let instr = self.instruction(ops.of(&arena.ops), &arena.operands);
                 self.add(instr, *span);
             }
         }
+    }
+
+    /// Resolves the branches whose target is an instruction of this piece, a label of it or a
+    /// relative offset inside it, and writes their words in their final form: joining the
+    /// pieces looks only at branches to other pieces. (A label of this piece that an earlier
+    /// one defined too is an error, PP015, whatever the branches to it find.)
+    fn resolve_in_piece(&mut self) {
+        let mut local: NameMap<&str, usize> = NameMap::default();
+        for &(name, at) in &self.labels {
+            // A label at the very end names the first instruction of the next piece.
+            if at < self.words.pushed() {
+                local.entry(name.text(self.text)).or_insert(at);
+            }
+        }
+        let start_of = |words: &Words, i: usize| words.starts()[i] as i64;
+        let mut elsewhere = Vec::new();
+        for (index, target, span) in std::mem::take(&mut self.branches) {
+            let resolved = match target {
+                Target::Label(label) => local.get(label.text(self.text)).map(|&at| {
+                    let relative = start_of(&self.words, at) - start_of(&self.words, index);
+                    (relative, self.words.count(at))
+                }),
+                Target::Relative(relative) => self.words.count_within(index, relative).map(|count| (relative, count)),
+            };
+            let Some((relative, count)) = resolved else {
+                elsewhere.push((index, target, span));
+                continue;
+            };
+            self.words.resolve(index, relative as i32, Some(count));
+            if let Some(Some(Branch::Jump { target, .. })) = self.instrs.get_mut(index).map(|i| &mut i.branch) {
+                *target = relative as i32;
+            }
+        }
+        self.branches = elsewhere;
+        self.words.settle();
     }
 
     /// Appends an instruction read from `span`, and its words.
@@ -1366,23 +1447,25 @@ impl<'s> Encoder<'s> {
             return Some(ops::SWIZZLE_IDENTITY);
         };
         let letters = &self.str(suffix).as_bytes()[1..];
-        let lanes: Option<Vec<u8>> = letters.iter().map(|&c| letter_index(c)).collect();
-        match lanes {
-            Some(lanes) if (1..=4).contains(&lanes.len()) => {
-                let last = *lanes.last().expect("invariant: at least one lane");
-                Some((0..4).fold(0u8, |acc, i| acc | lanes.get(i).copied().unwrap_or(last) << (2 * i)))
-            }
-            _ => {
-                let d = error::bad_swizzle(
-                    self.span(suffix),
-                    self.str(suffix),
-                    "is not a swizzle",
-                    "a swizzle is 1 to 4 of the letters x, y, z, w; the last one repeats (`.xy` is `.xyyy`)",
-                );
-                self.push(d);
-                None
-            }
+        let mut lanes = [0u8; 4];
+        let valid = (1..=4).contains(&letters.len())
+            && letters
+                .iter()
+                .zip(&mut lanes)
+                .all(|(&c, lane)| letter_index(c).map(|i| *lane = i).is_some());
+        if valid {
+            let last = lanes[letters.len() - 1];
+            let lane = |i: usize| if i < letters.len() { lanes[i] } else { last };
+            return Some((0..4).fold(0u8, |acc, i| acc | lane(i) << (2 * i)));
         }
+        let d = error::bad_swizzle(
+            self.span(suffix),
+            self.str(suffix),
+            "is not a swizzle",
+            "a swizzle is 1 to 4 of the letters x, y, z, w; the last one repeats (`.xy` is `.xyyy`)",
+        );
+        self.push(d);
+        None
     }
 
     /// One component letter: the lane of a scalar operand.
@@ -1668,7 +1751,7 @@ impl<'s> Encoder<'s> {
             IndexForm::Lane(lane) => (Alignment::Scalar, 4, lane),
         };
         let max = (0xffff - lane) / scale;
-        let slot = self.index(&term, u64::from(max), what.trim_start_matches("a "))?;
+        let slot = self.index(&term, u64::from(max), what.strip_prefix("a ").unwrap_or(what))?;
         let offset = match offset {
             Some(o) => Some(self.offset(&o, reads)?),
             None => None,
@@ -2065,69 +2148,206 @@ impl<'s> Encoder<'s> {
         }
         Some(bits)
     }
+}
 
-    // ----- the end -----
+/// A piece of a program once read: its words, the index of its first instruction and the
+/// word offset of its first word in the program, and its branches to other pieces.
+struct Part {
+    first: usize,
+    offset: usize,
+    words: Words,
+    /// (instruction of the piece, target, span of the target operand).
+    branches: Vec<(usize, Target, TextRange)>,
+    /// The length of its text, for the budget of its suggestions.
+    text_len: usize,
+}
 
-    fn finish(mut self) -> Outcome<Assembled> {
-        // The word offset of instruction `i`, or the end for `i` past the last.
-        let start_of = |words: &Words, i: usize| words.starts().get(i).copied().unwrap_or(words.len()) as i64;
-        let branches = std::mem::take(&mut self.branches);
-        for (index, target, span) in branches {
-            let mut target_count = None;
+/// How [`Program::finish`] resolves a branch to another piece: (instruction of the piece,
+/// relative target, target length).
+type Resolved = (usize, i32, u32);
+
+/// The pieces of a program joined in order: the labels of all of them, then the branches
+/// from one piece to another resolved (each piece's on all cores), and the words. Each piece
+/// keeps its words, which go into the object one piece after the other.
+struct Program<'s> {
+    file: SourceId,
+    text: &'s str,
+    listing: bool,
+    /// The pieces with instructions or branches.
+    parts: Vec<Part>,
+    /// How many instructions and words the pieces so far hold.
+    pushed: usize,
+    len: usize,
+    instrs: Vec<Instr>,
+    spans: Vec<TextRange>,
+    labels: NameMap<&'s str, (usize, TextRange)>,
+    label_order: Vec<&'s str>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl<'s> Program<'s> {
+    fn new(file: SourceId, text: &'s str, listing: bool) -> Program<'s> {
+        Program {
+            file,
+            text,
+            listing,
+            parts: Vec::new(),
+            pushed: 0,
+            len: 0,
+            instrs: Vec::new(),
+            spans: Vec::new(),
+            labels: NameMap::default(),
+            label_order: Vec::new(),
+            diagnostics: Vec::new(),
+        }
+    }
+
+    /// Makes room for `parts`, to be appended next.
+    fn reserve(&mut self, parts: &[Encoder]) {
+        self.parts.reserve(parts.len());
+        self.instrs.reserve(parts.iter().map(|p| p.instrs.len()).sum());
+        self.spans.reserve(parts.iter().map(|p| p.spans.len()).sum());
+    }
+
+    /// Appends the next piece, read from `text_len` bytes: its instructions follow the ones
+    /// so far.
+    fn append(&mut self, part: Encoder<'s>, text_len: usize) {
+        let first = self.pushed;
+        for (name, at) in part.labels {
+            let text = name.text(self.text);
+            if let Some(&(_, defined)) = self.labels.get(text) {
+                let d = error::duplicate_label(name.in_source(self.file), defined.in_source(self.file), text);
+                self.diagnostics.push(d);
+            } else {
+                self.labels.insert(text, (first + at, name));
+                self.label_order.push(text);
+            }
+        }
+        if !part.words.is_empty() || !part.branches.is_empty() {
+            let (pushed, len) = (part.words.pushed(), part.words.len());
+            self.parts.push(Part {
+                first,
+                offset: self.len,
+                words: part.words,
+                branches: part.branches,
+                text_len,
+            });
+            self.pushed += pushed;
+            self.len += len;
+        }
+        append(&mut self.instrs, part.instrs);
+        append(&mut self.spans, part.spans);
+        append(&mut self.diagnostics, part.diagnostics);
+    }
+
+    /// The piece that holds instruction `i`, and the index of `i` in it.
+    fn part_of(&self, i: usize) -> Option<(&Part, usize)> {
+        let k = self.parts.partition_point(|p| p.first <= i).checked_sub(1)?;
+        let part = &self.parts[k];
+        (i - part.first < part.words.pushed()).then_some((part, i - part.first))
+    }
+
+    /// The word offset of instruction `i`, or the end for `i` past the last.
+    fn start_of(&self, i: usize) -> i64 {
+        match self.part_of(i) {
+            Some((part, local)) => (part.offset + part.words.starts()[local]) as i64,
+            None => self.len as i64,
+        }
+    }
+
+    /// The length of the instruction at word `offset`, 0 when none starts there.
+    fn count_at(&self, offset: i64) -> u32 {
+        let Ok(offset) = usize::try_from(offset) else { return 0 };
+        let k = self.parts.partition_point(|p| p.offset <= offset);
+        match k.checked_sub(1).map(|k| &self.parts[k]) {
+            Some(part) => part.words.count_at((offset - part.offset) as i64),
+            None => 0,
+        }
+    }
+
+    /// Resolves the branches of `part` to other pieces, with their diagnostics.
+    fn resolve(&self, part: &Part) -> (Vec<Resolved>, Vec<Diagnostic>) {
+        let mut budget = SuggestionBudget::new(part.text_len);
+        let mut resolved = Vec::with_capacity(part.branches.len());
+        let mut diagnostics = Vec::new();
+        for &(local, target, span) in &part.branches {
+            let index = part.first + local;
             let relative = match target {
                 Target::Relative(n) => n,
                 Target::Label(label) => {
-                    let name = self.str(label);
+                    let name = label.text(self.text);
                     match self.labels.get(name) {
-                        Some(&(at, _)) => {
-                            target_count = Some(self.words.count(at));
-                            start_of(&self.words, at) - start_of(&self.words, index)
-                        }
+                        Some(&(at, _)) => self.start_of(at) - self.start_of(index),
                         None => {
-                            let suggestion = self.budget.suggest(name, self.label_order.iter().copied());
-                            self.push(error::unknown_label(self.span(label), name, suggestion));
+                            let suggestion = budget.suggest(name, self.label_order.iter().copied());
+                            diagnostics.push(error::unknown_label(label.in_source(self.file), name, suggestion));
                             continue;
                         }
                     }
                 }
             };
             if !(-(1i64 << 26)..(1i64 << 26)).contains(&relative) {
-                self.push(error::branch_range(self.span(span), relative));
+                diagnostics.push(error::branch_range(span.in_source(self.file), relative));
                 continue;
             }
-            self.words.resolve(index, relative as i32, target_count);
-            if let Some(Some(Branch::Jump { target, .. })) = self.instrs.get_mut(index).map(|i| &mut i.branch) {
-                *target = relative as i32;
-            }
+            let target_count = self.count_at(self.start_of(index) + relative);
+            resolved.push((local, relative as i32, target_count));
         }
-        let words = self.words.finish();
+        (resolved, diagnostics)
+    }
+
+    /// Resolves the branches, and gives the instructions and words with every diagnostic.
+    fn finish(mut self) -> Outcome<Assembled> {
+        let resolved = each_part(&self.parts, || (), |_, part| self.resolve(part));
+        for (part, (resolved, diagnostics)) in self.parts.iter_mut().zip(resolved) {
+            for (local, relative, target_count) in resolved {
+                part.words.resolve(local, relative, Some(target_count));
+                let instr = self.instrs.get_mut(part.first + local);
+                if let Some(Some(Branch::Jump { target, .. })) = instr.map(|i| &mut i.branch) {
+                    *target = relative;
+                }
+            }
+            self.diagnostics.extend(diagnostics);
+        }
+        // Each piece's last control word gets the length of the next piece's first instruction.
+        let mut parts: Vec<&mut Part> = self.parts.iter_mut().filter(|p| !p.words.is_empty()).collect();
+        for k in 1..parts.len() {
+            let first = parts[k].words.count(0);
+            parts[k - 1].words.link_next(first);
+        }
+        let done = each_part_mut(&mut parts, |part| part.words.finish());
         let mut object = Object::assembled_from(4, self.file, self.listing);
         if self.listing {
-            object.reserve(self.spans.len(), 4);
-            for (i, span) in self.spans.iter().enumerate() {
-                let (start, end) = (start_of(&self.words, i), start_of(&self.words, i + 1));
-                object.push(
-                    start as u32,
-                    &words[start as usize..end as usize],
-                    Some(self.span(*span)),
-                    None,
-                );
-            }
+            object.reserve(self.pushed, self.len / self.pushed.max(1) + 1);
         } else {
-            // Without a listing the entries are not kept: the words go in at once.
-            object.reserve(1, words.len());
-            object.push(0, &words, None, None);
+            object.reserve(1, self.len);
         }
-        for name in &self.label_order {
-            let (at, span) = self.labels[name];
-            object.symbols.push(Symbol {
-                name: name.to_string(),
-                value: start_of(&self.words, at) as u64,
-                size: 0,
-                kind: "label",
-                span: Some(self.span(span)),
-            });
+        for (part, done) in parts.iter().zip(&done) {
+            if self.listing {
+                let starts = part.words.starts();
+                for (i, &start) in starts.iter().enumerate() {
+                    let end = starts.get(i + 1).copied().unwrap_or(done.len());
+                    let span = self.spans[part.first + i].in_source(self.file);
+                    object.push((part.offset + start) as u32, &done[start..end], Some(span), None);
+                }
+            } else {
+                object.push(part.offset as u32, done, None, None);
+            }
         }
+        object.symbols = self
+            .label_order
+            .iter()
+            .map(|name| {
+                let (at, span) = self.labels[name];
+                Symbol {
+                    name: name.to_string(),
+                    value: self.start_of(at) as u64,
+                    size: 0,
+                    kind: "label",
+                    span: Some(span.in_source(self.file)),
+                }
+            })
+            .collect();
         self.diagnostics
             .sort_by_key(|d| d.primary_label().map(|l| l.span.start));
         Outcome::new(
@@ -2137,6 +2357,41 @@ impl<'s> Encoder<'s> {
             },
             self.diagnostics,
         )
+    }
+}
+
+/// `each` over the pieces, on all cores when there are several, with a scratch value from
+/// `init` that each thread keeps from one piece to the next.
+fn each_part<T: Sync, S, R: Send>(
+    parts: &[T],
+    init: impl Fn() -> S + Sync + Send,
+    each: impl Fn(&mut S, &T) -> R + Sync + Send,
+) -> Vec<R> {
+    if parts.len() > 1 {
+        use rayon::prelude::*;
+        parts.par_iter().map_init(init, each).collect()
+    } else {
+        let mut scratch = init();
+        parts.iter().map(|part| each(&mut scratch, part)).collect()
+    }
+}
+
+/// `each` over the pieces, changing them, on all cores when there are several.
+fn each_part_mut<T: Send, R: Send>(parts: &mut [T], each: impl Fn(&mut T) -> R + Sync + Send) -> Vec<R> {
+    if parts.len() > 1 {
+        use rayon::prelude::*;
+        parts.par_iter_mut().map(each).collect()
+    } else {
+        parts.iter_mut().map(each).collect()
+    }
+}
+
+/// Appends `more` to `list`, taking `more` whole when `list` is empty.
+fn append<T>(list: &mut Vec<T>, mut more: Vec<T>) {
+    if list.is_empty() {
+        *list = more;
+    } else {
+        list.append(&mut more);
     }
 }
 
@@ -2335,6 +2590,66 @@ mod tests {
     fn canonical(words: &[u32]) -> Vec<u32> {
         let instrs: Vec<Instr> = decode(words).expect("valid").into_iter().map(|d| d.instr).collect();
         crate::instr::encode(&instrs)
+    }
+
+    /// Everything an assembly gives, to compare two: the instructions, the words, the listing,
+    /// the symbols and the diagnostics.
+    fn everything(text: &str, piece_bytes: usize) -> String {
+        let mut sources = SourceMap::new();
+        let file = sources.add("t.pp", text);
+        let outcome = assemble_in_pieces(&sources, file, true, true, piece_bytes);
+        let diagnostics: Vec<_> = outcome
+            .diagnostics
+            .iter()
+            .map(|d| (d.code, d.primary_label().map(|l| l.span), d.message.clone()))
+            .collect();
+        let Some(assembled) = outcome.value else {
+            return format!("{diagnostics:?}");
+        };
+        let object = &assembled.object;
+        format!(
+            "{:?}\n{:?}\n{:?}\n{:?}\n{diagnostics:?}",
+            assembled.instrs, object.bytes, object.listing, object.symbols
+        )
+    }
+
+    #[test]
+    fn a_program_read_in_pieces_is_the_program_read_whole() {
+        // Valid: every label defined once, branches back and forth across pieces, instructions
+        // continued over blank and comment lines, CR LF line breaks.
+        let lines = [
+            "stop, sync, load.v $1 0.xy, texld 0, mov.v0 $0 ^texture",
+            "mov.v0 $2 $1.xyzw, # a comment after the comma\n\n   # a comment line inside\n  add.v1 $3 $2 -abs($1)",
+            "mul.s0 $4.x $0.y ^const0.x, const0 1.5 0.25 -2 inf",
+            "branch -6",
+            "branch +3, const0 0.5 1 2 4",
+            "branch +40",
+            "add.s1 $5.y $5.x $1.x, \r\n\r\nrcp.s2 $5.x $1.z\r",
+            "fb_color $3, branch L0",
+        ];
+        let mut valid = String::new();
+        for n in 0..240 {
+            valid += &format!("L{n}:\n{}\n", lines[n % lines.len()]);
+            valid += &format!("branch_lt $0.x $1.y L{}\n", n * 37 % 240);
+        }
+        let whole = everything(&valid, usize::MAX);
+        assert!(whole.starts_with("[Instr"), "{whole}");
+        for size in [1, 40, 100, 333, 1000] {
+            assert_eq!(everything(&valid, size), whole, "pieces of {size} bytes");
+        }
+        // With errors: duplicate labels (across pieces too), unknown labels, syntax errors.
+        let broken = valid
+            .replace("L17:", "L3:")
+            .replace("L200:", "L3:")
+            .replace("L9\n", "nowhere\n")
+            .replace("abs($1)", "abs($1");
+        let whole = everything(&broken, usize::MAX);
+        for code in ["PP001", "PP014", "PP015"] {
+            assert!(whole.contains(code), "{code}: {whole}");
+        }
+        for size in [1, 40, 100, 333, 1000] {
+            assert_eq!(everything(&broken, size), whole, "pieces of {size} bytes");
+        }
     }
 
     #[test]

@@ -1398,20 +1398,6 @@ pub fn count_for_presence(presence: u32) -> u32 {
     1 + bits.div_ceil(32)
 }
 
-/// Appends `len` bits of `value` at bit `at` of the payload `words` (which grow as needed).
-fn write_bits(words: &mut [u32], at: u32, len: u32, value: u128) {
-    let mut done = 0;
-    while done < len {
-        let bit = at + done;
-        let word = (bit / 32) as usize;
-        let shift = bit % 32;
-        let take = (32 - shift).min(len - done);
-        let chunk = ((value >> done) as u32) & (((1u64 << take) - 1) as u32);
-        words[word] |= chunk << shift;
-        done += take;
-    }
-}
-
 /// Reads `len` bits at bit `at` of `words`.
 pub(crate) fn read_bits(words: &[u32], at: u32, len: u32) -> u128 {
     let mut value = 0u128;
@@ -1517,13 +1503,13 @@ struct Jump {
 }
 
 impl Words {
-    /// Room for `instrs` instructions and `words` words up front.
+    /// Room for `instrs` instructions (a fourth of them branches) and `words` words up front.
     pub fn with_capacity(instrs: usize, words: usize) -> Words {
         Words {
             words: Vec::with_capacity(words),
             starts: Vec::with_capacity(instrs),
             counts: Vec::with_capacity(instrs),
-            jumps: Vec::new(),
+            jumps: Vec::with_capacity(instrs / 4),
         }
     }
 
@@ -1571,6 +1557,51 @@ impl Words {
         self.counts.get(i).copied().unwrap_or(0)
     }
 
+    /// The length of the instruction starting `relative` words from the start of instruction
+    /// `from`, 0 when the offset falls inside an instruction; `None` when it is outside these
+    /// words (before the first, or from the end on).
+    pub fn count_within(&self, from: usize, relative: i64) -> Option<u32> {
+        let offset = self.starts[from] as i64 + relative;
+        (0..self.len() as i64)
+            .contains(&offset)
+            .then(|| count_near(&self.starts, &self.counts, from, relative))
+    }
+
+    /// The length of the instruction starting at word `offset`, 0 when none does.
+    pub fn count_at(&self, offset: i64) -> u32 {
+        count_at(&self.starts, &self.counts, offset)
+    }
+
+    /// Writes the fields of the branches [`Words::resolve`] gave a target length again, and
+    /// forgets them: their words are final. The others wait for [`Words::finish`].
+    pub fn settle(&mut self) {
+        let mut jumps = std::mem::take(&mut self.jumps);
+        jumps.retain(|jump| match jump.target_count {
+            Some(count) => {
+                self.repack(jump, count);
+                false
+            }
+            None => true,
+        });
+        self.jumps = jumps;
+    }
+
+    /// Gives the last control word the length of the instruction that follows these words
+    /// (the first of the next ones), as [`Words::push`] does when it comes.
+    pub fn link_next(&mut self, count: u32) {
+        if let Some(&last) = self.starts.last() {
+            self.words[last] |= (count & ctrl::NEXT_COUNT_MASK) << ctrl::NEXT_COUNT_SHIFT | ctrl::PREFETCH;
+        }
+    }
+
+    /// Writes the payload of a branch to an offset again, with target length `target_count`.
+    fn repack(&mut self, jump: &Jump, target_count: u32) {
+        let payload = payload(&jump.instr, target_count as u8);
+        let from = self.starts[jump.at] + 1;
+        let len = self.counts[jump.at] as usize - 1;
+        self.words[from..from + len].copy_from_slice(&payload[..len]);
+    }
+
     /// How many instructions were pushed.
     pub fn pushed(&self) -> usize {
         self.starts.len()
@@ -1591,10 +1622,10 @@ impl Words {
     }
 
     /// The words of the instructions pushed, in their final form: the branches' fields are
-    /// written again with their targets and target lengths. The starts stay for
-    /// [`Words::starts`].
+    /// written again with their targets and target lengths (looked up here for the ones
+    /// [`Words::resolve`] did not give one). The starts stay for [`Words::starts`].
     pub fn finish(&mut self) -> Vec<u32> {
-        for jump in &self.jumps {
+        for jump in std::mem::take(&mut self.jumps) {
             let target_count = match (jump.target_count, jump.instr.branch) {
                 (Some(count), _) => count,
                 (None, Some(Branch::Jump { target, .. })) => {
@@ -1602,10 +1633,7 @@ impl Words {
                 }
                 _ => 0,
             };
-            let payload = payload(&jump.instr, target_count as u8);
-            let from = self.starts[jump.at] + 1;
-            let len = self.counts[jump.at] as usize - 1;
-            self.words[from..from + len].copy_from_slice(&payload[..len]);
+            self.repack(&jump, target_count);
         }
         std::mem::take(&mut self.words)
     }
@@ -1616,12 +1644,23 @@ impl Words {
 /// them payload.
 fn payload(instr: &Instr, target_count: u8) -> [u32; 18] {
     let mut payload = [0u32; 18];
-    let mut at = 0;
+    // The bits not yet written, `pending` of them (below 32 between fields; a field has at
+    // most 73), and the next word to write.
+    let (mut acc, mut pending, mut next) = (0u128, 0, 0);
     instr.each_field(target_count, |field, bits| {
         let len = field.info().bits;
-        write_bits(&mut payload, at, len, bits);
-        at += len;
+        acc |= (bits & ((1u128 << len) - 1)) << pending;
+        pending += len;
+        while pending >= 32 {
+            payload[next] = acc as u32;
+            acc >>= 32;
+            pending -= 32;
+            next += 1;
+        }
     });
+    if pending > 0 {
+        payload[next] = acc as u32;
+    }
     payload
 }
 
@@ -1631,11 +1670,27 @@ mod tests {
 
     #[test]
     fn bits_cross_word_boundaries() {
-        let mut words = [0u32; 3];
-        write_bits(&mut words, 20, 50, 0x3_ffff_ffff_ffff);
-        assert_eq!(words, [0xfff0_0000, 0xffff_ffff, 0x0000_003f]);
+        let words = [0xfff0_0000, 0xffff_ffff, 0x0000_003f];
         assert_eq!(read_bits(&words, 20, 50), 0x3_ffff_ffff_ffff);
         assert_eq!(read_bits(&words, 19, 1), 0);
+        assert_eq!(read_bits(&words, 70, 2), 0);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn payloads_pack_fields_back_to_back_across_words(instr in crate::testing::instr(), target_count in 0u8..32) {
+            // Each field's bits read back from where the sizes of the fields before it end.
+            let payload = payload(&instr, target_count);
+            let mut at = 0;
+            instr.each_field(target_count, |field, bits| {
+                let len = field.info().bits;
+                assert_eq!(read_bits(&payload, at, len), bits & ((1u128 << len) - 1), "{field:?}");
+                at += len;
+            });
+            let used = at.div_ceil(32) as usize;
+            proptest::prop_assert_eq!(count_for_presence(instr.presence()) as usize - 1, used);
+            proptest::prop_assert!(payload[used..].iter().all(|&w| w == 0));
+        }
     }
 
     #[test]
