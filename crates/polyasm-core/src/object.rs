@@ -126,6 +126,15 @@ impl Object {
         });
     }
 
+    /// Appends room for `count` words, zeroed, and gives their bytes to be filled in (words
+    /// little-endian, as [`Object::push`] writes them); no listing entry is added. Big
+    /// programs fill theirs from several threads, a stretch each.
+    pub fn push_room(&mut self, count: usize) -> &mut [u8] {
+        let start = self.bytes.len();
+        self.bytes.resize(start + count * self.word_bytes, 0);
+        &mut self.bytes[start..]
+    }
+
     /// Appends `words` little-endian, in one step over the bytes (a big program's millions of
     /// words go in at memory speed).
     fn push_words(&mut self, words: &[u32]) {

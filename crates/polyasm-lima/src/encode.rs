@@ -396,6 +396,9 @@ struct Encoder<'s> {
     words: Words,
     /// The operands inside calls of the chunk being read (see [`Expr::Call`]).
     args: Vec<Operand>,
+    /// The kind of each opcode word and unit (`""` for none) read so far without a
+    /// diagnostic: a program uses few of the finitely many, each many times.
+    kinds_read: NameMap<(&'s str, &'s str), Kind>,
 }
 
 fn letter_index(c: u8) -> Option<u8> {
@@ -426,6 +429,7 @@ impl<'s> Encoder<'s> {
             // A word takes at least about four bytes of text.
             words: Words::with_capacity(lines, piece.len() / 4 + 1),
             args: Vec::new(),
+            kinds_read: NameMap::default(),
         }
     }
 
@@ -508,8 +512,12 @@ impl<'s> Encoder<'s> {
 
     /// Reads the opcode, unit and modifiers of an operation.
     fn kind(&mut self, op: &Op) -> Option<Kind> {
-        let mut word = std::borrow::Cow::Borrowed(self.str(op.name));
+        let text = self.str(op.name);
         let unit = op.unit.map(|u| self.str(u));
+        if let Some(&kind) = self.kinds_read.get(&(text, unit.unwrap_or_default())) {
+            return Some(kind);
+        }
+        let mut word = std::borrow::Cow::Borrowed(text);
         for (old, new) in names::OLD_OPCODES {
             if let Some(rest) = split(&word, old) {
                 let span = TextRange::new(op.name.start as usize, op.name.start as usize + old.len());
@@ -522,6 +530,11 @@ impl<'s> Encoder<'s> {
         let kind = self.kind_of(&word, unit, op);
         if kind.is_none() && self.diagnostics.len() == before {
             self.unknown_opcode(op, &word, unit);
+        }
+        if let Some(kind) = kind
+            && self.diagnostics.len() == before
+        {
+            self.kinds_read.insert((text, unit.unwrap_or_default()), kind);
         }
         kind
     }
@@ -2315,39 +2328,44 @@ impl<'s> Program<'s> {
             let first = parts[k].words.count(0);
             parts[k - 1].words.link_next(first);
         }
-        let done = each_part_mut(&mut parts, |part| part.words.finish());
         let mut object = Object::assembled_from(4, self.file, self.listing);
         if self.listing {
             object.reserve(self.pushed, self.len / self.pushed.max(1) + 1);
-        } else {
-            object.reserve(1, self.len);
-        }
-        for (part, done) in parts.iter().zip(&done) {
-            if self.listing {
+            for part in parts {
+                let done = part.words.finish();
                 let starts = part.words.starts();
                 for (i, &start) in starts.iter().enumerate() {
                     let end = starts.get(i + 1).copied().unwrap_or(done.len());
                     let span = self.spans[part.first + i].in_source(self.file);
                     object.push((part.offset + start) as u32, &done[start..end], Some(span), None);
                 }
-            } else {
-                object.push(part.offset as u32, done, None, None);
             }
-        }
-        object.symbols = self
-            .label_order
-            .iter()
-            .map(|name| {
-                let (at, span) = self.labels[name];
-                Symbol {
-                    name: name.to_string(),
-                    value: self.start_of(at) as u64,
-                    size: 0,
-                    kind: "label",
-                    span: Some(span.in_source(self.file)),
+        } else {
+            // Each piece's words go into their own stretch of the object's bytes, on all cores.
+            let mut rest = object.push_room(self.len);
+            let mut stretches = Vec::with_capacity(parts.len());
+            for part in parts {
+                let (here, after) = rest.split_at_mut(part.words.len() * 4);
+                stretches.push((part, here));
+                rest = after;
+            }
+            each_part_mut(&mut stretches, |(part, bytes)| {
+                for (out, word) in bytes.chunks_exact_mut(4).zip(part.words.finish()) {
+                    out.copy_from_slice(&word.to_le_bytes());
                 }
-            })
-            .collect();
+            });
+        }
+        let symbols = |_: &mut (), name: &&str| {
+            let (at, span) = self.labels[name];
+            Symbol {
+                name: name.to_string(),
+                value: self.start_of(at) as u64,
+                size: 0,
+                kind: "label",
+                span: Some(span.in_source(self.file)),
+            }
+        };
+        object.symbols = each_part(&self.label_order, || (), symbols);
         self.diagnostics
             .sort_by_key(|d| d.primary_label().map(|l| l.span.start));
         Outcome::new(
@@ -2360,6 +2378,20 @@ impl<'s> Program<'s> {
     }
 }
 
+/// The threads that read the pieces of big sources, one a core, started on first use; `None`
+/// when the system would not start them (the pieces are then read on the calling thread).
+fn threads() -> Option<&'static rayon::ThreadPool> {
+    static THREADS: std::sync::OnceLock<Option<rayon::ThreadPool>> = std::sync::OnceLock::new();
+    THREADS
+        .get_or_init(|| {
+            rayon::ThreadPoolBuilder::new()
+                .thread_name(|i| format!("lima-{i}"))
+                .build()
+                .ok()
+        })
+        .as_ref()
+}
+
 /// `each` over the pieces, on all cores when there are several, with a scratch value from
 /// `init` that each thread keeps from one piece to the next.
 fn each_part<T: Sync, S, R: Send>(
@@ -2367,22 +2399,22 @@ fn each_part<T: Sync, S, R: Send>(
     init: impl Fn() -> S + Sync + Send,
     each: impl Fn(&mut S, &T) -> R + Sync + Send,
 ) -> Vec<R> {
-    if parts.len() > 1 {
-        use rayon::prelude::*;
-        parts.par_iter().map_init(init, each).collect()
-    } else {
-        let mut scratch = init();
-        parts.iter().map(|part| each(&mut scratch, part)).collect()
+    use rayon::prelude::*;
+    match threads() {
+        Some(threads) if parts.len() > 1 => threads.install(|| parts.par_iter().map_init(init, each).collect()),
+        _ => {
+            let mut scratch = init();
+            parts.iter().map(|part| each(&mut scratch, part)).collect()
+        }
     }
 }
 
 /// `each` over the pieces, changing them, on all cores when there are several.
 fn each_part_mut<T: Send, R: Send>(parts: &mut [T], each: impl Fn(&mut T) -> R + Sync + Send) -> Vec<R> {
-    if parts.len() > 1 {
-        use rayon::prelude::*;
-        parts.par_iter_mut().map(each).collect()
-    } else {
-        parts.iter_mut().map(each).collect()
+    use rayon::prelude::*;
+    match threads() {
+        Some(threads) if parts.len() > 1 => threads.install(|| parts.par_iter_mut().map(each).collect()),
+        _ => parts.iter_mut().map(each).collect(),
     }
 }
 
