@@ -1,7 +1,8 @@
 //! The proposed syntax to instructions, with every check: statements from the parser become
-//! [`Instr`]s of the model, which [`crate::instr::Words`] packs as they come. Every error of a
-//! file is reported, each with its span; labels resolve to relative word offsets once the
-//! lengths of all instructions are known. docs/lima.md describes the syntax unit by unit.
+//! [`Instr`]s of the model, which [`crate::instr::Words`] packs as they come. A big source is
+//! read in pieces on all cores and the pieces joined in order. Every error of a file is
+//! reported, each with its span; labels resolve to relative word offsets once the lengths of
+//! all instructions are known. docs/lima.md describes the syntax unit by unit.
 
 use std::ops::Range;
 
