@@ -85,8 +85,8 @@ fn assemble_in_pieces(
     });
     let mut program = Program::new(file, text, listing);
     program.reserve(&parts);
-    for (part, range) in parts.into_iter().zip(pieces) {
-        program.append(part, range.len());
+    for part in parts {
+        program.append(part);
     }
     program.finish()
 }
@@ -373,6 +373,26 @@ struct Reads {
     fmul: Option<TextRange>,
 }
 
+/// An unknown opcode: its diagnostic (by index), and what was written.
+struct UnknownOpcode {
+    at: usize,
+    span: Span,
+    word: String,
+    unit: Option<String>,
+}
+
+/// The opcode, with its unit, nearest to `word`, while `budget` lasts.
+fn opcode_suggestion(budget: &mut SuggestionBudget, word: &str, unit: Option<&str>) -> Option<String> {
+    let forms = all_forms();
+    let suggestion = budget.suggest(word, forms.iter().map(|(n, _)| *n))?;
+    let unit = forms
+        .iter()
+        .find(|(n, u)| *n == suggestion && Some(*u) == unit)
+        .or_else(|| forms.iter().find(|(n, _)| *n == suggestion))
+        .map_or("", |(_, u)| *u);
+    Some(format!("{suggestion}{unit}"))
+}
+
 /// Turns the statements of one piece of the text into instructions and words, collecting
 /// every diagnostic; instruction indices count from the start of the piece.
 struct Encoder<'s> {
@@ -388,7 +408,8 @@ struct Encoder<'s> {
     /// Each label as written, and the instruction it names, in order.
     labels: Vec<(TextRange, usize)>,
     diagnostics: Vec<Diagnostic>,
-    budget: SuggestionBudget,
+    /// The unknown opcodes, whose diagnostics get their suggestion when the pieces are joined.
+    unknown_opcodes: Vec<UnknownOpcode>,
     /// The kinds of the operations of the instruction being read.
     kinds: Vec<Option<Kind>>,
     /// Which operations of the instruction being read are encoded.
@@ -424,7 +445,7 @@ impl<'s> Encoder<'s> {
             branches: Vec::with_capacity(lines / 4),
             labels: Vec::with_capacity(lines / 16),
             diagnostics: Vec::new(),
-            budget: SuggestionBudget::new(piece.len()),
+            unknown_opcodes: Vec::new(),
             kinds: Vec::new(),
             usable: Vec::new(),
             // A word takes at least about four bytes of text.
@@ -485,7 +506,8 @@ impl<'s> Encoder<'s> {
                 }),
                 Target::Relative(relative) => self.words.count_within(index, relative).map(|count| (relative, count)),
             };
-            let Some((relative, count)) = resolved else {
+            // Out of range, or outside the piece: the join resolves it, or reports it.
+            let Some((relative, count)) = resolved.filter(|&(relative, _)| in_branch_range(relative)) else {
                 elsewhere.push((index, target, span));
                 continue;
             };
@@ -518,6 +540,7 @@ impl<'s> Encoder<'s> {
         if let Some(&kind) = self.kinds_read.get(&(text, unit.unwrap_or_default())) {
             return Some(kind);
         }
+        let first = self.diagnostics.len();
         let mut word = std::borrow::Cow::Borrowed(text);
         for (old, new) in names::OLD_OPCODES {
             if let Some(rest) = split(&word, old) {
@@ -532,8 +555,9 @@ impl<'s> Encoder<'s> {
         if kind.is_none() && self.diagnostics.len() == before {
             self.unknown_opcode(op, &word, unit);
         }
+        // Only a word read without any diagnostic (an older name draws one each time).
         if let Some(kind) = kind
-            && self.diagnostics.len() == before
+            && self.diagnostics.len() == first
         {
             self.kinds_read.insert((text, unit.unwrap_or_default()), kind);
         }
@@ -761,16 +785,15 @@ impl<'s> Encoder<'s> {
                 ));
             }
             None => {
-                let suggestion = self.budget.suggest(word, forms.iter().map(|(n, _)| *n));
-                let suggestion = suggestion.map(|s| {
-                    let unit = forms
-                        .iter()
-                        .find(|(n, u)| *n == s && Some(*u) == unit)
-                        .or_else(|| forms.iter().find(|(n, _)| *n == s))
-                        .map_or("", |(_, u)| *u);
-                    format!("{s}{unit}")
+                // Its "did you mean" comes when the pieces are joined, from the file's one
+                // suggestion budget spent in order, so that it does not depend on the cut.
+                self.unknown_opcodes.push(UnknownOpcode {
+                    at: self.diagnostics.len(),
+                    span,
+                    word: word.to_string(),
+                    unit: unit.map(str::to_string),
                 });
-                self.push(error::unknown_opcode(span, word, suggestion.as_deref()));
+                self.push(error::unknown_opcode(span, word, None));
             }
         }
     }
@@ -2172,13 +2195,23 @@ struct Part {
     words: Words,
     /// (instruction of the piece, target, span of the target operand).
     branches: Vec<(usize, Target, TextRange)>,
-    /// The length of its text, for the budget of its suggestions.
-    text_len: usize,
 }
 
 /// How [`Program::finish`] resolves a branch to another piece: (instruction of the piece,
 /// relative target, target length).
 type Resolved = (usize, i32, u32);
+
+/// Whether a branch can go `relative` words: the field holds 27 bits with the sign.
+fn in_branch_range(relative: i64) -> bool {
+    (-(1i64 << 26)..(1i64 << 26)).contains(&relative)
+}
+
+/// A branch of a piece that [`Program::resolve`] could not resolve: to an unknown label (its
+/// diagnostic comes after, with suggestions in order), or out of range.
+enum Unresolved {
+    Label(TextRange),
+    Range(Diagnostic),
+}
 
 /// The pieces of a program joined in order: the labels of all of them, then the branches
 /// from one piece to another resolved (each piece's on all cores), and the words. Each piece
@@ -2197,6 +2230,9 @@ struct Program<'s> {
     labels: NameMap<&'s str, (usize, TextRange)>,
     label_order: Vec<&'s str>,
     diagnostics: Vec<Diagnostic>,
+    /// The file's suggestion budget, spent in order: unknown opcodes as the pieces are joined,
+    /// then unknown labels.
+    budget: SuggestionBudget,
 }
 
 impl<'s> Program<'s> {
@@ -2213,6 +2249,7 @@ impl<'s> Program<'s> {
             labels: NameMap::default(),
             label_order: Vec::new(),
             diagnostics: Vec::new(),
+            budget: SuggestionBudget::new(text.len()),
         }
     }
 
@@ -2223,9 +2260,8 @@ impl<'s> Program<'s> {
         self.spans.reserve(parts.iter().map(|p| p.spans.len()).sum());
     }
 
-    /// Appends the next piece, read from `text_len` bytes: its instructions follow the ones
-    /// so far.
-    fn append(&mut self, part: Encoder<'s>, text_len: usize) {
+    /// Appends the next piece: its instructions follow the ones so far.
+    fn append(&mut self, part: Encoder<'s>) {
         let first = self.pushed;
         for (name, at) in part.labels {
             let text = name.text(self.text);
@@ -2244,14 +2280,18 @@ impl<'s> Program<'s> {
                 offset: self.len,
                 words: part.words,
                 branches: part.branches,
-                text_len,
             });
             self.pushed += pushed;
             self.len += len;
         }
-        append(&mut self.instrs, part.instrs);
-        append(&mut self.spans, part.spans);
-        append(&mut self.diagnostics, part.diagnostics);
+        let mut diagnostics = part.diagnostics;
+        for unknown in part.unknown_opcodes {
+            let suggestion = opcode_suggestion(&mut self.budget, &unknown.word, unknown.unit.as_deref());
+            diagnostics[unknown.at] = error::unknown_opcode(unknown.span, &unknown.word, suggestion.as_deref());
+        }
+        self.diagnostics.append(&mut diagnostics);
+        self.instrs.append(&mut { part.instrs });
+        self.spans.append(&mut { part.spans });
     }
 
     /// The piece that holds instruction `i`, and the index of `i` in it.
@@ -2280,10 +2320,9 @@ impl<'s> Program<'s> {
     }
 
     /// Resolves the branches of `part` to other pieces, with their diagnostics.
-    fn resolve(&self, part: &Part) -> (Vec<Resolved>, Vec<Diagnostic>) {
-        let mut budget = SuggestionBudget::new(part.text_len);
+    fn resolve(&self, part: &Part) -> (Vec<Resolved>, Vec<Unresolved>) {
         let mut resolved = Vec::with_capacity(part.branches.len());
-        let mut diagnostics = Vec::new();
+        let mut unresolved = Vec::new();
         for &(local, target, span) in &part.branches {
             let index = part.first + local;
             let relative = match target {
@@ -2293,27 +2332,29 @@ impl<'s> Program<'s> {
                     match self.labels.get(name) {
                         Some(&(at, _)) => self.start_of(at) - self.start_of(index),
                         None => {
-                            let suggestion = budget.suggest(name, self.label_order.iter().copied());
-                            diagnostics.push(error::unknown_label(label.in_source(self.file), name, suggestion));
+                            unresolved.push(Unresolved::Label(label));
                             continue;
                         }
                     }
                 }
             };
-            if !(-(1i64 << 26)..(1i64 << 26)).contains(&relative) {
-                diagnostics.push(error::branch_range(span.in_source(self.file), relative));
+            if !in_branch_range(relative) {
+                unresolved.push(Unresolved::Range(error::branch_range(
+                    span.in_source(self.file),
+                    relative,
+                )));
                 continue;
             }
             let target_count = self.count_at(self.start_of(index) + relative);
             resolved.push((local, relative as i32, target_count));
         }
-        (resolved, diagnostics)
+        (resolved, unresolved)
     }
 
     /// Resolves the branches, and gives the instructions and words with every diagnostic.
     fn finish(mut self) -> Outcome<Assembled> {
         let resolved = each_part(&self.parts, || (), |_, part| self.resolve(part));
-        for (part, (resolved, diagnostics)) in self.parts.iter_mut().zip(resolved) {
+        for (part, (resolved, unresolved)) in self.parts.iter_mut().zip(resolved) {
             for (local, relative, target_count) in resolved {
                 part.words.resolve(local, relative, Some(target_count));
                 let instr = self.instrs.get_mut(part.first + local);
@@ -2321,7 +2362,17 @@ impl<'s> Program<'s> {
                     *target = relative;
                 }
             }
-            self.diagnostics.extend(diagnostics);
+            for unresolved in unresolved {
+                let d = match unresolved {
+                    Unresolved::Label(label) => {
+                        let name = label.text(self.text);
+                        let suggestion = self.budget.suggest(name, self.label_order.iter().copied());
+                        error::unknown_label(label.in_source(self.file), name, suggestion)
+                    }
+                    Unresolved::Range(d) => d,
+                };
+                self.diagnostics.push(d);
+            }
         }
         // Each piece's last control word gets the length of the next piece's first instruction.
         let mut parts: Vec<&mut Part> = self.parts.iter_mut().filter(|p| !p.words.is_empty()).collect();
@@ -2416,15 +2467,6 @@ fn each_part_mut<T: Send, R: Send>(parts: &mut [T], each: impl Fn(&mut T) -> R +
     match threads() {
         Some(threads) if parts.len() > 1 => threads.install(|| parts.par_iter_mut().map(each).collect()),
         _ => parts.iter_mut().map(each).collect(),
-    }
-}
-
-/// Appends `more` to `list`, taking `more` whole when `list` is empty.
-fn append<T>(list: &mut Vec<T>, mut more: Vec<T>) {
-    if list.is_empty() {
-        *list = more;
-    } else {
-        list.append(&mut more);
     }
 }
 
@@ -2631,11 +2673,8 @@ mod tests {
         let mut sources = SourceMap::new();
         let file = sources.add("t.pp", text);
         let outcome = assemble_in_pieces(&sources, file, true, true, piece_bytes);
-        let diagnostics: Vec<_> = outcome
-            .diagnostics
-            .iter()
-            .map(|d| (d.code, d.primary_label().map(|l| l.span), d.message.clone()))
-            .collect();
+        // Every part of every diagnostic: codes, spans, messages, helps.
+        let diagnostics = &outcome.diagnostics;
         let Some(assembled) = outcome.value else {
             return format!("{diagnostics:?}");
         };
@@ -2659,6 +2698,7 @@ mod tests {
             "branch +40",
             "add.s1 $5.y $5.x $1.x, \r\n\r\nrcp.s2 $5.x $1.z\r",
             "fb_color $3, branch L0",
+            "sync, texld_2d 0",
         ];
         let mut valid = String::new();
         for n in 0..240 {
@@ -2683,6 +2723,36 @@ mod tests {
         for size in [1, 40, 100, 333, 1000] {
             assert_eq!(everything(&broken, size), whole, "pieces of {size} bytes");
         }
+    }
+
+    #[test]
+    fn suggestions_do_not_depend_on_the_cut() {
+        // Unknown opcodes, then more unknown labels than the file's suggestion budget covers
+        // after them: the first labels get a suggestion, the later ones none, wherever the
+        // text is cut (the budget is the file's, spent in order).
+        let mut text: String = (0..2000).map(|i| format!("Lab{i:05}:\nstop\n")).collect();
+        text += &(0..300).map(|i| format!("branch Lbb{i:05}\n")).collect::<String>();
+        text += &(0..3000).map(|i| format!("movx{i:04}.v0 $0 $1\n")).collect::<String>();
+        let whole = everything(&text, usize::MAX);
+        for part in ["did you mean `Lab", "define it with `Lbb", "did you mean `mov.v0`"] {
+            assert!(whole.contains(part), "{part}");
+        }
+        for size in [40, 1000, 20_000] {
+            assert!(everything(&text, size) == whole, "pieces of {size} bytes");
+        }
+    }
+
+    #[test]
+    fn an_older_name_is_noted_at_every_use() {
+        let text = "sync, texld_2d 0\n".repeat(3);
+        assert_eq!(codes(&text), ["PP024", "PP024", "PP024"]);
+    }
+
+    #[test]
+    fn lone_cr_line_breaks_are_cut_too() {
+        let text = "nop\r".repeat(1000);
+        assert!(crate::lexer::pieces(&text, 100).len() > 30);
+        assert_eq!(everything(&text, 100), everything(&text, usize::MAX));
     }
 
     #[test]

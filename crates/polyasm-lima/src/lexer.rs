@@ -85,15 +85,16 @@ pub fn pieces(text: &str, size: usize) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let mut start = 0;
     while text.len() - start > size {
-        // The first `\n` from `start + size` on.
-        let Some(at) = bytes[start + size..].iter().position(|&b| b == b'\n') else {
+        // The first line break from `start + size` on (a `\r\n` pair whole).
+        let Some(at) = bytes[start + size..].iter().position(is_break) else {
             break;
         };
-        let mut end = start + size + at + 1;
+        let at = start + size + at;
+        let mut end = at + line_break_len(bytes, at);
         // Whether the statement goes on after `end`: the last line with a token before it,
         // looking no further back than `start` (where a statement starts), ends in `,`.
         let mut going_on = false;
-        let mut to = end - 1;
+        let mut to = at;
         while to > start {
             let from = bytes[start..to]
                 .iter()
