@@ -365,26 +365,6 @@ fn a_rendered_picture_is_refused_on_a_terminal() {
     );
 }
 
-/// A pseudo-terminal pair: (master, slave).
-fn open_pty() -> (std::fs::File, std::fs::File) {
-    use std::os::fd::FromRawFd;
-    let (mut master, mut slave) = (0, 0);
-    // SAFETY: openpty writes two new descriptors into the given locations; the null
-    // arguments ask for default name, termios and window size.
-    let rc = unsafe {
-        libc::openpty(
-            &mut master,
-            &mut slave,
-            std::ptr::null_mut(),
-            std::ptr::null(),
-            std::ptr::null(),
-        )
-    };
-    assert_eq!(rc, 0, "openpty failed");
-    // SAFETY: both descriptors are fresh and owned by nothing else.
-    unsafe { (std::fs::File::from_raw_fd(master), std::fs::File::from_raw_fd(slave)) }
-}
-
 #[test]
 fn run_prints_a_table_and_json() {
     let output = run(&[

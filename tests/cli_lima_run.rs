@@ -415,27 +415,6 @@ fn an_output_that_is_an_input_is_refused_with_pa014() {
 // ---------------------------------------------------------------------------------------------
 // Terminals and pipes.
 
-/// A pseudo-terminal pair: (master, slave).
-#[cfg(unix)]
-fn open_pty() -> (std::fs::File, std::fs::File) {
-    use std::os::fd::FromRawFd;
-    let (mut master, mut slave) = (0, 0);
-    // SAFETY: openpty writes two new descriptors into the given locations; the null
-    // arguments ask for default name, termios and window size.
-    let rc = unsafe {
-        libc::openpty(
-            &mut master,
-            &mut slave,
-            std::ptr::null_mut(),
-            std::ptr::null(),
-            std::ptr::null(),
-        )
-    };
-    assert_eq!(rc, 0, "openpty failed");
-    // SAFETY: both descriptors are fresh and owned by nothing else.
-    unsafe { (std::fs::File::from_raw_fd(master), std::fs::File::from_raw_fd(slave)) }
-}
-
 /// Runs `args` with standard output on a terminal: the exit code, what the terminal got and
 /// standard error.
 #[cfg(unix)]
@@ -498,23 +477,9 @@ fn a_picture_piped_into_head_exits_0_without_a_message() {
         b"load.v $1 0.xy, mul.v0 ^v0 $1.xxxx $1.yyyy, mov.v1 $2 ^v0\n\
           stop, mul.v0 ^v0 $2 ^const0, fract.v1 $0 ^v0, const0 1031 1523 1999 1\n",
     );
-    let script = format!(
-        "{{ '{}' run -t lima noise.pp --size 1000x1000 2>err.txt; echo $? >status.txt; }} | head -c8",
-        env!("CARGO_BIN_EXE_polyasm")
-    );
-    let mut child = std::process::Command::new("sh")
-        .current_dir(dir.path())
-        .args(["-c", &script])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let out = drain(child.stdout.take().unwrap());
-    let status = wait_bounded(&mut child, "sh");
-    assert!(status.success());
-    assert_eq!(out.join().unwrap(), b"\x89PNG\r\n\x1a\n");
-    let read = |name: &str| std::fs::read_to_string(dir.path().join(name)).unwrap();
-    assert_eq!(read("status.txt").trim(), "0");
-    assert_eq!(read("err.txt"), "");
+    let piped = piped_into_head(dir.path(), "run -t lima noise.pp --size 1000x1000", 8);
+    assert_eq!(piped.out, b"\x89PNG\r\n\x1a\n");
+    assert_eq!((piped.status.as_str(), piped.err.as_str()), ("0", ""));
     // The same picture whole is far larger than a pipe's buffer (64 KiB).
     let out = run(&[
         "run",

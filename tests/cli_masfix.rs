@@ -387,23 +387,9 @@ fn a_reader_that_closes_the_pipe_ends_the_run_quietly() {
 fn a_run_piped_into_head_exits_0_without_a_message() {
     let dir = temp();
     program(dir.path(), "yes.mx", ":again\noutc 'y'\njmp again\n");
-    let script = format!(
-        "{{ '{}' run yes.mx --max-steps {BOUND} 2>err.txt; echo $? >status.txt; }} | head -c1",
-        env!("CARGO_BIN_EXE_polyasm")
-    );
-    let mut child = std::process::Command::new("sh")
-        .current_dir(dir.path())
-        .args(["-c", &script])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let out = drain(child.stdout.take().unwrap());
-    let status = wait_bounded(&mut child, "sh");
-    assert!(status.success());
-    assert_eq!(out.join().unwrap(), b"y");
-    let read = |name: &str| std::fs::read_to_string(dir.path().join(name)).unwrap();
-    assert_eq!(read("status.txt").trim(), "0");
-    assert_eq!(read("err.txt"), "");
+    let piped = piped_into_head(dir.path(), &format!("run yes.mx --max-steps {BOUND}"), 1);
+    assert_eq!(piped.out, b"y");
+    assert_eq!((piped.status.as_str(), piped.err.as_str()), ("0", ""));
 }
 
 #[test]

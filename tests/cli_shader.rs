@@ -538,23 +538,9 @@ fn frames_render_an_animation_to_numbered_files() {
 fn a_picture_piped_into_head_exits_0_without_a_message() {
     let dir = temp();
     // A picture far larger than a pipe's buffer, so that the write meets the closed pipe.
-    let script = format!(
-        "{{ '{}' run '{UV}' -o - --size 2000x2000 --device cpu 2>err.txt; echo $? >status.txt; }} | head -c8",
-        env!("CARGO_BIN_EXE_polyasm")
-    );
-    let mut child = std::process::Command::new("sh")
-        .current_dir(dir.path())
-        .args(["-c", &script])
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let out = drain(child.stdout.take().unwrap());
-    let status = wait_bounded(&mut child, "sh");
-    assert!(status.success());
-    assert_eq!(out.join().unwrap(), b"\x89PNG\r\n\x1a\n");
-    let read = |name: &str| std::fs::read_to_string(dir.path().join(name)).unwrap();
-    assert_eq!(read("status.txt").trim(), "0");
-    assert_eq!(read("err.txt"), "");
+    let piped = piped_into_head(dir.path(), &format!("run '{UV}' -o - --size 2000x2000 --device cpu"), 8);
+    assert_eq!(piped.out, b"\x89PNG\r\n\x1a\n");
+    assert_eq!((piped.status.as_str(), piped.err.as_str()), ("0", ""));
 }
 
 #[cfg(unix)]

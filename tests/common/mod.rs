@@ -82,6 +82,61 @@ pub fn wait_bounded(child: &mut Child, what: &str) -> ExitStatus {
     }
 }
 
+/// What a run piped into `head -c N` left: the bytes `head` printed, and polyasm's exit status
+/// and standard error.
+#[cfg(unix)]
+pub struct Piped {
+    pub out: Vec<u8>,
+    pub status: String,
+    pub err: String,
+}
+
+/// Runs `polyasm ARGS | head -c BYTES` through `sh` in `dir` (`args` as written on a shell's
+/// command line), so that `head` closes the pipe while polyasm still writes.
+#[cfg(unix)]
+pub fn piped_into_head(dir: &Path, args: &str, bytes: usize) -> Piped {
+    let script = format!(
+        "{{ '{}' {args} 2>err.txt; echo $? >status.txt; }} | head -c{bytes}",
+        env!("CARGO_BIN_EXE_polyasm")
+    );
+    let mut child = Command::new("sh")
+        .current_dir(dir)
+        .args(["-c", &script])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = drain(child.stdout.take().unwrap());
+    let status = wait_bounded(&mut child, &format!("{args} | head -c{bytes}"));
+    assert!(status.success(), "sh: {status}");
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+    Piped {
+        out: out.join().unwrap(),
+        status: read("status.txt").trim().to_string(),
+        err: read("err.txt"),
+    }
+}
+
+/// A pseudo-terminal pair: (master, slave).
+#[cfg(unix)]
+pub fn open_pty() -> (std::fs::File, std::fs::File) {
+    use std::os::fd::FromRawFd;
+    let (mut master, mut slave) = (0, 0);
+    // SAFETY: openpty writes two new descriptors into the given locations; the null
+    // arguments ask for default name, termios and window size.
+    let rc = unsafe {
+        libc::openpty(
+            &mut master,
+            &mut slave,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            std::ptr::null(),
+        )
+    };
+    assert_eq!(rc, 0, "openpty failed");
+    // SAFETY: both descriptors are fresh and owned by nothing else.
+    unsafe { (std::fs::File::from_raw_fd(master), std::fs::File::from_raw_fd(slave)) }
+}
+
 /// A PNG picture's pixels (8-bit RGBA, asserted).
 pub fn decode_png(bytes: &[u8]) -> polyasm_core::picture::Image {
     let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
