@@ -226,6 +226,14 @@ impl Encoder {
         match kind {
             OperandKind::Register => match operand.text {
                 OperandText::Name(name) => match register_number(name) {
+                    Some(number) if number < kind.values() && name.starts_with("r0") && name.len() > 2 => {
+                        self.errors.push(VuError::ZeroPaddedRegister {
+                            span,
+                            name: name.to_string(),
+                            number,
+                        });
+                        None
+                    }
                     Some(n) if n < kind.values() => Some(n as u32),
                     Some(_) => {
                         self.errors.push(VuError::RegisterOutOfRange {
@@ -259,6 +267,13 @@ impl Encoder {
                 let OperandText::Number(text) = operand.text else {
                     return self.wrong_kind(op, kind, operand);
                 };
+                if let [b'0', b'X' | b'B' | b'O', ..] = text.as_bytes() {
+                    self.errors.push(VuError::UpperCasePrefix {
+                        span,
+                        text: text.to_string(),
+                    });
+                    return None;
+                }
                 let value = match parse_int_literal(strip_type_suffix(text)) {
                     Ok(value) => value,
                     Err(error) => {
