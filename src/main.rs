@@ -207,7 +207,7 @@ fn read_source(input: &Input, sources: &mut SourceMap, reporter: &mut Reporter) 
         Input::Path(path) => sources.try_add_file(path.as_str(), path.as_str(), text),
         Input::Stdin => sources.try_add(input.display_name(), text),
     };
-    match input.read_text() {
+    match input.read_text(sources) {
         Ok(text) => added(sources, text).map_err(|_| {
             reporter.emit(vec![too_large(input.display_name())], sources);
             Failure::Errors

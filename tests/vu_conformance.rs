@@ -76,3 +76,25 @@ fn a_zero_padded_register_is_refused_with_its_plain_name() {
     assert!(output.status.success(), "{}", stderr(&output));
     assert_eq!(stdout(&output), "00000403\n00000683\n0000003f\n");
 }
+
+#[test]
+fn a_stray_byte_is_pointed_at_as_in_every_dialect() {
+    let dir = temp();
+    let input = dir.path().join("stray.vu");
+    std::fs::write(&input, b"ld r0 0\nst pos r0 // na\xefve\n").unwrap();
+    let output = run(&[path_str(&input), "-f", "hex", "--error-format", "short"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(output.stdout.is_empty());
+    assert_eq!(
+        stderr(&output),
+        format!("{0}:2:16: error[PA002]: {0} is not UTF-8 text\n", input.display())
+    );
+    let human = run(&[path_str(&input), "-f", "hex", "--color", "never"]);
+    let err = stderr(&human);
+    assert!(err.contains("byte 0xef (offset 23) is not UTF-8"), "{err}");
+    assert!(!err.contains("disasm"), "{err}");
+    // Words of a VU program, given to the assembler, are machine code: disasm is the way back.
+    std::fs::write(&input, [0x3fu8, 0, 0, 0, 0xc0, 0xff, 0, 0]).unwrap();
+    let err = stderr(&run(&[path_str(&input), "-f", "hex", "--color", "never"]));
+    assert!(err.contains("use `polyasm disasm`"), "{err}");
+}

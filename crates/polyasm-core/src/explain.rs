@@ -44,8 +44,10 @@ pub static CORE_CODES: &[CodeInfo] = &[
         severity: Severity::Error,
         title: "input is not UTF-8 text",
         explanation: "Assembly sources must be UTF-8 text. The file holds bytes that are not valid \
-            UTF-8, usually because it is a binary (did you mean `polyasm disasm`?) or was saved \
-            in a legacy encoding; convert it to UTF-8.",
+            UTF-8; the diagnostic points at the first of them, with its line and column. A \
+            file of machine code is turned back into source with `polyasm disasm` (the help \
+            line says so when the bytes look binary); a text file saved in a legacy encoding \
+            (Latin-1, Windows-1252) or as UTF-16 is converted to UTF-8; a stray byte is removed.",
     },
     CodeInfo {
         code: "PA003",
