@@ -71,6 +71,9 @@ fn a_zero_padded_register_is_refused_with_its_plain_name() {
     assert!(err.contains("prog.vu:2:9: error[VU006]: register `r012`"), "{err}");
     let err = human_errors("add r01 r1\n");
     assert!(err.contains("Help: write `r1`"), "{err}");
+    // Operands of `st` in the wrong order: the fix spells the register plainly.
+    let err = human_errors("st r01 pos\n");
+    assert!(err.contains("Help: write `st pos r1`"), "{err}");
     // r0, r1 and r10 (a zero that is not a padding) still assemble.
     let output = run_with_stdin(&["-t", "vu", "-", "-f", "hex"], b"add r0 r1\nadd r10 r1\n");
     assert!(output.status.success(), "{}", stderr(&output));

@@ -153,7 +153,11 @@ impl Encoder {
             self.errors.push(VuError::SwappedStore {
                 span,
                 output: output.to_string(),
-                register: register.to_string(),
+                // The help line spells the register as it must be written (`r1` for `r01`).
+                register: match register_number(register) {
+                    Some(n) if n < REGISTERS.into() => format!("r{n}"),
+                    _ => register.to_string(),
+                },
             });
             return None;
         }
