@@ -1051,6 +1051,17 @@ impl<'s> Encoder<'s> {
             Kind::Varying(perspective) => instr.varying = self.varying(perspective, &o[0], &o[1], reads),
             Kind::Texld { lod } => instr.sampler = self.texld(lod, o, reads),
             Kind::Load(source) => {
+                if matches!(source, LoadSource::Source1 | LoadSource::Source2) {
+                    let span = op.unit.map_or(op.name, |unit| op.name.to(unit));
+                    let text = self.str(span).to_string();
+                    let what = format!("load source {}", source.code());
+                    self.push(error::unused_encoding(
+                        self.span(span),
+                        &text,
+                        &what,
+                        "`load.u` reads uniforms and `load.t` temporaries".to_string(),
+                    ));
+                }
                 if let Some((alignment, index, offset)) =
                     self.memory_index(&o[0], "a uniform or temporary index", reads)
                 {
@@ -2073,7 +2084,26 @@ impl<'s> Encoder<'s> {
             self.push(d);
             return None;
         };
-        let source = if alignment == Alignment::Scalar {
+        let source = if alignment == Alignment::Scalar && src.suffix.is_none() {
+            // A whole register after a one-float index: alignment 3, as Mesa prints it.
+            let lane = COMPONENTS[usize::from(index & 3)];
+            let help = format!(
+                "to store one float, name its component: `{}.{lane}`",
+                self.str(source.span)
+            );
+            self.push(error::unused_encoding(
+                self.span(source.span),
+                self.str(source.span),
+                "a whole register stored to a one-float index (alignment 3)",
+                help,
+            ));
+            return Some(Store::Temp {
+                alignment: Alignment::Reserved,
+                index,
+                offset,
+                source: reg * 4,
+            });
+        } else if alignment == Alignment::Scalar {
             reg * 4 + self.component(src.suffix, src.span)?
         } else {
             if let Some(suffix) = src.suffix {

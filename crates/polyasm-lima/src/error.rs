@@ -464,6 +464,14 @@ pub fn missing_sync(span: Span, op: &str) -> Diagnostic {
         .with_help("add `sync` to the instruction, as every compiler does with texture fetches and derivatives")
 }
 
+/// An encoding that no compiler writes (`load.u1`, a store with alignment 3): `text` is what
+/// selects it, `what` names it.
+pub fn unused_encoding(span: Span, text: &str, what: &str, help: String) -> Diagnostic {
+    Diagnostic::warning("PP027", format!("`{text}` is {what}, which no compiler writes"))
+        .with_primary(span, "encodes, but what the hardware does with it is unknown")
+        .with_help(help)
+}
+
 /// An older name still read.
 pub fn old_name(span: Span, old: &str, new: &str) -> Diagnostic {
     Diagnostic::warning("PP024", format!("`{old}` is the older name of `{new}`"))
@@ -819,6 +827,17 @@ pub static CODES: &[CodeInfo] = &[
         title: "multiplier result read without the multiplier",
         explanation: "`^v0` and `^s0` are the results of the `.v0` and `.s0` ops of the same instruction; they do \
             not live on. An instruction that reads one must have the op that gives it.",
+    },
+    CodeInfo {
+        code: "PP027",
+        severity: Severity::Warning,
+        title: "encoding no compiler writes",
+        explanation: "The operation selects field values that Mesa's compiler never writes and whose effect on the \
+            hardware is unexplored: `load.u1` and `load.u2` (load sources 1 and 2; Mesa's text `load..u1`), and a \
+            store of a whole register to a one-float index (`store.t 2.y $1`, alignment 3). They are encoded as \
+            written, so that words holding them disassemble and assemble again; the emulator reads 0 from the two \
+            sources and stores the register's lane named by the index. To load uniforms write `load.u`, to store \
+            one float name its component (`store.t 2.y $1.y`).",
     },
     CodeInfo {
         code: "PP300",

@@ -656,7 +656,7 @@ fn element(alignment: Alignment, index: u16, offset: Option<f32>, slots: usize) 
     }
     let at = usize::try_from(at).ok()?;
     let (slot, first, lanes) = match alignment {
-        Alignment::Scalar => (at / 4, at % 4, 1),
+        Alignment::Scalar | Alignment::Reserved => (at / 4, at % 4, 1),
         Alignment::Vec2 => (at / 2, at % 2 * 2, 2),
         Alignment::Vec4 => (at, 0, 4),
     };
@@ -1020,7 +1020,8 @@ impl Quad {
                         };
                         let offset = offset.map(|r| view.component(r));
                         if let Some((slot, first, lanes)) = element(alignment, index, offset, TEMP_SLOTS) {
-                            // A scalar store writes one component; wider stores keep lanes in place.
+                            // A scalar store writes one component; the others keep lanes in
+                            // place (alignment 3: the register's lane named by the index).
                             let value = match alignment {
                                 Alignment::Scalar => [view.component(source); 4],
                                 _ => view.vec(source >> 2),
@@ -1112,6 +1113,8 @@ fn load_value(load: &Load, view: &View, temps: &[Vec4], inputs: &Inputs) -> Vec4
     let (memory, slots) = match load.source {
         LoadSource::Uniform => (inputs.uniforms.as_slice(), UNIFORM_SLOTS),
         LoadSource::Temporary => (temps, TEMP_SLOTS),
+        // Sources no compiler writes: what they read is unknown, so they read 0.
+        LoadSource::Source1 | LoadSource::Source2 => return [0.0; 4],
     };
     let mut out = [0.0; 4];
     if let Some((slot, first, lanes)) = element(load.alignment, load.index, offset, slots)

@@ -324,7 +324,7 @@ fn printable(mut program: Vec<Instr>) -> Vec<Instr> {
             }
         }
         let ambiguous = |alignment: Alignment, index: u16| match alignment {
-            Alignment::Scalar => index >= 0xfffd,
+            Alignment::Scalar | Alignment::Reserved => index >= 0xfffd,
             Alignment::Vec2 => index == 0xffff,
             Alignment::Vec4 => false,
         };
