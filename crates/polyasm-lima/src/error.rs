@@ -37,6 +37,13 @@ pub fn mesa_error(file: SourceId, error: &MesaError) -> Diagnostic {
         MesaErrorKind::Expected { .. } => ("not readable here", None),
         MesaErrorKind::OperandCount { .. } => ("wrong number of operands", None),
         MesaErrorKind::OutOfRange { range, .. } => ("out of range", Some(format!("the field holds {range}"))),
+        MesaErrorKind::Constant { found } if found.starts_with("--") || found.starts_with("-+") => (
+            "two signs",
+            Some(format!(
+                "a number takes one sign: write `{}`",
+                found.strip_prefix("--").map_or_else(|| format!("-{}", &found[2..]), str::to_string)
+            )),
+        ),
         MesaErrorKind::Constant { .. } => (
             "not a binary16 value",
             Some("write a decimal number (it is rounded to the nearest binary16 value, whose magnitude is at most 65504), `inf`, `-inf`, `nan` or `-nan`".to_string()),
@@ -349,6 +356,20 @@ pub fn number_range(span: Span, text: &str, what: &str, range: &str) -> Diagnost
     Diagnostic::error("PP011", format!("`{text}` is not a valid {what}"))
         .with_primary(span, "out of range or malformed")
         .with_help(format!("a {what} is {range}"))
+}
+
+/// A number that is malformed in a way `help` explains (a sign on raw bits).
+pub fn number_malformed(span: Span, text: &str, help: String) -> Diagnostic {
+    Diagnostic::error("PP011", format!("`{text}` is not a valid number"))
+        .with_primary(span, "malformed")
+        .with_help(help)
+}
+
+/// Two signs before a number (`--1`, `-+1`); `one` is the number with one sign.
+pub fn doubled_sign(span: Span, text: &str, one: &str) -> Diagnostic {
+    Diagnostic::error("PP001", format!("`{text}` has two signs"))
+        .with_primary(span, "two signs")
+        .with_help(format!("a number takes one sign: write `{one}`"))
 }
 
 /// A constant that binary16 cannot hold exactly.

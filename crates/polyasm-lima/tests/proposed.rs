@@ -188,7 +188,11 @@ fn load_sources_1_and_2_and_store_alignment_3_print_and_reassemble_to_their_word
     ];
     assert_eq!(proposed.len(), RARE_FORMS.len());
     for (vector, text) in RARE_FORMS.iter().zip(proposed) {
-        let program: Vec<Instr> = decode(vector.words).expect("valid").into_iter().map(|d| d.instr).collect();
+        let program: Vec<Instr> = decode(vector.words)
+            .expect("valid")
+            .into_iter()
+            .map(|d| d.instr)
+            .collect();
         assert_eq!(print_proposed(&program), text, "{}", vector.name);
         let back = assemble_proposed_text(text).unwrap_or_else(|d| panic!("{text}\n{d:#?}"));
         assert_eq!(encode(&back), vector.words, "{}", vector.name);
