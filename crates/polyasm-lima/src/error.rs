@@ -553,7 +553,18 @@ pub fn texture_error(sampler: usize, path: &str, reason: &str) -> Diagnostic {
         "PP305",
         format!("cannot read texture {sampler} from `{path}`: {reason}"),
     )
-    .with_help("a texture is a PNG picture of at most 16384 pixels a side")
+    .with_help("a texture is a PNG picture of at most 4096 pixels a side")
+}
+
+/// The warning that texture `sampler` is given but the program never samples it.
+pub fn unused_texture(sampler: usize, path: &str) -> Diagnostic {
+    Diagnostic::warning(
+        "PP306",
+        format!("texture {sampler} (`{path}`) is not read: the program never samples sampler {sampler}"),
+    )
+    .with_help(format!(
+        "check the sampler number of `--texture {sampler}=...` against the program's `texld`, or leave it out"
+    ))
 }
 
 /// Every code with its explanation.
@@ -903,8 +914,19 @@ pub static CODES: &[CodeInfo] = &[
         severity: Severity::Error,
         title: "texture cannot be read",
         explanation: "The file of a `--texture N=FILE.png` option cannot be read, or is not a PNG picture the \
-            emulator can use (every PNG colour type and depth is read; a side is at most 16384 pixels). The \
-            message gives the reason.",
+            emulator can use. Every PNG colour type and depth is read; a side is at most 4096 pixels, Mali-400's \
+            limit, which is checked from the picture's header before anything is decoded, and the textures a \
+            program samples hold at most 67108864 texels together (a texel takes 16 bytes of memory). Memory \
+            that cannot be had while decoding is this error too. The message gives the reason.",
+    },
+    CodeInfo {
+        code: "PP306",
+        severity: Severity::Warning,
+        title: "texture never sampled",
+        explanation: "A `--texture N=FILE.png` option binds a picture to a sampler that no `texld` of the program \
+            reads (and no `texld` adds a register to its sampler number, which could reach any sampler). The \
+            file is opened, so a wrong path is still an error, but it is not decoded. Check the sampler number \
+            against the program, or leave the option out.",
     },
 ];
 

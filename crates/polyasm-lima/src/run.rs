@@ -22,8 +22,8 @@ use polyasm_core::vertex_io::{SlotKind, ValueError, parse_assignment, parse_lane
 use polyasm_core::{Diagnostic, Object, Outcome};
 
 use crate::exec::{
-    self, Filter, Inputs, MAX_PIXELS, MAX_SIDE, Output, Program, SAMPLERS, Texture, UNIFORM_SLOTS, VARYING_SLOTS, Vec4,
-    Wrap,
+    self, AllocError, Filter, Inputs, MAX_TEXTURE_SIDE, MAX_TEXTURE_TEXELS, Output, Program, SAMPLERS, Texture,
+    UNIFORM_SLOTS, VARYING_SLOTS, Vec4, Wrap, try_vec,
 };
 
 /// The options of `polyasm run` for Lima.
@@ -295,9 +295,42 @@ pub fn renders_picture(options: &TargetOptions) -> bool {
     options.value("size").is_some()
 }
 
+/// The width and height a PNG picture's header gives, read without decoding the picture.
+pub fn png_size(bytes: &[u8]) -> Result<(u32, u32), String> {
+    let reader = png::Decoder::new(io::Cursor::new(bytes))
+        .read_info()
+        .map_err(|e| png_reason(&e))?;
+    let info = reader.info();
+    Ok((info.width, info.height))
+}
+
+/// Whether a `width` x `height` texture fits: at most [`MAX_TEXTURE_SIDE`] a side, and with
+/// the `texels` the run's other textures hold, at most [`MAX_TEXTURE_TEXELS`] in all.
+fn check_texture_size(width: u32, height: u32, texels: u64) -> Result<(), String> {
+    if width > MAX_TEXTURE_SIDE || height > MAX_TEXTURE_SIDE {
+        return Err(format!(
+            "the picture is {width}x{height}, and a texture is at most {MAX_TEXTURE_SIDE} pixels a side"
+        ));
+    }
+    if texels + u64::from(width) * u64::from(height) > MAX_TEXTURE_TEXELS {
+        return Err(format!(
+            "the picture is {width}x{height}, and the textures a program samples hold at most \
+             {MAX_TEXTURE_TEXELS} texels together"
+        ));
+    }
+    Ok(())
+}
+
 /// A PNG picture as a texture (any colour type and depth; 16-bit channels keep their high
-/// byte). Errors say what is wrong in words.
+/// byte). Errors say what is wrong in words: a picture larger than [`MAX_TEXTURE_SIDE`] a
+/// side is refused from its header, before any pixel is decoded, and memory that cannot be
+/// had is an error, not an abort.
 pub fn decode_png(bytes: &[u8]) -> Result<Texture, String> {
+    decode_png_within(bytes, 0)
+}
+
+/// [`decode_png`] for a run whose other textures hold `texels` texels.
+fn decode_png_within(bytes: &[u8], texels: u64) -> Result<Texture, String> {
     let mut decoder = png::Decoder::new(io::Cursor::new(bytes));
     decoder.set_transformations(png::Transformations::normalize_to_color8());
     decoder.set_limits(png::Limits {
@@ -308,15 +341,12 @@ pub fn decode_png(bytes: &[u8]) -> Result<Texture, String> {
         let info = reader.info();
         (info.width, info.height)
     };
-    if width > MAX_SIDE || height > MAX_SIDE || u64::from(width) * u64::from(height) > MAX_PIXELS {
-        return Err(format!(
-            "the picture is {width}x{height}; a texture is at most {MAX_SIDE} pixels a side and {MAX_PIXELS} pixels"
-        ));
-    }
+    check_texture_size(width, height, texels)?;
     let size = reader
         .output_buffer_size()
         .ok_or_else(|| "the picture is too large".to_string())?;
-    let mut buffer = vec![0u8; size];
+    let mut buffer = try_vec::<u8>(size).map_err(|e| memory_reason(&e))?;
+    buffer.resize(size, 0);
     let frame = reader.next_frame(&mut buffer).map_err(|e| png_reason(&e))?;
     let channels = match frame.color_type {
         png::ColorType::Grayscale => 1,
@@ -325,7 +355,7 @@ pub fn decode_png(bytes: &[u8]) -> Result<Texture, String> {
         png::ColorType::Rgba => 4,
         png::ColorType::Indexed => return Err("the palette could not be expanded".to_string()),
     };
-    let mut rgba = Vec::with_capacity(width as usize * height as usize * 4);
+    let mut rgba = try_vec::<u8>(width as usize * height as usize * 4).map_err(|e| memory_reason(&e))?;
     for row in buffer.chunks(frame.line_size).take(height as usize) {
         for pixel in row.chunks_exact(channels).take(width as usize) {
             rgba.extend_from_slice(&match *pixel {
@@ -337,7 +367,14 @@ pub fn decode_png(bytes: &[u8]) -> Result<Texture, String> {
             });
         }
     }
-    Texture::from_rgba8(width, height, &rgba).ok_or_else(|| "the picture has no pixels".to_string())
+    drop(buffer);
+    Texture::try_from_rgba8(width, height, &rgba)
+        .map_err(|e| memory_reason(&e))?
+        .ok_or_else(|| "the picture has no pixels".to_string())
+}
+
+fn memory_reason(error: &AllocError) -> String {
+    format!("decoding it needs memory that cannot be had ({error})")
 }
 
 fn png_reason(error: &png::DecodingError) -> String {
@@ -351,25 +388,60 @@ fn png_reason(error: &png::DecodingError) -> String {
     }
 }
 
-/// Reads the `--texture` files, sampler by sampler.
-pub fn load_textures(textures: &[(usize, String)]) -> Result<Vec<Option<Texture>>, Box<Diagnostic>> {
-    let mut table: Vec<Option<Texture>> = Vec::new();
+/// The textures of a run, by sampler, and the warnings about them.
+pub struct Textures {
+    /// The texture of each sampler number that has one.
+    pub table: Vec<Option<Texture>>,
+    /// A warning for each texture the program never samples.
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Reads the `--texture` files that the program samples, sampler by sampler: `used` lists
+/// the samplers its fetches read, or is `None` when any may be read (see
+/// [`Program::samplers`]). A texture the program never samples is not decoded: its file is
+/// only opened, so that a wrong path is still an error, and it gets a warning. The sizes of
+/// all textures read are checked from their headers before any is decoded.
+pub fn load_textures(textures: &[(usize, String)], used: Option<&[usize]>) -> Result<Textures, Box<Diagnostic>> {
+    let fail = |sampler: usize, path: &str, reason: &str| Box::new(crate::error::texture_error(sampler, path, reason));
+    let mut warnings = Vec::new();
+    let mut files = Vec::new();
+    let mut texels = 0u64;
     for (sampler, path) in textures {
+        if used.is_some_and(|used| used.binary_search(sampler).is_err()) {
+            let opened = std::fs::File::open(path).and_then(|file| {
+                if file.metadata()?.is_dir() {
+                    Err(io::Error::new(io::ErrorKind::IsADirectory, "is a directory"))
+                } else {
+                    Ok(())
+                }
+            });
+            opened.map_err(|e| fail(*sampler, path, &polyasm_core::fs::reason(&e)))?;
+            warnings.push(crate::error::unused_texture(*sampler, path));
+            continue;
+        }
         let bytes = polyasm_core::fs::read_file_within(std::path::Path::new(path), MAX_TEXTURE_FILE).map_err(|e| {
             let reason = match e {
                 polyasm_core::fs::ReadError::TooLarge => format!("it is larger than {MAX_TEXTURE_FILE} bytes"),
                 polyasm_core::fs::ReadError::Io(e) => polyasm_core::fs::reason(&e),
             };
-            Box::new(crate::error::texture_error(*sampler, path, &reason))
+            fail(*sampler, path, &reason)
         })?;
-        let texture =
-            decode_png(&bytes).map_err(|reason| Box::new(crate::error::texture_error(*sampler, path, &reason)))?;
-        if table.len() <= *sampler {
-            table.resize(*sampler + 1, None);
-        }
-        table[*sampler] = Some(texture);
+        let (width, height) = png_size(&bytes).map_err(|reason| fail(*sampler, path, &reason))?;
+        check_texture_size(width, height, texels).map_err(|reason| fail(*sampler, path, &reason))?;
+        texels += u64::from(width) * u64::from(height);
+        files.push((*sampler, path, bytes));
     }
-    Ok(table)
+    let mut table: Vec<Option<Texture>> = Vec::new();
+    let mut texels = 0u64;
+    for (sampler, path, bytes) in files {
+        let texture = decode_png_within(&bytes, texels).map_err(|reason| fail(sampler, path, &reason))?;
+        texels += u64::from(texture.width()) * u64::from(texture.height());
+        if table.len() <= sampler {
+            table.resize(sampler + 1, None);
+        }
+        table[sampler] = Some(texture);
+    }
+    Ok(Textures { table, warnings })
 }
 
 /// The line `polyasm run` prints for one fragment: `$0 = (x, y, z, w)`, each number the
@@ -400,10 +472,18 @@ pub fn run_program(
     mut settings: RunSettings,
     io: &mut RunIo,
 ) -> Outcome<ExitStatus> {
-    settings.inputs.textures = match load_textures(&settings.textures) {
+    let textures = match load_textures(&settings.textures, program.samplers().as_deref()) {
         Ok(textures) => textures,
         Err(d) => return Outcome::failed(vec![*d]),
     };
+    settings.inputs.textures = textures.table;
+    let mut outcome = run_with_textures(program, object, &settings, io);
+    outcome.diagnostics.splice(0..0, textures.warnings);
+    outcome
+}
+
+/// [`run_program`] once the textures are read.
+fn run_with_textures(program: &Program, object: &Object, settings: &RunSettings, io: &mut RunIo) -> Outcome<ExitStatus> {
     let inputs = &settings.inputs;
     let bytes = match settings.size {
         Some((width, height)) => match exec::render(program, inputs, width, height) {
