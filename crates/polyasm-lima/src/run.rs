@@ -389,6 +389,7 @@ fn png_reason(error: &png::DecodingError) -> String {
 }
 
 /// The textures of a run, by sampler, and the warnings about them.
+#[derive(Clone, Debug)]
 pub struct Textures {
     /// The texture of each sampler number that has one.
     pub table: Vec<Option<Texture>>,
@@ -483,7 +484,12 @@ pub fn run_program(
 }
 
 /// [`run_program`] once the textures are read.
-fn run_with_textures(program: &Program, object: &Object, settings: &RunSettings, io: &mut RunIo) -> Outcome<ExitStatus> {
+fn run_with_textures(
+    program: &Program,
+    object: &Object,
+    settings: &RunSettings,
+    io: &mut RunIo,
+) -> Outcome<ExitStatus> {
     let inputs = &settings.inputs;
     let bytes = match settings.size {
         Some((width, height)) => match exec::render(program, inputs, width, height) {
@@ -607,6 +613,108 @@ mod tests {
             "$0 = (1, 0, -0.5, -1.6777344)\n"
         );
         assert_eq!(format_output(&Output::Discarded), "discarded\n");
+    }
+
+    #[test]
+    fn a_failed_allocation_is_an_error_that_becomes_the_texture_diagnostic() {
+        // More than the address space: the reservation fails at once, with nothing allocated.
+        let e = try_vec::<u8>(isize::MAX as usize).unwrap_err();
+        assert_eq!(e.bytes, isize::MAX as usize);
+        let e = try_vec::<Vec4>(usize::MAX / 4).unwrap_err();
+        assert_eq!(e.bytes, usize::MAX);
+        let reason = memory_reason(&e);
+        assert_eq!(
+            reason,
+            format!(
+                "decoding it needs memory that cannot be had ({} bytes of memory could not be allocated)",
+                usize::MAX
+            )
+        );
+        let d = crate::error::texture_error(0, "a.png", &reason);
+        assert_eq!((d.code, d.severity), ("PP305", polyasm_core::Severity::Error));
+        assert!(d.message.ends_with("could not be allocated)"), "{}", d.message);
+        assert_eq!(try_vec::<u8>(16).unwrap().capacity(), 16);
+    }
+
+    fn png_of(width: u32, height: u32) -> Vec<u8> {
+        let image = crate::exec::Image {
+            width,
+            height,
+            rgba: vec![7; (width * height * 4) as usize],
+        };
+        let mut png = Vec::new();
+        image.write_png(&mut png).unwrap();
+        png
+    }
+
+    #[test]
+    fn texture_sizes_are_checked_before_decoding_against_the_side_and_the_runs_budget() {
+        assert_eq!(check_texture_size(4096, 4096, 0), Ok(()));
+        let e = check_texture_size(4097, 1, 0).unwrap_err();
+        assert_eq!(e, "the picture is 4097x1, and a texture is at most 4096 pixels a side");
+        assert_eq!(check_texture_size(4096, 4096, MAX_TEXTURE_TEXELS - (1 << 24)), Ok(()));
+        let e = check_texture_size(4096, 4096, MAX_TEXTURE_TEXELS - (1 << 24) + 1).unwrap_err();
+        assert!(e.contains("at most 67108864 texels together"), "{e}");
+        let png = png_of(3, 2);
+        assert_eq!(png_size(&png), Ok((3, 2)));
+        assert!(decode_png_within(&png, MAX_TEXTURE_TEXELS - 6).is_ok());
+        let e = decode_png_within(&png, MAX_TEXTURE_TEXELS - 5).unwrap_err();
+        assert!(e.starts_with("the picture is 3x2, and the textures"), "{e}");
+        assert!(
+            decode_png(&png_of(4097, 1))
+                .unwrap_err()
+                .contains("at most 4096 pixels a side")
+        );
+    }
+
+    #[test]
+    fn only_the_textures_a_program_samples_are_decoded() {
+        let dir = tempfile::tempdir().unwrap();
+        let picture = dir.path().join("p.png");
+        std::fs::write(&picture, png_of(2, 2)).unwrap();
+        let garbage = dir.path().join("g.png");
+        std::fs::write(&garbage, b"not a picture").unwrap();
+        let path = |p: &std::path::Path| p.to_str().unwrap().to_string();
+        let textures = vec![(3, path(&picture)), (5, path(&garbage))];
+        // Sampler 5 is never sampled: its file is opened, not decoded.
+        let read = load_textures(&textures, Some(&[0, 3])).unwrap();
+        assert_eq!(read.table.len(), 4);
+        assert_eq!(read.table[3].as_ref().map(|t| (t.width(), t.height())), Some((2, 2)));
+        assert_eq!(read.warnings.len(), 1);
+        assert_eq!(read.warnings[0].code, "PP306");
+        assert!(
+            read.warnings[0].message.starts_with("texture 5 "),
+            "{}",
+            read.warnings[0].message
+        );
+        // When any sampler may be read, every texture is decoded.
+        let e = load_textures(&textures, None).unwrap_err();
+        assert_eq!(e.code, "PP305");
+        assert!(e.message.contains("texture 5"), "{}", e.message);
+        // A directory or a missing file is an error even when unsampled.
+        for bad in [path(dir.path()), path(&dir.path().join("missing.png"))] {
+            let e = load_textures(&[(1, bad.clone())], Some(&[])).unwrap_err();
+            assert_eq!(e.code, "PP305", "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_program_names_the_samplers_it_reads() {
+        use crate::instr::{Instr, Sampler};
+        let fetch = |index, offset| Instr {
+            sampler: Some(Sampler {
+                index,
+                offset,
+                lod_bias: None,
+                explicit_lod: false,
+                constant_lod_bias: 0,
+            }),
+            ..Instr::default()
+        };
+        let program = Program::new(&[fetch(7, None), Instr::default(), fetch(2, None), fetch(7, None)]);
+        assert_eq!(program.samplers(), Some(vec![2, 7]));
+        assert_eq!(Program::new(&[Instr::default()]).samplers(), Some(vec![]));
+        assert_eq!(Program::new(&[fetch(2, None), fetch(0, Some(4))]).samplers(), None);
     }
 
     #[test]
