@@ -297,9 +297,17 @@ pub fn renders_picture(options: &TargetOptions) -> bool {
 
 /// The width and height a PNG picture's header gives, read without decoding the picture.
 pub fn png_size(bytes: &[u8]) -> Result<(u32, u32), String> {
-    let reader = png::Decoder::new(io::Cursor::new(bytes))
-        .read_info()
-        .map_err(|e| png_reason(&e))?;
+    header_size(io::Cursor::new(bytes))
+}
+
+/// The width and height in the header of the PNG picture `input` starts with; only the
+/// chunks before the pixels are read.
+fn header_size(input: impl io::BufRead + io::Seek) -> Result<(u32, u32), String> {
+    let mut decoder = png::Decoder::new(input);
+    decoder.set_limits(png::Limits {
+        bytes: MAX_TEXTURE_FILE as usize,
+    });
+    let reader = decoder.read_info().map_err(|e| png_reason(&e))?;
     let info = reader.info();
     Ok((info.width, info.height))
 }
@@ -400,41 +408,40 @@ pub struct Textures {
 /// Reads the `--texture` files that the program samples, sampler by sampler: `used` lists
 /// the samplers its fetches read, or is `None` when any may be read (see
 /// [`Program::samplers`]). A texture the program never samples is not decoded: its file is
-/// only opened, so that a wrong path is still an error, and it gets a warning. The sizes of
-/// all textures read are checked from their headers before any is decoded.
+/// only opened, so that a wrong path is still an error, and it gets a warning. The sizes in
+/// the headers of all textures read are checked before any is decoded, and the files are then
+/// read and decoded one at a time.
 pub fn load_textures(textures: &[(usize, String)], used: Option<&[usize]>) -> Result<Textures, Box<Diagnostic>> {
     let fail = |sampler: usize, path: &str, reason: &str| Box::new(crate::error::texture_error(sampler, path, reason));
     let mut warnings = Vec::new();
-    let mut files = Vec::new();
+    let mut sampled = Vec::new();
     let mut texels = 0u64;
     for (sampler, path) in textures {
+        let file = std::fs::File::open(path)
+            .and_then(|file| match file.metadata()?.is_dir() {
+                true => Err(io::Error::new(io::ErrorKind::IsADirectory, "is a directory")),
+                false => Ok(file),
+            })
+            .map_err(|e| fail(*sampler, path, &polyasm_core::fs::reason(&e)))?;
         if used.is_some_and(|used| used.binary_search(sampler).is_err()) {
-            let opened = std::fs::File::open(path).and_then(|file| {
-                if file.metadata()?.is_dir() {
-                    Err(io::Error::new(io::ErrorKind::IsADirectory, "is a directory"))
-                } else {
-                    Ok(())
-                }
-            });
-            opened.map_err(|e| fail(*sampler, path, &polyasm_core::fs::reason(&e)))?;
             warnings.push(crate::error::unused_texture(*sampler, path));
             continue;
         }
+        let (width, height) = header_size(io::BufReader::new(file)).map_err(|reason| fail(*sampler, path, &reason))?;
+        check_texture_size(width, height, texels).map_err(|reason| fail(*sampler, path, &reason))?;
+        texels += u64::from(width) * u64::from(height);
+        sampled.push((*sampler, path));
+    }
+    let mut table: Vec<Option<Texture>> = Vec::new();
+    let mut texels = 0u64;
+    for (sampler, path) in sampled {
         let bytes = polyasm_core::fs::read_file_within(std::path::Path::new(path), MAX_TEXTURE_FILE).map_err(|e| {
             let reason = match e {
                 polyasm_core::fs::ReadError::TooLarge => format!("it is larger than {MAX_TEXTURE_FILE} bytes"),
                 polyasm_core::fs::ReadError::Io(e) => polyasm_core::fs::reason(&e),
             };
-            fail(*sampler, path, &reason)
+            fail(sampler, path, &reason)
         })?;
-        let (width, height) = png_size(&bytes).map_err(|reason| fail(*sampler, path, &reason))?;
-        check_texture_size(width, height, texels).map_err(|reason| fail(*sampler, path, &reason))?;
-        texels += u64::from(width) * u64::from(height);
-        files.push((*sampler, path, bytes));
-    }
-    let mut table: Vec<Option<Texture>> = Vec::new();
-    let mut texels = 0u64;
-    for (sampler, path, bytes) in files {
         let texture = decode_png_within(&bytes, texels).map_err(|reason| fail(sampler, path, &reason))?;
         texels += u64::from(texture.width()) * u64::from(texture.height());
         if table.len() <= sampler {
