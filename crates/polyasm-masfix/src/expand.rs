@@ -66,6 +66,8 @@ struct Namespace {
     parent: Option<usize>,
     children: HashMap<String, usize>,
     defines: HashMap<String, (Token, Span)>,
+    /// Constants whose definition failed (reported): a use of one is no further error.
+    failed: HashSet<String>,
     macros: HashMap<String, usize>,
     usings: Vec<usize>,
     used: HashSet<usize>,
@@ -110,6 +112,8 @@ enum Meaning {
     Param(usize),
     Define(Token),
     Macro(usize),
+    /// A constant whose definition failed.
+    Failed,
 }
 
 /// The macro expander of one assembly.
@@ -492,6 +496,8 @@ impl<'c> Expander<'c> {
                 Ok(end) => end,
                 Err(end) => stand_in(self, out, name_span, end),
             },
+            // Its definition's error said what is wrong.
+            Some(Meaning::Failed) => give_up(self, out),
             Some(_) if compile_time => {
                 self.error(MxError::CompileTimeNotMacro { span: name_span, name }, scope);
                 give_up(self, out)
@@ -619,6 +625,7 @@ impl<'c> Expander<'c> {
                 .get(*last)
                 .map(|(value, _)| Meaning::Define(*value))
                 .or_else(|| ns.macros.get(*last).map(|&m| Meaning::Macro(m)))
+                .or_else(|| ns.failed.contains(*last).then_some(Meaning::Failed))
         };
         if !namespaces.is_empty() {
             let ns = self.namespace_path(namespaces, span, scope)?;
@@ -754,7 +761,8 @@ impl<'c> Expander<'c> {
         let errors = self.failures;
         self.process(sources, value_tokens, scope, &mut value);
         if self.failures > errors || self.over_budget() {
-            // The value's own error says what is wrong.
+            // The value's own error says what is wrong; uses of the name make no more.
+            self.namespaces[scope.defines_in].failed.insert(name);
             return end;
         }
         value.retain(|t| !matches!(t.tok, Tok::Open(_) | Tok::Close(_) | Tok::Newline));
@@ -769,20 +777,26 @@ impl<'c> Expander<'c> {
                         .insert(name, (*one, name_span));
                 }
             }
-            [] => self.error(
-                MxError::BadDefine {
-                    span: name_span,
-                    problem: "a value must follow the name",
-                },
-                scope,
-            ),
-            _ => self.error(
-                MxError::BadDefine {
-                    span,
-                    problem: "the value must be one number or character",
-                },
-                scope,
-            ),
+            [] => {
+                self.error(
+                    MxError::BadDefine {
+                        span: name_span,
+                        problem: "a value must follow the name",
+                    },
+                    scope,
+                );
+                self.namespaces[scope.defines_in].failed.insert(name);
+            }
+            _ => {
+                self.error(
+                    MxError::BadDefine {
+                        span,
+                        problem: "the value must be one number or character",
+                    },
+                    scope,
+                );
+                self.namespaces[scope.defines_in].failed.insert(name);
+            }
         }
         end
     }
