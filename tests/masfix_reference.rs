@@ -22,8 +22,18 @@ use common::*;
 /// The variable that names the checkout.
 const VARIABLE: &str = "POLYASM_MASFIX_REF";
 
-/// Cases that differ on purpose, with the reason (docs/masfix.md lists them too).
-const EXCEPTIONS: &[(&str, &str)] = &[];
+/// Cases that differ for a reason of their own, with the reason (docs/masfix.md lists them
+/// too). A case listed here that passes counts as passing.
+const EXCEPTIONS: &[(&str, &str)] = &[
+    (
+        "tests/includes/includes.mx",
+        "one include names its file with a Windows path (`\\`), which only the reference on Windows reads",
+    ),
+    (
+        "tests/std-procedures.mx",
+        "the expected output holds bytes 195 and 159 as a Windows code page turned them into text",
+    ),
+];
 
 /// Far longer than any case needs; a case still running then is a mismatch.
 const LIMIT: Duration = Duration::from_secs(120);
