@@ -149,6 +149,45 @@ impl CompileTime for CompileTimeVm<'_> {
     }
 }
 
+/// Where compile-time code prints: a reader that stopped early (`| head`) is no error, the
+/// rest is dropped quietly and the code runs on; any other failed write (a full disk) stops the
+/// printing and is remembered, to be reported once as PA003 after assembly. Either way the
+/// compile-time code itself never sees an error.
+struct CompileTimeOutput<'w> {
+    inner: &'w mut dyn std::io::Write,
+    closed: bool,
+    failed: Option<std::io::Error>,
+}
+
+impl CompileTimeOutput<'_> {
+    fn stop(&mut self, error: std::io::Error) {
+        self.closed = true;
+        if error.kind() != std::io::ErrorKind::BrokenPipe && self.failed.is_none() {
+            self.failed = Some(error);
+        }
+    }
+}
+
+impl std::io::Write for CompileTimeOutput<'_> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        if !self.closed
+            && let Err(error) = self.inner.write_all(bytes)
+        {
+            self.stop(error);
+        }
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        if !self.closed
+            && let Err(error) = self.inner.flush()
+        {
+            self.stop(error);
+        }
+        Ok(())
+    }
+}
+
 /// Assembles source `file` of `sources` (and the files it includes, which are added to
 /// `sources`) to a bytecode file; compile-time code prints to `ctime.output`.
 pub fn assemble(
@@ -504,7 +543,13 @@ fn run_object(object: &Object, options: &TargetOptions, sources: &mut SourceMap,
             .with_help("jump to `end` to stop the program; labels name instructions inside it");
             d = match (span, place) {
                 (Some(span), _) => d.with_primary(span, "this jump"),
-                (None, Some(place)) => d.with_note(format!("the instruction was written at {place}")),
+                // The source is not loaded (a bytecode file): the place the debug section
+                // names stands as the diagnostic's file, `prog.mx:3:5`, in every format.
+                (None, Some(place)) => {
+                    let mut d = d;
+                    d.file = Some(sources.add(place, ""));
+                    d
+                }
                 (None, None) => d,
             };
             diagnostics.push(d);
@@ -636,9 +681,24 @@ impl Target for MasfixTarget {
         out: &mut dyn std::io::Write,
     ) -> Outcome<Object> {
         let steps = ctime_steps(options).unwrap_or(DEFAULT_CTIME_STEPS);
-        let mut ctime = CompileTimeVm::new(steps, out);
-        let outcome = assemble(sources, file, &assemble_options(options), &mut ctime);
+        let mut output = CompileTimeOutput {
+            inner: out,
+            closed: false,
+            failed: None,
+        };
+        let mut ctime = CompileTimeVm::new(steps, &mut output);
+        let mut outcome = assemble(sources, file, &assemble_options(options), &mut ctime);
         let _ = ctime.output.flush();
+        if let Some(error) = output.failed {
+            outcome.value = None;
+            outcome.diagnostics.push(Diagnostic::error(
+                "PA003",
+                format!(
+                    "cannot write the output of compile-time code: {}",
+                    polyasm_core::fs::reason(&error)
+                ),
+            ));
+        }
         outcome
     }
 
