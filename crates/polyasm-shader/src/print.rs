@@ -101,9 +101,10 @@ pub fn markdown_registers() -> String {
     let mut out = String::from("| register | number | type | dialects | holds |\n|---|---|---|---|---|\n");
     let range = |first: u8, count: u8| {
         let (a, b) = (Reg(first), Reg(first + count - 1));
+        let between = if count == 2 { ", " } else { " to " };
         (
-            format!("`{}` to `{}`", a.name(), b.name()),
-            format!("{} to {}", a.0, b.0),
+            format!("`{}`{between}`{}`", a.name(), b.name()),
+            format!("{}{between}{}", a.0, b.0),
             a.dialects().names(),
         )
     };
