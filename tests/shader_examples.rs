@@ -276,7 +276,11 @@ fn shadervm_uv_is_the_v2_spelling_of_uv() {
     for (w, h) in SIZES {
         let frame = frame(w, h, 0.0);
         let image = assert_matches_model("shadervm_uv", &frame, Alpha::Opaque);
-        assert_eq!(image, render_cpu("uv", &frame, Alpha::Opaque), "the same bytes as uv.sasm");
+        assert_eq!(
+            image,
+            render_cpu("uv", &frame, Alpha::Opaque),
+            "the same bytes as uv.sasm"
+        );
         let kept = render_cpu("shadervm_uv", &frame, Alpha::Keep);
         assert_eq!(kept, render_cpu("uv", &frame, Alpha::Keep), "alpha 0 in both");
     }

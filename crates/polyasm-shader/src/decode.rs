@@ -56,6 +56,10 @@ pub fn read_program(bytes: &[u8]) -> Result<(Dialect, Vec<Instr>), Vec<BytecodeE
     let mut errors = Vec::new();
     let whole = body.len() / INSTRUCTION_BYTES;
     let mut instrs = Vec::with_capacity(count.min(whole));
+    // Forms of the other dialect than the flags say, reported unless the v2 flag is set on a
+    // program with no v2 form at all: then the flag is what is wrong.
+    let mut dialect_errors = Vec::new();
+    let mut uses_v2 = false;
     for (index, chunk) in body.chunks_exact(INSTRUCTION_BYTES).take(count).enumerate() {
         let offset = HEADER_BYTES + index * INSTRUCTION_BYTES;
         let words = [
@@ -67,31 +71,37 @@ pub fn read_program(bytes: &[u8]) -> Result<(Dialect, Vec<Instr>), Vec<BytecodeE
                 offset: offset + 4,
                 problem: BytecodeProblem::NotFinite { index, bits: words[1] },
             }),
-            Ok(instr) if !instr.op.info().dialects.has(dialect) => errors.push(BytecodeError {
-                offset,
-                problem: BytecodeProblem::OpOfOtherDialect {
-                    index,
-                    op: instr.op,
-                    file: dialect,
-                },
-            }),
+            Ok(instr) if !instr.op.info().dialects.has(dialect) => {
+                uses_v2 |= instr.uses_only(Dialect::V2);
+                dialect_errors.push(BytecodeError {
+                    offset,
+                    problem: BytecodeProblem::OpOfOtherDialect {
+                        index,
+                        op: instr.op,
+                        file: dialect,
+                    },
+                });
+            }
             Ok(instr) if let Some(reg) = instr.registers().find(|reg| !reg.dialects().has(dialect)) => {
-                errors.push(BytecodeError {
+                uses_v2 |= instr.uses_only(Dialect::V2);
+                dialect_errors.push(BytecodeError {
                     offset,
                     problem: BytecodeProblem::RegisterOfOtherDialect {
                         index,
                         reg,
                         file: dialect,
                     },
-                })
+                });
             }
-            Ok(instr) if dialect == Dialect::V2 && instr.op == Op::Load && !is_v2_number(instr.constant) => {
-                errors.push(BytecodeError {
+            Ok(instr) if dialect == Dialect::V2 && instr.op == Op::Load && !is_v2_number(instr.constant) => errors
+                .push(BytecodeError {
                     offset: offset + 4,
                     problem: BytecodeProblem::NotWhole { index, bits: words[1] },
-                })
+                }),
+            Ok(instr) => {
+                uses_v2 |= instr.uses_only(Dialect::V2);
+                instrs.push(instr);
             }
-            Ok(instr) => instrs.push(instr),
             Err(error) => errors.push(BytecodeError {
                 offset,
                 problem: BytecodeProblem::Instruction { index, words, error },
@@ -114,11 +124,17 @@ pub fn read_program(bytes: &[u8]) -> Result<(Dialect, Vec<Instr>), Vec<BytecodeE
             problem: BytecodeProblem::Trailing(body.len() - needed),
         });
     }
-    if errors.is_empty() && dialect == Dialect::V2 && Dialect::of(&instrs) != Dialect::V2 {
-        errors.push(BytecodeError {
-            offset: 6,
-            problem: BytecodeProblem::NoV2Form,
-        });
+    if dialect == Dialect::V2 && !uses_v2 {
+        errors.insert(
+            0,
+            BytecodeError {
+                offset: 6,
+                problem: BytecodeProblem::NoV2Form,
+            },
+        );
+    } else if !dialect_errors.is_empty() {
+        errors.extend(dialect_errors);
+        errors.sort_by_key(|e| e.offset);
     }
     if errors.is_empty() {
         Ok((dialect, instrs))

@@ -431,7 +431,10 @@ impl ShError {
                             theirs.name(),
                             in_the_other_dialect(name, theirs)
                         ))
-                        .with_help(format!("to assemble the file as {0}, give `--dialect {0}`", theirs.name()))
+                        .with_help(format!(
+                            "to assemble the file as {0}, give `--dialect {0}`",
+                            theirs.name()
+                        ))
                     }
                     (None, _, Some(family)) => {
                         d.with_help(format!("vectors have components 0 to 3: `{family}0` to `{family}3`"))
@@ -463,12 +466,19 @@ impl ShError {
                             theirs.name(),
                             in_the_other_dialect(name, *theirs)
                         ))
-                        .with_help(format!("to assemble the file as {0}, give `--dialect {0}`", theirs.name())),
+                        .with_help(format!(
+                            "to assemble the file as {0}, give `--dialect {0}`",
+                            theirs.name()
+                        )),
                     RegisterHint::None => d.with_help(format!(
                         "registers are {}, {}, the inputs pc, t and s, {}the output c",
                         scalars(*dialect),
                         vectors(*dialect),
-                        if *dialect == Dialect::V2 { "the zero z, and " } else { "and " }
+                        if *dialect == Dialect::V2 {
+                            "the zero z, and "
+                        } else {
+                            "and "
+                        }
                     )),
                 }
             }
@@ -641,7 +651,7 @@ impl ShError {
                 )
                 .with_primary(*span, format!("a {} form", dialect.name()))
                 .with_secondary(*first, format!("the first {} form", theirs.name()))
-                .with_note(format!("in {}, {}", theirs.name(), in_the_other_dialect(form, theirs)))
+                .with_note(in_the_other_dialect(form, *dialect))
                 .with_help("write the file in one dialect; `--dialect v1` or `--dialect v2` names it")
             }
             ShError::IndexOutOfRange { span, op } => {
@@ -651,10 +661,7 @@ impl ShError {
                 };
                 Diagnostic::warning(
                     code,
-                    format!(
-                        "the {what} `{}` picks is always outside {range}",
-                        op.info().mnemonic
-                    ),
+                    format!("the {what} `{}` picks is always outside {range}", op.info().mnemonic),
                 )
                 .with_primary(*span, format!("never {range}"))
                 .with_note("polyasm reads 0 there and writes nothing; ShaderVM leaves it undefined")
@@ -752,13 +759,17 @@ fn vectors(dialect: Dialect) -> String {
 fn in_the_other_dialect(form: &str, dialect: Dialect) -> String {
     let other = dialect.other().name();
     match (dialect, form) {
-        (Dialect::V1, "getComponent0" | "getComponent1" | "getComponent2" | "getComponent3") => format!(
-            "{other}'s `getComponent(vA, sA, sB)` takes the component from a register (`z` for 0)"
+        (Dialect::V1, "getComponent0" | "getComponent1" | "getComponent2" | "getComponent3") => {
+            format!("{other}'s `getComponent(vA, sA, sB)` takes the component from a register (`z` for 0)")
+        }
+        (Dialect::V1, "setComponent0" | "setComponent1" | "setComponent2" | "setComponent3") => {
+            format!("{other}'s `setComponent(vA, sA, sB)` takes the component from a register (`z` for 0)")
+        }
+        (Dialect::V1, _) => format!(
+            "{other} has the scalars {} and the vectors {}",
+            scalars(Dialect::V2),
+            vectors(Dialect::V2)
         ),
-        (Dialect::V1, "setComponent0" | "setComponent1" | "setComponent2" | "setComponent3") => format!(
-            "{other}'s `setComponent(vA, sA, sB)` takes the component from a register (`z` for 0)"
-        ),
-        (Dialect::V1, _) => format!("{other} has the scalars {} and the vectors {}", scalars(Dialect::V2), vectors(Dialect::V2)),
         (Dialect::V2, "getComponent" | "setComponent") => {
             format!("{other} writes the component in the name: `{form}0` to `{form}3`")
         }
@@ -800,11 +811,22 @@ pub enum BytecodeProblem {
     /// The v2 flag is set, but no instruction uses a form only v2 has.
     NoV2Form,
     /// Instruction `index` is an instruction of the other dialect than the file's.
-    OpOfOtherDialect { index: usize, op: Op, file: Dialect },
+    OpOfOtherDialect {
+        index: usize,
+        op: Op,
+        file: Dialect,
+    },
     /// Instruction `index` names a register of the other dialect than the file's.
-    RegisterOfOtherDialect { index: usize, reg: Reg, file: Dialect },
+    RegisterOfOtherDialect {
+        index: usize,
+        reg: Reg,
+        file: Dialect,
+    },
     /// `load` at `index`, in a v2 file, has a constant that is no whole number 0 to 16777215.
-    NotWhole { index: usize, bits: u32 },
+    NotWhole {
+        index: usize,
+        bits: u32,
+    },
 }
 
 /// A problem of a bytecode file and the byte offset it is about.
@@ -820,13 +842,10 @@ impl std::fmt::Display for BytecodeError {
         match self.problem {
             BytecodeProblem::Magic => f.write_str("it does not start with `SHBC`"),
             BytecodeProblem::Version(v) => write!(f, "version {v}; this polyasm reads version 1"),
-            BytecodeProblem::Flags(flags) => write!(
-                f,
-                "reserved flags 0x{flags:04x} are set (only bit 0, v2, is defined)"
-            ),
-            BytecodeProblem::NoV2Form => {
-                f.write_str("the v2 flag is set, but no instruction uses a form only v2 has")
+            BytecodeProblem::Flags(flags) => {
+                write!(f, "reserved flags 0x{flags:04x} are set (only bit 0, v2, is defined)")
             }
+            BytecodeProblem::NoV2Form => f.write_str("the v2 flag is set, but no instruction uses a form only v2 has"),
             BytecodeProblem::OpOfOtherDialect { index, op, file } => write!(
                 f,
                 "instruction {index}: `{}` is {}'s, and the file's flags say {}",

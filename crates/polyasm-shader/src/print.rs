@@ -4,7 +4,9 @@
 
 use std::fmt::Write;
 
-use crate::ops::{FIRST_VECTOR, Instr, OPS, Op, Operand, Reg, SCALARS, SPECIALS, Type, V2_SCALARS, V2_VECTORS, VECTORS};
+use crate::ops::{
+    FIRST_VECTOR, Instr, OPS, Op, Operand, Reg, SCALARS, SPECIALS, Type, V2_SCALARS, V2_VECTORS, VECTORS,
+};
 
 /// The placeholder of each operand, as the language's specification writes them: scalars
 /// `sA`, `sB`, `sC` and vectors `vA` in order of appearance, `number` for `load`'s literal.
@@ -115,7 +117,10 @@ pub fn markdown_registers() -> String {
         (FIRST_VECTOR + V2_VECTORS, VECTORS - V2_VECTORS, "vector"),
     ] {
         let (names, numbers, dialects) = range(first, count);
-        let _ = writeln!(out, "| {names} | {numbers} | {ty} | {dialects} | yours, 0 at the start |");
+        let _ = writeln!(
+            out,
+            "| {names} | {numbers} | {ty} | {dialects} | yours, 0 at the start |"
+        );
     }
     for special in &SPECIALS {
         let access = match (special.writable, special.reg == crate::ops::ZERO) {

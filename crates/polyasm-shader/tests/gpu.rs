@@ -275,59 +275,59 @@ fn a_program_with_every_opcode_matches_the_cpu_in_both_alpha_modes() {
 fn every_v2_opcode_program() -> Vec<Instr> {
     let z = ZERO.0;
     vec![
-        instr(Op::GetComponent, [16, 0, z], 0.0),  // s0 = pc.x
-        instr(Op::Load, [5, 0, 0], 1.0),           // s5 = 1
-        instr(Op::GetComponent, [16, 1, 5], 0.0),  // s1 = pc.y
-        instr(Op::GetComponent, [18, 2, z], 0.0),  // s2 = s.x
-        instr(Op::Reciprocal, [2, 2, 0], 0.0),     // s2 = 1 / s.x
-        instr(Op::Multiply, [0, 2, 3], 0.0),       // s3 = u
-        instr(Op::WriteMemory, [3, 5, 0], 0.0),    // memory[1] = u
-        instr(Op::Load, [4, 0, 0], 8.0),           // s4 = 8
-        instr(Op::Multiply, [3, 4, 4], 0.0),       // s4 = 8u: 0 to 8, the component to pick
-        instr(Op::SetComponent, [8, 3, z], 0.0),   // v0 = (u, 0.25, 0.75, 1)
+        instr(Op::GetComponent, [16, 0, z], 0.0), // s0 = pc.x
+        instr(Op::Load, [5, 0, 0], 1.0),          // s5 = 1
+        instr(Op::GetComponent, [16, 1, 5], 0.0), // s1 = pc.y
+        instr(Op::GetComponent, [18, 2, z], 0.0), // s2 = s.x
+        instr(Op::Reciprocal, [2, 2, 0], 0.0),    // s2 = 1 / s.x
+        instr(Op::Multiply, [0, 2, 3], 0.0),      // s3 = u
+        instr(Op::WriteMemory, [3, 5, 0], 0.0),   // memory[1] = u
+        instr(Op::Load, [4, 0, 0], 8.0),          // s4 = 8
+        instr(Op::Multiply, [3, 4, 4], 0.0),      // s4 = 8u: 0 to 8, the component to pick
+        instr(Op::SetComponent, [8, 3, z], 0.0),  // v0 = (u, 0.25, 0.75, 1)
         instr(Op::Load, [2, 0, 0], 4.0),
-        instr(Op::Reciprocal, [2, 2, 0], 0.0),     // s2 = 0.25
+        instr(Op::Reciprocal, [2, 2, 0], 0.0), // s2 = 0.25
         instr(Op::SetComponent, [8, 2, 5], 0.0),
         instr(Op::Load, [2, 0, 0], 3.0),
-        instr(Op::SetComponent, [8, 5, 2], 0.0),   // v0.w = 1
-        instr(Op::Load, [2, 0, 0], 2.0),           // s2 = 2
+        instr(Op::SetComponent, [8, 5, 2], 0.0), // v0.w = 1
+        instr(Op::Load, [2, 0, 0], 2.0),         // s2 = 2
         instr(Op::Negate, [2, 3, 0], 0.0),
-        instr(Op::Reciprocal, [3, 3, 0], 0.0),     // s3 = -0.5
-        instr(Op::Add, [5, 3, 3], 0.0),            // s3 = 0.5
-        instr(Op::Add, [3, 3, 3], 0.0),            // s3 = 1
+        instr(Op::Reciprocal, [3, 3, 0], 0.0), // s3 = -0.5
+        instr(Op::Add, [5, 3, 3], 0.0),        // s3 = 0.5
+        instr(Op::Add, [3, 3, 3], 0.0),        // s3 = 1
         instr(Op::Negate, [3, 3, 0], 0.0),
-        instr(Op::Add, [5, 3, 3], 0.0),            // s3 = 0
-        instr(Op::Add, [2, 3, 3], 0.0),            // s3 = 2
-        instr(Op::Reciprocal, [3, 3, 0], 0.0),     // s3 = 0.5
+        instr(Op::Add, [5, 3, 3], 0.0),        // s3 = 0
+        instr(Op::Add, [2, 3, 3], 0.0),        // s3 = 2
+        instr(Op::Reciprocal, [3, 3, 0], 0.0), // s3 = 0.5
         instr(Op::Load, [0, 0, 0], 3.0),
         instr(Op::Reciprocal, [0, 0, 0], 0.0),
-        instr(Op::Add, [3, 0, 3], 0.0),            // s3 = 0.5 + 1/3
+        instr(Op::Add, [3, 0, 3], 0.0), // s3 = 0.5 + 1/3
         instr(Op::Load, [0, 0, 0], 4.0),
-        instr(Op::Reciprocal, [0, 0, 0], 0.0),     // s0 = 0.25
-        instr(Op::Add, [3, 0, 3], 0.0),            // s3 = 13/12 > 1: sign is 1
-        instr(Op::SetComponent, [8, 3, 2], 0.0),   // v0.z = 13/12
-        instr(Op::GetComponent, [8, 0, 4], 0.0),   // s0 = v0[8u]: 0 from u = 1/2 on
-        instr(Op::SetComponent, [19, 0, z], 0.0),  // c.x
+        instr(Op::Reciprocal, [0, 0, 0], 0.0),    // s0 = 0.25
+        instr(Op::Add, [3, 0, 3], 0.0),           // s3 = 13/12 > 1: sign is 1
+        instr(Op::SetComponent, [8, 3, 2], 0.0),  // v0.z = 13/12
+        instr(Op::GetComponent, [8, 0, 4], 0.0),  // s0 = v0[8u]: 0 from u = 1/2 on
+        instr(Op::SetComponent, [19, 0, z], 0.0), // c.x
         instr(Op::Negate, [1, 1, 0], 0.0),
-        instr(Op::Sign, [1, 1, 0], 0.0),           // s1 = -1
-        instr(Op::Add, [1, 5, 1], 0.0),            // s1 = 0
-        instr(Op::Sign, [1, 1, 0], 0.0),           // sign(0) = 0
-        instr(Op::Add, [1, 3, 1], 0.0),            // s1 = 13/12
-        instr(Op::Sign, [1, 1, 0], 0.0),           // s1 = 1
-        instr(Op::Move, [17, 2, 0], 0.0),          // s2 = t
-        instr(Op::WriteMemory, [2, 4, 0], 0.0),    // memory[8u] = t; nothing from u = 8 on
-        instr(Op::ReadMemory, [0, 4, 0], 0.0),     // s0 = memory[8u]: t, or 0
+        instr(Op::Sign, [1, 1, 0], 0.0),        // s1 = -1
+        instr(Op::Add, [1, 5, 1], 0.0),         // s1 = 0
+        instr(Op::Sign, [1, 1, 0], 0.0),        // sign(0) = 0
+        instr(Op::Add, [1, 3, 1], 0.0),         // s1 = 13/12
+        instr(Op::Sign, [1, 1, 0], 0.0),        // s1 = 1
+        instr(Op::Move, [17, 2, 0], 0.0),       // s2 = t
+        instr(Op::WriteMemory, [2, 4, 0], 0.0), // memory[8u] = t; nothing from u = 8 on
+        instr(Op::ReadMemory, [0, 4, 0], 0.0),  // s0 = memory[8u]: t, or 0
         instr(Op::Multiply, [0, 1, 0], 0.0),
-        instr(Op::SetComponent, [19, 0, 5], 0.0),  // c.y = t or 0
-        instr(Op::ReadMemory, [0, 5, 0], 0.0),     // s0 = memory[1] = u (t where 8u is 1.x)
+        instr(Op::SetComponent, [19, 0, 5], 0.0), // c.y = t or 0
+        instr(Op::ReadMemory, [0, 5, 0], 0.0),    // s0 = memory[1] = u (t where 8u is 1.x)
         instr(Op::Load, [2, 0, 0], 2.0),
-        instr(Op::SetComponent, [19, 0, 2], 0.0),  // c.z = u
+        instr(Op::SetComponent, [19, 0, 2], 0.0), // c.z = u
         instr(Op::Load, [2, 0, 0], 3.0),
-        instr(Op::GetComponent, [8, 0, 2], 0.0),   // s0 = v0.w = 1
+        instr(Op::GetComponent, [8, 0, 2], 0.0), // s0 = v0.w = 1
         instr(Op::Load, [1, 0, 0], 64.0),
-        instr(Op::ReadMemory, [3, 1, 0], 0.0),     // memory[64] reads 0
+        instr(Op::ReadMemory, [3, 1, 0], 0.0), // memory[64] reads 0
         instr(Op::Add, [0, 3, 0], 0.0),
-        instr(Op::SetComponent, [19, 0, 2], 0.0),  // c.w = 1
+        instr(Op::SetComponent, [19, 0, 2], 0.0), // c.w = 1
     ]
 }
 
@@ -350,7 +350,12 @@ fn a_program_with_every_v2_opcode_matches_the_cpu() {
         // Column 0: u = 1/128 picks component 0 (u), then memory cell 0 holds t.
         assert_eq!(
             image.pixel_from_bottom(0, 0),
-            [exec::channel(0.5 / 64.0), exec::channel(time), exec::channel(0.5 / 64.0), 255]
+            [
+                exec::channel(0.5 / 64.0),
+                exec::channel(time),
+                exec::channel(0.5 / 64.0),
+                255
+            ]
         );
         // Column 40: 8u = 5.06 picks no component (0), and memory cell 5 holds t.
         assert_eq!(
@@ -888,7 +893,11 @@ fn the_glsl_interpreter_run_as_a_fragment_shader_matches_the_cpu() {
     let mut programs = vec![
         ("uv".to_string(), uv_program(), frame(256, 256, 0.0)),
         ("every opcode".to_string(), every_opcode_program(), frame(37, 23, 2.5)),
-        ("every v2 opcode".to_string(), every_v2_opcode_program(), frame(64, 16, 0.5)),
+        (
+            "every v2 opcode".to_string(),
+            every_v2_opcode_program(),
+            frame(64, 16, 0.5),
+        ),
     ];
     for n in 0..4 {
         programs.push((format!("random {n}"), rng.program(), frame(256, 256, 1.25)));
