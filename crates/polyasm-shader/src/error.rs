@@ -564,11 +564,11 @@ impl ShError {
                     None => format!("`{}` writes `{}`", op.info().mnemonic, reg.name()),
                 };
                 let kind = if *reg == crate::ops::ZERO {
-                    "which is always 0"
+                    "which always reads 0 and is read only"
                 } else {
-                    "an input"
+                    "an input, which is read only"
                 };
-                Diagnostic::error(code, format!("{what}, {kind}, which is read only"))
+                Diagnostic::error(code, format!("{what}, {kind}"))
                     .with_primary(*span, "read only")
                     .with_help(match reg.ty() {
                         Type::Scalar => format!("write a register of your own, {}", scalars(*dialect)),
