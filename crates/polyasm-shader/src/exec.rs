@@ -2,7 +2,7 @@
 //! renderer and the GPU interpreter are held to, and the per-pixel loop they are measured
 //! against.
 
-use crate::ops::{COLOR, Instr, Op, PC, REGISTERS, Reg, SIZE, TIME};
+use crate::ops::{COLOR, COMPONENTS, Instr, MEMORY_CELLS, Op, PC, REGISTERS, Reg, SIZE, TIME, pick, sign};
 
 /// What one frame gives every pixel: the image size and the time.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -38,11 +38,28 @@ pub fn start(frame: &Frame, x: u32, y: u32) -> Registers {
     regs
 }
 
-/// Runs `program` on `regs`, one instruction after another (IEEE f32 arithmetic).
+/// Runs `program` on `regs`, one instruction after another (IEEE f32 arithmetic). v2's
+/// memory starts at 0 here, once per pixel: nothing but `c` outlives the program.
 pub fn run(program: &[Instr], regs: &mut Registers) {
+    let mut memory = [0.0f32; MEMORY_CELLS];
     for instr in program {
         let [a, b, c] = instr.regs.map(|Reg(n)| n as usize);
         match instr.op {
+            Op::GetComponent => {
+                regs[b][0] = pick(regs[c][0], COMPONENTS).map_or(0.0, |lane| regs[a][lane]);
+            }
+            Op::SetComponent => {
+                if let Some(lane) = pick(regs[c][0], COMPONENTS) {
+                    regs[a][lane] = regs[b][0];
+                }
+            }
+            Op::Sign => regs[b][0] = sign(regs[a][0]),
+            Op::ReadMemory => regs[a][0] = pick(regs[b][0], MEMORY_CELLS).map_or(0.0, |cell| memory[cell]),
+            Op::WriteMemory => {
+                if let Some(cell) = pick(regs[b][0], MEMORY_CELLS) {
+                    memory[cell] = regs[a][0];
+                }
+            }
             Op::Add => regs[c][0] = regs[a][0] + regs[b][0],
             Op::Multiply => regs[c][0] = regs[a][0] * regs[b][0],
             Op::Negate => regs[b][0] = -regs[a][0],
