@@ -148,3 +148,14 @@ fn compile_time_code_may_call_a_procedure_of_the_program_before_it() {
         "{errors:?}"
     );
 }
+
+#[test]
+fn a_mistake_in_a_body_used_many_times_is_one_error() {
+    let text = "%macro m(x) {\n    ld %x\n    bogus %x\n}\n%m(1)\n%m(2)\n%m(3)\n";
+    let errors = errors_of(text);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].starts_with("prog.mx:3:6: error[MX022]"), "{errors:?}");
+    // The same mistake written twice in the file is two.
+    let errors = errors_of("bogus 1\nbogus 2\n");
+    assert_eq!(errors.len(), 2, "{errors:?}");
+}
