@@ -451,7 +451,8 @@ impl<'c> Expander<'c> {
             }
             end
         };
-        let Some((built, after)) = self.name(sources, tokens, at, scope) else {
+        let named = self.set_aside(out, scope, |this| this.name(sources, tokens, at, scope));
+        let Some((built, after)) = named else {
             self.error(
                 MxError::MissingDirectiveName {
                     span: sigil.span,
@@ -495,7 +496,7 @@ impl<'c> Expander<'c> {
                 return Self::line_end(tokens, after);
             }
             return match name.as_str() {
-                "define" => self.define(sources, tokens, after, name_span, scope),
+                "define" => self.set_aside(out, scope, |this| this.define(sources, tokens, after, name_span, scope)),
                 "macro" => self.macro_definition(sources, tokens, after, name_span, scope),
                 "namespace" => self.namespace(sources, tokens, after, name_span, scope, out),
                 "using" => self.using(sources, tokens, after, name_span, scope),
