@@ -133,3 +133,29 @@ fn a_compile_time_call_that_recurses_is_one_error() {
     assert_eq!(errors.len(), 2, "{errors:?}");
     assert!(errors.iter().any(|e| e.contains("error[MX003]")), "{errors:?}");
 }
+
+#[test]
+fn compile_time_code_may_call_a_procedure_of_the_program_before_it() {
+    // `double` is program code; the compile-time bodies jump to it and it returns to them,
+    // as the reference's standard library does with its procedures.
+    let text = "jmp over\n:double\nldt 2\njmpm\n:over\n%macro twice(x) {\n    ld %x\n    mov 100\n    strpa 2\n    jmp double\n}\noutu !twice(21)\noutc ' '\n%macro nop(a) {}\n%nop(!twice(5))\nld !twice(4)\noutur\n%define d (!twice(10))\noutc ' '\noutu %d\n";
+    assert_eq!(output_of(text), "42 8 20");
+    // A label defined only after the call is still unknown to it.
+    let late = "%macro f() {\n    jmp later\n}\nld !f()\n:later\n";
+    let errors = errors_of(late);
+    assert!(
+        errors.iter().any(|e| e.starts_with("prog.mx:2:9: error[MX033]")),
+        "{errors:?}"
+    );
+}
+
+#[test]
+fn a_mistake_in_a_body_used_many_times_is_one_error() {
+    let text = "%macro m(x) {\n    ld %x\n    bogus %x\n}\n%m(1)\n%m(2)\n%m(3)\n";
+    let errors = errors_of(text);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].starts_with("prog.mx:3:6: error[MX022]"), "{errors:?}");
+    // The same mistake written twice in the file is two.
+    let errors = errors_of("bogus 1\nbogus 2\n");
+    assert_eq!(errors.len(), 2, "{errors:?}");
+}

@@ -93,6 +93,9 @@ struct Scope<'a> {
     params: Option<(&'a [String], &'a [Vec<Token>])>,
     origin: u32,
     depth: usize,
+    /// What is made here goes into the current file's program (not into an argument, a
+    /// built name, a constant's value or a compile-time body).
+    in_program: bool,
 }
 
 impl Scope<'_> {
@@ -143,6 +146,11 @@ pub struct Expander<'c> {
     loader: Option<IncludeLoader>,
     /// Tokens of included files, in the order the files were finished.
     included: Vec<Token>,
+    /// What outputs held when expansion went on into an argument or a compile-time body, and
+    /// whether each was the program's ([`Self::set_aside`]).
+    set_aside: Vec<(Vec<Token>, bool)>,
+    /// The first of [`Self::set_aside`] made in the file being expanded.
+    file_base: usize,
     ctime: &'c mut dyn CompileTime,
 }
 
@@ -166,6 +174,8 @@ impl<'c> Expander<'c> {
             suggestions: SuggestionBudget::new(MAX_EXPANDED_TOKENS),
             loader,
             included: Vec::new(),
+            set_aside: Vec::new(),
+            file_base: 0,
             ctime,
         }
     }
@@ -236,6 +246,7 @@ impl<'c> Expander<'c> {
             params: None,
             origin: NO_EXPANSION,
             depth: 0,
+            in_program: true,
         };
         let mut out = Vec::with_capacity(tokens.len());
         self.process(sources, tokens, &scope, &mut out);
@@ -391,6 +402,7 @@ impl<'c> Expander<'c> {
         let mut inner = Vec::new();
         let deeper = Scope {
             depth: scope.depth + 1,
+            in_program: false,
             ..*scope
         };
         self.process(sources, &tokens[open + 1..end - 1], &deeper, &mut inner);
@@ -439,7 +451,8 @@ impl<'c> Expander<'c> {
             }
             end
         };
-        let Some((built, after)) = self.name(sources, tokens, at, scope) else {
+        let named = self.set_aside(out, scope, |this| this.name(sources, tokens, at, scope));
+        let Some((built, after)) = named else {
             self.error(
                 MxError::MissingDirectiveName {
                     span: sigil.span,
@@ -483,7 +496,7 @@ impl<'c> Expander<'c> {
                 return Self::line_end(tokens, after);
             }
             return match name.as_str() {
-                "define" => self.define(sources, tokens, after, name_span, scope),
+                "define" => self.set_aside(out, scope, |this| this.define(sources, tokens, after, name_span, scope)),
                 "macro" => self.macro_definition(sources, tokens, after, name_span, scope),
                 "namespace" => self.namespace(sources, tokens, after, name_span, scope, out),
                 "using" => self.using(sources, tokens, after, name_span, scope),
@@ -759,7 +772,11 @@ impl<'c> Expander<'c> {
         };
         let mut value = Vec::new();
         let errors = self.failures;
-        self.process(sources, value_tokens, scope, &mut value);
+        let in_value = Scope {
+            in_program: false,
+            ..*scope
+        };
+        self.process(sources, value_tokens, &in_value, &mut value);
         if self.failures > errors || self.over_budget() {
             // The value's own error says what is wrong; uses of the name make no more.
             self.namespaces[scope.defines_in].failed.insert(name);
@@ -994,9 +1011,12 @@ impl<'c> Expander<'c> {
                     params: None,
                     origin: NO_EXPANSION,
                     depth: scope.depth,
+                    in_program: true,
                 };
                 let mut module = Vec::with_capacity(file_tokens.len());
+                let base = std::mem::replace(&mut self.file_base, self.set_aside.len());
                 self.process(sources, &file_tokens, &root, &mut module);
+                self.file_base = base;
                 // A last line without a line break must not run into the next file's first.
                 if module.last().is_some_and(|t| t.tok != Tok::Newline) {
                     module.push(Token::new(Tok::Newline, Span::new(file, len, len), false));
@@ -1057,33 +1077,11 @@ impl<'c> Expander<'c> {
         let inner = &tokens[after + 1..args_end - 1];
         let in_args = Scope {
             depth: scope.depth + 1,
+            in_program: false,
             ..*scope
         };
-        let mut args: Vec<Vec<Token>> = Vec::new();
         let errors = self.failures;
-        if inner.iter().any(|t| t.tok != Tok::Newline) {
-            let mut start = 0;
-            let mut i = 0;
-            while i < inner.len() {
-                match inner[i].tok {
-                    Tok::Open(_) => {
-                        i = Self::group_end(inner, i).unwrap_or(inner.len());
-                        continue;
-                    }
-                    Tok::Comma => {
-                        let mut arg = Vec::new();
-                        self.process(sources, Self::trim_lines(&inner[start..i]), &in_args, &mut arg);
-                        args.push(arg);
-                        start = i + 1;
-                    }
-                    _ => {}
-                }
-                i += 1;
-            }
-            let mut arg = Vec::new();
-            self.process(sources, Self::trim_lines(&inner[start..]), &in_args, &mut arg);
-            args.push(arg);
-        }
+        let mut args = self.set_aside(out, scope, |this| this.arguments(sources, inner, &in_args));
         // `%one()` passes one empty argument to a macro of one parameter.
         if args.is_empty() && self.macros[id].params.len() == 1 {
             args.push(Vec::new());
@@ -1125,6 +1123,7 @@ impl<'c> Expander<'c> {
             params: Some((&params, &args)),
             origin,
             depth: scope.depth + 1,
+            in_program: scope.in_program && !compile_time,
         };
         if !compile_time {
             self.process(sources, &body, &inner_scope, out);
@@ -1132,13 +1131,13 @@ impl<'c> Expander<'c> {
         }
         let mut code = Vec::new();
         let errors = self.failures;
-        self.process(sources, &body, &inner_scope, &mut code);
+        self.set_aside(out, scope, |this| this.process(sources, &body, &inner_scope, &mut code));
         // A body whose expansion failed is not assembled: its errors are reported, and a
         // compile-time call that recurses makes one error, not one per level.
         let value = if self.failures > errors || self.over_budget() {
             None
         } else {
-            self.run_compile_time(sources, &code, use_span, scope, origin)
+            self.run_compile_time(sources, &code, use_span, scope, origin, out)
         };
         match value {
             Some(value) => {
@@ -1148,6 +1147,64 @@ impl<'c> Expander<'c> {
             // The use failed: it stands in as any failed use does.
             None => Err(args_end),
         }
+    }
+
+    /// The arguments of a use, `inner` being what its brackets hold: split at top-level
+    /// commas, each expanded without the line breaks around it.
+    fn arguments(&mut self, sources: &mut SourceMap, inner: &[Token], in_args: &Scope) -> Vec<Vec<Token>> {
+        let mut args: Vec<Vec<Token>> = Vec::new();
+        if !inner.iter().any(|t| t.tok != Tok::Newline) {
+            return args;
+        }
+        let mut start = 0;
+        let mut i = 0;
+        while i < inner.len() {
+            match inner[i].tok {
+                Tok::Open(_) => {
+                    i = Self::group_end(inner, i).unwrap_or(inner.len());
+                    continue;
+                }
+                Tok::Comma => {
+                    let mut arg = Vec::new();
+                    self.process(sources, Self::trim_lines(&inner[start..i]), in_args, &mut arg);
+                    args.push(arg);
+                    start = i + 1;
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        let mut arg = Vec::new();
+        self.process(sources, Self::trim_lines(&inner[start..]), in_args, &mut arg);
+        args.push(arg);
+        args
+    }
+
+    /// Runs `f` with what `out` holds set aside (moved, not copied), so that a compile-time
+    /// call inside can see the program made so far; `out` gets it back afterwards.
+    fn set_aside<R>(&mut self, out: &mut Vec<Token>, scope: &Scope, f: impl FnOnce(&mut Self) -> R) -> R {
+        self.set_aside.push((std::mem::take(out), scope.in_program));
+        let result = f(self);
+        *out = self.set_aside.pop().expect("set aside above").0;
+        result
+    }
+
+    /// The program before a compile-time call: the files finished so far, then the complete
+    /// lines the current file has made (`out` when the call is made in the program itself).
+    fn program_so_far(&self, out: &[Token], scope: &Scope) -> Vec<Token> {
+        let current: &[Token] = if scope.in_program {
+            out
+        } else {
+            self.set_aside[self.file_base.min(self.set_aside.len())..]
+                .iter()
+                .find(|(_, in_program)| *in_program)
+                .map_or(&[], |(tokens, _)| tokens.as_slice())
+        };
+        let lines = current.iter().rposition(|t| t.tok == Tok::Newline).map_or(0, |i| i + 1);
+        let mut program = Vec::with_capacity(self.included.len() + lines);
+        program.extend_from_slice(&self.included);
+        program.extend_from_slice(&current[..lines]);
+        program
     }
 
     /// The index of `name` among the names of expansions.
@@ -1179,7 +1236,11 @@ impl<'c> Expander<'c> {
         );
     }
 
-    /// Assembles and runs a compile-time body; `r` afterwards, or `None` after the errors.
+    /// Assembles and runs a compile-time body; `r` afterwards, or `None` after the errors. A
+    /// body that jumps to labels it does not define (a procedure of the program) runs after
+    /// the program made so far, as in the reference: the body first, then `jmp end`, then that
+    /// program, so that the run starts at the body and ends after it.
+    #[allow(clippy::too_many_arguments)]
     fn run_compile_time(
         &mut self,
         sources: &SourceMap,
@@ -1187,9 +1248,28 @@ impl<'c> Expander<'c> {
         at: Span,
         scope: &Scope,
         origin: u32,
+        out: &[Token],
     ) -> Option<u16> {
-        let text_of = |t: &Token| self.text(sources, t).to_string();
-        let (assembled, errors) = crate::encode_tokens(code, &text_of, sources.get(at.source).text().len());
+        let text_len = sources.get(at.source).text().len();
+        let (mut assembled, mut errors) = {
+            let text_of = |t: &Token| self.text(sources, t).to_string();
+            crate::encode_tokens(code, &text_of, text_len)
+        };
+        let only_labels_missing = !errors.is_empty() && errors.iter().all(|(e, _)| e.code() == "MX033");
+        if assembled.is_none() && only_labels_missing {
+            let program = self.program_so_far(out, scope);
+            if !program.is_empty() && self.spend_many(code.len() + program.len(), at, scope) {
+                let mut joined = Vec::with_capacity(code.len() + program.len() + 4);
+                joined.extend_from_slice(code);
+                joined.extend(self.made_line(&["jmp", "end"], at, origin));
+                joined.extend(program);
+                let text_of = |t: &Token| self.text(sources, t).to_string();
+                let (with_program, _) = crate::encode_tokens(&joined, &text_of, text_len);
+                if with_program.is_some() {
+                    (assembled, errors) = (with_program, Vec::new());
+                }
+            }
+        }
         let failed = assembled.is_none();
         for (error, origin) in errors {
             self.report(error, origin);
@@ -1212,6 +1292,32 @@ impl<'c> Expander<'c> {
                 None
             }
         }
+    }
+
+    /// A line the macro system writes: its words, then a line break, standing at `at`.
+    fn made_line(&mut self, words: &[&str], at: Span, origin: u32) -> Vec<Token> {
+        let mut line = vec![Token {
+            tok: Tok::Newline,
+            span: Span::new(at.source, at.start as usize, at.start as usize),
+            joined: false,
+            origin,
+            text: SOURCE_TEXT,
+            close: 0,
+        }];
+        for word in words {
+            let text = self.texts.len() as u32;
+            self.texts.push((*word).to_string());
+            line.push(Token {
+                tok: Tok::Letters,
+                span: at,
+                joined: false,
+                origin,
+                text,
+                close: 0,
+            });
+        }
+        line.push(line[0]);
+        line
     }
 }
 

@@ -268,6 +268,10 @@ fn diagnostics_of(
         let span = e.span();
         (span.source.index(), span.start)
     });
+    // A mistake in a macro body is one error, however many uses expand the body: the first
+    // of each code at each place made by expansion is kept.
+    let mut seen = std::collections::HashSet::new();
+    errors.retain(|(e, origin)| *origin == lexer::NO_EXPANSION || seen.insert((e.code(), e.span())));
     errors
         .iter()
         .map(|(e, origin)| {
