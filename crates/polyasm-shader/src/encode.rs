@@ -199,7 +199,7 @@ pub struct Marker {
 
 /// The first form in `text` that only one dialect has (`getComponent0`, `s7`; `sign`, `z`),
 /// if any: a quick pass over the tokens, reading instruction names (a name before `(`) and
-/// register names (the names after it).
+/// register names (the names between it and the `)`).
 pub fn detect(text: &str) -> Option<Marker> {
     let mut lexer = Lexer::new(text);
     let mut line = Vec::new();
@@ -209,7 +209,11 @@ pub fn detect(text: &str) -> Option<Marker> {
         let Some(open) = line.iter().position(|(tok, _)| *tok == Tok::Open) else {
             continue;
         };
-        for (index, (tok, range)) in line.iter().enumerate() {
+        let close = line
+            .iter()
+            .position(|(tok, _)| *tok == Tok::Close)
+            .unwrap_or(line.len());
+        for (index, (tok, range)) in line.iter().enumerate().take(close) {
             let name = &text[range.clone()];
             let dialects = match tok {
                 Tok::Name if index + 1 == open => Op::from_mnemonic(name).map(|op| op.info().dialects),
