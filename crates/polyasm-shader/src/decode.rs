@@ -56,8 +56,9 @@ pub fn read_program(bytes: &[u8]) -> Result<(Dialect, Vec<Instr>), Vec<BytecodeE
     let mut errors = Vec::new();
     let whole = body.len() / INSTRUCTION_BYTES;
     let mut instrs = Vec::with_capacity(count.min(whole));
-    // Forms of the other dialect than the flags say, reported unless the v2 flag is set on a
-    // program with no v2 form at all: then the flag is what is wrong.
+    // Forms of the other dialect than the flags say (and v1's numbers under the v2 flag),
+    // reported unless the v2 flag is set on a program with no v2 form at all: then the flag
+    // is what is wrong.
     let mut dialect_errors = Vec::new();
     let mut uses_v2 = false;
     for (index, chunk) in body.chunks_exact(INSTRUCTION_BYTES).take(count).enumerate() {
@@ -93,11 +94,12 @@ pub fn read_program(bytes: &[u8]) -> Result<(Dialect, Vec<Instr>), Vec<BytecodeE
                     },
                 });
             }
-            Ok(instr) if dialect == Dialect::V2 && instr.op == Op::Load && !is_v2_number(instr.constant) => errors
-                .push(BytecodeError {
+            Ok(instr) if dialect == Dialect::V2 && instr.op == Op::Load && !is_v2_number(instr.constant) => {
+                dialect_errors.push(BytecodeError {
                     offset: offset + 4,
                     problem: BytecodeProblem::NotWhole { index, bits: words[1] },
-                }),
+                })
+            }
             Ok(instr) => {
                 uses_v2 |= instr.uses_only(Dialect::V2);
                 instrs.push(instr);
@@ -147,7 +149,7 @@ pub fn read_program(bytes: &[u8]) -> Result<(Dialect, Vec<Instr>), Vec<BytecodeE
 mod tests {
     use super::*;
     use crate::encode::bytecode_bytes;
-    use crate::ops::{Reg, UnpackError};
+    use crate::ops::{Dialect, Reg, UnpackError};
 
     fn program() -> Vec<Instr> {
         vec![
@@ -277,5 +279,68 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn v2_files_read_back_with_their_dialect() {
+        let program = [
+            Instr {
+                op: Op::Load,
+                regs: [Reg(5), Reg(0), Reg(0)],
+                constant: 3.0,
+            },
+            Instr {
+                op: Op::GetComponent,
+                regs: [crate::ops::PC, Reg(0), Reg(5)],
+                constant: 0.0,
+            },
+        ];
+        let bytes = bytecode_bytes(&program);
+        assert_eq!(read_program(&bytes), Ok((Dialect::V2, program.to_vec())));
+        // A fraction has no v2 literal.
+        let mut bad = bytes.clone();
+        bad[16..20].copy_from_slice(&2.5f32.to_bits().to_le_bytes());
+        assert!(matches!(
+            problems(&bad)[..],
+            [(16, BytecodeProblem::NotWhole { index: 0, .. })]
+        ));
+        let mut bad = bytes.clone();
+        bad[16..20].copy_from_slice(&(-0.0f32).to_bits().to_le_bytes());
+        assert!(matches!(
+            problems(&bad)[..],
+            [(16, BytecodeProblem::NotWhole { index: 0, .. })]
+        ));
+        // Without the flag, getComponent is of the other dialect.
+        let mut bad = bytes.clone();
+        bad[6] = 0;
+        assert!(matches!(
+            problems(&bad)[..],
+            [(
+                20,
+                BytecodeProblem::OpOfOtherDialect {
+                    index: 1,
+                    op: Op::GetComponent,
+                    file: Dialect::V1
+                }
+            )]
+        ));
+        // The flag on a v1 program: the flag is wrong.
+        let mut bad = bytecode_bytes(&super::tests::program());
+        bad[6] = 1;
+        assert_eq!(problems(&bad), [(6, BytecodeProblem::NoV2Form)]);
+        // s7 in a v2 file.
+        let mut bad = bytes;
+        bad[13] = 7;
+        assert!(matches!(
+            problems(&bad)[..],
+            [(
+                12,
+                BytecodeProblem::RegisterOfOtherDialect {
+                    index: 0,
+                    reg: Reg(7),
+                    file: Dialect::V2
+                }
+            )]
+        ));
     }
 }

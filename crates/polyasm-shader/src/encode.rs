@@ -199,7 +199,7 @@ pub struct Marker {
 
 /// The first form in `text` that only one dialect has (`getComponent0`, `s7`; `sign`, `z`),
 /// if any: a quick pass over the tokens, reading instruction names (a name before `(`) and
-/// register names (the names after it).
+/// register names (the names between it and the `)`).
 pub fn detect(text: &str) -> Option<Marker> {
     let mut lexer = Lexer::new(text);
     let mut line = Vec::new();
@@ -209,7 +209,11 @@ pub fn detect(text: &str) -> Option<Marker> {
         let Some(open) = line.iter().position(|(tok, _)| *tok == Tok::Open) else {
             continue;
         };
-        for (index, (tok, range)) in line.iter().enumerate() {
+        let close = line
+            .iter()
+            .position(|(tok, _)| *tok == Tok::Close)
+            .unwrap_or(line.len());
+        for (index, (tok, range)) in line.iter().enumerate().take(close) {
             let name = &text[range.clone()];
             let dialects = match tok {
                 Tok::Name if index + 1 == open => Op::from_mnemonic(name).map(|op| op.info().dialects),
@@ -540,10 +544,9 @@ impl<'s> Encoder<'s> {
     /// f32 operations as [`crate::exec::run`]).
     fn picks(&self) -> Vec<Picked> {
         let mut regs = [[Some(0.0f32); COMPONENTS]; REGISTERS as usize];
-        for lane in 0..2 {
-            regs[crate::ops::PC.0 as usize][lane] = None;
-            regs[crate::ops::SIZE.0 as usize][lane] = None;
-        }
+        // Not known before a pixel runs: pc.xy, the size and the time.
+        regs[crate::ops::PC.0 as usize][..2].fill(None);
+        regs[crate::ops::SIZE.0 as usize][..2].fill(None);
         regs[crate::ops::TIME.0 as usize][0] = None;
         let mut memory = [Some(0.0f32); MEMORY_CELLS];
         let mut picks = Vec::with_capacity(self.instrs.len());
@@ -791,5 +794,56 @@ mod tests {
                 13, 2, 0, 0, 0x00, 0x00, 0x80, 0x3f, // load(s2, 1)
             ]
         );
+    }
+
+    #[test]
+    fn the_first_form_of_one_dialect_decides() {
+        fn dialect(text: &str) -> Option<(Dialect, &str)> {
+            detect(text).map(|m| (m.dialect, &text[m.span.range()]))
+        }
+        assert_eq!(dialect("load(s0, 1)\nadd(s0, s1, s2)\n"), None);
+        assert_eq!(
+            dialect("load(s0, 1)\nmove(s0, z)\ngetComponent0(pc, s0)"),
+            Some((Dialect::V2, "z"))
+        );
+        assert_eq!(
+            dialect("getComponent0(pc, s0) # sign(z)"),
+            Some((Dialect::V1, "getComponent0"))
+        );
+        assert_eq!(dialect("move(s7, s0)\nsign(s0, s1)"), Some((Dialect::V1, "s7")));
+        // A name that is no call is no form: `sign` without `(`, `z` before it.
+        assert_eq!(
+            dialect("sign s0, s1\nz(s0)\nreadMemory(s0, s1)"),
+            Some((Dialect::V2, "readMemory"))
+        );
+    }
+
+    #[test]
+    fn v2_numbers_are_decimal_digits_up_to_24_bits() {
+        use WholeProblem::*;
+        assert_eq!(parse_whole("0"), Ok(0.0));
+        assert_eq!(parse_whole("007"), Ok(7.0));
+        assert_eq!(parse_whole("16777215"), Ok(16_777_215.0));
+        assert_eq!(parse_whole("000000000000000000016777215"), Ok(16_777_215.0));
+        let not = |p| Err(NumberError::NotWhole(p));
+        assert_eq!(parse_whole("16777216"), not(TooLarge));
+        assert_eq!(parse_whole("99999999999999999999999"), not(TooLarge));
+        assert_eq!(parse_whole("-1"), not(Negative));
+        assert_eq!(parse_whole("+1"), not(Sign));
+        assert_eq!(parse_whole("1.0"), not(Fraction));
+        assert_eq!(parse_whole("1e3"), not(Exponent));
+        assert_eq!(parse_whole("0x10"), Err(NumberError::Malformed(NumberProblem::Hex)));
+    }
+
+    #[test]
+    fn a_program_is_stored_as_v2_only_when_it_uses_a_v2_form() {
+        let shared = crate::assemble_text_in("load(s0, 1)\nsetComponent0(c, s0)\n", DialectChoice::Named(Dialect::V1))
+            .expect("v1");
+        assert_eq!(&bytecode_bytes(&shared)[4..8], [1, 0, 0, 0]);
+        let v2 = crate::assemble_text("load(s0, 1)\nsetComponent(c, s0, z)\n").expect("v2");
+        assert_eq!(&bytecode_bytes(&v2)[4..8], [1, 0, 1, 0]);
+        let named = crate::assemble_text_in("load(s0, 1)\nmove(s0, s1)\n", DialectChoice::Named(Dialect::V2))
+            .expect("shared forms in v2");
+        assert_eq!(Dialect::of(&named), Dialect::V1);
     }
 }

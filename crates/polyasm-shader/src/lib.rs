@@ -12,6 +12,10 @@
 //! - [`print::print_program`]: instructions to canonical source, which assembles to the same
 //!   instructions.
 //!
+//! Both dialects are read: v1, the specification's, and v2, ShaderVM's current one
+//! (docs/shader.md). [`assemble_text`] and [`assemble`] detect which from the forms a source
+//! uses; [`assemble_text_in`] and [`assemble_in`] take a [`DialectChoice`].
+//!
 //! ```
 //! use polyasm_shader::{assemble_text, bytecode_bytes, decode, print};
 //!
@@ -24,6 +28,11 @@
 //! let errors = assemble_text("add(s0, v1, s2)\n").unwrap_err();
 //! assert_eq!(errors[0].code, "SH005");
 //! assert_eq!(errors[0].message, "`add` takes a scalar here, `v1` is a vector");
+//!
+//! // v2: the component is picked by a register; `z` is 0.
+//! let v2 = assemble_text("load(s5, 1)\ngetComponent(pc, s0, s5)\nsetComponent(c, s0, z)\n").expect("v2");
+//! assert_eq!(bytecode_bytes(&v2)[6], 1, "flagged v2");
+//! assert_eq!(print::print_program(&v2), "load(s5, 1)\ngetComponent(pc, s0, s5)\nsetComponent(c, s0, z)\n");
 //! ```
 
 pub mod decode;
@@ -44,6 +53,15 @@ use polyasm_core::stream::RunIo;
 use polyasm_core::target::{
     DisasmInput, InputEncoding, OptionSpec, RunOutcome, Runtime, Target, TargetInfo, TargetOptions, UsageError,
 };
+use polyasm_core::{CodeInfo, Diagnostic, Object, Outcome, SourceId, SourceMap, Span};
+
+pub use encode::{Assembled, DialectChoice, bytecode_bytes};
+pub use ops::Dialect;
+
+use crate::error::ShError;
+use crate::lexer::Lexer;
+use crate::ops::Instr;
+use crate::parser::SyntaxProblem;
 
 /// The name of the option that names the source's dialect.
 const DIALECT_OPTION: &str = "dialect";
@@ -70,15 +88,6 @@ fn dialect_option(options: &TargetOptions) -> Result<DialectChoice, UsageError> 
         ))
     })
 }
-use polyasm_core::{CodeInfo, Diagnostic, Object, Outcome, SourceId, SourceMap, Span};
-
-pub use encode::{Assembled, DialectChoice, bytecode_bytes};
-pub use ops::Dialect;
-
-use crate::error::ShError;
-use crate::lexer::Lexer;
-use crate::ops::Instr;
-use crate::parser::SyntaxProblem;
 
 /// Assembles source `file` of `sources`: the instructions and the bytecode file, with a
 /// listing when `listing` is set (the instructions and diagnostics are the same either way).
