@@ -475,20 +475,22 @@ fn run_object(object: &Object, options: &TargetOptions, sources: &mut SourceMap,
         let mut trace = |step: exec::TraceStep| {
             let place = debug.and_then(|d| d.describe(step.index)).unwrap_or_default();
             let instr = print::print_instruction(&bytecode.instrs[step.index]);
-            let _ = writeln!(
+            writeln!(
                 stderr,
                 "{:>5}  {place:<24} {instr:<16} h={} r={} m={}",
                 step.index, step.h, step.r, step.m
-            );
+            )
         };
         program.run_traced(&mut machine, io.stdin, io.stdout, limits, &mut trace)
     } else {
         program.run(&mut machine, io.stdin, io.stdout, limits)
     };
-    if let Some((first, last)) = settings.dump {
-        let _ = io.stderr.write_all(exec::dump_memory(&machine, first, last).as_bytes());
-    }
     let mut diagnostics = Vec::new();
+    if let Some((first, last)) = settings.dump {
+        let dumped = io.stderr.write_all(exec::dump_memory(&machine, first, last).as_bytes());
+        // A closed pipe is quiet, as for the trace; a full disk is PA003.
+        diagnostics.extend(dumped.err().and_then(|e| polyasm_core::stream::stdout_failed(&e)));
+    }
     match result {
         Ok(_) => {}
         Err(exec::RunError::JumpOutOfRange { at, target, .. }) => {
