@@ -10,6 +10,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser};
 use polyasm::registry;
+use polyasm_core::diagnostic::within_limit;
 use polyasm_core::output::{self, OutputContext};
 use polyasm_core::stream::{RunIo, UnreadableInput};
 use polyasm_core::target::{DisasmInput, InputEncoding, OptionSpec, TargetOptions};
@@ -268,11 +269,19 @@ fn assemble_input(
 ) -> Result<(SourceMap, Object)> {
     let mut sources = SourceMap::new();
     let file = read_source(input, &mut sources, reporter)?;
-    let outcome = if compile_time_to_stderr {
-        target.assemble_with_output(&mut sources, file, options, &mut std::io::stderr())
-    } else {
-        target.assemble_with_output(&mut sources, file, options, &mut std::io::stdout())
-    };
+    // Under `--max-errors`, the target keeps only the diagnostics that will be shown.
+    let (mut outcome, hidden) = within_limit(reporter.limit(), || {
+        if compile_time_to_stderr {
+            target.assemble_with_output(&mut sources, file, options, &mut std::io::stderr())
+        } else {
+            target.assemble_with_output(&mut sources, file, options, &mut std::io::stdout())
+        }
+    });
+    // Every error may be hidden, when earlier ones reached the limit.
+    if hidden.errors > 0 {
+        outcome.value = None;
+    }
+    reporter.count_hidden(hidden);
     let object = conclude(
         reporter,
         outcome,
@@ -357,7 +366,9 @@ fn assemble(args: &AssembleArgs, reporter: &mut Reporter) -> Result {
         Some(name) if matches!(format.name, "c" | "rust") && !output::is_array_name(name) => {
             reporter.usage(
                 Diagnostic::error("PA016", format!("`--name {name:?}` is not a valid array name"))
-                    .with_note("the name must be an identifier in C, C++ and Rust, and not a keyword or a name they reserve")
+                    .with_note(
+                        "the name must be an identifier in C, C++ and Rust, and not a keyword or a name they reserve",
+                    )
                     .with_help(format!("try `--name {}`", output::array_name_from(name))),
             );
             return Err(Failure::Usage);
@@ -975,8 +986,11 @@ fn check(args: &CheckArgs, reporter: &mut Reporter) -> Result {
             include_dirs: include_dirs.clone(),
             ..options.clone()
         };
-        let outcome = target.assemble_with_output(&mut sources, file, options, &mut std::io::stdout());
-        if reporter.emit(outcome.diagnostics, &sources) || outcome.value.is_none() {
+        let (outcome, hidden) = within_limit(reporter.limit(), || {
+            target.assemble_with_output(&mut sources, file, options, &mut std::io::stdout())
+        });
+        reporter.count_hidden(hidden);
+        if reporter.emit(outcome.diagnostics, &sources) || outcome.value.is_none() || hidden.errors > 0 {
             failed_files += 1;
         }
     }

@@ -93,8 +93,14 @@ fn a_run_may_not_write_the_file_its_standard_input_reads() {
         .output()
         .unwrap();
     assert!(result.status.success(), "{}", stderr(&result));
-    assert_eq!(std::fs::read_to_string(dir.path().join("copy.txt")).unwrap(), "em peek\n");
-    let piped = run_with_stdin(&["run", program, "-o", path_str(&dir.path().join("data.txt"))], b"new\n");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("copy.txt")).unwrap(),
+        "em peek\n"
+    );
+    let piped = run_with_stdin(
+        &["run", program, "-o", path_str(&dir.path().join("data.txt"))],
+        b"new\n",
+    );
     assert!(piped.status.success(), "{}", stderr(&piped));
     assert_eq!(std::fs::read_to_string(&data).unwrap(), "wen\n");
 }
@@ -214,7 +220,10 @@ fn every_output_that_is_an_input_is_a_usage_error() {
         (&["main.mx", "-o", "lib.mx"], ""),
         (&["-E", "main.mx", "-o", "lib.mx"], ""),
         (&["run", "main.mx", "-o", "lib.mx"], ""),
-        (&["run", "-t", "nv2a", MVP, "--data", "data.json", "-o", "data.json"], ""),
+        (
+            &["run", "-t", "nv2a", MVP, "--data", "data.json", "-o", "data.json"],
+            "",
+        ),
     ];
     for (args, stdin_from) in cases {
         let before: Vec<Vec<u8>> = listing(dir.path())
@@ -247,7 +256,16 @@ fn frame_times_must_be_finite() {
     let render = |frames: &str, fps: &str, time: &str| {
         polyasm()
             .current_dir(dir.path())
-            .args(["run", &program, "--device", "cpu", "--size", "1x1", "--error-format", "short"])
+            .args([
+                "run",
+                &program,
+                "--device",
+                "cpu",
+                "--size",
+                "1x1",
+                "--error-format",
+                "short",
+            ])
             .args(["--frames", frames, "--fps", fps, "--time", time, "-o", "f%d.png"])
             .output()
             .unwrap()
@@ -325,6 +343,10 @@ fn c_arrays_named_after_keywords_compile_as_c_and_cpp() {
         let output = run(&[SEED, "-f", "c", "--name", name]);
         assert_eq!(output.status.code(), Some(2), "{name}");
         assert!(stderr(&output).starts_with("error[PA016]"), "{}", stderr(&output));
-        assert!(stderr(&output).contains(&format!("try `--name {suggestion}`")), "{}", stderr(&output));
+        assert!(
+            stderr(&output).contains(&format!("try `--name {suggestion}`")),
+            "{}",
+            stderr(&output)
+        );
     }
 }

@@ -220,25 +220,16 @@ pub fn assemble(
 }
 
 /// Errors in source order, as diagnostics with the chain of macro uses as notes.
-fn diagnostics_of(
-    mut errors: Vec<(MxError, u32)>,
-    expander: &expand::Expander,
-    sources: &SourceMap,
-) -> Vec<Diagnostic> {
-    errors.sort_by_key(|(e, _)| {
+fn diagnostics_of(errors: Vec<(MxError, u32)>, expander: &expand::Expander, sources: &SourceMap) -> Vec<Diagnostic> {
+    // Under `--max-errors`, only the diagnostics that will be shown are kept.
+    polyasm_core::diagnostic::in_order(errors.iter().map(|(e, origin)| {
         let span = e.span();
-        (span.source.index(), span.start)
-    });
-    errors
-        .iter()
-        .map(|(e, origin)| {
-            let mut d = e.to_diagnostic();
-            for note in expander.notes(sources, *origin) {
-                d = d.with_note(note);
-            }
-            d
-        })
-        .collect()
+        let mut d = e.to_diagnostic();
+        for note in expander.notes(sources, *origin) {
+            d = d.with_note(note);
+        }
+        ((span.source.index(), span.start), d)
+    }))
 }
 
 /// The expanded program as source text, one line per line of tokens (empty lines left out),

@@ -1,9 +1,10 @@
 //! Statements to instructions, with every check that needs the instruction table, and
 //! instructions to the bytecode file (docs/formats/shader-bytecode.md).
 
+use polyasm_core::diagnostic::Reports;
 use polyasm_core::front::TextRange;
 use polyasm_core::text::suggest;
-use polyasm_core::{Diagnostic, Object, Outcome, SourceId, Span};
+use polyasm_core::{Object, Outcome, SourceId, Span};
 
 use crate::error::{NumberProblem, RegisterHint, ShError};
 use crate::ops::{COLOR, INSTRUCTION_BYTES, Instr, MAX_INSTRUCTIONS, Op, Operand, REGISTERS, Reg, Type};
@@ -154,7 +155,8 @@ pub struct Encoder<'s> {
     instrs: Vec<Instr>,
     /// The written operand of each instruction, for [`ShError::UnreadResult`].
     written: Vec<TextRange>,
-    errors: Vec<ShError>,
+    /// Every error so far, or under `--max-errors` those that will be shown.
+    errors: Reports<ShError>,
     statements: usize,
 }
 
@@ -173,7 +175,7 @@ impl<'s> Encoder<'s> {
             object,
             instrs: Vec::new(),
             written: Vec::new(),
-            errors: Vec::new(),
+            errors: Reports::new(ShError::to_diagnostic),
             statements: 0,
         }
     }
@@ -367,8 +369,7 @@ impl<'s> Encoder<'s> {
         }
         let count = (self.instrs.len() as u32).to_le_bytes();
         self.object.bytes[8..HEADER_BYTES].copy_from_slice(&count);
-        let mut diagnostics: Vec<Diagnostic> = self.errors.iter().map(ShError::to_diagnostic).collect();
-        diagnostics.sort_by_key(|d| d.primary_label().map(|l| (l.span.start, l.span.end)));
+        let diagnostics = self.errors.finish();
         Outcome::new(
             Assembled {
                 instrs: self.instrs,
