@@ -528,7 +528,7 @@ fn frames_render_an_animation_to_numbered_files() {
         "-o",
         pattern.to_str().unwrap(),
     ]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("PA014"), "{}", stderr(&out));
     assert_eq!(std::fs::read(&input).unwrap(), b"setComponent0(c, t)\n");
 }

@@ -6,6 +6,7 @@
 
 use std::ops::Range;
 
+use polyasm_core::diagnostic::Collector;
 use polyasm_core::front::{self, TextRange};
 use polyasm_core::text::{NameMap, SuggestionBudget, parse_int_literal, suggest};
 use polyasm_core::{Diagnostic, Object, Outcome, SourceId, SourceMap, Span, Symbol};
@@ -2284,10 +2285,16 @@ struct Program<'s> {
     spans: Vec<TextRange>,
     labels: NameMap<&'s str, (usize, TextRange)>,
     label_order: Vec<&'s str>,
-    diagnostics: Vec<Diagnostic>,
+    /// Every diagnostic, or under `--max-errors` those that will be shown.
+    diagnostics: Collector<Option<u32>>,
     /// The file's suggestion budget, spent in order: unknown opcodes as the pieces are joined,
     /// then unknown labels.
     budget: SuggestionBudget,
+}
+
+/// The order the diagnostics of a program are reported in: by where their primary label starts.
+fn by_start(d: Diagnostic) -> (Option<u32>, Diagnostic) {
+    (d.primary_label().map(|l| l.span.start), d)
 }
 
 impl<'s> Program<'s> {
@@ -2303,7 +2310,7 @@ impl<'s> Program<'s> {
             spans: Vec::new(),
             labels: NameMap::default(),
             label_order: Vec::new(),
-            diagnostics: Vec::new(),
+            diagnostics: Collector::new(),
             budget: SuggestionBudget::new(text.len()),
         }
     }
@@ -2322,7 +2329,7 @@ impl<'s> Program<'s> {
             let text = name.text(self.text);
             if let Some(&(_, defined)) = self.labels.get(text) {
                 let d = error::duplicate_label(name.in_source(self.file), defined.in_source(self.file), text);
-                self.diagnostics.push(d);
+                self.diagnostics.extend([by_start(d)]);
             } else {
                 self.labels.insert(text, (first + at, name));
                 self.label_order.push(text);
@@ -2344,7 +2351,7 @@ impl<'s> Program<'s> {
             let suggestion = opcode_suggestion(&mut self.budget, &unknown.word, unknown.unit.as_deref());
             diagnostics[unknown.at] = error::unknown_opcode(unknown.span, &unknown.word, suggestion.as_deref());
         }
-        self.diagnostics.append(&mut diagnostics);
+        self.diagnostics.extend(diagnostics.into_iter().map(by_start));
         self.instrs.append(&mut { part.instrs });
         self.spans.append(&mut { part.spans });
     }
@@ -2426,7 +2433,7 @@ impl<'s> Program<'s> {
                     }
                     Unresolved::Range(d) => d,
                 };
-                self.diagnostics.push(d);
+                self.diagnostics.extend([by_start(d)]);
             }
         }
         // Each piece's last control word gets the length of the next piece's first instruction.
@@ -2473,14 +2480,12 @@ impl<'s> Program<'s> {
             }
         };
         object.symbols = each_part(&self.label_order, || (), symbols);
-        self.diagnostics
-            .sort_by_key(|d| d.primary_label().map(|l| l.span.start));
         Outcome::new(
             Assembled {
                 instrs: self.instrs,
                 object,
             },
-            self.diagnostics,
+            self.diagnostics.finish(),
         )
     }
 }

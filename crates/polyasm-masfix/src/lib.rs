@@ -264,24 +264,19 @@ fn diagnostics_of(
     expander: &expand::Expander,
     sources: &SourceMap,
 ) -> Vec<Diagnostic> {
-    errors.sort_by_key(|(e, _)| {
-        let span = e.span();
-        (span.source.index(), span.start)
-    });
     // A mistake in a macro body is one error, however many uses expand the body: the first
     // of each code at each place made by expansion is kept.
     let mut seen = std::collections::HashSet::new();
     errors.retain(|(e, origin)| *origin == lexer::NO_EXPANSION || seen.insert((e.code(), e.span())));
-    errors
-        .iter()
-        .map(|(e, origin)| {
-            let mut d = e.to_diagnostic();
-            for note in expander.notes(sources, *origin) {
-                d = d.with_note(note);
-            }
-            d
-        })
-        .collect()
+    // Under `--max-errors`, only the diagnostics that will be shown are kept.
+    polyasm_core::diagnostic::in_order(errors.iter().map(|(e, origin)| {
+        let span = e.span();
+        let mut d = e.to_diagnostic();
+        for note in expander.notes(sources, *origin) {
+            d = d.with_note(note);
+        }
+        ((span.source.index(), span.start), d)
+    }))
 }
 
 /// The expanded program as source text, one line per line of tokens (empty lines left out),
@@ -518,20 +513,22 @@ fn run_object(object: &Object, options: &TargetOptions, sources: &mut SourceMap,
         let mut trace = |step: exec::TraceStep| {
             let place = debug.and_then(|d| d.describe(step.index)).unwrap_or_default();
             let instr = print::print_instruction(&bytecode.instrs[step.index]);
-            let _ = writeln!(
+            writeln!(
                 stderr,
                 "{:>5}  {place:<24} {instr:<16} h={} r={} m={}",
                 step.index, step.h, step.r, step.m
-            );
+            )
         };
         program.run_traced(&mut machine, io.stdin, io.stdout, limits, &mut trace)
     } else {
         program.run(&mut machine, io.stdin, io.stdout, limits)
     };
-    if let Some((first, last)) = settings.dump {
-        let _ = io.stderr.write_all(exec::dump_memory(&machine, first, last).as_bytes());
-    }
     let mut diagnostics = Vec::new();
+    if let Some((first, last)) = settings.dump {
+        let dumped = io.stderr.write_all(exec::dump_memory(&machine, first, last).as_bytes());
+        // A closed pipe is quiet, as for the trace; a full disk is PA003.
+        diagnostics.extend(dumped.err().and_then(|e| polyasm_core::stream::stdout_failed(&e)));
+    }
     match result {
         Ok(_) => {}
         Err(exec::RunError::JumpOutOfRange { at, target, .. }) => {

@@ -2,9 +2,10 @@
 //! masks, uniforms, macros, and the pairing rules (merging double outputs, giving MOVs to the
 //! free unit, shared V/CONST/slot C, one o/c output).
 
+use polyasm_core::diagnostic;
 use polyasm_core::front::{Bounded, HasSpan, TextRange, span_from};
 use polyasm_core::text::{NameMap, SuggestionBudget, parse_int_literal, suggest};
-use polyasm_core::{Diagnostic, Object, Outcome, Source as SourceFile, SourceId, Span, Symbol};
+use polyasm_core::{Object, Outcome, Source as SourceFile, SourceId, Span, Symbol};
 
 use crate::MAX_PAIRED;
 use crate::error::{CONSTANT_RANGE, Nv2aError, constant_name};
@@ -1373,18 +1374,24 @@ impl<'s> Encoder<'s> {
             let len = self.object.bytes.len();
             self.object.bytes[len - 4] |= 1;
         }
-        let mut diagnostics: Vec<Diagnostic> = self.errors.iter().map(Nv2aError::to_diagnostic).collect();
-        for (index, name) in &self.undeclared {
-            if let Some(uniform) = self.uniforms.get(name) {
-                let line = self.source.line_index(uniform.span.range().start) + 1;
-                diagnostics[*index].help = Some(
-                    format!("`{name}` is declared later, on line {line}; move the declaration above its first use")
-                        .into(),
-                );
+        let mut undeclared = self.undeclared.iter().peekable();
+        let (uniforms, source) = (&self.uniforms, &self.source);
+        let diagnostics = self.errors.iter().enumerate().map(|(i, error)| {
+            let mut diagnostic = error.to_diagnostic();
+            while let Some((_, name)) = undeclared.next_if(|(index, _)| *index == i) {
+                if let Some(uniform) = uniforms.get(name) {
+                    let line = source.line_index(uniform.span.range().start) + 1;
+                    diagnostic.help = Some(
+                        format!("`{name}` is declared later, on line {line}; move the declaration above its first use")
+                            .into(),
+                    );
+                }
             }
-        }
-        // Errors are found per statement, a few per line; report them in source order.
-        diagnostics.sort_by_key(|d| d.primary_label().map(|l| (l.span.start, l.span.end)));
+            diagnostic::by_position(diagnostic)
+        });
+        // Errors are found per statement, a few per line; reported in source order (under
+        // `--max-errors`, only those shown are kept).
+        let diagnostics = diagnostic::in_order(diagnostics);
         Outcome::new(self.object, diagnostics)
     }
 }

@@ -1,9 +1,10 @@
 //! Statements to instructions, with every check that needs the instruction table, and
 //! instructions to the bytecode file (docs/formats/shader-bytecode.md).
 
+use polyasm_core::diagnostic::Reports;
 use polyasm_core::front::{StatementLexer, TextRange};
 use polyasm_core::text::suggest;
-use polyasm_core::{Diagnostic, Object, Outcome, SourceId, Span};
+use polyasm_core::{Object, Outcome, SourceId, Span};
 
 use crate::error::{NumberProblem, Place, RegisterHint, ShError, WholeProblem};
 use crate::lexer::{Lexer, Tok};
@@ -279,7 +280,8 @@ pub struct Encoder<'s> {
     written: Vec<TextRange>,
     /// The index operand of each instruction that picks a component or cell by one.
     index_spans: Vec<Option<TextRange>>,
-    errors: Vec<ShError>,
+    /// Every error so far, or under `--max-errors` those that will be shown.
+    errors: Reports<ShError>,
     statements: usize,
     dialect: Dialect,
     /// The form the dialect was detected from; `None` when it was named, or when the source
@@ -312,7 +314,7 @@ impl<'s> Encoder<'s> {
             instrs: Vec::new(),
             written: Vec::new(),
             index_spans: Vec::new(),
-            errors: Vec::new(),
+            errors: Reports::new(ShError::to_diagnostic),
             statements: 0,
             dialect,
             marker,
@@ -697,7 +699,9 @@ impl<'s> Encoder<'s> {
                 }
             }
         }
-        self.errors.extend(unread);
+        for error in unread {
+            self.errors.push(error);
+        }
     }
 
     /// Finishes the header and returns the program with every diagnostic, in source order.
@@ -714,8 +718,7 @@ impl<'s> Encoder<'s> {
         {
             note.1 = HEADER_NOTE_V2;
         }
-        let mut diagnostics: Vec<Diagnostic> = self.errors.iter().map(ShError::to_diagnostic).collect();
-        diagnostics.sort_by_key(|d| d.primary_label().map(|l| (l.span.start, l.span.end)));
+        let diagnostics = self.errors.finish();
         Outcome::new(
             Assembled {
                 instrs: self.instrs,

@@ -2,8 +2,9 @@
 
 use std::ops::Range;
 
+use polyasm_core::diagnostic::Reports;
 use polyasm_core::text::{parse_int_literal, suggest};
-use polyasm_core::{Diagnostic, Object, Outcome, SourceId, Span};
+use polyasm_core::{Object, Outcome, SourceId, Span};
 
 use crate::error::{Found, SwizzleProblem, VuError};
 use crate::ops::{DIRECTIVES, MAX_WORDS, OPS, OUTPUTS, Op, OperandKind, REGISTERS, field};
@@ -83,7 +84,8 @@ pub const APPENDED_END: &str = "end appended by the assembler";
 pub struct Encoder {
     file: SourceId,
     object: Object,
-    errors: Vec<VuError>,
+    /// Every error so far, or under `--max-errors` those that will be shown.
+    errors: Reports<VuError>,
     options: AssembleOptions,
     words: usize,
 }
@@ -94,7 +96,7 @@ impl Encoder {
         Encoder {
             file,
             object: Object::assembled_from(4, file, listed),
-            errors: Vec::new(),
+            errors: Reports::new(VuError::to_diagnostic),
             options,
             words: 0,
         }
@@ -366,10 +368,8 @@ impl Encoder {
                 Some(APPENDED_END),
             );
         }
-        let mut diagnostics: Vec<Diagnostic> = self.errors.iter().map(VuError::to_diagnostic).collect();
-        // Errors are found per statement, a few per line; report them in source order.
-        diagnostics.sort_by_key(|d| d.primary_label().map(|l| (l.span.start, l.span.end)));
-        Outcome::new(self.object, diagnostics)
+        // Errors are found per statement, a few per line; reported in source order.
+        Outcome::new(self.object, self.errors.finish())
     }
 }
 
