@@ -1018,3 +1018,42 @@ fn bytecode_of_one_dialect_with_forms_of_the_other_is_refused() {
         }
     }
 }
+
+#[test]
+fn bytecode_errors_print_constants_as_the_disassembler_does_and_call_z_read_only() {
+    let dir = temp();
+    // sign(s0, s1), then load(s0, the smallest subnormal): a v2 file with a constant v2 has not.
+    let header = [b"SHBC".as_slice(), &[1, 0, 1, 0], &2u32.to_le_bytes()].concat();
+    let sign = [16u32 | (1 << 16), 0];
+    let tiny = [
+        header.clone(),
+        sign.iter().flat_map(|w| w.to_le_bytes()).collect(),
+        13u32.to_le_bytes().to_vec(),
+        1u32.to_le_bytes().to_vec(),
+    ]
+    .concat();
+    let path = write(dir.path(), "tiny.shb", &tiny);
+    let out = run(&["disasm", path_str(&path), "--error-format", "short"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    let err = stderr(&out);
+    assert!(err.contains("`load`'s constant 1e-45 (0x00000001)"), "{err}");
+    // sign(s0, z): writes the always-zero register.
+    let writes_z = [
+        header,
+        sign.iter().flat_map(|w| w.to_le_bytes()).collect(),
+        (16u32 | (20 << 16)).to_le_bytes().to_vec(),
+        0u32.to_le_bytes().to_vec(),
+    ]
+    .concat();
+    let path = write(dir.path(), "z.shb", &writes_z);
+    let out = run(&["disasm", path_str(&path), "--error-format", "short"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("error[SH027]"), "{err}");
+    assert!(
+        err.contains("writes `z`, which always reads 0 and is read only"),
+        "{err}"
+    );
+    assert!(!err.contains("an input"), "{err}");
+}

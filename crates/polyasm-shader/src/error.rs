@@ -863,7 +863,7 @@ impl std::fmt::Display for BytecodeError {
             BytecodeProblem::NotWhole { index, bits } => write!(
                 f,
                 "instruction {index}: `load`'s constant {} (0x{bits:08x}) is no whole number from 0 to 16777215, as v2 needs",
-                f32::from_bits(bits)
+                crate::print::format_number(f32::from_bits(bits))
             ),
             BytecodeProblem::Truncated { what, needed, left } => {
                 write!(f, "the file ends inside {what} ({left} of {needed} bytes left)")
@@ -883,6 +883,13 @@ impl std::fmt::Display for BytecodeError {
                             }
                             _ => f.write_str(", not a vector register"),
                         }
+                    }
+                    UnpackError::ReadOnly { index, reg } if reg == crate::ops::ZERO => {
+                        write!(
+                            f,
+                            "the {} operand writes `z`, which always reads 0 and is read only",
+                            operand(index)
+                        )
                     }
                     UnpackError::ReadOnly { index, reg } => {
                         write!(f, "the {} operand writes `{}`, an input", operand(index), reg.name())

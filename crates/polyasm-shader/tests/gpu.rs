@@ -920,3 +920,108 @@ fn the_glsl_interpreter_run_as_a_fragment_shader_matches_the_cpu() {
     assert_eq!(uv.pixel_from_bottom(0, 0), [0, 0, 0, 255]);
     assert_eq!(uv.pixel_from_bottom(255, 255), [255, 255, 0, 255]);
 }
+
+/// The index values at the edges of v2's ranges, one per column: NaN of both signs, the
+/// infinities, both zeros, the floats just below 4 and 64 and those numbers themselves, a
+/// subnormal, negative and huge values.
+const EDGE_INDEXES: [f32; 16] = [
+    f32::NAN,
+    -f32::NAN,
+    f32::INFINITY,
+    f32::NEG_INFINITY,
+    -0.0,
+    0.0,
+    3.999_999_8,
+    4.0,
+    63.999_996,
+    64.0,
+    -0.5,
+    1e30,
+    16_777_215.0,
+    1e-45,
+    -1.0,
+    2.0,
+];
+
+/// Column x takes its index from `EDGE_INDEXES[x]` through memory (an index known only per
+/// pixel), and uses it in all four instructions that take one: red is v0's component (v0 =
+/// (0.25, 0.5, 0.75, 1)), green 0.6 put in that component of a zero vector and read back,
+/// blue 0.9 written to that memory cell and read back, alpha the cell 63.
+fn edge_index_program() -> Vec<Instr> {
+    let z = ZERO.0;
+    let mut program = Vec::new();
+    for (cell, value) in EDGE_INDEXES.into_iter().enumerate() {
+        program.push(instr(Op::Load, [0, 0, 0], value));
+        program.push(instr(Op::Load, [1, 0, 0], cell as f32));
+        program.push(instr(Op::WriteMemory, [0, 1, 0], 0.0));
+    }
+    for (lane, value) in [0.25, 0.5, 0.75, 1.0].into_iter().enumerate() {
+        program.push(instr(Op::Load, [0, 0, 0], value));
+        program.push(instr(Op::Load, [1, 0, 0], lane as f32));
+        program.push(instr(Op::SetComponent, [8, 0, 1], 0.0));
+    }
+    program.extend([
+        instr(Op::GetComponent, [16, 2, z], 0.0), // s2 = pc.x
+        instr(Op::ReadMemory, [3, 2, 0], 0.0),    // s3 = the column's index
+        instr(Op::GetComponent, [8, 4, 3], 0.0),  // s4 = v0[s3]
+        instr(Op::SetComponent, [19, 4, z], 0.0), // red
+        instr(Op::Load, [0, 0, 0], 0.6),
+        instr(Op::SetComponent, [9, 0, 3], 0.0), // v1[s3] = 0.6
+        instr(Op::GetComponent, [9, 4, 3], 0.0), // s4 = v1[s3]
+        instr(Op::Load, [1, 0, 0], 1.0),
+        instr(Op::SetComponent, [19, 4, 1], 0.0), // green
+        instr(Op::Load, [0, 0, 0], 0.9),
+        instr(Op::WriteMemory, [0, 3, 0], 0.0), // memory[s3] = 0.9
+        instr(Op::ReadMemory, [4, 3, 0], 0.0),  // s4 = memory[s3]
+        instr(Op::Load, [1, 0, 0], 2.0),
+        instr(Op::SetComponent, [19, 4, 1], 0.0), // blue
+        instr(Op::Load, [1, 0, 0], 63.0),
+        instr(Op::ReadMemory, [4, 1, 0], 0.0),
+        instr(Op::Load, [1, 0, 0], 3.0),
+        instr(Op::SetComponent, [19, 4, 1], 0.0), // alpha
+    ]);
+    program
+}
+
+#[test]
+fn indexes_at_the_edges_of_their_ranges_pick_as_on_the_cpu_in_both_interpreters() {
+    let program = edge_index_program();
+    let frame = frame(EDGE_INDEXES.len() as u32, 2, 0.0);
+    let cpu = exec::render_naive(&program, &frame, Alpha::Keep);
+    // What the definition gives, worked out from the table: component floor(i) of v0 when i
+    // is in [0, 4), memory cell floor(i) when in [0, 64), nothing anywhere else.
+    let none = [0, 0, 0, 0];
+    let want: [[u8; 4]; 16] = [
+        none,
+        none,
+        none,
+        none,
+        [64, 153, 230, 0],  // -0 picks 0
+        [64, 153, 230, 0],  // 0
+        [255, 153, 230, 0], // 3.9999998 picks 3
+        [0, 0, 230, 0],     // 4: no component, cell 4
+        [0, 0, 230, 230],   // 63.999996: cell 63
+        none,               // 64
+        none,               // -0.5
+        none,
+        none,
+        [64, 153, 230, 0], // a subnormal picks 0
+        none,
+        [191, 153, 230, 0], // 2
+    ];
+    for (x, want) in want.into_iter().enumerate() {
+        assert_eq!(
+            cpu.pixel_from_bottom(x as u32, 1),
+            want,
+            "column {x}, index {}",
+            EDGE_INDEXES[x]
+        );
+    }
+    if let Some(gpu) = gpu() {
+        agree("edge indexes, WGSL", gpu, &program, &frame, Alpha::Keep);
+    }
+    if let Some(glsl) = glsl_runner() {
+        let image = glsl.render(&program, &frame, Alpha::Keep);
+        assert_close("edge indexes, GLSL", &cpu, &image);
+    }
+}

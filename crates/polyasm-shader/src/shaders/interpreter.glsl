@@ -45,10 +45,17 @@ const uint MEMORY_CELLS = 64u;
 float polyasm_memory[64];
 
 // The component (len 4) or memory cell (len 64) that the index value v picks: floor(v) when
-// it is in [0, len), else len (negative, too large, NaN: no comparison holds).
+// it is in [0, len), else len (negative, too large, infinite, NaN). Read from the bits, as
+// comparisons with NaN and the conversion of NaN to uint are not defined everywhere: for a
+// value without its sign bit the bits order as the values do, NaN above every number, and a
+// negative one (sign bit set) is above them all; -0 picks 0, as 0 does.
 uint polyasm_pick(float v, uint len) {
-    if (v >= 0.0 && v < float(len)) {
-        return uint(v);
+    uint bits = floatBitsToUint(v);
+    if (bits == 0x80000000u) {
+        bits = 0u;
+    }
+    if (bits < floatBitsToUint(float(len))) {
+        return uint(uintBitsToFloat(bits));
     }
     return len;
 }

@@ -43,10 +43,17 @@ const MEMORY_CELLS: u32 = 64u;
 var<private> memory: array<f32, 64>;
 
 // The component (`len` 4) or memory cell (`len` 64) that the index value `v` picks: floor(v)
-// when it is in [0, len), else `len` (negative, too large, NaN: no comparison holds).
+// when it is in [0, len), else `len` (negative, too large, infinite, NaN). Read from the bits,
+// as a compiler may assume no NaN in comparisons and NaN's conversion to u32 is not defined:
+// for a value without its sign bit the bits order as the values do, NaN above every number,
+// and a negative one (sign bit set) is above them all; -0 picks 0, as 0 does.
 fn pick(v: f32, len: u32) -> u32 {
-    if v >= 0.0 && v < f32(len) {
-        return u32(v);
+    var bits = bitcast<u32>(v);
+    if bits == 0x80000000u {
+        bits = 0u;
+    }
+    if bits < bitcast<u32>(f32(len)) {
+        return u32(bitcast<f32>(bits));
     }
     return len;
 }
