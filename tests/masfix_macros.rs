@@ -159,3 +159,45 @@ fn a_mistake_in_a_body_used_many_times_is_one_error() {
     let errors = errors_of("bogus 1\nbogus 2\n");
     assert_eq!(errors.len(), 2, "{errors:?}");
 }
+
+#[test]
+fn a_recursion_without_end_is_one_error_however_many_uses_each_level_makes() {
+    // Each level builds a name from a compile-time counter and uses itself once; then twice,
+    // which without a stop at the first error would grow to the expansion limit.
+    let counter = "%macro next() {\n    mov 1000\n    ldm\n    stra 1\n}\n";
+    let once = format!("{counter}%macro grow() {{\n    %macro (g_(!next()))() {{ ld 1 }}\n    %grow()\n}}\n%grow()\n");
+    let errors = errors_of(&once);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].contains("error[MX057]"), "{errors:?}");
+    let twice = format!(
+        "{counter}%macro grow() {{\n    %define (k_(!next())) 1\n    %grow()\n    %grow()\n}}\n%grow()\nld 1\n%grow()\n"
+    );
+    let errors = errors_of(&twice);
+    // One error for both uses written in the file (the same place in the body).
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].contains("error[MX057]"), "{errors:?}");
+    let errors = errors_of(&format!("{}bogus\n", twice));
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    assert!(errors[1].starts_with("prog.mx:14:2: error[MX022]"), "{errors:?}");
+}
+
+#[test]
+fn an_argument_list_left_open_is_one_error() {
+    let mut text = String::from("%macro m(x) { ld 1 }\n%m(\n");
+    text.push_str(&"ld 1\n".repeat(5000));
+    let errors = errors_of(&text);
+    assert_eq!(errors, ["prog.mx:2:3: error[MX003]: `(` is never closed"]);
+}
+
+#[test]
+fn the_expansion_limit_in_a_compile_time_call_into_the_program_is_its_only_error() {
+    // Each call assembles the program made so far again; 1,000 calls after 1,000 lines copy
+    // more than the limit allows. The procedure's label is not undefined.
+    let mut text = String::from("jmp over\n:double\nldt 2\njmpm\n");
+    text.push_str(&"ld 1\n".repeat(1000));
+    text.push_str(":over\n%macro twice(x) {\n    ld %x\n    mov 100\n    strpa 2\n    jmp double\n}\n");
+    text.push_str(&"outu !twice(3)\n".repeat(1000));
+    let errors = errors_of(&text);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].contains("error[MX058]"), "{errors:?}");
+}

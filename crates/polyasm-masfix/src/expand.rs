@@ -139,6 +139,10 @@ pub struct Expander<'c> {
     made: usize,
     /// Set when a use inside a word failed: the line it is on is dropped, up to its end.
     broken_line: bool,
+    /// Set when uses nested too deeply (MX057): every expansion in the chain stops, up to
+    /// the use written in the file, so that a recursion without end is one error, not one
+    /// per use in each level's body.
+    unwinding: bool,
     /// Namespaces looked in, and the most that may be.
     looked: usize,
     max_lookups: usize,
@@ -169,6 +173,7 @@ impl<'c> Expander<'c> {
             reported: HashSet::new(),
             made: 0,
             broken_line: false,
+            unwinding: false,
             looked: 0,
             max_lookups: MAX_NAME_LOOKUPS,
             suggestions: SuggestionBudget::new(MAX_EXPANDED_TOKENS),
@@ -316,7 +321,7 @@ impl<'c> Expander<'c> {
 
     fn process_here(&mut self, sources: &mut SourceMap, tokens: &[Token], scope: &Scope, out: &mut Vec<Token>) {
         let mut i = 0;
-        while i < tokens.len() && !self.over_budget() {
+        while i < tokens.len() && !self.over_budget() && !self.unwinding {
             // Tokens take the expansion they are made in (a macro body's, the use's).
             let token = Token {
                 origin: scope.origin,
@@ -324,6 +329,10 @@ impl<'c> Expander<'c> {
             };
             if matches!(token.tok, Tok::Punct('%' | '!')) {
                 i = self.directive(sources, tokens, i, scope, out);
+                if scope.depth == 0 {
+                    // The chain that went too deep has stopped; what follows is expanded.
+                    self.unwinding = false;
+                }
                 if self.broken_line {
                     // The line is dropped: what was made of it, and the rest of it here.
                     let line_start = out.iter().rposition(|t| t.tok == Tok::Newline).map_or(0, |i| i + 1);
@@ -396,6 +405,7 @@ impl<'c> Expander<'c> {
                 },
                 scope,
             );
+            self.unwinding = true;
             return Some(None);
         }
         let errors = self.failures;
@@ -1057,6 +1067,12 @@ impl<'c> Expander<'c> {
             _ => None,
         };
         let Some(args_end) = args_end else {
+            // A list opened and never closed is the lexer's error (MX003): it takes the rest
+            // of the file, and the use makes no second error.
+            if matches!(tokens.get(after).map(|t| t.tok), Some(Tok::Open(_))) {
+                self.failures += 1;
+                return Err(tokens.len());
+            }
             self.error(
                 MxError::MissingArguments {
                     span: name_span,
@@ -1071,6 +1087,7 @@ impl<'c> Expander<'c> {
         // nested too deeply is one error.
         if scope.depth >= MAX_EXPANSION_DEPTH {
             self.error(MxError::ExpansionTooDeep { span: name_span }, scope);
+            self.unwinding = true;
             return Err(args_end);
         }
         // Arguments are split at top-level commas and expanded where the use is.
@@ -1258,7 +1275,11 @@ impl<'c> Expander<'c> {
         let only_labels_missing = !errors.is_empty() && errors.iter().all(|(e, _)| e.code() == "MX033");
         if assembled.is_none() && only_labels_missing {
             let program = self.program_so_far(out, scope);
-            if !program.is_empty() && self.spend_many(code.len() + program.len(), at, scope) {
+            if !program.is_empty() && !self.spend_many(code.len() + program.len(), at, scope) {
+                // The limit's error (MX058) is the only one: the labels are not undefined.
+                return None;
+            }
+            if !program.is_empty() {
                 let mut joined = Vec::with_capacity(code.len() + program.len() + 4);
                 joined.extend_from_slice(code);
                 joined.extend(self.made_line(&["jmp", "end"], at, origin));
