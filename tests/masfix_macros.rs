@@ -201,3 +201,18 @@ fn the_expansion_limit_in_a_compile_time_call_into_the_program_is_its_only_error
     assert_eq!(errors.len(), 1, "{errors:?}");
     assert!(errors[0].contains("error[MX058]"), "{errors:?}");
 }
+
+#[test]
+fn a_constant_or_macro_cannot_take_a_directive_name() {
+    // `%define` is always the directive: a constant named `define` could never be used.
+    let errors = errors_of("%define define 6\n%macro (\"macro\")() {\n    ld 1\n}\n%define (using) 3\nld 1\n");
+    assert_eq!(errors.len(), 3, "{errors:?}");
+    assert!(errors[0].starts_with("prog.mx:1:9: error[MX052]"), "{errors:?}");
+    assert!(errors[1].starts_with("prog.mx:2:8: error[MX054]"), "{errors:?}");
+    assert!(errors[2].starts_with("prog.mx:5:9: error[MX052]"), "{errors:?}");
+    // A namespace may have such a name: `%define:x` reaches into it.
+    assert_eq!(
+        output_of("%namespace define {\n    %define x 7\n}\noutu %define:x\n"),
+        "7"
+    );
+}

@@ -722,6 +722,26 @@ impl<'c> Expander<'c> {
         scope: &Scope,
         bad: fn(Span, &'static str) -> MxError,
     ) -> Result<(String, Span, usize), Option<usize>> {
+        let found = self.any_definition_name(sources, tokens, at, scope, bad)?;
+        // `%define` after `%` is always the directive: a constant or macro of that name
+        // could never be used.
+        if DIRECTIVES.contains(&found.0.as_str()) {
+            let problem = "a directive's name (`define`, `macro`, `namespace`, `using`, `include`) cannot be defined";
+            self.error(bad(found.1, problem), scope);
+            return Err(Some(found.2));
+        }
+        Ok(found)
+    }
+
+    /// [`Self::definition_name`], a directive's name included (a namespace may have one).
+    fn any_definition_name(
+        &mut self,
+        sources: &mut SourceMap,
+        tokens: &[Token],
+        at: usize,
+        scope: &Scope,
+        bad: fn(Span, &'static str) -> MxError,
+    ) -> Result<(String, Span, usize), Option<usize>> {
         let Some(first) = tokens.get(at) else {
             return Err(None);
         };
@@ -925,7 +945,7 @@ impl<'c> Expander<'c> {
         out: &mut Vec<Token>,
     ) -> usize {
         let bad = |span, problem| MxError::BadNamespace { span, problem };
-        let Ok((name, name_span, after)) = self.definition_name(sources, tokens, at, scope, bad) else {
+        let Ok((name, name_span, after)) = self.any_definition_name(sources, tokens, at, scope, bad) else {
             self.error(
                 MxError::BadNamespace {
                     span: head,
