@@ -216,3 +216,16 @@ fn a_constant_or_macro_cannot_take_a_directive_name() {
         "7"
     );
 }
+
+#[test]
+fn a_bad_escape_in_a_built_name_is_one_error() {
+    let errors = errors_of("ld %(\"a\\xb\")\n%define (\"q\\y\") 1\nld %(\"a\\\\b\")\n");
+    assert_eq!(errors.len(), 3, "{errors:?}");
+    assert!(errors[0].starts_with("prog.mx:1:8: error[MX004]"), "{errors:?}");
+    assert!(errors[1].starts_with("prog.mx:2:12: error[MX004]"), "{errors:?}");
+    // A good escape builds the name it stands for.
+    assert!(
+        errors[2].starts_with("prog.mx:3:4: error[MX050]: unknown macro or constant `a\\b`"),
+        "{errors:?}"
+    );
+}

@@ -419,6 +419,14 @@ impl<'c> Expander<'c> {
         if self.failures > errors || self.over_budget() {
             return Some(None);
         }
+        // A literal with a bad escape has its error from the lexer: the name says no more.
+        let bad_escape = inner
+            .iter()
+            .any(|t| matches!(t.tok, Tok::Char | Tok::Str) && crate::lexer::has_bad_escape(self.text(sources, t)));
+        if bad_escape {
+            self.failures += 1;
+            return Some(None);
+        }
         let name: String = inner
             .iter()
             .filter(|t| !matches!(t.tok, Tok::Open(_) | Tok::Close(_) | Tok::Newline))
