@@ -229,3 +229,26 @@ fn a_bad_escape_in_a_built_name_is_one_error() {
         "{errors:?}"
     );
 }
+
+#[test]
+fn namespaces_nest_at_most_1024_deep() {
+    let nested = |n: usize| {
+        format!(
+            "{}%define x 3\n{}outu %a{}:x\n",
+            "%namespace a {\n".repeat(n),
+            "}\n".repeat(n),
+            ":a".repeat(n - 1)
+        )
+    };
+    assert_eq!(output_of(&nested(1024)), "3");
+    // 100,000 levels: one error at the first too deep, and the rest is left out with its body.
+    let errors = errors_of(&format!(
+        "{}ld 1\n{}",
+        "%namespace a {\n".repeat(100_000),
+        "}\n".repeat(100_000)
+    ));
+    assert_eq!(
+        errors,
+        ["prog.mx:1025:12: error[MX060]: invalid `%namespace`: namespaces nest deeper than 1024"]
+    );
+}

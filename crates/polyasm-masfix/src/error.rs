@@ -506,7 +506,7 @@ pub static CODES: &[CodeInfo] = &[
     code(
         "MX060",
         "invalid namespace",
-        "`%namespace name { ... }` opens a namespace: a name, then a body in brackets. The body's code is assembled where it stands; its constants and macros live in the namespace.",
+        "`%namespace name { ... }` opens a namespace: a name, then a body in brackets. The body's code is assembled where it stands; its constants and macros live in the namespace. Namespaces nest at most 1024 deep.",
     ),
     code(
         "MX061",

@@ -64,6 +64,8 @@ pub trait CompileTime {
 #[derive(Default)]
 struct Namespace {
     parent: Option<usize>,
+    /// How many namespaces enclose it.
+    depth: usize,
     children: HashMap<String, usize>,
     defines: HashMap<String, (Token, Span)>,
     /// Constants whose definition failed (reported): a use of one is no further error.
@@ -977,12 +979,26 @@ impl<'c> Expander<'c> {
             );
             return Self::line_end(tokens, after);
         };
+        let depth = self.namespaces[scope.namespace].depth + 1;
+        if depth > MAX_EXPANSION_DEPTH {
+            // Each level is a nested expansion: without a bound, memory would grow by a
+            // stack segment per few hundred levels. The body goes with the error.
+            self.error(
+                MxError::BadNamespace {
+                    span: name_span,
+                    problem: "namespaces nest deeper than 1024",
+                },
+                scope,
+            );
+            return end;
+        }
         let child = match self.namespaces[scope.namespace].children.get(&name) {
             Some(&child) => child,
             None => {
                 let child = self.namespaces.len();
                 self.namespaces.push(Namespace {
                     parent: Some(scope.namespace),
+                    depth,
                     ..Namespace::default()
                 });
                 self.namespaces[scope.namespace].children.insert(name, child);
