@@ -159,3 +159,96 @@ fn a_mistake_in_a_body_used_many_times_is_one_error() {
     let errors = errors_of("bogus 1\nbogus 2\n");
     assert_eq!(errors.len(), 2, "{errors:?}");
 }
+
+#[test]
+fn a_recursion_without_end_is_one_error_however_many_uses_each_level_makes() {
+    // Each level builds a name from a compile-time counter and uses itself once; then twice,
+    // which without a stop at the first error would grow to the expansion limit.
+    let counter = "%macro next() {\n    mov 1000\n    ldm\n    stra 1\n}\n";
+    let once = format!("{counter}%macro grow() {{\n    %macro (g_(!next()))() {{ ld 1 }}\n    %grow()\n}}\n%grow()\n");
+    let errors = errors_of(&once);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].contains("error[MX057]"), "{errors:?}");
+    let twice = format!(
+        "{counter}%macro grow() {{\n    %define (k_(!next())) 1\n    %grow()\n    %grow()\n}}\n%grow()\nld 1\n%grow()\n"
+    );
+    let errors = errors_of(&twice);
+    // One error for both uses written in the file (the same place in the body).
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].contains("error[MX057]"), "{errors:?}");
+    let errors = errors_of(&format!("{}bogus\n", twice));
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    assert!(errors[1].starts_with("prog.mx:14:2: error[MX022]"), "{errors:?}");
+}
+
+#[test]
+fn an_argument_list_left_open_is_one_error() {
+    let mut text = String::from("%macro m(x) { ld 1 }\n%m(\n");
+    text.push_str(&"ld 1\n".repeat(5000));
+    let errors = errors_of(&text);
+    assert_eq!(errors, ["prog.mx:2:3: error[MX003]: `(` is never closed"]);
+}
+
+#[test]
+fn the_expansion_limit_in_a_compile_time_call_into_the_program_is_its_only_error() {
+    // Each call assembles the program made so far again; 1,000 calls after 1,000 lines copy
+    // more than the limit allows. The procedure's label is not undefined.
+    let mut text = String::from("jmp over\n:double\nldt 2\njmpm\n");
+    text.push_str(&"ld 1\n".repeat(1000));
+    text.push_str(":over\n%macro twice(x) {\n    ld %x\n    mov 100\n    strpa 2\n    jmp double\n}\n");
+    text.push_str(&"outu !twice(3)\n".repeat(1000));
+    let errors = errors_of(&text);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].contains("error[MX058]"), "{errors:?}");
+}
+
+#[test]
+fn a_constant_or_macro_cannot_take_a_directive_name() {
+    // `%define` is always the directive: a constant named `define` could never be used.
+    let errors = errors_of("%define define 6\n%macro (\"macro\")() {\n    ld 1\n}\n%define (using) 3\nld 1\n");
+    assert_eq!(errors.len(), 3, "{errors:?}");
+    assert!(errors[0].starts_with("prog.mx:1:9: error[MX052]"), "{errors:?}");
+    assert!(errors[1].starts_with("prog.mx:2:8: error[MX054]"), "{errors:?}");
+    assert!(errors[2].starts_with("prog.mx:5:9: error[MX052]"), "{errors:?}");
+    // A namespace may have such a name: `%define:x` reaches into it.
+    assert_eq!(
+        output_of("%namespace define {\n    %define x 7\n}\noutu %define:x\n"),
+        "7"
+    );
+}
+
+#[test]
+fn a_bad_escape_in_a_built_name_is_one_error() {
+    let errors = errors_of("ld %(\"a\\xb\")\n%define (\"q\\y\") 1\nld %(\"a\\\\b\")\n");
+    assert_eq!(errors.len(), 3, "{errors:?}");
+    assert!(errors[0].starts_with("prog.mx:1:8: error[MX004]"), "{errors:?}");
+    assert!(errors[1].starts_with("prog.mx:2:12: error[MX004]"), "{errors:?}");
+    // A good escape builds the name it stands for.
+    assert!(
+        errors[2].starts_with("prog.mx:3:4: error[MX050]: unknown macro or constant `a\\b`"),
+        "{errors:?}"
+    );
+}
+
+#[test]
+fn namespaces_nest_at_most_1024_deep() {
+    let nested = |n: usize| {
+        format!(
+            "{}%define x 3\n{}outu %a{}:x\n",
+            "%namespace a {\n".repeat(n),
+            "}\n".repeat(n),
+            ":a".repeat(n - 1)
+        )
+    };
+    assert_eq!(output_of(&nested(1024)), "3");
+    // 100,000 levels: one error at the first too deep, and the rest is left out with its body.
+    let errors = errors_of(&format!(
+        "{}ld 1\n{}",
+        "%namespace a {\n".repeat(100_000),
+        "}\n".repeat(100_000)
+    ));
+    assert_eq!(
+        errors,
+        ["prog.mx:1025:12: error[MX060]: invalid `%namespace`: namespaces nest deeper than 1024"]
+    );
+}

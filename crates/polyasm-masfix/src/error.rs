@@ -466,7 +466,7 @@ pub static CODES: &[CodeInfo] = &[
     code(
         "MX052",
         "invalid constant",
-        "`%define NAME value` defines a constant: the value is a number, a character, or a token list that expands to one number (such as a compile-time call: `%define size (!mul(4, 8))`).",
+        "`%define NAME value` defines a constant: the value is a number, a character, or a token list that expands to one number (such as a compile-time call: `%define size (!mul(4, 8))`). The name is not a directive's (`define`, `macro`, `namespace`, `using`, `include`): `%define` is always the directive, so such a constant could never be used.",
     ),
     code(
         "MX053",
@@ -476,7 +476,7 @@ pub static CODES: &[CodeInfo] = &[
     code(
         "MX054",
         "invalid macro definition",
-        "`%macro name(a, b) { body }` defines a macro: a name, a parameter list of names separated by commas (possibly empty: `()`), and a body in any kind of brackets.",
+        "`%macro name(a, b) { body }` defines a macro: a name, a parameter list of names separated by commas (possibly empty: `()`), and a body in any kind of brackets. The name is not a directive's (`define`, `macro`, `namespace`, `using`, `include`).",
     ),
     code(
         "MX055",
@@ -506,7 +506,7 @@ pub static CODES: &[CodeInfo] = &[
     code(
         "MX060",
         "invalid namespace",
-        "`%namespace name { ... }` opens a namespace: a name, then a body in brackets. The body's code is assembled where it stands; its constants and macros live in the namespace.",
+        "`%namespace name { ... }` opens a namespace: a name, then a body in brackets. The body's code is assembled where it stands; its constants and macros live in the namespace. Namespaces nest at most 1024 deep.",
     ),
     code(
         "MX061",

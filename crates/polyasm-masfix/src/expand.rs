@@ -64,6 +64,8 @@ pub trait CompileTime {
 #[derive(Default)]
 struct Namespace {
     parent: Option<usize>,
+    /// How many namespaces enclose it.
+    depth: usize,
     children: HashMap<String, usize>,
     defines: HashMap<String, (Token, Span)>,
     /// Constants whose definition failed (reported): a use of one is no further error.
@@ -139,6 +141,10 @@ pub struct Expander<'c> {
     made: usize,
     /// Set when a use inside a word failed: the line it is on is dropped, up to its end.
     broken_line: bool,
+    /// Set when uses nested too deeply (MX057): every expansion in the chain stops, up to
+    /// the use written in the file, so that a recursion without end is one error, not one
+    /// per use in each level's body.
+    unwinding: bool,
     /// Namespaces looked in, and the most that may be.
     looked: usize,
     max_lookups: usize,
@@ -169,6 +175,7 @@ impl<'c> Expander<'c> {
             reported: HashSet::new(),
             made: 0,
             broken_line: false,
+            unwinding: false,
             looked: 0,
             max_lookups: MAX_NAME_LOOKUPS,
             suggestions: SuggestionBudget::new(MAX_EXPANDED_TOKENS),
@@ -316,7 +323,7 @@ impl<'c> Expander<'c> {
 
     fn process_here(&mut self, sources: &mut SourceMap, tokens: &[Token], scope: &Scope, out: &mut Vec<Token>) {
         let mut i = 0;
-        while i < tokens.len() && !self.over_budget() {
+        while i < tokens.len() && !self.over_budget() && !self.unwinding {
             // Tokens take the expansion they are made in (a macro body's, the use's).
             let token = Token {
                 origin: scope.origin,
@@ -324,6 +331,10 @@ impl<'c> Expander<'c> {
             };
             if matches!(token.tok, Tok::Punct('%' | '!')) {
                 i = self.directive(sources, tokens, i, scope, out);
+                if scope.depth == 0 {
+                    // The chain that went too deep has stopped; what follows is expanded.
+                    self.unwinding = false;
+                }
                 if self.broken_line {
                     // The line is dropped: what was made of it, and the rest of it here.
                     let line_start = out.iter().rposition(|t| t.tok == Tok::Newline).map_or(0, |i| i + 1);
@@ -396,6 +407,7 @@ impl<'c> Expander<'c> {
                 },
                 scope,
             );
+            self.unwinding = true;
             return Some(None);
         }
         let errors = self.failures;
@@ -407,6 +419,14 @@ impl<'c> Expander<'c> {
         };
         self.process(sources, &tokens[open + 1..end - 1], &deeper, &mut inner);
         if self.failures > errors || self.over_budget() {
+            return Some(None);
+        }
+        // A literal with a bad escape has its error from the lexer: the name says no more.
+        let bad_escape = inner
+            .iter()
+            .any(|t| matches!(t.tok, Tok::Char | Tok::Str) && crate::lexer::has_bad_escape(self.text(sources, t)));
+        if bad_escape {
+            self.failures += 1;
             return Some(None);
         }
         let name: String = inner
@@ -712,6 +732,26 @@ impl<'c> Expander<'c> {
         scope: &Scope,
         bad: fn(Span, &'static str) -> MxError,
     ) -> Result<(String, Span, usize), Option<usize>> {
+        let found = self.any_definition_name(sources, tokens, at, scope, bad)?;
+        // `%define` after `%` is always the directive: a constant or macro of that name
+        // could never be used.
+        if DIRECTIVES.contains(&found.0.as_str()) {
+            let problem = "a directive's name (`define`, `macro`, `namespace`, `using`, `include`) cannot be defined";
+            self.error(bad(found.1, problem), scope);
+            return Err(Some(found.2));
+        }
+        Ok(found)
+    }
+
+    /// [`Self::definition_name`], a directive's name included (a namespace may have one).
+    fn any_definition_name(
+        &mut self,
+        sources: &mut SourceMap,
+        tokens: &[Token],
+        at: usize,
+        scope: &Scope,
+        bad: fn(Span, &'static str) -> MxError,
+    ) -> Result<(String, Span, usize), Option<usize>> {
         let Some(first) = tokens.get(at) else {
             return Err(None);
         };
@@ -915,7 +955,7 @@ impl<'c> Expander<'c> {
         out: &mut Vec<Token>,
     ) -> usize {
         let bad = |span, problem| MxError::BadNamespace { span, problem };
-        let Ok((name, name_span, after)) = self.definition_name(sources, tokens, at, scope, bad) else {
+        let Ok((name, name_span, after)) = self.any_definition_name(sources, tokens, at, scope, bad) else {
             self.error(
                 MxError::BadNamespace {
                     span: head,
@@ -939,12 +979,26 @@ impl<'c> Expander<'c> {
             );
             return Self::line_end(tokens, after);
         };
+        let depth = self.namespaces[scope.namespace].depth + 1;
+        if depth > MAX_EXPANSION_DEPTH {
+            // Each level is a nested expansion: without a bound, memory would grow by a
+            // stack segment per few hundred levels. The body goes with the error.
+            self.error(
+                MxError::BadNamespace {
+                    span: name_span,
+                    problem: "namespaces nest deeper than 1024",
+                },
+                scope,
+            );
+            return end;
+        }
         let child = match self.namespaces[scope.namespace].children.get(&name) {
             Some(&child) => child,
             None => {
                 let child = self.namespaces.len();
                 self.namespaces.push(Namespace {
                     parent: Some(scope.namespace),
+                    depth,
                     ..Namespace::default()
                 });
                 self.namespaces[scope.namespace].children.insert(name, child);
@@ -1057,6 +1111,12 @@ impl<'c> Expander<'c> {
             _ => None,
         };
         let Some(args_end) = args_end else {
+            // A list opened and never closed is the lexer's error (MX003): it takes the rest
+            // of the file, and the use makes no second error.
+            if matches!(tokens.get(after).map(|t| t.tok), Some(Tok::Open(_))) {
+                self.failures += 1;
+                return Err(tokens.len());
+            }
             self.error(
                 MxError::MissingArguments {
                     span: name_span,
@@ -1071,6 +1131,7 @@ impl<'c> Expander<'c> {
         // nested too deeply is one error.
         if scope.depth >= MAX_EXPANSION_DEPTH {
             self.error(MxError::ExpansionTooDeep { span: name_span }, scope);
+            self.unwinding = true;
             return Err(args_end);
         }
         // Arguments are split at top-level commas and expanded where the use is.
@@ -1258,7 +1319,11 @@ impl<'c> Expander<'c> {
         let only_labels_missing = !errors.is_empty() && errors.iter().all(|(e, _)| e.code() == "MX033");
         if assembled.is_none() && only_labels_missing {
             let program = self.program_so_far(out, scope);
-            if !program.is_empty() && self.spend_many(code.len() + program.len(), at, scope) {
+            if !program.is_empty() && !self.spend_many(code.len() + program.len(), at, scope) {
+                // The limit's error (MX058) is the only one: the labels are not undefined.
+                return None;
+            }
+            if !program.is_empty() {
                 let mut joined = Vec::with_capacity(code.len() + program.len() + 4);
                 joined.extend_from_slice(code);
                 joined.extend(self.made_line(&["jmp", "end"], at, origin));

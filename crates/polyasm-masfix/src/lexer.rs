@@ -148,6 +148,26 @@ pub fn unquote(quoted: &str) -> Vec<u8> {
     out
 }
 
+/// Whether a quoted literal holds an escape that is none (the lexer reported it: MX004).
+pub fn has_bad_escape(quoted: &str) -> bool {
+    let inner = quoted
+        .as_bytes()
+        .get(1..quoted.len().saturating_sub(1))
+        .unwrap_or_default();
+    let mut i = 0;
+    while i < inner.len() {
+        if inner[i] == b'\\' {
+            if inner.get(i + 1).copied().and_then(escape).is_none() {
+                return true;
+            }
+            i += 2;
+        } else {
+            i += 1;
+        }
+    }
+    false
+}
+
 /// Lexes a whole source: its tokens, and what was wrong.
 pub fn lex(file: SourceId, text: &str) -> (Vec<Token>, Vec<LexError>) {
     lex_at_most(file, text, MAX_FILE_TOKENS)
