@@ -233,6 +233,74 @@ fn a_constant_with_two_signs_is_an_error_that_quotes_it_as_written() {
 }
 
 #[test]
+fn a_malformed_index_or_target_in_mesas_text_is_quoted_as_written() {
+    for (line, column, found) in [
+        (
+            "load.u --5, stop",
+            8,
+            "expected an index such as `3`, `1.xy` or `2.w`, found `--5`",
+        ),
+        (
+            "load.u -+5, stop",
+            8,
+            "expected an index such as `3`, `1.xy` or `2.w`, found `-+5`",
+        ),
+        (
+            "load..u1 +5, stop",
+            10,
+            "expected an index such as `3`, `1.xy` or `2.w`, found `+5`",
+        ),
+        (
+            "load.u -, stop",
+            8,
+            "expected an index such as `3`, `1.xy` or `2.w`, found `-`",
+        ),
+        (
+            "store.t --2.y $1, stop",
+            9,
+            "expected an index such as `3`, `1.xy` or `2.w`, found `--2.y`",
+        ),
+        (
+            "store.t -+2.y $1, stop",
+            9,
+            "expected an index such as `3`, `1.xy` or `2.w`, found `-+2.y`",
+        ),
+        (
+            "branch.lt $0.x $1.y --4",
+            21,
+            "expected a target word offset, found `--4`",
+        ),
+        (
+            "branch.lt $0.x $1.y -+4",
+            21,
+            "expected a target word offset, found `-+4`",
+        ),
+        ("branch.lt $0.x $1.y -", 21, "expected a target word offset, found `-`"),
+    ] {
+        let out = run_with_stdin(
+            &[
+                "-t",
+                "lima",
+                "--syntax",
+                "mesa",
+                "-",
+                "-f",
+                "hex",
+                "--error-format",
+                "short",
+            ],
+            format!("{line}\n").as_bytes(),
+        );
+        assert_eq!(out.status.code(), Some(1), "{line}");
+        assert_eq!(
+            stderr(&out).lines().next(),
+            Some(format!("<stdin>:1:{column}: error[PP102]: {found}").as_str()),
+            "{line}"
+        );
+    }
+}
+
+#[test]
 fn every_output_format() {
     let dir = temp();
     let source = write(dir.path(), "reload.pp", RELOAD_TEXT.as_bytes());
