@@ -301,6 +301,27 @@ fn a_malformed_index_or_target_in_mesas_text_is_quoted_as_written() {
 }
 
 #[test]
+fn a_constant_in_mesas_text_with_two_signs_of_any_kind_gets_the_one_sign_fix() {
+    for (constant, fix) in [("++1.0", "1.0"), ("+-1.0", "-1.0"), ("-+1.0", "-1.0"), ("--1.0", "1.0")] {
+        let out = run_with_stdin(
+            &["-t", "lima", "--syntax", "mesa", "-", "-f", "hex", "--color", "never"],
+            format!("mov.v0 $0 ^const0 , const0 {constant} 0.0 0.0 0.0, stop\n").as_bytes(),
+        );
+        assert_eq!(out.status.code(), Some(1), "{constant}");
+        let text = stderr(&out);
+        assert!(
+            text.contains(&format!("error[PP105]: `{constant}` is not a binary16 constant")),
+            "{text}"
+        );
+        assert!(text.contains("two signs"), "{constant}: {text}");
+        assert!(
+            text.contains(&format!("a number takes one sign: write `{fix}`")),
+            "{constant}: {text}"
+        );
+    }
+}
+
+#[test]
 fn every_output_format() {
     let dir = temp();
     let source = write(dir.path(), "reload.pp", RELOAD_TEXT.as_bytes());
