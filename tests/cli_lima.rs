@@ -322,6 +322,29 @@ fn a_constant_in_mesas_text_with_two_signs_of_any_kind_gets_the_one_sign_fix() {
 }
 
 #[test]
+fn a_constant_starting_with_a_plus_and_another_sign_is_two_signs_too() {
+    let out = run_with_stdin(
+        &["-t", "lima", "-", "-f", "hex", "--error-format", "short"],
+        b"stop, mov.v0 $0 ^const0, const0 +-1 ++1 +1 0\n",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out).lines().collect::<Vec<_>>(),
+        [
+            "<stdin>:1:33: error[PP001]: `+-1` has two signs",
+            "<stdin>:1:37: error[PP001]: `++1` has two signs",
+        ]
+    );
+    let out = run_with_stdin(
+        &["-t", "lima", "-", "-f", "hex", "--color", "never"],
+        b"stop, mov.v0 $0 ^const0, const0 +-1 ++1 +1 0\n",
+    );
+    let text = stderr(&out);
+    assert!(text.contains("a number takes one sign: write `-1`"), "{text}");
+    assert!(text.contains("a number takes one sign: write `1`"), "{text}");
+}
+
+#[test]
 fn every_output_format() {
     let dir = temp();
     let source = write(dir.path(), "reload.pp", RELOAD_TEXT.as_bytes());
