@@ -410,11 +410,11 @@ pub struct Textures {
 /// [`Program::samplers`]). A texture the program never samples is not decoded: its file is
 /// only opened, so that a wrong path is still an error, and it gets a warning. The sizes in
 /// the headers of all textures read are checked before any is decoded, and the regular files
-/// are then read and decoded one at a time. Each file is opened once, without waiting for a
-/// writer (a FIFO nobody writes is an empty file); a pipe or device, which can be read only
-/// once, is read whole (at most [`MAX_TEXTURE_FILE`] bytes) when its header is checked.
+/// are then read and decoded one at a time. Files are opened without waiting for a writer (a
+/// FIFO nobody writes is an empty file); a pipe or device, which can be read only once, is
+/// read whole (at most [`MAX_TEXTURE_FILE`] bytes) when its header is checked.
 pub fn load_textures(textures: &[(usize, String)], used: Option<&[usize]>) -> Result<Textures, Box<Diagnostic>> {
-    use io::{Read, Seek};
+    use io::Read;
     let fail = |sampler: usize, path: &str, reason: &str| Box::new(crate::error::texture_error(sampler, path, reason));
     let io_fail = |sampler: usize, path: &str, e: &io::Error| fail(sampler, path, &polyasm_core::fs::reason(e));
     let read_fail = |sampler: usize, path: &str, e: polyasm_core::fs::ReadError| {
@@ -426,8 +426,9 @@ pub fn load_textures(textures: &[(usize, String)], used: Option<&[usize]>) -> Re
     };
     /// A sampled texture between the header check and the decoding.
     enum Opened {
-        /// A regular file, read again from its start to be decoded.
-        File(std::fs::File, u64),
+        /// A regular file, opened again to be decoded (not held open, so that a run may bind
+        /// more textures than a process may hold files open).
+        File,
         /// A pipe's or device's bytes, read once.
         Bytes(Vec<u8>),
     }
@@ -447,7 +448,7 @@ pub fn load_textures(textures: &[(usize, String)], used: Option<&[usize]>) -> Re
         }
         let (opened, (width, height)) = if meta.is_file() {
             let size = header_size(io::BufReader::new(&file)).map_err(|reason| fail(*sampler, path, &reason))?;
-            (Opened::File(file, meta.len()), size)
+            (Opened::File, size)
         } else {
             // The signature first, so that an endless device that is no PNG is not read on.
             let mut bytes = Vec::new();
@@ -472,8 +473,10 @@ pub fn load_textures(textures: &[(usize, String)], used: Option<&[usize]>) -> Re
     for (sampler, path, opened) in sampled {
         let bytes = match opened {
             Opened::Bytes(bytes) => bytes,
-            Opened::File(mut file, len) => {
-                file.rewind().map_err(|e| io_fail(sampler, path, &e))?;
+            Opened::File => {
+                let file = polyasm_core::fs::open_for_reading(std::path::Path::new(path))
+                    .map_err(|e| io_fail(sampler, path, &e))?;
+                let len = file.metadata().map_err(|e| io_fail(sampler, path, &e))?.len();
                 polyasm_core::fs::read_bounded(&file, MAX_TEXTURE_FILE, len).map_err(|e| read_fail(sampler, path, e))?
             }
         };
