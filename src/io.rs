@@ -62,7 +62,7 @@ impl Input {
         let mut text = String::from_utf8(bytes)
             .map_err(|e| polyasm_core::text::not_utf8_diagnostic(sources, self.display_name(), e))?;
         polyasm_core::text::strip_bom(&mut text);
-        Ok(text)
+        polyasm_core::text::utf16_without_bom(sources, self.display_name(), text)
     }
 }
 

@@ -233,6 +233,118 @@ fn a_constant_with_two_signs_is_an_error_that_quotes_it_as_written() {
 }
 
 #[test]
+fn a_malformed_index_or_target_in_mesas_text_is_quoted_as_written() {
+    for (line, column, found) in [
+        (
+            "load.u --5, stop",
+            8,
+            "expected an index such as `3`, `1.xy` or `2.w`, found `--5`",
+        ),
+        (
+            "load.u -+5, stop",
+            8,
+            "expected an index such as `3`, `1.xy` or `2.w`, found `-+5`",
+        ),
+        (
+            "load..u1 +5, stop",
+            10,
+            "expected an index such as `3`, `1.xy` or `2.w`, found `+5`",
+        ),
+        (
+            "load.u -, stop",
+            8,
+            "expected an index such as `3`, `1.xy` or `2.w`, found `-`",
+        ),
+        (
+            "store.t --2.y $1, stop",
+            9,
+            "expected an index such as `3`, `1.xy` or `2.w`, found `--2.y`",
+        ),
+        (
+            "store.t -+2.y $1, stop",
+            9,
+            "expected an index such as `3`, `1.xy` or `2.w`, found `-+2.y`",
+        ),
+        (
+            "branch.lt $0.x $1.y --4",
+            21,
+            "expected a target word offset, found `--4`",
+        ),
+        (
+            "branch.lt $0.x $1.y -+4",
+            21,
+            "expected a target word offset, found `-+4`",
+        ),
+        ("branch.lt $0.x $1.y -", 21, "expected a target word offset, found `-`"),
+    ] {
+        let out = run_with_stdin(
+            &[
+                "-t",
+                "lima",
+                "--syntax",
+                "mesa",
+                "-",
+                "-f",
+                "hex",
+                "--error-format",
+                "short",
+            ],
+            format!("{line}\n").as_bytes(),
+        );
+        assert_eq!(out.status.code(), Some(1), "{line}");
+        assert_eq!(
+            stderr(&out).lines().next(),
+            Some(format!("<stdin>:1:{column}: error[PP102]: {found}").as_str()),
+            "{line}"
+        );
+    }
+}
+
+#[test]
+fn a_constant_in_mesas_text_with_two_signs_of_any_kind_gets_the_one_sign_fix() {
+    for (constant, fix) in [("++1.0", "1.0"), ("+-1.0", "-1.0"), ("-+1.0", "-1.0"), ("--1.0", "1.0")] {
+        let out = run_with_stdin(
+            &["-t", "lima", "--syntax", "mesa", "-", "-f", "hex", "--color", "never"],
+            format!("mov.v0 $0 ^const0 , const0 {constant} 0.0 0.0 0.0, stop\n").as_bytes(),
+        );
+        assert_eq!(out.status.code(), Some(1), "{constant}");
+        let text = stderr(&out);
+        assert!(
+            text.contains(&format!("error[PP105]: `{constant}` is not a binary16 constant")),
+            "{text}"
+        );
+        assert!(text.contains("two signs"), "{constant}: {text}");
+        assert!(
+            text.contains(&format!("a number takes one sign: write `{fix}`")),
+            "{constant}: {text}"
+        );
+    }
+}
+
+#[test]
+fn a_constant_starting_with_a_plus_and_another_sign_is_two_signs_too() {
+    let out = run_with_stdin(
+        &["-t", "lima", "-", "-f", "hex", "--error-format", "short"],
+        b"stop, mov.v0 $0 ^const0, const0 +-1 ++1 +1 0\n",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out).lines().collect::<Vec<_>>(),
+        [
+            "<stdin>:1:33: error[PP001]: `+-1` has two signs",
+            "<stdin>:1:37: error[PP001]: `++1` has two signs",
+        ]
+    );
+    let out = run_with_stdin(
+        &["-t", "lima", "-", "-f", "hex", "--color", "never"],
+        b"stop, mov.v0 $0 ^const0, const0 +-1 ++1 +1 0\n",
+    );
+    let text = stderr(&out);
+    assert!(text.contains("a number takes one sign: write `-1`"), "{text}");
+    assert!(text.contains("a number takes one sign: write `1`"), "{text}");
+}
+
+#[test]
 fn every_output_format() {
     let dir = temp();
     let source = write(dir.path(), "reload.pp", RELOAD_TEXT.as_bytes());

@@ -459,6 +459,47 @@ fn a_texture_beyond_4096_a_side_is_refused_from_its_header_and_an_unsampled_one_
     assert!(stderr(&out).contains("at most 4096 pixels a side"), "{}", stderr(&out));
 }
 
+#[cfg(unix)]
+#[test]
+fn a_texture_from_a_pipe_is_read_once_and_a_fifo_nobody_writes_does_not_hang() {
+    let dir = temp();
+    let picture = dir.path().join("p.png");
+    write_png(&picture, 1, &[vec![[255, 0, 255, 255]]]);
+    let png = std::fs::read(&picture).unwrap();
+    let source = write(dir.path(), "prog.pp", TEXTURE.as_bytes());
+    // A pipe can be read only once, as with `--texture 0=<(cat p.png)`: here standard input.
+    let out = run_with_stdin(
+        &["run", "-t", "lima", path_str(&source), "--texture", "0=/dev/stdin"],
+        &png,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "$0 = (1, 0, 1, 1)\n");
+    // A FIFO that nobody writes: sampled, it is an empty file; unsampled, it is only opened.
+    let fifo = dir.path().join("t.fifo");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let at0 = format!("0={}", path_str(&fifo));
+    let out = run_program(TEXTURE, &["--texture", &at0]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(&format!(
+            "error[PP305]: cannot read texture 0 from `{}`: it ends before the picture does",
+            path_str(&fifo)
+        )),
+        "{}",
+        stderr(&out)
+    );
+    let at1 = format!("1={}", path_str(&fifo));
+    let out = run_program(CLEAR, &["--texture", &at1]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("warning[PP306]: texture 1"), "{}", stderr(&out));
+}
+
 #[test]
 fn an_output_that_is_an_input_is_refused_with_pa014() {
     let dir = temp();

@@ -116,6 +116,44 @@ fn a_stray_byte_in_a_comment_is_pointed_at_without_suggesting_disasm() {
     assert!(!err.contains("disasm"), "{err}");
 }
 
+/// `text` in UTF-16, little- or big-endian, with or without a byte-order mark.
+fn utf16(text: &str, little: bool, bom: bool) -> Vec<u8> {
+    let units = bom.then_some(0xfeff).into_iter().chain(text.encode_utf16());
+    units
+        .flat_map(|u| if little { u.to_le_bytes() } else { u.to_be_bytes() })
+        .collect()
+}
+
+#[test]
+fn utf16_text_is_named_with_or_without_a_byte_order_mark() {
+    let dir = temp();
+    let input = dir.path().join("wide.vsh");
+    let out = dir.path().join("wide.bin");
+    std::fs::write(&out, b"kept").unwrap();
+    for (text, little, bom, at) in [
+        ("mov oPos, v0\n", true, false, "1:2"),
+        ("mov oPos, v0\n", false, false, "1:1"),
+        ("mov oPos, v0 // caf\u{e9}\n", true, false, "1:2"),
+        ("mov oPos, v0\n", true, true, "1:1"),
+        ("mov oPos, v0\n", false, true, "1:1"),
+    ] {
+        std::fs::write(&input, utf16(text, little, bom)).unwrap();
+        let what = format!("{text:?} little-endian {little}, mark {bom}");
+        let output = run(&[path_str(&input), "-o", path_str(&out), "--error-format", "short"]);
+        assert_eq!(output.status.code(), Some(1), "{what}");
+        assert_eq!(std::fs::read(&out).unwrap(), b"kept", "{what}");
+        assert_eq!(
+            stderr(&output),
+            format!("{0}:{at}: error[PA002]: {0} is not UTF-8 text\n", input.display()),
+            "{what}"
+        );
+        let human = run(&[path_str(&input), "-f", "hex", "--color", "never"]);
+        let err = stderr(&human);
+        assert!(err.contains("looks like UTF-16 text"), "{what}: {err}");
+        assert!(!err.contains("disasm"), "{what}: {err}");
+    }
+}
+
 #[test]
 fn machine_code_given_to_the_assembler_gets_the_disasm_help() {
     let dir = temp();

@@ -81,6 +81,22 @@ fn a_zero_padded_register_is_refused_with_its_plain_name() {
 }
 
 #[test]
+fn a_help_line_never_suggests_a_spelling_that_is_refused_in_turn() {
+    // An upper-case, zero-padded register: the fix is the plain name, not `r01`.
+    let err = human_errors("add R01 r1\n");
+    assert!(err.contains("Help: registers are lower case: `r1`"), "{err}");
+    let err = human_errors("add R7 r1\n");
+    assert!(err.contains("Help: registers are lower case: `r7`"), "{err}");
+    // A prefix with no digits: lower case alone would still be an error.
+    let err = human_errors("ld r0 0X\n");
+    assert!(
+        err.contains("Help: write digits after a lower-case prefix: `0x1f`"),
+        "{err}"
+    );
+    assert!(!err.contains("Help: write `0x`;"), "{err}");
+}
+
+#[test]
 fn a_stray_byte_is_pointed_at_as_in_every_dialect() {
     let dir = temp();
     let input = dir.path().join("stray.vu");

@@ -82,6 +82,32 @@ pub fn read_regular_file_within(path: &Path, limit: u64) -> Result<Vec<u8>, Read
     read_bounded(file, limit, meta.len())
 }
 
+/// Opens `path` for reading without waiting for a writer: a FIFO that nobody writes opens at
+/// once and reads as empty, instead of hanging the open; a pipe that has a writer (`<(cmd)`,
+/// `/dev/stdin`) reads as usual, its reads waiting for data.
+pub fn open_for_reading(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path)?;
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsRawFd;
+        let fd = file.as_raw_fd();
+        // SAFETY: F_GETFL and F_SETFL only read and set the status flags of a descriptor that
+        // `file` owns and keeps open.
+        let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+        if flags == -1 || unsafe { libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) } == -1 {
+            return Err(std::io::Error::last_os_error());
+        }
+    }
+    Ok(file)
+}
+
 /// What a file that is neither a regular file nor a folder is, in words (`a FIFO`), for
 /// messages that refuse it.
 pub fn special_file_kind(file_type: &std::fs::FileType) -> &'static str {

@@ -90,7 +90,7 @@ pub enum NotUtf8Kind {
 
 /// Classifies bytes that failed to read as UTF-8, in one pass.
 pub fn not_utf8_kind(bytes: &[u8]) -> NotUtf8Kind {
-    if bytes.starts_with(&[0xff, 0xfe]) || bytes.starts_with(&[0xfe, 0xff]) {
+    if bytes.starts_with(&[0xff, 0xfe]) || bytes.starts_with(&[0xfe, 0xff]) || looks_like_utf16(bytes) {
         return NotUtf8Kind::Utf16;
     }
     let mut odd = 0usize;
@@ -112,6 +112,32 @@ pub fn not_utf8_kind(bytes: &[u8]) -> NotUtf8Kind {
     }
 }
 
+/// Whether `bytes` look like UTF-16 without a byte-order mark: in their first kilobytes, zero
+/// bytes fill at least half of the odd places (little-endian) or of the even places
+/// (big-endian) and none of the others, as Latin text in UTF-16 does. Machine code has zeros in
+/// both.
+pub fn looks_like_utf16(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(4096) & !1];
+    if head.is_empty() {
+        return false;
+    }
+    let zeros = |parity: usize| head.iter().skip(parity).step_by(2).filter(|&&b| b == 0).count();
+    let (even, odd) = (zeros(0), zeros(1));
+    let half = head.len() / 4;
+    (odd > 0 && odd >= half && even == 0) || (even > 0 && even >= half && odd == 0)
+}
+
+/// PA002 for `text`, UTF-8 that is UTF-16 without a byte-order mark (Latin text in UTF-16 is
+/// UTF-8 with a zero byte in every other place), pointing at its first zero byte as
+/// [`not_utf8_diagnostic`] does; other text is given back.
+pub fn utf16_without_bom(sources: &mut SourceMap, name: &str, text: String) -> Result<String, Diagnostic> {
+    if !looks_like_utf16(text.as_bytes()) {
+        return Ok(text);
+    }
+    let offset = text.bytes().position(|b| b == 0).expect("UTF-16 text has a zero byte");
+    Err(undecodable(sources, name, text.into_bytes(), offset, Some(1)))
+}
+
 /// How much of the line of the first invalid byte a PA002 diagnostic shows past that byte.
 const NOT_UTF8_SHOWN: usize = 4096;
 
@@ -124,12 +150,29 @@ const NOT_UTF8_SHOWN: usize = 4096;
 pub fn not_utf8_diagnostic(sources: &mut SourceMap, name: &str, error: std::string::FromUtf8Error) -> Diagnostic {
     let offset = error.utf8_error().valid_up_to();
     let bad_len = error.utf8_error().error_len();
-    let mut bytes = error.into_bytes();
+    let bytes = error.into_bytes();
+    // UTF-16 without a mark: the first zero byte, before the first invalid one, shows it.
+    match bytes[..offset].iter().position(|&b| b == 0) {
+        Some(zero) if looks_like_utf16(&bytes) => undecodable(sources, name, bytes, zero, Some(1)),
+        _ => undecodable(sources, name, bytes, offset, bad_len),
+    }
+}
+
+/// PA002 for `bytes`, which cannot be read as source from `offset` on: `bad_len` bytes there
+/// are wrong, or (`None`) a character is cut off by the end.
+fn undecodable(
+    sources: &mut SourceMap,
+    name: &str,
+    mut bytes: Vec<u8>,
+    offset: usize,
+    bad_len: Option<usize>,
+) -> Diagnostic {
     let kind = not_utf8_kind(&bytes);
     let bad = &bytes[offset..offset + bad_len.unwrap_or(bytes.len() - offset).min(4)];
     let shown = bad.iter().map(|b| format!("{b:#04x}")).collect::<Vec<_>>().join(" ");
     let label = match (bad_len, bad.len()) {
         (None, _) => format!("{shown}: a character cut off by the end of the file (offset {offset})"),
+        (Some(_), 1) if bad == [0] => format!("a zero byte (offset {offset}), as in UTF-16 text"),
         (Some(_), 1) => format!("byte {shown} (offset {offset}) is not UTF-8"),
         (Some(_), _) => format!("bytes {shown} (offset {offset}) are not UTF-8"),
     };
@@ -442,6 +485,25 @@ mod tests {
         assert_eq!(not_utf8_kind(&latin1), NotUtf8Kind::Text);
         assert_eq!(not_utf8_kind(b"\xff\xfem\x00o\x00v\x00"), NotUtf8Kind::Utf16);
         assert!(not_utf8(b"\xfe\xff\x00m").0.help.unwrap().contains("UTF-16"));
+    }
+
+    #[test]
+    fn utf16_without_a_mark_is_told_from_machine_code() {
+        let wide = |text: &str, le: bool| -> Vec<u8> {
+            text.encode_utf16()
+                .flat_map(|u| if le { u.to_le_bytes() } else { u.to_be_bytes() })
+                .collect()
+        };
+        assert!(looks_like_utf16(&wide("mov oPos, v0\n", true)));
+        assert!(looks_like_utf16(&wide("mov oPos, v0\n", false)));
+        assert!(!looks_like_utf16(b"mov oPos, v0\n"));
+        assert!(!looks_like_utf16(&[0x1b, 0x00, 0x20, 0x00, 0x00, 0x00, 0x00, 0x00]));
+        assert!(!looks_like_utf16(b""));
+        // Invalid UTF-8 in UTF-16 text points at the first zero byte, not the invalid one.
+        let (d, at) = not_utf8(&wide("ld r0 0 // caf\u{e9}\n", true));
+        assert_eq!(at.map(|(line, column, _)| (line, column)), Some((1, 2)));
+        assert_eq!(d.labels[0].message, "a zero byte (offset 1), as in UTF-16 text");
+        assert!(d.help.unwrap().contains("UTF-16"));
     }
 
     #[test]

@@ -2175,6 +2175,16 @@ impl<'s> Encoder<'s> {
         // Diagnostics quote the operand as written, its `-` included.
         let written = self.str(span);
         let signed = text.starts_with(['+', '-']);
+        if !neg && signed && text[1..].starts_with(['+', '-']) {
+            // `+-1`, `++1`: the lexer reads both signs as the number's.
+            let sign = if text[..1] == text[1..2] { "" } else { "-" };
+            self.push(error::doubled_sign(
+                self.span(span),
+                written,
+                &format!("{sign}{}", &text[2..]),
+            ));
+            return None;
+        }
         if neg && signed {
             // `--1`, `-+1`: the lexer reads the second sign as the number's own.
             let one = match text.strip_prefix('-') {

@@ -37,11 +37,13 @@ pub fn mesa_error(file: SourceId, error: &MesaError) -> Diagnostic {
         MesaErrorKind::Expected { .. } => ("not readable here", None),
         MesaErrorKind::OperandCount { .. } => ("wrong number of operands", None),
         MesaErrorKind::OutOfRange { range, .. } => ("out of range", Some(format!("the field holds {range}"))),
-        MesaErrorKind::Constant { found } if found.starts_with("--") || found.starts_with("-+") => (
+        MesaErrorKind::Constant { found } if found.starts_with(['-', '+']) && found[1..].starts_with(['-', '+']) => (
             "two signs",
             Some(format!(
-                "a number takes one sign: write `{}`",
-                found.strip_prefix("--").map_or_else(|| format!("-{}", &found[2..]), str::to_string)
+                "a number takes one sign: write `{}{}`",
+                // Two equal signs make a plus, two different ones a minus.
+                if found[..1] == found[1..2] { "" } else { "-" },
+                &found[2..]
             )),
         ),
         MesaErrorKind::Constant { .. } => (

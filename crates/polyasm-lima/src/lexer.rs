@@ -235,6 +235,10 @@ impl<'s> StatementLexer<'s> for Lexer<'s> {
                     (Tok::Pipe, scan_while(bytes, start + 1, is_ident_continue))
                 }
                 b'+' | b'-' if starts_number(bytes, start + 1) => (Tok::Number, number_end(bytes, start)),
+                // `+-1`, `++1`: one number with two signs, refused as such where a number goes.
+                b'+' if matches!(bytes.get(start + 1), Some(b'+' | b'-')) && starts_number(bytes, start + 2) => {
+                    (Tok::Number, number_end(bytes, start + 1))
+                }
                 _ if starts_number(bytes, start) => (Tok::Number, number_end(bytes, start)),
                 b'-' => (Tok::Minus, start + 1),
                 b'+' => (Tok::Plus, start + 1),

@@ -1532,12 +1532,17 @@ fn decimal(word: Word, what: &'static str) -> Result<u64, MesaError> {
     Ok(word.text.bytes().fold(0u64, |n, b| n * 10 + u64::from(b - b'0')))
 }
 
-/// A decimal number with an optional `-`.
+/// A decimal number with an optional `-`. An error quotes the number as written, sign and all.
 fn signed_decimal(word: Word, what: &'static str) -> Result<i64, MesaError> {
-    match word.strip_prefix("-") {
-        Some(digits) => Ok(-(decimal(digits, what)? as i64)),
-        None => Ok(decimal(word, what)? as i64),
-    }
+    let (negative, digits) = match word.strip_prefix("-") {
+        Some(digits) => (true, digits),
+        None => (false, word),
+    };
+    let value = decimal(digits, what).map_err(|error| match error.kind {
+        MesaErrorKind::OutOfRange { what, range, .. } => word.out_of_range(what, range),
+        _ => word.expected(what),
+    })? as i64;
+    Ok(if negative { -value } else { value })
 }
 
 /// `biasHHH`: the constant LOD bias as 3 hex digits of a 9-bit two's complement number.
@@ -1576,6 +1581,15 @@ enum IndexForm {
 
 fn index_form(word: Word, signed: bool) -> Result<(IndexForm, Option<ScalarReg>), MesaError> {
     const WHAT: &str = "an index such as `3`, `1.xy` or `2.w`";
+    // A digit first (after a `-` where the index is signed): `--5`, `-+5` and `+5` are quoted
+    // whole, not read as a sign and an offset.
+    let unsigned = match word.strip_prefix("-") {
+        Some(rest) if signed => rest,
+        _ => word,
+    };
+    if !unsigned.text.starts_with(|c: char| c.is_ascii_digit()) {
+        return Err(word.expected(WHAT));
+    }
     let (number, offset) = split_offset(word)?;
     let digits_from = usize::from(signed && number.text.starts_with('-'));
     let digits = number.text[digits_from..]

@@ -409,39 +409,77 @@ pub struct Textures {
 /// the samplers its fetches read, or is `None` when any may be read (see
 /// [`Program::samplers`]). A texture the program never samples is not decoded: its file is
 /// only opened, so that a wrong path is still an error, and it gets a warning. The sizes in
-/// the headers of all textures read are checked before any is decoded, and the files are then
-/// read and decoded one at a time.
+/// the headers of all textures read are checked before any is decoded, and the regular files
+/// are then read and decoded one at a time. Files are opened without waiting for a writer (a
+/// FIFO nobody writes is an empty file); a pipe or device, which can be read only once, is
+/// read whole (at most [`MAX_TEXTURE_FILE`] bytes) when its header is checked.
 pub fn load_textures(textures: &[(usize, String)], used: Option<&[usize]>) -> Result<Textures, Box<Diagnostic>> {
+    use io::Read;
     let fail = |sampler: usize, path: &str, reason: &str| Box::new(crate::error::texture_error(sampler, path, reason));
+    let io_fail = |sampler: usize, path: &str, e: &io::Error| fail(sampler, path, &polyasm_core::fs::reason(e));
+    let read_fail = |sampler: usize, path: &str, e: polyasm_core::fs::ReadError| {
+        let reason = match e {
+            polyasm_core::fs::ReadError::TooLarge => format!("it is larger than {MAX_TEXTURE_FILE} bytes"),
+            polyasm_core::fs::ReadError::Io(e) => polyasm_core::fs::reason(&e),
+        };
+        fail(sampler, path, &reason)
+    };
+    /// A sampled texture between the header check and the decoding.
+    enum Opened {
+        /// A regular file, opened again to be decoded (not held open, so that a run may bind
+        /// more textures than a process may hold files open).
+        File,
+        /// A pipe's or device's bytes, read once.
+        Bytes(Vec<u8>),
+    }
     let mut warnings = Vec::new();
     let mut sampled = Vec::new();
     let mut texels = 0u64;
     for (sampler, path) in textures {
-        let file = std::fs::File::open(path)
-            .and_then(|file| match file.metadata()?.is_dir() {
-                true => Err(io::Error::new(io::ErrorKind::IsADirectory, "is a directory")),
-                false => Ok(file),
-            })
-            .map_err(|e| fail(*sampler, path, &polyasm_core::fs::reason(&e)))?;
+        let file =
+            polyasm_core::fs::open_for_reading(std::path::Path::new(path)).map_err(|e| io_fail(*sampler, path, &e))?;
+        let meta = file.metadata().map_err(|e| io_fail(*sampler, path, &e))?;
+        if meta.is_dir() {
+            return Err(fail(*sampler, path, "it is a directory"));
+        }
         if used.is_some_and(|used| used.binary_search(sampler).is_err()) {
             warnings.push(crate::error::unused_texture(*sampler, path));
             continue;
         }
-        let (width, height) = header_size(io::BufReader::new(file)).map_err(|reason| fail(*sampler, path, &reason))?;
+        let (opened, (width, height)) = if meta.is_file() {
+            let size = header_size(io::BufReader::new(&file)).map_err(|reason| fail(*sampler, path, &reason))?;
+            (Opened::File, size)
+        } else {
+            // The signature first, so that an endless device that is no PNG is not read on.
+            let mut bytes = Vec::new();
+            (&file)
+                .take(PNG_SIGNATURE.len() as u64)
+                .read_to_end(&mut bytes)
+                .map_err(|e| io_fail(*sampler, path, &e))?;
+            if bytes == PNG_SIGNATURE {
+                let rest = polyasm_core::fs::read_bounded(&file, MAX_TEXTURE_FILE - bytes.len() as u64, 0)
+                    .map_err(|e| read_fail(*sampler, path, e))?;
+                bytes.extend_from_slice(&rest);
+            }
+            let size = png_size(&bytes).map_err(|reason| fail(*sampler, path, &reason))?;
+            (Opened::Bytes(bytes), size)
+        };
         check_texture_size(width, height, texels).map_err(|reason| fail(*sampler, path, &reason))?;
         texels += u64::from(width) * u64::from(height);
-        sampled.push((*sampler, path));
+        sampled.push((*sampler, path, opened));
     }
     let mut table: Vec<Option<Texture>> = Vec::new();
     let mut texels = 0u64;
-    for (sampler, path) in sampled {
-        let bytes = polyasm_core::fs::read_file_within(std::path::Path::new(path), MAX_TEXTURE_FILE).map_err(|e| {
-            let reason = match e {
-                polyasm_core::fs::ReadError::TooLarge => format!("it is larger than {MAX_TEXTURE_FILE} bytes"),
-                polyasm_core::fs::ReadError::Io(e) => polyasm_core::fs::reason(&e),
-            };
-            fail(sampler, path, &reason)
-        })?;
+    for (sampler, path, opened) in sampled {
+        let bytes = match opened {
+            Opened::Bytes(bytes) => bytes,
+            Opened::File => {
+                let file = polyasm_core::fs::open_for_reading(std::path::Path::new(path))
+                    .map_err(|e| io_fail(sampler, path, &e))?;
+                let len = file.metadata().map_err(|e| io_fail(sampler, path, &e))?.len();
+                polyasm_core::fs::read_bounded(&file, MAX_TEXTURE_FILE, len).map_err(|e| read_fail(sampler, path, e))?
+            }
+        };
         let texture = decode_png_within(&bytes, texels).map_err(|reason| fail(sampler, path, &reason))?;
         texels += u64::from(texture.width()) * u64::from(texture.height());
         if table.len() <= sampler {
@@ -451,6 +489,9 @@ pub fn load_textures(textures: &[(usize, String)], used: Option<&[usize]>) -> Re
     }
     Ok(Textures { table, warnings })
 }
+
+/// The eight bytes every PNG file starts with.
+const PNG_SIGNATURE: [u8; 8] = [0x89, b'P', b'N', b'G', b'\r', b'\n', 0x1a, b'\n'];
 
 /// The line `polyasm run` prints for one fragment: `$0 = (x, y, z, w)`, each number the
 /// shortest decimal that reads back as the same f32, or `discarded`.

@@ -394,7 +394,18 @@ impl VuError {
                         "Rust, and so the reference assembler, reads `{text}` as the number 0 with the suffix `{}`",
                         &text[1..]
                     ))
-                    .with_help(format!("write `{lower}`; prefixes are lower case"))
+                    .with_help(match text.len() {
+                        // `0X` alone: lower case would still have no digits.
+                        2 => format!(
+                            "write digits after a lower-case prefix: `{lower}{}`",
+                            match &lower[..] {
+                                "0x" => "1f",
+                                "0b" => "101",
+                                _ => "17",
+                            }
+                        ),
+                        _ => format!("write `{lower}`; prefixes are lower case"),
+                    })
             }
             VuError::UnknownOutput { span, name, suggestion } => {
                 let d =
@@ -442,7 +453,11 @@ fn wrong_kind_help(op: &str, expected: OperandKind, found: &Found) -> String {
             "`st` takes the output first, then the register: `st pos r0`".to_string()
         }
         (OperandKind::Register, Found::Name(name)) if name.len() > 1 && name.starts_with('R') => {
-            format!("registers are lower case: `r{}`", &name[1..])
+            // `R01` is `r1`: the fix is a name the assembler takes, without the padding too.
+            match name[1..].parse::<u64>() {
+                Ok(n) if name[1..].bytes().all(|b| b.is_ascii_digit()) => format!("registers are lower case: `r{n}`"),
+                _ => format!("registers are lower case: `r{}`", &name[1..]),
+            }
         }
         (OperandKind::Register, Found::Number(n)) => format!("registers are written with an `r`: `r{n}`"),
         (OperandKind::Output, Found::Number(_)) => "outputs are named: pos, tex, col or ocol".to_string(),
