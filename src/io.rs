@@ -55,20 +55,12 @@ impl Input {
         })
     }
 
-    /// The input as UTF-8 text, without a leading byte-order mark.
-    pub fn read_text(&self) -> std::result::Result<String, Diagnostic> {
+    /// The input as UTF-8 text, without a leading byte-order mark. Input that is not UTF-8 is
+    /// PA002 at its first invalid byte, whose line is added to `sources` to be shown.
+    pub fn read_text(&self, sources: &mut polyasm_core::SourceMap) -> std::result::Result<String, Diagnostic> {
         let bytes = self.read_bytes()?;
-        let mut text = String::from_utf8(bytes).map_err(|e| {
-            Diagnostic::error(
-                "PA002",
-                format!(
-                    "{} is not UTF-8 text (invalid byte at offset {})",
-                    self.display_name(),
-                    e.utf8_error().valid_up_to()
-                ),
-            )
-            .with_help("sources are UTF-8 text; to turn machine code back into source use `polyasm disasm`")
-        })?;
+        let mut text = String::from_utf8(bytes)
+            .map_err(|e| polyasm_core::text::not_utf8_diagnostic(sources, self.display_name(), e))?;
         polyasm_core::text::strip_bom(&mut text);
         Ok(text)
     }

@@ -10,6 +10,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser};
 use polyasm::registry;
+use polyasm_core::diagnostic::within_limit;
 use polyasm_core::output::{self, OutputContext};
 use polyasm_core::stream::{RunIo, UnreadableInput};
 use polyasm_core::target::{DisasmInput, InputEncoding, OptionSpec, TargetOptions};
@@ -207,7 +208,7 @@ fn read_source(input: &Input, sources: &mut SourceMap, reporter: &mut Reporter) 
         Input::Path(path) => sources.try_add_file(path.as_str(), path.as_str(), text),
         Input::Stdin => sources.try_add(input.display_name(), text),
     };
-    match input.read_text() {
+    match input.read_text(sources) {
         Ok(text) => added(sources, text).map_err(|_| {
             reporter.emit(vec![too_large(input.display_name())], sources);
             Failure::Errors
@@ -268,11 +269,19 @@ fn assemble_input(
 ) -> Result<(SourceMap, Object)> {
     let mut sources = SourceMap::new();
     let file = read_source(input, &mut sources, reporter)?;
-    let outcome = if compile_time_to_stderr {
-        target.assemble_with_output(&mut sources, file, options, &mut std::io::stderr())
-    } else {
-        target.assemble_with_output(&mut sources, file, options, &mut std::io::stdout())
-    };
+    // Under `--max-errors`, the target keeps only the diagnostics that will be shown.
+    let (mut outcome, hidden) = within_limit(reporter.limit(), || {
+        if compile_time_to_stderr {
+            target.assemble_with_output(&mut sources, file, options, &mut std::io::stderr())
+        } else {
+            target.assemble_with_output(&mut sources, file, options, &mut std::io::stdout())
+        }
+    });
+    // Every error may be hidden, when earlier ones reached the limit.
+    if hidden.errors > 0 {
+        outcome.value = None;
+    }
+    reporter.count_hidden(hidden);
     let object = conclude(
         reporter,
         outcome,
@@ -357,7 +366,9 @@ fn assemble(args: &AssembleArgs, reporter: &mut Reporter) -> Result {
         Some(name) if matches!(format.name, "c" | "rust") && !output::is_array_name(name) => {
             reporter.usage(
                 Diagnostic::error("PA016", format!("`--name {name:?}` is not a valid array name"))
-                    .with_note("the name must be an identifier in C and Rust, and not a C keyword or reserved name")
+                    .with_note(
+                        "the name must be an identifier in C, C++ and Rust, and not a keyword or a name they reserve",
+                    )
                     .with_help(format!("try `--name {}`", output::array_name_from(name))),
             );
             return Err(Failure::Usage);
@@ -588,12 +599,13 @@ fn hint_at_assembling(diagnostics: &mut Vec<Diagnostic>, input: &Input) {
     diagnostics.push(diagnostic);
 }
 
-/// PA017: the disassembler's input holds more words than a program of the target can.
+/// `polyasm run`: once, or again after each change with `--watch` (which needs a file: standard
+/// input, `-` included, is read once and cannot be watched).
 fn run(args: &RunArgs, reporter: &mut Reporter) -> Result {
     if !args.watch {
         return run_once(args, reporter, &mut Vec::new());
     }
-    let Some(input) = &args.io.input else {
+    let Some(input) = args.io.input.as_deref().filter(|input| *input != "-") else {
         reporter.usage(
             Diagnostic::error("PA006", "`--watch` needs an input file to watch")
                 .with_help("name the program's file instead of reading it from standard input"),
@@ -686,6 +698,11 @@ fn run_once(args: &RunArgs, reporter: &mut Reporter, watched: &mut Vec<std::path
         return Err(Failure::Usage);
     }
     output.check_not_input(&input, reporter)?;
+    // A program from a file reads polyasm's standard input, which may be redirected from a
+    // file (`< FILE`): that file is an input of the run too.
+    if matches!(input, Input::Path(_)) && !io::stdin_was_closed() {
+        output.check_not_input(&Input::Stdin, reporter)?;
+    }
     // Files named by option values (`--data`) are inputs too.
     for value in target.run_option_files(options) {
         output.check_not_input(&Input::Path(value), reporter)?;
@@ -848,16 +865,23 @@ impl polyasm_core::stream::RunFiles for RunFileWriter {
         &self.pattern
     }
 
-    fn write(&mut self, path: &str, bytes: &[u8]) -> std::result::Result<(), Diagnostic> {
+    fn check(&self, path: &str) -> std::result::Result<(), Diagnostic> {
         let target = std::path::Path::new(path);
-        if let Some(input) = self.inputs.iter().find(|i| polyasm_core::fs::same_file(target, i)) {
-            return Err(Diagnostic::error(
+        match self.inputs.iter().find(|i| polyasm_core::fs::same_file(target, i)) {
+            Some(input) => Err(Diagnostic::error(
                 "PA014",
                 format!("the output `{path}` is the input `{}`", input.display()),
             )
-            .with_note("writing it would destroy the input; it was not written")
-            .with_help("choose another output pattern with `-o`"));
+            .with_note("writing it would destroy the input; nothing was written")
+            .with_help("choose another output pattern with `-o`")),
+            None => Ok(()),
         }
+    }
+
+    fn write(&mut self, path: &str, bytes: &[u8]) -> std::result::Result<(), Diagnostic> {
+        // Checked again: an input may have been linked to the name while the run went on.
+        self.check(path)?;
+        let target = std::path::Path::new(path);
         let output = Output::Path(path.to_string());
         let written = polyasm_core::fs::write_atomic(target, bytes);
         written.map_err(|e| output.write_failed(&io::io_reason(&e)))
@@ -962,8 +986,11 @@ fn check(args: &CheckArgs, reporter: &mut Reporter) -> Result {
             include_dirs: include_dirs.clone(),
             ..options.clone()
         };
-        let outcome = target.assemble_with_output(&mut sources, file, options, &mut std::io::stdout());
-        if reporter.emit(outcome.diagnostics, &sources) || outcome.value.is_none() {
+        let (outcome, hidden) = within_limit(reporter.limit(), || {
+            target.assemble_with_output(&mut sources, file, options, &mut std::io::stdout())
+        });
+        reporter.count_hidden(hidden);
+        if reporter.emit(outcome.diagnostics, &sources) || outcome.value.is_none() || hidden.errors > 0 {
             failed_files += 1;
         }
     }

@@ -2,6 +2,7 @@
 
 use std::io::{IsTerminal, Write};
 
+use polyasm_core::diagnostic::{Hidden, Limit};
 use polyasm_core::render::{ErrorFormat, Renderer, render, render_note, render_summary};
 use polyasm_core::text::count;
 use polyasm_core::{Diagnostic, SourceMap, WarningPolicy};
@@ -85,6 +86,24 @@ impl Reporter {
             }
         }
         failed
+    }
+
+    /// The limit a target's assembly runs under (`polyasm_core::diagnostic::within_limit`):
+    /// the errors `--max-errors` still shows in this run, and the warning policy.
+    pub fn limit(&self) -> Limit {
+        Limit {
+            errors: (self.max_errors != 0).then(|| self.max_errors.saturating_sub(self.errors - self.hidden.0)),
+            warnings: self.warnings.clone(),
+        }
+    }
+
+    /// Counts diagnostics a target dropped under [`Reporter::limit`] as [`Reporter::emit`]
+    /// counts those it does not show: in the summary and the closing line.
+    pub fn count_hidden(&mut self, hidden: Hidden) {
+        self.errors += hidden.errors;
+        self.warnings_seen += hidden.warnings;
+        self.hidden.0 += hidden.errors;
+        self.hidden.1 += hidden.warnings;
     }
 
     /// After `--max-errors` hid diagnostics: a closing line saying how many, in every format

@@ -381,6 +381,84 @@ fn run_errors_exit_1_with_their_code_and_line_and_leave_the_output_alone() {
     assert!(stderr(&out).contains("did not run"), "{}", stderr(&out));
 }
 
+/// A black `width` x `height` picture of 1-bit grey pixels: a large picture in a small file.
+fn write_black_png(path: &Path, width: u32, height: u32) {
+    let file = std::fs::File::create(path).unwrap();
+    let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), width, height);
+    encoder.set_color(png::ColorType::Grayscale);
+    encoder.set_depth(png::BitDepth::One);
+    encoder.set_compression(png::Compression::Fast);
+    let mut writer = encoder.write_header().unwrap();
+    writer
+        .write_image_data(&vec![0u8; width.div_ceil(8) as usize * height as usize])
+        .unwrap();
+    writer.finish().unwrap();
+}
+
+#[test]
+fn a_texture_beyond_4096_a_side_is_refused_from_its_header_and_an_unsampled_one_is_not_read() {
+    let dir = temp();
+    let big = dir.path().join("big.png");
+    write_black_png(&big, 8192, 8192);
+    assert!(std::fs::metadata(&big).unwrap().len() < 1 << 20, "small on disk");
+    let at0 = format!("0={}", path_str(&big));
+    let out_file = dir.path().join("out.png");
+    for size in [&[][..], &["--size", "2x2", "-o", path_str(&out_file)]] {
+        let mut args = vec!["--texture", &at0];
+        args.extend_from_slice(size);
+        let out = run_program(TEXTURE, &args);
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+        let err = stderr(&out);
+        assert!(
+            err.contains(&format!(
+                "error[PP305]: cannot read texture 0 from `{}`: the picture is 8192x8192, and a texture is at most 4096 pixels a side",
+                path_str(&big)
+            )),
+            "{err}"
+        );
+        assert!(!out_file.exists());
+    }
+    // Bound to samplers the program never samples, two of them are opened, not decoded: the
+    // run succeeds with a warning for each.
+    let at1 = format!("1={}", path_str(&big));
+    let at2 = format!("2={}", path_str(&big));
+    let out = run_program(CLEAR, &["--texture", &at1, "--texture", &at2]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "$0 = (1, 1, 1, 1)\n");
+    let err = stderr(&out);
+    assert_eq!(err.matches("warning[PP306]").count(), 2, "{err}");
+    assert!(
+        err.contains(&format!(
+            "warning[PP306]: texture 1 (`{}`) is not read: the program never samples sampler 1",
+            path_str(&big)
+        )),
+        "{err}"
+    );
+    // A sampler the program does read is decoded beside them.
+    let small = dir.path().join("small.png");
+    write_png(&small, 1, &[vec![[255, 0, 255, 255]]]);
+    let small0 = format!("0={}", path_str(&small));
+    let out = run_program(TEXTURE, &["--texture", &small0, "--texture", &at1]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "$0 = (1, 0, 1, 1)\n");
+    // An unsampled texture whose file cannot be opened is still an error.
+    let gone = format!("3={}", path_str(&dir.path().join("gone.png")));
+    let out = run_program(CLEAR, &["--texture", &gone]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("error[PP305]: cannot read texture 3"),
+        "{}",
+        stderr(&out)
+    );
+    // A fetch that adds a register to its sampler number may read any sampler: every texture
+    // is read.
+    let offset = "stop, sync, load.v $1 0.xy, texld 0+$2.x, mov.v0 $0 ^texture\n";
+    let out = run_program(offset, &["--texture", &small0, "--texture", &at1]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("texture 1"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("at most 4096 pixels a side"), "{}", stderr(&out));
+}
+
 #[test]
 fn an_output_that_is_an_input_is_refused_with_pa014() {
     let dir = temp();

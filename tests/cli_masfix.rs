@@ -619,3 +619,122 @@ fn a_bad_compile_time_step_limit_is_a_usage_error_for_every_command() {
         );
     }
 }
+
+/// Prints 300,000 bytes at compile time (five calls of 60,000 each), more than a pipe holds,
+/// and assembles to a program that prints 7.
+const PRINTS_A_LOT_AT_COMPILE_TIME: &str = "%macro say() {
+    mov 1
+    str 60000
+    :loop
+    outc 'x'
+    mov 1
+    strs 1
+    ldm
+    bne loop
+    ld 7
+}
+ld !say()
+ld !say()
+ld !say()
+ld !say()
+ld !say()
+outur
+";
+
+#[cfg(unix)]
+#[test]
+fn compile_time_output_into_a_closed_pipe_is_dropped_quietly() {
+    let dir = temp();
+    program(dir.path(), "loud.mx", PRINTS_A_LOT_AT_COMPILE_TIME);
+    let piped = piped_into_head(dir.path(), "loud.mx -o loud.mxb", 1);
+    assert_eq!(piped.out, b"x");
+    assert_eq!((piped.status.as_str(), piped.err.as_str()), ("0", ""));
+    // The program was assembled all the same, with the value the compile-time code left.
+    let output = run_in(dir.path(), &["run", "loud.mxb"], None);
+    assert_eq!((output.status.code(), stdout(&output).as_str()), (Some(0), "7"));
+    // `run` too: its own output goes into the same closed pipe.
+    let piped = piped_into_head(dir.path(), "run loud.mx", 1);
+    assert_eq!((piped.status.as_str(), piped.err.as_str()), ("0", ""));
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn compile_time_output_onto_a_full_disk_is_pa003() {
+    let dir = temp();
+    program(dir.path(), "loud.mx", PRINTS_A_LOT_AT_COMPILE_TIME);
+    let output = polyasm()
+        .current_dir(dir.path())
+        .args(["loud.mx", "-o", "loud.mxb", "--color", "never"])
+        .stdout(std::fs::File::create("/dev/full").unwrap())
+        .output()
+        .unwrap();
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("error[PA003]: cannot write the output of compile-time code"),
+        "{err}"
+    );
+    assert!(!err.contains("MX064"), "{err}");
+    assert_eq!(err.matches("error[").count(), 1, "{err}");
+    assert!(!dir.path().join("loud.mxb").exists());
+}
+
+#[test]
+fn a_constant_defined_from_an_unknown_name_is_one_error() {
+    let dir = temp();
+    program(dir.path(), "undef.mx", "%define A %B\nld %A\nlda %A\n");
+    let output = run_in(
+        dir.path(),
+        &["--error-format", "short", "undef.mx", "-o", "undef.mxb"],
+        None,
+    );
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{err}");
+    let errors: Vec<&str> = err.lines().filter(|l| l.contains(": error[")).collect();
+    assert_eq!(
+        errors,
+        ["undef.mx:1:11: error[MX050]: unknown macro or constant `B`"],
+        "{err}"
+    );
+    assert!(!dir.path().join("undef.mxb").exists());
+}
+
+#[test]
+fn a_debug_position_at_line_or_column_0_is_a_malformed_file() {
+    let dir = temp();
+    program(dir.path(), "two.mx", "ld 1\noutur\n");
+    let built = run_in(dir.path(), &["two.mx", "-o", "two.mxb"], None);
+    assert!(built.status.success(), "{}", stderr(&built));
+    let bytes = std::fs::read(dir.path().join("two.mxb")).unwrap();
+    // The last 12 bytes are the second instruction's position: file, 0, line, column.
+    let at = bytes.len() - 12;
+    assert_eq!(&bytes[at + 4..], &[2, 0, 0, 0, 1, 0, 0, 0], "line 2, column 1");
+    for (field, name) in [(at + 4, "line"), (at + 8, "column")] {
+        let mut bad = bytes.clone();
+        bad[field] = 0;
+        std::fs::write(dir.path().join("bad.mxb"), &bad).unwrap();
+        for command in [&["run", "bad.mxb"][..], &["disasm", "bad.mxb"][..]] {
+            let output = run_in(dir.path(), command, None);
+            let err = stderr(&output);
+            assert_eq!(output.status.code(), Some(1), "{name} 0, {command:?}: {err}");
+            assert!(err.contains("error[MX044]"), "{name} 0, {command:?}: {err}");
+            assert!(err.contains("instruction 1 is at"), "{name} 0, {command:?}: {err}");
+            assert!(stdout(&output).is_empty(), "{name} 0, {command:?}");
+        }
+    }
+}
+
+#[test]
+fn mx070_from_bytecode_names_its_line_in_every_error_format() {
+    let dir = temp();
+    program(dir.path(), "far.mx", JUMPS_OUT);
+    let built = run_in(dir.path(), &["far.mx", "-o", "far.mxb"], None);
+    assert!(built.status.success(), "{}", stderr(&built));
+    std::fs::remove_file(dir.path().join("far.mx")).unwrap();
+    let output = run_in(dir.path(), &["run", "--error-format", "short", "far.mxb"], None);
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{err}");
+    assert!(err.starts_with("far.mx:3:5: error[MX070]: `jmp 100`"), "{err}");
+    let output = run_in(dir.path(), &["run", "--color", "never", "far.mxb"], None);
+    assert!(stderr(&output).contains("  --> far.mx:3:5\n"), "{}", stderr(&output));
+}

@@ -528,7 +528,7 @@ fn frames_render_an_animation_to_numbered_files() {
         "-o",
         pattern.to_str().unwrap(),
     ]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("PA014"), "{}", stderr(&out));
     assert_eq!(std::fs::read(&input).unwrap(), b"setComponent0(c, t)\n");
 }
@@ -579,6 +579,442 @@ fn a_signal_during_an_animation_leaves_whole_frames_and_no_temporary_file() {
             // Each frame on disk is a whole picture.
             let path = dir.path().join(name);
             assert_eq!(png_pixel(&path, 0, 0)[3], 255, "{name}");
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// v2, ShaderVM's current dialect.
+
+const SHADERVM_UV: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/shader/shadervm_uv.sasm");
+const SHADERVM_SPHERE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/shader/shadervm_sphere.sasm");
+
+/// A colour channel in 8 bits, as the renderer converts it.
+fn byte(value: f32) -> u8 {
+    (value.clamp(0.0, 1.0) * 255.0).round() as u8
+}
+
+#[test]
+fn v2_programs_assemble_to_bytecode_flagged_v2_and_disassemble_in_v2() {
+    let dir = temp();
+    for source in [SHADERVM_UV, SHADERVM_SPHERE] {
+        let shb = dir.path().join("v2.shb");
+        let out = run(&[source, "-o", path_str(&shb)]);
+        assert!(out.status.success(), "{source}: {}", stderr(&out));
+        assert_eq!(stderr(&out), "", "{source}: no warning");
+        let bytes = std::fs::read(&shb).unwrap();
+        assert_eq!(
+            &bytes[..8],
+            b"SHBC\x01\x00\x01\x00",
+            "{source}: version 1, flags 1 (v2)"
+        );
+
+        let out = run(&["disasm", path_str(&shb)]);
+        assert!(out.status.success(), "{source}: {}", stderr(&out));
+        let text = stdout(&out);
+        // The source's instructions, in order, without its comments and spacing.
+        let lines: Vec<String> = std::fs::read_to_string(source)
+            .unwrap()
+            .lines()
+            .map(|l| l.split('#').next().unwrap().trim().to_string())
+            .filter(|l| !l.is_empty())
+            .collect();
+        assert_eq!(text.lines().collect::<Vec<_>>(), lines, "{source}");
+
+        // The disassembly needs no `--dialect`: it is detected again, and gives the same bytes.
+        let again = run_with_stdin(&["-t", "shader", "-", "-o", "-"], text.as_bytes());
+        assert!(again.status.success(), "{}", stderr(&again));
+        assert_eq!(again.stdout, bytes, "{source}");
+        let named = run_with_stdin(&["-t", "shader", "--dialect", "v2", "-", "-o", "-"], text.as_bytes());
+        assert_eq!(named.stdout, bytes, "{source} with --dialect v2");
+    }
+    // The UV program's first instructions: load(s4, 1) is opcode 13, register 4, the constant
+    // 1.0; getComponent(s, s2, z) is opcode 14 with s (18), s2 (2) and z (20).
+    let bytes = assemble_bytes(&[SHADERVM_UV, "-o", "-"]);
+    assert_eq!(&bytes[12..20], [13, 4, 0, 0, 0x00, 0x00, 0x80, 0x3f]);
+    assert_eq!(&bytes[20..28], [14, 18, 2, 20, 0, 0, 0, 0]);
+    let listing = stdout(&run(&[SHADERVM_UV, "-f", "listing"]));
+    assert!(
+        listing.contains("43424853 00010001 0000000b     -  ; bytecode header: SHBC, version 1, flags 1 (v2)"),
+        "{listing}"
+    );
+}
+
+#[test]
+fn the_v2_uv_program_renders_red_across_and_green_up() {
+    let dir = temp();
+    let png = dir.path().join("uv.png");
+    let (w, h) = (640u32, 360u32);
+    let out = run(&["run", SHADERVM_UV, "-o", path_str(&png), "--device", "cpu"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    // Red is (x + 0.5) / 640, green (y + 0.5) / 360, blue 0.
+    for (x, y) in [(0, 0), (639, 359), (320, 180), (100, 300), (639, 0)] {
+        let expected = [
+            byte((x as f32 + 0.5) / w as f32),
+            byte((y as f32 + 0.5) / h as f32),
+            0,
+            255,
+        ];
+        assert_eq!(png_pixel(&png, x, y), expected, "({x}, {y})");
+    }
+    assert_eq!(png_pixel(&png, 0, 0), [0, 0, 0, 255]);
+    assert_eq!(png_pixel(&png, 639, 359), [255, 255, 0, 255]);
+    // 320.5 / 640 = 0.5008 and 180.5 / 360 = 0.5014: 128 each.
+    assert_eq!(png_pixel(&png, 320, 180), [128, 128, 0, 255]);
+    // ShaderVM never writes c.w: with the alpha kept, it is 0.
+    let out = run(&[
+        "run",
+        SHADERVM_UV,
+        "-o",
+        path_str(&png),
+        "--alpha",
+        "keep",
+        "--size",
+        "8x8",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(png_pixel(&png, 7, 7), [byte(7.5 / 8.0), byte(7.5 / 8.0), 0, 0]);
+}
+
+#[test]
+fn the_v2_sphere_program_renders_a_white_disc_of_radius_sqrt_one_third() {
+    let dir = temp();
+    let png = dir.path().join("sphere.png");
+    let out = run(&[
+        "run",
+        SHADERVM_SPHERE,
+        "-o",
+        path_str(&png),
+        "--device",
+        "cpu",
+        "--alpha",
+        "keep",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    // The ray (x', y', -1) meets the unit sphere at (0, 0, -2) where 16 - 12 a > 0 with
+    // a = x'^2 + y'^2 + 1; x' = (2 (x + 0.5) / 640 - 1) 640 / 360, y' = 2 (y + 0.5) / 360 - 1.
+    // The grey is 100 times the discriminant, both clamped to [0, 1].
+    let grey = |x: u32, y: u32| {
+        let u = (2.0 * (x as f32 + 0.5) / 640.0 - 1.0) * (640.0 / 360.0);
+        let v = 2.0 * (y as f32 + 0.5) / 360.0 - 1.0;
+        let discriminant = 16.0 - 12.0 * (u * u + v * v + 1.0);
+        byte(100.0 * discriminant.clamp(0.0, 1.0))
+    };
+    // The centre, inside near the edge, just outside, far outside, the corners.
+    for (x, y) in [
+        (320, 180),
+        (424, 180),
+        (425, 180),
+        (320, 283),
+        (320, 285),
+        (0, 0),
+        (639, 359),
+        (100, 50),
+    ] {
+        let g = grey(x, y);
+        assert_eq!(png_pixel(&png, x, y), [g, g, g, 255], "({x}, {y})");
+    }
+    // Worked out: at the centre a = 1 + 2e-5, so the discriminant is about 4: white. At
+    // x = 424, x' = 0.5847, a = 1.3419, 16 - 12 a = -0.10: black; at x = 419, x' = 0.5569,
+    // a = 1.3101, 16 - 12 a = 0.28: white.
+    assert_eq!(png_pixel(&png, 320, 180), [255, 255, 255, 255]);
+    assert_eq!(png_pixel(&png, 419, 180), [255, 255, 255, 255]);
+    assert_eq!(png_pixel(&png, 424, 180), [0, 0, 0, 255]);
+    assert_eq!(png_pixel(&png, 0, 0), [0, 0, 0, 255]);
+    // Bytecode renders the same.
+    let shb = dir.path().join("sphere.shb");
+    assert!(run(&[SHADERVM_SPHERE, "-o", path_str(&shb)]).status.success());
+    let again = dir.path().join("again.png");
+    let out = run(&[
+        "run",
+        path_str(&shb),
+        "-o",
+        path_str(&again),
+        "--device",
+        "cpu",
+        "--alpha",
+        "keep",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(std::fs::read(&again).unwrap(), std::fs::read(&png).unwrap());
+}
+
+#[test]
+fn v2_is_detected_from_its_forms_and_shared_forms_stay_v1() {
+    let dir = temp();
+    // Only forms both dialects share: v1 bytecode, flags 0.
+    let shared = write(
+        dir.path(),
+        "shared.sasm",
+        b"load(s0, 1)\nmove(s0, s1)\nadd(s0, s1, s2)\n",
+    );
+    let bytes = assemble_bytes(&[path_str(&shared), "-o", "-", "-W", "no-SH015"]);
+    assert_eq!(&bytes[4..8], [1, 0, 0, 0]);
+    // Each v2-only form makes a file v2: `z`, `sign`, and memory.
+    for (name, text) in [
+        ("z.sasm", "move(z, s0)\nload(s1, 1)\nsetComponent0(c, s0)\n"),
+        ("sign.sasm", "load(s0, 3)\nsign(s0, s1)\n"),
+        ("memory.sasm", "load(s0, 7)\nwriteMemory(s0, z)\nreadMemory(s1, z)\n"),
+    ] {
+        let file = write(dir.path(), name, text.as_bytes());
+        let out = run(&["check", path_str(&file), "--error-format", "short", "-W", "no-SH015"]);
+        if name == "z.sasm" {
+            // `setComponent0` is v1's: in a file that is v2 from `z` on, a mix.
+            assert_eq!(out.status.code(), Some(1), "{name}");
+            let err = stderr(&out);
+            assert!(
+                err.contains(":3:1: error[SH016]: `setComponent0` is v1's, but this file is v2 from `z` on"),
+                "{err}"
+            );
+        } else {
+            assert!(out.status.success(), "{name}: {}", stderr(&out));
+            let bytes = assemble_bytes(&[path_str(&file), "-o", "-", "-W", "no-SH015"]);
+            assert_eq!(&bytes[4..8], [1, 0, 1, 0], "{name}");
+        }
+    }
+}
+
+#[test]
+fn mixing_the_dialects_is_an_error_at_each_form_of_the_second() {
+    let dir = temp();
+    let file = write(
+        dir.path(),
+        "mixed.sasm",
+        b"getComponent(pc, s0, z)\ngetComponent1(pc, s1)\nmove(s7, s0)\nsetComponent(c, s0, z)\n",
+    );
+    let out_shb = write(dir.path(), "out.shb", b"old");
+    let out = run(&[path_str(&file), "-o", path_str(&out_shb), "--color", "never"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("error[SH016]: `getComponent1` is v1's, but this file is v2 from `getComponent` on"),
+        "{err}"
+    );
+    assert!(
+        err.contains("error[SH016]: `s7` is v1's, but this file is v2 from `getComponent` on"),
+        "{err}"
+    );
+    assert!(err.contains("the first v2 form"), "{err}");
+    assert!(
+        err.contains("write the file in one dialect; `--dialect v1` or `--dialect v2` names it"),
+        "{err}"
+    );
+    assert!(
+        err.contains("v2's `getComponent(vA, sA, sB)` takes the component from a register (`z` for 0)"),
+        "{err}"
+    );
+    assert_eq!(err.matches("error[").count(), 2, "{err}");
+    assert_eq!(std::fs::read(&out_shb).unwrap(), b"old", "the output is left alone");
+    // The first form decides: a v1 file with a v2 form later is a mix the other way round.
+    let file = write(
+        dir.path(),
+        "mixed1.sasm",
+        b"getComponent0(pc, s0)\nsign(s0, s1)\nsetComponent0(c, s1)\n",
+    );
+    let out = run(&["check", path_str(&file), "--error-format", "short"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "{}:2:1: error[SH016]: `sign` is v2's, but this file is v1 from `getComponent0` on\n",
+            path_str(&file)
+        )
+    );
+}
+
+#[test]
+fn dialect_v1_refuses_v2_forms_with_a_help_line_naming_dialect_v2() {
+    let dir = temp();
+    let out = run(&[SHADERVM_UV, "--dialect", "v1", "-o", "-", "--color", "never"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("error[SH002]: unknown instruction `getComponent`"),
+        "{err}"
+    );
+    assert!(err.contains("to assemble the file as v2, give `--dialect v2`"), "{err}");
+    assert!(
+        err.contains("`getComponent` is v2's; v1 writes the component in the name"),
+        "{err}"
+    );
+    // `z` in an instruction both dialects have.
+    let file = write(
+        dir.path(),
+        "z.sasm",
+        b"move(z, s0)
+setComponent0(c, s0)
+",
+    );
+    let out = run(&["check", path_str(&file), "--dialect", "v1", "--color", "never"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("error[SH003]: unknown register `z`"), "{err}");
+    assert!(err.contains("to assemble the file as v2, give `--dialect v2`"), "{err}");
+    assert!(err.contains("in v1, load 0 into a register of your own"), "{err}");
+    // And v2 refuses v1's forms the same way.
+    let file = write(
+        dir.path(),
+        "v1.sasm",
+        b"getComponent0(pc, s0)\nmove(s0, s6)\nsetComponent0(c, s6)\n",
+    );
+    let out = run(&["check", path_str(&file), "--dialect", "v2", "--error-format", "short"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    let codes: Vec<&str> = err.lines().map(|l| &l[l.find("error[").unwrap() + 6..][..5]).collect();
+    assert_eq!(codes, ["SH002", "SH003", "SH002"], "{err}");
+    let out = run(&["check", path_str(&file), "--dialect", "v2", "--color", "never"]);
+    assert!(stderr(&out).contains("to assemble the file as v1, give `--dialect v1`"));
+    assert!(stderr(&out).contains("v2 has the scalars s0 to s5 and the vectors v0 to v4"));
+    // With `--dialect v1` the v1 file is fine, and so it is without the option.
+    for args in [
+        vec!["check", path_str(&file), "--dialect", "v1"],
+        vec!["check", path_str(&file)],
+    ] {
+        let out = run(&args);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    }
+    // Running takes the option too.
+    let png = dir.path().join("x.png");
+    let out = run(&[
+        "run",
+        SHADERVM_UV,
+        "--dialect",
+        "v2",
+        "-o",
+        path_str(&png),
+        "--size",
+        "4x4",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = run(&[
+        "run",
+        SHADERVM_UV,
+        "--dialect",
+        "v1",
+        "-o",
+        path_str(&png),
+        "--error-format",
+        "short",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("SH002"), "{}", stderr(&out));
+}
+
+#[test]
+fn an_unknown_dialect_is_a_usage_error() {
+    let out = run(&[UV, "--dialect", "v3", "-o", "-", "--error-format", "short"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("error[PA006]: invalid value `v3` for `--dialect`"),
+        "{err}"
+    );
+    let out = run(&[UV, "--dialect", "v3", "-o", "-", "--color", "never"]);
+    assert!(stderr(&out).contains("the dialects are: v1, v2"), "{}", stderr(&out));
+}
+
+#[test]
+fn v2_load_takes_whole_numbers_up_to_24_bits() {
+    let dir = temp();
+    let file = write(
+        dir.path(),
+        "numbers.sasm",
+        b"load(s0, 16777215)\nload(s1, 0.5)\nload(s2, -1)\nload(s3, 1e3)\nload(s4, 16777216)\nsign(s0, s5)\n",
+    );
+    let out = run(&["check", path_str(&file), "--error-format", "short", "-W", "no-SH015"]);
+    assert_eq!(out.status.code(), Some(1));
+    let name = path_str(&file);
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "{name}:2:10: error[SH017]: v2's `load` takes a whole number from 0 to 16777215, not `0.5`\n\
+             {name}:3:10: error[SH017]: v2's `load` takes a whole number from 0 to 16777215, not `-1`\n\
+             {name}:4:10: error[SH017]: v2's `load` takes a whole number from 0 to 16777215, not `1e3`\n\
+             {name}:5:10: error[SH017]: v2's `load` takes a whole number from 0 to 16777215, not `16777216`\n"
+        )
+    );
+    let out = run(&["check", path_str(&file), "--color", "never", "-W", "no-SH015"]);
+    assert!(
+        stderr(&out).contains("build it from whole numbers: 0.5 is `load(s0, 2)` then `reciprocal(s0, s0)`"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn v2_warns_about_indexes_always_out_of_range_and_memory_never_read() {
+    let dir = temp();
+    let file = write(
+        dir.path(),
+        "warn.sasm",
+        b"load(s0, 4)\ngetComponent(pc, s1, s0)\nload(s2, 64)\nwriteMemory(s1, s2)\n\
+          load(s3, 5)\nwriteMemory(s1, s3)\nsetComponent(c, s1, z)\n",
+    );
+    let out = run(&["check", path_str(&file), "--error-format", "short"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let name = path_str(&file);
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "{name}:2:22: warning[SH018]: the component `getComponent` picks is always outside 0 to 3\n\
+             {name}:4:17: warning[SH018]: the memory cell `writeMemory` picks is always outside 0 to 63\n\
+             {name}:6:1: warning[SH015]: the result of `writeMemory` in memory cell 5 is never read\n"
+        )
+    );
+}
+
+#[test]
+fn bytecode_of_one_dialect_with_forms_of_the_other_is_refused() {
+    let dir = temp();
+    let v2 = assemble_bytes(&[SHADERVM_UV, "-o", "-"]);
+    let v1 = assemble_bytes(&[UV, "-o", "-"]);
+    let cases: Vec<(&str, Vec<u8>, &[&str])> = vec![
+        // The v2 flag cleared: getComponent is v2's, and so is z.
+        (
+            "unflagged.shb",
+            [&v2[..6], &[0, 0], &v2[8..]].concat(),
+            &["SH025"; 11][..4],
+        ),
+        // The v2 flag on a v1 program: the flag is what is wrong.
+        ("flagged.shb", [&v1[..6], &[1, 0], &v1[8..]].concat(), &["SH022"]),
+        // A reserved flag.
+        ("reserved.shb", [&v2[..6], &[3, 0], &v2[8..]].concat(), &["SH022"]),
+        (
+            "fraction.shb",
+            {
+                let mut bad = v2.clone();
+                bad[16..20].copy_from_slice(&0.5f32.to_bits().to_le_bytes()); // load(s4, 0.5)
+                bad
+            },
+            &["SH031"],
+        ),
+        (
+            "s6.shb",
+            {
+                let mut bad = v2.clone();
+                bad[13] = 6; // load(s6, 1)
+                bad
+            },
+            &["SH026"],
+        ),
+    ];
+    for (name, bytes, codes) in cases {
+        let path = write(dir.path(), name, &bytes);
+        let out = run(&["disasm", path_str(&path), "--error-format", "short"]);
+        assert_eq!(out.status.code(), Some(1), "{name}");
+        let err = stderr(&out);
+        let got: Vec<&str> = err
+            .lines()
+            .map(|l| l.split("error[").nth(1).map_or("", |rest| &rest[..5]))
+            .collect();
+        if name == "unflagged.shb" {
+            assert!(got.iter().all(|c| *c == "SH025" || *c == "SH026"), "{name}: {err}");
+            assert!(
+                err.contains("`getComponent` is v2's, and the file's flags say v1"),
+                "{err}"
+            );
+        } else {
+            assert_eq!(got, codes, "{name}: {err}");
         }
     }
 }

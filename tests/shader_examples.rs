@@ -25,8 +25,18 @@ use common::*;
 
 const EXAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/shader");
 
-/// Every example, by the stem of its `.sasm` file.
-const NAMES: [&str; 6] = ["checker", "circle", "colour_cycle", "radial", "sphere", "uv"];
+/// Every example, by the stem of its `.sasm` file; the `shadervm_` ones are in v2, ShaderVM's
+/// current dialect.
+const NAMES: [&str; 8] = [
+    "checker",
+    "circle",
+    "colour_cycle",
+    "radial",
+    "shadervm_sphere",
+    "shadervm_uv",
+    "sphere",
+    "uv",
+];
 
 fn example_path(name: &str) -> PathBuf {
     Path::new(EXAMPLES).join(format!("{name}.sasm"))
@@ -162,9 +172,20 @@ fn sphere(p: At) -> Rgba {
     opaque(mix(sky, ball, m))
 }
 
+/// ShaderVM's ray-sphere test: the ray (x', y', -1) from the origin meets the unit sphere at
+/// (0, 0, -2) where 16 - 12 (x'^2 + y'^2 + 1) > 0; grey clamp(100 clamp(that, 0, 1), 0, 1).
+fn shadervm_sphere(p: At) -> Rgba {
+    let x = (2.0 * p.x / p.w - 1.0) * (p.w / p.h);
+    let y = 2.0 * p.y / p.h - 1.0;
+    let discriminant = 16.0 - 12.0 * (x * x + y * y + 1.0);
+    let grey = (100.0 * discriminant.clamp(0.0, 1.0)).clamp(0.0, 1.0);
+    [grey, grey, grey, 1.0]
+}
+
 fn model(name: &str) -> fn(At) -> Rgba {
     match name {
-        "uv" => uv,
+        "uv" | "shadervm_uv" => uv,
+        "shadervm_sphere" => shadervm_sphere,
         "colour_cycle" => colour_cycle,
         "checker" => checker,
         "radial" => radial,
@@ -248,6 +269,34 @@ fn uv_is_black_at_the_bottom_left_and_yellow_at_the_top_right() {
     // (320.5 / 640, 180.5 / 360)
     assert_eq!(image.pixel_from_bottom(320, 180), [128, 128, 0, 255]);
     assert_matches_model("uv", &self::frame(256, 256, 0.0), Alpha::Opaque);
+}
+
+#[test]
+fn shadervm_uv_is_the_v2_spelling_of_uv() {
+    for (w, h) in SIZES {
+        let frame = frame(w, h, 0.0);
+        let image = assert_matches_model("shadervm_uv", &frame, Alpha::Opaque);
+        assert_eq!(
+            image,
+            render_cpu("uv", &frame, Alpha::Opaque),
+            "the same bytes as uv.sasm"
+        );
+        let kept = render_cpu("shadervm_uv", &frame, Alpha::Keep);
+        assert_eq!(kept, render_cpu("uv", &frame, Alpha::Keep), "alpha 0 in both");
+    }
+}
+
+#[test]
+fn shadervm_sphere_is_a_white_disc_a_third_of_the_height_across() {
+    for (w, h) in SIZES {
+        let image = assert_matches_model("shadervm_sphere", &frame(w, h, 0.0), Alpha::Keep);
+        assert_eq!(image.pixel_from_bottom(w / 2, h / 2), [255, 255, 255, 255]);
+        assert_eq!(image.pixel_from_bottom(0, 0), [0, 0, 0, 255]);
+        // The disc's radius is sqrt(1/3) of half the height: 0.577 h / 2 pixels.
+        let radius = (h as f32 / 2.0 / 3.0f32.sqrt()) as u32;
+        assert_eq!(image.pixel_from_bottom(w / 2, h / 2 + radius - 2), [255, 255, 255, 255]);
+        assert_eq!(image.pixel_from_bottom(w / 2 + radius + 2, h / 2), [0, 0, 0, 255]);
+    }
 }
 
 #[test]

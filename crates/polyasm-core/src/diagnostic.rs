@@ -161,6 +161,263 @@ impl<T> Outcome<T> {
     }
 }
 
+/// `--max-errors` while a target assembles: how many errors will be shown, and the warning
+/// policy that decides which diagnostics are errors. Set for the duration of one call with
+/// [`within_limit`]; dialects then collect their diagnostics through [`in_order`], which keeps
+/// only what will be shown and counts the rest, so that a file of a million errors costs the
+/// memory of the few that are printed.
+#[derive(Clone, Debug, Default)]
+pub struct Limit {
+    /// The errors that will still be shown; the diagnostics after the last of them (in the
+    /// order of [`in_order`]) are only counted. `None` keeps everything.
+    pub errors: Option<usize>,
+    /// Applied to each diagnostic as it is collected ([`WarningPolicy::apply_one`]): silenced
+    /// warnings are dropped uncounted, and promoted ones count as errors.
+    pub warnings: WarningPolicy,
+}
+
+/// What [`in_order`] counted instead of keeping, under a [`Limit`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Hidden {
+    pub errors: usize,
+    pub warnings: usize,
+}
+
+impl Hidden {
+    fn add(&mut self, diagnostic: &Diagnostic) {
+        if diagnostic.is_error() {
+            self.errors += 1;
+        } else {
+            self.warnings += 1;
+        }
+    }
+}
+
+thread_local! {
+    /// The limit of the innermost [`within_limit`] on this thread, and what it hid so far.
+    static LIMIT: std::cell::RefCell<Option<(Limit, Hidden)>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` (a target's assembly) under `limit`, and returns its result with what the
+/// collections of diagnostics inside it ([`in_order`]) counted instead of keeping. Only the
+/// calling thread is limited: a dialect collects its diagnostics there.
+pub fn within_limit<T>(limit: Limit, f: impl FnOnce() -> T) -> (T, Hidden) {
+    let outer = LIMIT.with(|cell| cell.replace(Some((limit, Hidden::default()))));
+    // Restores the outer limit however `f` ends.
+    struct Restore(Option<Option<(Limit, Hidden)>>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let outer = self.0.take().expect("restored once");
+            LIMIT.with(|cell| cell.replace(outer));
+        }
+    }
+    let restore = Restore(Some(outer));
+    let value = f();
+    let hidden = LIMIT.with(|cell| cell.borrow().as_ref().map_or_else(Hidden::default, |(_, h)| *h));
+    drop(restore);
+    (value, hidden)
+}
+
+/// A diagnostic waiting in [`in_order`], ordered by its key and then by arrival.
+struct Keyed<K> {
+    key: K,
+    seq: usize,
+    diagnostic: Diagnostic,
+}
+
+impl<K: Ord> Keyed<K> {
+    fn rank(&self) -> (&K, usize) {
+        (&self.key, self.seq)
+    }
+}
+
+impl<K: Ord> PartialEq for Keyed<K> {
+    fn eq(&self, other: &Self) -> bool {
+        self.rank() == other.rank()
+    }
+}
+
+impl<K: Ord> Eq for Keyed<K> {}
+
+impl<K: Ord> PartialOrd for Keyed<K> {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl<K: Ord> Ord for Keyed<K> {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.rank().cmp(&other.rank())
+    }
+}
+
+/// Collects a dialect's diagnostics in the order it reports them: sorted by a key, equal keys
+/// in the order they came (a stable sort). Within [`within_limit`], only what the reporter will
+/// show is kept: the first errors in that order, as many as the limit shows, and the warnings
+/// before the last of them, with the warning policy applied; everything after is counted in
+/// the limit's [`Hidden`] and dropped as it arrives, so memory stays bounded by what is shown.
+/// Outside a limit it keeps everything.
+///
+/// ```
+/// use polyasm_core::diagnostic::{Collector, Limit, within_limit};
+/// use polyasm_core::Diagnostic;
+///
+/// let errors = || {
+///     let mut found = Collector::new();
+///     for line in [3, 1, 2] {
+///         found.push(line, Diagnostic::error("XX001", format!("line {line}")));
+///     }
+///     found.finish()
+/// };
+/// assert_eq!(errors().len(), 3);
+/// let limit = Limit { errors: Some(1), ..Limit::default() };
+/// let (shown, hidden) = within_limit(limit, errors);
+/// assert_eq!(shown[0].message, "line 1");
+/// assert_eq!((shown.len(), hidden.errors), (1, 2));
+/// ```
+pub struct Collector<K> {
+    /// The errors to keep and the warning policy; `None` keeps everything.
+    limit: Option<(usize, WarningPolicy)>,
+    seq: usize,
+    /// Under a limit, the first errors so far (the last on top); otherwise every diagnostic.
+    errors: std::collections::BinaryHeap<Keyed<K>>,
+    /// Under a limit, the warnings before the last kept error.
+    warnings: std::collections::BinaryHeap<Keyed<K>>,
+    hidden: Hidden,
+}
+
+impl<K: Ord> Default for Collector<K> {
+    fn default() -> Self {
+        Collector::new()
+    }
+}
+
+impl<K: Ord> Collector<K> {
+    /// A collector under the limit of the enclosing [`within_limit`], if any.
+    pub fn new() -> Collector<K> {
+        let limit = LIMIT.with(|cell| {
+            let limit = cell.borrow();
+            let (limit, _) = limit.as_ref()?;
+            Some((limit.errors?, limit.warnings.clone()))
+        });
+        Collector {
+            limit,
+            seq: 0,
+            errors: std::collections::BinaryHeap::new(),
+            warnings: std::collections::BinaryHeap::new(),
+            hidden: Hidden::default(),
+        }
+    }
+
+    /// Adds a diagnostic that sorts by `key`.
+    pub fn push(&mut self, key: K, diagnostic: Diagnostic) {
+        let seq = self.seq;
+        self.seq += 1;
+        let Some((keep, policy)) = &self.limit else {
+            self.errors.push(Keyed { key, seq, diagnostic });
+            return;
+        };
+        let keep = *keep;
+        let Some(diagnostic) = policy.apply_one(diagnostic) else {
+            return;
+        };
+        let item = Keyed { key, seq, diagnostic };
+        // Once `keep` errors are held, anything after the last of them is never shown.
+        if self.errors.len() >= keep && self.errors.peek().is_none_or(|last| item > *last) {
+            self.hidden.add(&item.diagnostic);
+            return;
+        }
+        if !item.diagnostic.is_error() {
+            self.warnings.push(item);
+            return;
+        }
+        self.errors.push(item);
+        if self.errors.len() > keep {
+            let dropped = self.errors.pop().expect("more errors than kept");
+            self.hidden.add(&dropped.diagnostic);
+        }
+        if self.errors.len() == keep
+            && let Some(last) = self.errors.peek()
+        {
+            while self.warnings.peek().is_some_and(|w| w > last) {
+                let dropped = self.warnings.pop().expect("peeked");
+                self.hidden.add(&dropped.diagnostic);
+            }
+        }
+    }
+
+    /// The diagnostics in order; what was hidden is added to the enclosing limit's count.
+    pub fn finish(self) -> Vec<Diagnostic> {
+        let hidden = self.hidden;
+        LIMIT.with(|cell| {
+            if let Some((_, total)) = cell.borrow_mut().as_mut() {
+                total.errors += hidden.errors;
+                total.warnings += hidden.warnings;
+            }
+        });
+        let mut kept: Vec<Keyed<K>> = self.errors.into_vec();
+        kept.append(&mut self.warnings.into_vec());
+        kept.sort_unstable();
+        kept.into_iter().map(|k| k.diagnostic).collect()
+    }
+}
+
+impl<K: Ord> Extend<(K, Diagnostic)> for Collector<K> {
+    fn extend<I: IntoIterator<Item = (K, Diagnostic)>>(&mut self, items: I) {
+        for (key, diagnostic) in items {
+            self.push(key, diagnostic);
+        }
+    }
+}
+
+/// `items` through a [`Collector`]: sorted by key (stably), and limited within
+/// [`within_limit`].
+pub fn in_order<K: Ord>(items: impl IntoIterator<Item = (K, Diagnostic)>) -> Vec<Diagnostic> {
+    let mut collector = Collector::new();
+    collector.extend(items);
+    collector.finish()
+}
+
+/// A dialect's typed errors, each made a diagnostic as it arrives and collected in source
+/// order ([`by_position`]) through a [`Collector`], so that under `--max-errors` only those
+/// shown are kept. `push` takes the typed error, as a `Vec` of them would.
+pub struct Reports<E> {
+    collector: Collector<Option<(u32, u32)>>,
+    to_diagnostic: fn(&E) -> Diagnostic,
+}
+
+impl<E> Reports<E> {
+    /// Reports that `to_diagnostic` turns into diagnostics, under the enclosing limit, if any.
+    pub fn new(to_diagnostic: fn(&E) -> Diagnostic) -> Reports<E> {
+        Reports {
+            collector: Collector::new(),
+            to_diagnostic,
+        }
+    }
+
+    pub fn push(&mut self, error: E) {
+        let (key, diagnostic) = by_position((self.to_diagnostic)(&error));
+        self.collector.push(key, diagnostic);
+    }
+
+    /// Whether nothing was pushed (kept or not).
+    pub fn is_empty(&self) -> bool {
+        self.collector.seq == 0
+    }
+
+    /// The diagnostics in source order ([`Collector::finish`]).
+    pub fn finish(self) -> Vec<Diagnostic> {
+        self.collector.finish()
+    }
+}
+
+/// The order most dialects report in: by the primary label's start, then its end; diagnostics
+/// without a label first.
+pub fn by_position(diagnostic: Diagnostic) -> (Option<(u32, u32)>, Diagnostic) {
+    let key = diagnostic.primary_label().map(|l| (l.span.start, l.span.end));
+    (key, diagnostic)
+}
+
 /// What to do with warnings: `-W error` makes them fatal, `-W no-CODE` silences one.
 #[derive(Clone, Debug, Default)]
 pub struct WarningPolicy {
@@ -210,16 +467,26 @@ impl WarningPolicy {
         Ok(())
     }
 
-    /// Drops silenced warnings and turns the chosen ones into errors.
+    /// Drops silenced warnings and turns the chosen ones into errors. Applying it twice
+    /// changes nothing more.
     pub fn apply(&self, diagnostics: &mut Vec<Diagnostic>) {
-        diagnostics.retain(|d| d.is_error() || !self.silenced.iter().any(|c| c == d.code));
-        for d in diagnostics.iter_mut() {
-            if d.severity == Severity::Warning && (self.all_errors || self.errors.iter().any(|c| c == d.code)) {
+        let all = std::mem::take(diagnostics);
+        diagnostics.extend(all.into_iter().filter_map(|d| self.apply_one(d)));
+    }
+
+    /// [`WarningPolicy::apply`] for one diagnostic: `None` when it is silenced.
+    pub fn apply_one(&self, mut d: Diagnostic) -> Option<Diagnostic> {
+        if d.severity == Severity::Warning {
+            if self.silenced.iter().any(|c| c == d.code) {
+                return None;
+            }
+            if self.all_errors || self.errors.iter().any(|c| c == d.code) {
                 d.severity = Severity::Error;
                 d.notes
                     .push(format!("`-W error` turns warning {} into an error", d.code));
             }
         }
+        Some(d)
     }
 }
 

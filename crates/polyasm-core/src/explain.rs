@@ -44,8 +44,10 @@ pub static CORE_CODES: &[CodeInfo] = &[
         severity: Severity::Error,
         title: "input is not UTF-8 text",
         explanation: "Assembly sources must be UTF-8 text. The file holds bytes that are not valid \
-            UTF-8, usually because it is a binary (did you mean `polyasm disasm`?) or was saved \
-            in a legacy encoding; convert it to UTF-8.",
+            UTF-8; the diagnostic points at the first of them, with its line and column. A \
+            file of machine code is turned back into source with `polyasm disasm` (the help \
+            line says so when the bytes look binary); a text file saved in a legacy encoding \
+            (Latin-1, Windows-1252) or as UTF-16 is converted to UTF-8; a stray byte is removed.",
     },
     CodeInfo {
         code: "PA003",
@@ -55,7 +57,8 @@ pub static CORE_CODES: &[CodeInfo] = &[
             the destination is a directory or read-only, or its directory does not exist or is \
             not writable. polyasm writes to a temporary file beside the destination and renames \
             it into place, so an existing output is left untouched when this happens. A reader \
-            that closes a pipe early (`| head`) is not an error.",
+            that closes a pipe early (`| head`) is not an error, on standard output or on \
+            standard error where a run writes a trace (`--trace`): the run ends quietly.",
     },
     CodeInfo {
         code: "PA004",
@@ -82,7 +85,10 @@ pub static CORE_CODES: &[CodeInfo] = &[
             a 32-bit float, or the JSON of `--data` does not have the documented shape. A bad \
             option value (`--input SLOT=X,Y,Z,W`, `--const`, `--format`) is a usage error (exit \
             2) and nothing runs; a problem inside the data file points at its line and column \
-            (exit 1). The message says which.",
+            (exit 1). The message says which. Options that cannot work together are refused \
+            the same way: `--watch` with a program read from standard input (which is read \
+            once and cannot be watched), or `--frames` and `--fps` that would put a frame at an \
+            infinite time.",
     },
     CodeInfo {
         code: "PA007",
@@ -149,8 +155,12 @@ pub static CORE_CODES: &[CodeInfo] = &[
         severity: Severity::Error,
         title: "output is the input",
         explanation: "The output file named with `-o` is the input file itself, or a file the \
-            input includes (perhaps through `./`, a symbolic link or a hard link), so writing it \
-            would destroy that file. Nothing is written; choose another output path.",
+            input includes, a file an option of `polyasm run` reads (`--data`, `--texture`), the \
+            file standard input is redirected from (`-o FILE < FILE`, also when a run's program \
+            reads it), or one of the frames `--frames` would write (perhaps through `./`, a \
+            symbolic link or a hard link), so writing it would destroy that file. This is a \
+            usage error (exit 2), found before anything is written: nothing is written; choose \
+            another output path.",
     },
     CodeInfo {
         code: "PA015",
@@ -168,11 +178,14 @@ pub static CORE_CODES: &[CodeInfo] = &[
         severity: Severity::Error,
         title: "invalid array name",
         explanation: "`--name` sets the identifier of the `c` and `rust` output formats, so it must \
-            be one in both languages: ASCII letters, digits and `_`, not starting with a digit, \
-            not a C keyword, and not a name C reserves (a leading `_` followed by a capital or \
-            another `_`) or `stdint.h` defines, nor `main`, the function of the program that \
-            includes the array. Without `--name` the input's file name is made \
-            into such an identifier.",
+            be one in both languages, and the C array must compile as C and as C++: ASCII \
+            letters, digits and `_`, starting with a letter (C reserves names that start with \
+            `_`), not a keyword of C23 or C++23 (`class`, `typeof`, `xor_eq`), not `std` (the \
+            namespace C++'s `stdint.h` declares), not a macro GCC predefines in its GNU modes \
+            (`linux`, `unix`, `i386`), not a name `stdint.h` defines (`uint32_t`, `INT8_MAX`), \
+            nor `main`, the function of the program that includes the array. Without `--name` \
+            the input's file name is made into such an identifier: a reserved name gets a `_` \
+            after it (`std.vu` gives `std_`).",
     },
     CodeInfo {
         code: "PA017",

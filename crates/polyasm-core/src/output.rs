@@ -511,17 +511,79 @@ pub fn is_array_name(name: &str) -> bool {
         && !reserved_in_c(name)
 }
 
-/// C (to C23) and C++ keywords, the names `<stdint.h>` declares or defines, and `main`.
+/// Names an array may not have: the keywords of C23 and C++23, `std` (the namespace C++'s
+/// `<stdint.h>` declares), the macros GCC predefines without an underscore in its default GNU
+/// modes (`linux`, `unix`, `i386`: each would turn the array's name into `1`), the names
+/// `<stdint.h>` declares or defines, and `main`.
 fn reserved_in_c(name: &str) -> bool {
-    const KEYWORDS: &[&str] = &[
+    /// C23 (6.4.1), with the spellings it keeps from C11 (`_Bool`).
+    const C23_KEYWORDS: &[&str] = &[
         "alignas",
         "alignof",
-        "and",
-        "and_eq",
+        "auto",
+        "bool",
+        "break",
+        "case",
+        "char",
+        "const",
+        "constexpr",
+        "continue",
+        "default",
+        "do",
+        "double",
+        "else",
+        "enum",
+        "extern",
+        "false",
+        "float",
+        "for",
+        "goto",
+        "if",
+        "inline",
+        "int",
+        "long",
+        "nullptr",
+        "register",
+        "restrict",
+        "return",
+        "short",
+        "signed",
+        "sizeof",
+        "static",
+        "static_assert",
+        "struct",
+        "switch",
+        "thread_local",
+        "true",
+        "typedef",
+        "typeof",
+        "typeof_unqual",
+        "union",
+        "unsigned",
+        "void",
+        "volatile",
+        "while",
+        "_Alignas",
+        "_Alignof",
+        "_Atomic",
+        "_BitInt",
+        "_Bool",
+        "_Complex",
+        "_Decimal128",
+        "_Decimal32",
+        "_Decimal64",
+        "_Generic",
+        "_Imaginary",
+        "_Noreturn",
+        "_Static_assert",
+        "_Thread_local",
+    ];
+    /// C++23 ([lex.key]: the keywords, then the alternative tokens of [lex.digraph]).
+    const CPP23_KEYWORDS: &[&str] = &[
+        "alignas",
+        "alignof",
         "asm",
         "auto",
-        "bitand",
-        "bitor",
         "bool",
         "break",
         "case",
@@ -531,13 +593,12 @@ fn reserved_in_c(name: &str) -> bool {
         "char16_t",
         "char32_t",
         "class",
-        "compl",
         "concept",
         "const",
-        "const_cast",
         "consteval",
         "constexpr",
         "constinit",
+        "const_cast",
         "continue",
         "co_await",
         "co_return",
@@ -566,19 +627,14 @@ fn reserved_in_c(name: &str) -> bool {
         "namespace",
         "new",
         "noexcept",
-        "not",
-        "not_eq",
         "nullptr",
         "operator",
-        "or",
-        "or_eq",
         "private",
         "protected",
         "public",
         "register",
         "reinterpret_cast",
         "requires",
-        "restrict",
         "return",
         "short",
         "signed",
@@ -597,8 +653,6 @@ fn reserved_in_c(name: &str) -> bool {
         "typedef",
         "typeid",
         "typename",
-        "typeof",
-        "typeof_unqual",
         "union",
         "unsigned",
         "using",
@@ -607,16 +661,30 @@ fn reserved_in_c(name: &str) -> bool {
         "volatile",
         "wchar_t",
         "while",
+        "and",
+        "and_eq",
+        "bitand",
+        "bitor",
+        "compl",
+        "not",
+        "not_eq",
+        "or",
+        "or_eq",
         "xor",
         "xor_eq",
     ];
+    /// Not keywords, but names a C or C++ compiler gives a meaning of its own at file scope.
+    const OTHER: &[&str] = &["std", "linux", "unix", "i386", "main"];
     const STDINT_MACRO_PREFIXES: &[&str] = &["INT", "UINT", "PTRDIFF_", "SIG_ATOMIC_", "SIZE_", "WCHAR_", "WINT_"];
     const STDINT_MACRO_SUFFIXES: &[&str] = &["_MIN", "_MAX", "_C", "_WIDTH"];
     let stdint_type = (name.starts_with("int") || name.starts_with("uint")) && name.ends_with("_t");
     let stdint_macro = STDINT_MACRO_PREFIXES.iter().any(|p| name.starts_with(p))
         && STDINT_MACRO_SUFFIXES.iter().any(|s| name.ends_with(s));
     // `main` is the function of the program the array is included in.
-    KEYWORDS.contains(&name) || stdint_type || stdint_macro || name == "main"
+    let listed = [C23_KEYWORDS, CPP23_KEYWORDS, OTHER]
+        .iter()
+        .any(|list| list.contains(&name));
+    listed || stdint_type || stdint_macro
 }
 
 #[cfg(test)]
@@ -634,13 +702,18 @@ mod tests {
         assert_eq!(symbol_from_name("INT8_MAX.vu"), "INT8_MAX_");
         assert_eq!(symbol_from_name("__x.vu"), "program_x");
         assert_eq!(symbol_from_name("main.vsh"), "main_");
+        assert_eq!(symbol_from_name("std.vu"), "std_");
+        assert_eq!(symbol_from_name("linux.vu"), "linux_");
+        assert_eq!(symbol_from_name("co_await.vu"), "co_await_");
+        assert_eq!(symbol_from_name("typeof_unqual.vu"), "typeof_unqual_");
         assert_eq!(array_name_from(""), "program");
         assert_eq!(array_name_from("1 bad-name"), "program_1_bad_name");
         for name in ["seed", "a1", "int_", "Program_2"] {
             assert!(is_array_name(name), "{name}");
         }
         for name in [
-            "", "_", "_x", "1a", "bad-name", "int", "static", "class", "uint8_t", "SIZE_MAX", "é",
+            "", "_", "_x", "1a", "bad-name", "int", "static", "class", "uint8_t", "SIZE_MAX", "é", "std", "unix",
+            "xor_eq", "char8_t",
         ] {
             assert!(!is_array_name(name), "{name}");
         }

@@ -52,6 +52,11 @@ pub trait RunFiles {
     /// Writes `bytes` to `path` as a whole (a file is replaced only once it is complete). An
     /// input of the run is refused (PA014), a failed write is PA003.
     fn write(&mut self, path: &str, bytes: &[u8]) -> Result<(), Diagnostic>;
+    /// Refuses `path`, before the run writes anything, when it is an input of the run (PA014,
+    /// a usage error); every path is allowed by default.
+    fn check(&self, _path: &str) -> Result<(), Diagnostic> {
+        Ok(())
+    }
 }
 
 /// How a program that ran ended: its exit code (0 for a normal end).

@@ -1,5 +1,8 @@
 //! Small text helpers every dialect's lexer and encoder share.
 
+use crate::diagnostic::Diagnostic;
+use crate::source::{SourceMap, Span};
+
 /// Why an integer literal could not be read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum IntLiteralError {
@@ -70,6 +73,89 @@ pub fn skip_bom(text: &str) -> &str {
 pub fn strip_bom(text: &mut String) {
     if text.starts_with(BOM) {
         text.drain(..BOM.len());
+    }
+}
+
+/// What bytes that are not UTF-8 look like, for the help line of PA002.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotUtf8Kind {
+    /// Starts with a UTF-16 byte-order mark.
+    Utf16,
+    /// Holds a zero byte, or more than one byte in eight is a control character or not UTF-8:
+    /// machine code or another binary file.
+    Binary,
+    /// Text with a few stray bytes: a legacy encoding (Latin-1, Windows-1252) or a stray byte.
+    Text,
+}
+
+/// Classifies bytes that failed to read as UTF-8, in one pass.
+pub fn not_utf8_kind(bytes: &[u8]) -> NotUtf8Kind {
+    if bytes.starts_with(&[0xff, 0xfe]) || bytes.starts_with(&[0xfe, 0xff]) {
+        return NotUtf8Kind::Utf16;
+    }
+    let mut odd = 0usize;
+    for chunk in bytes.utf8_chunks() {
+        for &b in chunk.valid().as_bytes() {
+            match b {
+                0 => return NotUtf8Kind::Binary,
+                b'\t' | b'\n' | b'\r' | b'\x0c' => {}
+                0x01..=0x1f | 0x7f => odd += 1,
+                _ => {}
+            }
+        }
+        odd += chunk.invalid().len();
+    }
+    if odd > bytes.len() / 8 {
+        NotUtf8Kind::Binary
+    } else {
+        NotUtf8Kind::Text
+    }
+}
+
+/// How much of the line of the first invalid byte a PA002 diagnostic shows past that byte.
+const NOT_UTF8_SHOWN: usize = 4096;
+
+/// PA002 for a source named `name` whose bytes are not UTF-8, pointing at the first invalid
+/// byte: the text up to the end of that byte's line (at most [`NOT_UTF8_SHOWN`] bytes past it,
+/// invalid sequences shown as U+FFFD) is added to `sources`, so the diagnostic has a line, a
+/// column and an excerpt. The help line suggests `polyasm disasm` only for bytes that look like
+/// machine code. Linear in the input, and the added text is at most the input's length and a
+/// few kilobytes.
+pub fn not_utf8_diagnostic(sources: &mut SourceMap, name: &str, error: std::string::FromUtf8Error) -> Diagnostic {
+    let offset = error.utf8_error().valid_up_to();
+    let bad_len = error.utf8_error().error_len();
+    let mut bytes = error.into_bytes();
+    let kind = not_utf8_kind(&bytes);
+    let bad = &bytes[offset..offset + bad_len.unwrap_or(bytes.len() - offset).min(4)];
+    let shown = bad.iter().map(|b| format!("{b:#04x}")).collect::<Vec<_>>().join(" ");
+    let label = match (bad_len, bad.len()) {
+        (None, _) => format!("{shown}: a character cut off by the end of the file (offset {offset})"),
+        (Some(_), 1) => format!("byte {shown} (offset {offset}) is not UTF-8"),
+        (Some(_), _) => format!("bytes {shown} (offset {offset}) are not UTF-8"),
+    };
+    let help = match kind {
+        NotUtf8Kind::Utf16 => "the file looks like UTF-16 text; sources are UTF-8: save it as UTF-8",
+        NotUtf8Kind::Binary => "sources are UTF-8 text; to turn machine code back into source use `polyasm disasm`",
+        NotUtf8Kind::Text => {
+            "sources are UTF-8 text: save the file as UTF-8 (it may be in a legacy encoding such as Latin-1), or remove the byte"
+        }
+    };
+    let diagnostic = Diagnostic::error("PA002", format!("{name} is not UTF-8 text")).with_help(help);
+    let line_end = bytes[offset..]
+        .iter()
+        .take(NOT_UTF8_SHOWN)
+        .position(|&b| b == b'\n' || b == b'\r')
+        .map_or((offset + NOT_UTF8_SHOWN).min(bytes.len()), |i| offset + i);
+    let rest = String::from_utf8_lossy(&bytes[offset..line_end]).into_owned();
+    bytes.truncate(offset);
+    let mut text = String::from_utf8(bytes).expect("the bytes before the first invalid one are UTF-8");
+    strip_bom(&mut text);
+    let start = text.len();
+    let end = start + rest.chars().next().map_or(0, char::len_utf8);
+    text.push_str(&rest);
+    match sources.try_add(name, text) {
+        Ok(id) => diagnostic.with_primary(Span::new(id, start, end), label),
+        Err(_) => diagnostic.with_note(label),
     }
 }
 
@@ -304,6 +390,69 @@ impl SuggestionBudget {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The diagnostic for `bytes`, which must not be UTF-8; its span's line, column and text.
+    fn not_utf8(bytes: &[u8]) -> (Diagnostic, Option<(usize, usize, String)>) {
+        let error = String::from_utf8(bytes.to_vec()).expect_err("the bytes are not UTF-8");
+        let mut sources = SourceMap::new();
+        let d = not_utf8_diagnostic(&mut sources, "in.vsh", error);
+        let at = d.primary_label().map(|label| {
+            let source = sources.get(label.span.source);
+            let lc = source.line_col(label.span.start as usize);
+            (lc.line, lc.column, source.text().to_string())
+        });
+        (d, at)
+    }
+
+    #[test]
+    fn a_stray_byte_is_pointed_at_by_line_and_column_without_disasm() {
+        let (d, at) = not_utf8(b"mov oPos, v0\n// caf\xe9 au lait\nmov oD0, v3\n");
+        assert_eq!(d.code, "PA002");
+        assert_eq!(d.message, "in.vsh is not UTF-8 text");
+        let (line, column, text) = at.expect("a span");
+        assert_eq!((line, column), (2, 7));
+        // The shown text ends with the line of the byte.
+        assert_eq!(text, "mov oPos, v0\n// caf\u{fffd} au lait");
+        assert_eq!(d.labels[0].message, "byte 0xe9 (offset 19) is not UTF-8");
+        assert!(!d.help.as_deref().unwrap().contains("disasm"), "{:?}", d.help);
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_no_column_and_a_long_line_is_cut() {
+        let mut bytes = b"\xef\xbb\xbfab\xff".to_vec();
+        bytes.extend(std::iter::repeat_n(b'x', 3 * NOT_UTF8_SHOWN));
+        let (_, at) = not_utf8(&bytes);
+        let (line, column, text) = at.expect("a span");
+        assert_eq!((line, column), (1, 3));
+        assert_eq!(text.len(), 2 + 3 + NOT_UTF8_SHOWN - 1);
+    }
+
+    #[test]
+    fn only_bytes_that_look_binary_get_the_disasm_help() {
+        let disasm = |bytes: &[u8]| not_utf8(bytes).0.help.unwrap().contains("polyasm disasm");
+        assert!(disasm(b"\x1b\x00\x00\x00\xff\xff\xff\xff"));
+        assert!(disasm(&[0x80u8; 64]));
+        // A control character or an invalid byte in more than one byte in eight.
+        let mut noisy = b"ld r0 0\n".repeat(4);
+        noisy.extend([0x01, 0x02, 0x03, 0x04, 0xff]);
+        assert!(disasm(&noisy));
+        let mut latin1 = b"// r\xe9sum\xe9 du programme\n".repeat(8);
+        latin1.extend(b"mov oPos, v0\n");
+        assert!(!disasm(&latin1));
+        assert_eq!(not_utf8_kind(&latin1), NotUtf8Kind::Text);
+        assert_eq!(not_utf8_kind(b"\xff\xfem\x00o\x00v\x00"), NotUtf8Kind::Utf16);
+        assert!(not_utf8(b"\xfe\xff\x00m").0.help.unwrap().contains("UTF-16"));
+    }
+
+    #[test]
+    fn a_character_cut_off_at_the_end_says_so() {
+        let (d, at) = not_utf8(b"end // \xe2\x82");
+        assert_eq!(at.map(|(line, column, _)| (line, column)), Some((1, 8)));
+        assert_eq!(
+            d.labels[0].message,
+            "0xe2 0x82: a character cut off by the end of the file (offset 7)"
+        );
+    }
 
     #[test]
     fn counts_and_articles_agree_with_the_noun() {

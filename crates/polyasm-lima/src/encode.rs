@@ -6,6 +6,7 @@
 
 use std::ops::Range;
 
+use polyasm_core::diagnostic::Collector;
 use polyasm_core::front::{self, TextRange};
 use polyasm_core::text::{NameMap, SuggestionBudget, parse_int_literal, suggest};
 use polyasm_core::{Diagnostic, Object, Outcome, SourceId, SourceMap, Span, Symbol};
@@ -1051,6 +1052,17 @@ impl<'s> Encoder<'s> {
             Kind::Varying(perspective) => instr.varying = self.varying(perspective, &o[0], &o[1], reads),
             Kind::Texld { lod } => instr.sampler = self.texld(lod, o, reads),
             Kind::Load(source) => {
+                if matches!(source, LoadSource::Source1 | LoadSource::Source2) {
+                    let span = op.unit.map_or(op.name, |unit| op.name.to(unit));
+                    let text = self.str(span).to_string();
+                    let what = format!("load source {}", source.code());
+                    self.push(error::unused_encoding(
+                        self.span(span),
+                        &text,
+                        &what,
+                        "`load.u` reads uniforms and `load.t` temporaries".to_string(),
+                    ));
+                }
                 if let Some((alignment, index, offset)) =
                     self.memory_index(&o[0], "a uniform or temporary index", reads)
                 {
@@ -2073,7 +2085,26 @@ impl<'s> Encoder<'s> {
             self.push(d);
             return None;
         };
-        let source = if alignment == Alignment::Scalar {
+        let source = if alignment == Alignment::Scalar && src.suffix.is_none() {
+            // A whole register after a one-float index: alignment 3, as Mesa prints it.
+            let lane = COMPONENTS[usize::from(index & 3)];
+            let help = format!(
+                "to store one float, name its component: `{}.{lane}`",
+                self.str(source.span)
+            );
+            self.push(error::unused_encoding(
+                self.span(source.span),
+                self.str(source.span),
+                "a whole register stored to a one-float index (alignment 3)",
+                help,
+            ));
+            return Some(Store::Temp {
+                alignment: Alignment::Reserved,
+                index,
+                offset,
+                source: reg * 4,
+            });
+        } else if alignment == Alignment::Scalar {
             reg * 4 + self.component(src.suffix, src.span)?
         } else {
             if let Some(suffix) = src.suffix {
@@ -2141,13 +2172,38 @@ impl<'s> Encoder<'s> {
         let text = self.str(term.span);
         let neg = operand.neg.is_some();
         let span = operand.span;
+        // Diagnostics quote the operand as written, its `-` included.
+        let written = self.str(span);
+        let signed = text.starts_with(['+', '-']);
+        if neg && signed {
+            // `--1`, `-+1`: the lexer reads the second sign as the number's own.
+            let one = match text.strip_prefix('-') {
+                Some(positive) => positive.to_string(),
+                None => format!("-{}", &text[1..]),
+            };
+            self.push(error::doubled_sign(self.span(span), written, &one));
+            return None;
+        }
+        let unsigned = text.trim_start_matches(['+', '-']);
         match term.value {
             Value::Name if text == "inf" => return Some(if neg { 0xfc00 } else { 0x7c00 }),
-            Value::Number if !neg && (text.starts_with("0x") || text.starts_with("0X")) => {
-                return match parse_int_literal(text) {
-                    Ok(bits) if bits <= 0xffff => Some(bits as u16),
+            Value::Number if unsigned.starts_with("0x") || unsigned.starts_with("0X") => {
+                return match parse_int_literal(unsigned) {
+                    Ok(bits) if bits <= 0xffff && !neg && !signed => Some(bits as u16),
+                    Ok(bits) if bits <= 0xffff => {
+                        let help = if neg || text.starts_with('-') {
+                            format!(
+                                "raw bits take no sign; the sign is bit 15: write `{:#06x}`",
+                                bits ^ 0x8000
+                            )
+                        } else {
+                            format!("raw bits take no sign: write `{unsigned}`")
+                        };
+                        self.push(error::number_malformed(self.span(span), written, help));
+                        None
+                    }
                     _ => {
-                        let d = error::number_range(self.span(span), text, "fp16 bit pattern", "0x0000 to 0xffff");
+                        let d = error::number_range(self.span(span), written, "fp16 bit pattern", "0x0000 to 0xffff");
                         self.push(d);
                         None
                     }
@@ -2163,7 +2219,7 @@ impl<'s> Encoder<'s> {
         let Some(mut value) = decimal(text) else {
             let d = error::number_range(
                 self.span(span),
-                text,
+                written,
                 "number",
                 "decimal digits with an optional sign, fraction and exponent",
             );
@@ -2229,10 +2285,16 @@ struct Program<'s> {
     spans: Vec<TextRange>,
     labels: NameMap<&'s str, (usize, TextRange)>,
     label_order: Vec<&'s str>,
-    diagnostics: Vec<Diagnostic>,
+    /// Every diagnostic, or under `--max-errors` those that will be shown.
+    diagnostics: Collector<Option<u32>>,
     /// The file's suggestion budget, spent in order: unknown opcodes as the pieces are joined,
     /// then unknown labels.
     budget: SuggestionBudget,
+}
+
+/// The order the diagnostics of a program are reported in: by where their primary label starts.
+fn by_start(d: Diagnostic) -> (Option<u32>, Diagnostic) {
+    (d.primary_label().map(|l| l.span.start), d)
 }
 
 impl<'s> Program<'s> {
@@ -2248,7 +2310,7 @@ impl<'s> Program<'s> {
             spans: Vec::new(),
             labels: NameMap::default(),
             label_order: Vec::new(),
-            diagnostics: Vec::new(),
+            diagnostics: Collector::new(),
             budget: SuggestionBudget::new(text.len()),
         }
     }
@@ -2267,7 +2329,7 @@ impl<'s> Program<'s> {
             let text = name.text(self.text);
             if let Some(&(_, defined)) = self.labels.get(text) {
                 let d = error::duplicate_label(name.in_source(self.file), defined.in_source(self.file), text);
-                self.diagnostics.push(d);
+                self.diagnostics.extend([by_start(d)]);
             } else {
                 self.labels.insert(text, (first + at, name));
                 self.label_order.push(text);
@@ -2289,7 +2351,7 @@ impl<'s> Program<'s> {
             let suggestion = opcode_suggestion(&mut self.budget, &unknown.word, unknown.unit.as_deref());
             diagnostics[unknown.at] = error::unknown_opcode(unknown.span, &unknown.word, suggestion.as_deref());
         }
-        self.diagnostics.append(&mut diagnostics);
+        self.diagnostics.extend(diagnostics.into_iter().map(by_start));
         self.instrs.append(&mut { part.instrs });
         self.spans.append(&mut { part.spans });
     }
@@ -2371,7 +2433,7 @@ impl<'s> Program<'s> {
                     }
                     Unresolved::Range(d) => d,
                 };
-                self.diagnostics.push(d);
+                self.diagnostics.extend([by_start(d)]);
             }
         }
         // Each piece's last control word gets the length of the next piece's first instruction.
@@ -2418,14 +2480,12 @@ impl<'s> Program<'s> {
             }
         };
         object.symbols = each_part(&self.label_order, || (), symbols);
-        self.diagnostics
-            .sort_by_key(|d| d.primary_label().map(|l| l.span.start));
         Outcome::new(
             Assembled {
                 instrs: self.instrs,
                 object,
             },
-            self.diagnostics,
+            self.diagnostics.finish(),
         )
     }
 }
@@ -3056,6 +3116,37 @@ mod tests {
         assert_eq!(crate::half::nearest(65519.0), 0x7bff);
         assert_eq!(crate::half::nearest(65520.0), 0x7c00);
         assert_eq!(crate::half::nearest(1.0 + 1.0 / 2048.0), 0x3c00, "ties go to even");
+    }
+
+    #[test]
+    fn a_constant_takes_one_sign_and_raw_bits_none() {
+        // (operand, code, message, help): messages quote the operand as written.
+        for (text, code, message, help) in [
+            ("--1", "PP001", "`--1` has two signs", "write `1`"),
+            ("-+1", "PP001", "`-+1` has two signs", "write `-1`"),
+            ("- -2.5", "PP001", "`- -2.5` has two signs", "write `2.5`"),
+            ("--0x3c00", "PP001", "`--0x3c00` has two signs", "write `0x3c00`"),
+            ("-0x3c00", "PP011", "`-0x3c00` is not a valid number", "write `0xbc00`"),
+            ("+0x3c00", "PP011", "`+0x3c00` is not a valid number", "write `0x3c00`"),
+            (
+                "-0x10000",
+                "PP011",
+                "`-0x10000` is not a valid fp16 bit pattern",
+                "0x0000 to 0xffff",
+            ),
+            ("-1.5e", "PP011", "`-1.5e` is not a valid number", "decimal digits"),
+        ] {
+            let e = first(&format!("const0 {text} 0 0 0"));
+            assert_eq!((e.code, e.message.as_str()), (code, message), "{text}");
+            assert!(
+                e.help.as_deref().is_some_and(|h| h.contains(help)),
+                "{text}: {:?}",
+                e.help
+            );
+        }
+        // One sign, on a decimal or `inf`, is a number.
+        let instrs = assemble_proposed_text("const0 +1 -1 - 1 -inf").unwrap();
+        assert_eq!(instrs[0].const0, Some([0x3c00, 0xbc00, 0xbc00, 0xfc00]));
     }
 
     #[test]

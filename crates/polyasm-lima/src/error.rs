@@ -37,6 +37,13 @@ pub fn mesa_error(file: SourceId, error: &MesaError) -> Diagnostic {
         MesaErrorKind::Expected { .. } => ("not readable here", None),
         MesaErrorKind::OperandCount { .. } => ("wrong number of operands", None),
         MesaErrorKind::OutOfRange { range, .. } => ("out of range", Some(format!("the field holds {range}"))),
+        MesaErrorKind::Constant { found } if found.starts_with("--") || found.starts_with("-+") => (
+            "two signs",
+            Some(format!(
+                "a number takes one sign: write `{}`",
+                found.strip_prefix("--").map_or_else(|| format!("-{}", &found[2..]), str::to_string)
+            )),
+        ),
         MesaErrorKind::Constant { .. } => (
             "not a binary16 value",
             Some("write a decimal number (it is rounded to the nearest binary16 value, whose magnitude is at most 65504), `inf`, `-inf`, `nan` or `-nan`".to_string()),
@@ -351,6 +358,20 @@ pub fn number_range(span: Span, text: &str, what: &str, range: &str) -> Diagnost
         .with_help(format!("a {what} is {range}"))
 }
 
+/// A number that is malformed in a way `help` explains (a sign on raw bits).
+pub fn number_malformed(span: Span, text: &str, help: String) -> Diagnostic {
+    Diagnostic::error("PP011", format!("`{text}` is not a valid number"))
+        .with_primary(span, "malformed")
+        .with_help(help)
+}
+
+/// Two signs before a number (`--1`, `-+1`); `one` is the number with one sign.
+pub fn doubled_sign(span: Span, text: &str, one: &str) -> Diagnostic {
+    Diagnostic::error("PP001", format!("`{text}` has two signs"))
+        .with_primary(span, "two signs")
+        .with_help(format!("a number takes one sign: write `{one}`"))
+}
+
 /// A constant that binary16 cannot hold exactly.
 pub fn inexact_half(span: Span, text: &str, nearest: &str) -> Diagnostic {
     Diagnostic::error(
@@ -464,6 +485,14 @@ pub fn missing_sync(span: Span, op: &str) -> Diagnostic {
         .with_help("add `sync` to the instruction, as every compiler does with texture fetches and derivatives")
 }
 
+/// An encoding that no compiler writes (`load.u1`, a store with alignment 3): `text` is what
+/// selects it, `what` names it.
+pub fn unused_encoding(span: Span, text: &str, what: &str, help: String) -> Diagnostic {
+    Diagnostic::warning("PP027", format!("`{text}` is {what}, which no compiler writes"))
+        .with_primary(span, "encodes, but what the hardware does with it is unknown")
+        .with_help(help)
+}
+
 /// An older name still read.
 pub fn old_name(span: Span, old: &str, new: &str) -> Diagnostic {
     Diagnostic::warning("PP024", format!("`{old}` is the older name of `{new}`"))
@@ -524,7 +553,18 @@ pub fn texture_error(sampler: usize, path: &str, reason: &str) -> Diagnostic {
         "PP305",
         format!("cannot read texture {sampler} from `{path}`: {reason}"),
     )
-    .with_help("a texture is a PNG picture of at most 16384 pixels a side")
+    .with_help("a texture is a PNG picture of at most 4096 pixels a side")
+}
+
+/// The warning that texture `sampler` is given but the program never samples it.
+pub fn unused_texture(sampler: usize, path: &str) -> Diagnostic {
+    Diagnostic::warning(
+        "PP306",
+        format!("texture {sampler} (`{path}`) is not read: the program never samples sampler {sampler}"),
+    )
+    .with_help(format!(
+        "check the sampler number of `--texture {sampler}=...` against the program's `texld`, or leave it out"
+    ))
 }
 
 /// Every code with its explanation.
@@ -821,6 +861,17 @@ pub static CODES: &[CodeInfo] = &[
             not live on. An instruction that reads one must have the op that gives it.",
     },
     CodeInfo {
+        code: "PP027",
+        severity: Severity::Warning,
+        title: "encoding no compiler writes",
+        explanation: "The operation selects field values that Mesa's compiler never writes and whose effect on the \
+            hardware is unexplored: `load.u1` and `load.u2` (load sources 1 and 2; Mesa's text `load..u1`), and a \
+            store of a whole register to a one-float index (`store.t 2.y $1`, alignment 3). They are encoded as \
+            written, so that words holding them disassemble and assemble again; the emulator reads 0 from the two \
+            sources and stores the register's lane named by the index. To load uniforms write `load.u`, to store \
+            one float name its component (`store.t 2.y $1.y`).",
+    },
+    CodeInfo {
         code: "PP300",
         severity: Severity::Error,
         title: "step limit reached",
@@ -863,8 +914,19 @@ pub static CODES: &[CodeInfo] = &[
         severity: Severity::Error,
         title: "texture cannot be read",
         explanation: "The file of a `--texture N=FILE.png` option cannot be read, or is not a PNG picture the \
-            emulator can use (every PNG colour type and depth is read; a side is at most 16384 pixels). The \
-            message gives the reason.",
+            emulator can use. Every PNG colour type and depth is read; a side is at most 4096 pixels, Mali-400's \
+            limit, which is checked from the picture's header before anything is decoded, and the textures a \
+            program samples hold at most 67108864 texels together (a texel takes 16 bytes of memory). Memory \
+            that cannot be had while decoding is this error too. The message gives the reason.",
+    },
+    CodeInfo {
+        code: "PP306",
+        severity: Severity::Warning,
+        title: "texture never sampled",
+        explanation: "A `--texture N=FILE.png` option binds a picture to a sampler that no `texld` of the program \
+            reads (and no `texld` adds a register to its sampler number, which could reach any sampler). The \
+            file is opened, so a wrong path is still an error, but it is not decoded. Check the sampler number \
+            against the program, or leave the option out.",
     },
 ];
 

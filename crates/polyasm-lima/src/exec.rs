@@ -52,6 +52,34 @@ pub const UNIFORM_SLOTS: usize = 1 << 16;
 pub const SAMPLERS: usize = 1 << 12;
 /// How many vec4 temporaries one fragment has: the 16-bit index of a vec4 store.
 pub const TEMP_SLOTS: usize = 1 << 16;
+/// The longest side of a texture: Mali-400's limit, 4096 (what Mesa's lima driver reports).
+pub const MAX_TEXTURE_SIDE: u32 = 4096;
+/// The most texels the textures of one run hold together; a texel takes 16 bytes of memory,
+/// so this is 1 GiB.
+pub const MAX_TEXTURE_TEXELS: u64 = 1 << 26;
+
+/// Memory that could not be had: how many bytes were asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AllocError {
+    /// The bytes asked for (saturated at `usize::MAX`).
+    pub bytes: usize,
+}
+
+impl std::fmt::Display for AllocError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} bytes of memory could not be allocated", self.bytes)
+    }
+}
+
+/// An empty vector with room for `len` elements, or an error when that memory cannot be had
+/// (where `Vec::with_capacity` would abort the process).
+pub fn try_vec<T>(len: usize) -> Result<Vec<T>, AllocError> {
+    let mut vec = Vec::new();
+    vec.try_reserve_exact(len).map_err(|_| AllocError {
+        bytes: len.saturating_mul(std::mem::size_of::<T>()),
+    })?;
+    Ok(vec)
+}
 
 const GENERAL: usize = GENERAL_REGS as usize;
 
@@ -89,18 +117,24 @@ impl Texture {
     /// row is at t = 1, so a full-screen copy shows it upright. `None` when a side is 0 or
     /// `rgba` is not `width * height * 4` bytes.
     pub fn from_rgba8(width: u32, height: u32, rgba: &[u8]) -> Option<Texture> {
+        Texture::try_from_rgba8(width, height, rgba).ok().flatten()
+    }
+
+    /// As [`Texture::from_rgba8`], with memory that cannot be had an error rather than an
+    /// abort.
+    pub fn try_from_rgba8(width: u32, height: u32, rgba: &[u8]) -> Result<Option<Texture>, AllocError> {
         let (w, h) = (width as usize, height as usize);
-        if w == 0 || h == 0 || w.checked_mul(h)?.checked_mul(4)? != rgba.len() {
-            return None;
+        if w == 0 || h == 0 || w.checked_mul(h).and_then(|n| n.checked_mul(4)) != Some(rgba.len()) {
+            return Ok(None);
         }
-        let mut texels = Vec::with_capacity(w * h);
+        let mut texels = try_vec(w * h)?;
         for row in rgba.chunks_exact(w * 4).rev() {
             texels.extend(
                 row.chunks_exact(4)
                     .map(|p| [0, 1, 2, 3].map(|i| f32::from(p[i]) / 255.0)),
             );
         }
-        Some(Texture { width, height, texels })
+        Ok(Some(Texture { width, height, texels }))
     }
 
     /// The width in texels.
@@ -358,6 +392,22 @@ impl Program {
         let decoded = decode(words)?;
         let instrs: Vec<Instr> = decoded.iter().map(|d| d.instr).collect();
         Ok(Program::new(&instrs))
+    }
+
+    /// The sampler numbers the program's texture fetches read, in order and once each;
+    /// `None` when a fetch adds a register to its sampler number, so that any sampler may be
+    /// read.
+    pub fn samplers(&self) -> Option<Vec<usize>> {
+        let mut samplers = Vec::new();
+        for sampler in self.steps.iter().filter_map(|s| s.instr.sampler) {
+            if sampler.offset.is_some() {
+                return None;
+            }
+            samplers.push(usize::from(sampler.index));
+        }
+        samplers.sort_unstable();
+        samplers.dedup();
+        Some(samplers)
     }
 
     /// How many instructions the program has.
@@ -656,7 +706,7 @@ fn element(alignment: Alignment, index: u16, offset: Option<f32>, slots: usize) 
     }
     let at = usize::try_from(at).ok()?;
     let (slot, first, lanes) = match alignment {
-        Alignment::Scalar => (at / 4, at % 4, 1),
+        Alignment::Scalar | Alignment::Reserved => (at / 4, at % 4, 1),
         Alignment::Vec2 => (at / 2, at % 2 * 2, 2),
         Alignment::Vec4 => (at, 0, 4),
     };
@@ -1020,7 +1070,8 @@ impl Quad {
                         };
                         let offset = offset.map(|r| view.component(r));
                         if let Some((slot, first, lanes)) = element(alignment, index, offset, TEMP_SLOTS) {
-                            // A scalar store writes one component; wider stores keep lanes in place.
+                            // A scalar store writes one component; the others keep lanes in
+                            // place (alignment 3: the register's lane named by the index).
                             let value = match alignment {
                                 Alignment::Scalar => [view.component(source); 4],
                                 _ => view.vec(source >> 2),
@@ -1112,6 +1163,8 @@ fn load_value(load: &Load, view: &View, temps: &[Vec4], inputs: &Inputs) -> Vec4
     let (memory, slots) = match load.source {
         LoadSource::Uniform => (inputs.uniforms.as_slice(), UNIFORM_SLOTS),
         LoadSource::Temporary => (temps, TEMP_SLOTS),
+        // Sources no compiler writes: what they read is unknown, so they read 0.
+        LoadSource::Source1 | LoadSource::Source2 => return [0.0; 4],
     };
     let mut out = [0.0; 4];
     if let Some((slot, first, lanes)) = element(load.alignment, load.index, offset, slots)

@@ -496,7 +496,8 @@ impl Sampler {
 pub struct Load {
     /// Uniform or temporary memory.
     pub source: LoadSource,
-    /// How many components, and how the index counts.
+    /// How many components, and how the index counts. Not [`Alignment::Reserved`], which
+    /// neither syntax writes for a load: decoding reads a load's 3 as one float.
     pub alignment: Alignment,
     /// The index (16 bits; Mesa prints it as a signed number).
     pub index: u16,
@@ -525,16 +526,16 @@ impl Load {
             field: Field::Uniform,
             lost,
         };
-        let source = LoadSource::from_code(b.get(0, 2) as u8).unwrap_or_else(|| {
-            b.hidden(0, 2, LoadSource::Uniform.code().into(), "source");
-            LoadSource::Uniform
-        });
+        let source = LoadSource::from_code(b.get(0, 2) as u8).expect("invariant: every 2-bit value is a load source");
         b.hidden(2, 8, 0, "unused");
-        let alignment = Alignment::from_code(b.get(10, 2) as u8).unwrap_or_else(|| {
-            // 3 reads as a scalar like 0, the value compilers write.
-            b.hidden(10, 2, 0, "alignment");
-            Alignment::Scalar
-        });
+        let alignment = match Alignment::from_code(b.get(10, 2) as u8) {
+            Some(Alignment::Reserved) | None => {
+                // 3 prints and reads as a scalar like 0, the value compilers write.
+                b.hidden(10, 2, 0, "alignment");
+                Alignment::Scalar
+            }
+            Some(alignment) => alignment,
+        };
         b.hidden(12, 6, 0, "unused");
         let offset = if b.flag(24) {
             Some(b.get(18, 6) as u8)
@@ -1010,14 +1011,15 @@ fn put_combine_vec_dest(bits: &mut u128, dest: &VecDest) {
 pub enum Store {
     /// `store.t`: writes a register to temporary memory.
     Temp {
-        /// How many components, and how the index counts.
+        /// How many components, and how the index counts; [`Alignment::Reserved`] counts
+        /// floats as [`Alignment::Scalar`] does but names a whole register.
         alignment: Alignment,
         /// The index (16 bits; Mesa prints it as a signed number).
         index: u16,
         /// A scalar register added to the index.
         offset: Option<ScalarReg>,
-        /// The register component stored; for vec2/vec4 stores only the vec4 register
-        /// (`source >> 2`) counts and the component should be x.
+        /// The register component stored; for other alignments than [`Alignment::Scalar`]
+        /// only the vec4 register (`source >> 2`) counts and the component should be x.
         source: ScalarReg,
     },
     /// `fb_color` / `fb_depth`: reads the framebuffer into a register.
@@ -1080,10 +1082,8 @@ impl Store {
         }
         b.hidden(0, 2, fixed::STORE_DEST.into(), "dest");
         b.hidden(2, 2, 0, "unused");
-        let alignment = Alignment::from_code(b.get(10, 2) as u8).unwrap_or_else(|| {
-            b.hidden(10, 2, 0, "alignment");
-            Alignment::Scalar
-        });
+        let alignment =
+            Alignment::from_code(b.get(10, 2) as u8).expect("invariant: every 2-bit value is a store alignment");
         let mut source = b.get(4, 6) as u8;
         if alignment != Alignment::Scalar {
             b.hidden(4, 2, 0, "source component");

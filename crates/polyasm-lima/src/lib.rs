@@ -110,7 +110,13 @@ pub fn assemble(sources: &SourceMap, file: SourceId, options: &AssembleOptions) 
 fn assemble_mesa(sources: &SourceMap, file: SourceId, listing: bool) -> Outcome<Object> {
     let (read, errors) = mesa::read_program(sources.get(file).text());
     if !errors.is_empty() {
-        return Outcome::failed(errors.iter().map(|e| error::mesa_error(file, e)).collect());
+        // In the order found; under `--max-errors`, only those shown are kept (all of them
+        // may be hidden, after errors in other files).
+        let found = errors.iter().enumerate().map(|(i, e)| (i, error::mesa_error(file, e)));
+        return Outcome {
+            value: None,
+            diagnostics: polyasm_core::diagnostic::in_order(found),
+        };
     }
     let program: Vec<Instr> = read.iter().map(|r| r.instr).collect();
     let words = instr::encode(&program);

@@ -280,7 +280,7 @@ fn memory_index(text: &mut String, alignment: Alignment, index: u16) {
         Alignment::Vec2 => {
             let _ = write!(text, "{}.{}", index / 2, if index & 1 == 0 { "xy" } else { "zw" });
         }
-        Alignment::Scalar => {
+        Alignment::Scalar | Alignment::Reserved => {
             let _ = write!(text, "{}.{}", index / 4, COMPONENTS[(index & 3) as usize]);
         }
     }
@@ -1403,9 +1403,16 @@ fn read_field(
         Mnemonic::Store => {
             operand_count(name, operands, &[2], "an index and a source")?;
             let (form, offset) = index_form(operands[0], true)?;
-            let (alignment, index) = read_memory_index(form, operands[0])?;
+            let (mut alignment, index) = read_memory_index(form, operands[0])?;
             let source = match alignment {
-                Alignment::Scalar => plain_scalar(operands[1], "the stored register")?,
+                Alignment::Scalar => match source_register(operands[1]) {
+                    // A whole register after a one-float index: Mesa's text of alignment 3.
+                    Ok((reg, rest)) if rest.text.is_empty() => {
+                        alignment = Alignment::Reserved;
+                        reg * 4
+                    }
+                    _ => plain_scalar(operands[1], "the stored register")?,
+                },
                 _ => plain_vector_register(operands[1])? * 4,
             };
             instr.store = Some(Store::Temp {

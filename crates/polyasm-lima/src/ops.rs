@@ -489,10 +489,13 @@ name_table! {
 
 name_table! {
     /// How many components a uniform/temporary load or a temporary store moves (2 bits).
+    /// [`Alignment::Reserved`] is a store's: Mesa prints a load's 3 like its 0, so decoding
+    /// reads a load's 3 as [`Alignment::Scalar`] and reports the bits.
     Alignment, ALIGNMENTS {
         Scalar = 0, "", "", "one float: index = 4 * slot + component";
         Vec2 = 1, "", "", "a vec2: index = 2 * slot + (0 for .xy, 1 for .zw)";
         Vec4 = 2, "", "", "a vec4: index = slot";
+        Reserved = 3, "", "", "value 3, not used by any compiler: a store's index counts floats as for one float, its source is a whole register";
     }
 }
 
@@ -500,6 +503,8 @@ name_table! {
     /// What a load reads (the `source` bits of the uniform field).
     LoadSource, LOAD_SOURCES {
         Uniform = 0, ".u", "u", "uniform memory";
+        Source1 = 1, ".u1", ".u1", "source 1, not used by any compiler (what it reads is unknown)";
+        Source2 = 2, ".u2", ".u2", "source 2, not used by any compiler (what it reads is unknown)";
         Temporary = 3, ".t", "t", "temporary (stack) memory";
     }
 }

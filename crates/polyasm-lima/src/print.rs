@@ -270,7 +270,7 @@ fn sampler(s: &Sampler) -> String {
 
 fn alignment_lanes(alignment: Alignment) -> u32 {
     match alignment {
-        Alignment::Scalar => 1,
+        Alignment::Scalar | Alignment::Reserved => 1,
         Alignment::Vec2 => 2,
         Alignment::Vec4 => 4,
     }

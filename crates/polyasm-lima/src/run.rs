@@ -22,8 +22,8 @@ use polyasm_core::vertex_io::{SlotKind, ValueError, parse_assignment, parse_lane
 use polyasm_core::{Diagnostic, Object, Outcome};
 
 use crate::exec::{
-    self, Filter, Inputs, MAX_PIXELS, MAX_SIDE, Output, Program, SAMPLERS, Texture, UNIFORM_SLOTS, VARYING_SLOTS, Vec4,
-    Wrap,
+    self, AllocError, Filter, Inputs, MAX_TEXTURE_SIDE, MAX_TEXTURE_TEXELS, Output, Program, SAMPLERS, Texture,
+    UNIFORM_SLOTS, VARYING_SLOTS, Vec4, Wrap, try_vec,
 };
 
 /// The options of `polyasm run` for Lima.
@@ -295,9 +295,50 @@ pub fn renders_picture(options: &TargetOptions) -> bool {
     options.value("size").is_some()
 }
 
+/// The width and height a PNG picture's header gives, read without decoding the picture.
+pub fn png_size(bytes: &[u8]) -> Result<(u32, u32), String> {
+    header_size(io::Cursor::new(bytes))
+}
+
+/// The width and height in the header of the PNG picture `input` starts with; only the
+/// chunks before the pixels are read.
+fn header_size(input: impl io::BufRead + io::Seek) -> Result<(u32, u32), String> {
+    let mut decoder = png::Decoder::new(input);
+    decoder.set_limits(png::Limits {
+        bytes: MAX_TEXTURE_FILE as usize,
+    });
+    let reader = decoder.read_info().map_err(|e| png_reason(&e))?;
+    let info = reader.info();
+    Ok((info.width, info.height))
+}
+
+/// Whether a `width` x `height` texture fits: at most [`MAX_TEXTURE_SIDE`] a side, and with
+/// the `texels` the run's other textures hold, at most [`MAX_TEXTURE_TEXELS`] in all.
+fn check_texture_size(width: u32, height: u32, texels: u64) -> Result<(), String> {
+    if width > MAX_TEXTURE_SIDE || height > MAX_TEXTURE_SIDE {
+        return Err(format!(
+            "the picture is {width}x{height}, and a texture is at most {MAX_TEXTURE_SIDE} pixels a side"
+        ));
+    }
+    if texels + u64::from(width) * u64::from(height) > MAX_TEXTURE_TEXELS {
+        return Err(format!(
+            "the picture is {width}x{height}, and the textures a program samples hold at most \
+             {MAX_TEXTURE_TEXELS} texels together"
+        ));
+    }
+    Ok(())
+}
+
 /// A PNG picture as a texture (any colour type and depth; 16-bit channels keep their high
-/// byte). Errors say what is wrong in words.
+/// byte). Errors say what is wrong in words: a picture larger than [`MAX_TEXTURE_SIDE`] a
+/// side is refused from its header, before any pixel is decoded, and memory that cannot be
+/// had is an error, not an abort.
 pub fn decode_png(bytes: &[u8]) -> Result<Texture, String> {
+    decode_png_within(bytes, 0)
+}
+
+/// [`decode_png`] for a run whose other textures hold `texels` texels.
+fn decode_png_within(bytes: &[u8], texels: u64) -> Result<Texture, String> {
     let mut decoder = png::Decoder::new(io::Cursor::new(bytes));
     decoder.set_transformations(png::Transformations::normalize_to_color8());
     decoder.set_limits(png::Limits {
@@ -308,15 +349,12 @@ pub fn decode_png(bytes: &[u8]) -> Result<Texture, String> {
         let info = reader.info();
         (info.width, info.height)
     };
-    if width > MAX_SIDE || height > MAX_SIDE || u64::from(width) * u64::from(height) > MAX_PIXELS {
-        return Err(format!(
-            "the picture is {width}x{height}; a texture is at most {MAX_SIDE} pixels a side and {MAX_PIXELS} pixels"
-        ));
-    }
+    check_texture_size(width, height, texels)?;
     let size = reader
         .output_buffer_size()
         .ok_or_else(|| "the picture is too large".to_string())?;
-    let mut buffer = vec![0u8; size];
+    let mut buffer = try_vec::<u8>(size).map_err(|e| memory_reason(&e))?;
+    buffer.resize(size, 0);
     let frame = reader.next_frame(&mut buffer).map_err(|e| png_reason(&e))?;
     let channels = match frame.color_type {
         png::ColorType::Grayscale => 1,
@@ -325,7 +363,7 @@ pub fn decode_png(bytes: &[u8]) -> Result<Texture, String> {
         png::ColorType::Rgba => 4,
         png::ColorType::Indexed => return Err("the palette could not be expanded".to_string()),
     };
-    let mut rgba = Vec::with_capacity(width as usize * height as usize * 4);
+    let mut rgba = try_vec::<u8>(width as usize * height as usize * 4).map_err(|e| memory_reason(&e))?;
     for row in buffer.chunks(frame.line_size).take(height as usize) {
         for pixel in row.chunks_exact(channels).take(width as usize) {
             rgba.extend_from_slice(&match *pixel {
@@ -337,7 +375,14 @@ pub fn decode_png(bytes: &[u8]) -> Result<Texture, String> {
             });
         }
     }
-    Texture::from_rgba8(width, height, &rgba).ok_or_else(|| "the picture has no pixels".to_string())
+    drop(buffer);
+    Texture::try_from_rgba8(width, height, &rgba)
+        .map_err(|e| memory_reason(&e))?
+        .ok_or_else(|| "the picture has no pixels".to_string())
+}
+
+fn memory_reason(error: &AllocError) -> String {
+    format!("decoding it needs memory that cannot be had ({error})")
 }
 
 fn png_reason(error: &png::DecodingError) -> String {
@@ -351,25 +396,60 @@ fn png_reason(error: &png::DecodingError) -> String {
     }
 }
 
-/// Reads the `--texture` files, sampler by sampler.
-pub fn load_textures(textures: &[(usize, String)]) -> Result<Vec<Option<Texture>>, Box<Diagnostic>> {
-    let mut table: Vec<Option<Texture>> = Vec::new();
+/// The textures of a run, by sampler, and the warnings about them.
+#[derive(Clone, Debug)]
+pub struct Textures {
+    /// The texture of each sampler number that has one.
+    pub table: Vec<Option<Texture>>,
+    /// A warning for each texture the program never samples.
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Reads the `--texture` files that the program samples, sampler by sampler: `used` lists
+/// the samplers its fetches read, or is `None` when any may be read (see
+/// [`Program::samplers`]). A texture the program never samples is not decoded: its file is
+/// only opened, so that a wrong path is still an error, and it gets a warning. The sizes in
+/// the headers of all textures read are checked before any is decoded, and the files are then
+/// read and decoded one at a time.
+pub fn load_textures(textures: &[(usize, String)], used: Option<&[usize]>) -> Result<Textures, Box<Diagnostic>> {
+    let fail = |sampler: usize, path: &str, reason: &str| Box::new(crate::error::texture_error(sampler, path, reason));
+    let mut warnings = Vec::new();
+    let mut sampled = Vec::new();
+    let mut texels = 0u64;
     for (sampler, path) in textures {
+        let file = std::fs::File::open(path)
+            .and_then(|file| match file.metadata()?.is_dir() {
+                true => Err(io::Error::new(io::ErrorKind::IsADirectory, "is a directory")),
+                false => Ok(file),
+            })
+            .map_err(|e| fail(*sampler, path, &polyasm_core::fs::reason(&e)))?;
+        if used.is_some_and(|used| used.binary_search(sampler).is_err()) {
+            warnings.push(crate::error::unused_texture(*sampler, path));
+            continue;
+        }
+        let (width, height) = header_size(io::BufReader::new(file)).map_err(|reason| fail(*sampler, path, &reason))?;
+        check_texture_size(width, height, texels).map_err(|reason| fail(*sampler, path, &reason))?;
+        texels += u64::from(width) * u64::from(height);
+        sampled.push((*sampler, path));
+    }
+    let mut table: Vec<Option<Texture>> = Vec::new();
+    let mut texels = 0u64;
+    for (sampler, path) in sampled {
         let bytes = polyasm_core::fs::read_file_within(std::path::Path::new(path), MAX_TEXTURE_FILE).map_err(|e| {
             let reason = match e {
                 polyasm_core::fs::ReadError::TooLarge => format!("it is larger than {MAX_TEXTURE_FILE} bytes"),
                 polyasm_core::fs::ReadError::Io(e) => polyasm_core::fs::reason(&e),
             };
-            Box::new(crate::error::texture_error(*sampler, path, &reason))
+            fail(sampler, path, &reason)
         })?;
-        let texture =
-            decode_png(&bytes).map_err(|reason| Box::new(crate::error::texture_error(*sampler, path, &reason)))?;
-        if table.len() <= *sampler {
-            table.resize(*sampler + 1, None);
+        let texture = decode_png_within(&bytes, texels).map_err(|reason| fail(sampler, path, &reason))?;
+        texels += u64::from(texture.width()) * u64::from(texture.height());
+        if table.len() <= sampler {
+            table.resize(sampler + 1, None);
         }
-        table[*sampler] = Some(texture);
+        table[sampler] = Some(texture);
     }
-    Ok(table)
+    Ok(Textures { table, warnings })
 }
 
 /// The line `polyasm run` prints for one fragment: `$0 = (x, y, z, w)`, each number the
@@ -400,10 +480,23 @@ pub fn run_program(
     mut settings: RunSettings,
     io: &mut RunIo,
 ) -> Outcome<ExitStatus> {
-    settings.inputs.textures = match load_textures(&settings.textures) {
+    let textures = match load_textures(&settings.textures, program.samplers().as_deref()) {
         Ok(textures) => textures,
         Err(d) => return Outcome::failed(vec![*d]),
     };
+    settings.inputs.textures = textures.table;
+    let mut outcome = run_with_textures(program, object, &settings, io);
+    outcome.diagnostics.splice(0..0, textures.warnings);
+    outcome
+}
+
+/// [`run_program`] once the textures are read.
+fn run_with_textures(
+    program: &Program,
+    object: &Object,
+    settings: &RunSettings,
+    io: &mut RunIo,
+) -> Outcome<ExitStatus> {
     let inputs = &settings.inputs;
     let bytes = match settings.size {
         Some((width, height)) => match exec::render(program, inputs, width, height) {
@@ -527,6 +620,108 @@ mod tests {
             "$0 = (1, 0, -0.5, -1.6777344)\n"
         );
         assert_eq!(format_output(&Output::Discarded), "discarded\n");
+    }
+
+    #[test]
+    fn a_failed_allocation_is_an_error_that_becomes_the_texture_diagnostic() {
+        // More than the address space: the reservation fails at once, with nothing allocated.
+        let e = try_vec::<u8>(isize::MAX as usize).unwrap_err();
+        assert_eq!(e.bytes, isize::MAX as usize);
+        let e = try_vec::<Vec4>(usize::MAX / 4).unwrap_err();
+        assert_eq!(e.bytes, usize::MAX);
+        let reason = memory_reason(&e);
+        assert_eq!(
+            reason,
+            format!(
+                "decoding it needs memory that cannot be had ({} bytes of memory could not be allocated)",
+                usize::MAX
+            )
+        );
+        let d = crate::error::texture_error(0, "a.png", &reason);
+        assert_eq!((d.code, d.severity), ("PP305", polyasm_core::Severity::Error));
+        assert!(d.message.ends_with("could not be allocated)"), "{}", d.message);
+        assert_eq!(try_vec::<u8>(16).unwrap().capacity(), 16);
+    }
+
+    fn png_of(width: u32, height: u32) -> Vec<u8> {
+        let image = crate::exec::Image {
+            width,
+            height,
+            rgba: vec![7; (width * height * 4) as usize],
+        };
+        let mut png = Vec::new();
+        image.write_png(&mut png).unwrap();
+        png
+    }
+
+    #[test]
+    fn texture_sizes_are_checked_before_decoding_against_the_side_and_the_runs_budget() {
+        assert_eq!(check_texture_size(4096, 4096, 0), Ok(()));
+        let e = check_texture_size(4097, 1, 0).unwrap_err();
+        assert_eq!(e, "the picture is 4097x1, and a texture is at most 4096 pixels a side");
+        assert_eq!(check_texture_size(4096, 4096, MAX_TEXTURE_TEXELS - (1 << 24)), Ok(()));
+        let e = check_texture_size(4096, 4096, MAX_TEXTURE_TEXELS - (1 << 24) + 1).unwrap_err();
+        assert!(e.contains("at most 67108864 texels together"), "{e}");
+        let png = png_of(3, 2);
+        assert_eq!(png_size(&png), Ok((3, 2)));
+        assert!(decode_png_within(&png, MAX_TEXTURE_TEXELS - 6).is_ok());
+        let e = decode_png_within(&png, MAX_TEXTURE_TEXELS - 5).unwrap_err();
+        assert!(e.starts_with("the picture is 3x2, and the textures"), "{e}");
+        assert!(
+            decode_png(&png_of(4097, 1))
+                .unwrap_err()
+                .contains("at most 4096 pixels a side")
+        );
+    }
+
+    #[test]
+    fn only_the_textures_a_program_samples_are_decoded() {
+        let dir = tempfile::tempdir().unwrap();
+        let picture = dir.path().join("p.png");
+        std::fs::write(&picture, png_of(2, 2)).unwrap();
+        let garbage = dir.path().join("g.png");
+        std::fs::write(&garbage, b"not a picture").unwrap();
+        let path = |p: &std::path::Path| p.to_str().unwrap().to_string();
+        let textures = vec![(3, path(&picture)), (5, path(&garbage))];
+        // Sampler 5 is never sampled: its file is opened, not decoded.
+        let read = load_textures(&textures, Some(&[0, 3])).unwrap();
+        assert_eq!(read.table.len(), 4);
+        assert_eq!(read.table[3].as_ref().map(|t| (t.width(), t.height())), Some((2, 2)));
+        assert_eq!(read.warnings.len(), 1);
+        assert_eq!(read.warnings[0].code, "PP306");
+        assert!(
+            read.warnings[0].message.starts_with("texture 5 "),
+            "{}",
+            read.warnings[0].message
+        );
+        // When any sampler may be read, every texture is decoded.
+        let e = load_textures(&textures, None).unwrap_err();
+        assert_eq!(e.code, "PP305");
+        assert!(e.message.contains("texture 5"), "{}", e.message);
+        // A directory or a missing file is an error even when unsampled.
+        for bad in [path(dir.path()), path(&dir.path().join("missing.png"))] {
+            let e = load_textures(&[(1, bad.clone())], Some(&[])).unwrap_err();
+            assert_eq!(e.code, "PP305", "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_program_names_the_samplers_it_reads() {
+        use crate::instr::{Instr, Sampler};
+        let fetch = |index, offset| Instr {
+            sampler: Some(Sampler {
+                index,
+                offset,
+                lod_bias: None,
+                explicit_lod: false,
+                constant_lod_bias: 0,
+            }),
+            ..Instr::default()
+        };
+        let program = Program::new(&[fetch(7, None), Instr::default(), fetch(2, None), fetch(7, None)]);
+        assert_eq!(program.samplers(), Some(vec![2, 7]));
+        assert_eq!(Program::new(&[Instr::default()]).samplers(), Some(vec![]));
+        assert_eq!(Program::new(&[fetch(2, None), fetch(0, Some(4))]).samplers(), None);
     }
 
     #[test]

@@ -10,8 +10,8 @@ use crate::instr::{
     VaryingSource, VecAcc, VecDest, VecMul, VecSource,
 };
 use crate::ops::{
-    ACC_OPS, ALIGNMENTS, AccOp, BRANCH_CONDS, BranchCond, COMBINE_OPS, FB_READS, LOAD_SOURCES, MUL_OPS, MulOp, OUTMODS,
-    OutMod, PERSPECTIVES, Perspective, VARYING_ALIGNMENTS,
+    ACC_OPS, ALIGNMENTS, AccOp, Alignment, BRANCH_CONDS, BranchCond, COMBINE_OPS, FB_READS, LOAD_SOURCES, MUL_OPS,
+    MulOp, OUTMODS, OutMod, PERSPECTIVES, Perspective, VARYING_ALIGNMENTS,
 };
 
 fn pick<T: Copy + std::fmt::Debug + 'static>(values: Vec<T>) -> impl Strategy<Value = T> + Clone {
@@ -98,11 +98,18 @@ pub fn sampler() -> impl Strategy<Value = Sampler> + Clone {
         })
 }
 
-/// Any uniform or temporary load.
+/// Any uniform or temporary load, from every source (1 and 2 too).
 pub fn load() -> impl Strategy<Value = Load> + Clone {
     (
         pick(LOAD_SOURCES.iter().map(|r| r.value).collect()),
-        pick(ALIGNMENTS.iter().map(|r| r.value).collect()),
+        // A load's alignment 3 decodes as one float (see `Load::alignment`).
+        pick(
+            ALIGNMENTS
+                .iter()
+                .map(|r| r.value)
+                .filter(|a| *a != Alignment::Reserved)
+                .collect(),
+        ),
         any::<u16>(),
         proptest::option::of(0..64u8),
     )
@@ -253,7 +260,7 @@ pub fn combine() -> impl Strategy<Value = Combine> + Clone {
     ]
 }
 
-/// Any temporary store or framebuffer read.
+/// Any temporary store (of every alignment, 3 too) or framebuffer read.
 pub fn store() -> impl Strategy<Value = Store> + Clone {
     prop_oneof![
         (
@@ -266,7 +273,7 @@ pub fn store() -> impl Strategy<Value = Store> + Clone {
                 alignment,
                 index,
                 offset,
-                source: if alignment == crate::ops::Alignment::Scalar {
+                source: if alignment == Alignment::Scalar {
                     source
                 } else {
                     source & !3

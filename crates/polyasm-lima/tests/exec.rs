@@ -1003,6 +1003,42 @@ fn temporaries_are_stored_and_loaded_back() {
 }
 
 #[test]
+fn store_alignment_3_writes_the_lane_the_index_names_and_load_sources_1_and_2_read_zero() {
+    let load = |source, index| {
+        stop(Instr {
+            load: Some(Load {
+                source,
+                alignment: Alignment::Vec4,
+                index,
+                offset: None,
+            }),
+            vec4_mul: Some(mov(0, v(REG_UNIFORM))),
+            ..Instr::default()
+        })
+    };
+    let inputs = with_uniforms(&[[1.0, 2.0, 3.0, 4.0]]);
+    // $1 = (1, 2, 3, 4); `store.t 7.z $1` (alignment 3) writes $1.z to temporary 7.z only.
+    let program = [
+        load_reg(0, 1),
+        Instr {
+            store: Some(Store::Temp {
+                alignment: Alignment::Reserved,
+                index: 7 * 4 + 2,
+                offset: None,
+                source: 4,
+            }),
+            ..Instr::default()
+        },
+        load(LoadSource::Temporary, 7),
+    ];
+    assert_eq!(color(&program, &inputs), [0.0, 0.0, 3.0, 0.0]);
+    assert_eq!(color(&[load(LoadSource::Uniform, 0)], &inputs), [1.0, 2.0, 3.0, 4.0]);
+    for source in [LoadSource::Source1, LoadSource::Source2] {
+        assert_eq!(color(&[load(source, 0)], &inputs), [0.0; 4], "{source:?}");
+    }
+}
+
+#[test]
 fn temporaries_start_at_zero_in_every_pixel() {
     // Each pixel reads temporary 65535 and then stores its u there: every pixel sees 0 first,
     // whatever the fragment before it in the same quad position stored.

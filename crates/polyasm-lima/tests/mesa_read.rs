@@ -13,7 +13,7 @@ use polyasm_lima::testing;
 use proptest::prelude::*;
 
 mod common;
-use common::{BUILT_IN, CROSS_CHECK, Vector};
+use common::{BUILT_IN, CROSS_CHECK, RARE_FORMS, Vector};
 
 /// Reads `text`, failing the test on any error.
 fn read_ok(text: &str) -> Vec<Instr> {
@@ -53,6 +53,29 @@ fn mesas_built_in_programs_read_back_to_their_words() {
 fn every_cross_check_vector_reads_back() {
     for vector in CROSS_CHECK {
         check(vector);
+    }
+}
+
+#[test]
+fn load_sources_1_and_2_and_store_alignment_3_read_back_to_their_words() {
+    for vector in RARE_FORMS {
+        check(vector);
+        assert_eq!(encode(&read_ok(vector.text)), vector.words, "{}", vector.name);
+    }
+    // A component on the stored register is alignment 0 again, and the store's register
+    // takes no modifiers in either form.
+    let scalar = read_ok("store.t 2.y $1.y");
+    assert!(matches!(
+        scalar[0].store,
+        Some(Store::Temp {
+            alignment: Alignment::Scalar,
+            source: 5,
+            ..
+        })
+    ));
+    for text in ["store.t 2.y -$1", "store.t 2.y abs($1)", "store.t 2.y $1."] {
+        let (read, errors) = read_program(text);
+        assert_eq!(errors.len(), 1, "{text}: {errors:?} {read:?}");
     }
 }
 
@@ -324,7 +347,7 @@ fn printable(mut program: Vec<Instr>) -> Vec<Instr> {
             }
         }
         let ambiguous = |alignment: Alignment, index: u16| match alignment {
-            Alignment::Scalar => index >= 0xfffd,
+            Alignment::Scalar | Alignment::Reserved => index >= 0xfffd,
             Alignment::Vec2 => index == 0xffff,
             Alignment::Vec4 => false,
         };

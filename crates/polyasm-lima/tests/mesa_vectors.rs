@@ -7,7 +7,7 @@ use polyasm_lima::instr::{Instr, encode};
 use polyasm_lima::mesa::{print_instr, print_line, print_program};
 
 mod common;
-use common::{BUILT_IN, CROSS_CHECK, Vector};
+use common::{BUILT_IN, CROSS_CHECK, RARE_FORMS, Vector};
 
 /// Vectors whose one-source vector ops carry the identity swizzle 0xE4 in the unused second
 /// source, where Mesa's compiler writes 0: the decoded instructions are compared, not the words.
@@ -65,6 +65,13 @@ fn mesas_built_in_programs_print_and_reencode_exactly() {
 #[test]
 fn cross_check_vectors_print_and_reencode_exactly() {
     for vector in CROSS_CHECK {
+        check(vector);
+    }
+}
+
+#[test]
+fn load_sources_1_and_2_and_store_alignment_3_print_as_mesa_prints_them() {
+    for vector in RARE_FORMS {
         check(vector);
     }
 }

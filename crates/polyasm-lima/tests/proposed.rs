@@ -12,6 +12,9 @@ use polyasm_lima::print::print_proposed;
 use polyasm_lima::testing;
 use proptest::prelude::*;
 
+mod common;
+use common::RARE_FORMS;
+
 /// Whether the instruction reads vec4 register `reg` (12 or 13) anywhere.
 fn reads(instr: &Instr, reg: u8) -> bool {
     let vec = |s: &VecSource| s.reg == reg;
@@ -172,6 +175,28 @@ fn mesa_programs_print_and_reassemble_to_their_words() {
         print_proposed(&branchy),
         "branch_lt $0.x $1.y L1\nL1:\nstop, mov.s0 $0.x $1.x\nstop, discard\n"
     );
+}
+
+#[test]
+fn load_sources_1_and_2_and_store_alignment_3_print_and_reassemble_to_their_words() {
+    let proposed = [
+        "stop, load.u1 5\n",
+        "stop, load.u2 16382.w+$3.y\n",
+        "stop, store.t 2.y $1\n",
+        "store.t 16381.x+$0.w ^uniform\n",
+        "load.u1 5, store.t 2.y $1\nstop, load.u2 3.zw, store.t 7.w+$0.x $2\n",
+    ];
+    assert_eq!(proposed.len(), RARE_FORMS.len());
+    for (vector, text) in RARE_FORMS.iter().zip(proposed) {
+        let program: Vec<Instr> = decode(vector.words)
+            .expect("valid")
+            .into_iter()
+            .map(|d| d.instr)
+            .collect();
+        assert_eq!(print_proposed(&program), text, "{}", vector.name);
+        let back = assemble_proposed_text(text).unwrap_or_else(|d| panic!("{text}\n{d:#?}"));
+        assert_eq!(encode(&back), vector.words, "{}", vector.name);
+    }
 }
 
 #[test]

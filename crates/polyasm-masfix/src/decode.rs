@@ -171,6 +171,14 @@ fn read_debug(r: &mut Reader, count: usize) -> Result<DebugSection, BytecodeErro
         if usize::from(file) >= files.len() || reserved != 0 {
             return r.fail(at, format!("the debug position of instruction {index} names no file"));
         }
+        if line == 0 || column == 0 {
+            return r.fail(
+                at,
+                format!(
+                    "the debug position of instruction {index} is at line {line}, column {column}; both count from 1"
+                ),
+            );
+        }
         positions.push(DebugPos { file, line, column });
     }
     Ok(DebugSection { files, positions })

@@ -471,7 +471,7 @@ pub static CODES: &[CodeInfo] = &[
     code(
         "MX053",
         "name defined twice",
-        "A namespace holds each name once: a constant, a macro and a macro's parameters cannot share a name. A nested namespace may reuse a name.",
+        "A namespace holds each name once: a constant and a macro cannot share a name, and a macro's parameters have different names. A nested namespace may reuse a name, and a parameter may have the name of a macro or constant: inside the body it stands for the argument. A definition in a macro body is made in the namespace of the use, so a body that defines a name makes this error at its second use there.",
     ),
     code(
         "MX054",
@@ -510,8 +510,8 @@ pub static CODES: &[CodeInfo] = &[
     ),
     code(
         "MX061",
-        "definition inside a macro body",
-        "A macro body may use macros and constants, but `%define`, `%macro`, `%namespace` and `%include` belong outside it, where they are defined once.",
+        "namespace or include inside a macro body",
+        "A macro body may define constants and macros (they are made in the namespace where the macro is used), but `%namespace` and `%include` belong outside it, in a file.",
     ),
     code(
         "MX062",
@@ -934,7 +934,7 @@ impl MxError {
                 .with_help("write `%namespace name { ... }`"),
             DefinitionInBody { span, directive } => error(format!("`%{directive}` inside a macro body"))
                 .with_primary(*span, "not allowed in a body")
-                .with_help("define it outside the macro, before the macro is used"),
+                .with_help("write it outside the macro, in the file"),
             BadInclude { span } => error("invalid `%include`".into())
                 .with_primary(*span, "a file name in quotes must follow")
                 .with_help("write `%include \"file\"` (`.mx` is added when the name has no extension)"),

@@ -119,7 +119,7 @@ pub enum RunError {
     StepLimit { steps: u64 },
     /// Reading the program's input failed.
     Read(io::Error),
-    /// Writing the program's output failed.
+    /// Writing the program's output (or its trace) failed.
     Write(io::Error),
 }
 
@@ -246,14 +246,16 @@ impl Program {
 
     /// Runs like [`Program::run`], calling `trace` before each instruction with its index and
     /// the machine state. Output waiting in the buffer is written before each call, so a trace
-    /// on another stream interleaves with the program's output.
+    /// on another stream interleaves with the program's output. A trace that fails to write
+    /// (its reader closed the pipe, a full disk) stops the run with its error as a
+    /// [`RunError::Write`].
     pub fn run_traced(
         &self,
         machine: &mut Machine,
         input: &mut dyn Read,
         output: &mut dyn Write,
         limits: Limits,
-        trace: &mut dyn FnMut(TraceStep),
+        trace: &mut dyn FnMut(TraceStep) -> io::Result<()>,
     ) -> Result<Stats, RunError> {
         let mut io = Io::new(input, output);
         let result = self.run_slow(machine, &mut io, limits, 0, 0, Some(trace));
@@ -565,7 +567,7 @@ impl Program {
         limits: Limits,
         mut pc: usize,
         mut steps: u64,
-        mut trace: Option<&mut dyn FnMut(TraceStep)>,
+        mut trace: Option<&mut dyn FnMut(TraceStep) -> io::Result<()>>,
     ) -> Result<Stats, RunError> {
         let max = limits.max_steps.unwrap_or(u64::MAX);
         while let Some(instr) = self.instrs.get(pc) {
@@ -581,7 +583,8 @@ impl Program {
                     h: machine.h,
                     r: machine.r,
                     m: machine.m(),
-                });
+                })
+                .map_err(RunError::Write)?;
             }
             steps += 1;
             pc = match step(instr, pc, machine, io) {

@@ -66,6 +66,8 @@ struct Namespace {
     parent: Option<usize>,
     children: HashMap<String, usize>,
     defines: HashMap<String, (Token, Span)>,
+    /// Constants whose definition failed (reported): a use of one is no further error.
+    failed: HashSet<String>,
     macros: HashMap<String, usize>,
     usings: Vec<usize>,
     used: HashSet<usize>,
@@ -84,9 +86,16 @@ struct MacroDef {
 #[derive(Clone, Copy)]
 struct Scope<'a> {
     namespace: usize,
+    /// The namespace definitions made here go into: the file's current namespace, also in
+    /// the bodies of the uses written there (a body defines at its use, not in its own
+    /// namespace).
+    defines_in: usize,
     params: Option<(&'a [String], &'a [Vec<Token>])>,
     origin: u32,
     depth: usize,
+    /// What is made here goes into the current file's program (not into an argument, a
+    /// built name, a constant's value or a compile-time body).
+    in_program: bool,
 }
 
 impl Scope<'_> {
@@ -106,6 +115,8 @@ enum Meaning {
     Param(usize),
     Define(Token),
     Macro(usize),
+    /// A constant whose definition failed.
+    Failed,
 }
 
 /// The macro expander of one assembly.
@@ -121,6 +132,10 @@ pub struct Expander<'c> {
     name_ids: HashMap<String, u32>,
     /// Errors with the expansion they arose in.
     pub errors: Vec<(MxError, u32)>,
+    /// Errors made so far, counting those not reported again ([`Self::report`]).
+    failures: usize,
+    /// The code and place of each error reported from a macro body.
+    reported: HashSet<(&'static str, Span)>,
     made: usize,
     /// Set when a use inside a word failed: the line it is on is dropped, up to its end.
     broken_line: bool,
@@ -131,6 +146,11 @@ pub struct Expander<'c> {
     loader: Option<IncludeLoader>,
     /// Tokens of included files, in the order the files were finished.
     included: Vec<Token>,
+    /// What outputs held when expansion went on into an argument or a compile-time body, and
+    /// whether each was the program's ([`Self::set_aside`]).
+    set_aside: Vec<(Vec<Token>, bool)>,
+    /// The first of [`Self::set_aside`] made in the file being expanded.
+    file_base: usize,
     ctime: &'c mut dyn CompileTime,
 }
 
@@ -145,6 +165,8 @@ impl<'c> Expander<'c> {
             names: Vec::new(),
             name_ids: HashMap::new(),
             errors: Vec::new(),
+            failures: 0,
+            reported: HashSet::new(),
             made: 0,
             broken_line: false,
             looked: 0,
@@ -152,6 +174,8 @@ impl<'c> Expander<'c> {
             suggestions: SuggestionBudget::new(MAX_EXPANDED_TOKENS),
             loader,
             included: Vec::new(),
+            set_aside: Vec::new(),
+            file_base: 0,
             ctime,
         }
     }
@@ -199,7 +223,18 @@ impl<'c> Expander<'c> {
     }
 
     fn error(&mut self, error: MxError, scope: &Scope) {
-        self.errors.push((error, scope.origin));
+        self.report(error, scope.origin);
+    }
+
+    /// Records an error made in expansion `origin`. An error in a macro body is reported
+    /// once for its place and code, however many uses expand the body: one mistake, one
+    /// error. [`Self::failures`] counts it every time, so that each use still knows it failed.
+    fn report(&mut self, error: MxError, origin: u32) {
+        self.failures += 1;
+        if origin != NO_EXPANSION && !self.reported.insert((error.code(), error.span())) {
+            return;
+        }
+        self.errors.push((error, origin));
     }
 
     /// Expands a whole file: the tokens of every file it includes (in the order they were
@@ -207,9 +242,11 @@ impl<'c> Expander<'c> {
     pub fn expand_file(&mut self, sources: &mut SourceMap, tokens: &[Token]) -> Vec<Token> {
         let scope = Scope {
             namespace: 0,
+            defines_in: 0,
             params: None,
             origin: NO_EXPANSION,
             depth: 0,
+            in_program: true,
         };
         let mut out = Vec::with_capacity(tokens.len());
         self.process(sources, tokens, &scope, &mut out);
@@ -247,6 +284,16 @@ impl<'c> Expander<'c> {
             self.error(MxError::ExpansionTooLarge { span }, scope);
         }
         self.made += 1;
+        !self.over_budget()
+    }
+
+    /// Counts `n` tokens copied by a definition against the budget; false (after one error)
+    /// once it is spent.
+    fn spend_many(&mut self, n: usize, span: Span, scope: &Scope) -> bool {
+        if self.made <= MAX_EXPANDED_TOKENS && self.made.saturating_add(n) > MAX_EXPANDED_TOKENS {
+            self.error(MxError::ExpansionTooLarge { span }, scope);
+        }
+        self.made = self.made.saturating_add(n);
         !self.over_budget()
     }
 
@@ -310,34 +357,11 @@ impl<'c> Expander<'c> {
         let first = tokens.get(next).filter(|t| t.joined)?;
         if let Tok::Open(_) = first.tok {
             let end = Self::group_end(tokens, next)?;
-            if scope.depth >= MAX_EXPANSION_DEPTH {
-                self.error(
-                    MxError::ExpansionTooDeep {
-                        span: tokens[at].span.to(first.span),
-                    },
-                    scope,
-                );
-                return Some((Name::Failed, end));
-            }
-            let errors = self.errors.len();
-            let mut inner = Vec::new();
-            let deeper = Scope {
-                depth: scope.depth + 1,
-                ..*scope
+            return match self.built_name(sources, tokens, at, next, end, scope) {
+                Some(Some(name)) => Some((Name::Built(name), end)),
+                Some(None) => Some((Name::Failed, end)),
+                None => None,
             };
-            self.process(sources, &tokens[next + 1..end - 1], &deeper, &mut inner);
-            if self.errors.len() > errors || self.over_budget() {
-                return Some((Name::Failed, end));
-            }
-            let name: String = inner
-                .iter()
-                .filter(|t| !matches!(t.tok, Tok::Open(_) | Tok::Close(_)))
-                .map(|t| self.text(sources, t).to_string())
-                .collect();
-            if name.is_empty() {
-                return None;
-            }
-            return Some((Name::Built(name), end));
         }
         let mut end = next;
         while let Some(t) = tokens.get(end).filter(|t| end == next || t.joined) {
@@ -351,6 +375,55 @@ impl<'c> Expander<'c> {
         }
         let name = tokens[next..end].iter().map(|t| self.text(sources, t)).collect();
         Some((Name::Built(name), end))
+    }
+
+    /// The name a bracket group `tokens[open..end]` builds: its pieces expanded and their
+    /// texts joined (a character or string stands for what it holds, so `%("x")` is `%x`).
+    /// `Some(None)` when building it made errors (reported); `None` when it builds nothing.
+    fn built_name(
+        &mut self,
+        sources: &mut SourceMap,
+        tokens: &[Token],
+        sigil: usize,
+        open: usize,
+        end: usize,
+        scope: &Scope,
+    ) -> Option<Option<String>> {
+        if scope.depth >= MAX_EXPANSION_DEPTH {
+            self.error(
+                MxError::ExpansionTooDeep {
+                    span: tokens[sigil].span.to(tokens[open].span),
+                },
+                scope,
+            );
+            return Some(None);
+        }
+        let errors = self.failures;
+        let mut inner = Vec::new();
+        let deeper = Scope {
+            depth: scope.depth + 1,
+            in_program: false,
+            ..*scope
+        };
+        self.process(sources, &tokens[open + 1..end - 1], &deeper, &mut inner);
+        if self.failures > errors || self.over_budget() {
+            return Some(None);
+        }
+        let name: String = inner
+            .iter()
+            .filter(|t| !matches!(t.tok, Tok::Open(_) | Tok::Close(_) | Tok::Newline))
+            .map(|t| self.piece_text(sources, t))
+            .collect();
+        (!name.is_empty()).then_some(Some(name))
+    }
+
+    /// The text a token adds to a name built from pieces.
+    fn piece_text(&self, sources: &SourceMap, token: &Token) -> String {
+        let text = self.text(sources, token);
+        match token.tok {
+            Tok::Char | Tok::Str => String::from_utf8_lossy(&crate::lexer::unquote(text)).into_owned(),
+            _ => text.to_string(),
+        }
     }
 
     /// Handles the directive or use at `at`; the index after it.
@@ -378,7 +451,8 @@ impl<'c> Expander<'c> {
             }
             end
         };
-        let Some((built, after)) = self.name(sources, tokens, at, scope) else {
+        let named = self.set_aside(out, scope, |this| this.name(sources, tokens, at, scope));
+        let Some((built, after)) = named else {
             self.error(
                 MxError::MissingDirectiveName {
                     span: sigil.span,
@@ -409,7 +483,9 @@ impl<'c> Expander<'c> {
             return give_up(self, out);
         };
         if !compile_time && DIRECTIVES.contains(&name.as_str()) {
-            if scope.in_body() && name != "using" {
+            // A body may define constants and macros (they go where the use is), but it
+            // cannot open a namespace or include a file.
+            if scope.in_body() && matches!(name.as_str(), "namespace" | "include") {
                 self.error(
                     MxError::DefinitionInBody {
                         span: name_span,
@@ -420,7 +496,7 @@ impl<'c> Expander<'c> {
                 return Self::line_end(tokens, after);
             }
             return match name.as_str() {
-                "define" => self.define(sources, tokens, after, name_span, scope),
+                "define" => self.set_aside(out, scope, |this| this.define(sources, tokens, after, name_span, scope)),
                 "macro" => self.macro_definition(sources, tokens, after, name_span, scope),
                 "namespace" => self.namespace(sources, tokens, after, name_span, scope, out),
                 "using" => self.using(sources, tokens, after, name_span, scope),
@@ -433,6 +509,8 @@ impl<'c> Expander<'c> {
                 Ok(end) => end,
                 Err(end) => stand_in(self, out, name_span, end),
             },
+            // Its definition's error said what is wrong.
+            Some(Meaning::Failed) => give_up(self, out),
             Some(_) if compile_time => {
                 self.error(MxError::CompileTimeNotMacro { span: name_span, name }, scope);
                 give_up(self, out)
@@ -479,6 +557,20 @@ impl<'c> Expander<'c> {
                 give_up(self, out)
             }
         }
+    }
+
+    /// An argument without the line breaks before and after it: an argument may start or end
+    /// on another line than its comma (`%pair(9,` then `10)`); the breaks inside it stay.
+    fn trim_lines(tokens: &[Token]) -> &[Token] {
+        let start = tokens
+            .iter()
+            .position(|t| t.tok != Tok::Newline)
+            .unwrap_or(tokens.len());
+        let end = tokens
+            .iter()
+            .rposition(|t| t.tok != Tok::Newline)
+            .map_or(start, |i| i + 1);
+        &tokens[start..end]
     }
 
     /// The index of the line break that ends the line `at` is on (or the end).
@@ -546,6 +638,7 @@ impl<'c> Expander<'c> {
                 .get(*last)
                 .map(|(value, _)| Meaning::Define(*value))
                 .or_else(|| ns.macros.get(*last).map(|&m| Meaning::Macro(m)))
+                .or_else(|| ns.failed.contains(*last).then_some(Meaning::Failed))
         };
         if !namespaces.is_empty() {
             let ns = self.namespace_path(namespaces, span, scope)?;
@@ -585,7 +678,7 @@ impl<'c> Expander<'c> {
 
     /// Whether `name` is free in `namespace`; records the error if not.
     fn claim(&mut self, name: &str, span: Span, scope: &Scope) -> bool {
-        let ns = &self.namespaces[scope.namespace];
+        let ns = &self.namespaces[scope.defines_in];
         let first = ns
             .defines
             .get(name)
@@ -607,11 +700,40 @@ impl<'c> Expander<'c> {
         }
     }
 
-    /// The name of a definition: the joined name pieces from `at` (after spaces).
-    fn definition_name(&self, sources: &SourceMap, tokens: &[Token], at: usize) -> Option<(String, Span, usize)> {
-        let first = tokens
-            .get(at)
-            .filter(|t| matches!(t.tok, Tok::Letters | Tok::Punct('_')))?;
+    /// The name of a definition: the joined name pieces from `at` (after spaces), or a
+    /// bracket group that builds it (`%define (w_(3)) 33`). `Ok` with the name, its span and
+    /// the index after it; `Err(None)` when no name is there, `Err(Some(end))` when building
+    /// it failed (reported) and the name ends before `end`.
+    fn definition_name(
+        &mut self,
+        sources: &mut SourceMap,
+        tokens: &[Token],
+        at: usize,
+        scope: &Scope,
+        bad: fn(Span, &'static str) -> MxError,
+    ) -> Result<(String, Span, usize), Option<usize>> {
+        let Some(first) = tokens.get(at) else {
+            return Err(None);
+        };
+        if let Tok::Open(_) = first.tok {
+            let Some(end) = Self::group_end(tokens, at) else {
+                return Err(None);
+            };
+            let span = first.span.to(tokens[end - 1].span);
+            return match self.built_name(sources, tokens, at, at, end, scope) {
+                Some(Some(name)) if crate::encode::is_label_name(&name) => Ok((name, span, end)),
+                Some(Some(_)) => {
+                    let problem = "the name built must be letters, digits and `_`, not starting with a digit";
+                    self.error(bad(span, problem), scope);
+                    Err(Some(end))
+                }
+                Some(None) => Err(Some(end)),
+                None => Err(None),
+            };
+        }
+        if !matches!(first.tok, Tok::Letters | Tok::Punct('_')) {
+            return Err(None);
+        }
         let mut end = at + 1;
         while tokens
             .get(end)
@@ -620,21 +742,26 @@ impl<'c> Expander<'c> {
             end += 1;
         }
         let name = tokens[at..end].iter().map(|t| self.text(sources, t)).collect();
-        Some((name, first.span.to(tokens[end - 1].span), end))
+        Ok((name, first.span.to(tokens[end - 1].span), end))
     }
 
     /// `%define NAME value`.
     fn define(&mut self, sources: &mut SourceMap, tokens: &[Token], at: usize, head: Span, scope: &Scope) -> usize {
         let end = Self::line_end(tokens, at);
-        let Some((name, name_span, after)) = self.definition_name(sources, tokens, at) else {
-            self.error(
-                MxError::BadDefine {
-                    span: tokens.get(at).filter(|_| at < end).map_or(head, |t| t.span),
-                    problem: "a name must follow `%define`",
-                },
-                scope,
-            );
-            return end;
+        let bad = |span, problem| MxError::BadDefine { span, problem };
+        let (name, name_span, after) = match self.definition_name(sources, tokens, at, scope, bad) {
+            Ok(found) => found,
+            Err(Some(_)) => return end,
+            Err(None) => {
+                self.error(
+                    MxError::BadDefine {
+                        span: tokens.get(at).filter(|_| at < end).map_or(head, |t| t.span),
+                        problem: "a name must follow `%define`",
+                    },
+                    scope,
+                );
+                return end;
+            }
         };
         let value_tokens: &[Token] = match tokens.get(after).map(|t| t.tok) {
             Some(Tok::Open(_)) => match Self::group_end(tokens, after) {
@@ -644,7 +771,17 @@ impl<'c> Expander<'c> {
             _ => &tokens[after..end],
         };
         let mut value = Vec::new();
-        self.process(sources, value_tokens, scope, &mut value);
+        let errors = self.failures;
+        let in_value = Scope {
+            in_program: false,
+            ..*scope
+        };
+        self.process(sources, value_tokens, &in_value, &mut value);
+        if self.failures > errors || self.over_budget() {
+            // The value's own error says what is wrong; uses of the name make no more.
+            self.namespaces[scope.defines_in].failed.insert(name);
+            return end;
+        }
         value.retain(|t| !matches!(t.tok, Tok::Open(_) | Tok::Close(_) | Tok::Newline));
         let span = value_tokens
             .first()
@@ -652,23 +789,31 @@ impl<'c> Expander<'c> {
         match value.as_slice() {
             [one] if matches!(one.tok, Tok::Number | Tok::Char) => {
                 if self.claim(&name, name_span, scope) {
-                    self.namespaces[scope.namespace].defines.insert(name, (*one, name_span));
+                    self.namespaces[scope.defines_in]
+                        .defines
+                        .insert(name, (*one, name_span));
                 }
             }
-            [] => self.error(
-                MxError::BadDefine {
-                    span: name_span,
-                    problem: "a value must follow the name",
-                },
-                scope,
-            ),
-            _ => self.error(
-                MxError::BadDefine {
-                    span,
-                    problem: "the value must be one number or character",
-                },
-                scope,
-            ),
+            [] => {
+                self.error(
+                    MxError::BadDefine {
+                        span: name_span,
+                        problem: "a value must follow the name",
+                    },
+                    scope,
+                );
+                self.namespaces[scope.defines_in].failed.insert(name);
+            }
+            _ => {
+                self.error(
+                    MxError::BadDefine {
+                        span,
+                        problem: "the value must be one number or character",
+                    },
+                    scope,
+                );
+                self.namespaces[scope.defines_in].failed.insert(name);
+            }
         }
         end
     }
@@ -683,9 +828,21 @@ impl<'c> Expander<'c> {
         scope: &Scope,
     ) -> usize {
         let bad = |span: Span, problem: &'static str| MxError::BadMacro { span, problem };
-        let Some((name, name_span, after)) = self.definition_name(sources, tokens, at) else {
-            self.error(bad(head, "a name must follow `%macro`"), scope);
-            return Self::line_end(tokens, at);
+        let (name, name_span, after) = match self.definition_name(sources, tokens, at, scope, bad) {
+            Ok(found) => found,
+            Err(None) => {
+                self.error(bad(head, "a name must follow `%macro`"), scope);
+                return Self::line_end(tokens, at);
+            }
+            Err(Some(mut end)) => {
+                // The parameter list and the body go with the error, so that they make no more.
+                for _ in 0..2 {
+                    if tokens.get(end).is_some_and(|t| matches!(t.tok, Tok::Open(_))) {
+                        end = Self::group_end(tokens, end).unwrap_or(tokens.len());
+                    }
+                }
+                return end;
+            }
         };
         let params_end = match tokens.get(after).map(|t| t.tok) {
             Some(Tok::Open(_)) => Self::group_end(tokens, after),
@@ -727,35 +884,22 @@ impl<'c> Expander<'c> {
                     self.error(bad(span, problem), scope);
                     ok = false;
                 }
-                None => {
-                    // A parameter may not reuse a name of the macro's own namespace.
-                    if self.namespaces[scope.namespace].defines.contains_key(&text)
-                        || self.namespaces[scope.namespace].macros.contains_key(&text)
-                        || text == name
-                    {
-                        self.error(
-                            MxError::NameDefinedTwice {
-                                span,
-                                first: None,
-                                name: text.clone(),
-                            },
-                            scope,
-                        );
-                        ok = false;
-                    }
-                    params.push(text);
-                }
+                // A parameter shadows any macro or constant of the same name in the body.
+                None => params.push(text),
             }
         }
-        if ok && self.claim(&name, name_span, scope) {
+        // The body is kept as written; copying it counts against the expansion budget, so
+        // that a body defining a macro at each of many uses stays linear.
+        let body = &tokens[body_start + 1..body_end - 1];
+        if ok && self.spend_many(body.len(), name_span, scope) && self.claim(&name, name_span, scope) {
             let id = self.macros.len();
             self.macros.push(MacroDef {
                 span: name_span,
                 params: params.into(),
-                body: tokens[body_start + 1..body_end - 1].into(),
-                namespace: scope.namespace,
+                body: body.into(),
+                namespace: scope.defines_in,
             });
-            self.namespaces[scope.namespace].macros.insert(name, id);
+            self.namespaces[scope.defines_in].macros.insert(name, id);
         }
         body_end
     }
@@ -770,7 +914,8 @@ impl<'c> Expander<'c> {
         scope: &Scope,
         out: &mut Vec<Token>,
     ) -> usize {
-        let Some((name, name_span, after)) = self.definition_name(sources, tokens, at) else {
+        let bad = |span, problem| MxError::BadNamespace { span, problem };
+        let Ok((name, name_span, after)) = self.definition_name(sources, tokens, at, scope, bad) else {
             self.error(
                 MxError::BadNamespace {
                     span: head,
@@ -808,6 +953,7 @@ impl<'c> Expander<'c> {
         };
         let inner = Scope {
             namespace: child,
+            defines_in: child,
             ..*scope
         };
         self.process(sources, &tokens[after + 1..end - 1], &inner, out);
@@ -857,16 +1003,20 @@ impl<'c> Expander<'c> {
                 let len = text.len();
                 let (file_tokens, lex_errors) = crate::lexer::lex(file, text);
                 for error in lex_errors {
-                    self.errors.push((crate::lex_error(error, text), NO_EXPANSION));
+                    self.report(crate::lex_error(error, text), NO_EXPANSION);
                 }
                 let root = Scope {
                     namespace: 0,
+                    defines_in: 0,
                     params: None,
                     origin: NO_EXPANSION,
                     depth: scope.depth,
+                    in_program: true,
                 };
                 let mut module = Vec::with_capacity(file_tokens.len());
+                let base = std::mem::replace(&mut self.file_base, self.set_aside.len());
                 self.process(sources, &file_tokens, &root, &mut module);
+                self.file_base = base;
                 // A last line without a line break must not run into the next file's first.
                 if module.last().is_some_and(|t| t.tok != Tok::Newline) {
                     module.push(Token::new(Tok::Newline, Span::new(file, len, len), false));
@@ -927,35 +1077,17 @@ impl<'c> Expander<'c> {
         let inner = &tokens[after + 1..args_end - 1];
         let in_args = Scope {
             depth: scope.depth + 1,
+            in_program: false,
             ..*scope
         };
-        let mut args: Vec<Vec<Token>> = Vec::new();
-        let errors = self.errors.len();
-        if inner.iter().any(|t| t.tok != Tok::Newline) {
-            let mut start = 0;
-            let mut i = 0;
-            while i < inner.len() {
-                match inner[i].tok {
-                    Tok::Open(_) => {
-                        i = Self::group_end(inner, i).unwrap_or(inner.len());
-                        continue;
-                    }
-                    Tok::Comma => {
-                        let mut arg = Vec::new();
-                        self.process(sources, &inner[start..i], &in_args, &mut arg);
-                        args.push(arg);
-                        start = i + 1;
-                    }
-                    _ => {}
-                }
-                i += 1;
-            }
-            let mut arg = Vec::new();
-            self.process(sources, &inner[start..], &in_args, &mut arg);
-            args.push(arg);
+        let errors = self.failures;
+        let mut args = self.set_aside(out, scope, |this| this.arguments(sources, inner, &in_args));
+        // `%one()` passes one empty argument to a macro of one parameter.
+        if args.is_empty() && self.macros[id].params.len() == 1 {
+            args.push(Vec::new());
         }
         // An argument that failed would only make more errors in the body.
-        if self.errors.len() > errors || self.over_budget() {
+        if self.failures > errors || self.over_budget() {
             return Err(args_end);
         }
         let takes = self.macros[id].params.len();
@@ -987,19 +1119,92 @@ impl<'c> Expander<'c> {
         let body = Rc::clone(&def.body);
         let inner_scope = Scope {
             namespace,
+            defines_in: scope.defines_in,
             params: Some((&params, &args)),
             origin,
             depth: scope.depth + 1,
+            in_program: scope.in_program && !compile_time,
         };
         if !compile_time {
             self.process(sources, &body, &inner_scope, out);
             return Ok(args_end);
         }
         let mut code = Vec::new();
-        self.process(sources, &body, &inner_scope, &mut code);
-        let value = self.run_compile_time(sources, &code, use_span, scope, origin);
-        self.emit_number(value.unwrap_or(0), use_span, sigil.joined, scope, out);
-        Ok(args_end)
+        let errors = self.failures;
+        self.set_aside(out, scope, |this| this.process(sources, &body, &inner_scope, &mut code));
+        // A body whose expansion failed is not assembled: its errors are reported, and a
+        // compile-time call that recurses makes one error, not one per level.
+        let value = if self.failures > errors || self.over_budget() {
+            None
+        } else {
+            self.run_compile_time(sources, &code, use_span, scope, origin, out)
+        };
+        match value {
+            Some(value) => {
+                self.emit_number(value, use_span, sigil.joined, scope, out);
+                Ok(args_end)
+            }
+            // The use failed: it stands in as any failed use does.
+            None => Err(args_end),
+        }
+    }
+
+    /// The arguments of a use, `inner` being what its brackets hold: split at top-level
+    /// commas, each expanded without the line breaks around it.
+    fn arguments(&mut self, sources: &mut SourceMap, inner: &[Token], in_args: &Scope) -> Vec<Vec<Token>> {
+        let mut args: Vec<Vec<Token>> = Vec::new();
+        if !inner.iter().any(|t| t.tok != Tok::Newline) {
+            return args;
+        }
+        let mut start = 0;
+        let mut i = 0;
+        while i < inner.len() {
+            match inner[i].tok {
+                Tok::Open(_) => {
+                    i = Self::group_end(inner, i).unwrap_or(inner.len());
+                    continue;
+                }
+                Tok::Comma => {
+                    let mut arg = Vec::new();
+                    self.process(sources, Self::trim_lines(&inner[start..i]), in_args, &mut arg);
+                    args.push(arg);
+                    start = i + 1;
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        let mut arg = Vec::new();
+        self.process(sources, Self::trim_lines(&inner[start..]), in_args, &mut arg);
+        args.push(arg);
+        args
+    }
+
+    /// Runs `f` with what `out` holds set aside (moved, not copied), so that a compile-time
+    /// call inside can see the program made so far; `out` gets it back afterwards.
+    fn set_aside<R>(&mut self, out: &mut Vec<Token>, scope: &Scope, f: impl FnOnce(&mut Self) -> R) -> R {
+        self.set_aside.push((std::mem::take(out), scope.in_program));
+        let result = f(self);
+        *out = self.set_aside.pop().expect("set aside above").0;
+        result
+    }
+
+    /// The program before a compile-time call: the files finished so far, then the complete
+    /// lines the current file has made (`out` when the call is made in the program itself).
+    fn program_so_far(&self, out: &[Token], scope: &Scope) -> Vec<Token> {
+        let current: &[Token] = if scope.in_program {
+            out
+        } else {
+            self.set_aside[self.file_base.min(self.set_aside.len())..]
+                .iter()
+                .find(|(_, in_program)| *in_program)
+                .map_or(&[], |(tokens, _)| tokens.as_slice())
+        };
+        let lines = current.iter().rposition(|t| t.tok == Tok::Newline).map_or(0, |i| i + 1);
+        let mut program = Vec::with_capacity(self.included.len() + lines);
+        program.extend_from_slice(&self.included);
+        program.extend_from_slice(&current[..lines]);
+        program
     }
 
     /// The index of `name` among the names of expansions.
@@ -1031,7 +1236,11 @@ impl<'c> Expander<'c> {
         );
     }
 
-    /// Assembles and runs a compile-time body; `r` afterwards, or `None` after the errors.
+    /// Assembles and runs a compile-time body; `r` afterwards, or `None` after the errors. A
+    /// body that jumps to labels it does not define (a procedure of the program) runs after
+    /// the program made so far, as in the reference: the body first, then `jmp end`, then that
+    /// program, so that the run starts at the body and ends after it.
+    #[allow(clippy::too_many_arguments)]
     fn run_compile_time(
         &mut self,
         sources: &SourceMap,
@@ -1039,11 +1248,32 @@ impl<'c> Expander<'c> {
         at: Span,
         scope: &Scope,
         origin: u32,
+        out: &[Token],
     ) -> Option<u16> {
-        let text_of = |t: &Token| self.text(sources, t).to_string();
-        let (assembled, errors) = crate::encode_tokens(code, &text_of, sources.get(at.source).text().len());
+        let text_len = sources.get(at.source).text().len();
+        let (mut assembled, mut errors) = {
+            let text_of = |t: &Token| self.text(sources, t).to_string();
+            crate::encode_tokens(code, &text_of, text_len)
+        };
+        let only_labels_missing = !errors.is_empty() && errors.iter().all(|(e, _)| e.code() == "MX033");
+        if assembled.is_none() && only_labels_missing {
+            let program = self.program_so_far(out, scope);
+            if !program.is_empty() && self.spend_many(code.len() + program.len(), at, scope) {
+                let mut joined = Vec::with_capacity(code.len() + program.len() + 4);
+                joined.extend_from_slice(code);
+                joined.extend(self.made_line(&["jmp", "end"], at, origin));
+                joined.extend(program);
+                let text_of = |t: &Token| self.text(sources, t).to_string();
+                let (with_program, _) = crate::encode_tokens(&joined, &text_of, text_len);
+                if with_program.is_some() {
+                    (assembled, errors) = (with_program, Vec::new());
+                }
+            }
+        }
         let failed = assembled.is_none();
-        self.errors.extend(errors);
+        for (error, origin) in errors {
+            self.report(error, origin);
+        }
         if failed {
             self.error(
                 MxError::CompileTimeFailed {
@@ -1058,10 +1288,36 @@ impl<'c> Expander<'c> {
         match self.ctime.run(&assembled) {
             Ok(r) => Some(r),
             Err(error) => {
-                self.errors.push((error, origin));
+                self.report(error, origin);
                 None
             }
         }
+    }
+
+    /// A line the macro system writes: its words, then a line break, standing at `at`.
+    fn made_line(&mut self, words: &[&str], at: Span, origin: u32) -> Vec<Token> {
+        let mut line = vec![Token {
+            tok: Tok::Newline,
+            span: Span::new(at.source, at.start as usize, at.start as usize),
+            joined: false,
+            origin,
+            text: SOURCE_TEXT,
+            close: 0,
+        }];
+        for word in words {
+            let text = self.texts.len() as u32;
+            self.texts.push((*word).to_string());
+            line.push(Token {
+                tok: Tok::Letters,
+                span: at,
+                joined: false,
+                origin,
+                text,
+                close: 0,
+            });
+        }
+        line.push(line[0]);
+        line
     }
 }
 

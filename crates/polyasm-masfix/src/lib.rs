@@ -149,6 +149,45 @@ impl CompileTime for CompileTimeVm<'_> {
     }
 }
 
+/// Where compile-time code prints: a reader that stopped early (`| head`) is no error, the
+/// rest is dropped quietly and the code runs on; any other failed write (a full disk) stops the
+/// printing and is remembered, to be reported once as PA003 after assembly. Either way the
+/// compile-time code itself never sees an error.
+struct CompileTimeOutput<'w> {
+    inner: &'w mut dyn std::io::Write,
+    closed: bool,
+    failed: Option<std::io::Error>,
+}
+
+impl CompileTimeOutput<'_> {
+    fn stop(&mut self, error: std::io::Error) {
+        self.closed = true;
+        if error.kind() != std::io::ErrorKind::BrokenPipe && self.failed.is_none() {
+            self.failed = Some(error);
+        }
+    }
+}
+
+impl std::io::Write for CompileTimeOutput<'_> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        if !self.closed
+            && let Err(error) = self.inner.write_all(bytes)
+        {
+            self.stop(error);
+        }
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        if !self.closed
+            && let Err(error) = self.inner.flush()
+        {
+            self.stop(error);
+        }
+        Ok(())
+    }
+}
+
 /// Assembles source `file` of `sources` (and the files it includes, which are added to
 /// `sources`) to a bytecode file; compile-time code prints to `ctime.output`.
 pub fn assemble(
@@ -225,20 +264,19 @@ fn diagnostics_of(
     expander: &expand::Expander,
     sources: &SourceMap,
 ) -> Vec<Diagnostic> {
-    errors.sort_by_key(|(e, _)| {
+    // A mistake in a macro body is one error, however many uses expand the body: the first
+    // of each code at each place made by expansion is kept.
+    let mut seen = std::collections::HashSet::new();
+    errors.retain(|(e, origin)| *origin == lexer::NO_EXPANSION || seen.insert((e.code(), e.span())));
+    // Under `--max-errors`, only the diagnostics that will be shown are kept.
+    polyasm_core::diagnostic::in_order(errors.iter().map(|(e, origin)| {
         let span = e.span();
-        (span.source.index(), span.start)
-    });
-    errors
-        .iter()
-        .map(|(e, origin)| {
-            let mut d = e.to_diagnostic();
-            for note in expander.notes(sources, *origin) {
-                d = d.with_note(note);
-            }
-            d
-        })
-        .collect()
+        let mut d = e.to_diagnostic();
+        for note in expander.notes(sources, *origin) {
+            d = d.with_note(note);
+        }
+        ((span.source.index(), span.start), d)
+    }))
 }
 
 /// The expanded program as source text, one line per line of tokens (empty lines left out),
@@ -475,20 +513,22 @@ fn run_object(object: &Object, options: &TargetOptions, sources: &mut SourceMap,
         let mut trace = |step: exec::TraceStep| {
             let place = debug.and_then(|d| d.describe(step.index)).unwrap_or_default();
             let instr = print::print_instruction(&bytecode.instrs[step.index]);
-            let _ = writeln!(
+            writeln!(
                 stderr,
                 "{:>5}  {place:<24} {instr:<16} h={} r={} m={}",
                 step.index, step.h, step.r, step.m
-            );
+            )
         };
         program.run_traced(&mut machine, io.stdin, io.stdout, limits, &mut trace)
     } else {
         program.run(&mut machine, io.stdin, io.stdout, limits)
     };
-    if let Some((first, last)) = settings.dump {
-        let _ = io.stderr.write_all(exec::dump_memory(&machine, first, last).as_bytes());
-    }
     let mut diagnostics = Vec::new();
+    if let Some((first, last)) = settings.dump {
+        let dumped = io.stderr.write_all(exec::dump_memory(&machine, first, last).as_bytes());
+        // A closed pipe is quiet, as for the trace; a full disk is PA003.
+        diagnostics.extend(dumped.err().and_then(|e| polyasm_core::stream::stdout_failed(&e)));
+    }
     match result {
         Ok(_) => {}
         Err(exec::RunError::JumpOutOfRange { at, target, .. }) => {
@@ -504,7 +544,13 @@ fn run_object(object: &Object, options: &TargetOptions, sources: &mut SourceMap,
             .with_help("jump to `end` to stop the program; labels name instructions inside it");
             d = match (span, place) {
                 (Some(span), _) => d.with_primary(span, "this jump"),
-                (None, Some(place)) => d.with_note(format!("the instruction was written at {place}")),
+                // The source is not loaded (a bytecode file): the place the debug section
+                // names stands as the diagnostic's file, `prog.mx:3:5`, in every format.
+                (None, Some(place)) => {
+                    let mut d = d;
+                    d.file = Some(sources.add(place, ""));
+                    d
+                }
                 (None, None) => d,
             };
             diagnostics.push(d);
@@ -636,9 +682,24 @@ impl Target for MasfixTarget {
         out: &mut dyn std::io::Write,
     ) -> Outcome<Object> {
         let steps = ctime_steps(options).unwrap_or(DEFAULT_CTIME_STEPS);
-        let mut ctime = CompileTimeVm::new(steps, out);
-        let outcome = assemble(sources, file, &assemble_options(options), &mut ctime);
+        let mut output = CompileTimeOutput {
+            inner: out,
+            closed: false,
+            failed: None,
+        };
+        let mut ctime = CompileTimeVm::new(steps, &mut output);
+        let mut outcome = assemble(sources, file, &assemble_options(options), &mut ctime);
         let _ = ctime.output.flush();
+        if let Some(error) = output.failed {
+            outcome.value = None;
+            outcome.diagnostics.push(Diagnostic::error(
+                "PA003",
+                format!(
+                    "cannot write the output of compile-time code: {}",
+                    polyasm_core::fs::reason(&error)
+                ),
+            ));
+        }
         outcome
     }
 

@@ -100,9 +100,20 @@ pub fn atoms(tokens: &[Token], text_of: impl Fn(&Token) -> String, atoms: &mut V
             }
             _ => {}
         }
-        // A run of joined tokens, up to a `:` or `,`.
+        // A run of joined tokens, up to a `:` or `,`; inside a token list opened within the
+        // run, spaces join too (`outu( r )` is `outur`). A list that starts a run is a group of
+        // its own (`{ str 0 }` from an argument is `str 0`).
+        let mut depth = 0usize;
         let mut end = i + 1;
-        while end < tokens.len() && tokens[end].joined && !matches!(tokens[end].tok, Tok::Colon | Tok::Comma) {
+        while end < tokens.len()
+            && (depth > 0 || tokens[end].joined)
+            && !matches!(tokens[end].tok, Tok::Colon | Tok::Comma)
+        {
+            match tokens[end].tok {
+                Tok::Open(_) => depth += 1,
+                Tok::Close(_) => depth = depth.saturating_sub(1),
+                _ => {}
+            }
             end += 1;
         }
         let run = &tokens[i..end];
@@ -121,7 +132,19 @@ pub fn atoms(tokens: &[Token], text_of: impl Fn(&Token) -> String, atoms: &mut V
             [only] if only.tok == Tok::Str => AtomKind::Str,
             _ => AtomKind::Name,
         };
-        let text: String = pieces.iter().map(|t| text_of(t)).collect();
+        // In a name made of pieces, a character or string stands for what it holds
+        // (`out('u')` is `outu`).
+        let text: String = if kind == AtomKind::Name {
+            pieces
+                .iter()
+                .map(|t| match t.tok {
+                    Tok::Char | Tok::Str => String::from_utf8_lossy(&crate::lexer::unquote(&text_of(t))).into_owned(),
+                    _ => text_of(t),
+                })
+                .collect()
+        } else {
+            pieces.iter().map(|t| text_of(t)).collect()
+        };
         let span = run[0].span.to(run[run.len() - 1].span);
         atoms.push(Atom {
             kind,

@@ -1064,7 +1064,7 @@ fn an_unknown_condition_is_one_error_in_the_expansion_of_the_use() {
 
 #[test]
 fn a_wrong_number_of_arguments_is_an_error_at_the_use() {
-    let diagnostics = errors("%include \"std/math\"\n%using std\n%div()\n");
+    let diagnostics = errors("%include \"std/math\"\n%using std\n%div(1, 2)\n");
     assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
     assert_eq!(diagnostics[0].code, "MX055");
 }

@@ -421,7 +421,10 @@ proptest! {
             &mut &input[..],
             &mut output,
             Limits { max_steps: Some(max_steps) },
-            &mut |step: TraceStep| seen.push(step.index),
+            &mut |step: TraceStep| {
+                seen.push(step.index);
+                Ok(())
+            },
         );
         prop_assert_eq!(outcome_of(result), expected);
         prop_assert_eq!(&seen, &plain.trace);
@@ -841,7 +844,10 @@ fn the_trace_shows_each_instruction_before_it_runs() {
             &mut io::empty(),
             &mut io::sink(),
             Limits::default(),
-            &mut |s| steps.push((s.index, s.h, s.r, s.m)),
+            &mut |s| {
+                steps.push((s.index, s.h, s.r, s.m));
+                Ok(())
+            },
         )
         .unwrap();
     assert_eq!(

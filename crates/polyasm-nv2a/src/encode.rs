@@ -2,9 +2,10 @@
 //! masks, uniforms, macros, and the pairing rules (merging double outputs, giving MOVs to the
 //! free unit, shared V/CONST/slot C, one o/c output).
 
+use polyasm_core::diagnostic;
 use polyasm_core::front::{Bounded, HasSpan, TextRange, span_from};
 use polyasm_core::text::{NameMap, SuggestionBudget, parse_int_literal, suggest};
-use polyasm_core::{Diagnostic, Object, Outcome, Source as SourceFile, SourceId, Span, Symbol};
+use polyasm_core::{Object, Outcome, Source as SourceFile, SourceId, Span, Symbol};
 
 use crate::MAX_PAIRED;
 use crate::error::{CONSTANT_RANGE, Nv2aError, constant_name};
@@ -274,37 +275,53 @@ fn lane_of(c: u8) -> Option<(u8, bool)> {
     }
 }
 
-/// Reads `.xyz` letters as lanes; `Err` says what is wrong.
-fn lanes(text: &str) -> Result<([u8; 4], usize), &'static str> {
+/// Reads `.xyz` letters as lanes: the lanes, how many, and whether `xyzw` and `rgba` letters
+/// are mixed (nv2avsh reads each letter on its own: `.xyA` is `.xyw`); `Err` says what is wrong.
+fn lanes(text: &str) -> Result<([u8; 4], usize, bool), &'static str> {
     let letters = text.as_bytes().get(1..).unwrap_or_default();
     if letters.len() > 4 {
         return Err("more than 4 lanes");
     }
     let mut out = [0u8; 4];
     let mut color = None;
+    let mut mixed = false;
     for (i, &c) in letters.iter().enumerate() {
         let (lane, is_color) = lane_of(c).ok_or("lanes are x, y, z, w (or r, g, b, a)")?;
-        if color.is_some_and(|was| was != is_color) {
-            return Err("`xyzw` and `rgba` letters mixed");
-        }
+        mixed |= color.is_some_and(|was| was != is_color);
         color = Some(is_color);
         out[i] = lane;
     }
-    Ok((out, letters.len()))
+    Ok((out, letters.len(), mixed))
 }
 
-/// Parses a source swizzle: 1–4 lanes, padded by repeating the last.
-pub fn parse_swizzle(text: &str) -> Result<[u8; 4], &'static str> {
-    let (mut lanes, n) = lanes(text)?;
+/// `.xyA` as `.xyw`: the same lanes in `xyzw` letters, for a warning's fix.
+fn xyzw_spelling(text: &str) -> String {
+    let letters = text.as_bytes().get(1..).unwrap_or_default();
+    std::iter::once('.')
+        .chain(
+            letters
+                .iter()
+                .filter_map(|&c| lane_of(c))
+                .map(|(lane, _)| crate::ops::LANES[usize::from(lane)]),
+        )
+        .collect()
+}
+
+/// Parses a source swizzle: 1–4 lanes, padded by repeating the last; and whether its letters
+/// mix `xyzw` and `rgba`.
+pub fn parse_swizzle(text: &str) -> Result<([u8; 4], bool), &'static str> {
+    let (mut lanes, n, mixed) = lanes(text)?;
     for i in n..4 {
         lanes[i] = lanes[n - 1];
     }
-    Ok(lanes)
+    Ok((lanes, mixed))
 }
 
-/// Parses a write mask: lanes in xyzw order, each once.
-fn parse_mask(text: &str) -> Result<u8, (&'static str, String)> {
-    let (lanes, n) = lanes(text).map_err(|p| (p, "a mask is lanes in x, y, z, w order, e.g. `.xyz`".to_string()))?;
+/// Parses a write mask: lanes in xyzw order, each once; and whether its letters mix `xyzw`
+/// and `rgba`.
+fn parse_mask(text: &str) -> Result<(u8, bool), (&'static str, String)> {
+    let (lanes, n, mixed) =
+        lanes(text).map_err(|p| (p, "a mask is lanes in x, y, z, w order, e.g. `.xyz`".to_string()))?;
     let lanes = &lanes[..n];
     let mask = lanes
         .iter()
@@ -322,7 +339,7 @@ fn parse_mask(text: &str) -> Result<u8, (&'static str, String)> {
             format!("write `.{letters}` and reorder the source swizzle to match"),
         ));
     }
-    Ok(mask)
+    Ok((mask, mixed))
 }
 
 /// Turns statements into an [`Object`], collecting every error.
@@ -712,7 +729,12 @@ impl<'s> Encoder<'s> {
         let swizzle = match operand.suffix {
             None => [0, 1, 2, 3],
             Some(range) => match parse_swizzle(self.text(range)) {
-                Ok(lanes) => lanes,
+                Ok((lanes, mixed)) => {
+                    if mixed {
+                        self.mixed_letters(range, "swizzle");
+                    }
+                    lanes
+                }
                 Err(problem) => {
                     let text = self.text(range);
                     self.error(Nv2aError::BadSwizzle {
@@ -729,6 +751,17 @@ impl<'s> Encoder<'s> {
             swizzle,
             negate: operand.negate.is_some(),
         })
+    }
+
+    /// Warns that the swizzle or mask at `range` mixes `xyzw` and `rgba` letters.
+    fn mixed_letters(&mut self, range: TextRange, what: &'static str) {
+        let text = self.text(range);
+        self.error(Nv2aError::MixedLaneLetters {
+            span: self.span(range),
+            text: text.to_string(),
+            xyzw: xyzw_spelling(text),
+            what,
+        });
     }
 
     /// A number written where `op` takes a register.
@@ -818,21 +851,30 @@ impl<'s> Encoder<'s> {
         }
         let mask = match operand.suffix.map(|range| (self.text(range), range)) {
             None => 0xf,
-            Some((text, range)) if reg == DestReg::Address => {
-                if !text.eq_ignore_ascii_case(".x") {
-                    self.error(Nv2aError::BadMask {
-                        span: self.span(range),
-                        text: text.to_string(),
-                        problem: "a0 has only an x lane",
-                        help: "write `a0` or `a0.x`".into(),
-                    });
-                    return None;
-                }
-                0x8
-            }
             Some((text, range)) => match parse_mask(text) {
-                Ok(mask) => mask,
+                // a0 has one lane, which arl always writes: nv2avsh ignores the mask, and so
+                // does polyasm, with a warning unless it names just x.
+                Ok((mask, _)) if reg == DestReg::Address => {
+                    if mask != mask_bit(0) as u8 {
+                        self.error(Nv2aError::AddressMask {
+                            span: self.span(range),
+                            text: text.to_string(),
+                        });
+                    }
+                    mask_bit(0) as u8
+                }
+                Ok((mask, mixed)) => {
+                    if mixed {
+                        self.mixed_letters(range, "mask");
+                    }
+                    mask
+                }
                 Err((problem, help)) => {
+                    let help = if reg == DestReg::Address {
+                        "write `a0`: arl always writes its one lane".to_string()
+                    } else {
+                        help
+                    };
                     self.error(Nv2aError::BadMask {
                         span: self.span(range),
                         text: text.to_string(),
@@ -1067,6 +1109,15 @@ impl<'s> Encoder<'s> {
             }
         }
         self.check_shared_indices(mac.iter().chain(&ilu))?;
+        if let (Some(m), Some(i)) = (&mac, &ilu)
+            && let Some((_, _, mac_span)) = m.temp.filter(|&(register, _, _)| register == PAIRED_ILU_TEMP)
+        {
+            self.error(Nv2aError::PairedMacR1 {
+                span: self.span(mac_span),
+                ilu: self.span(i.temp.map_or(i.span, |(_, _, span)| span)),
+                ilu_writes_r1: i.temp.is_some(),
+            });
+        }
         Some(encode_units(mac.as_ref(), ilu.as_ref()))
     }
 
@@ -1165,8 +1216,13 @@ impl<'s> Encoder<'s> {
                 Reg::Uniform { name: matrix, row } => {
                     let matrix = self.text(matrix);
                     let uniform = self.uniforms.get(matrix).copied();
-                    match (uniform, row) {
-                        (Some(u), None) if u.rows == 4 => u.base,
+                    // nv2avsh takes an explicit row 0 as the whole matrix: `#m[0]` is `#m`.
+                    let row_value = match (uniform, row) {
+                        (Some(_), Some(range)) => Some(self.number(range)?),
+                        _ => None,
+                    };
+                    match (uniform, row_value) {
+                        (Some(u), None | Some(0)) if u.rows == 4 => u.base,
                         _ => {
                             if uniform.is_none() {
                                 self.uniform(matrix, row, third.reg_span)?;
@@ -1174,8 +1230,13 @@ impl<'s> Encoder<'s> {
                             self.error(Nv2aError::BadMacro {
                                 span: self.span(third.span()),
                                 message: "`%matmul4x4` takes a whole matrix4 uniform".into(),
-                                label: "not a matrix4 uniform without a row".into(),
-                                help: format!("declare `{matrix} matrix4 N` and write `{matrix}`"),
+                                label: "not a whole matrix4 uniform".into(),
+                                help: match uniform {
+                                    Some(u) if u.rows == 4 => format!(
+                                        "the macro multiplies by all four rows: write `{matrix}` (or `{matrix}[0]`)"
+                                    ),
+                                    _ => format!("declare `{matrix} matrix4 N` and write `{matrix}`"),
+                                },
                             });
                             return None;
                         }
@@ -1313,18 +1374,24 @@ impl<'s> Encoder<'s> {
             let len = self.object.bytes.len();
             self.object.bytes[len - 4] |= 1;
         }
-        let mut diagnostics: Vec<Diagnostic> = self.errors.iter().map(Nv2aError::to_diagnostic).collect();
-        for (index, name) in &self.undeclared {
-            if let Some(uniform) = self.uniforms.get(name) {
-                let line = self.source.line_index(uniform.span.range().start) + 1;
-                diagnostics[*index].help = Some(
-                    format!("`{name}` is declared later, on line {line}; move the declaration above its first use")
-                        .into(),
-                );
+        let mut undeclared = self.undeclared.iter().peekable();
+        let (uniforms, source) = (&self.uniforms, &self.source);
+        let diagnostics = self.errors.iter().enumerate().map(|(i, error)| {
+            let mut diagnostic = error.to_diagnostic();
+            while let Some((_, name)) = undeclared.next_if(|(index, _)| *index == i) {
+                if let Some(uniform) = uniforms.get(name) {
+                    let line = source.line_index(uniform.span.range().start) + 1;
+                    diagnostic.help = Some(
+                        format!("`{name}` is declared later, on line {line}; move the declaration above its first use")
+                            .into(),
+                    );
+                }
             }
-        }
-        // Errors are found per statement, a few per line; report them in source order.
-        diagnostics.sort_by_key(|d| d.primary_label().map(|l| (l.span.start, l.span.end)));
+            diagnostic::by_position(diagnostic)
+        });
+        // Errors are found per statement, a few per line; reported in source order (under
+        // `--max-errors`, only those shown are kept).
+        let diagnostics = diagnostic::in_order(diagnostics);
         Outcome::new(self.object, diagnostics)
     }
 }

@@ -175,6 +175,28 @@ pub enum Nv2aError {
         text: String,
         error: IntLiteralError,
     },
+    /// Warning: a swizzle or mask that mixes `xyzw` and `rgba` letters (`.xyA`); each letter
+    /// is read on its own, as nv2avsh reads it.
+    MixedLaneLetters {
+        span: Span,
+        text: String,
+        /// The same lanes in `xyzw` letters: `.xyw`.
+        xyzw: String,
+        /// "swizzle" or "mask".
+        what: &'static str,
+    },
+    /// Warning: a mask on a0 other than `.x`; arl writes a0 whatever it says.
+    AddressMask {
+        span: Span,
+        text: String,
+    },
+    /// Warning: a paired MAC operation writes r1, which xemu drops; the hardware is unknown.
+    PairedMacR1 {
+        span: Span,
+        /// The ILU's temporary destination, or the ILU operation when it writes none.
+        ilu: Span,
+        ilu_writes_r1: bool,
+    },
 }
 
 /// Every nv2a code, with its explanation for `polyasm explain`.
@@ -219,7 +241,7 @@ pub static CODES: &[CodeInfo] = &[
         code: "NV2A007",
         severity: Severity::Error,
         title: "invalid swizzle",
-        explanation: "A source swizzle is 1 to 4 lane letters of `xyzw` or of `rgba` (not mixed). A shorter swizzle repeats its last lane: `.xy` is `.xyyy`, `.w` is `.wwww`.",
+        explanation: "A source swizzle is 1 to 4 lane letters of `xyzw` or of `rgba` (`r` is x, `g` y, `b` z, `a` w). A shorter swizzle repeats its last lane: `.xy` is `.xyyy`, `.w` is `.wwww`.",
     },
     CodeInfo {
         code: "NV2A008",
@@ -353,6 +375,24 @@ pub static CODES: &[CodeInfo] = &[
         title: "program cannot run",
         explanation: "The emulator runs at most 136 instructions and needs defined opcodes: MAC opcodes 14 and 15 do not exist. Assembled programs always run; this concerns words given with `.word`.",
     },
+    CodeInfo {
+        code: "NV2A030",
+        severity: Severity::Warning,
+        title: "xyzw and rgba letters mixed",
+        explanation: "A swizzle or mask mixes `xyzw` and `rgba` letters, as in `mov r6.xyA, r0`. Each letter names its lane on its own (`r` is x, `g` y, `b` z, `a` w), as nv2avsh reads it, so `.xyA` is the mask `.xyw`; the mix is more likely a slip than meant, hence the warning. Write the lanes in one alphabet, as the help line shows; `-W error` makes it an error.",
+    },
+    CodeInfo {
+        code: "NV2A031",
+        severity: Severity::Warning,
+        title: "mask on a0 ignored",
+        explanation: "The address register a0 has one lane, and `arl` always writes it, so a mask on `a0` other than `.x` means nothing: `arl a0.w, r2` is assembled as `arl a0, r2`, as nv2avsh does. Write `a0` to silence the warning.",
+    },
+    CodeInfo {
+        code: "NV2A032",
+        severity: Severity::Warning,
+        title: "paired MAC write to r1",
+        explanation: "In an instruction that runs both units, the MAC writes a temporary result to r1. The ILU's temporary result also goes to r1 whenever both units run, and what the hardware does with the MAC's write there is not known: xemu drops it, nv2a_vsh_cpu and polyasm's emulator keep it (the MAC's lanes first, then the ILU's). polyasm encodes what was written, as nv2avsh does, and warns; have the MAC write another temporary, or split the instruction.",
+    },
 ];
 
 impl Nv2aError {
@@ -386,6 +426,9 @@ impl Nv2aError {
             BadMacro { .. } => "NV2A025",
             BadDirective { .. } => "NV2A026",
             InvalidInteger { .. } => "NV2A027",
+            MixedLaneLetters { .. } => "NV2A030",
+            AddressMask { .. } => "NV2A031",
+            PairedMacR1 { .. } => "NV2A032",
         }
     }
 
@@ -592,6 +635,37 @@ impl Nv2aError {
             InvalidInteger { span, text, error: e } => error(format!("invalid number `{text}`"))
                 .with_primary(*span, e.label())
                 .with_help(e.help()),
+            MixedLaneLetters { span, text, xyzw, what } => {
+                Diagnostic::warning(code, format!("{what} `{text}` mixes `xyzw` and `rgba` letters"))
+                    .with_primary(*span, format!("read as `{xyzw}`"))
+                    .with_note("each letter names its lane: `r` is x, `g` y, `b` z, `a` w")
+                    .with_help(format!("write `{xyzw}`"))
+            }
+            AddressMask { span, text } => {
+                Diagnostic::warning(code, format!("a0 has only an x lane; the mask `{text}` is ignored"))
+                    .with_primary(*span, "ignored")
+                    .with_note("arl always writes a0")
+                    .with_help("write `a0`")
+            }
+            PairedMacR1 {
+                span,
+                ilu,
+                ilu_writes_r1,
+            } => {
+                let (message, ilu_label) = if *ilu_writes_r1 {
+                    ("the MAC and the ILU both write r1", "the ILU writes r1 too")
+                } else {
+                    (
+                        "a paired MAC operation writes r1",
+                        "the ILU runs in the same instruction",
+                    )
+                };
+                Diagnostic::warning(code, message)
+                    .with_primary(*span, "the MAC writes r1")
+                    .with_secondary(*ilu, ilu_label)
+                    .with_note("the hardware's behaviour here is unknown: xemu drops the MAC's write to r1")
+                    .with_help("have the MAC write another temporary, or split the instruction")
+            }
         }
     }
 }

@@ -2,13 +2,23 @@
 //! program or every problem found, each with the byte offset it is about; nothing panics, and
 //! nothing is allocated before the count is checked against the input's length.
 
-use crate::encode::{HEADER_BYTES, MAGIC, VERSION};
+use crate::encode::{FLAG_V2, HEADER_BYTES, MAGIC, V2_MAX_NUMBER, VERSION};
 use crate::error::{BytecodeError, BytecodeProblem};
-use crate::ops::{INSTRUCTION_BYTES, Instr, MAX_INSTRUCTIONS, Op};
+use crate::ops::{Dialect, INSTRUCTION_BYTES, Instr, MAX_INSTRUCTIONS, Op};
 
 /// Reads a whole bytecode file. A broken header is one error; past the header, every bad
 /// instruction is reported, then a wrong length.
 pub fn read(bytes: &[u8]) -> Result<Vec<Instr>, Vec<BytecodeError>> {
+    read_program(bytes).map(|(_, instrs)| instrs)
+}
+
+/// Whether `value` is a number v2's `load` takes: a whole number from 0 to 16777215 (not -0).
+pub fn is_v2_number(value: f32) -> bool {
+    value.is_sign_positive() && value <= V2_MAX_NUMBER as f32 && value.fract() == 0.0
+}
+
+/// [`read`], with the dialect the header's flags give the program.
+pub fn read_program(bytes: &[u8]) -> Result<(Dialect, Vec<Instr>), Vec<BytecodeError>> {
     let fail = |offset, problem| Err(vec![BytecodeError { offset, problem }]);
     let field = |at: usize, len: usize, what: &'static str| {
         bytes.get(at..at + len).ok_or(BytecodeError {
@@ -31,9 +41,10 @@ pub fn read(bytes: &[u8]) -> Result<Vec<Instr>, Vec<BytecodeError>> {
     }
     let flags = field(6, 2, "the flags").map_err(|e| vec![e])?;
     let flags = u16::from_le_bytes([flags[0], flags[1]]);
-    if flags != 0 {
-        return fail(6, BytecodeProblem::Flags(flags));
+    if flags & !FLAG_V2 != 0 {
+        return fail(6, BytecodeProblem::Flags(flags & !FLAG_V2));
     }
+    let dialect = if flags & FLAG_V2 != 0 { Dialect::V2 } else { Dialect::V1 };
     let count = field(8, 4, "the instruction count").map_err(|e| vec![e])?;
     let count = u32::from_le_bytes([count[0], count[1], count[2], count[3]]);
     if count as usize > MAX_INSTRUCTIONS {
@@ -45,6 +56,11 @@ pub fn read(bytes: &[u8]) -> Result<Vec<Instr>, Vec<BytecodeError>> {
     let mut errors = Vec::new();
     let whole = body.len() / INSTRUCTION_BYTES;
     let mut instrs = Vec::with_capacity(count.min(whole));
+    // Forms of the other dialect than the flags say (and v1's numbers under the v2 flag),
+    // reported unless the v2 flag is set on a program with no v2 form at all: then the flag
+    // is what is wrong.
+    let mut dialect_errors = Vec::new();
+    let mut uses_v2 = false;
     for (index, chunk) in body.chunks_exact(INSTRUCTION_BYTES).take(count).enumerate() {
         let offset = HEADER_BYTES + index * INSTRUCTION_BYTES;
         let words = [
@@ -56,7 +72,38 @@ pub fn read(bytes: &[u8]) -> Result<Vec<Instr>, Vec<BytecodeError>> {
                 offset: offset + 4,
                 problem: BytecodeProblem::NotFinite { index, bits: words[1] },
             }),
-            Ok(instr) => instrs.push(instr),
+            Ok(instr) if !instr.op.info().dialects.has(dialect) => {
+                uses_v2 |= instr.uses_only(Dialect::V2);
+                dialect_errors.push(BytecodeError {
+                    offset,
+                    problem: BytecodeProblem::OpOfOtherDialect {
+                        index,
+                        op: instr.op,
+                        file: dialect,
+                    },
+                });
+            }
+            Ok(instr) if let Some(reg) = instr.registers().find(|reg| !reg.dialects().has(dialect)) => {
+                uses_v2 |= instr.uses_only(Dialect::V2);
+                dialect_errors.push(BytecodeError {
+                    offset,
+                    problem: BytecodeProblem::RegisterOfOtherDialect {
+                        index,
+                        reg,
+                        file: dialect,
+                    },
+                });
+            }
+            Ok(instr) if dialect == Dialect::V2 && instr.op == Op::Load && !is_v2_number(instr.constant) => {
+                dialect_errors.push(BytecodeError {
+                    offset: offset + 4,
+                    problem: BytecodeProblem::NotWhole { index, bits: words[1] },
+                })
+            }
+            Ok(instr) => {
+                uses_v2 |= instr.uses_only(Dialect::V2);
+                instrs.push(instr);
+            }
             Err(error) => errors.push(BytecodeError {
                 offset,
                 problem: BytecodeProblem::Instruction { index, words, error },
@@ -79,14 +126,30 @@ pub fn read(bytes: &[u8]) -> Result<Vec<Instr>, Vec<BytecodeError>> {
             problem: BytecodeProblem::Trailing(body.len() - needed),
         });
     }
-    if errors.is_empty() { Ok(instrs) } else { Err(errors) }
+    if dialect == Dialect::V2 && !uses_v2 {
+        errors.insert(
+            0,
+            BytecodeError {
+                offset: 6,
+                problem: BytecodeProblem::NoV2Form,
+            },
+        );
+    } else if !dialect_errors.is_empty() {
+        errors.extend(dialect_errors);
+        errors.sort_by_key(|e| e.offset);
+    }
+    if errors.is_empty() {
+        Ok((dialect, instrs))
+    } else {
+        Err(errors)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::encode::bytecode_bytes;
-    use crate::ops::{Reg, UnpackError};
+    use crate::ops::{Dialect, Reg, UnpackError};
 
     fn program() -> Vec<Instr> {
         vec![
@@ -216,5 +279,68 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn v2_files_read_back_with_their_dialect() {
+        let program = [
+            Instr {
+                op: Op::Load,
+                regs: [Reg(5), Reg(0), Reg(0)],
+                constant: 3.0,
+            },
+            Instr {
+                op: Op::GetComponent,
+                regs: [crate::ops::PC, Reg(0), Reg(5)],
+                constant: 0.0,
+            },
+        ];
+        let bytes = bytecode_bytes(&program);
+        assert_eq!(read_program(&bytes), Ok((Dialect::V2, program.to_vec())));
+        // A fraction has no v2 literal.
+        let mut bad = bytes.clone();
+        bad[16..20].copy_from_slice(&2.5f32.to_bits().to_le_bytes());
+        assert!(matches!(
+            problems(&bad)[..],
+            [(16, BytecodeProblem::NotWhole { index: 0, .. })]
+        ));
+        let mut bad = bytes.clone();
+        bad[16..20].copy_from_slice(&(-0.0f32).to_bits().to_le_bytes());
+        assert!(matches!(
+            problems(&bad)[..],
+            [(16, BytecodeProblem::NotWhole { index: 0, .. })]
+        ));
+        // Without the flag, getComponent is of the other dialect.
+        let mut bad = bytes.clone();
+        bad[6] = 0;
+        assert!(matches!(
+            problems(&bad)[..],
+            [(
+                20,
+                BytecodeProblem::OpOfOtherDialect {
+                    index: 1,
+                    op: Op::GetComponent,
+                    file: Dialect::V1
+                }
+            )]
+        ));
+        // The flag on a v1 program: the flag is wrong.
+        let mut bad = bytecode_bytes(&super::tests::program());
+        bad[6] = 1;
+        assert_eq!(problems(&bad), [(6, BytecodeProblem::NoV2Form)]);
+        // s7 in a v2 file.
+        let mut bad = bytes;
+        bad[13] = 7;
+        assert!(matches!(
+            problems(&bad)[..],
+            [(
+                12,
+                BytecodeProblem::RegisterOfOtherDialect {
+                    index: 0,
+                    reg: Reg(7),
+                    file: Dialect::V2
+                }
+            )]
+        ));
     }
 }

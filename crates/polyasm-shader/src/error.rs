@@ -5,7 +5,10 @@ use polyasm_core::explain::CodeInfo;
 use polyasm_core::text::count;
 use polyasm_core::{Diagnostic, Severity, Span};
 
-use crate::ops::{INSTRUCTION_BYTES, MAX_INSTRUCTIONS, Op, Reg, SCALARS, Type, UnpackError, VECTORS};
+use crate::ops::{
+    Dialect, INSTRUCTION_BYTES, MAX_INSTRUCTIONS, MEMORY_CELLS, Op, Reg, SCALARS, Type, UnpackError, V2_SCALARS,
+    V2_VECTORS, VECTORS,
+};
 use crate::print::signature;
 
 /// Why a register name names no register.
@@ -19,7 +22,30 @@ pub enum RegisterHint {
     },
     /// A register close to the name.
     Suggestion(String),
+    /// A register of the other dialect only: `z` in v1, `s7` in v2.
+    OtherDialect(Dialect),
     None,
+}
+
+/// Why a number v1 reads is no number of v2's `load`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WholeProblem {
+    Negative,
+    /// A `+` in front.
+    Sign,
+    Fraction,
+    Exponent,
+    /// Above 16777215.
+    TooLarge,
+}
+
+/// Where an instruction's result goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// A register, or one component of a vector.
+    Register { reg: Reg, component: Option<usize> },
+    /// A memory cell (v2), when the assembler knows which.
+    Cell(Option<usize>),
 }
 
 /// Why a number literal is malformed.
@@ -48,11 +74,16 @@ pub enum ShError {
         span: Span,
         name: String,
         suggestion: Option<&'static str>,
+        /// The dialect the source is read in.
+        dialect: Dialect,
+        /// The instruction of the other dialect it names, if it names one.
+        other: Option<Op>,
     },
     UnknownRegister {
         span: Span,
         name: String,
         hint: RegisterHint,
+        dialect: Dialect,
     },
     /// The call has `found` operands; `span` covers the extra ones or the `)` where one is missing.
     OperandCount {
@@ -66,6 +97,7 @@ pub enum ShError {
         op: Op,
         expected: Type,
         reg: Reg,
+        dialect: Dialect,
     },
     /// A number where operand `index` of `op` takes a register.
     NumberForRegister {
@@ -80,11 +112,12 @@ pub enum ShError {
         op: Op,
         name: String,
     },
-    /// An instruction writes an input, directly or one of its components.
+    /// An instruction writes an input (or `z`), directly or one of its components.
     WritesInput {
         span: Span,
         op: Op,
         reg: Reg,
+        dialect: Dialect,
     },
     MalformedNumber {
         span: Span,
@@ -94,6 +127,25 @@ pub enum ShError {
     NumberOutOfRange {
         span: Span,
         text: String,
+    },
+    /// A number v2's `load` does not take.
+    NotWhole {
+        span: Span,
+        text: String,
+        problem: WholeProblem,
+    },
+    /// A form of `dialect` in a file that is of the other dialect from `first` on.
+    MixedDialects {
+        span: Span,
+        form: String,
+        dialect: Dialect,
+        first: Span,
+        first_form: String,
+    },
+    /// A component index or memory address that is always out of range.
+    IndexOutOfRange {
+        span: Span,
+        op: Op,
     },
     /// A name without `(` after it.
     MissingOpen {
@@ -118,9 +170,7 @@ pub enum ShError {
     UnreadResult {
         span: Span,
         op: Op,
-        reg: Reg,
-        /// The component a `setComponentN` writes.
-        component: Option<usize>,
+        place: Place,
     },
 }
 
@@ -134,22 +184,22 @@ pub static CODES: &[CodeInfo] = &[
     code(
         "SH002",
         "unknown instruction",
-        "The name before `(` must be one of the 14 instructions: add, multiply, negate, reciprocal, move, getComponent0 to getComponent3, setComponent0 to setComponent3, and load. Names are case-sensitive, as in the language's specification (`getComponent0`, not `getcomponent0`); the help line suggests the closest instruction.",
+        "The name before `(` must be an instruction of the file's dialect. v1 has 14: add, multiply, negate, reciprocal, move, getComponent0 to getComponent3, setComponent0 to setComponent3, and load. v2 (ShaderVM's current language) has add, multiply, negate, reciprocal, move, getComponent, setComponent, load, readMemory, writeMemory and sign. Names are case-sensitive, as in the language's specification (`getComponent0`, not `getcomponent0`); the help line suggests the closest instruction, or names the `--dialect` that has it.",
     ),
     code(
         "SH003",
         "unknown register",
-        "Registers are the scalars `s0` to `s7`, the vectors `v0` to `v7`, the inputs `pc` (vector: the pixel's centre), `t` (scalar: the time) and `s` (vector: the image size), and the output `c` (vector: the colour). Names are lower case.",
+        "Registers are the scalars `s0` to `s7` (v2: `s0` to `s5`), the vectors `v0` to `v7` (v2: `v0` to `v4`), the inputs `pc` (vector: the pixel's centre), `t` (scalar: the time) and `s` (vector: the image size), the output `c` (vector: the colour), and in v2 `z` (scalar: always 0). Names are lower case.",
     ),
     code(
         "SH004",
         "wrong number of operands",
-        "Each instruction takes a fixed number of operands: `add` and `multiply` three, `load` and every other instruction two. The message shows the instruction's signature.",
+        "Each instruction takes a fixed number of operands: `add`, `multiply`, and v2's `getComponent` and `setComponent` three, `load` and every other instruction two. The message shows the instruction's signature.",
     ),
     code(
         "SH005",
         "wrong operand type",
-        "Every operand has a type, scalar or vector, and the register written there must have it. The scalars are `s0` to `s7` and the input `t`; the vectors are `v0` to `v7`, `pc`, `s` and `c`. Arithmetic works on scalars: take a vector's component into a scalar with `getComponentN(vA, sA)` and put it back with `setComponentN(vA, sA)`.",
+        "Every operand has a type, scalar or vector, and the register written there must have it. The scalars are `s0` to `s7`, the input `t` and v2's `z`; the vectors are `v0` to `v7`, `pc`, `s` and `c`. Arithmetic works on scalars: take a vector's component into a scalar with `getComponentN(vA, sA)` (v2: `getComponent(vA, sA, sB)`) and put it back with `setComponentN(vA, sA)` (v2: `setComponent(vA, sA, sB)`).",
     ),
     code(
         "SH006",
@@ -164,7 +214,7 @@ pub static CODES: &[CodeInfo] = &[
     code(
         "SH008",
         "input written",
-        "The inputs `pc`, `t` and `s` are read only: every pixel starts with the values the renderer gives them. No instruction may write them, also not one component of them with `setComponentN`. Copy what you need into your own registers (`getComponent0(pc, s0)`) and write the output `c`.",
+        "The inputs `pc`, `t` and `s`, and v2's `z`, are read only: every pixel starts with the values the renderer gives them, and `z` is always 0. No instruction may write them, also not one component of them with `setComponentN`. Copy what you need into your own registers (`getComponent0(pc, s0)`) and write the output `c`.",
     ),
     code(
         "SH009",
@@ -199,7 +249,22 @@ pub static CODES: &[CodeInfo] = &[
     code_warning(
         "SH015",
         "result never read",
-        "The instruction writes a register (or one component of a vector) that no later instruction reads before it is written again or the program ends. Only the output `c` is used after the program; everything else is dropped, so the instruction does nothing. Remove it, or read its result; `-W no-SH015` silences this warning.",
+        "The instruction writes a register (or one component of a vector, or in v2 a memory cell) that no later instruction reads before it is written again or the program ends. Only the output `c` is used after the program; everything else is dropped, so the instruction does nothing. Remove it, or read its result; `-W no-SH015` silences this warning.",
+    ),
+    code(
+        "SH016",
+        "dialects mixed",
+        "A file is written in one dialect: v1, the specification's (`getComponent0`, `s0` to `s7`, `v0` to `v7`), or v2, ShaderVM's current language (`getComponent(vA, sA, sB)`, `sign`, `readMemory`, `writeMemory`, `z`, `s0` to `s5`, `v0` to `v4`). Without `--dialect`, the first form only one dialect has decides, and a form only the other has is this error. Write the file in one dialect; `--dialect v1` or `--dialect v2` names it, and then each form of the other dialect is an unknown instruction or register.",
+    ),
+    code(
+        "SH017",
+        "number not whole",
+        "In v2, `load` takes what ShaderVM's does: a whole number from 0 to 16777215 in decimal digits, the 24 bits of its constant field. Build other numbers from it: negate for a negative one, reciprocal and multiply for a fraction (0.5 is `load(s0, 2)` then `reciprocal(s0, s0)`). v1 (`--dialect v1`) takes any 32-bit float.",
+    ),
+    code_warning(
+        "SH018",
+        "index always out of range",
+        "The register that picks the component (`getComponent`, `setComponent`: 0 to 3) or memory cell (`readMemory`, `writeMemory`: 0 to 63) always holds a value whose floor is outside that range, or NaN. polyasm reads 0 there and writes nothing; ShaderVM leaves it undefined. Put an index in range into the register, e.g. `load(s5, 1)`.",
     ),
     code(
         "SH020",
@@ -213,8 +278,8 @@ pub static CODES: &[CodeInfo] = &[
     ),
     code(
         "SH022",
-        "reserved flags set",
-        "Bytes 6 and 7 of a bytecode file are flags reserved for later versions of the format and must be 0.",
+        "bad flags",
+        "Bytes 6 and 7 of a bytecode file are its flags. Bit 0 says that the program uses v2's forms (ShaderVM's current language); the other bits are reserved and must be 0. Bit 0 is set exactly when an instruction uses a form only v2 has: a program in the forms both dialects share is stored with flags 0.",
     ),
     code(
         "SH023",
@@ -229,17 +294,17 @@ pub static CODES: &[CodeInfo] = &[
     code(
         "SH025",
         "unknown opcode",
-        "The low byte of an instruction's first word is its opcode, 0 to 13 (add to load, in the order of docs/formats/shader-bytecode.md). The instruction has another.",
+        "The low byte of an instruction's first word is its opcode, 0 to 18 in the order of docs/formats/shader-bytecode.md, of the file's dialect: v1's `getComponentN` and `setComponentN` (5 to 12) only with flags 0, v2's `getComponent` to `writeMemory` (14 to 18) only with the v2 flag. The instruction has another.",
     ),
     code(
         "SH026",
         "bad register field",
-        "Each register field of an instruction (bits 8 to 15, 16 to 23 and 24 to 31 of its first word, one per operand) holds a register number, 0 to 19, of the type the operand takes: 0 to 7 the scalars `s0` to `s7`, 8 to 15 the vectors `v0` to `v7`, 16 `pc`, 17 `t`, 18 `s`, 19 `c`.",
+        "Each register field of an instruction (bits 8 to 15, 16 to 23 and 24 to 31 of its first word, one per operand) holds a register number, 0 to 20, of the type the operand takes and of the file's dialect: 0 to 7 the scalars `s0` to `s7`, 8 to 15 the vectors `v0` to `v7`, 16 `pc`, 17 `t`, 18 `s`, 19 `c`, 20 `z`. v1 has no `z`; v2 has no `s6`, `s7`, `v5`, `v6`, `v7`.",
     ),
     code(
         "SH027",
         "bytecode writes an input",
-        "An instruction in the file writes `pc`, `t` or `s`, which are read only; the assembler never writes such an instruction.",
+        "An instruction in the file writes `pc`, `t`, `s` or `z`, which are read only; the assembler never writes such an instruction.",
     ),
     code(
         "SH028",
@@ -255,6 +320,11 @@ pub static CODES: &[CodeInfo] = &[
         "SH030",
         "too many instructions in the bytecode",
         "A bytecode file's instruction count (bytes 8 to 11) is at most 65536, the longest program.",
+    ),
+    code(
+        "SH031",
+        "constant not a v2 number",
+        "In a file flagged v2, `load`'s constant (the second word, an IEEE 754 single) must be a whole number from 0 to 16777215, the only numbers v2's `load` takes. The assembler never writes another.",
     ),
     code(
         "SH040",
@@ -299,6 +369,9 @@ impl ShError {
             ShError::WritesInput { .. } => "SH008",
             ShError::MalformedNumber { .. } => "SH009",
             ShError::NumberOutOfRange { .. } => "SH010",
+            ShError::MixedDialects { .. } => "SH016",
+            ShError::NotWhole { .. } => "SH017",
+            ShError::IndexOutOfRange { .. } => "SH018",
             ShError::MissingOpen { .. } | ShError::MissingClose { .. } => "SH011",
             ShError::TrailingText { .. } => "SH012",
             ShError::TwoInstructions { .. } => "SH013",
@@ -320,6 +393,9 @@ impl ShError {
             | ShError::WritesInput { span, .. }
             | ShError::MalformedNumber { span, .. }
             | ShError::NumberOutOfRange { span, .. }
+            | ShError::NotWhole { span, .. }
+            | ShError::MixedDialects { span, .. }
+            | ShError::IndexOutOfRange { span, .. }
             | ShError::MissingOpen { span, .. }
             | ShError::MissingClose { span, .. }
             | ShError::TrailingText { span }
@@ -336,32 +412,74 @@ impl ShError {
             ShError::Unexpected { span, found, expected } => Diagnostic::error(code, format!("unexpected {found}"))
                 .with_primary(*span, format!("expected {expected}"))
                 .with_help(SYNTAX_HELP),
-            ShError::UnknownInstruction { span, name, suggestion } => {
+            ShError::UnknownInstruction {
+                span,
+                name,
+                suggestion,
+                dialect,
+                other,
+            } => {
                 let d = Diagnostic::error(code, format!("unknown instruction `{name}`"))
                     .with_primary(*span, "not a shader-asm instruction");
-                match (suggestion, component_past_three(name)) {
-                    (_, Some(family)) => {
+                let family = component_past_three(name).filter(|_| *dialect == Dialect::V1);
+                match (other, suggestion, family) {
+                    (Some(op), _, _) => {
+                        let theirs = dialect.other();
+                        d.with_note(format!(
+                            "`{}` is {}'s; {}",
+                            op.info().mnemonic,
+                            theirs.name(),
+                            in_the_other_dialect(name, theirs)
+                        ))
+                        .with_help(format!(
+                            "to assemble the file as {0}, give `--dialect {0}`",
+                            theirs.name()
+                        ))
+                    }
+                    (None, _, Some(family)) => {
                         d.with_help(format!("vectors have components 0 to 3: `{family}0` to `{family}3`"))
                     }
-                    (Some(s), None) => d.with_help(format!("did you mean `{s}`?")),
-                    (None, None) => d.with_help("`polyasm explain SH002` lists every instruction"),
+                    (None, Some(s), None) => d.with_help(format!("did you mean `{s}`?")),
+                    (None, None, None) => d.with_help("`polyasm explain SH002` lists every instruction"),
                 }
             }
-            ShError::UnknownRegister { span, name, hint } => {
+            ShError::UnknownRegister {
+                span,
+                name,
+                hint,
+                dialect,
+            } => {
                 let d = Diagnostic::error(code, format!("unknown register `{name}`"))
                     .with_primary(*span, "no such register");
                 match hint {
                     RegisterHint::Case(right) => d.with_help(format!("register names are lower case: `{right}`")),
                     RegisterHint::Number { kind: 's' } => {
-                        d.with_help(format!("the scalar registers are s0 to s{}", SCALARS - 1))
+                        d.with_help(format!("the scalar registers are {}", scalars(*dialect)))
                     }
                     RegisterHint::Number { .. } => {
-                        d.with_help(format!("the vector registers are v0 to v{}", VECTORS - 1))
+                        d.with_help(format!("the vector registers are {}", vectors(*dialect)))
                     }
                     RegisterHint::Suggestion(s) => d.with_help(format!("did you mean `{s}`?")),
-                    RegisterHint::None => {
-                        d.with_help("registers are s0 to s7, v0 to v7, the inputs pc, t and s, and the output c")
-                    }
+                    RegisterHint::OtherDialect(theirs) => d
+                        .with_note(format!(
+                            "`{name}` is {}'s; {}",
+                            theirs.name(),
+                            in_the_other_dialect(name, *theirs)
+                        ))
+                        .with_help(format!(
+                            "to assemble the file as {0}, give `--dialect {0}`",
+                            theirs.name()
+                        )),
+                    RegisterHint::None => d.with_help(format!(
+                        "registers are {}, {}, the inputs pc, t and s, {}the output c",
+                        scalars(*dialect),
+                        vectors(*dialect),
+                        if *dialect == Dialect::V2 {
+                            "the zero z, and "
+                        } else {
+                            "and "
+                        }
+                    )),
                 }
             }
             ShError::OperandCount { span, head, op, found } => {
@@ -387,6 +505,7 @@ impl ShError {
                 op,
                 expected,
                 reg,
+                dialect,
             } => Diagnostic::error(
                 code,
                 format!(
@@ -399,7 +518,7 @@ impl ShError {
             )
             .with_primary(*span, format!("a {}", reg.ty().name()))
             .with_note(format!("the signature is `{}`", signature(*op)))
-            .with_help(type_help(*expected, *reg)),
+            .with_help(type_help(*expected, *reg, *dialect)),
             ShError::NumberForRegister {
                 span,
                 op,
@@ -439,18 +558,23 @@ impl ShError {
                     _ => d.with_help("write a number such as `1`, `-2.5` or `1e-3`"),
                 }
             }
-            ShError::WritesInput { span, op, reg } => {
+            ShError::WritesInput { span, op, reg, dialect } => {
                 let what = match op.component() {
                     Some(n) => format!("`{}` writes component {n} of `{}`", op.info().mnemonic, reg.name()),
                     None => format!("`{}` writes `{}`", op.info().mnemonic, reg.name()),
                 };
-                Diagnostic::error(code, format!("{what}, an input, which is read only"))
+                let kind = if *reg == crate::ops::ZERO {
+                    "which always reads 0 and is read only"
+                } else {
+                    "an input, which is read only"
+                };
+                Diagnostic::error(code, format!("{what}, {kind}"))
                     .with_primary(*span, "read only")
                     .with_help(match reg.ty() {
-                        Type::Scalar => format!("write a register of your own, s0 to s{}", SCALARS - 1),
+                        Type::Scalar => format!("write a register of your own, {}", scalars(*dialect)),
                         Type::Vector => format!(
-                            "build the vector in a register of your own, v0 to v{}, or write the output `c`",
-                            VECTORS - 1
+                            "build the vector in a register of your own, {}, or write the output `c`",
+                            vectors(*dialect)
                         ),
                     })
             }
@@ -484,6 +608,65 @@ impl ShError {
                     .with_note(format!("the largest finite value is {:e}", f32::MAX))
                     .with_help("for infinity, take the reciprocal of 0: `load(s0, 0)`, `reciprocal(s0, s0)`")
             }
+            ShError::NotWhole { span, text, problem } => {
+                let (label, help) = match problem {
+                    WholeProblem::Negative => (
+                        "negative",
+                        "load its magnitude, then negate it: `load(s0, 2)`, `negate(s0, s0)`",
+                    ),
+                    WholeProblem::Sign => ("a sign", "write the number without the `+`"),
+                    WholeProblem::Fraction => (
+                        "a fraction",
+                        "build it from whole numbers: 0.5 is `load(s0, 2)` then `reciprocal(s0, s0)`",
+                    ),
+                    WholeProblem::Exponent => ("an exponent", "write the number in digits"),
+                    WholeProblem::TooLarge => (
+                        "more than 24 bits",
+                        "multiply two smaller numbers: `load(s0, 4096)`, `multiply(s0, s0, s0)`",
+                    ),
+                };
+                Diagnostic::error(
+                    code,
+                    format!("v2's `load` takes a whole number from 0 to 16777215, not `{text}`"),
+                )
+                .with_primary(*span, label)
+                .with_note("v1 (`--dialect v1`) takes any 32-bit float")
+                .with_help(help)
+            }
+            ShError::MixedDialects {
+                span,
+                form,
+                dialect,
+                first,
+                first_form,
+            } => {
+                let theirs = dialect.other();
+                Diagnostic::error(
+                    code,
+                    format!(
+                        "`{form}` is {}'s, but this file is {} from `{first_form}` on",
+                        dialect.name(),
+                        theirs.name()
+                    ),
+                )
+                .with_primary(*span, format!("a {} form", dialect.name()))
+                .with_secondary(*first, format!("the first {} form", theirs.name()))
+                .with_note(in_the_other_dialect(form, *dialect))
+                .with_help("write the file in one dialect; `--dialect v1` or `--dialect v2` names it")
+            }
+            ShError::IndexOutOfRange { span, op } => {
+                let (what, range) = match op.info().selector {
+                    crate::ops::Selector::CellAt(_) => ("memory cell", format!("0 to {}", MEMORY_CELLS - 1)),
+                    _ => ("component", "0 to 3".to_string()),
+                };
+                Diagnostic::warning(
+                    code,
+                    format!("the {what} `{}` picks is always outside {range}", op.info().mnemonic),
+                )
+                .with_primary(*span, format!("never {range}"))
+                .with_note("polyasm reads 0 there and writes nothing; ShaderVM leaves it undefined")
+                .with_help(format!("put an index from {range} in the register, e.g. with `load`"))
+            }
             ShError::MissingOpen { span, name } => Diagnostic::error(code, format!("`(` missing after `{name}`"))
                 .with_primary(*span, "expected `(`")
                 .with_help(match Op::from_mnemonic(name) {
@@ -505,19 +688,19 @@ impl ShError {
                     .with_primary(*span, format!("instruction {}", MAX_INSTRUCTIONS + 1))
                     .with_help("split the work into several programs")
             }
-            ShError::UnreadResult {
-                span,
-                op,
-                reg,
-                component,
-            } => {
-                let what = match component {
-                    Some(n) => format!("component {n} of `{}`", reg.name()),
-                    None => format!("`{}`", reg.name()),
+            ShError::UnreadResult { span, op, place } => {
+                let what = match place {
+                    Place::Register {
+                        reg,
+                        component: Some(n),
+                    } => format!(" in component {n} of `{}`", reg.name()),
+                    Place::Register { reg, component: None } => format!(" in `{}`", reg.name()),
+                    Place::Cell(Some(cell)) => format!(" in memory cell {cell}"),
+                    Place::Cell(None) => String::new(),
                 };
                 Diagnostic::warning(
                     code,
-                    format!("the result of `{}` in {what} is never read", op.info().mnemonic),
+                    format!("the result of `{}`{what} is never read", op.info().mnemonic),
                 )
                 .with_primary(*span, "written here, then never read")
                 .with_note("only the output `c` is used after the program")
@@ -540,13 +723,60 @@ fn component_past_three(name: &str) -> Option<&'static str> {
     })
 }
 
-fn type_help(expected: Type, reg: Reg) -> String {
-    match expected {
-        Type::Scalar => format!(
+fn type_help(expected: Type, reg: Reg, dialect: Dialect) -> String {
+    match (expected, dialect) {
+        (Type::Scalar, Dialect::V1) => format!(
             "take one component into a scalar first, e.g. `getComponent0({}, s0)`",
             reg.name()
         ),
-        Type::Vector => format!("name a vector: v0 to v{}, pc, s or c", VECTORS - 1),
+        (Type::Scalar, Dialect::V2) => format!(
+            "take one component into a scalar first, e.g. `getComponent({}, s0, z)`",
+            reg.name()
+        ),
+        (Type::Vector, _) => format!("name a vector: {}, pc, s or c", vectors(dialect)),
+    }
+}
+
+/// The scalar registers of `dialect`, for messages: `s0 to s7`.
+fn scalars(dialect: Dialect) -> String {
+    let count = match dialect {
+        Dialect::V1 => SCALARS,
+        Dialect::V2 => V2_SCALARS,
+    };
+    format!("s0 to s{}", count - 1)
+}
+
+/// The vector registers of `dialect`, for messages: `v0 to v7`.
+fn vectors(dialect: Dialect) -> String {
+    let count = match dialect {
+        Dialect::V1 => VECTORS,
+        Dialect::V2 => V2_VECTORS,
+    };
+    format!("v0 to v{}", count - 1)
+}
+
+/// What `form`, a form only `dialect` has, is written as in the other dialect.
+fn in_the_other_dialect(form: &str, dialect: Dialect) -> String {
+    let other = dialect.other().name();
+    match (dialect, form) {
+        (Dialect::V1, "getComponent0" | "getComponent1" | "getComponent2" | "getComponent3") => {
+            format!("{other}'s `getComponent(vA, sA, sB)` takes the component from a register (`z` for 0)")
+        }
+        (Dialect::V1, "setComponent0" | "setComponent1" | "setComponent2" | "setComponent3") => {
+            format!("{other}'s `setComponent(vA, sA, sB)` takes the component from a register (`z` for 0)")
+        }
+        (Dialect::V1, _) => format!(
+            "{other} has the scalars {} and the vectors {}",
+            scalars(Dialect::V2),
+            vectors(Dialect::V2)
+        ),
+        (Dialect::V2, "getComponent" | "setComponent") => {
+            format!("{other} writes the component in the name: `{form}0` to `{form}3`")
+        }
+        (Dialect::V2, "sign") => format!("{other} has no `sign`"),
+        (Dialect::V2, "readMemory" | "writeMemory") => format!("{other} has no memory: keep values in registers"),
+        (Dialect::V2, "z") => format!("in {other}, load 0 into a register of your own"),
+        (Dialect::V2, _) => format!("{other} has no `{form}`"),
     }
 }
 
@@ -578,6 +808,25 @@ pub enum BytecodeProblem {
         index: usize,
         bits: u32,
     },
+    /// The v2 flag is set, but no instruction uses a form only v2 has.
+    NoV2Form,
+    /// Instruction `index` is an instruction of the other dialect than the file's.
+    OpOfOtherDialect {
+        index: usize,
+        op: Op,
+        file: Dialect,
+    },
+    /// Instruction `index` names a register of the other dialect than the file's.
+    RegisterOfOtherDialect {
+        index: usize,
+        reg: Reg,
+        file: Dialect,
+    },
+    /// `load` at `index`, in a v2 file, has a constant that is no whole number 0 to 16777215.
+    NotWhole {
+        index: usize,
+        bits: u32,
+    },
 }
 
 /// A problem of a bytecode file and the byte offset it is about.
@@ -593,7 +842,29 @@ impl std::fmt::Display for BytecodeError {
         match self.problem {
             BytecodeProblem::Magic => f.write_str("it does not start with `SHBC`"),
             BytecodeProblem::Version(v) => write!(f, "version {v}; this polyasm reads version 1"),
-            BytecodeProblem::Flags(flags) => write!(f, "reserved flags 0x{flags:04x} are set"),
+            BytecodeProblem::Flags(flags) => {
+                write!(f, "reserved flags 0x{flags:04x} are set (only bit 0, v2, is defined)")
+            }
+            BytecodeProblem::NoV2Form => f.write_str("the v2 flag is set, but no instruction uses a form only v2 has"),
+            BytecodeProblem::OpOfOtherDialect { index, op, file } => write!(
+                f,
+                "instruction {index}: `{}` is {}'s, and the file's flags say {}",
+                op.info().mnemonic,
+                file.other().name(),
+                file.name()
+            ),
+            BytecodeProblem::RegisterOfOtherDialect { index, reg, file } => write!(
+                f,
+                "instruction {index}: register `{}` is {}'s, and the file's flags say {}",
+                reg.name(),
+                file.other().name(),
+                file.name()
+            ),
+            BytecodeProblem::NotWhole { index, bits } => write!(
+                f,
+                "instruction {index}: `load`'s constant {} (0x{bits:08x}) is no whole number from 0 to 16777215, as v2 needs",
+                f32::from_bits(bits)
+            ),
             BytecodeProblem::Truncated { what, needed, left } => {
                 write!(f, "the file ends inside {what} ({left} of {needed} bytes left)")
             }
@@ -636,7 +907,10 @@ impl BytecodeError {
         match self.problem {
             BytecodeProblem::Magic => "SH020",
             BytecodeProblem::Version(_) => "SH021",
-            BytecodeProblem::Flags(_) => "SH022",
+            BytecodeProblem::Flags(_) | BytecodeProblem::NoV2Form => "SH022",
+            BytecodeProblem::OpOfOtherDialect { .. } => "SH025",
+            BytecodeProblem::RegisterOfOtherDialect { .. } => "SH026",
+            BytecodeProblem::NotWhole { .. } => "SH031",
             BytecodeProblem::Truncated { .. } => "SH023",
             BytecodeProblem::Trailing(_) => "SH024",
             BytecodeProblem::Instruction { error, .. } => match error {

@@ -2,7 +2,7 @@
 //! renderer and the GPU interpreter are held to, and the per-pixel loop they are measured
 //! against.
 
-use crate::ops::{COLOR, Instr, Op, PC, REGISTERS, Reg, SIZE, TIME};
+use crate::ops::{COLOR, COMPONENTS, Instr, MEMORY_CELLS, Op, PC, REGISTERS, Reg, SIZE, TIME, pick, sign};
 
 /// What one frame gives every pixel: the image size and the time.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -38,11 +38,28 @@ pub fn start(frame: &Frame, x: u32, y: u32) -> Registers {
     regs
 }
 
-/// Runs `program` on `regs`, one instruction after another (IEEE f32 arithmetic).
+/// Runs `program` on `regs`, one instruction after another (IEEE f32 arithmetic). v2's
+/// memory starts at 0 here, once per pixel: nothing but `c` outlives the program.
 pub fn run(program: &[Instr], regs: &mut Registers) {
+    let mut memory = [0.0f32; MEMORY_CELLS];
     for instr in program {
         let [a, b, c] = instr.regs.map(|Reg(n)| n as usize);
         match instr.op {
+            Op::GetComponent => {
+                regs[b][0] = pick(regs[c][0], COMPONENTS).map_or(0.0, |lane| regs[a][lane]);
+            }
+            Op::SetComponent => {
+                if let Some(lane) = pick(regs[c][0], COMPONENTS) {
+                    regs[a][lane] = regs[b][0];
+                }
+            }
+            Op::Sign => regs[b][0] = sign(regs[a][0]),
+            Op::ReadMemory => regs[a][0] = pick(regs[b][0], MEMORY_CELLS).map_or(0.0, |cell| memory[cell]),
+            Op::WriteMemory => {
+                if let Some(cell) = pick(regs[b][0], MEMORY_CELLS) {
+                    memory[cell] = regs[a][0];
+                }
+            }
             Op::Add => regs[c][0] = regs[a][0] + regs[b][0],
             Op::Multiply => regs[c][0] = regs[a][0] * regs[b][0],
             Op::Negate => regs[b][0] = -regs[a][0],
@@ -172,5 +189,77 @@ mod tests {
         assert_eq!(regs[1][0], f32::INFINITY);
         assert_eq!(regs[5][0], 5e-3);
         assert_eq!(regs[8], [0.0, 0.0, 0.0, 5e-3]);
+    }
+
+    #[test]
+    fn v2_indexes_pick_floor_in_range_and_nothing_outside() {
+        // v0 = (1, 2, 3, 4) through setComponent with indexes 0, 1.5, 2.99 and 3.
+        let mut program = Vec::new();
+        for (lane, index) in [0.0, 1.5, 2.99, 3.0].into_iter().enumerate() {
+            program.push(instr(Op::Load, [0, 0, 0], lane as f32 + 1.0));
+            program.push(instr(Op::Load, [1, 0, 0], index));
+            program.push(instr(Op::SetComponent, [8, 0, 1], 0.0));
+        }
+        // Out of range: 4, -0.5, NaN; none writes.
+        for index in [4.0, -0.5, f32::NAN] {
+            program.push(instr(Op::Load, [1, 0, 0], index));
+            program.push(instr(Op::SetComponent, [8, 0, 1], 0.0));
+        }
+        // Reads: -0 picks x, 3.5 picks w, 4 and NaN read 0.
+        for (index, into) in [(-0.0, 2), (3.5, 3), (4.0, 4), (f32::NAN, 5)] {
+            program.push(instr(Op::Load, [1, 0, 0], index));
+            program.push(instr(Op::GetComponent, [8, into, 1], 0.0));
+        }
+        let frame = Frame {
+            width: 1,
+            height: 1,
+            time: 0.0,
+        };
+        let mut regs = start(&frame, 0, 0);
+        run(&program, &mut regs);
+        assert_eq!(regs[8], [1.0, 2.0, 3.0, 4.0]);
+        assert_eq!([regs[2][0], regs[3][0], regs[4][0], regs[5][0]], [1.0, 4.0, 0.0, 0.0]);
+    }
+
+    #[test]
+    fn v2_memory_starts_at_zero_and_keeps_64_cells() {
+        let program = [
+            instr(Op::Load, [0, 0, 0], 5.0),
+            instr(Op::Load, [1, 0, 0], 63.5),
+            instr(Op::WriteMemory, [0, 1, 0], 0.0), // memory[63] = 5
+            instr(Op::Load, [2, 0, 0], 64.0),
+            instr(Op::WriteMemory, [0, 2, 0], 0.0), // out of range: nothing
+            instr(Op::ReadMemory, [3, 1, 0], 0.0),  // 5
+            instr(Op::ReadMemory, [4, 2, 0], 0.0),  // 0
+            instr(Op::ReadMemory, [5, 20, 0], 0.0), // memory[z] = memory[0] = 0
+        ];
+        let frame = Frame {
+            width: 1,
+            height: 1,
+            time: 0.0,
+        };
+        let mut regs = start(&frame, 0, 0);
+        run(&program, &mut regs);
+        assert_eq!([regs[3][0], regs[4][0], regs[5][0]], [5.0, 0.0, 0.0]);
+        // A second pixel starts with memory at 0 again.
+        let mut regs = start(&frame, 0, 0);
+        run(&program[5..6], &mut regs);
+        assert_eq!(regs[3][0], 0.0);
+    }
+
+    #[test]
+    fn v2_sign_is_one_minus_one_or_positive_zero() {
+        for (value, expected) in [
+            (2.5f32, 1.0f32),
+            (-1e-30, -1.0),
+            (f32::INFINITY, 1.0),
+            (f32::NEG_INFINITY, -1.0),
+            (0.0, 0.0),
+            (-0.0, 0.0),
+            (f32::NAN, 0.0),
+            (f32::from_bits(1), 1.0),
+        ] {
+            assert_eq!(crate::ops::sign(value).to_bits(), expected.to_bits(), "{value}");
+        }
     }
 }

@@ -12,6 +12,10 @@
 //! - [`print::print_program`]: instructions to canonical source, which assembles to the same
 //!   instructions.
 //!
+//! Both dialects are read: v1, the specification's, and v2, ShaderVM's current one
+//! (docs/shader.md). [`assemble_text`] and [`assemble`] detect which from the forms a source
+//! uses; [`assemble_text_in`] and [`assemble_in`] take a [`DialectChoice`].
+//!
 //! ```
 //! use polyasm_shader::{assemble_text, bytecode_bytes, decode, print};
 //!
@@ -24,6 +28,11 @@
 //! let errors = assemble_text("add(s0, v1, s2)\n").unwrap_err();
 //! assert_eq!(errors[0].code, "SH005");
 //! assert_eq!(errors[0].message, "`add` takes a scalar here, `v1` is a vector");
+//!
+//! // v2: the component is picked by a register; `z` is 0.
+//! let v2 = assemble_text("load(s5, 1)\ngetComponent(pc, s0, s5)\nsetComponent(c, s0, z)\n").expect("v2");
+//! assert_eq!(bytecode_bytes(&v2)[6], 1, "flagged v2");
+//! assert_eq!(print::print_program(&v2), "load(s5, 1)\ngetComponent(pc, s0, s5)\nsetComponent(c, s0, z)\n");
 //! ```
 
 pub mod decode;
@@ -46,19 +55,52 @@ use polyasm_core::target::{
 };
 use polyasm_core::{CodeInfo, Diagnostic, Object, Outcome, SourceId, SourceMap, Span};
 
-pub use encode::{Assembled, bytecode_bytes};
+pub use encode::{Assembled, DialectChoice, bytecode_bytes};
+pub use ops::Dialect;
 
 use crate::error::ShError;
 use crate::lexer::Lexer;
 use crate::ops::Instr;
 use crate::parser::SyntaxProblem;
 
+/// The name of the option that names the source's dialect.
+const DIALECT_OPTION: &str = "dialect";
+
+/// The options of assembling (also those of `check` and `run`).
+static ASSEMBLE_OPTIONS: &[OptionSpec] = &[OptionSpec {
+    long: DIALECT_OPTION,
+    short: None,
+    value_name: Some("v1|v2"),
+    help: "shader: the source's dialect, v1 (the specification's) or v2 (ShaderVM's current one) [default: v2 when the file uses a form only v2 has, else v1]",
+    repeatable: false,
+}];
+
+/// `--dialect`, if given.
+fn dialect_option(options: &TargetOptions) -> Result<DialectChoice, UsageError> {
+    let Some(name) = options.value(DIALECT_OPTION) else {
+        return Ok(DialectChoice::Detect);
+    };
+    Dialect::from_name(name).map(DialectChoice::Named).ok_or_else(|| {
+        let names: Vec<&str> = Dialect::ALL.iter().map(|d| d.name()).collect();
+        UsageError(Box::new(
+            Diagnostic::error("PA006", format!("invalid value `{name}` for `--dialect`"))
+                .with_help(format!("the dialects are: {}", names.join(", "))),
+        ))
+    })
+}
+
 /// Assembles source `file` of `sources`: the instructions and the bytecode file, with a
 /// listing when `listing` is set (the instructions and diagnostics are the same either way).
-/// The value is there when no diagnostic is an error; warnings come with it.
+/// The value is there when no diagnostic is an error; warnings come with it. The dialect is
+/// detected from the forms the file uses ([`encode::detect`]).
 pub fn assemble(sources: &SourceMap, file: SourceId, listing: bool) -> Outcome<Assembled> {
+    assemble_in(sources, file, listing, DialectChoice::Detect)
+}
+
+/// [`assemble`] in the dialect `choice` says.
+pub fn assemble_in(sources: &SourceMap, file: SourceId, listing: bool, choice: DialectChoice) -> Outcome<Assembled> {
     let text = sources.get(file).text();
-    let mut encoder = encode::Encoder::new(file, text, listing);
+    let mut encoder = encode::Encoder::new(file, text, listing, choice);
     front::lex_in_chunks(&mut Lexer::new(text), |tokens, statements, _no_errors| {
         front::parse_statements(
             &parser::statement(),
@@ -110,11 +152,16 @@ fn syntax_error(
 }
 
 /// Assembles a string: its instructions (warnings dropped), or every diagnostic when one is an
-/// error.
+/// error. The dialect is detected from the forms it uses.
 pub fn assemble_text(text: &str) -> Result<Vec<Instr>, Vec<Diagnostic>> {
+    assemble_text_in(text, DialectChoice::Detect)
+}
+
+/// [`assemble_text`] in the dialect `choice` says.
+pub fn assemble_text_in(text: &str, choice: DialectChoice) -> Result<Vec<Instr>, Vec<Diagnostic>> {
     let mut sources = SourceMap::new();
     let file = sources.add("<string>", text);
-    let outcome = assemble(&sources, file, false);
+    let outcome = assemble_in(&sources, file, false, choice);
     match outcome.value {
         Some(assembled) => Ok(assembled.instrs),
         None => Err(outcome.diagnostics),
@@ -153,8 +200,17 @@ impl Target for ShaderTarget {
         error::CODES
     }
 
+    fn assemble_options(&self) -> &'static [OptionSpec] {
+        ASSEMBLE_OPTIONS
+    }
+
+    fn check_assemble_options(&self, options: &TargetOptions) -> Result<(), UsageError> {
+        dialect_option(options).map(|_| ())
+    }
+
     fn assemble(&self, sources: &mut SourceMap, file: SourceId, options: &TargetOptions) -> Outcome<Object> {
-        assemble(sources, file, !options.skip_listing).map(|assembled| assembled.object)
+        let choice = dialect_option(options).unwrap_or_default();
+        assemble_in(sources, file, !options.skip_listing, choice).map(|assembled| assembled.object)
     }
 
     fn run_options(&self) -> &'static [OptionSpec] {

@@ -10,6 +10,91 @@
 //! | 0    | 16–23 | b        | second operand's register, 0 when unused             |
 //! | 0    | 24–31 | c        | third operand's register, 0 when unused              |
 //! | 1    | 0–31  | constant | `load`'s f32 value (IEEE bits), 0 otherwise          |
+//!
+//! The table covers both dialects of the language: v1, the specification's, and v2, ShaderVM's
+//! current one (docs/shader.md). Each instruction and register has a column saying which
+//! dialects have it; the forms both share mean the same in both, so one register numbering
+//! and one opcode numbering serve both, and the renderers need not know the dialect.
+
+/// A dialect of shader-asm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Dialect {
+    /// The specification's language: `getComponentN`, `s0`-`s7`, `v0`-`v7`, any number in `load`.
+    V1,
+    /// ShaderVM's current language: `getComponent(vA, sA, sB)` with an index register, `sign`,
+    /// `z`, per-pixel memory, `s0`-`s5`, `v0`-`v4`, whole numbers in `load`.
+    V2,
+}
+
+impl Dialect {
+    /// The dialect a program is stored as: v2 when it uses a form only v2 has, else v1. A
+    /// program in the forms both share means the same in both.
+    pub fn of(program: &[Instr]) -> Dialect {
+        if program.iter().any(|instr| instr.uses_only(Dialect::V2)) {
+            Dialect::V2
+        } else {
+            Dialect::V1
+        }
+    }
+
+    /// Both, in order.
+    pub const ALL: [Dialect; 2] = [Dialect::V1, Dialect::V2];
+
+    /// How `--dialect` and messages name it: `v1`, `v2`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Dialect::V1 => "v1",
+            Dialect::V2 => "v2",
+        }
+    }
+
+    /// The dialect `--dialect` calls `name`.
+    pub fn from_name(name: &str) -> Option<Dialect> {
+        Dialect::ALL.into_iter().find(|d| d.name() == name)
+    }
+
+    /// The other one.
+    pub fn other(self) -> Dialect {
+        match self {
+            Dialect::V1 => Dialect::V2,
+            Dialect::V2 => Dialect::V1,
+        }
+    }
+}
+
+/// Which dialects have an instruction or a register.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialects {
+    Both,
+    Only(Dialect),
+}
+
+impl Dialects {
+    /// Whether `dialect` has it.
+    pub fn has(self, dialect: Dialect) -> bool {
+        match self {
+            Dialects::Both => true,
+            Dialects::Only(only) => only == dialect,
+        }
+    }
+
+    /// The one dialect that has it, for forms that tell the dialects apart.
+    pub fn only(self) -> Option<Dialect> {
+        match self {
+            Dialects::Both => None,
+            Dialects::Only(only) => Some(only),
+        }
+    }
+
+    /// For the docs' tables: `v1, v2`, `v1`, `v2`.
+    pub fn names(self) -> &'static str {
+        match self {
+            Dialects::Both => "v1, v2",
+            Dialects::Only(Dialect::V1) => "v1",
+            Dialects::Only(Dialect::V2) => "v2",
+        }
+    }
+}
 
 /// The type of a register or operand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -34,10 +119,18 @@ impl Type {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Reg(pub u8);
 
-/// Scalar registers `s0`..`s7`.
+/// Scalar registers `s0`..`s7` (v2 has the first [`V2_SCALARS`]).
 pub const SCALARS: u8 = 8;
-/// Vector registers `v0`..`v7`.
+/// Vector registers `v0`..`v7` (v2 has the first [`V2_VECTORS`]).
 pub const VECTORS: u8 = 8;
+/// The scalar registers of v2: `s0`..`s5`.
+pub const V2_SCALARS: u8 = 6;
+/// The vector registers of v2: `v0`..`v4`.
+pub const V2_VECTORS: u8 = 5;
+/// Cells of v2's per-pixel memory (`readMemory`, `writeMemory`).
+pub const MEMORY_CELLS: usize = 64;
+/// Components of a vector.
+pub const COMPONENTS: usize = 4;
 /// The first vector register's number.
 pub const FIRST_VECTOR: u8 = SCALARS;
 /// Every register: the numbered ones, then the inputs and the output.
@@ -53,16 +146,18 @@ pub struct Special {
     pub writable: bool,
     /// What it holds, for docs and messages.
     pub meaning: &'static str,
+    pub dialects: Dialects,
 }
 
-/// The inputs `pc`, `t`, `s` (read only) and the output `c`.
-pub const SPECIALS: [Special; 4] = [
+/// The inputs `pc`, `t`, `s` (read only), the output `c`, and v2's zero `z` (read only).
+pub const SPECIALS: [Special; 5] = [
     Special {
         name: "pc",
         reg: Reg(16),
         ty: Type::Vector,
         writable: false,
         meaning: "the pixel's centre: (x + 0.5, y + 0.5, 0, 0), rows counted from the bottom",
+        dialects: Dialects::Both,
     },
     Special {
         name: "t",
@@ -70,6 +165,7 @@ pub const SPECIALS: [Special; 4] = [
         ty: Type::Scalar,
         writable: false,
         meaning: "the time in seconds",
+        dialects: Dialects::Both,
     },
     Special {
         name: "s",
@@ -77,6 +173,7 @@ pub const SPECIALS: [Special; 4] = [
         ty: Type::Vector,
         writable: false,
         meaning: "the image size: (width, height, 0, 0)",
+        dialects: Dialects::Both,
     },
     Special {
         name: "c",
@@ -84,14 +181,24 @@ pub const SPECIALS: [Special; 4] = [
         ty: Type::Vector,
         writable: true,
         meaning: "the pixel's colour (r, g, b, a), 0 until written",
+        dialects: Dialects::Both,
+    },
+    Special {
+        name: "z",
+        reg: Reg(20),
+        ty: Type::Scalar,
+        writable: false,
+        meaning: "always 0",
+        dialects: Dialects::Only(Dialect::V2),
     },
 ];
 
-/// `pc`, `t`, `s` and `c`.
+/// `pc`, `t`, `s`, `c` and `z`.
 pub const PC: Reg = SPECIALS[0].reg;
 pub const TIME: Reg = SPECIALS[1].reg;
 pub const SIZE: Reg = SPECIALS[2].reg;
 pub const COLOR: Reg = SPECIALS[3].reg;
+pub const ZERO: Reg = SPECIALS[4].reg;
 
 impl Reg {
     /// The register's type.
@@ -106,6 +213,17 @@ impl Reg {
     /// Whether a program may write the register.
     pub fn writable(self) -> bool {
         self.special().is_none_or(|s| s.writable) && self.0 < REGISTERS
+    }
+
+    /// Which dialects have the register.
+    pub fn dialects(self) -> Dialects {
+        match self.0 {
+            n if n < V2_SCALARS => Dialects::Both,
+            n if n < SCALARS => Dialects::Only(Dialect::V1),
+            n if n < FIRST_VECTOR + V2_VECTORS => Dialects::Both,
+            n if n < SCALARS + VECTORS => Dialects::Only(Dialect::V1),
+            _ => self.special().map_or(Dialects::Both, |s| s.dialects),
+        }
     }
 
     /// The named register this is, if it is one.
@@ -160,6 +278,19 @@ pub enum Operand {
     Number,
 }
 
+/// How an instruction picks the vector component or memory cell it reads or writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Selector {
+    /// It picks none.
+    None,
+    /// Component N, fixed by the instruction (`getComponentN`, `setComponentN`).
+    Component(usize),
+    /// The component `floor` of the scalar operand at this position (v2's `getComponent`).
+    ComponentAt(usize),
+    /// The memory cell `floor` of the scalar operand at this position (v2's `readMemory`).
+    CellAt(usize),
+}
+
 /// An opcode: its value is its field in the bytecode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
@@ -178,6 +309,11 @@ pub enum Op {
     SetComponent2 = 11,
     SetComponent3 = 12,
     Load = 13,
+    GetComponent = 14,
+    SetComponent = 15,
+    Sign = 16,
+    ReadMemory = 17,
+    WriteMemory = 18,
 }
 
 /// One row of the table.
@@ -188,6 +324,9 @@ pub struct OpInfo {
     pub operands: &'static [Operand],
     /// What it does, for docs and `--help`-like listings.
     pub summary: &'static str,
+    pub dialects: Dialects,
+    /// The component or memory cell it reads or writes.
+    pub selector: Selector,
 }
 
 use Operand::*;
@@ -197,92 +336,167 @@ const SSS: &[Operand] = &[Read(Scalar), Read(Scalar), Write(Scalar)];
 const SS: &[Operand] = &[Read(Scalar), Write(Scalar)];
 const GET: &[Operand] = &[Read(Vector), Write(Scalar)];
 const SET: &[Operand] = &[WriteComponent, Read(Scalar)];
+const GET_AT: &[Operand] = &[Read(Vector), Write(Scalar), Read(Scalar)];
+const SET_AT: &[Operand] = &[WriteComponent, Read(Scalar), Read(Scalar)];
+const READ_CELL: &[Operand] = &[Write(Scalar), Read(Scalar)];
+const WRITE_CELL: &[Operand] = &[Read(Scalar), Read(Scalar)];
+const BOTH: Dialects = Dialects::Both;
+const V1: Dialects = Dialects::Only(Dialect::V1);
+const V2: Dialects = Dialects::Only(Dialect::V2);
 
 /// Every instruction, in opcode order.
-pub const OPS: [OpInfo; 14] = [
+pub const OPS: [OpInfo; 19] = [
     OpInfo {
         op: Op::Add,
         mnemonic: "add",
         operands: SSS,
         summary: "sC = sA + sB",
+        dialects: BOTH,
+        selector: Selector::None,
     },
     OpInfo {
         op: Op::Multiply,
         mnemonic: "multiply",
         operands: SSS,
         summary: "sC = sA * sB",
+        dialects: BOTH,
+        selector: Selector::None,
     },
     OpInfo {
         op: Op::Negate,
         mnemonic: "negate",
         operands: SS,
         summary: "sB = -sA",
+        dialects: BOTH,
+        selector: Selector::None,
     },
     OpInfo {
         op: Op::Reciprocal,
         mnemonic: "reciprocal",
         operands: SS,
         summary: "sB = 1 / sA (1 / 0 = inf)",
+        dialects: BOTH,
+        selector: Selector::None,
     },
     OpInfo {
         op: Op::Move,
         mnemonic: "move",
         operands: SS,
         summary: "sB = sA",
+        dialects: BOTH,
+        selector: Selector::None,
     },
     OpInfo {
         op: Op::GetComponent0,
         mnemonic: "getComponent0",
         operands: GET,
         summary: "sA = vA.x",
+        dialects: V1,
+        selector: Selector::Component(0),
     },
     OpInfo {
         op: Op::GetComponent1,
         mnemonic: "getComponent1",
         operands: GET,
         summary: "sA = vA.y",
+        dialects: V1,
+        selector: Selector::Component(1),
     },
     OpInfo {
         op: Op::GetComponent2,
         mnemonic: "getComponent2",
         operands: GET,
         summary: "sA = vA.z",
+        dialects: V1,
+        selector: Selector::Component(2),
     },
     OpInfo {
         op: Op::GetComponent3,
         mnemonic: "getComponent3",
         operands: GET,
         summary: "sA = vA.w",
+        dialects: V1,
+        selector: Selector::Component(3),
     },
     OpInfo {
         op: Op::SetComponent0,
         mnemonic: "setComponent0",
         operands: SET,
         summary: "vA.x = sA",
+        dialects: V1,
+        selector: Selector::Component(0),
     },
     OpInfo {
         op: Op::SetComponent1,
         mnemonic: "setComponent1",
         operands: SET,
         summary: "vA.y = sA",
+        dialects: V1,
+        selector: Selector::Component(1),
     },
     OpInfo {
         op: Op::SetComponent2,
         mnemonic: "setComponent2",
         operands: SET,
         summary: "vA.z = sA",
+        dialects: V1,
+        selector: Selector::Component(2),
     },
     OpInfo {
         op: Op::SetComponent3,
         mnemonic: "setComponent3",
         operands: SET,
         summary: "vA.w = sA",
+        dialects: V1,
+        selector: Selector::Component(3),
     },
     OpInfo {
         op: Op::Load,
         mnemonic: "load",
         operands: &[Write(Scalar), Number],
-        summary: "sA = the number",
+        summary: "sA = the number (v2: a whole number, 0 to 16777215)",
+        dialects: BOTH,
+        selector: Selector::None,
+    },
+    OpInfo {
+        op: Op::GetComponent,
+        mnemonic: "getComponent",
+        operands: GET_AT,
+        summary: "sA = component floor(sB) of vA; 0 when sB is outside [0, 4)",
+        dialects: V2,
+        selector: Selector::ComponentAt(2),
+    },
+    OpInfo {
+        op: Op::SetComponent,
+        mnemonic: "setComponent",
+        operands: SET_AT,
+        summary: "component floor(sB) of vA = sA; nothing when sB is outside [0, 4)",
+        dialects: V2,
+        selector: Selector::ComponentAt(2),
+    },
+    OpInfo {
+        op: Op::Sign,
+        mnemonic: "sign",
+        operands: SS,
+        summary: "sB = 1 if sA > 0, -1 if sA < 0, else 0 (NaN too)",
+        dialects: V2,
+        selector: Selector::None,
+    },
+    OpInfo {
+        op: Op::ReadMemory,
+        mnemonic: "readMemory",
+        operands: READ_CELL,
+        summary: "sA = memory cell floor(sB); 0 when sB is outside [0, 64)",
+        dialects: V2,
+        selector: Selector::CellAt(1),
+    },
+    OpInfo {
+        op: Op::WriteMemory,
+        mnemonic: "writeMemory",
+        operands: WRITE_CELL,
+        summary: "memory cell floor(sB) = sA; nothing when sB is outside [0, 64)",
+        dialects: V2,
+        selector: Selector::CellAt(1),
     },
 ];
 
@@ -297,20 +511,37 @@ impl Op {
         OPS.get(usize::from(code)).map(|info| info.op)
     }
 
-    /// The op with this mnemonic (case-sensitive, as in the spec).
+    /// The op with this mnemonic in either dialect (case-sensitive, as in the spec).
     pub fn from_mnemonic(name: &str) -> Option<Op> {
         OPS.iter().find(|info| info.mnemonic == name).map(|info| info.op)
     }
 
     /// For `getComponentN`/`setComponentN`, N.
     pub fn component(self) -> Option<usize> {
-        match self {
-            Op::GetComponent0 | Op::SetComponent0 => Some(0),
-            Op::GetComponent1 | Op::SetComponent1 => Some(1),
-            Op::GetComponent2 | Op::SetComponent2 => Some(2),
-            Op::GetComponent3 | Op::SetComponent3 => Some(3),
+        match self.info().selector {
+            Selector::Component(n) => Some(n),
             _ => None,
         }
+    }
+}
+
+/// The component (`len` 4) or memory cell (`len` 64) that the index value `value` picks:
+/// `floor(value)` when it is in `0..len`, none otherwise (negative, too large, NaN).
+#[inline(always)]
+pub fn pick(value: f32, len: usize) -> Option<usize> {
+    // `as` truncates, which is `floor` for the values let through.
+    (value >= 0.0 && value < len as f32).then_some(value as usize)
+}
+
+/// `sign` as v2 defines it: 1 above 0, -1 below, and +0 for both zeros and for NaN.
+#[inline(always)]
+pub fn sign(value: f32) -> f32 {
+    if value > 0.0 {
+        1.0
+    } else if value < 0.0 {
+        -1.0
+    } else {
+        0.0
     }
 }
 
@@ -330,6 +561,23 @@ pub const INSTRUCTION_BYTES: usize = 8;
 pub const MAX_INSTRUCTIONS: usize = 1 << 16;
 
 impl Instr {
+    /// The registers its operands name, in order (not the field of `load`'s number).
+    pub fn registers(&self) -> impl Iterator<Item = Reg> + '_ {
+        self.op
+            .info()
+            .operands
+            .iter()
+            .zip(self.regs)
+            .filter(|(operand, _)| **operand != Operand::Number)
+            .map(|(_, reg)| reg)
+    }
+
+    /// Whether it uses a form that only `dialect` has: its instruction or one of its registers.
+    pub fn uses_only(&self, dialect: Dialect) -> bool {
+        let only = |d: Dialects| d.only() == Some(dialect);
+        only(self.op.info().dialects) || self.registers().any(|reg| only(reg.dialects()))
+    }
+
     /// The two words of the instruction.
     pub fn pack(&self) -> [u32; 2] {
         let [a, b, c] = self.regs;
@@ -340,6 +588,8 @@ impl Instr {
     }
 
     /// The instruction two words hold, or why they hold none.
+    /// The instruction table checked here holds both dialects; [`crate::decode::read`] also
+    /// checks that each instruction is in the file's dialect.
     pub fn unpack(words: [u32; 2]) -> Result<Instr, UnpackError> {
         let [w0, w1] = words;
         let code = (w0 & 0xff) as u8;

@@ -4,7 +4,9 @@
 
 use std::fmt::Write;
 
-use crate::ops::{FIRST_VECTOR, Instr, OPS, Op, Operand, Reg, SCALARS, SPECIALS, Type, VECTORS};
+use crate::ops::{
+    FIRST_VECTOR, Instr, OPS, Op, Operand, Reg, SCALARS, SPECIALS, Type, V2_SCALARS, V2_VECTORS, VECTORS,
+};
 
 /// The placeholder of each operand, as the language's specification writes them: scalars
 /// `sA`, `sB`, `sC` and vectors `vA` in order of appearance, `number` for `load`'s literal.
@@ -82,13 +84,14 @@ pub fn print_program(instrs: &[Instr]) -> String {
 
 /// The instruction table as Markdown, for docs/shader.md and docs/formats/shader-bytecode.md.
 pub fn markdown_instructions() -> String {
-    let mut out = String::from("| instruction | opcode | does |\n|---|---|---|\n");
+    let mut out = String::from("| instruction | opcode | dialects | does |\n|---|---|---|---|\n");
     for info in &OPS {
         let _ = writeln!(
             out,
-            "| `{}` | {} | {} |",
+            "| `{}` | {} | {} | {} |",
             signature(info.op),
             info.op as u8,
+            info.dialects.names(),
             info.summary
         );
     }
@@ -97,26 +100,41 @@ pub fn markdown_instructions() -> String {
 
 /// The register table as Markdown, for docs/shader.md and docs/formats/shader-bytecode.md.
 pub fn markdown_registers() -> String {
-    let mut out = String::from("| register | number | type | holds |\n|---|---|---|---|\n");
+    let mut out = String::from("| register | number | type | dialects | holds |\n|---|---|---|---|---|\n");
     let range = |first: u8, count: u8| {
         let (a, b) = (Reg(first), Reg(first + count - 1));
+        let between = if count == 2 { ", " } else { " to " };
         (
-            format!("`{}` to `{}`", a.name(), b.name()),
-            format!("{} to {}", a.0, b.0),
+            format!("`{}`{between}`{}`", a.name(), b.name()),
+            format!("{}{between}{}", a.0, b.0),
+            a.dialects().names(),
         )
     };
-    let (names, numbers) = range(0, SCALARS);
-    let _ = writeln!(out, "| {names} | {numbers} | scalar | yours, 0 at the start |");
-    let (names, numbers) = range(FIRST_VECTOR, VECTORS);
-    let _ = writeln!(out, "| {names} | {numbers} | vector | yours, 0 at the start |");
-    for special in &SPECIALS {
-        let access = if special.writable { "output" } else { "input, read only" };
+    for (first, count, ty) in [
+        (0, V2_SCALARS, "scalar"),
+        (V2_SCALARS, SCALARS - V2_SCALARS, "scalar"),
+        (FIRST_VECTOR, V2_VECTORS, "vector"),
+        (FIRST_VECTOR + V2_VECTORS, VECTORS - V2_VECTORS, "vector"),
+    ] {
+        let (names, numbers, dialects) = range(first, count);
         let _ = writeln!(
             out,
-            "| `{}` | {} | {} | {access}: {} |",
+            "| {names} | {numbers} | {ty} | {dialects} | yours, 0 at the start |"
+        );
+    }
+    for special in &SPECIALS {
+        let access = match (special.writable, special.reg == crate::ops::ZERO) {
+            (true, _) => "output",
+            (false, true) => "read only",
+            (false, false) => "input, read only",
+        };
+        let _ = writeln!(
+            out,
+            "| `{}` | {} | {} | {} | {access}: {} |",
             special.name,
             special.reg.0,
             special.ty.name(),
+            special.dialects.names(),
             special.meaning
         );
     }

@@ -11,6 +11,13 @@
 //! - varying values the colour never depends on are dropped, and the rest get lane buffers
 //!   (`[f32; BLOCK]`, one per live value, reused once a value is dead).
 //!
+//! - v2's component indexes and memory addresses are known when decoding in the programs
+//!   people write (a `load`ed number or `z`), so `getComponent`, `setComponent`,
+//!   `readMemory` and `writeMemory` rename too, memory cells being slots like components.
+//!   A program whose index is not known until a pixel runs it is run instruction by
+//!   instruction for every pixel by [`exec::run`](crate::exec::run) instead, rows still
+//!   spread over all cores.
+//!
 //! A row is then rendered block after block of [`BLOCK`] pixels: each varying instruction runs
 //! over the whole block in a loop the compiler vectorises, and the colour is converted to bytes
 //! and written to its row (rows from the top) in the same pass. Rows are spread over all cores.
@@ -25,7 +32,7 @@ use polyasm_core::picture;
 use rayon::prelude::*;
 
 use crate::exec::{Alpha, Frame, Image};
-use crate::ops::{COLOR, Instr, Op, Operand, PC, REGISTERS, SIZE, TIME};
+use crate::ops::{COLOR, COMPONENTS, Instr, MEMORY_CELLS, Op, Operand, PC, REGISTERS, SIZE, TIME, pick};
 
 pub use polyasm_core::picture::{MAX_PIXELS, MAX_SIDE};
 /// Pixels of a row rendered together: lane buffers of 1 KiB, so a block's live values stay in
@@ -119,13 +126,19 @@ enum Arith {
     Multiply,
     Negate,
     Reciprocal,
+    Sign,
 }
 
 impl Arith {
+    fn is_unary(self) -> bool {
+        matches!(self, Arith::Negate | Arith::Reciprocal | Arith::Sign)
+    }
+
     fn unary(self, a: f32) -> f32 {
         match self {
             Arith::Negate => -a,
             Arith::Reciprocal => 1.0 / a,
+            Arith::Sign => crate::ops::sign(a),
             Arith::Add | Arith::Multiply => unreachable!("add and multiply take two operands"),
         }
     }
@@ -134,7 +147,7 @@ impl Arith {
         match self {
             Arith::Add => a + b,
             Arith::Multiply => a * b,
-            Arith::Negate | Arith::Reciprocal => unreachable!("negate and reciprocal take one"),
+            Arith::Negate | Arith::Reciprocal | Arith::Sign => unreachable!("negate, reciprocal and sign take one"),
         }
     }
 }
@@ -184,6 +197,7 @@ enum Step {
     MultiplyUniform { dst: u32, a: u32, b: u32 },
     Negate { dst: u32, a: u32 },
     Reciprocal { dst: u32, a: u32 },
+    Sign { dst: u32, a: u32 },
 }
 
 /// Where one colour channel comes from when the program has run.
@@ -215,11 +229,24 @@ pub struct Plan {
     /// The lane buffer `pc.x` is written to before each block, if the colour reads it.
     pc_x: Option<u32>,
     channels: [Channel; 4],
+    /// A program with an index known only per pixel, run by [`exec::run`](crate::exec::run)
+    /// for every pixel instead of the steps.
+    per_pixel: Option<Vec<Instr>>,
+    frame: Frame,
+    alpha: Alpha,
 }
 
-/// Decoding state: the value in every register component.
+/// Slots of the register components, then of the memory cells.
+const SLOTS: usize = REGISTERS as usize * COMPONENTS + MEMORY_CELLS;
+/// The first memory cell's slot.
+const FIRST_CELL: usize = REGISTERS as usize * COMPONENTS;
+
+/// A component index or memory address whose value is known only when a pixel runs.
+struct IndexNotKnown;
+
+/// Decoding state: the value in every register component and memory cell.
 struct Decoder {
-    slots: [Value; REGISTERS as usize * 4],
+    slots: [Value; SLOTS],
     uniforms: Vec<f32>,
     uniform_ops: Vec<UniformOp>,
     varying_ops: Vec<VaryingOp>,
@@ -228,7 +255,7 @@ struct Decoder {
 
 impl Decoder {
     fn new(frame: &Frame) -> Decoder {
-        let mut slots = [Value::Const(0.0); REGISTERS as usize * 4];
+        let mut slots = [Value::Const(0.0); SLOTS];
         let slot = |reg: crate::ops::Reg, lane: usize| reg.0 as usize * 4 + lane;
         slots[slot(PC, 0)] = Value::Varying(PC_X);
         slots[slot(PC, 1)] = Value::Uniform(PC_Y);
@@ -320,10 +347,47 @@ impl Decoder {
         }
     }
 
-    fn instruction(&mut self, instr: &Instr) {
-        let slot = |i: usize, lane: usize| instr.regs[i].0 as usize * 4 + lane;
+    /// The component (`len` 4) or memory cell (`len` 64) that operand `i` picks: `None`
+    /// when it picks none.
+    fn pick(&self, instr: &Instr, i: usize, len: usize) -> Result<Option<usize>, IndexNotKnown> {
+        match self.slots[instr.regs[i].0 as usize * COMPONENTS] {
+            Value::Const(value) => Ok(pick(value, len)),
+            Value::Uniform(_) | Value::Varying(_) => Err(IndexNotKnown),
+        }
+    }
+
+    fn instruction(&mut self, instr: &Instr) -> Result<(), IndexNotKnown> {
+        let slot = |i: usize, lane: usize| instr.regs[i].0 as usize * COMPONENTS + lane;
         let get = |d: &Decoder, i: usize| d.slots[slot(i, 0)];
         match instr.op {
+            Op::GetComponent => {
+                let value = match self.pick(instr, 2, COMPONENTS)? {
+                    Some(lane) => self.slots[slot(0, lane)],
+                    None => Value::Const(0.0),
+                };
+                self.slots[slot(1, 0)] = value;
+            }
+            Op::SetComponent => {
+                if let Some(lane) = self.pick(instr, 2, COMPONENTS)? {
+                    self.slots[slot(0, lane)] = get(self, 1);
+                }
+            }
+            Op::Sign => {
+                let value = self.unary(Arith::Sign, get(self, 0));
+                self.slots[slot(1, 0)] = value;
+            }
+            Op::ReadMemory => {
+                let value = match self.pick(instr, 1, MEMORY_CELLS)? {
+                    Some(cell) => self.slots[FIRST_CELL + cell],
+                    None => Value::Const(0.0),
+                };
+                self.slots[slot(0, 0)] = value;
+            }
+            Op::WriteMemory => {
+                if let Some(cell) = self.pick(instr, 1, MEMORY_CELLS)? {
+                    self.slots[FIRST_CELL + cell] = get(self, 0);
+                }
+            }
             Op::Add | Op::Multiply => {
                 let arith = if instr.op == Op::Add {
                     Arith::Add
@@ -353,32 +417,59 @@ impl Decoder {
                 self.slots[slot(0, lane)] = get(self, 1);
             }
         }
+        Ok(())
     }
 }
 
 impl Plan {
     /// Decodes `program` for `frame`. Fails only on a register that does not exist.
     pub fn new(program: &[Instr], frame: &Frame, alpha: Alpha) -> Result<Plan, RenderError> {
-        let mut decoder = Decoder::new(frame);
         for (index, instr) in program.iter().enumerate() {
             for (operand, reg) in instr.op.info().operands.iter().zip(instr.regs) {
                 if *operand != Operand::Number && reg.0 >= REGISTERS {
                     return Err(RenderError::Register { index, value: reg.0 });
                 }
             }
-            decoder.instruction(instr);
         }
-        let color = COLOR.0 as usize * 4;
+        let mut decoder = Decoder::new(frame);
+        for instr in program {
+            if decoder.instruction(instr).is_err() {
+                return Ok(Plan::per_pixel(program, frame, alpha));
+            }
+        }
+        let color = COLOR.0 as usize * COMPONENTS;
         let mut outputs = [Value::Const(1.0); 4];
         outputs[..3].copy_from_slice(&decoder.slots[color..color + 3]);
         if alpha == Alpha::Keep {
             outputs[3] = decoder.slots[color + 3];
         }
-        Ok(Plan::schedule(frame.width, decoder, outputs))
+        Ok(Plan::schedule(*frame, alpha, decoder, outputs))
+    }
+
+    /// The plan of a program run instruction by instruction for every pixel.
+    fn per_pixel(program: &[Instr], frame: &Frame, alpha: Alpha) -> Plan {
+        Plan {
+            width: frame.width,
+            uniforms: vec![0.0],
+            uniform_ops: Vec::new(),
+            steps: Vec::new(),
+            buffers: 0,
+            pc_x: None,
+            channels: [Channel::Const(0.0); 4],
+            per_pixel: Some(program.to_vec()),
+            frame: *frame,
+            alpha,
+        }
+    }
+
+    /// Whether the program runs instruction by instruction for every pixel, its component
+    /// indexes or memory addresses being known only there.
+    pub fn runs_per_pixel(&self) -> bool {
+        self.per_pixel.is_some()
     }
 
     /// Drops what the colour does not need and gives the varying values lane buffers.
-    fn schedule(width: u32, decoder: Decoder, outputs: [Value; 4]) -> Plan {
+    fn schedule(frame: Frame, alpha: Alpha, decoder: Decoder, outputs: [Value; 4]) -> Plan {
         let Decoder {
             uniforms,
             uniform_ops,
@@ -417,7 +508,7 @@ impl Plan {
                 continue;
             }
             live_uniform[op.a as usize] = true;
-            if !matches!(op.arith, Arith::Negate | Arith::Reciprocal) {
+            if !op.arith.is_unary() {
                 live_uniform[op.b as usize] = true;
             }
             kept_uniform.push(*op);
@@ -475,6 +566,7 @@ impl Plan {
                 (Arith::Multiply, Second::Uniform(b)) => Step::MultiplyUniform { dst, a, b },
                 (Arith::Negate, _) => Step::Negate { dst, a },
                 (Arith::Reciprocal, _) => Step::Reciprocal { dst, a },
+                (Arith::Sign, _) => Step::Sign { dst, a },
                 (Arith::Add | Arith::Multiply, Second::None) => {
                     unreachable!("add and multiply have two operands")
                 }
@@ -496,13 +588,16 @@ impl Plan {
             Value::Varying(v) => Channel::Lanes(buffer[v as usize]),
         });
         Plan {
-            width,
+            width: frame.width,
             uniforms,
             uniform_ops: kept_uniform,
             steps,
             buffers: buffers as usize,
             pc_x,
             channels,
+            per_pixel: None,
+            frame,
+            alpha,
         }
     }
 
@@ -528,6 +623,12 @@ impl Plan {
     /// The row, compiled for the features of the function it is inlined into.
     #[inline(always)]
     fn render_row_here(&self, y: u32, out: &mut [u8], scratch: &mut Scratch) {
+        if let Some(program) = &self.per_pixel {
+            for (x, pixel) in out.chunks_exact_mut(4).enumerate() {
+                pixel.copy_from_slice(&crate::exec::pixel(program, &self.frame, x as u32, y, self.alpha));
+            }
+            return;
+        }
         let Scratch { uniforms, lanes, bytes } = scratch;
         self.start_row(y, uniforms);
         let uniforms = &uniforms[..];
@@ -561,9 +662,10 @@ impl Plan {
         uniforms[PC_Y as usize] = y as f32 + 0.5;
         for op in &self.uniform_ops {
             let a = uniforms[op.a as usize];
-            uniforms[op.dst as usize] = match op.arith {
-                Arith::Negate | Arith::Reciprocal => op.arith.unary(a),
-                Arith::Add | Arith::Multiply => op.arith.binary(a, uniforms[op.b as usize]),
+            uniforms[op.dst as usize] = if op.arith.is_unary() {
+                op.arith.unary(a)
+            } else {
+                op.arith.binary(a, uniforms[op.b as usize])
             };
         }
     }
@@ -678,6 +780,12 @@ fn run_step(step: Step, lanes: &mut [Lanes], uniforms: &[f32], n: usize) {
                 *d = 1.0 / a;
             }
         }
+        Step::Sign { dst, a } => {
+            let (d, a) = dst_and_one(lanes, dst, a);
+            for (d, a) in d[..n].iter_mut().zip(&a[..n]) {
+                *d = crate::ops::sign(*a);
+            }
+        }
     }
 }
 
@@ -741,6 +849,15 @@ mod tests {
 
     /// The colour a plan computes for every pixel of row `y`, before conversion to bytes.
     fn row_colors(plan: &Plan, y: u32) -> Vec<[f32; 4]> {
+        if let Some(program) = &plan.per_pixel {
+            return (0..plan.width)
+                .map(|x| {
+                    let mut regs = crate::exec::start(&plan.frame, x, y);
+                    crate::exec::run(program, &mut regs);
+                    regs[COLOR.0 as usize]
+                })
+                .collect();
+        }
         let mut scratch = Scratch::new(plan);
         plan.start_row(y, &mut scratch.uniforms);
         let mut colors = Vec::new();

@@ -161,6 +161,17 @@ pub fn run_settings(options: &TargetOptions) -> Result<RunSettings, UsageError> 
             }
         },
     };
+    if let Some(n) = frames
+        && !frame_time(time, n - 1, fps).is_finite()
+    {
+        return Err(usage(
+            format!(
+                "`--frames {n}` at `--fps {}` puts the last frame at an infinite time",
+                fps_text(options)
+            ),
+            "give fewer frames or more frames per second; every frame's time must be a finite number",
+        ));
+    }
     if frames.is_none() && options.value("fps").is_some() {
         return Err(usage(
             "`--fps` applies only to an animation".to_string(),
@@ -173,6 +184,16 @@ pub fn run_settings(options: &TargetOptions) -> Result<RunSettings, UsageError> 
         device,
         animation: frames.map(|n| (n, fps)),
     })
+}
+
+/// The time of frame `index` of an animation that starts at `start`; increasing with `index`,
+/// so when the last frame's time is finite, every frame's is.
+pub fn frame_time(start: f32, index: u32, fps: f32) -> f32 {
+    start + index as f32 / fps
+}
+
+fn fps_text(options: &TargetOptions) -> &str {
+    options.value("fps").map_or("30", str::trim)
 }
 
 /// The file name of frame `index` from a pattern with one `%d` or `%0Nd` (N from 1 to 9) in
@@ -318,6 +339,11 @@ fn animate(program: &[Instr], settings: &RunSettings, frames: u32, fps: f32, io:
             "number the frames with `%d` or `%04d`, e.g. `-o frames/%04d.png`",
         ));
     }
+    // No frame may replace an input: checked before anything is rendered or written.
+    for index in 0..frames {
+        let path = frame_path(&pattern, index).expect("the pattern was checked");
+        files.check(&path).map_err(|d| UsageError(Box::new(d)))?;
+    }
     let renderer = match Renderer::open(settings.device, &mut *io.stderr) {
         Ok(renderer) => renderer,
         Err(d) => return Ok(Outcome::failed(vec![*d])),
@@ -332,7 +358,7 @@ fn animate(program: &[Instr], settings: &RunSettings, frames: u32, fps: f32, io:
     let mut png = Vec::new();
     for index in 0..frames {
         let frame = Frame {
-            time: settings.frame.time + index as f32 / fps,
+            time: frame_time(settings.frame.time, index, fps),
             ..settings.frame
         };
         let path = frame_path(&pattern, index).expect("the pattern was checked");

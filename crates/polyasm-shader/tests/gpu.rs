@@ -10,8 +10,8 @@ use std::sync::OnceLock;
 use polyasm_shader::exec::{self, Alpha, Frame, Image};
 use polyasm_shader::gpu::{GpuError, GpuRenderer};
 use polyasm_shader::ops::{
-    COLOR, FIRST_VECTOR, Instr, MAX_INSTRUCTIONS, OPS, Op, Operand, PC, REGISTERS, Reg, SCALARS, SIZE, TIME, Type,
-    UnpackError, VECTORS,
+    COLOR, Dialect, FIRST_VECTOR, Instr, MAX_INSTRUCTIONS, OPS, Op, Operand, PC, REGISTERS, Reg, SCALARS, SIZE, TIME,
+    Type, UnpackError, V2_SCALARS, V2_VECTORS, VECTORS, ZERO,
 };
 use polyasm_shader::runtime;
 
@@ -206,7 +206,7 @@ fn odd_sizes_keep_rows_and_columns_in_place() {
     }
 }
 
-/// Uses every opcode, every kind of register and the time.
+/// Uses every opcode of v1, every kind of register and the time.
 fn every_opcode_program() -> Vec<Instr> {
     vec![
         instr(Op::GetComponent0, [16, 0, 0], 0.0), // s0 = pc.x
@@ -248,7 +248,8 @@ fn a_program_with_every_opcode_matches_the_cpu_in_both_alpha_modes() {
     let Some(gpu) = gpu() else { return };
     let program = every_opcode_program();
     let used: HashSet<u8> = program.iter().map(|i| i.op as u8).collect();
-    assert_eq!(used.len(), OPS.len(), "every opcode is used");
+    let v1 = OPS.iter().filter(|info| info.dialects.has(Dialect::V1)).count();
+    assert_eq!(used.len(), v1, "every opcode of v1 is used");
     for time in [0.0, 1.5, 3.75] {
         for alpha in [Alpha::Opaque, Alpha::Keep] {
             let image = agree(
@@ -265,6 +266,104 @@ fn a_program_with_every_opcode_matches_the_cpu_in_both_alpha_modes() {
             assert_eq!(image.pixel_from_bottom(0, 10)[3], expected_alpha);
             assert_eq!(image.pixel_from_bottom(0, 10)[2], exec::channel(time / 4.0));
         }
+    }
+}
+
+/// Uses every opcode of v2: components picked by `z`, by loaded indexes and by the pixel's
+/// position (so each pixel picks its own, among them ones out of range), `sign` of positive,
+/// negative and zero values, and memory cells written and read back, in and out of range.
+fn every_v2_opcode_program() -> Vec<Instr> {
+    let z = ZERO.0;
+    vec![
+        instr(Op::GetComponent, [16, 0, z], 0.0), // s0 = pc.x
+        instr(Op::Load, [5, 0, 0], 1.0),          // s5 = 1
+        instr(Op::GetComponent, [16, 1, 5], 0.0), // s1 = pc.y
+        instr(Op::GetComponent, [18, 2, z], 0.0), // s2 = s.x
+        instr(Op::Reciprocal, [2, 2, 0], 0.0),    // s2 = 1 / s.x
+        instr(Op::Multiply, [0, 2, 3], 0.0),      // s3 = u
+        instr(Op::WriteMemory, [3, 5, 0], 0.0),   // memory[1] = u
+        instr(Op::Load, [4, 0, 0], 8.0),          // s4 = 8
+        instr(Op::Multiply, [3, 4, 4], 0.0),      // s4 = 8u: 0 to 8, the component to pick
+        instr(Op::SetComponent, [8, 3, z], 0.0),  // v0 = (u, 0.25, 0.75, 1)
+        instr(Op::Load, [2, 0, 0], 4.0),
+        instr(Op::Reciprocal, [2, 2, 0], 0.0), // s2 = 0.25
+        instr(Op::SetComponent, [8, 2, 5], 0.0),
+        instr(Op::Load, [2, 0, 0], 3.0),
+        instr(Op::SetComponent, [8, 5, 2], 0.0), // v0.w = 1
+        instr(Op::Load, [2, 0, 0], 2.0),         // s2 = 2
+        instr(Op::Negate, [2, 3, 0], 0.0),
+        instr(Op::Reciprocal, [3, 3, 0], 0.0), // s3 = -0.5
+        instr(Op::Add, [5, 3, 3], 0.0),        // s3 = 0.5
+        instr(Op::Add, [3, 3, 3], 0.0),        // s3 = 1
+        instr(Op::Negate, [3, 3, 0], 0.0),
+        instr(Op::Add, [5, 3, 3], 0.0),        // s3 = 0
+        instr(Op::Add, [2, 3, 3], 0.0),        // s3 = 2
+        instr(Op::Reciprocal, [3, 3, 0], 0.0), // s3 = 0.5
+        instr(Op::Load, [0, 0, 0], 3.0),
+        instr(Op::Reciprocal, [0, 0, 0], 0.0),
+        instr(Op::Add, [3, 0, 3], 0.0), // s3 = 0.5 + 1/3
+        instr(Op::Load, [0, 0, 0], 4.0),
+        instr(Op::Reciprocal, [0, 0, 0], 0.0),    // s0 = 0.25
+        instr(Op::Add, [3, 0, 3], 0.0),           // s3 = 13/12 > 1: sign is 1
+        instr(Op::SetComponent, [8, 3, 2], 0.0),  // v0.z = 13/12
+        instr(Op::GetComponent, [8, 0, 4], 0.0),  // s0 = v0[8u]: 0 from u = 1/2 on
+        instr(Op::SetComponent, [19, 0, z], 0.0), // c.x
+        instr(Op::Negate, [1, 1, 0], 0.0),
+        instr(Op::Sign, [1, 1, 0], 0.0),        // s1 = -1
+        instr(Op::Add, [1, 5, 1], 0.0),         // s1 = 0
+        instr(Op::Sign, [1, 1, 0], 0.0),        // sign(0) = 0
+        instr(Op::Add, [1, 3, 1], 0.0),         // s1 = 13/12
+        instr(Op::Sign, [1, 1, 0], 0.0),        // s1 = 1
+        instr(Op::Move, [17, 2, 0], 0.0),       // s2 = t
+        instr(Op::WriteMemory, [2, 4, 0], 0.0), // memory[8u] = t; nothing from u = 8 on
+        instr(Op::ReadMemory, [0, 4, 0], 0.0),  // s0 = memory[8u]: t, or 0
+        instr(Op::Multiply, [0, 1, 0], 0.0),
+        instr(Op::SetComponent, [19, 0, 5], 0.0), // c.y = t or 0
+        instr(Op::ReadMemory, [0, 5, 0], 0.0),    // s0 = memory[1] = u (t where 8u is 1.x)
+        instr(Op::Load, [2, 0, 0], 2.0),
+        instr(Op::SetComponent, [19, 0, 2], 0.0), // c.z = u
+        instr(Op::Load, [2, 0, 0], 3.0),
+        instr(Op::GetComponent, [8, 0, 2], 0.0), // s0 = v0.w = 1
+        instr(Op::Load, [1, 0, 0], 64.0),
+        instr(Op::ReadMemory, [3, 1, 0], 0.0), // memory[64] reads 0
+        instr(Op::Add, [0, 3, 0], 0.0),
+        instr(Op::SetComponent, [19, 0, 2], 0.0), // c.w = 1
+    ]
+}
+
+#[test]
+fn a_program_with_every_v2_opcode_matches_the_cpu() {
+    let Some(gpu) = gpu() else { return };
+    let program = every_v2_opcode_program();
+    let used: HashSet<u8> = program.iter().map(|i| i.op as u8).collect();
+    let v2 = OPS.iter().filter(|info| info.dialects.has(Dialect::V2)).count();
+    assert_eq!(used.len(), v2, "every opcode of v2 is used");
+    assert_eq!(Dialect::of(&program), Dialect::V2);
+    for time in [0.0, 0.5] {
+        let image = agree(
+            &format!("every v2 opcode, t {time}"),
+            gpu,
+            &program,
+            &frame(64, 16, time),
+            Alpha::Keep,
+        );
+        // Column 0: u = 1/128 picks component 0 (u), then memory cell 0 holds t.
+        assert_eq!(
+            image.pixel_from_bottom(0, 0),
+            [
+                exec::channel(0.5 / 64.0),
+                exec::channel(time),
+                exec::channel(0.5 / 64.0),
+                255
+            ]
+        );
+        // Column 40: 8u = 5.06 picks no component (0), and memory cell 5 holds t.
+        assert_eq!(
+            image.pixel_from_bottom(40, 0),
+            [0, exec::channel(time), exec::channel(40.5 / 64.0), 255]
+        );
+        // Column 16: 8u = 2.06 picks v0.z = 13/12, red clamps at 1.
+        assert_eq!(image.pixel_from_bottom(16, 3)[0], 255);
     }
 }
 
@@ -344,16 +443,21 @@ impl Rng {
         self.next() % n
     }
 
-    fn reg(&mut self, ty: Type, write: bool) -> Reg {
+    fn reg(&mut self, ty: Type, write: bool, dialect: Dialect) -> Reg {
+        let (scalars, vectors) = match dialect {
+            Dialect::V1 => (SCALARS, VECTORS),
+            Dialect::V2 => (V2_SCALARS, V2_VECTORS),
+        };
         match ty {
             Type::Scalar if !write && self.below(4) == 0 => TIME,
-            Type::Scalar => Reg(self.below(u64::from(SCALARS)) as u8),
+            Type::Scalar if !write && dialect == Dialect::V2 && self.below(4) == 0 => ZERO,
+            Type::Scalar => Reg(self.below(u64::from(scalars)) as u8),
             Type::Vector => {
                 let choices: &[Reg] = if write { &[COLOR, COLOR] } else { &[PC, SIZE, COLOR] };
                 if self.below(2) == 0 {
                     choices[self.below(choices.len() as u64) as usize]
                 } else {
-                    Reg(FIRST_VECTOR + self.below(u64::from(VECTORS)) as u8)
+                    Reg(FIRST_VECTOR + self.below(u64::from(vectors)) as u8)
                 }
             }
         }
@@ -368,19 +472,20 @@ impl Rng {
         }
     }
 
-    /// A valid program of 1 to 80 instructions.
-    fn program(&mut self) -> Vec<Instr> {
+    /// A valid program of `dialect`, of 1 to 80 instructions.
+    fn program_in(&mut self, dialect: Dialect) -> Vec<Instr> {
+        let ops: Vec<_> = OPS.iter().filter(|info| info.dialects.has(dialect)).collect();
         let len = 1 + self.below(80) as usize;
         (0..len)
             .map(|_| {
-                let info = &OPS[self.below(OPS.len() as u64) as usize];
+                let info = ops[self.below(ops.len() as u64) as usize];
                 let mut regs = [Reg(0); 3];
                 let mut constant = 0.0;
                 for (slot, operand) in regs.iter_mut().zip(info.operands) {
                     *slot = match *operand {
-                        Operand::Read(ty) => self.reg(ty, false),
-                        Operand::Write(ty) => self.reg(ty, true),
-                        Operand::WriteComponent => self.reg(Type::Vector, true),
+                        Operand::Read(ty) => self.reg(ty, false, dialect),
+                        Operand::Write(ty) => self.reg(ty, true, dialect),
+                        Operand::WriteComponent => self.reg(Type::Vector, true, dialect),
                         Operand::Number => {
                             constant = self.constant();
                             Reg(0)
@@ -394,6 +499,11 @@ impl Rng {
                 }
             })
             .collect()
+    }
+
+    /// A valid v1 program of 1 to 80 instructions.
+    fn program(&mut self) -> Vec<Instr> {
+        self.program_in(Dialect::V1)
     }
 }
 
@@ -419,6 +529,46 @@ fn random_programs_match_the_cpu() {
         distinct_pictures.insert(image.rgba);
     }
     assert!(distinct_pictures.len() > 6, "the generator makes varied programs");
+}
+
+#[test]
+fn random_v2_programs_match_the_cpu() {
+    let Some(gpu) = gpu() else { return };
+    let mut rng = Rng(0x5eed_cafe_f00d_0002);
+    let mut distinct_pictures = HashSet::new();
+    // Registers that vary over the picture to start from: (u, v) in s0 and s1, pc in v0.
+    let z = ZERO.0;
+    let start = [
+        instr(Op::GetComponent, [16, 0, z], 0.0),
+        instr(Op::Load, [5, 0, 0], 1.0),
+        instr(Op::GetComponent, [16, 1, 5], 0.0),
+        instr(Op::GetComponent, [18, 2, z], 0.0),
+        instr(Op::Reciprocal, [2, 2, 0], 0.0),
+        instr(Op::Multiply, [0, 2, 0], 0.0),
+        instr(Op::GetComponent, [18, 2, 5], 0.0),
+        instr(Op::Reciprocal, [2, 2, 0], 0.0),
+        instr(Op::Multiply, [1, 2, 1], 0.0),
+        instr(Op::SetComponent, [8, 0, z], 0.0),
+        instr(Op::SetComponent, [8, 1, 5], 0.0),
+    ];
+    for n in 0..8 {
+        let mut program = start.to_vec();
+        program.extend(rng.program_in(Dialect::V2));
+        let time = rng.below(100) as f32 / 8.0;
+        let image = agree(
+            &format!("random v2 program {n}: {program:?}"),
+            gpu,
+            &program,
+            &frame(128, 128, time),
+            Alpha::Keep,
+        );
+        distinct_pictures.insert(image.rgba);
+    }
+    assert!(
+        distinct_pictures.len() > 3,
+        "the generator makes varied programs: {}",
+        distinct_pictures.len()
+    );
 }
 
 #[test]
@@ -743,9 +893,21 @@ fn the_glsl_interpreter_run_as_a_fragment_shader_matches_the_cpu() {
     let mut programs = vec![
         ("uv".to_string(), uv_program(), frame(256, 256, 0.0)),
         ("every opcode".to_string(), every_opcode_program(), frame(37, 23, 2.5)),
+        (
+            "every v2 opcode".to_string(),
+            every_v2_opcode_program(),
+            frame(64, 16, 0.5),
+        ),
     ];
     for n in 0..4 {
         programs.push((format!("random {n}"), rng.program(), frame(256, 256, 1.25)));
+    }
+    for n in 0..2 {
+        programs.push((
+            format!("random v2 {n}"),
+            rng.program_in(Dialect::V2),
+            frame(128, 128, 1.25),
+        ));
     }
     for (name, program, frame) in programs {
         for alpha in [Alpha::Opaque, Alpha::Keep] {

@@ -3,16 +3,24 @@
 
 use proptest::prelude::*;
 
-use polyasm_shader::ops::{FIRST_VECTOR, Instr, OPS, Operand, REGISTERS, Reg, SCALARS, Type};
-use polyasm_shader::{assemble_text, bytecode_bytes, decode, print};
+use polyasm_shader::ops::{Dialect, FIRST_VECTOR, Instr, OPS, Operand, REGISTERS, Reg, SCALARS, Type};
+use polyasm_shader::{DialectChoice, assemble_text, assemble_text_in, bytecode_bytes, decode, print};
 
-/// Any register of type `ty`, writable ones only when `writable`.
-fn register(ty: Type, writable: bool) -> impl Strategy<Value = Reg> {
+/// Any register of `dialect` of type `ty`, writable ones only when `writable`.
+fn register(ty: Type, writable: bool, dialect: Dialect) -> impl Strategy<Value = Reg> {
     let candidates: Vec<Reg> = (0..REGISTERS)
         .map(Reg)
-        .filter(|r| r.ty() == ty && (!writable || r.writable()))
+        .filter(|r| r.ty() == ty && (!writable || r.writable()) && r.dialects().has(dialect))
         .collect();
     proptest::sample::select(candidates)
+}
+
+/// Any number v2's `load` takes, the ends of its range drawn often.
+fn whole_number() -> impl Strategy<Value = f32> {
+    prop_oneof![
+        (0u32..=0xff_ffff).prop_map(|n| n as f32),
+        proptest::sample::select(vec![0.0, 1.0, 2.0, 3.0, 4.0, 63.0, 64.0, 16_777_215.0]),
+    ]
 }
 
 /// Any finite f32, with the edge cases drawn often: zeros of both signs, subnormals, the
@@ -39,22 +47,23 @@ fn constant() -> impl Strategy<Value = f32> {
     ]
 }
 
-fn instruction() -> impl Strategy<Value = Instr> {
-    (0..OPS.len()).prop_flat_map(|index| {
+fn instruction(dialect: Dialect) -> impl Strategy<Value = Instr> {
+    let ops: Vec<usize> = (0..OPS.len()).filter(|&i| OPS[i].dialects.has(dialect)).collect();
+    proptest::sample::select(ops).prop_flat_map(move |index| {
         let info = &OPS[index];
         let operand = |i: usize| -> BoxedStrategy<Reg> {
             match info.operands.get(i) {
-                Some(Operand::Read(ty)) => register(*ty, false).boxed(),
-                Some(Operand::Write(ty)) => register(*ty, true).boxed(),
-                Some(Operand::WriteComponent) => register(Type::Vector, true).boxed(),
+                Some(Operand::Read(ty)) => register(*ty, false, dialect).boxed(),
+                Some(Operand::Write(ty)) => register(*ty, true, dialect).boxed(),
+                Some(Operand::WriteComponent) => register(Type::Vector, true, dialect).boxed(),
                 Some(Operand::Number) | None => Just(Reg(0)).boxed(),
             }
         };
         let has_constant = info.operands.contains(&Operand::Number);
-        let value = if has_constant {
-            constant().boxed()
-        } else {
-            Just(0.0f32).boxed()
+        let value = match (has_constant, dialect) {
+            (true, Dialect::V1) => constant().boxed(),
+            (true, Dialect::V2) => whole_number().boxed(),
+            (false, _) => Just(0.0f32).boxed(),
         };
         (operand(0), operand(1), operand(2), value).prop_map(move |(a, b, c, constant)| Instr {
             op: info.op,
@@ -64,8 +73,13 @@ fn instruction() -> impl Strategy<Value = Instr> {
     })
 }
 
+/// A program of one dialect or the other.
 fn program() -> impl Strategy<Value = Vec<Instr>> {
-    proptest::collection::vec(instruction(), 0..64)
+    prop_oneof![program_in(Dialect::V1), program_in(Dialect::V2)]
+}
+
+fn program_in(dialect: Dialect) -> impl Strategy<Value = Vec<Instr>> {
+    proptest::collection::vec(instruction(dialect), 0..64)
 }
 
 /// Text near the language: its names, registers, numbers and punctuation in any order.
@@ -76,6 +90,13 @@ fn near_source() -> impl Strategy<Value = String> {
         "load",
         "getComponent0",
         "setComponent3",
+        "getComponent",
+        "setComponent",
+        "sign",
+        "readMemory",
+        "writeMemory",
+        "z",
+        "v5",
         "Add",
         "s0",
         "s7",
@@ -130,6 +151,14 @@ proptest! {
     }
 
     #[test]
+    fn a_program_prints_as_text_its_own_dialect_reads_back(program in program_in(Dialect::V2)) {
+        let text = print::print_program(&program);
+        let assembled = assemble_text_in(&text, DialectChoice::Named(Dialect::V2))
+            .unwrap_or_else(|e| panic!("{text}\n{e:?}"));
+        prop_assert_eq!(&assembled, &program, "{}", text);
+    }
+
+    #[test]
     fn constants_print_as_text_that_reads_back_exactly(value in constant()) {
         let text = print::format_number(value);
         prop_assert_eq!(polyasm_shader::encode::parse_number(&text).map(f32::to_bits), Ok(value.to_bits()), "{}", text);
@@ -167,8 +196,8 @@ proptest! {
 }
 
 #[test]
-fn registers_cover_every_field_value_below_twenty() {
-    assert_eq!(REGISTERS, 20);
+fn registers_cover_every_field_value_below_twenty_one() {
+    assert_eq!(REGISTERS, 21);
     assert_eq!(FIRST_VECTOR, SCALARS);
     assert!(Reg::all().all(|r| Reg::from_name(&r.name()) == Some(r)));
 }

@@ -367,3 +367,73 @@ fn a_failing_writer_is_an_io_error() {
     let image = render::render(&gradient(), &frame(4, 4, 0.0), Alpha::Opaque).expect("small");
     assert!(image.write_png(Broken).is_err());
 }
+
+/// The v2 programs of examples/shader/, assembled.
+fn v2_example(name: &str) -> Vec<Instr> {
+    let path = format!("{}/../../examples/shader/{name}.sasm", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    polyasm_shader::assemble_text(&text).unwrap_or_else(|e| panic!("{path}: {e:?}"))
+}
+
+#[test]
+fn v2_programs_with_known_indexes_are_planned_and_match_the_definition() {
+    for name in ["shadervm_uv", "shadervm_sphere"] {
+        let program = v2_example(name);
+        let f = frame(BLOCK as u32 + 37, 9, 0.0);
+        let plan = Plan::new(&program, &f, Alpha::Keep).expect("valid");
+        assert!(!plan.runs_per_pixel(), "{name}: its indexes are known when decoding");
+        for alpha in [Alpha::Opaque, Alpha::Keep] {
+            assert_same(&program, &f, alpha);
+        }
+    }
+    // The UV program's component picks and memory cost nothing: one multiply per pixel, one
+    // per row, as for v1's UV program.
+    let plan = Plan::new(&v2_example("shadervm_uv"), &frame(64, 36, 0.0), Alpha::Opaque).expect("valid");
+    assert_eq!((plan.varying_steps(), plan.uniform_steps()), (1, 1));
+}
+
+#[test]
+fn v2_indexes_that_differ_per_pixel_run_per_pixel_and_match_the_definition() {
+    let z = Reg(20);
+    // The component and memory cell picked by 8 * pc.x / width (0 to 8, half out of range),
+    // and sign of pc.y - 3.
+    let program = [
+        instr(Op::GetComponent, [PC, Reg(0), z], 0.0),
+        instr(Op::Load, [Reg(5), Reg(0), Reg(0)], 1.0),
+        instr(Op::GetComponent, [SIZE, Reg(1), z], 0.0),
+        instr(Op::Reciprocal, [Reg(1), Reg(1), Reg(0)], 0.0),
+        instr(Op::Multiply, [Reg(0), Reg(1), Reg(0)], 0.0),
+        instr(Op::Load, [Reg(2), Reg(0), Reg(0)], 8.0),
+        instr(Op::Multiply, [Reg(0), Reg(2), Reg(3)], 0.0),
+        instr(Op::SetComponent, [Reg(8), Reg(0), Reg(3)], 0.0),
+        instr(Op::WriteMemory, [Reg(0), Reg(3), Reg(0)], 0.0),
+        instr(Op::ReadMemory, [Reg(4), Reg(3), Reg(0)], 0.0),
+        instr(Op::SetComponent, [COLOR, Reg(4), z], 0.0),
+        instr(Op::GetComponent, [Reg(8), Reg(4), Reg(5)], 0.0),
+        instr(Op::SetComponent, [COLOR, Reg(4), Reg(5)], 0.0),
+        instr(Op::GetComponent, [PC, Reg(4), Reg(5)], 0.0),
+        instr(Op::Load, [Reg(2), Reg(0), Reg(0)], 3.0),
+        instr(Op::Negate, [Reg(2), Reg(2), Reg(0)], 0.0),
+        instr(Op::Add, [Reg(4), Reg(2), Reg(4)], 0.0),
+        instr(Op::Sign, [Reg(4), Reg(4), Reg(0)], 0.0),
+        instr(Op::Load, [Reg(2), Reg(0), Reg(0)], 2.0),
+        instr(Op::SetComponent, [COLOR, Reg(4), Reg(2)], 0.0),
+    ];
+    let f = frame(40, 6, 0.0);
+    let plan = Plan::new(&program, &f, Alpha::Keep).expect("valid");
+    assert!(plan.runs_per_pixel());
+    assert_same(&program, &f, Alpha::Keep);
+    let image = render::render(&program, &f, Alpha::Keep).expect("small");
+    // Column 0: 8u = 0.1 picks x and cell 0: red u; green is v0.y, still 0.
+    assert_eq!(image.pixel_from_bottom(0, 0), [exec::channel(0.5 / 40.0), 0, 0, 0]);
+    // Column 7: 8u = 1.5 picks y: green u too; blue is sign(4.5 - 3) = 1 in row 4, and
+    // sign(0.5 - 3) = -1, clamped to 0, in row 0.
+    let u = 7.5 / 40.0;
+    assert_eq!(
+        image.pixel_from_bottom(7, 4),
+        [exec::channel(u), exec::channel(u), 255, 0]
+    );
+    assert_eq!(image.pixel_from_bottom(7, 0)[2], 0);
+    // Column 30: 8u = 6.1 picks no component (green stays 0) but memory cell 6 (red u).
+    assert_eq!(image.pixel_from_bottom(30, 4), [exec::channel(30.5 / 40.0), 0, 255, 0]);
+}

@@ -2,8 +2,9 @@
 
 use std::ops::Range;
 
+use polyasm_core::diagnostic::Reports;
 use polyasm_core::text::{parse_int_literal, suggest};
-use polyasm_core::{Diagnostic, Object, Outcome, SourceId, Span};
+use polyasm_core::{Object, Outcome, SourceId, Span};
 
 use crate::error::{Found, SwizzleProblem, VuError};
 use crate::ops::{DIRECTIVES, MAX_WORDS, OPS, OUTPUTS, Op, OperandKind, REGISTERS, field};
@@ -83,7 +84,8 @@ pub const APPENDED_END: &str = "end appended by the assembler";
 pub struct Encoder {
     file: SourceId,
     object: Object,
-    errors: Vec<VuError>,
+    /// Every error so far, or under `--max-errors` those that will be shown.
+    errors: Reports<VuError>,
     options: AssembleOptions,
     words: usize,
 }
@@ -94,7 +96,7 @@ impl Encoder {
         Encoder {
             file,
             object: Object::assembled_from(4, file, listed),
-            errors: Vec::new(),
+            errors: Reports::new(VuError::to_diagnostic),
             options,
             words: 0,
         }
@@ -153,7 +155,11 @@ impl Encoder {
             self.errors.push(VuError::SwappedStore {
                 span,
                 output: output.to_string(),
-                register: register.to_string(),
+                // The help line spells the register as it must be written (`r1` for `r01`).
+                register: match register_number(register) {
+                    Some(n) if n < REGISTERS.into() => format!("r{n}"),
+                    _ => register.to_string(),
+                },
             });
             return None;
         }
@@ -226,6 +232,14 @@ impl Encoder {
         match kind {
             OperandKind::Register => match operand.text {
                 OperandText::Name(name) => match register_number(name) {
+                    Some(number) if number < kind.values() && name.starts_with("r0") && name.len() > 2 => {
+                        self.errors.push(VuError::ZeroPaddedRegister {
+                            span,
+                            name: name.to_string(),
+                            number,
+                        });
+                        None
+                    }
                     Some(n) if n < kind.values() => Some(n as u32),
                     Some(_) => {
                         self.errors.push(VuError::RegisterOutOfRange {
@@ -259,6 +273,13 @@ impl Encoder {
                 let OperandText::Number(text) = operand.text else {
                     return self.wrong_kind(op, kind, operand);
                 };
+                if let [b'0', b'X' | b'B' | b'O', ..] = text.as_bytes() {
+                    self.errors.push(VuError::UpperCasePrefix {
+                        span,
+                        text: text.to_string(),
+                    });
+                    return None;
+                }
                 let value = match parse_int_literal(strip_type_suffix(text)) {
                     Ok(value) => value,
                     Err(error) => {
@@ -347,10 +368,8 @@ impl Encoder {
                 Some(APPENDED_END),
             );
         }
-        let mut diagnostics: Vec<Diagnostic> = self.errors.iter().map(VuError::to_diagnostic).collect();
-        // Errors are found per statement, a few per line; report them in source order.
-        diagnostics.sort_by_key(|d| d.primary_label().map(|l| (l.span.start, l.span.end)));
-        Outcome::new(self.object, diagnostics)
+        // Errors are found per statement, a few per line; reported in source order.
+        Outcome::new(self.object, self.errors.finish())
     }
 }
 

@@ -77,6 +77,12 @@ pub enum VuError {
         span: Span,
         name: String,
     },
+    /// `r01`: a register number with a leading zero, which the reference assembler refuses.
+    ZeroPaddedRegister {
+        span: Span,
+        name: String,
+        number: u64,
+    },
     SlotOutOfRange {
         span: Span,
         op: &'static str,
@@ -100,6 +106,12 @@ pub enum VuError {
         span: Span,
         text: String,
         error: IntLiteralError,
+    },
+    /// `0X5`, `0B1`, `0O7`: an upper-case base prefix. Rust, and so the reference assembler,
+    /// reads `0X5` as the number 0 with the suffix `X5`.
+    UpperCasePrefix {
+        span: Span,
+        text: String,
     },
     UnknownOutput {
         span: Span,
@@ -160,7 +172,7 @@ pub static CODES: &[CodeInfo] = &[
         code: "VU006",
         severity: Severity::Error,
         title: "register out of range",
-        explanation: "The VU has 16 vec4 registers, `r0` to `r15`.",
+        explanation: "The VU has 16 vec4 registers, `r0` to `r15`, written without leading zeros: `r1`, not `r01`, which the reference assembler refuses.",
     },
     CodeInfo {
         code: "VU007",
@@ -190,7 +202,7 @@ pub static CODES: &[CodeInfo] = &[
         code: "VU011",
         severity: Severity::Error,
         title: "invalid number",
-        explanation: "Numbers are Rust-style integer literals: decimal (`12`), binary (`0b1100`), hex (`0xc`) or octal (`0o14`), with optional `_` separators. The literal has a digit that its base does not allow, no digits after its prefix, or more than 64 bits.",
+        explanation: "Numbers are Rust-style integer literals: decimal (`12`), binary (`0b1100`), hex (`0xc`) or octal (`0o14`), with optional `_` separators. The literal has a digit that its base does not allow, no digits after its prefix, or more than 64 bits. The prefixes are lower case: Rust, and so the reference assembler, reads `0X5` as the number 0 followed by a suffix, not as 5, so polyasm refuses `0X`, `0B` and `0O` rather than give other words.",
     },
     CodeInfo {
         code: "VU012",
@@ -226,12 +238,12 @@ impl VuError {
             VuError::WrongOperandKind { .. } | VuError::SwappedStore { .. } => "VU003",
             VuError::MissingOperand { .. } => "VU004",
             VuError::ExtraOperand { .. } => "VU005",
-            VuError::RegisterOutOfRange { .. } => "VU006",
+            VuError::RegisterOutOfRange { .. } | VuError::ZeroPaddedRegister { .. } => "VU006",
             VuError::SlotOutOfRange { .. } => "VU007",
             VuError::MaskOutOfRange { .. } => "VU008",
             VuError::BadSwizzle { .. } => "VU009",
             VuError::TooManyInstructions { .. } => "VU010",
-            VuError::InvalidInteger { .. } => "VU011",
+            VuError::InvalidInteger { .. } | VuError::UpperCasePrefix { .. } => "VU011",
             VuError::UnknownOutput { .. } => "VU012",
             VuError::UnterminatedComment { .. } => "VU013",
             VuError::MulmPastLastRegister { .. } => "VU014",
@@ -319,6 +331,13 @@ impl VuError {
                     .with_primary(*span, "out of range")
                     .with_help("the VU has registers r0 to r15")
             }
+            VuError::ZeroPaddedRegister { span, name, number } => {
+                Diagnostic::error(code, format!("register `{name}` is written with a leading zero"))
+                    .with_primary(*span, "leading zero")
+                    .with_help(format!(
+                        "write `r{number}`: register names have no leading zeros, as in the reference assembler"
+                    ))
+            }
             VuError::SlotOutOfRange {
                 span,
                 op,
@@ -366,6 +385,16 @@ impl VuError {
                 Diagnostic::error(code, format!("invalid number `{text}`"))
                     .with_primary(*span, error.label())
                     .with_help(error.help())
+            }
+            VuError::UpperCasePrefix { span, text } => {
+                let lower = format!("0{}{}", text[1..2].to_ascii_lowercase(), &text[2..]);
+                Diagnostic::error(code, format!("invalid number `{text}`"))
+                    .with_primary(*span, format!("upper-case prefix `{}`", &text[..2]))
+                    .with_note(format!(
+                        "Rust, and so the reference assembler, reads `{text}` as the number 0 with the suffix `{}`",
+                        &text[1..]
+                    ))
+                    .with_help(format!("write `{lower}`; prefixes are lower case"))
             }
             VuError::UnknownOutput { span, name, suggestion } => {
                 let d =

@@ -28,3 +28,23 @@ fn the_reference_programs_include_every_example() {
         );
     }
 }
+
+#[test]
+fn upper_case_prefixes_read_as_zero_by_the_reference_are_refused() {
+    // Rust reads `0X5` as the number 0 with the suffix `X5`, and so does the macro: the mask is
+    // 0, not 5. polyasm refuses the literal rather than give either word silently.
+    let reference: &[u32] = &dbsdk_vu_asm::vu_asm! { shf r0 r1 xyzw 0X5 };
+    let mask_zero = polyasm_vu::assemble_str("shf r0 r1 xyzw 0").unwrap();
+    let mask_five = polyasm_vu::assemble_str("shf r0 r1 xyzw 0x5").unwrap();
+    assert_eq!(reference, mask_zero.as_slice());
+    assert_ne!(reference, mask_five.as_slice());
+    for (text, lower) in [("0X5", "0x5"), ("0B101", "0b101"), ("0O5", "0o5")] {
+        let errors = polyasm_vu::assemble_str(&format!("shf r0 r1 xyzw {text}")).unwrap_err();
+        assert_eq!(errors.len(), 1, "{text}: {errors:?}");
+        assert_eq!(errors[0].code, "VU011", "{text}");
+        assert_eq!(
+            errors[0].help.as_deref(),
+            Some(format!("write `{lower}`; prefixes are lower case").as_str())
+        );
+    }
+}

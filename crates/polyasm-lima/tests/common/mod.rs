@@ -155,3 +155,42 @@ pub const CROSS_CHECK: &[Vector] = &[
         text: "@     0: mul.v0 $0 ^const0 ^const1, const0 1.000000 0.000000 0.250000 -2.000000, const1 65504.000000 -0.500000 0.125000 3.000000, stop\n",
     },
 ];
+
+/// Field values no compiler writes, which Mesa still prints distinctly: load sources 1 and 2
+/// (`load..u1`) and a store's alignment 3 (a one-float index and a whole register). The words
+/// are worked out by hand from the field layouts in docs/lima.md.
+pub const RARE_FORMS: &[Vector] = &[
+    Vector {
+        // Load: source 1, alignment 2 (bit 11), index 5 (bits 25..40).
+        name: "load source 1",
+        words: &[0x00000223, 0x0a000801, 0x00000000],
+        text: "@     0: load..u1 5, stop\n",
+    },
+    Vector {
+        // Load: source 2, alignment 0, offset $3.y (13 in bits 18..23, bit 24), index 0xfffb
+        // (-5: C prints -5 / 4 = -1 and component -5 & 3 = 3).
+        name: "load source 2, negative index",
+        words: &[0x00000223, 0xf7340002, 0x000001ff],
+        text: "@     0: load..u2 -1.w+$3.y, stop\n",
+    },
+    Vector {
+        // Store: dest 3, source $1 (4 in bits 4..9), alignment 3 (bits 10..11), index 9.
+        name: "store alignment 3",
+        words: &[0x00008023, 0x12000c43, 0x00000000],
+        text: "@     0: store.t 2.y $1, stop\n",
+    },
+    Vector {
+        // Store: source ^uniform (60), alignment 3, offset $0.w, index 0xfff4 (-12: -3.x).
+        name: "store alignment 3 of a pipeline register",
+        words: &[0x00008003, 0xe90c0fc3, 0x000001ff],
+        text: "@     0: store.t -3.x+$0.w ^uniform\n",
+    },
+    Vector {
+        // Both in one instruction, twice: the store's 41 bits start at payload bit 41.
+        name: "loads and stores together",
+        words: &[
+            0x02208204, 0x0a000801, 0x00188600, 0x00000024, 0x00008224, 0x0e000402, 0x00190600, 0x0000007e,
+        ],
+        text: "@     0: load..u1 5, store.t 2.y $1\n@     4: load..u2 3.zw, store.t 7.w+$0.x $2, stop\n",
+    },
+];

@@ -29,15 +29,39 @@ layout(std140, binding = 1) uniform PolyasmFrame {
 
 layout(location = 0) out vec4 polyasm_color;
 
-// Register numbers of the inputs and the output; the last register is `c`.
+// Register numbers of the inputs and the output; the last register is v2's `z`, which no
+// program writes, so it stays 0.
 const uint PC = 16u;
 const uint TIME = 17u;
 const uint SIZE = 18u;
 const uint COLOR = 19u;
-const uint LAST_REGISTER = 19u;
+const uint LAST_REGISTER = 20u;
 
 // Every register is a vec4, scalars in .x.
-vec4 r[20];
+vec4 r[21];
+
+// v2's per-pixel memory (readMemory, writeMemory).
+const uint MEMORY_CELLS = 64u;
+float polyasm_memory[64];
+
+// The component (len 4) or memory cell (len 64) that the index value v picks: floor(v) when
+// it is in [0, len), else len (negative, too large, NaN: no comparison holds).
+uint polyasm_pick(float v, uint len) {
+    if (v >= 0.0 && v < float(len)) {
+        return uint(v);
+    }
+    return len;
+}
+
+// v2's sign: 1 above 0, -1 below, +0 for both zeros and NaN, read from the bits.
+float polyasm_sign(float v) {
+    uint bits = floatBitsToUint(v);
+    uint magnitude = bits & 0x7fffffffu;
+    if (magnitude == 0u || magnitude > 0x7f800000u) {
+        return 0.0;
+    }
+    return bits >= 0x80000000u ? -1.0 : 1.0;
+}
 
 // A channel clamped to [0, 1], with NaN (found from its bits) as 0.
 float polyasm_channel(float v) {
@@ -58,6 +82,7 @@ void polyasm_step(uint i) {
     // only choose, so a driver that runs every case under a mask pays little for them.
     vec4 va = r[a];
     vec4 vb = r[b];
+    vec4 vc = r[c];
     float value = va.x;
     uint destination = b;
     uint lane = 0u;
@@ -77,6 +102,35 @@ void polyasm_step(uint i) {
         case 11u: value = vb.x; destination = a; lane = 2u; break;
         case 12u: value = vb.x; destination = a; lane = 3u; break;
         case 13u: value = uintBitsToFloat(polyasm_program[2u * i + 1u]); destination = a; break;
+        case 14u: {
+            uint k = polyasm_pick(vc.x, 4u);
+            value = k < 4u ? va[k] : 0.0;
+            break;
+        }
+        case 15u: {
+            uint k = polyasm_pick(vc.x, 4u);
+            if (k >= 4u) {
+                return;
+            }
+            value = vb.x;
+            destination = a;
+            lane = k;
+            break;
+        }
+        case 16u: value = polyasm_sign(va.x); break;
+        case 17u: {
+            uint k = polyasm_pick(vb.x, MEMORY_CELLS);
+            value = k < MEMORY_CELLS ? polyasm_memory[k] : 0.0;
+            destination = a;
+            break;
+        }
+        case 18u: {
+            uint k = polyasm_pick(vb.x, MEMORY_CELLS);
+            if (k < MEMORY_CELLS) {
+                polyasm_memory[k] = va.x;
+            }
+            return;
+        }
         // Unknown opcodes do nothing.
         default: return;
     }
@@ -84,9 +138,12 @@ void polyasm_step(uint i) {
 }
 
 void main() {
-    // All registers start at 0 but the inputs.
-    for (uint n = 0u; n < 20u; n++) {
+    // All registers and memory cells start at 0 but the inputs.
+    for (uint n = 0u; n < 21u; n++) {
         r[n] = vec4(0.0);
+    }
+    for (uint n = 0u; n < MEMORY_CELLS; n++) {
+        polyasm_memory[n] = 0.0;
     }
     r[PC] = vec4(gl_FragCoord.xy, 0.0, 0.0);
     r[TIME] = vec4(polyasm_time, 0.0, 0.0, 0.0);

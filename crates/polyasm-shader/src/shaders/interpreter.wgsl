@@ -26,16 +26,41 @@ struct Frame {
 @group(0) @binding(1) var<storage, read> program: array<u32>;
 @group(0) @binding(2) var<storage, read_write> pixels: array<u32>;
 
-// Register numbers of the inputs and the output (ops.rs); the last register is `c`.
+// Register numbers of the inputs and the output (ops.rs); the last register is v2's `z`,
+// which no program writes, so it stays 0.
 const PC: u32 = 16u;
 const TIME: u32 = 17u;
 const SIZE: u32 = 18u;
 const COLOR: u32 = 19u;
-const LAST_REGISTER: u32 = 19u;
+const LAST_REGISTER: u32 = 20u;
 
 // Every register is a vec4, scalars in `.x`; a `var<private>` starts at zero in every
 // invocation.
-var<private> r: array<vec4<f32>, 20>;
+var<private> r: array<vec4<f32>, 21>;
+
+// v2's per-pixel memory (`readMemory`, `writeMemory`), zero at the start like the registers.
+const MEMORY_CELLS: u32 = 64u;
+var<private> memory: array<f32, 64>;
+
+// The component (`len` 4) or memory cell (`len` 64) that the index value `v` picks: floor(v)
+// when it is in [0, len), else `len` (negative, too large, NaN: no comparison holds).
+fn pick(v: f32, len: u32) -> u32 {
+    if v >= 0.0 && v < f32(len) {
+        return u32(v);
+    }
+    return len;
+}
+
+// v2's `sign`: 1 above 0, -1 below, +0 for both zeros and NaN; read from the bits, so no
+// compiler's assumption about NaN changes it.
+fn sign_of(v: f32) -> f32 {
+    let bits = bitcast<u32>(v);
+    let magnitude = bits & 0x7fffffffu;
+    if magnitude == 0u || magnitude > 0x7f800000u {
+        return 0.0;
+    }
+    return select(1.0, -1.0, bits >= 0x80000000u);
+}
 
 // A channel in 8 bits: NaN gives 0, otherwise clamped to [0, 1] and `x * 255` rounded half away
 // from zero, exactly as on the CPU. NaN is found from its bits, which no compiler folds away.
@@ -60,6 +85,7 @@ fn step(i: u32) {
     // only choose, so a driver that runs every case under a mask pays little for them.
     let va = r[a];
     let vb = r[b];
+    let vc = r[c];
     var value = va.x;
     var destination = b;
     var lane = 0u;
@@ -79,6 +105,32 @@ fn step(i: u32) {
         case 11u: { value = vb.x; destination = a; lane = 2u; }
         case 12u: { value = vb.x; destination = a; lane = 3u; }
         case 13u: { value = bitcast<f32>(program[2u * i + 1u]); destination = a; }
+        case 14u: {
+            let k = pick(vc.x, 4u);
+            value = select(0.0, va[min(k, 3u)], k < 4u);
+        }
+        case 15u: {
+            let k = pick(vc.x, 4u);
+            if k >= 4u {
+                return;
+            }
+            value = vb.x;
+            destination = a;
+            lane = k;
+        }
+        case 16u: { value = sign_of(va.x); }
+        case 17u: {
+            let k = pick(vb.x, MEMORY_CELLS);
+            value = select(0.0, memory[min(k, MEMORY_CELLS - 1u)], k < MEMORY_CELLS);
+            destination = a;
+        }
+        case 18u: {
+            let k = pick(vb.x, MEMORY_CELLS);
+            if k < MEMORY_CELLS {
+                memory[k] = va.x;
+            }
+            return;
+        }
         // Unknown opcodes do nothing.
         default: { return; }
     }

@@ -1,0 +1,161 @@
+//! The Masfix macro system through the built binary, in the forms the reference's own standard
+//! library uses: definitions inside macro bodies, parameters that shadow macros, arguments
+//! across lines, names built from pieces, and one error for a compile-time call that recurses.
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+mod common;
+use common::*;
+
+fn program(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// Runs `text` as a program; its output and exit status.
+fn run_text(text: &str) -> Output {
+    let dir = temp();
+    let path = program(dir.path(), "prog.mx", text);
+    run(&["run", path_str(&path)])
+}
+
+/// The standard output of a run that must succeed.
+fn output_of(text: &str) -> String {
+    let output = run_text(text);
+    assert!(output.status.success(), "{}", stderr(&output));
+    stdout(&output)
+}
+
+/// The `file:line:col: error[CODE]` lines of assembling `text`, which must fail with exit 1.
+fn errors_of(text: &str) -> Vec<String> {
+    let dir = temp();
+    let path = program(dir.path(), "prog.mx", text);
+    let output = run(&["--error-format", "short", path_str(&path), "-o", "out.mxb"]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert!(!dir.path().join("out.mxb").exists());
+    stderr(&output)
+        .lines()
+        .filter(|l| l.contains(": error["))
+        .map(|l| l.replace(path_str(&path), "prog.mx"))
+        .collect()
+}
+
+#[test]
+fn a_body_defines_constants_and_macros_in_the_namespace_of_its_use() {
+    // As the reference's struct library does: a macro called inside a namespace defines
+    // fields there, and a macro it calls defines macros there too.
+    let text = r#"%namespace layout {
+    %macro field(name, offset) {
+        %define (%name) %offset
+    }
+    %macro helpers() {
+        %macro at(field) { mova %(%field) }
+    }
+    %macro begin() {
+        %define begun 1
+        %helpers()
+    }
+}
+%namespace point {
+    %layout:begin()
+    %layout:field(x, 0)
+    %layout:field(y, 1)
+}
+mov 100
+%point:at(y)
+str 7
+ldm
+outur
+outc ' '
+outu %point:y
+outc ' '
+outu %point:begun
+"#;
+    assert_eq!(output_of(text), "7 1 1");
+    // Not in the macro's own namespace, nor at the top level.
+    let errors = errors_of(&format!("{text}outu %layout:x\n"));
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].contains("error[MX050]"), "{errors:?}");
+}
+
+#[test]
+fn a_body_defining_a_name_twice_where_it_is_used_is_one_error_per_use() {
+    let errors = errors_of("%macro def() {\n    %define once 1\n}\n%def()\n%def()\nld %once\n");
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].starts_with("prog.mx:2:13: error[MX053]"), "{errors:?}");
+    // A namespace cannot be opened in a body.
+    let errors = errors_of("%macro ns() {\n    %namespace inner {}\n}\n%ns()\n");
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].contains("error[MX061]"), "{errors:?}");
+}
+
+#[test]
+fn a_parameter_shadows_a_macro_of_the_same_name_inside_the_body() {
+    let text =
+        "%macro op(op, a, b) {\n    ld %a\n    ld(%op) %b\n}\nld !op(a, 40, 2)\noutur\noutc ' '\n%op(t, 6, 7)\noutur\n";
+    assert_eq!(output_of(text), "42 42");
+}
+
+#[test]
+fn arguments_may_span_lines_and_one_parameter_takes_an_empty_argument() {
+    let text = "%macro pair(a, b) {\n    ld %a\n    lda %b\n    outur\n}\n%pair(9,\n10)\n%pair(\n    1\n    ,\n    2\n)\n%macro twice(body) {\n    %body\n    %body\n}\n%twice(\n    outc 'x'\n    outc 'y'\n)\n%macro one(x) { outc 'A' %x }\n%one()\n";
+    assert_eq!(output_of(text), "193xyxyA");
+}
+
+#[test]
+fn built_names_join_spaced_pieces_literals_and_computed_definition_names() {
+    let text = "ld 5\noutu( r )\nout('u') 6\n%define escaped 7\noutu %(\"escaped\")\n%define (w_(3)) 33\noutu %w_3\n";
+    assert_eq!(output_of(text), "56733");
+    // Inside the brackets the pieces join, so `outurs( 2 )` is `outurs2`: no immediate.
+    let errors = errors_of("outurs( 2 )\n");
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].starts_with("prog.mx:1:1: error[MX030]"), "{errors:?}");
+}
+
+#[test]
+fn a_compile_time_call_that_recurses_is_one_error() {
+    // A body that calls itself at compile time, with a mistake further down, 165 lines in all:
+    // expansion stops at the depth limit once, and no level is assembled and reported again.
+    let mut text = String::from("%macro f() {\n    ld 1\n    !f()\n");
+    for i in 0..160 {
+        text.push_str(&format!("    lda {i}\n"));
+    }
+    text.push_str("    bad 1\n}\nld !f()\n");
+    assert_eq!(text.lines().count(), 166);
+    let errors = errors_of(&text);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].starts_with("prog.mx:3:5: error[MX057]"), "{errors:?}");
+    // Without its closing brace the body is never defined: the missing brace is the error.
+    let unclosed = text.replace("}\n", "");
+    let errors = errors_of(&unclosed);
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    assert!(errors.iter().any(|e| e.contains("error[MX003]")), "{errors:?}");
+}
+
+#[test]
+fn compile_time_code_may_call_a_procedure_of_the_program_before_it() {
+    // `double` is program code; the compile-time bodies jump to it and it returns to them,
+    // as the reference's standard library does with its procedures.
+    let text = "jmp over\n:double\nldt 2\njmpm\n:over\n%macro twice(x) {\n    ld %x\n    mov 100\n    strpa 2\n    jmp double\n}\noutu !twice(21)\noutc ' '\n%macro nop(a) {}\n%nop(!twice(5))\nld !twice(4)\noutur\n%define d (!twice(10))\noutc ' '\noutu %d\n";
+    assert_eq!(output_of(text), "42 8 20");
+    // A label defined only after the call is still unknown to it.
+    let late = "%macro f() {\n    jmp later\n}\nld !f()\n:later\n";
+    let errors = errors_of(late);
+    assert!(
+        errors.iter().any(|e| e.starts_with("prog.mx:2:9: error[MX033]")),
+        "{errors:?}"
+    );
+}
+
+#[test]
+fn a_mistake_in_a_body_used_many_times_is_one_error() {
+    let text = "%macro m(x) {\n    ld %x\n    bogus %x\n}\n%m(1)\n%m(2)\n%m(3)\n";
+    let errors = errors_of(text);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].starts_with("prog.mx:3:6: error[MX022]"), "{errors:?}");
+    // The same mistake written twice in the file is two.
+    let errors = errors_of("bogus 1\nbogus 2\n");
+    assert_eq!(errors.len(), 2, "{errors:?}");
+}
