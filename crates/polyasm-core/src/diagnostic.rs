@@ -542,17 +542,27 @@ impl WarningPolicy {
 
     /// [`WarningPolicy::apply`] for one diagnostic: `None` when it is silenced.
     pub fn apply_one(&self, mut d: Diagnostic) -> Option<Diagnostic> {
-        if d.severity == Severity::Warning {
-            if self.silenced.iter().any(|c| c == d.code) {
-                return None;
-            }
-            if self.all_errors || self.errors.iter().any(|c| c == d.code) {
-                d.severity = Severity::Error;
-                d.notes
-                    .push(format!("`-W error` turns warning {} into an error", d.code));
-            }
+        let severity = self.severity_of(d.severity, d.code)?;
+        if severity != d.severity {
+            d.severity = severity;
+            d.notes
+                .push(format!("`-W error` turns warning {} into an error", d.code));
         }
         Some(d)
+    }
+
+    /// The severity a diagnostic of `severity` and `code` has under the policy: `None` when it
+    /// is silenced, an error when it is promoted.
+    pub fn severity_of(&self, severity: Severity, code: &str) -> Option<Severity> {
+        if severity == Severity::Warning {
+            if self.silenced.iter().any(|c| c == code) {
+                return None;
+            }
+            if self.all_errors || self.errors.iter().any(|c| c == code) {
+                return Some(Severity::Error);
+            }
+        }
+        Some(severity)
     }
 }
 
