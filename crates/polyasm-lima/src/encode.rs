@@ -2395,7 +2395,10 @@ impl<'s> Program<'s> {
             let word = current_name(unknown.name.text(self.text), |_, _| ());
             let unit = unknown.unit.map(|u| u.text(self.text));
             let suggestion = opcode_suggestion(&mut self.budget, &word, unit);
-            let span = unknown.unit.map_or(unknown.name, |u| unknown.name.to(u)).in_source(self.file);
+            let span = unknown
+                .unit
+                .map_or(unknown.name, |u| unknown.name.to(u))
+                .in_source(self.file);
             self.diagnostics.push_error_with(Some(span.start), || {
                 error::unknown_opcode(span, &word, suggestion.as_deref())
             });
@@ -2864,7 +2867,9 @@ mod tests {
                 ..WarningPolicy::default()
             },
         };
-        within_limit(limit, || assemble_in_pieces(&sources, file, false, false, piece_bytes).diagnostics)
+        within_limit(limit, || {
+            assemble_in_pieces(&sources, file, false, false, piece_bytes).diagnostics
+        })
     }
 
     /// What printing `all` and stopping after the `max`th error shows, and what it leaves.
@@ -2911,7 +2916,10 @@ mod tests {
                 let expected = truncated(&all, max);
                 for size in [40, 1000, 20_000, usize::MAX] {
                     let got = limited(&text, size, max, promote);
-                    assert!(got == expected, "--max-errors {max}, -W error {promote}, pieces of {size} bytes");
+                    assert!(
+                        got == expected,
+                        "--max-errors {max}, -W error {promote}, pieces of {size} bytes"
+                    );
                 }
             }
         }

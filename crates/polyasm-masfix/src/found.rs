@@ -89,7 +89,10 @@ impl Found {
             return;
         }
         self.failed |= !matches!(error, MxError::NoOp { .. });
-        self.cut |= matches!(error, MxError::ExpansionTooLarge { .. } | MxError::TooManyLookups { .. });
+        self.cut |= matches!(
+            error,
+            MxError::ExpansionTooLarge { .. } | MxError::TooManyLookups { .. }
+        );
         let span = error.span();
         self.kept
             .push((span.source.index(), span.start), InExpansion { error, origin });
