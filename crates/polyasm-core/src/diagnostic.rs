@@ -200,7 +200,8 @@ thread_local! {
 
 /// Runs `f` (a target's assembly) under `limit`, and returns its result with what the
 /// collections of diagnostics inside it ([`in_order`]) counted instead of keeping. Only the
-/// calling thread is limited: a dialect collects its diagnostics there.
+/// calling thread is limited: a collector on another thread takes the limit explicitly
+/// ([`current_limit`], [`Collector::under`]).
 pub fn within_limit<T>(limit: Limit, f: impl FnOnce() -> T) -> (T, Hidden) {
     let outer = LIMIT.with(|cell| cell.replace(Some((limit, Hidden::default()))));
     // Restores the outer limit however `f` ends.
@@ -576,6 +577,63 @@ mod tests {
         assert_eq!(Outcome::new(1, vec![warn.clone()]).value, Some(1));
         let err = Diagnostic::error("VU001", "e");
         assert_eq!(Outcome::new(1, vec![warn, err]).value, None);
+    }
+
+    #[test]
+    fn collectors_of_other_threads_keep_what_one_collector_keeps() {
+        // Errors on lines 0..40 (a warning on every fifth), read in four parts on other
+        // threads and joined in order, against one collector that sees them all.
+        let item = |line: u32| {
+            let d = if line.is_multiple_of(5) {
+                Diagnostic::warning("XX002", format!("w{line}"))
+            } else {
+                Diagnostic::error("XX001", format!("e{line}"))
+            };
+            (line, d)
+        };
+        for (max, promote) in [(1, false), (3, true), (7, false), (12, true), (100, false)] {
+            let limit = Limit {
+                errors: Some(max),
+                warnings: WarningPolicy {
+                    all_errors: promote,
+                    ..WarningPolicy::default()
+                },
+            };
+            let whole = within_limit(limit.clone(), || in_order((0..40).rev().map(item)));
+            let joined = within_limit(limit, || {
+                let limit = current_limit();
+                let parts: Vec<_> = std::thread::scope(|scope| {
+                    let handles: Vec<_> = (0..4)
+                        .map(|k| {
+                            let limit = limit.as_ref();
+                            scope.spawn(move || {
+                                let mut part = Collector::under(limit);
+                                part.extend((k * 10..k * 10 + 10).map(item));
+                                part.finish_apart()
+                            })
+                        })
+                        .collect();
+                    handles.into_iter().map(|h| h.join().expect("a part")).collect()
+                });
+                let mut all = Collector::new();
+                for (kept, hidden) in parts {
+                    all.hide(hidden);
+                    for (line, d) in kept {
+                        // Only errors come through push_error_with: made when kept.
+                        if d.is_error() && !promote {
+                            all.push_error_with(line, || d);
+                        } else {
+                            all.push(line, d);
+                        }
+                    }
+                }
+                all.finish()
+            });
+            assert_eq!(joined, whole, "--max-errors {max}, -W error {promote}");
+            let shown = joined.0.iter().filter(|d| d.is_error()).count();
+            assert_eq!(shown, max.min(if promote { 40 } else { 32 }));
+            assert_eq!(shown + joined.1.errors, if promote { 40 } else { 32 });
+        }
     }
 
     #[test]
