@@ -88,37 +88,82 @@ fn assert_same(printed: &[serde_json::Value], expected: &[serde_json::Value], wh
     }
 }
 
+/// Checks that `check NAME --max-errors N` (without and with `-W error`) prints the first part
+/// of what `--max-errors 0` prints, for N in `maxes` (given the number of errors).
+fn check_truncation(dir: &Path, name: &str, maxes: impl Fn(usize) -> Vec<usize>) {
+    for policy in [&[][..], &["-W", "error"]] {
+        let args = |max: &str| -> Vec<String> {
+            let head = ["check", name, "--max-errors", max];
+            head.iter().chain(policy).map(|a| a.to_string()).collect()
+        };
+        let (all, status) = json_lines(dir, &args("0"));
+        assert_eq!(status, 1, "{name}");
+        let errors = all.iter().filter(|d| d["level"] == "error").count();
+        assert!(errors > 20, "{name} {policy:?}: {errors} errors");
+        let warnings = all.len() - errors;
+        assert!(
+            policy.is_empty() == (warnings > 0) || name.ends_with("sasm"),
+            "{name} {policy:?}: {warnings} warnings"
+        );
+        for max in maxes(errors) {
+            let (printed, status) = json_lines(dir, &args(&max.to_string()));
+            assert_eq!(status, 1);
+            assert_same(
+                &printed,
+                &expected(&all, max),
+                &format!("{name} {policy:?} --max-errors {max}"),
+            );
+        }
+    }
+}
+
 #[test]
 fn the_first_errors_are_shown_in_order_and_the_rest_counted_for_every_target() {
     let dir = temp();
     for (ext, text) in sources() {
         let name = format!("many.{ext}");
         std::fs::write(dir.path().join(&name), &text).unwrap();
-        for policy in [&[][..], &["-W", "error"]] {
-            let args = |max: &str| -> Vec<String> {
-                let head = ["check", name.as_str(), "--max-errors", max];
-                head.iter().chain(policy).map(|a| a.to_string()).collect()
-            };
-            let (all, status) = json_lines(dir.path(), &args("0"));
-            assert_eq!(status, 1, "{name}");
-            let errors = all.iter().filter(|d| d["level"] == "error").count();
-            assert!(errors > 20, "{name} {policy:?}: {errors} errors");
-            let warnings = all.len() - errors;
-            assert!(
-                policy.is_empty() == (warnings > 0) || ext == "sasm",
-                "{name} {policy:?}: {warnings} warnings"
-            );
-            for max in [1, 2, 3, 10, errors - 1, errors, errors + 5] {
-                let (printed, status) = json_lines(dir.path(), &args(&max.to_string()));
-                assert_eq!(status, 1);
-                assert_same(
-                    &printed,
-                    &expected(&all, max),
-                    &format!("{name} {policy:?} --max-errors {max}"),
-                );
-            }
-        }
+        check_truncation(dir.path(), &name, |errors| {
+            vec![1, 2, 3, 10, errors - 1, errors, errors + 5]
+        });
     }
+}
+
+#[test]
+fn a_lima_source_read_in_pieces_shows_what_reading_it_whole_shows() {
+    // Over 768 KB, so that it is read in several pieces on all cores: errors and warnings in
+    // every piece, labels defined twice in different pieces, branches to labels nowhere, and
+    // long comments between them.
+    let comment = format!("# {}\n", "padding ".repeat(60));
+    let text: String = (0..2400)
+        .map(|i| match i % 4 {
+            0 => format!(
+                "branch endd{i}\nbogus{}\nsync, texld_2d 0\nL{}:\nload.v ^discard 0.xy, texld 0, mov.v0 $0 ^texture\n",
+                i % 7,
+                i % 150
+            ),
+            _ => comment.clone(),
+        })
+        .collect();
+    assert!(text.len() > 3 * 256 * 1024, "{} bytes", text.len());
+    let dir = temp();
+    std::fs::write(dir.path().join("big.pp"), &text).unwrap();
+    check_truncation(dir.path(), "big.pp", |errors| vec![1, 4, 1000, errors / 2, errors - 1]);
+}
+
+#[test]
+fn masfix_errors_in_macro_bodies_are_shown_once_with_their_uses() {
+    // Errors and a warning in a body used many times (each shown once, at its first use),
+    // errors at the arguments of each use (shown at every use, with the chain of uses).
+    let mut text = String::from("%macro bad(v) {\n  bogus r1\n  ldr\n  jmp %v\n}\n%macro outer(v) { %bad(%v) }\n");
+    for i in 0..30 {
+        text += &format!("%bad(nowhere{i})\n%outer(gone{i})\nbogus r2\nldr\n");
+    }
+    let dir = temp();
+    std::fs::write(dir.path().join("macros.mx"), &text).unwrap();
+    check_truncation(dir.path(), "macros.mx", |errors| {
+        vec![1, 2, 3, 4, 5, 10, errors - 1, errors]
+    });
 }
 
 #[test]

@@ -184,8 +184,8 @@ pub struct Hidden {
 }
 
 impl Hidden {
-    fn add(&mut self, diagnostic: &Diagnostic) {
-        if diagnostic.is_error() {
+    fn count(&mut self, is_error: bool) {
+        if is_error {
             self.errors += 1;
         } else {
             self.warnings += 1;
@@ -200,7 +200,8 @@ thread_local! {
 
 /// Runs `f` (a target's assembly) under `limit`, and returns its result with what the
 /// collections of diagnostics inside it ([`in_order`]) counted instead of keeping. Only the
-/// calling thread is limited: a dialect collects its diagnostics there.
+/// calling thread is limited: a collector on another thread takes the limit explicitly
+/// ([`current_limit`], [`Collector::under`]).
 pub fn within_limit<T>(limit: Limit, f: impl FnOnce() -> T) -> (T, Hidden) {
     let outer = LIMIT.with(|cell| cell.replace(Some((limit, Hidden::default()))));
     // Restores the outer limit however `f` ends.
@@ -218,34 +219,56 @@ pub fn within_limit<T>(limit: Limit, f: impl FnOnce() -> T) -> (T, Hidden) {
     (value, hidden)
 }
 
-/// A diagnostic waiting in [`in_order`], ordered by its key and then by arrival.
-struct Keyed<K> {
-    key: K,
-    seq: usize,
-    diagnostic: Diagnostic,
+/// The limit of the innermost [`within_limit`] on this thread, if any: for collectors on other
+/// threads that work for this one ([`Collector::under`]).
+pub fn current_limit() -> Option<Limit> {
+    LIMIT.with(|cell| cell.borrow().as_ref().map(|(limit, _)| limit.clone()))
 }
 
-impl<K: Ord> Keyed<K> {
+/// What a [`Collector`] holds: a [`Diagnostic`], or a dialect's typed error that becomes one
+/// after collection.
+pub trait Collected: Sized {
+    /// Itself under the warning policy, and whether it then counts as an error; `None` when
+    /// the policy silences it.
+    fn under(self, policy: &WarningPolicy) -> Option<(Self, bool)>;
+}
+
+impl Collected for Diagnostic {
+    fn under(self, policy: &WarningPolicy) -> Option<(Diagnostic, bool)> {
+        let d = policy.apply_one(self)?;
+        let error = d.is_error();
+        Some((d, error))
+    }
+}
+
+/// An item waiting in a [`Collector`], ordered by its key and then by arrival.
+struct Keyed<K, T> {
+    key: K,
+    seq: usize,
+    item: T,
+}
+
+impl<K: Ord, T> Keyed<K, T> {
     fn rank(&self) -> (&K, usize) {
         (&self.key, self.seq)
     }
 }
 
-impl<K: Ord> PartialEq for Keyed<K> {
+impl<K: Ord, T> PartialEq for Keyed<K, T> {
     fn eq(&self, other: &Self) -> bool {
         self.rank() == other.rank()
     }
 }
 
-impl<K: Ord> Eq for Keyed<K> {}
+impl<K: Ord, T> Eq for Keyed<K, T> {}
 
-impl<K: Ord> PartialOrd for Keyed<K> {
+impl<K: Ord, T> PartialOrd for Keyed<K, T> {
     fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
         Some(self.cmp(other))
     }
 }
 
-impl<K: Ord> Ord for Keyed<K> {
+impl<K: Ord, T> Ord for Keyed<K, T> {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
         self.rank().cmp(&other.rank())
     }
@@ -257,6 +280,10 @@ impl<K: Ord> Ord for Keyed<K> {
 /// before the last of them, with the warning policy applied; everything after is counted in
 /// the limit's [`Hidden`] and dropped as it arrives, so memory stays bounded by what is shown.
 /// Outside a limit it keeps everything.
+///
+/// It holds [`Diagnostic`]s, or any [`Collected`] items (a dialect's typed errors, made
+/// diagnostics only once the few shown are known). A collector for another thread takes the
+/// limit explicitly ([`Collector::under`], [`Collector::finish_apart`]).
 ///
 /// ```
 /// use polyasm_core::diagnostic::{Collector, Limit, within_limit};
@@ -275,33 +302,35 @@ impl<K: Ord> Ord for Keyed<K> {
 /// assert_eq!(shown[0].message, "line 1");
 /// assert_eq!((shown.len(), hidden.errors), (1, 2));
 /// ```
-pub struct Collector<K> {
+pub struct Collector<K, T = Diagnostic> {
     /// The errors to keep and the warning policy; `None` keeps everything.
     limit: Option<(usize, WarningPolicy)>,
     seq: usize,
-    /// Under a limit, the first errors so far (the last on top); otherwise every diagnostic.
-    errors: std::collections::BinaryHeap<Keyed<K>>,
+    /// Under a limit, the first errors so far (the last on top); otherwise every item.
+    errors: std::collections::BinaryHeap<Keyed<K, T>>,
     /// Under a limit, the warnings before the last kept error.
-    warnings: std::collections::BinaryHeap<Keyed<K>>,
+    warnings: std::collections::BinaryHeap<Keyed<K, T>>,
     hidden: Hidden,
 }
 
-impl<K: Ord> Default for Collector<K> {
+impl<K: Ord, T: Collected> Default for Collector<K, T> {
     fn default() -> Self {
         Collector::new()
     }
 }
 
-impl<K: Ord> Collector<K> {
+impl<K: Ord, T: Collected> Collector<K, T> {
     /// A collector under the limit of the enclosing [`within_limit`], if any.
-    pub fn new() -> Collector<K> {
-        let limit = LIMIT.with(|cell| {
-            let limit = cell.borrow();
-            let (limit, _) = limit.as_ref()?;
-            Some((limit.errors?, limit.warnings.clone()))
-        });
+    pub fn new() -> Collector<K, T> {
+        Collector::under(current_limit().as_ref())
+    }
+
+    /// A collector under `limit` (`None` keeps everything), for a thread other than the one
+    /// [`within_limit`] runs on: take the limit there with [`current_limit`], and hand what
+    /// [`Collector::finish_apart`] hid to a collector of that thread ([`Collector::hide`]).
+    pub fn under(limit: Option<&Limit>) -> Collector<K, T> {
         Collector {
-            limit,
+            limit: limit.and_then(|limit| Some((limit.errors?, limit.warnings.clone()))),
             seq: 0,
             errors: std::collections::BinaryHeap::new(),
             warnings: std::collections::BinaryHeap::new(),
@@ -309,63 +338,101 @@ impl<K: Ord> Collector<K> {
         }
     }
 
-    /// Adds a diagnostic that sorts by `key`.
-    pub fn push(&mut self, key: K, diagnostic: Diagnostic) {
+    /// How many items were pushed, kept or not.
+    pub fn pushed(&self) -> usize {
+        self.seq
+    }
+
+    /// Whether an item with `key` pushed now would be dropped: the limit is reached and it
+    /// comes after the last error kept.
+    fn full_before(&self, key: &K) -> bool {
+        match &self.limit {
+            Some((keep, _)) => self.errors.len() >= *keep && self.errors.peek().is_none_or(|last| *key >= last.key),
+            None => false,
+        }
+    }
+
+    /// Adds an item that sorts by `key`.
+    pub fn push(&mut self, key: K, item: T) {
         let seq = self.seq;
         self.seq += 1;
         let Some((keep, policy)) = &self.limit else {
-            self.errors.push(Keyed { key, seq, diagnostic });
+            self.errors.push(Keyed { key, seq, item });
             return;
         };
         let keep = *keep;
-        let Some(diagnostic) = policy.apply_one(diagnostic) else {
+        let Some((item, is_error)) = item.under(policy) else {
             return;
         };
-        let item = Keyed { key, seq, diagnostic };
         // Once `keep` errors are held, anything after the last of them is never shown.
-        if self.errors.len() >= keep && self.errors.peek().is_none_or(|last| item > *last) {
-            self.hidden.add(&item.diagnostic);
+        if self.full_before(&key) {
+            self.hidden.count(is_error);
             return;
         }
-        if !item.diagnostic.is_error() {
+        let item = Keyed { key, seq, item };
+        if !is_error {
             self.warnings.push(item);
             return;
         }
         self.errors.push(item);
         if self.errors.len() > keep {
-            let dropped = self.errors.pop().expect("more errors than kept");
-            self.hidden.add(&dropped.diagnostic);
+            self.errors.pop().expect("more errors than kept");
+            self.hidden.count(true);
         }
         if self.errors.len() == keep
             && let Some(last) = self.errors.peek()
         {
             while self.warnings.peek().is_some_and(|w| w > last) {
-                let dropped = self.warnings.pop().expect("peeked");
-                self.hidden.add(&dropped.diagnostic);
+                self.warnings.pop().expect("peeked");
+                self.hidden.count(false);
             }
         }
     }
 
-    /// The diagnostics in order; what was hidden is added to the enclosing limit's count.
-    pub fn finish(self) -> Vec<Diagnostic> {
-        let hidden = self.hidden;
+    /// [`Collector::push`] for an error (which no warning policy changes) made by `make` only
+    /// when it is kept: one that would be dropped at once is only counted.
+    pub fn push_error_with(&mut self, key: K, make: impl FnOnce() -> T) {
+        if self.full_before(&key) {
+            self.seq += 1;
+            self.hidden.count(true);
+            return;
+        }
+        self.push(key, make());
+    }
+
+    /// Counts `hidden` as hidden by this collector: what a collector of another thread, under
+    /// the same limit, hid ([`Collector::finish_apart`]).
+    pub fn hide(&mut self, hidden: Hidden) {
+        self.hidden.errors += hidden.errors;
+        self.hidden.warnings += hidden.warnings;
+    }
+
+    /// The items kept, in order with their keys, and what was hidden; unlike
+    /// [`Collector::finish`], the enclosing limit's count is left alone.
+    pub fn finish_apart(self) -> (Vec<(K, T)>, Hidden) {
+        let mut kept: Vec<Keyed<K, T>> = self.errors.into_vec();
+        kept.append(&mut self.warnings.into_vec());
+        kept.sort_unstable();
+        (kept.into_iter().map(|k| (k.key, k.item)).collect(), self.hidden)
+    }
+
+    /// The items in order; what was hidden is added to the enclosing limit's count.
+    pub fn finish(self) -> Vec<T> {
+        let (kept, hidden) = self.finish_apart();
         LIMIT.with(|cell| {
             if let Some((_, total)) = cell.borrow_mut().as_mut() {
                 total.errors += hidden.errors;
                 total.warnings += hidden.warnings;
             }
         });
-        let mut kept: Vec<Keyed<K>> = self.errors.into_vec();
-        kept.append(&mut self.warnings.into_vec());
-        kept.sort_unstable();
-        kept.into_iter().map(|k| k.diagnostic).collect()
+        kept.into_iter().map(|(_, item)| item).collect()
     }
 }
 
-impl<K: Ord> Extend<(K, Diagnostic)> for Collector<K> {
-    fn extend<I: IntoIterator<Item = (K, Diagnostic)>>(&mut self, items: I) {
-        for (key, diagnostic) in items {
-            self.push(key, diagnostic);
+impl<K: Ord, T: Collected> Extend<(K, T)> for Collector<K, T> {
+    fn extend<I: IntoIterator<Item = (K, T)>>(&mut self, items: I) {
+        for (key, item) in items {
+            self.push(key, item);
         }
     }
 }
@@ -402,7 +469,7 @@ impl<E> Reports<E> {
 
     /// Whether nothing was pushed (kept or not).
     pub fn is_empty(&self) -> bool {
-        self.collector.seq == 0
+        self.collector.pushed() == 0
     }
 
     /// The diagnostics in source order ([`Collector::finish`]).
@@ -476,17 +543,27 @@ impl WarningPolicy {
 
     /// [`WarningPolicy::apply`] for one diagnostic: `None` when it is silenced.
     pub fn apply_one(&self, mut d: Diagnostic) -> Option<Diagnostic> {
-        if d.severity == Severity::Warning {
-            if self.silenced.iter().any(|c| c == d.code) {
-                return None;
-            }
-            if self.all_errors || self.errors.iter().any(|c| c == d.code) {
-                d.severity = Severity::Error;
-                d.notes
-                    .push(format!("`-W error` turns warning {} into an error", d.code));
-            }
+        let severity = self.severity_of(d.severity, d.code)?;
+        if severity != d.severity {
+            d.severity = severity;
+            d.notes
+                .push(format!("`-W error` turns warning {} into an error", d.code));
         }
         Some(d)
+    }
+
+    /// The severity a diagnostic of `severity` and `code` has under the policy: `None` when it
+    /// is silenced, an error when it is promoted.
+    pub fn severity_of(&self, severity: Severity, code: &str) -> Option<Severity> {
+        if severity == Severity::Warning {
+            if self.silenced.iter().any(|c| c == code) {
+                return None;
+            }
+            if self.all_errors || self.errors.iter().any(|c| c == code) {
+                return Some(Severity::Error);
+            }
+        }
+        Some(severity)
     }
 }
 
@@ -500,6 +577,63 @@ mod tests {
         assert_eq!(Outcome::new(1, vec![warn.clone()]).value, Some(1));
         let err = Diagnostic::error("VU001", "e");
         assert_eq!(Outcome::new(1, vec![warn, err]).value, None);
+    }
+
+    #[test]
+    fn collectors_of_other_threads_keep_what_one_collector_keeps() {
+        // Errors on lines 0..40 (a warning on every fifth), read in four parts on other
+        // threads and joined in order, against one collector that sees them all.
+        let item = |line: u32| {
+            let d = if line.is_multiple_of(5) {
+                Diagnostic::warning("XX002", format!("w{line}"))
+            } else {
+                Diagnostic::error("XX001", format!("e{line}"))
+            };
+            (line, d)
+        };
+        for (max, promote) in [(1, false), (3, true), (7, false), (12, true), (100, false)] {
+            let limit = Limit {
+                errors: Some(max),
+                warnings: WarningPolicy {
+                    all_errors: promote,
+                    ..WarningPolicy::default()
+                },
+            };
+            let whole = within_limit(limit.clone(), || in_order((0..40).rev().map(item)));
+            let joined = within_limit(limit, || {
+                let limit = current_limit();
+                let parts: Vec<_> = std::thread::scope(|scope| {
+                    let handles: Vec<_> = (0..4)
+                        .map(|k| {
+                            let limit = limit.as_ref();
+                            scope.spawn(move || {
+                                let mut part = Collector::under(limit);
+                                part.extend((k * 10..k * 10 + 10).map(item));
+                                part.finish_apart()
+                            })
+                        })
+                        .collect();
+                    handles.into_iter().map(|h| h.join().expect("a part")).collect()
+                });
+                let mut all = Collector::new();
+                for (kept, hidden) in parts {
+                    all.hide(hidden);
+                    for (line, d) in kept {
+                        // Only errors come through push_error_with: made when kept.
+                        if d.is_error() && !promote {
+                            all.push_error_with(line, || d);
+                        } else {
+                            all.push(line, d);
+                        }
+                    }
+                }
+                all.finish()
+            });
+            assert_eq!(joined, whole, "--max-errors {max}, -W error {promote}");
+            let shown = joined.0.iter().filter(|d| d.is_error()).count();
+            assert_eq!(shown, max.min(if promote { 40 } else { 32 }));
+            assert_eq!(shown + joined.1.errors, if promote { 40 } else { 32 });
+        }
     }
 
     #[test]

@@ -6,7 +6,7 @@
 
 use std::ops::Range;
 
-use polyasm_core::diagnostic::Collector;
+use polyasm_core::diagnostic::{Collector, Limit, current_limit};
 use polyasm_core::front::{self, TextRange};
 use polyasm_core::text::{NameMap, SuggestionBudget, parse_int_literal, suggest};
 use polyasm_core::{Diagnostic, Object, Outcome, SourceId, SourceMap, Span, Symbol};
@@ -81,8 +81,11 @@ fn assemble_in_pieces(
 ) -> Outcome<Assembled> {
     let text = sources.get(file).text();
     let pieces = crate::lexer::pieces(text, piece_bytes);
+    // The pieces are read on other threads: each collects its diagnostics under the limit of
+    // this one (`--max-errors`), and the join keeps the first of them in order.
+    let limit = current_limit();
     let parts = each_part(&pieces, Chunk::new, |chunk, range| {
-        read_piece(file, text, range.clone(), listing, keep, chunk)
+        read_piece(file, text, range.clone(), listing, keep, limit.as_ref(), chunk)
     });
     let mut program = Program::new(file, text, listing);
     program.reserve(&parts);
@@ -133,9 +136,10 @@ fn read_piece<'s>(
     range: Range<usize>,
     listing: bool,
     keep: bool,
+    limit: Option<&Limit>,
     chunk: &mut Chunk,
 ) -> Encoder<'s> {
-    let mut encoder = Encoder::new(file, text, range.clone(), listing, keep);
+    let mut encoder = Encoder::new(file, text, range.clone(), listing, keep, limit);
     let (mut tokens, mut statements) = (std::mem::take(&mut chunk.tokens), std::mem::take(&mut chunk.statements));
     let mut lexer = Lexer::over(text, range);
     front::lex_in_chunks_with(
@@ -374,12 +378,34 @@ struct Reads {
     fmul: Option<TextRange>,
 }
 
-/// An unknown opcode: its diagnostic (by index), and what was written.
+/// An unknown opcode, whose diagnostic is made when the pieces are joined: where it comes
+/// among the diagnostics of its piece (their count before it), and where its name and unit
+/// are written. A file may hold an unknown opcode on every line, so this is all that is kept.
 struct UnknownOpcode {
     at: usize,
-    span: Span,
-    word: String,
-    unit: Option<String>,
+    name: TextRange,
+    unit: Option<TextRange>,
+}
+
+impl UnknownOpcode {
+    /// Where its diagnostic sorts among those of its piece.
+    fn key(&self) -> (Option<u32>, usize) {
+        (Some(self.name.start), self.at)
+    }
+}
+
+/// `word` with an older name of an opcode at its start replaced by the current one
+/// ([`names::OLD_OPCODES`]); `replaced` sees each older name replaced.
+fn current_name<'w>(word: &'w str, mut replaced: impl FnMut(&'static str, &'static str)) -> std::borrow::Cow<'w, str> {
+    let mut word = std::borrow::Cow::Borrowed(word);
+    for &(old, new) in names::OLD_OPCODES {
+        if let Some(rest) = split(&word, old) {
+            replaced(old, new);
+            let renamed = format!("{new}{rest}");
+            word = std::borrow::Cow::Owned(renamed);
+        }
+    }
+    word
 }
 
 /// The opcode, with its unit, nearest to `word`, while `budget` lasts.
@@ -408,8 +434,13 @@ struct Encoder<'s> {
     branches: Vec<(usize, Target, TextRange)>,
     /// Each label as written, and the instruction it names, in order.
     labels: Vec<(TextRange, usize)>,
-    diagnostics: Vec<Diagnostic>,
-    /// The unknown opcodes, whose diagnostics get their suggestion when the pieces are joined.
+    /// The diagnostics by where they start and then by their number (`reported` before
+    /// them), under the limit of the thread that assembles.
+    diagnostics: Collector<(Option<u32>, usize)>,
+    /// How many diagnostics were reported so far, kept or not, unknown opcodes included.
+    reported: usize,
+    /// The unknown opcodes, whose diagnostics are made when the pieces are joined (with their
+    /// suggestion, from the file's one budget).
     unknown_opcodes: Vec<UnknownOpcode>,
     /// The kinds of the operations of the instruction being read.
     kinds: Vec<Option<Kind>>,
@@ -430,7 +461,14 @@ fn letter_index(c: u8) -> Option<u8> {
 
 impl<'s> Encoder<'s> {
     /// An encoder for the statements of `text[piece]`.
-    fn new(file: SourceId, text: &'s str, piece: Range<usize>, listing: bool, keep: bool) -> Encoder<'s> {
+    fn new(
+        file: SourceId,
+        text: &'s str,
+        piece: Range<usize>,
+        listing: bool,
+        keep: bool,
+        limit: Option<&Limit>,
+    ) -> Encoder<'s> {
         // At most one instruction a line: reserving that up front spares copying a big program
         // as it grows (the pages of what is not used are never touched).
         let lines = front::count_line_breaks(&text[piece.clone()]) + 1;
@@ -445,7 +483,8 @@ impl<'s> Encoder<'s> {
             // programs have, in pages never touched when not used.
             branches: Vec::with_capacity(lines / 4),
             labels: Vec::with_capacity(lines / 16),
-            diagnostics: Vec::new(),
+            diagnostics: Collector::under(limit),
+            reported: 0,
             unknown_opcodes: Vec::new(),
             kinds: Vec::new(),
             usable: Vec::new(),
@@ -465,7 +504,9 @@ impl<'s> Encoder<'s> {
     }
 
     fn push(&mut self, diagnostic: Diagnostic) {
-        self.diagnostics.push(diagnostic);
+        let start = diagnostic.primary_label().map(|l| l.span.start);
+        self.diagnostics.push((start, self.reported), diagnostic);
+        self.reported += 1;
     }
 
     fn syntax_error(&mut self, span: Span, found: &str, expected: &str) {
@@ -541,24 +582,19 @@ impl<'s> Encoder<'s> {
         if let Some(&kind) = self.kinds_read.get(&(text, unit.unwrap_or_default())) {
             return Some(kind);
         }
-        let first = self.diagnostics.len();
-        let mut word = std::borrow::Cow::Borrowed(text);
-        for (old, new) in names::OLD_OPCODES {
-            if let Some(rest) = split(&word, old) {
-                let span = TextRange::new(op.name.start as usize, op.name.start as usize + old.len());
-                self.push(error::old_name(self.span(span), old, new));
-                let renamed = format!("{new}{rest}");
-                word = std::borrow::Cow::Owned(renamed);
-            }
-        }
-        let before = self.diagnostics.len();
+        let first = self.reported;
+        let word = current_name(text, |old, new| {
+            let span = TextRange::new(op.name.start as usize, op.name.start as usize + old.len());
+            self.push(error::old_name(self.span(span), old, new));
+        });
+        let before = self.reported;
         let kind = self.kind_of(&word, unit, op);
-        if kind.is_none() && self.diagnostics.len() == before {
+        if kind.is_none() && self.reported == before {
             self.unknown_opcode(op, &word, unit);
         }
         // Only a word read without any diagnostic (an older name draws one each time).
         if let Some(kind) = kind
-            && self.diagnostics.len() == first
+            && self.reported == first
         {
             self.kinds_read.insert((text, unit.unwrap_or_default()), kind);
         }
@@ -789,12 +825,11 @@ impl<'s> Encoder<'s> {
                 // Its "did you mean" comes when the pieces are joined, from the file's one
                 // suggestion budget spent in order, so that it does not depend on the cut.
                 self.unknown_opcodes.push(UnknownOpcode {
-                    at: self.diagnostics.len(),
-                    span,
-                    word: word.to_string(),
-                    unit: unit.map(str::to_string),
+                    at: self.reported,
+                    name: op.name,
+                    unit: op.unit,
                 });
-                self.push(error::unknown_opcode(span, word, None));
+                self.reported += 1;
             }
         }
     }
@@ -2356,12 +2391,29 @@ impl<'s> Program<'s> {
             self.pushed += pushed;
             self.len += len;
         }
-        let mut diagnostics = part.diagnostics;
+        let (kept, hidden) = part.diagnostics.finish_apart();
+        self.diagnostics.hide(hidden);
+        // The diagnostics kept and the unknown opcodes, in the order they were reported where
+        // they start together. Every unknown opcode spends the suggestion budget in order, so
+        // that the suggestions for unknown labels after them do not depend on the limit; only
+        // the diagnostics that will be shown are made.
+        let mut kept = kept.into_iter().peekable();
         for unknown in part.unknown_opcodes {
-            let suggestion = opcode_suggestion(&mut self.budget, &unknown.word, unknown.unit.as_deref());
-            diagnostics[unknown.at] = error::unknown_opcode(unknown.span, &unknown.word, suggestion.as_deref());
+            while let Some((_, d)) = kept.next_if(|(key, _)| *key < unknown.key()) {
+                self.diagnostics.extend([by_start(d)]);
+            }
+            let word = current_name(unknown.name.text(self.text), |_, _| ());
+            let unit = unknown.unit.map(|u| u.text(self.text));
+            let suggestion = opcode_suggestion(&mut self.budget, &word, unit);
+            let span = unknown
+                .unit
+                .map_or(unknown.name, |u| unknown.name.to(u))
+                .in_source(self.file);
+            self.diagnostics.push_error_with(Some(span.start), || {
+                error::unknown_opcode(span, &word, suggestion.as_deref())
+            });
         }
-        self.diagnostics.extend(diagnostics.into_iter().map(by_start));
+        self.diagnostics.extend(kept.map(|(_, d)| by_start(d)));
         self.instrs.append(&mut { part.instrs });
         self.spans.append(&mut { part.spans });
     }
@@ -2708,6 +2760,7 @@ fn decimal(text: &str) -> Option<f64> {
 mod tests {
     use super::*;
     use crate::decode::decode;
+    use polyasm_core::diagnostic::{Hidden, WarningPolicy, within_limit};
 
     fn words(text: &str) -> Vec<u32> {
         let instrs = assemble_proposed_text(text).unwrap_or_else(|d| panic!("{text}: {d:#?}"));
@@ -2809,6 +2862,76 @@ mod tests {
         }
         for size in [40, 1000, 20_000] {
             assert!(everything(&text, size) == whole, "pieces of {size} bytes");
+        }
+    }
+
+    /// The diagnostics of `text` read in pieces of `piece_bytes` under `--max-errors max` (and
+    /// `-W error` when `promote`), and what was hidden.
+    fn limited(text: &str, piece_bytes: usize, max: usize, promote: bool) -> (Vec<Diagnostic>, Hidden) {
+        let mut sources = SourceMap::new();
+        let file = sources.add("t.pp", text);
+        let limit = Limit {
+            errors: Some(max),
+            warnings: WarningPolicy {
+                all_errors: promote,
+                ..WarningPolicy::default()
+            },
+        };
+        within_limit(limit, || {
+            assemble_in_pieces(&sources, file, false, false, piece_bytes).diagnostics
+        })
+    }
+
+    /// What printing `all` and stopping after the `max`th error shows, and what it leaves.
+    fn truncated(all: &[Diagnostic], max: usize) -> (Vec<Diagnostic>, Hidden) {
+        let end = all
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| d.is_error())
+            .nth(max - 1)
+            .map_or(all.len(), |(i, _)| i + 1);
+        let errors = all[end..].iter().filter(|d| d.is_error()).count();
+        let hidden = Hidden {
+            errors,
+            warnings: all.len() - end - errors,
+        };
+        (all[..end].to_vec(), hidden)
+    }
+
+    #[test]
+    fn under_a_limit_the_pieces_keep_what_reading_everything_shows() {
+        // Unknown labels early, more unknown opcodes after them than the suggestion budget
+        // covers (so the labels' suggestions depend on the opcodes spending it first), older
+        // names (warnings), duplicate labels and syntax errors, wherever the text is cut.
+        let mut text: String = (0..2000).map(|i| format!("Lab{i:05}:\nstop\n")).collect();
+        text += &(0..300).map(|i| format!("branch Lbb{i:05}\n")).collect::<String>();
+        text += &(0..40)
+            .map(|i| format!("sync, texld_2d 0\nLab{i:05}:\nbogus{i} $1\nmov.v0 $0 (\n"))
+            .collect::<String>();
+        text += &(0..3000).map(|i| format!("movx{i:04}.v0 $0 $1\n")).collect::<String>();
+        for promote in [false, true] {
+            let mut sources = SourceMap::new();
+            let file = sources.add("t.pp", text.as_str());
+            let mut all = assemble_in_pieces(&sources, file, false, false, usize::MAX).diagnostics;
+            let policy = WarningPolicy {
+                all_errors: promote,
+                ..WarningPolicy::default()
+            };
+            policy.apply(&mut all);
+            for code in ["PP014", "PP015", "PP024", "PP002", "PP001"] {
+                assert!(all.iter().any(|d| d.code == code), "{code}");
+            }
+            let errors = all.iter().filter(|d| d.is_error()).count();
+            for max in [1, 5, 299, 300, 301, 330, errors - 1, errors, errors + 1] {
+                let expected = truncated(&all, max);
+                for size in [40, 1000, 20_000, usize::MAX] {
+                    let got = limited(&text, size, max, promote);
+                    assert!(
+                        got == expected,
+                        "--max-errors {max}, -W error {promote}, pieces of {size} bytes"
+                    );
+                }
+            }
         }
     }
 

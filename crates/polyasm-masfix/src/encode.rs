@@ -12,6 +12,7 @@ use polyasm_core::{Object, SourceId, SourceMap, Span};
 use crate::decode::DebugSection;
 
 use crate::error::MxError;
+use crate::found::Found;
 use crate::lexer::NO_EXPANSION;
 use crate::ops::{
     CONDS, Cond, CondReg, FLAG_DEBUG, HEADER_BYTES, Instr, KINDS, Kind, MAGIC, MAX_INSTRUCTIONS, OPERS, Oper, Reg,
@@ -198,15 +199,18 @@ pub struct Encoder {
     labels: HashMap<String, LabelDef>,
     label_order: Vec<(String, u32, Span)>,
     /// Each error with the macro expansion it arose in.
-    errors: Vec<(MxError, u32)>,
+    errors: Found,
+    /// Whether any error was found that is not a warning.
+    failed: bool,
     /// The expansion of what is being checked now.
     origin: u32,
     suggestions: SuggestionBudget,
 }
 
 impl Encoder {
-    /// An encoder for sources of `len` bytes in all (the budget of "did you mean").
-    pub fn new(len: usize) -> Encoder {
+    /// An encoder for sources of `len` bytes in all (the budget of "did you mean"), adding
+    /// its errors to `errors`.
+    pub fn new(len: usize, errors: Found) -> Encoder {
         let mut labels = HashMap::new();
         labels.insert("begin".to_string(), LabelDef { value: 0, span: None });
         // `end` is the instruction count, known only at the end.
@@ -215,7 +219,8 @@ impl Encoder {
             pending: Vec::new(),
             labels,
             label_order: Vec::new(),
-            errors: Vec::new(),
+            errors,
+            failed: false,
             origin: NO_EXPANSION,
             suggestions: SuggestionBudget::new(len),
         }
@@ -223,12 +228,13 @@ impl Encoder {
 
     /// Records an error of what is being checked now.
     pub fn error(&mut self, error: MxError) {
-        self.errors.push((error, self.origin));
+        self.error_in(error, self.origin);
     }
 
     /// Records an error of a token from macro expansion `origin` ([`NO_EXPANSION`] for none).
     pub fn error_in(&mut self, error: MxError, origin: u32) {
-        self.errors.push((error, origin));
+        self.failed |= !matches!(error, MxError::NoOp { .. });
+        self.errors.push(error, origin);
     }
 
     /// Defines label `name` (the atom after a `:`) at the next instruction.
@@ -285,9 +291,9 @@ impl Encoder {
         self.pending.push(Pending { name, immediates });
     }
 
-    /// Resolves every instruction; the program, or nothing when anything is wrong, and every
-    /// diagnostic found (warnings too), in source order.
-    pub fn finish(mut self) -> (Option<Assembled>, Vec<(MxError, u32)>) {
+    /// Resolves every instruction; the program, or nothing when anything is wrong, and the
+    /// errors with those found (warnings too).
+    pub fn finish(mut self) -> (Option<Assembled>, Found) {
         let count = self.pending.len() as u32;
         if let Some(end) = self.labels.get_mut("end") {
             end.value = count;
@@ -318,12 +324,7 @@ impl Encoder {
                 assembled.origins.push(p.name.origin);
             }
         }
-        self.errors.sort_by_key(|(e, _)| {
-            let span = e.span();
-            (span.source.index(), span.start)
-        });
-        let failed = self.errors.iter().any(|(e, _)| !matches!(e, MxError::NoOp { .. }));
-        (if failed { None } else { Some(assembled) }, self.errors)
+        (if self.failed { None } else { Some(assembled) }, self.errors)
     }
 
     /// One instruction, or `None` after recording why it is none.

@@ -25,6 +25,7 @@ use polyasm_core::{SourceMap, Span};
 
 use crate::encode::Assembled;
 use crate::error::MxError;
+use crate::found::Found;
 use crate::lexer::{NO_EXPANSION, SOURCE_TEXT, Tok, Token};
 
 /// The deepest macro uses may nest.
@@ -132,12 +133,11 @@ pub struct Expander<'c> {
     /// The names of [`Expansion::name`], each once.
     names: Vec<String>,
     name_ids: HashMap<String, u32>,
-    /// Errors with the expansion they arose in.
-    pub errors: Vec<(MxError, u32)>,
+    /// Errors with the expansion they arose in: one for each code and place in a macro body
+    /// ([`Self::report`]), and under `--max-errors` only those shown.
+    pub errors: Found,
     /// Errors made so far, counting those not reported again ([`Self::report`]).
     failures: usize,
-    /// The code and place of each error reported from a macro body.
-    reported: HashSet<(&'static str, Span)>,
     made: usize,
     /// Set when a use inside a word failed: the line it is on is dropped, up to its end.
     broken_line: bool,
@@ -170,9 +170,8 @@ impl<'c> Expander<'c> {
             expansions: Vec::new(),
             names: Vec::new(),
             name_ids: HashMap::new(),
-            errors: Vec::new(),
+            errors: Found::new(),
             failures: 0,
-            reported: HashSet::new(),
             made: 0,
             broken_line: false,
             unwinding: false,
@@ -238,10 +237,7 @@ impl<'c> Expander<'c> {
     /// error. [`Self::failures`] counts it every time, so that each use still knows it failed.
     fn report(&mut self, error: MxError, origin: u32) {
         self.failures += 1;
-        if origin != NO_EXPANSION && !self.reported.insert((error.code(), error.span())) {
-            return;
-        }
-        self.errors.push((error, origin));
+        self.errors.push(error, origin);
     }
 
     /// Expands a whole file: the tokens of every file it includes (in the order they were
@@ -1312,10 +1308,11 @@ impl<'c> Expander<'c> {
         out: &[Token],
     ) -> Option<u16> {
         let text_len = sources.get(at.source).text().len();
-        let (mut assembled, mut errors) = {
+        let (mut assembled, errors) = {
             let text_of = |t: &Token| self.text(sources, t).to_string();
-            crate::encode_tokens(code, &text_of, text_len)
+            crate::encode_tokens(code, &text_of, text_len, Found::everything())
         };
+        let mut errors = errors.into_errors();
         let only_labels_missing = !errors.is_empty() && errors.iter().all(|(e, _)| e.code() == "MX033");
         if assembled.is_none() && only_labels_missing {
             let program = self.program_so_far(out, scope);
@@ -1329,7 +1326,7 @@ impl<'c> Expander<'c> {
                 joined.extend(self.made_line(&["jmp", "end"], at, origin));
                 joined.extend(program);
                 let text_of = |t: &Token| self.text(sources, t).to_string();
-                let (with_program, _) = crate::encode_tokens(&joined, &text_of, text_len);
+                let (with_program, _) = crate::encode_tokens(&joined, &text_of, text_len, Found::everything());
                 if with_program.is_some() {
                     (assembled, errors) = (with_program, Vec::new());
                 }
@@ -1402,7 +1399,7 @@ mod tests {
         let mut expander = Expander::new(None, &mut vm);
         expander.max_lookups = max_lookups;
         expander.expand_file(&mut sources, &tokens);
-        expander.errors.iter().map(|(e, _)| e.code()).collect()
+        expander.errors.into_errors().iter().map(|(e, _)| e.code()).collect()
     }
 
     #[test]

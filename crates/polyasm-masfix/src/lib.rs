@@ -13,6 +13,7 @@ pub mod encode;
 pub mod error;
 pub mod exec;
 pub mod expand;
+pub mod found;
 pub mod lexer;
 pub mod ops;
 pub mod parser;
@@ -198,21 +199,22 @@ pub fn assemble(
 ) -> Outcome<Object> {
     let text = sources.get(file).text();
     let (tokens, lex_errors) = lexer::lex(file, text);
-    let mut errors: Vec<(MxError, u32)> = lex_errors
-        .into_iter()
-        .map(|e| (lex_error(e, text), lexer::NO_EXPANSION))
-        .collect();
     let loader = IncludeLoader::new(sources, file, &options.include_dirs)
         .with_default_extension("mx")
         .with_builtins(stdlib::FILES);
     let mut expander = expand::Expander::new(Some(loader), ctime);
+    // Every error of the assembly goes to the expander's: the lexer's, its own, the encoder's.
+    for e in lex_errors {
+        expander.errors.push(lex_error(e, text), lexer::NO_EXPANSION);
+    }
     let program = expander.expand_file(sources, &tokens);
     drop(tokens);
+    let mut errors = std::mem::take(&mut expander.errors);
     if options.preprocess_only {
-        let mut errors = errors;
-        errors.append(&mut expander.errors);
-        let diagnostics = diagnostics_of(errors, &expander, sources);
-        let failed = diagnostics.iter().any(Diagnostic::is_error);
+        let failed = errors.failed();
+        let diagnostics = errors.diagnostics(&expander, sources);
+        // A warning made an error by `-W error` fails too.
+        let failed = failed || diagnostics.iter().any(Diagnostic::is_error);
         let mut object = Object::assembled_from(2, file, false);
         object.preprocessed = Some(expanded_text(&program, &expander, sources));
         return Outcome {
@@ -224,20 +226,17 @@ pub fn assemble(
     // Expansion that stopped at a limit (MX058, MX066) leaves the program cut off: its last line
     // cut in two and the labels defined after the cut missing. The cut line is left out and
     // undefined labels are not reported, so that the limit makes no false errors.
-    let cut = (errors.iter().chain(&expander.errors))
-        .any(|(e, _)| matches!(e, MxError::ExpansionTooLarge { .. } | MxError::TooManyLookups { .. }));
+    let cut = errors.cut();
+    errors.skip_undefined_labels = cut;
     let kept = if cut {
         program.iter().rposition(|t| t.tok == Tok::Newline).map_or(0, |i| i + 1)
     } else {
         program.len()
     };
-    let (mut assembled, mut encode_errors) = {
+    let (mut assembled, errors) = {
         let text_of = |t: &lexer::Token| expander.text(sources, t).to_string();
-        encode_tokens(&program[..kept], &text_of, sources_len)
+        encode_tokens(&program[..kept], &text_of, sources_len, errors)
     };
-    if cut {
-        encode_errors.retain(|(e, _)| !matches!(e, MxError::UndefinedLabel { .. }));
-    }
     // An instruction a macro made is listed, and located at run time, at the macro's use.
     if let Some(assembled) = assembled.as_mut() {
         for (span, &origin) in assembled.spans.iter_mut().zip(&assembled.origins) {
@@ -246,37 +245,14 @@ pub fn assemble(
             }
         }
     }
-    errors.append(&mut expander.errors);
-    errors.extend(encode_errors);
-    let failed = errors.iter().any(|(e, _)| !matches!(e, MxError::NoOp { .. }));
-    let diagnostics = diagnostics_of(errors, &expander, sources);
+    let failed = errors.failed();
+    let diagnostics = errors.diagnostics(&expander, sources);
     Outcome {
         value: assembled
             .filter(|_| !failed)
             .map(|a| encode::bytecode_object(&a, sources, file, options.debug, options.listing)),
         diagnostics,
     }
-}
-
-/// Errors in source order, as diagnostics with the chain of macro uses as notes.
-fn diagnostics_of(
-    mut errors: Vec<(MxError, u32)>,
-    expander: &expand::Expander,
-    sources: &SourceMap,
-) -> Vec<Diagnostic> {
-    // A mistake in a macro body is one error, however many uses expand the body: the first
-    // of each code at each place made by expansion is kept.
-    let mut seen = std::collections::HashSet::new();
-    errors.retain(|(e, origin)| *origin == lexer::NO_EXPANSION || seen.insert((e.code(), e.span())));
-    // Under `--max-errors`, only the diagnostics that will be shown are kept.
-    polyasm_core::diagnostic::in_order(errors.iter().map(|(e, origin)| {
-        let span = e.span();
-        let mut d = e.to_diagnostic();
-        for note in expander.notes(sources, *origin) {
-            d = d.with_note(note);
-        }
-        ((span.source.index(), span.start), d)
-    }))
 }
 
 /// The expanded program as source text, one line per line of tokens (empty lines left out),
@@ -304,8 +280,9 @@ pub(crate) fn encode_tokens(
     tokens: &[lexer::Token],
     text_of: &dyn Fn(&lexer::Token) -> String,
     sources_len: usize,
-) -> (Option<encode::Assembled>, Vec<(MxError, u32)>) {
-    let mut encoder = Encoder::new(sources_len);
+    errors: found::Found,
+) -> (Option<encode::Assembled>, found::Found) {
+    let mut encoder = Encoder::new(sources_len, errors);
     let mut atoms: Vec<Atom> = Vec::new();
     for line in tokens.split(|t| t.tok == Tok::Newline) {
         atoms.clear();
