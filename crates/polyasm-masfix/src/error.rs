@@ -550,6 +550,14 @@ pub static CODES: &[CodeInfo] = &[
     ),
 ];
 
+/// The severity `code` is declared with in [`CODES`] (an error for a code not there).
+pub fn severity_of(code: &str) -> Severity {
+    CODES
+        .iter()
+        .find(|info| info.code == code)
+        .map_or(Severity::Error, |info| info.severity)
+}
+
 const fn code(code: &'static str, title: &'static str, explanation: &'static str) -> CodeInfo {
     code_with(code, Severity::Error, title, explanation)
 }

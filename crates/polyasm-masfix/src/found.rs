@@ -16,13 +16,9 @@ struct InExpansion {
 }
 
 impl InExpansion {
-    /// The severity of its diagnostic: `ldr` and the other instructions that do nothing are
-    /// the only warning.
+    /// The severity of its diagnostic, as its code declares it.
     fn severity(&self) -> Severity {
-        match self.error {
-            MxError::NoOp { .. } => Severity::Warning,
-            _ => Severity::Error,
-        }
+        crate::error::severity_of(self.error.code())
     }
 }
 
