@@ -109,21 +109,8 @@ fn a_run_may_not_write_the_file_its_standard_input_reads() {
 /// `head -c 200` and its standard output thrown away; returns what `head` got and polyasm's
 /// exit status.
 fn trace_into_head(dir: &Path, args: &str) -> (Vec<u8>, String) {
-    let script = format!(
-        "{{ '{}' {args} 2>&1 >/dev/null; echo $? >status.txt; }} | head -c200",
-        env!("CARGO_BIN_EXE_polyasm")
-    );
-    let mut child = std::process::Command::new("sh")
-        .current_dir(dir)
-        .args(["-c", &script])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let out = drain(child.stdout.take().unwrap());
-    let status = wait_bounded(&mut child, &format!("{args} 2>&1 | head"));
-    assert!(status.success(), "sh: {status}");
-    let code = std::fs::read_to_string(dir.join("status.txt")).unwrap();
-    (out.join().unwrap(), code.trim().to_string())
+    let piped = piped_through_head(dir, args, "2>&1 >/dev/null", 200);
+    (piped.out, piped.status)
 }
 
 #[test]

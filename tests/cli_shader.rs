@@ -215,10 +215,7 @@ fn broken_bytecode_files_are_refused_with_the_offset_and_code() {
         let out = run(&["disasm", path_str(&path), "--error-format", "short"]);
         assert_eq!(out.status.code(), Some(1), "{name}");
         let err = stderr(&out);
-        let got: Vec<&str> = err
-            .lines()
-            .map(|l| l.split("error[").nth(1).map_or("", |rest| &rest[..5]))
-            .collect();
+        let got = error_codes(&err);
         assert_eq!(got, codes, "{name}: {err}");
         assert!(err.contains("at byte "), "{name}: {err}");
     }
@@ -1003,10 +1000,7 @@ fn bytecode_of_one_dialect_with_forms_of_the_other_is_refused() {
         let out = run(&["disasm", path_str(&path), "--error-format", "short"]);
         assert_eq!(out.status.code(), Some(1), "{name}");
         let err = stderr(&out);
-        let got: Vec<&str> = err
-            .lines()
-            .map(|l| l.split("error[").nth(1).map_or("", |rest| &rest[..5]))
-            .collect();
+        let got = error_codes(&err);
         if name == "unflagged.shb" {
             assert!(got.iter().all(|c| *c == "SH025" || *c == "SH026"), "{name}: {err}");
             assert!(
@@ -1056,4 +1050,11 @@ fn bytecode_errors_print_constants_as_the_disassembler_does_and_call_z_read_only
         "{err}"
     );
     assert!(!err.contains("an input"), "{err}");
+}
+
+/// The code of each line of short-format errors (`""` for a line that is not an error).
+fn error_codes(err: &str) -> Vec<&str> {
+    err.lines()
+        .map(|l| l.split("error[").nth(1).map_or("", |rest| &rest[..5]))
+        .collect()
 }

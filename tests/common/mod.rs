@@ -95,8 +95,16 @@ pub struct Piped {
 /// command line), so that `head` closes the pipe while polyasm still writes.
 #[cfg(unix)]
 pub fn piped_into_head(dir: &Path, args: &str, bytes: usize) -> Piped {
+    piped_through_head(dir, args, "2>err.txt", bytes)
+}
+
+/// Runs `polyasm ARGS REDIRECTS | head -c BYTES` through `sh` in `dir`: `redirects` say which
+/// of polyasm's streams reach `head` (`2>err.txt` keeps standard output; `2>&1 >/dev/null`
+/// sends standard error instead). `err` is what `err.txt` got, if the redirects name it.
+#[cfg(unix)]
+pub fn piped_through_head(dir: &Path, args: &str, redirects: &str, bytes: usize) -> Piped {
     let script = format!(
-        "{{ '{}' {args} 2>err.txt; echo $? >status.txt; }} | head -c{bytes}",
+        "{{ '{}' {args} {redirects}; echo $? >status.txt; }} | head -c{bytes}",
         env!("CARGO_BIN_EXE_polyasm")
     );
     let mut child = Command::new("sh")
@@ -106,9 +114,9 @@ pub fn piped_into_head(dir: &Path, args: &str, bytes: usize) -> Piped {
         .spawn()
         .unwrap();
     let out = drain(child.stdout.take().unwrap());
-    let status = wait_bounded(&mut child, &format!("{args} | head -c{bytes}"));
+    let status = wait_bounded(&mut child, &format!("{args} {redirects} | head -c{bytes}"));
     assert!(status.success(), "sh: {status}");
-    let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap_or_default();
     Piped {
         out: out.join().unwrap(),
         status: read("status.txt").trim().to_string(),
