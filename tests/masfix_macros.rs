@@ -252,3 +252,53 @@ fn namespaces_nest_at_most_1024_deep() {
         ["prog.mx:1025:12: error[MX060]: invalid `%namespace`: namespaces nest deeper than 1024"]
     );
 }
+
+/// Macros `m0` .. `mn`, each defined in the body of the one before, each emitting a line
+/// after that definition; then each used in turn at top level. The expected `-E` output is
+/// the lines `ld r0 0` .. `ld r0 n`.
+fn nested_definitions(n: usize) -> (String, String) {
+    let mut text = String::new();
+    for i in 0..n {
+        text += &format!("%macro m{i}() {{\n");
+    }
+    text += &format!("%macro m{n}() {{ ld r0 {n} }}\n");
+    for i in (0..n).rev() {
+        text += &format!("ld r0 {i}\n}}\n");
+    }
+    for i in 0..=n {
+        text += &format!("%m{i}()\n");
+    }
+    let expected: String = (0..=n).map(|i| format!("ld r0 {i}\n")).collect();
+    (text, expected)
+}
+
+/// The `-E` output of `text`, which must succeed.
+fn expanded(text: &str) -> String {
+    let dir = temp();
+    let path = program(dir.path(), "prog.mx", text);
+    let output = run(&["-E", path_str(&path)]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    stdout(&output)
+}
+
+#[test]
+fn definitions_nested_in_bodies_share_their_tokens_and_stay_linear() {
+    let (text, expected) = nested_definitions(3);
+    assert_eq!(expanded(&text), expected);
+    // A body copied at each level would make 2000²/2 tokens, past the expansion limit (MX058).
+    let (text, expected) = nested_definitions(2000);
+    assert_eq!(expanded(&text), expected);
+}
+
+#[test]
+fn a_macro_defined_in_a_body_keeps_its_body_as_written() {
+    // The outer macro's parameter is not filled into the inner body, shared or not.
+    let text = "%macro outer(a) {\n%macro inner(b) { ld %a }\nld %a\n}\n%outer(1)\n%inner(2)\n";
+    assert_eq!(
+        errors_of(text),
+        ["prog.mx:2:22: error[MX050]: unknown macro or constant `a`"]
+    );
+    // A definition inside an argument in a body keeps its body too.
+    let text = "%macro id(x) { %x }\n%macro outer() {\n%id(%macro inner() { ld r0 5 })\n}\n%outer()\n%inner()\n";
+    assert_eq!(expanded(text), "ld r0 5\n");
+}

@@ -17,6 +17,7 @@
 //! and compile-time steps are bounded, and each bound is an error with a code.
 
 use std::collections::{HashMap, HashSet};
+use std::ops::Range;
 use std::rc::Rc;
 
 use polyasm_core::include::{IncludeLoader, Included};
@@ -80,7 +81,10 @@ struct MacroDef {
     /// The name in its definition.
     span: Span,
     params: Rc<[String]>,
-    body: Rc<[Token]>,
+    /// The body is `tokens[body]`: a macro defined in another's body shares that body's
+    /// tokens instead of copying them, so that definitions nested n deep cost O(n), not n²/2.
+    tokens: Rc<[Token]>,
+    body: Range<usize>,
     namespace: usize,
 }
 
@@ -94,6 +98,9 @@ struct Scope<'a> {
     /// namespace).
     defines_in: usize,
     params: Option<(&'a [String], &'a [Vec<Token>])>,
+    /// The tokens of the macro whose body is being expanded: a definition whose body lies
+    /// in them keeps its body as a range of them.
+    body_tokens: Option<&'a Rc<[Token]>>,
     origin: u32,
     depth: usize,
     /// What is made here goes into the current file's program (not into an argument, a
@@ -247,6 +254,7 @@ impl<'c> Expander<'c> {
             namespace: 0,
             defines_in: 0,
             params: None,
+            body_tokens: None,
             origin: NO_EXPANSION,
             depth: 0,
             in_program: true,
@@ -924,20 +932,42 @@ impl<'c> Expander<'c> {
                 None => params.push(text),
             }
         }
-        // The body is kept as written; copying it counts against the expansion budget, so
-        // that a body defining a macro at each of many uses stays linear.
+        // The body is kept as written. Inside another macro's body it is a range of that
+        // body's tokens, shared, and counts one against the expansion budget; elsewhere it is
+        // copied, and the copy counts against the budget, so that a body defining a macro at
+        // each of many uses stays linear.
         let body = &tokens[body_start + 1..body_end - 1];
-        if ok && self.spend_many(body.len(), name_span, scope) && self.claim(&name, name_span, scope) {
+        let shared = scope
+            .body_tokens
+            .and_then(|all| Some((all, Self::range_within(all, body)?)));
+        let cost = if shared.is_some() { 1 } else { body.len() };
+        if ok && self.spend_many(cost, name_span, scope) && self.claim(&name, name_span, scope) {
+            let (tokens, body) = match shared {
+                Some((all, range)) => (Rc::clone(all), range),
+                None => (Rc::from(body), 0..body.len()),
+            };
             let id = self.macros.len();
             self.macros.push(MacroDef {
                 span: name_span,
                 params: params.into(),
-                body: body.into(),
+                tokens,
+                body,
                 namespace: scope.defines_in,
             });
             self.namespaces[scope.defines_in].macros.insert(name, id);
         }
         body_end
+    }
+
+    /// Where `part` lies in `all`, when it is a run of `all`'s tokens.
+    fn range_within(all: &[Token], part: &[Token]) -> Option<Range<usize>> {
+        let size = std::mem::size_of::<Token>();
+        let base = all.as_ptr() as usize;
+        let at = part.as_ptr() as usize;
+        let offset = at.checked_sub(base)?;
+        let start = offset / size;
+        let end = start + part.len();
+        (offset % size == 0 && end <= all.len()).then_some(start..end)
     }
 
     /// `%namespace name { ... }`: the body's code comes through; its names live in `name`.
@@ -1059,6 +1089,7 @@ impl<'c> Expander<'c> {
                     namespace: 0,
                     defines_in: 0,
                     params: None,
+                    body_tokens: None,
                     origin: NO_EXPANSION,
                     depth: scope.depth,
                     in_program: true,
@@ -1173,22 +1204,24 @@ impl<'c> Expander<'c> {
         let def = &self.macros[id];
         let namespace = def.namespace;
         let params = Rc::clone(&def.params);
-        let body = Rc::clone(&def.body);
+        let all = Rc::clone(&def.tokens);
+        let body = &all[def.body.clone()];
         let inner_scope = Scope {
             namespace,
             defines_in: scope.defines_in,
             params: Some((&params, &args)),
+            body_tokens: Some(&all),
             origin,
             depth: scope.depth + 1,
             in_program: scope.in_program && !compile_time,
         };
         if !compile_time {
-            self.process(sources, &body, &inner_scope, out);
+            self.process(sources, body, &inner_scope, out);
             return Ok(args_end);
         }
         let mut code = Vec::new();
         let errors = self.failures;
-        self.set_aside(out, scope, |this| this.process(sources, &body, &inner_scope, &mut code));
+        self.set_aside(out, scope, |this| this.process(sources, body, &inner_scope, &mut code));
         // A body whose expansion failed is not assembled: its errors are reported, and a
         // compile-time call that recurses makes one error, not one per level.
         let value = if self.failures > errors || self.over_budget() {
