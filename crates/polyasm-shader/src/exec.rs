@@ -118,6 +118,18 @@ pub fn render_naive(program: &[Instr], frame: &Frame, alpha: Alpha) -> Image {
 mod tests {
     use super::*;
 
+    /// The registers after `program` ran at the only pixel of a 1x1 frame at time 0.
+    fn one_pixel(program: &[Instr]) -> Registers {
+        let frame = Frame {
+            width: 1,
+            height: 1,
+            time: 0.0,
+        };
+        let mut regs = start(&frame, 0, 0);
+        run(program, &mut regs);
+        regs
+    }
+
     fn instr(op: Op, regs: [u8; 3], constant: f32) -> Instr {
         Instr {
             op,
@@ -179,13 +191,7 @@ mod tests {
             instr(Op::SetComponent3, [8, 4, 0], 0.0),
             instr(Op::GetComponent3, [8, 5, 0], 0.0),
         ];
-        let frame = Frame {
-            width: 1,
-            height: 1,
-            time: 0.0,
-        };
-        let mut regs = start(&frame, 0, 0);
-        run(&program, &mut regs);
+        let regs = one_pixel(&program);
         assert_eq!(regs[1][0], f32::INFINITY);
         assert_eq!(regs[5][0], 5e-3);
         assert_eq!(regs[8], [0.0, 0.0, 0.0, 5e-3]);
@@ -210,13 +216,7 @@ mod tests {
             program.push(instr(Op::Load, [1, 0, 0], index));
             program.push(instr(Op::GetComponent, [8, into, 1], 0.0));
         }
-        let frame = Frame {
-            width: 1,
-            height: 1,
-            time: 0.0,
-        };
-        let mut regs = start(&frame, 0, 0);
-        run(&program, &mut regs);
+        let regs = one_pixel(&program);
         assert_eq!(regs[8], [1.0, 2.0, 3.0, 4.0]);
         assert_eq!([regs[2][0], regs[3][0], regs[4][0], regs[5][0]], [1.0, 4.0, 0.0, 0.0]);
     }
@@ -233,18 +233,10 @@ mod tests {
             instr(Op::ReadMemory, [4, 2, 0], 0.0),  // 0
             instr(Op::ReadMemory, [5, 20, 0], 0.0), // memory[z] = memory[0] = 0
         ];
-        let frame = Frame {
-            width: 1,
-            height: 1,
-            time: 0.0,
-        };
-        let mut regs = start(&frame, 0, 0);
-        run(&program, &mut regs);
+        let regs = one_pixel(&program);
         assert_eq!([regs[3][0], regs[4][0], regs[5][0]], [5.0, 0.0, 0.0]);
         // A second pixel starts with memory at 0 again.
-        let mut regs = start(&frame, 0, 0);
-        run(&program[5..6], &mut regs);
-        assert_eq!(regs[3][0], 0.0);
+        assert_eq!(one_pixel(&program[5..6])[3][0], 0.0);
     }
 
     #[test]
