@@ -471,15 +471,18 @@ fn include_cycles_and_odd_includes() {
         expect_exit(&output, 0);
         assert_eq!(stdout(&output), expected, "{name}");
     }
-    // A folder named like the file, with no file of that name, and a binary file are PA020.
+    // A folder named like the file, with no file of that name, and a binary file are PA020;
+    // bytes that are not UTF-8 are shown where they are in the included file.
     std::fs::create_dir(dir.path().join("folder.mx")).unwrap();
     file(dir.path(), "binary.mx", [0u8, 159, 146, 150, 255]);
-    for (text, code) in [
-        ("%include \"folder\"\n", "PA020"),
-        ("%include \"binary\"\n", "PA020"),
-        ("%include \"\"\n", "PA019"),
-        ("%include \"/\"\n", "PA019"),
-        ("%include folder\n", "MX062"),
+    file(dir.path(), "latin.mx", b"outc 65\n; caf\xe9\n".as_slice());
+    for (text, code, at) in [
+        ("%include \"folder\"\n", "PA020", "main.mx:1:"),
+        ("%include \"binary\"\n", "PA020", "binary.mx:1:1:"),
+        ("%include \"latin\"\n", "PA020", "latin.mx:2:6:"),
+        ("%include \"\"\n", "PA019", "main.mx:1:"),
+        ("%include \"/\"\n", "PA019", "main.mx:1:"),
+        ("%include folder\n", "MX062", "main.mx:1:"),
     ] {
         file(dir.path(), "main.mx", text);
         let output = run_in(
@@ -489,7 +492,10 @@ fn include_cycles_and_odd_includes() {
         );
         let err = expect_exit(&output, 1);
         assert_eq!(codes(&output), [code], "{text}: {err}");
-        assert!(err.starts_with("main.mx:1:"), "{text}: {err}");
+        assert!(err.starts_with(at), "{text}: {err}");
+        if at != "main.mx:1:" {
+            assert!(err.contains("\nmain.mx:1:1: note: "), "{text}: {err}");
+        }
     }
     // Odd -I folders are usage errors before anything is read.
     for folder in ["self.mx", "missing", "/dev/null"] {

@@ -90,6 +90,9 @@ pub struct IncludeLoader {
     builtins: &'static [BuiltinFile],
     default_extension: Option<&'static str>,
     loaded: HashMap<FileKey, SourceId>,
+    /// Files that could not be read as text, with their error: a file named again is not read
+    /// again.
+    undecodable: HashMap<FileKey, Diagnostic>,
     /// Names already resolved from a folder (the including file's folder, the name): a
     /// directive repeated many times costs one lookup.
     resolved: HashMap<(Option<PathBuf>, String), SourceId>,
@@ -114,6 +117,7 @@ impl IncludeLoader {
             builtins: &[],
             default_extension: None,
             loaded,
+            undecodable: HashMap::new(),
             resolved: HashMap::new(),
             total_len: source.text().len() as u64,
         }
@@ -157,13 +161,23 @@ impl IncludeLoader {
             self.resolved.insert(cache_key, source);
             return Ok(self.again(sources, directive, source));
         }
+        if let Some(error) = self.undecodable.get(&key) {
+            return Err(error.clone());
+        }
         if sources.get(directive.source).include_depth() >= MAX_INCLUDE_DEPTH {
             return Err(too_deep(sources, directive, &name));
         }
         let (display, path, text) = match found {
             Found::File(path) => {
-                let text = self.read(directive, &path)?;
-                (path.display().to_string(), Some(path), text)
+                let bytes = self.read(directive, &path)?;
+                let display = path.display().to_string();
+                match self.decode(sources, directive, &path, &display, bytes) {
+                    Ok(text) => (display, Some(path), text),
+                    Err(error) => {
+                        self.undecodable.insert(key, error.clone());
+                        return Err(error);
+                    }
+                }
             }
             Found::Builtin(index) => {
                 let file = self.builtins[index];
@@ -260,27 +274,37 @@ impl IncludeLoader {
         Included::Again { source, active }
     }
 
-    /// Reads a found file as UTF-8 text without a byte-order mark, refusing one that would
-    /// pass the total limit (before reading it, when its length says so).
-    fn read(&self, directive: Span, path: &Path) -> Result<String, Diagnostic> {
-        let display = path.display().to_string();
+    /// Reads a found file, refusing one that would pass the total limit (before reading it,
+    /// when its length says so).
+    fn read(&self, directive: Span, path: &Path) -> Result<Vec<u8>, Diagnostic> {
         // Bounded by what is left of the total, so a file that grows or never ends stops there.
         let left = crate::fs::MAX_INPUT_LEN.saturating_sub(self.total_len);
-        let bytes = crate::fs::read_regular_file_within(path, left).map_err(|e| match e {
-            crate::fs::ReadError::TooLarge => too_much(directive, &display),
+        crate::fs::read_regular_file_within(path, left).map_err(|e| match e {
+            crate::fs::ReadError::TooLarge => too_much(directive, &path.display().to_string()),
             crate::fs::ReadError::Io(e) => unreadable(directive, path, &e),
-        })?;
-        let mut text = String::from_utf8(bytes).map_err(|e| {
-            Diagnostic::error(
-                "PA020",
-                format!(
-                    "cannot include {display}: not UTF-8 text (invalid byte at offset {})",
-                    e.utf8_error().valid_up_to()
-                ),
-            )
-            .with_primary(directive, "included here")
-            .with_help("included files are UTF-8 source text")
-        })?;
+        })
+    }
+
+    /// The bytes of an included file as UTF-8 text without a byte-order mark. Bytes that are
+    /// not UTF-8 (or UTF-16 without a mark) are PA020 at the first bad byte, as PA002 points
+    /// at it in a main file: the file's text up to there is registered as included by the
+    /// directive, so the error has the file's line and column and an "included from" note.
+    fn decode(
+        &self,
+        sources: &mut SourceMap,
+        directive: Span,
+        path: &Path,
+        display: &str,
+        bytes: Vec<u8>,
+    ) -> Result<String, Diagnostic> {
+        let error = || Diagnostic::error("PA020", format!("cannot include {display}: not UTF-8 text"));
+        let mut add =
+            |text: String| sources.try_add_included(display.to_string(), Some(path.to_path_buf()), text, directive);
+        let text = match String::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(e) => return Err(crate::text::not_utf8_at(e, error(), &mut add)),
+        };
+        let mut text = crate::text::undecodable_utf16(text, error(), &mut add)?;
         crate::text::strip_bom(&mut text);
         Ok(text)
     }
@@ -598,18 +622,46 @@ mod tests {
     #[test]
     fn unreadable_files_are_errors_at_the_directive() {
         let tree = Tree::new(&[("main.mx", "m")]);
-        std::fs::write(tree.path("bad.mx"), [b'a', 0xff, b'b']).expect("write");
+        std::fs::write(tree.path("bad.mx"), b"ld 1\n; caf\xe9\nld 2\n").expect("write");
         std::fs::create_dir(tree.path("folder.mx")).expect("folder");
         let mut sources = SourceMap::new();
         let main = tree.main(&mut sources, "main.mx");
         let mut loader = IncludeLoader::new(&sources, main, &[]);
         let error = loader.load(&mut sources, Span::new(main, 0, 1), "bad.mx").unwrap_err();
         assert_eq!(error.code, "PA020");
-        assert!(
-            error.message.ends_with("not UTF-8 text (invalid byte at offset 1)"),
-            "{}",
-            error.message
+        let bad = tree.path("bad.mx");
+        assert_eq!(
+            error.message,
+            format!("cannot include {}: not UTF-8 text", bad.display())
         );
+        // The error points at the byte in the included file (shown as U+FFFD), which the
+        // directive included.
+        let label = error.primary_label().expect("a label at the byte");
+        let file = sources.get(label.span.source);
+        assert_eq!(
+            (file.name(), label.span.range()),
+            (bad.display().to_string().as_str(), 10..13)
+        );
+        assert_eq!(file.included_from(), Some(Span::new(main, 0, 1)));
+        assert_eq!(file.line_col(10).line, 2);
+        assert_eq!(label.message, "byte 0xe9 (offset 10) is not UTF-8");
+        assert!(
+            error
+                .help
+                .as_deref()
+                .is_some_and(|h| h.contains("save the file as UTF-8"))
+        );
+        // Named again, the file is not read again: the same error comes back, and no other
+        // source is added.
+        let count = sources.len();
+        std::fs::write(tree.path("bad.mx"), "fixed").expect("write");
+        let again = loader.load(&mut sources, Span::new(main, 0, 1), "bad.mx").unwrap_err();
+        assert_eq!((again, sources.len()), (error, count));
+        // UTF-16 without a byte-order mark is refused at its first zero byte.
+        std::fs::write(tree.path("wide.mx"), "l\0d\0 \x001\0".as_bytes()).expect("write");
+        let error = loader.load(&mut sources, Span::new(main, 0, 1), "wide.mx").unwrap_err();
+        assert_eq!(error.code, "PA020");
+        assert_eq!(error.primary_label().map(|l| l.span.range()), Some(1..2));
         // A folder is not a file to include.
         let error = loader
             .load(&mut sources, Span::new(main, 0, 1), "folder.mx")

@@ -1,7 +1,7 @@
 //! Small text helpers every dialect's lexer and encoder share.
 
 use crate::diagnostic::Diagnostic;
-use crate::source::{SourceMap, Span};
+use crate::source::{SourceId, SourceMap, Span};
 
 /// Why an integer literal could not be read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -131,11 +131,26 @@ pub fn looks_like_utf16(bytes: &[u8]) -> bool {
 /// UTF-8 with a zero byte in every other place), pointing at its first zero byte as
 /// [`not_utf8_diagnostic`] does; other text is given back.
 pub fn utf16_without_bom(sources: &mut SourceMap, name: &str, text: String) -> Result<String, Diagnostic> {
+    undecodable_utf16(text, not_utf8_error(name), |text| sources.try_add(name, text))
+}
+
+/// The head of PA002 for a source named `name`.
+fn not_utf8_error(name: &str) -> Diagnostic {
+    Diagnostic::error("PA002", format!("{name} is not UTF-8 text"))
+}
+
+/// `diagnostic`, pointing at the first zero byte of `text`, when `text` looks like UTF-16
+/// without a byte-order mark; `text` itself otherwise. `add` registers the shown text.
+pub(crate) fn undecodable_utf16(
+    text: String,
+    diagnostic: Diagnostic,
+    add: impl FnOnce(String) -> Result<SourceId, String>,
+) -> Result<String, Diagnostic> {
     if !looks_like_utf16(text.as_bytes()) {
         return Ok(text);
     }
     let offset = text.bytes().position(|b| b == 0).expect("UTF-16 text has a zero byte");
-    Err(undecodable(sources, name, text.into_bytes(), offset, Some(1)))
+    Err(undecodable(text.into_bytes(), offset, Some(1), diagnostic, add))
 }
 
 /// How much of the line of the first invalid byte a PA002 diagnostic shows past that byte.
@@ -148,24 +163,35 @@ const NOT_UTF8_SHOWN: usize = 4096;
 /// machine code. Linear in the input, and the added text is at most the input's length and a
 /// few kilobytes.
 pub fn not_utf8_diagnostic(sources: &mut SourceMap, name: &str, error: std::string::FromUtf8Error) -> Diagnostic {
+    not_utf8_at(error, not_utf8_error(name), |text| sources.try_add(name, text))
+}
+
+/// `diagnostic` with the label, help line and excerpt that [`not_utf8_diagnostic`] gives,
+/// for bytes that are not UTF-8; `add` registers the shown text as a source (an included
+/// file's, so that its "included from" notes follow).
+pub(crate) fn not_utf8_at(
+    error: std::string::FromUtf8Error,
+    diagnostic: Diagnostic,
+    add: impl FnOnce(String) -> Result<SourceId, String>,
+) -> Diagnostic {
     let offset = error.utf8_error().valid_up_to();
     let bad_len = error.utf8_error().error_len();
     let bytes = error.into_bytes();
     // UTF-16 without a mark: the first zero byte, before the first invalid one, shows it.
     match bytes[..offset].iter().position(|&b| b == 0) {
-        Some(zero) if looks_like_utf16(&bytes) => undecodable(sources, name, bytes, zero, Some(1)),
-        _ => undecodable(sources, name, bytes, offset, bad_len),
+        Some(zero) if looks_like_utf16(&bytes) => undecodable(bytes, zero, Some(1), diagnostic, add),
+        _ => undecodable(bytes, offset, bad_len, diagnostic, add),
     }
 }
 
-/// PA002 for `bytes`, which cannot be read as source from `offset` on: `bad_len` bytes there
-/// are wrong, or (`None`) a character is cut off by the end.
+/// `diagnostic` for `bytes`, which cannot be read as source from `offset` on: `bad_len` bytes
+/// there are wrong, or (`None`) a character is cut off by the end.
 fn undecodable(
-    sources: &mut SourceMap,
-    name: &str,
     mut bytes: Vec<u8>,
     offset: usize,
     bad_len: Option<usize>,
+    diagnostic: Diagnostic,
+    add: impl FnOnce(String) -> Result<SourceId, String>,
 ) -> Diagnostic {
     let kind = not_utf8_kind(&bytes);
     let bad = &bytes[offset..offset + bad_len.unwrap_or(bytes.len() - offset).min(4)];
@@ -183,7 +209,7 @@ fn undecodable(
             "sources are UTF-8 text: save the file as UTF-8 (it may be in a legacy encoding such as Latin-1), or remove the byte"
         }
     };
-    let diagnostic = Diagnostic::error("PA002", format!("{name} is not UTF-8 text")).with_help(help);
+    let diagnostic = diagnostic.with_help(help);
     let line_end = bytes[offset..]
         .iter()
         .take(NOT_UTF8_SHOWN)
@@ -196,7 +222,7 @@ fn undecodable(
     let start = text.len();
     let end = start + rest.chars().next().map_or(0, char::len_utf8);
     text.push_str(&rest);
-    match sources.try_add(name, text) {
+    match add(text) {
         Ok(id) => diagnostic.with_primary(Span::new(id, start, end), label),
         Err(_) => diagnostic.with_note(label),
     }
