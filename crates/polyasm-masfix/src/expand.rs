@@ -1083,7 +1083,7 @@ impl<'c> Expander<'c> {
                 let len = text.len();
                 let (file_tokens, lex_errors) = crate::lexer::lex(file, text);
                 for error in lex_errors {
-                    self.report(crate::lex_error(error, text), NO_EXPANSION);
+                    self.report(crate::driver::lex_error(error, text), NO_EXPANSION);
                 }
                 let root = Scope {
                     namespace: 0,
@@ -1343,7 +1343,7 @@ impl<'c> Expander<'c> {
         let text_len = sources.get(at.source).text().len();
         let (mut assembled, errors) = {
             let text_of = |t: &Token| self.text(sources, t).to_string();
-            crate::encode_tokens(code, &text_of, text_len, Found::everything())
+            crate::driver::encode_tokens(code, &text_of, text_len, Found::everything())
         };
         let mut errors = errors.into_errors();
         let only_labels_missing = !errors.is_empty() && errors.iter().all(|(e, _)| e.code() == "MX033");
@@ -1359,7 +1359,7 @@ impl<'c> Expander<'c> {
                 joined.extend(self.made_line(&["jmp", "end"], at, origin));
                 joined.extend(program);
                 let text_of = |t: &Token| self.text(sources, t).to_string();
-                let (with_program, _) = crate::encode_tokens(&joined, &text_of, text_len, Found::everything());
+                let (with_program, _) = crate::driver::encode_tokens(&joined, &text_of, text_len, Found::everything());
                 if with_program.is_some() {
                     (assembled, errors) = (with_program, Vec::new());
                 }
@@ -1428,7 +1428,7 @@ mod tests {
         let (tokens, errors) = lex(file, text);
         assert!(errors.is_empty());
         let mut output = Vec::new();
-        let mut vm = crate::CompileTimeVm::new(1000, &mut output);
+        let mut vm = crate::driver::CompileTimeVm::new(1000, &mut output);
         let mut expander = Expander::new(None, &mut vm);
         expander.max_lookups = max_lookups;
         expander.expand_file(&mut sources, &tokens);
