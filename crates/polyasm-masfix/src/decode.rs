@@ -4,7 +4,8 @@
 //! against the input's length.
 
 use crate::encode::DebugPos;
-use crate::ops::{FLAG_DEBUG, HEADER_BYTES, Instr, MAGIC, MAX_INSTRUCTIONS, VERSION, unpack};
+use crate::limits::MAX_INSTRUCTIONS;
+use crate::ops::{FLAG_DEBUG, HEADER_BYTES, Instr, MAGIC, VERSION, unpack};
 
 /// A bytecode file, read.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

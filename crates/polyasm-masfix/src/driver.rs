@@ -7,12 +7,13 @@ use polyasm_core::include::IncludeLoader;
 use polyasm_core::{Diagnostic, Object, Outcome, SourceId, SourceMap, Span};
 
 use crate::encode::{self, Encoder};
-use crate::error::MxError;
+use crate::error::{MxError, lex_error};
 use crate::exec;
 use crate::expand;
 pub use crate::expand::CompileTime;
 use crate::found;
-use crate::lexer::{self, LexError, Tok};
+use crate::lexer::{self, Tok};
+use crate::limits::Limits;
 use crate::parser::{self, Atom, AtomKind};
 use crate::stdlib;
 
@@ -28,6 +29,8 @@ pub struct AssembleOptions {
     pub include_dirs: Vec<std::path::PathBuf>,
     /// Stop after macro expansion and return the expanded source (`-E`).
     pub preprocess_only: bool,
+    /// The bounds of expansion, compile-time code and the program.
+    pub limits: Limits,
 }
 
 impl Default for AssembleOptions {
@@ -37,58 +40,22 @@ impl Default for AssembleOptions {
             listing: true,
             include_dirs: Vec::new(),
             preprocess_only: false,
+            limits: Limits::default(),
         }
     }
 }
 
-/// A lexer error as the dialect reports it.
-pub(crate) fn lex_error(error: LexError, text: &str) -> MxError {
-    let char_at = |span: Span| text[span.range()].chars().next().unwrap_or(' ');
-    match error {
-        LexError::UnopenedClose { at } => MxError::UnopenedClose {
-            span: at,
-            found: char_at(at),
-        },
-        LexError::MismatchedClose { at, open } => MxError::MismatchedClose {
-            span: at,
-            open,
-            found: char_at(at),
-            expected: lexer::closer(char_at(open)),
-        },
-        LexError::UnclosedList { open } => MxError::UnclosedList {
-            span: open,
-            open: char_at(open),
-        },
-        LexError::BadEscape { at } => MxError::BadEscape {
-            span: at,
-            text: text[at.range()].to_string(),
-        },
-        LexError::Unterminated { open } => MxError::Unterminated {
-            span: open,
-            quote: char_at(open),
-        },
-        LexError::BadCharValue { at } => MxError::BadCharValue {
-            span: at,
-            text: polyasm_core::text::escape_controls(&text[at.range()]).into_owned(),
-        },
-        LexError::TooManyTokens { at } => MxError::ExpansionTooLarge { span: at },
-    }
-}
-
-/// Compile-time steps all `!` calls of one assembly may take together, unless raised.
-pub const DEFAULT_CTIME_STEPS: u64 = 100_000_000;
-
 /// The compile-time machine of one assembly: its state persists from call to call, its steps
 /// are counted over all calls, and what its code prints goes to `output`. Compile-time code
 /// reads no input: `inc` gives 65535 (the end of input).
-pub struct CompileTimeVm<'w> {
-    pub machine: exec::Machine,
-    pub steps_left: u64,
-    pub output: &'w mut dyn std::io::Write,
+pub(crate) struct CompileTimeVm<'w> {
+    machine: exec::Machine,
+    steps_left: u64,
+    output: &'w mut dyn std::io::Write,
 }
 
 impl<'w> CompileTimeVm<'w> {
-    pub fn new(steps: u64, output: &'w mut dyn std::io::Write) -> CompileTimeVm<'w> {
+    pub(crate) fn new(steps: u64, output: &'w mut dyn std::io::Write) -> CompileTimeVm<'w> {
         CompileTimeVm {
             machine: exec::Machine::new(),
             steps_left: steps,
@@ -135,19 +102,21 @@ impl CompileTime for CompileTimeVm<'_> {
 }
 
 /// Assembles source `file` of `sources` (and the files it includes, which are added to
-/// `sources`) to a bytecode file; compile-time code prints to `ctime.output`.
+/// `sources`) to a bytecode file; compile-time code prints to `output`.
 pub fn assemble(
     sources: &mut SourceMap,
     file: SourceId,
     options: &AssembleOptions,
-    ctime: &mut dyn CompileTime,
+    output: &mut dyn std::io::Write,
 ) -> Outcome<Object> {
+    let limits = options.limits;
     let text = sources.get(file).text();
-    let (tokens, lex_errors) = lexer::lex(file, text);
+    let (tokens, lex_errors) = lexer::lex(file, text, limits.expanded_tokens);
     let loader = IncludeLoader::new(sources, file, &options.include_dirs)
         .with_default_extension("mx")
         .with_builtins(stdlib::FILES);
-    let mut expander = expand::Expander::new(Some(loader), ctime);
+    let mut ctime = CompileTimeVm::new(limits.ctime_steps, output);
+    let mut expander = expand::Expander::new(Some(loader), &mut ctime, limits);
     // Every error of the assembly goes to the expander's: the lexer's, its own, the encoder's.
     for e in lex_errors {
         expander.errors.push(lex_error(e, text), lexer::NO_EXPANSION);
@@ -180,7 +149,13 @@ pub fn assemble(
     };
     let (mut assembled, errors) = {
         let text_of = |t: &lexer::Token| expander.text(sources, t).to_string();
-        encode_tokens(&program[..kept], &text_of, sources_len, errors)
+        encode_tokens(
+            &program[..kept],
+            &text_of,
+            sources_len,
+            limits.max_instructions(),
+            errors,
+        )
     };
     // An instruction a macro made is listed, and located at run time, at the macro's use.
     if let Some(assembled) = assembled.as_mut() {
@@ -225,9 +200,10 @@ pub(crate) fn encode_tokens(
     tokens: &[lexer::Token],
     text_of: &dyn Fn(&lexer::Token) -> String,
     sources_len: usize,
+    max_instructions: usize,
     errors: found::Found,
 ) -> (Option<encode::Assembled>, found::Found) {
-    let mut encoder = Encoder::new(sources_len, errors);
+    let mut encoder = Encoder::new(sources_len, max_instructions, errors);
     let mut atoms: Vec<Atom> = Vec::new();
     for line in tokens.split(|t| t.tok == Tok::Newline) {
         atoms.clear();
@@ -311,9 +287,7 @@ fn syntax_error(error: &parser::ParseError, atoms: &[Atom]) -> MxError {
 pub fn assemble_str(text: &str) -> Result<Vec<u8>, Vec<Diagnostic>> {
     let mut sources = SourceMap::new();
     let file = sources.add("<string>", text);
-    let mut sink = std::io::sink();
-    let mut ctime = CompileTimeVm::new(DEFAULT_CTIME_STEPS, &mut sink);
-    let outcome = assemble(&mut sources, file, &AssembleOptions::default(), &mut ctime);
+    let outcome = assemble(&mut sources, file, &AssembleOptions::default(), &mut std::io::sink());
     match outcome.value {
         Some(object) if !outcome.diagnostics.iter().any(Diagnostic::is_error) => Ok(object.bytes),
         _ => Err(outcome.diagnostics),

@@ -15,8 +15,8 @@ use crate::error::MxError;
 use crate::found::Found;
 use crate::lexer::NO_EXPANSION;
 use crate::ops::{
-    CONDS, Cond, CondReg, FLAG_DEBUG, HEADER_BYTES, Instr, KINDS, Kind, MAGIC, MAX_INSTRUCTIONS, OPERS, Oper, Reg,
-    Shape, VERSION, Value, pack,
+    CONDS, Cond, CondReg, FLAG_DEBUG, HEADER_BYTES, Instr, KINDS, Kind, MAGIC, OPERS, Oper, Reg, Shape, VERSION, Value,
+    pack,
 };
 use crate::parser::{Atom, AtomKind};
 
@@ -205,12 +205,14 @@ pub struct Encoder {
     /// The expansion of what is being checked now.
     origin: u32,
     suggestions: SuggestionBudget,
+    /// The most instructions the program may have.
+    max_instructions: usize,
 }
 
 impl Encoder {
-    /// An encoder for sources of `len` bytes in all (the budget of "did you mean"), adding
-    /// its errors to `errors`.
-    pub fn new(len: usize, errors: Found) -> Encoder {
+    /// An encoder for sources of `len` bytes in all (the budget of "did you mean") and programs
+    /// of at most `max_instructions`, adding its errors to `errors`.
+    pub fn new(len: usize, max_instructions: usize, errors: Found) -> Encoder {
         let mut labels = HashMap::new();
         labels.insert("begin".to_string(), LabelDef { value: 0, span: None });
         // `end` is the instruction count, known only at the end.
@@ -223,6 +225,7 @@ impl Encoder {
             failed: false,
             origin: NO_EXPANSION,
             suggestions: SuggestionBudget::new(len),
+            max_instructions,
         }
     }
 
@@ -285,8 +288,9 @@ impl Encoder {
 
     /// Takes an instruction: its name and immediates.
     pub fn instruction(&mut self, name: Atom, immediates: Vec<Atom>) {
-        if self.pending.len() == MAX_INSTRUCTIONS {
-            self.error_in(MxError::TooManyInstructions { span: name.span }, name.origin);
+        if self.pending.len() == self.max_instructions {
+            let limit = self.max_instructions;
+            self.error_in(MxError::TooManyInstructions { span: name.span, limit }, name.origin);
         }
         self.pending.push(Pending { name, immediates });
     }

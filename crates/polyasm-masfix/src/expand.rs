@@ -28,17 +28,8 @@ use crate::encode::Assembled;
 use crate::error::MxError;
 use crate::found::Found;
 use crate::lexer::{NO_EXPANSION, SOURCE_TEXT, Tok, Token};
+use crate::limits::Limits;
 
-/// The deepest macro uses may nest.
-pub const MAX_EXPANSION_DEPTH: usize = 1024;
-/// The most tokens (and macro uses) expansion may make, all files together: far more than a
-/// program of 65,536 instructions needs, and small enough to bound time and memory.
-pub const MAX_EXPANDED_TOKENS: usize = 1 << 22;
-/// The most namespaces name lookups may look in, all together: a use looks in its namespace,
-/// the namespaces that one uses, then in each enclosing one and those it uses, until the name
-/// is found. Far more than real programs need (a few per use), and it keeps deeply nested
-/// namespaces and long `%using` lists from making assembly quadratic.
-pub const MAX_NAME_LOOKUPS: usize = 1 << 25;
 /// Stack left below which expansion continues on a new segment, and that segment's size.
 const STACK_RED_ZONE: usize = 128 * 1024;
 const STACK_GROWTH: usize = 4 * 1024 * 1024;
@@ -152,9 +143,9 @@ pub struct Expander<'c> {
     /// the use written in the file, so that a recursion without end is one error, not one
     /// per use in each level's body.
     unwinding: bool,
-    /// Namespaces looked in, and the most that may be.
+    /// Namespaces looked in.
     looked: usize,
-    max_lookups: usize,
+    limits: Limits,
     suggestions: SuggestionBudget,
     loader: Option<IncludeLoader>,
     /// Tokens of included files, in the order the files were finished.
@@ -168,8 +159,9 @@ pub struct Expander<'c> {
 }
 
 impl<'c> Expander<'c> {
-    /// An expander; `loader` finds included files (without one, `%include` is an error).
-    pub fn new(loader: Option<IncludeLoader>, ctime: &'c mut dyn CompileTime) -> Expander<'c> {
+    /// An expander within `limits`; `loader` finds included files (without one, `%include`
+    /// is an error).
+    pub fn new(loader: Option<IncludeLoader>, ctime: &'c mut dyn CompileTime, limits: Limits) -> Expander<'c> {
         Expander {
             namespaces: vec![Namespace::default()],
             macros: Vec::new(),
@@ -183,8 +175,8 @@ impl<'c> Expander<'c> {
             broken_line: false,
             unwinding: false,
             looked: 0,
-            max_lookups: MAX_NAME_LOOKUPS,
-            suggestions: SuggestionBudget::new(MAX_EXPANDED_TOKENS),
+            limits,
+            suggestions: SuggestionBudget::new(limits.expanded_tokens),
             loader,
             included: Vec::new(),
             set_aside: Vec::new(),
@@ -268,7 +260,7 @@ impl<'c> Expander<'c> {
 
     /// Whether expansion has made, or looked up, all it may; everything stops then.
     fn over_budget(&self) -> bool {
-        self.made > MAX_EXPANDED_TOKENS || self.looked > self.max_lookups
+        self.made > self.limits.expanded_tokens || self.looked > self.limits.name_lookups
     }
 
     /// Counts `namespaces` looked in against their budget; false (after one error) once it
@@ -276,14 +268,9 @@ impl<'c> Expander<'c> {
     fn spend_lookups(&mut self, namespaces: usize, span: Span, scope: &Scope) -> bool {
         let before = self.looked;
         self.looked = self.looked.saturating_add(namespaces);
-        if before <= self.max_lookups && self.looked > self.max_lookups {
-            self.error(
-                MxError::TooManyLookups {
-                    span,
-                    limit: self.max_lookups,
-                },
-                scope,
-            );
+        let limit = self.limits.name_lookups;
+        if before <= limit && self.looked > limit {
+            self.error(MxError::TooManyLookups { span, limit }, scope);
         }
         !self.over_budget()
     }
@@ -291,8 +278,9 @@ impl<'c> Expander<'c> {
     /// Counts one made token or macro use against the budget; false (after one error) once
     /// it is spent.
     fn spend(&mut self, span: Span, scope: &Scope) -> bool {
-        if self.made == MAX_EXPANDED_TOKENS {
-            self.error(MxError::ExpansionTooLarge { span }, scope);
+        let limit = self.limits.expanded_tokens;
+        if self.made == limit {
+            self.error(MxError::ExpansionTooLarge { span, limit }, scope);
         }
         self.made += 1;
         !self.over_budget()
@@ -301,8 +289,9 @@ impl<'c> Expander<'c> {
     /// Counts `n` tokens copied by a definition against the budget; false (after one error)
     /// once it is spent.
     fn spend_many(&mut self, n: usize, span: Span, scope: &Scope) -> bool {
-        if self.made <= MAX_EXPANDED_TOKENS && self.made.saturating_add(n) > MAX_EXPANDED_TOKENS {
-            self.error(MxError::ExpansionTooLarge { span }, scope);
+        let limit = self.limits.expanded_tokens;
+        if self.made <= limit && self.made.saturating_add(n) > limit {
+            self.error(MxError::ExpansionTooLarge { span, limit }, scope);
         }
         self.made = self.made.saturating_add(n);
         !self.over_budget()
@@ -404,10 +393,11 @@ impl<'c> Expander<'c> {
         end: usize,
         scope: &Scope,
     ) -> Option<Option<String>> {
-        if scope.depth >= MAX_EXPANSION_DEPTH {
+        if scope.depth >= self.limits.expansion_depth {
             self.error(
                 MxError::ExpansionTooDeep {
                     span: tokens[sigil].span.to(tokens[open].span),
+                    limit: self.limits.expansion_depth,
                 },
                 scope,
             );
@@ -980,12 +970,15 @@ impl<'c> Expander<'c> {
         scope: &Scope,
         out: &mut Vec<Token>,
     ) -> usize {
-        let bad = |span, problem| MxError::BadNamespace { span, problem };
+        let bad = |span, problem: &'static str| MxError::BadNamespace {
+            span,
+            problem: problem.into(),
+        };
         let Ok((name, name_span, after)) = self.any_definition_name(sources, tokens, at, scope, bad) else {
             self.error(
                 MxError::BadNamespace {
                     span: head,
-                    problem: "a name must follow `%namespace`",
+                    problem: "a name must follow `%namespace`".into(),
                 },
                 scope,
             );
@@ -999,20 +992,20 @@ impl<'c> Expander<'c> {
             self.error(
                 MxError::BadNamespace {
                     span: name_span,
-                    problem: "a body `{ ... }` must follow the name",
+                    problem: "a body `{ ... }` must follow the name".into(),
                 },
                 scope,
             );
             return Self::line_end(tokens, after);
         };
         let depth = self.namespaces[scope.namespace].depth + 1;
-        if depth > MAX_EXPANSION_DEPTH {
+        if depth > self.limits.namespace_depth {
             // Each level is a nested expansion: without a bound, memory would grow by a
             // stack segment per few hundred levels. The body goes with the error.
             self.error(
                 MxError::BadNamespace {
                     span: name_span,
-                    problem: "namespaces nest deeper than 1024",
+                    problem: format!("namespaces nest deeper than {}", self.limits.namespace_depth).into(),
                 },
                 scope,
             );
@@ -1081,9 +1074,9 @@ impl<'c> Expander<'c> {
             Ok(Included::New(file)) => {
                 let text = sources.get(file).text();
                 let len = text.len();
-                let (file_tokens, lex_errors) = crate::lexer::lex(file, text);
+                let (file_tokens, lex_errors) = crate::lexer::lex(file, text, self.limits.expanded_tokens);
                 for error in lex_errors {
-                    self.report(crate::driver::lex_error(error, text), NO_EXPANSION);
+                    self.report(crate::error::lex_error(error, text), NO_EXPANSION);
                 }
                 let root = Scope {
                     namespace: 0,
@@ -1156,8 +1149,9 @@ impl<'c> Expander<'c> {
         let use_span = name_span.to(tokens[args_end - 1].span);
         // Uses in arguments nest too: the limit holds before they are expanded, so a use
         // nested too deeply is one error.
-        if scope.depth >= MAX_EXPANSION_DEPTH {
-            self.error(MxError::ExpansionTooDeep { span: name_span }, scope);
+        let limit = self.limits.expansion_depth;
+        if scope.depth >= limit {
+            self.error(MxError::ExpansionTooDeep { span: name_span, limit }, scope);
             self.unwinding = true;
             return Err(args_end);
         }
@@ -1343,7 +1337,13 @@ impl<'c> Expander<'c> {
         let text_len = sources.get(at.source).text().len();
         let (mut assembled, errors) = {
             let text_of = |t: &Token| self.text(sources, t).to_string();
-            crate::driver::encode_tokens(code, &text_of, text_len, Found::everything())
+            crate::driver::encode_tokens(
+                code,
+                &text_of,
+                text_len,
+                self.limits.max_instructions(),
+                Found::everything(),
+            )
         };
         let mut errors = errors.into_errors();
         let only_labels_missing = !errors.is_empty() && errors.iter().all(|(e, _)| e.code() == "MX033");
@@ -1359,7 +1359,13 @@ impl<'c> Expander<'c> {
                 joined.extend(self.made_line(&["jmp", "end"], at, origin));
                 joined.extend(program);
                 let text_of = |t: &Token| self.text(sources, t).to_string();
-                let (with_program, _) = crate::driver::encode_tokens(&joined, &text_of, text_len, Found::everything());
+                let (with_program, _) = crate::driver::encode_tokens(
+                    &joined,
+                    &text_of,
+                    text_len,
+                    self.limits.max_instructions(),
+                    Found::everything(),
+                );
                 if with_program.is_some() {
                     (assembled, errors) = (with_program, Vec::new());
                 }
@@ -1425,12 +1431,15 @@ mod tests {
     fn expand_codes(text: &str, max_lookups: usize) -> Vec<&'static str> {
         let mut sources = SourceMap::new();
         let file = sources.add("t.mx", text);
-        let (tokens, errors) = lex(file, text);
+        let (tokens, errors) = lex(file, text, usize::MAX);
         assert!(errors.is_empty());
         let mut output = Vec::new();
         let mut vm = crate::driver::CompileTimeVm::new(1000, &mut output);
-        let mut expander = Expander::new(None, &mut vm);
-        expander.max_lookups = max_lookups;
+        let limits = Limits {
+            name_lookups: max_lookups,
+            ..Limits::default()
+        };
+        let mut expander = Expander::new(None, &mut vm, limits);
         expander.expand_file(&mut sources, &tokens);
         expander.errors.into_errors().iter().map(|(e, _)| e.code()).collect()
     }

@@ -16,11 +16,13 @@ pub mod exec;
 pub mod expand;
 pub mod found;
 pub mod lexer;
+pub mod limits;
 pub mod ops;
 pub mod parser;
 pub mod print;
 pub mod stdlib;
 pub mod target;
 
-pub use crate::driver::{AssembleOptions, CompileTime, CompileTimeVm, DEFAULT_CTIME_STEPS, assemble, assemble_str};
+pub use crate::driver::{AssembleOptions, assemble, assemble_str};
+pub use crate::limits::Limits;
 pub use crate::target::{MasfixTarget, TARGET, assemble_options};

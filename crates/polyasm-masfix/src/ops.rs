@@ -7,9 +7,6 @@
 //! (`ldamt` is `ld`, modifier `a`, register `m`, operation `t`). In the bytecode an instruction
 //! is two little-endian 16-bit words: the fields ([`pack`]) and the immediate.
 
-/// The most instructions a program holds: the instruction pointer is 16 bits.
-pub const MAX_INSTRUCTIONS: usize = 65_536;
-
 /// The bytecode file's first four bytes.
 pub const MAGIC: [u8; 4] = *b"MXBC";
 /// The bytecode format version this crate writes and reads.

@@ -5,7 +5,8 @@ use polyasm_core::target::{DisasmInput, OptionSpec, RunOutcome, Target, TargetIn
 use polyasm_core::{CodeInfo, Diagnostic, Object, Outcome, SourceId, SourceMap, Span};
 use polyasm_core::{ExitStatus, RunIo};
 
-use crate::driver::{AssembleOptions, CompileTimeVm, DEFAULT_CTIME_STEPS, assemble};
+use crate::driver::{AssembleOptions, assemble};
+use crate::limits::Limits;
 use crate::{decode, error, exec, print};
 
 /// Where compile-time code prints: a reader that stopped early (`| head`) is no error, the
@@ -278,7 +279,7 @@ static ASSEMBLE_OPTIONS: &[OptionSpec] = &[
 /// `--ctime-steps N`, if given: a whole number (`_` allowed between digits).
 fn ctime_steps(options: &TargetOptions) -> Result<u64, UsageError> {
     let Some(text) = options.value("ctime-steps") else {
-        return Ok(DEFAULT_CTIME_STEPS);
+        return Ok(Limits::default().ctime_steps);
     };
     text.replace('_', "").parse::<u64>().map_err(|_| {
         UsageError(Box::new(
@@ -288,13 +289,19 @@ fn ctime_steps(options: &TargetOptions) -> Result<u64, UsageError> {
     })
 }
 
-/// Reads the target options of assembling.
+/// Reads the target options of assembling (a bad `--ctime-steps`, refused by
+/// `check_assemble_options` first, counts as absent).
 pub fn assemble_options(options: &TargetOptions) -> AssembleOptions {
+    let defaults = Limits::default();
     AssembleOptions {
         debug: !options.flag("strip"),
         listing: !options.skip_listing,
         include_dirs: options.include_dirs.clone(),
         preprocess_only: options.preprocess_only,
+        limits: Limits {
+            ctime_steps: ctime_steps(options).unwrap_or(defaults.ctime_steps),
+            ..defaults
+        },
     }
 }
 
@@ -330,15 +337,13 @@ impl Target for MasfixTarget {
         options: &TargetOptions,
         out: &mut dyn std::io::Write,
     ) -> Outcome<Object> {
-        let steps = ctime_steps(options).unwrap_or(DEFAULT_CTIME_STEPS);
         let mut output = CompileTimeOutput {
             inner: out,
             closed: false,
             failed: None,
         };
-        let mut ctime = CompileTimeVm::new(steps, &mut output);
-        let mut outcome = assemble(sources, file, &assemble_options(options), &mut ctime);
-        let _ = ctime.output.flush();
+        let mut outcome = assemble(sources, file, &assemble_options(options), &mut output);
+        let _ = std::io::Write::flush(&mut output);
         if let Some(error) = output.failed {
             outcome.value = None;
             outcome.diagnostics.push(Diagnostic::error(
