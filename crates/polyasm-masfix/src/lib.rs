@@ -8,6 +8,7 @@
 //! assert_eq!(polyasm_masfix::print::print_program(&program.instrs), "ld 72\noutcr\n");
 //! ```
 
+pub mod bytecode;
 pub mod decode;
 pub mod driver;
 pub mod encode;

@@ -7,7 +7,7 @@ use polyasm_core::{ExitStatus, RunIo};
 
 use crate::driver::{AssembleOptions, assemble};
 use crate::limits::Limits;
-use crate::{decode, error, exec, print};
+use crate::{bytecode, decode, error, exec, print};
 
 /// Where compile-time code prints: a reader that stopped early (`| head`) is no error, the
 /// rest is dropped quietly and the code runs on; any other failed write (a full disk) stops the
@@ -112,7 +112,7 @@ fn run_settings(options: &TargetOptions) -> Result<RunSettings, UsageError> {
 /// Where instruction `index` was written, as a span when its file is loaded (a program
 /// assembled in this run) and as `file:line:col` text otherwise.
 fn instruction_place(
-    debug: Option<&decode::DebugSection>,
+    debug: Option<&bytecode::DebugSection>,
     sources: &SourceMap,
     index: usize,
 ) -> (Option<Span>, Option<String>) {
@@ -238,7 +238,7 @@ fn run_object(object: &Object, options: &TargetOptions, sources: &mut SourceMap,
 }
 
 /// Bytes that are no bytecode file.
-fn bad_bytecode(name: &str, error: &decode::BytecodeError) -> Diagnostic {
+fn bad_bytecode(name: &str, error: &bytecode::BytecodeError) -> Diagnostic {
     Diagnostic::error("MX044", format!("{name} is not Masfix bytecode: {error}"))
         .with_help("a bytecode file is what `polyasm -t masfix prog.mx -o prog.mxb` writes")
 }
