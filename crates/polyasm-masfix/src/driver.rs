@@ -9,9 +9,8 @@ use polyasm_core::{Diagnostic, Object, Outcome, SourceId, SourceMap, Span};
 use crate::encode::{self, Encoder};
 use crate::error::{MxError, lex_error};
 use crate::exec;
-use crate::expand;
-pub use crate::expand::CompileTime;
-use crate::found;
+use crate::expand::{self, CompileTime, CompileTimeRun, TokenText};
+use crate::found::{self, Found};
 use crate::lexer::{self, Tok};
 use crate::limits::Limits;
 use crate::parser::{self, Atom, AtomKind};
@@ -45,27 +44,37 @@ impl Default for AssembleOptions {
     }
 }
 
-/// The compile-time machine of one assembly: its state persists from call to call, its steps
-/// are counted over all calls, and what its code prints goes to `output`. Compile-time code
-/// reads no input: `inc` gives 65535 (the end of input).
-pub(crate) struct CompileTimeVm<'w> {
+/// The compile-time machine of one assembly, the expander's runner: it assembles the tokens
+/// it is given and runs them. Its state persists from call to call, its steps are counted over
+/// all calls, and what its code prints goes to `output`. Compile-time code reads no input:
+/// `inc` gives 65535 (the end of input).
+struct CompileTimeVm<'w> {
     machine: exec::Machine,
     steps_left: u64,
     output: &'w mut dyn std::io::Write,
+    max_instructions: usize,
 }
 
-impl<'w> CompileTimeVm<'w> {
-    pub(crate) fn new(steps: u64, output: &'w mut dyn std::io::Write) -> CompileTimeVm<'w> {
-        CompileTimeVm {
-            machine: exec::Machine::new(),
-            steps_left: steps,
-            output,
+impl CompileTime for CompileTimeVm<'_> {
+    fn run(&mut self, code: &[lexer::Token], text: TokenText<'_>, at: Span) -> CompileTimeRun {
+        let text_len = text.sources.get(at.source).text().len();
+        let text_of = |t: &lexer::Token| text.get(t).to_string();
+        let (assembled, errors) = encode_tokens(code, &text_of, text_len, self.max_instructions, Found::everything());
+        let errors = errors.into_errors();
+        match assembled {
+            Some(assembled) => CompileTimeRun::Ran {
+                warnings: errors,
+                result: self.execute(&assembled),
+            },
+            None => CompileTimeRun::NotAssembled(errors),
         }
     }
 }
 
-impl CompileTime for CompileTimeVm<'_> {
-    fn run(&mut self, assembled: &encode::Assembled) -> Result<u16, MxError> {
+impl CompileTimeVm<'_> {
+    /// Runs an assembled compile-time program; `r` afterwards, or the error to report (its
+    /// span among `assembled.spans`).
+    fn execute(&mut self, assembled: &encode::Assembled) -> Result<u16, MxError> {
         let Some(&first) = assembled.spans.first() else {
             return Ok(self.machine.r);
         };
@@ -115,7 +124,12 @@ pub fn assemble(
     let loader = IncludeLoader::new(sources, file, &options.include_dirs)
         .with_default_extension("mx")
         .with_builtins(stdlib::FILES);
-    let mut ctime = CompileTimeVm::new(limits.ctime_steps, output);
+    let mut ctime = CompileTimeVm {
+        machine: exec::Machine::new(),
+        steps_left: limits.ctime_steps,
+        output,
+        max_instructions: limits.max_instructions(),
+    };
     let mut expander = expand::Expander::new(Some(loader), &mut ctime, limits);
     // Every error of the assembly goes to the expander's: the lexer's, its own, the encoder's.
     for e in lex_errors {
@@ -126,7 +140,7 @@ pub fn assemble(
     let mut errors = std::mem::take(&mut expander.errors);
     if options.preprocess_only {
         let failed = errors.failed();
-        let diagnostics = errors.diagnostics(&expander, sources);
+        let diagnostics = errors.diagnostics(&expander.expansions, sources);
         // A warning made an error by `-W error` fails too.
         let failed = failed || diagnostics.iter().any(Diagnostic::is_error);
         let mut object = Object::assembled_from(2, file, false);
@@ -160,13 +174,13 @@ pub fn assemble(
     // An instruction a macro made is listed, and located at run time, at the macro's use.
     if let Some(assembled) = assembled.as_mut() {
         for (span, &origin) in assembled.spans.iter_mut().zip(&assembled.origins) {
-            if let Some(at) = expander.outermost(origin) {
+            if let Some(at) = expander.expansions.outermost(origin) {
                 *span = at;
             }
         }
     }
     let failed = errors.failed();
-    let diagnostics = errors.diagnostics(&expander, sources);
+    let diagnostics = errors.diagnostics(&expander.expansions, sources);
     Outcome {
         value: assembled
             .filter(|_| !failed)

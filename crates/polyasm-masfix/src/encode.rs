@@ -13,12 +13,9 @@ use crate::bytecode::{DebugSection, debug_info, write_debug, write_header};
 
 use crate::error::MxError;
 use crate::found::Found;
-use crate::lexer::NO_EXPANSION;
+use crate::lexer::{DIRECTIVES, NO_EXPANSION, is_label_name};
 use crate::ops::{CONDS, Cond, CondReg, Instr, KINDS, Kind, OPERS, Oper, Reg, Shape, Value, pack};
 use crate::parser::{Atom, AtomKind};
-
-/// Names the macro system reserves; a label may not take them.
-pub const DIRECTIVES: [&str; 5] = ["define", "macro", "namespace", "using", "include"];
 
 /// An instruction name split into its fields, with where each suffix letter sits in the name
 /// (for the combination errors).
@@ -157,13 +154,6 @@ fn allowed_after(shape: Shape, i: usize, so_far: &Decomposed) -> String {
         0 => "nothing more".to_string(),
         _ => parts.join(" or "),
     }
-}
-
-/// Whether `name` can name a label: `[A-Za-z_][A-Za-z0-9_]*`.
-pub fn is_label_name(name: &str) -> bool {
-    let mut bytes = name.bytes();
-    bytes.next().is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
-        && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
 
 /// An instruction waiting for its immediates to be resolved.
@@ -702,12 +692,6 @@ mod tests {
         assert_eq!((e.range, e.kind), (3..5, JoinedImmediate("12".into())));
         let e = decompose("bheq").unwrap_err();
         assert_eq!(e.range, 1..2);
-    }
-
-    #[test]
-    fn label_names_are_identifiers() {
-        assert!(is_label_name("_loop2") && is_label_name("Top"));
-        assert!(!is_label_name("2x") && !is_label_name("a-b") && !is_label_name(""));
     }
 
     #[test]

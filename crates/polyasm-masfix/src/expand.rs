@@ -24,34 +24,54 @@ use polyasm_core::include::{IncludeLoader, Included};
 use polyasm_core::text::SuggestionBudget;
 use polyasm_core::{SourceMap, Span};
 
-use crate::encode::Assembled;
 use crate::error::MxError;
+use crate::expansions::Expansions;
 use crate::found::Found;
-use crate::lexer::{NO_EXPANSION, SOURCE_TEXT, Tok, Token};
+use crate::lexer::{DIRECTIVES, NO_EXPANSION, SOURCE_TEXT, Tok, Token, is_label_name};
 use crate::limits::Limits;
 
 /// Stack left below which expansion continues on a new segment, and that segment's size.
 const STACK_RED_ZONE: usize = 128 * 1024;
 const STACK_GROWTH: usize = 4 * 1024 * 1024;
-/// The directive names; anything else after `%` is a use.
-pub const DIRECTIVES: [&str; 5] = ["define", "macro", "namespace", "using", "include"];
 
-/// One macro use, for the chain of notes under an error in its body.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Expansion {
-    /// As written, `%name` or `!name`: an index of the expander's names.
-    pub name: u32,
-    /// The use, from `%` to its closing bracket.
-    pub at: Span,
-    /// The expansion the use itself came out of.
-    pub parent: u32,
+/// Where the texts of tokens are: a file's tokens in their sources, made tokens in the
+/// expander's table ([`Token::text`]).
+#[derive(Clone, Copy)]
+pub struct TokenText<'a> {
+    pub sources: &'a SourceMap,
+    made: &'a [String],
 }
 
-/// How compile-time code runs: the crate gives the virtual machine, tests may give another.
+impl<'a> TokenText<'a> {
+    /// The text of a token.
+    pub fn get(&self, token: &Token) -> &'a str {
+        match token.text {
+            SOURCE_TEXT => &self.sources.get(token.span.source).text()[token.span.range()],
+            i => &self.made[i as usize],
+        }
+    }
+}
+
+/// Compile-time code, assembled and run: what the expander's runner gives back.
+pub enum CompileTimeRun {
+    /// The code does not assemble: its errors (warnings among them), each with the expansion
+    /// it arose in.
+    NotAssembled(Vec<(MxError, u32)>),
+    /// The code assembled, with these warnings, and ran: `r` afterwards, or the error that
+    /// stopped it.
+    Ran {
+        warnings: Vec<(MxError, u32)>,
+        result: Result<u16, MxError>,
+    },
+}
+
+/// How compile-time code runs. The expander never assembles: it hands the tokens of a
+/// compile-time body (and, when the body jumps to labels it does not define, the body followed
+/// by the program made so far) to the runner it is given, which the driver implements.
 pub trait CompileTime {
-    /// Runs a compile-time program on the persistent compile-time machine and returns `r`;
-    /// `Err` is the error to report (its span among `assembled.spans`).
-    fn run(&mut self, assembled: &Assembled) -> Result<u16, MxError>;
+    /// Assembles `code`, lines of expanded tokens whose texts `text` gives, for the call at
+    /// `at`, and runs it on the compile-time machine, whose state persists from call to call.
+    fn run(&mut self, code: &[Token], text: TokenText<'_>, at: Span) -> CompileTimeRun;
 }
 
 #[derive(Default)]
@@ -127,10 +147,7 @@ pub struct Expander<'c> {
     /// Texts of made tokens ([`Token::text`]).
     pub texts: Vec<String>,
     /// Every expansion, indexed by [`Token::origin`].
-    pub expansions: Vec<Expansion>,
-    /// The names of [`Expansion::name`], each once.
-    names: Vec<String>,
-    name_ids: HashMap<String, u32>,
+    pub expansions: Expansions,
     /// Errors with the expansion they arose in: one for each code and place in a macro body
     /// ([`Self::report`]), and under `--max-errors` only those shown.
     pub errors: Found,
@@ -166,9 +183,7 @@ impl<'c> Expander<'c> {
             namespaces: vec![Namespace::default()],
             macros: Vec::new(),
             texts: Vec::new(),
-            expansions: Vec::new(),
-            names: Vec::new(),
-            name_ids: HashMap::new(),
+            expansions: Expansions::default(),
             errors: Found::new(),
             failures: 0,
             made: 0,
@@ -187,44 +202,15 @@ impl<'c> Expander<'c> {
 
     /// The text of a token.
     pub fn text<'s>(&'s self, sources: &'s SourceMap, token: &Token) -> &'s str {
-        match token.text {
-            SOURCE_TEXT => &sources.get(token.span.source).text()[token.span.range()],
-            i => &self.texts[i as usize],
-        }
+        self.token_text(sources).get(token)
     }
 
-    /// "in the expansion of `%name` at FILE:LINE:COL" notes for an error in expansion
-    /// `origin`, innermost first; a long chain shows its ends.
-    pub fn notes(&self, sources: &SourceMap, origin: u32) -> Vec<String> {
-        let mut chain = Vec::new();
-        let mut at = origin;
-        while let Some(e) = self.expansions.get(at as usize) {
-            chain.push(e);
-            at = e.parent;
+    /// Where the texts of tokens are.
+    pub fn token_text<'s>(&'s self, sources: &'s SourceMap) -> TokenText<'s> {
+        TokenText {
+            sources,
+            made: &self.texts,
         }
-        let describe = |e: &Expansion| {
-            let source = sources.get(e.at.source);
-            let pos = source.line_col(e.at.start as usize);
-            let name = &self.names[e.name as usize];
-            format!("in the expansion of `{name}` at {}:{}", source.name(), pos)
-        };
-        const SHOWN: usize = 8;
-        if chain.len() <= SHOWN {
-            return chain.into_iter().map(describe).collect();
-        }
-        let mut notes: Vec<String> = chain[..SHOWN / 2].iter().map(|e| describe(e)).collect();
-        notes.push(format!("... {} more expansions ...", chain.len() - SHOWN));
-        notes.extend(chain[chain.len() - SHOWN / 2..].iter().map(|e| describe(e)));
-        notes
-    }
-
-    /// The use in a file that expansion `origin` comes from: the outermost of its chain.
-    pub fn outermost(&self, origin: u32) -> Option<Span> {
-        let mut at = self.expansions.get(origin as usize)?;
-        while let Some(parent) = self.expansions.get(at.parent as usize) {
-            at = parent;
-        }
-        Some(at.at)
     }
 
     fn error(&mut self, error: MxError, scope: &Scope) {
@@ -755,7 +741,7 @@ impl<'c> Expander<'c> {
             };
             let span = first.span.to(tokens[end - 1].span);
             return match self.built_name(sources, tokens, at, at, end, scope) {
-                Some(Some(name)) if crate::encode::is_label_name(&name) => Ok((name, span, end)),
+                Some(Some(name)) if is_label_name(&name) => Ok((name, span, end)),
                 Some(Some(_)) => {
                     let problem = "the name built must be letters, digits and `_`, not starting with a digit";
                     self.error(bad(span, problem), scope);
@@ -906,7 +892,7 @@ impl<'c> Expander<'c> {
             let span = piece
                 .first()
                 .map_or(name_span, |t| t.span.to(piece[piece.len() - 1].span));
-            let problem = if !crate::encode::is_label_name(&text) || piece.iter().skip(1).any(|t| !t.joined) {
+            let problem = if !is_label_name(&text) || piece.iter().skip(1).any(|t| !t.joined) {
                 Some("a parameter is one name")
             } else if params.contains(&text) {
                 Some("two parameters have the same name")
@@ -1188,13 +1174,7 @@ impl<'c> Expander<'c> {
         if !self.spend(use_span, scope) {
             return Err(args_end);
         }
-        let origin = self.expansions.len() as u32;
-        let name = self.intern(written);
-        self.expansions.push(Expansion {
-            name,
-            at: use_span,
-            parent: scope.origin,
-        });
+        let origin = self.expansions.push(written, use_span, scope.origin);
         let def = &self.macros[id];
         let namespace = def.namespace;
         let params = Rc::clone(&def.params);
@@ -1291,17 +1271,6 @@ impl<'c> Expander<'c> {
         program
     }
 
-    /// The index of `name` among the names of expansions.
-    fn intern(&mut self, name: String) -> u32 {
-        if let Some(&id) = self.name_ids.get(&name) {
-            return id;
-        }
-        let id = self.names.len() as u32;
-        self.names.push(name.clone());
-        self.name_ids.insert(name, id);
-        id
-    }
-
     /// Emits a number the macro system made, standing at `span`.
     fn emit_number(&mut self, value: u16, span: Span, joined: bool, scope: &Scope, out: &mut Vec<Token>) {
         let text = self.texts.len() as u32;
@@ -1320,11 +1289,10 @@ impl<'c> Expander<'c> {
         );
     }
 
-    /// Assembles and runs a compile-time body; `r` afterwards, or `None` after the errors. A
-    /// body that jumps to labels it does not define (a procedure of the program) runs after
-    /// the program made so far, as in the reference: the body first, then `jmp end`, then that
-    /// program, so that the run starts at the body and ends after it.
-    #[allow(clippy::too_many_arguments)]
+    /// Has the runner assemble and run a compile-time body; `r` afterwards, or `None` after
+    /// the errors. A body that jumps to labels it does not define (a procedure of the program)
+    /// runs after the program made so far, as in the reference: the body first, then `jmp end`,
+    /// then that program, so that the run starts at the body and ends after it.
     fn run_compile_time(
         &mut self,
         sources: &SourceMap,
@@ -1334,20 +1302,14 @@ impl<'c> Expander<'c> {
         origin: u32,
         out: &[Token],
     ) -> Option<u16> {
-        let text_len = sources.get(at.source).text().len();
-        let (mut assembled, errors) = {
-            let text_of = |t: &Token| self.text(sources, t).to_string();
-            crate::driver::encode_tokens(
-                code,
-                &text_of,
-                text_len,
-                self.limits.max_instructions(),
-                Found::everything(),
-            )
+        let text = TokenText {
+            sources,
+            made: &self.texts,
         };
-        let mut errors = errors.into_errors();
-        let only_labels_missing = !errors.is_empty() && errors.iter().all(|(e, _)| e.code() == "MX033");
-        if assembled.is_none() && only_labels_missing {
+        let mut run = self.ctime.run(code, text, at);
+        let only_labels_missing = matches!(&run, CompileTimeRun::NotAssembled(errors)
+            if !errors.is_empty() && errors.iter().all(|(e, _)| e.code() == "MX033"));
+        if only_labels_missing {
             let program = self.program_so_far(out, scope);
             if !program.is_empty() && !self.spend_many(code.len() + program.len(), at, scope) {
                 // The limit's error (MX058) is the only one: the labels are not undefined.
@@ -1358,39 +1320,44 @@ impl<'c> Expander<'c> {
                 joined.extend_from_slice(code);
                 joined.extend(self.made_line(&["jmp", "end"], at, origin));
                 joined.extend(program);
-                let text_of = |t: &Token| self.text(sources, t).to_string();
-                let (with_program, _) = crate::driver::encode_tokens(
-                    &joined,
-                    &text_of,
-                    text_len,
-                    self.limits.max_instructions(),
-                    Found::everything(),
-                );
-                if with_program.is_some() {
-                    (assembled, errors) = (with_program, Vec::new());
+                let text = TokenText {
+                    sources,
+                    made: &self.texts,
+                };
+                // Assembled with the program, the body's warnings are not reported.
+                if let CompileTimeRun::Ran { result, .. } = self.ctime.run(&joined, text, at) {
+                    run = CompileTimeRun::Ran {
+                        warnings: Vec::new(),
+                        result,
+                    };
                 }
             }
         }
-        let failed = assembled.is_none();
-        for (error, origin) in errors {
-            self.report(error, origin);
-        }
-        if failed {
-            self.error(
-                MxError::CompileTimeFailed {
-                    span: at,
-                    problem: None,
-                },
-                scope,
-            );
-            return None;
-        }
-        let assembled = assembled.expect("no errors: the compile-time code assembled");
-        match self.ctime.run(&assembled) {
-            Ok(r) => Some(r),
-            Err(error) => {
-                self.report(error, origin);
+        match run {
+            CompileTimeRun::NotAssembled(errors) => {
+                for (error, origin) in errors {
+                    self.report(error, origin);
+                }
+                self.error(
+                    MxError::CompileTimeFailed {
+                        span: at,
+                        problem: None,
+                    },
+                    scope,
+                );
                 None
+            }
+            CompileTimeRun::Ran { warnings, result } => {
+                for (error, origin) in warnings {
+                    self.report(error, origin);
+                }
+                match result {
+                    Ok(r) => Some(r),
+                    Err(error) => {
+                        self.report(error, origin);
+                        None
+                    }
+                }
             }
         }
     }
@@ -1427,19 +1394,27 @@ mod tests {
     use super::*;
     use crate::lexer::lex;
 
+    /// The runner of code that makes no compile-time call.
+    struct NoCompileTime;
+
+    impl CompileTime for NoCompileTime {
+        fn run(&mut self, _: &[Token], _: TokenText<'_>, _: Span) -> CompileTimeRun {
+            CompileTimeRun::NotAssembled(Vec::new())
+        }
+    }
+
     /// The codes of expanding `text` with at most `max_lookups` namespaces looked in.
     fn expand_codes(text: &str, max_lookups: usize) -> Vec<&'static str> {
         let mut sources = SourceMap::new();
         let file = sources.add("t.mx", text);
         let (tokens, errors) = lex(file, text, usize::MAX);
         assert!(errors.is_empty());
-        let mut output = Vec::new();
-        let mut vm = crate::driver::CompileTimeVm::new(1000, &mut output);
         let limits = Limits {
             name_lookups: max_lookups,
             ..Limits::default()
         };
-        let mut expander = Expander::new(None, &mut vm, limits);
+        let mut runner = NoCompileTime;
+        let mut expander = Expander::new(None, &mut runner, limits);
         expander.expand_file(&mut sources, &tokens);
         expander.errors.into_errors().iter().map(|(e, _)| e.code()).collect()
     }

@@ -84,6 +84,18 @@ impl Token {
     }
 }
 
+/// The directive names: after `%` each is a directive, anything else a use; no label or
+/// definition may take one.
+pub const DIRECTIVES: [&str; 5] = ["define", "macro", "namespace", "using", "include"];
+
+/// Whether `name` can name a label, a macro, a constant or a parameter:
+/// `[A-Za-z_][A-Za-z0-9_]*`.
+pub fn is_label_name(name: &str) -> bool {
+    let mut bytes = name.bytes();
+    bytes.next().is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+        && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
 /// What can be wrong in the characters of a source.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LexError {
@@ -372,6 +384,12 @@ mod tests {
         }
         assert_eq!(tokens[0].close, 11);
         assert_eq!(tokens[12].close, 0, "`(e` never closes");
+    }
+
+    #[test]
+    fn label_names_are_identifiers() {
+        assert!(is_label_name("_loop2") && is_label_name("Top"));
+        assert!(!is_label_name("2x") && !is_label_name("a-b") && !is_label_name(""));
     }
 
     #[test]

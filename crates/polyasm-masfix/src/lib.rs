@@ -15,6 +15,7 @@ pub mod encode;
 pub mod error;
 pub mod exec;
 pub mod expand;
+pub mod expansions;
 pub mod found;
 pub mod lexer;
 pub mod limits;
