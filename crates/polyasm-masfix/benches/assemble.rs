@@ -7,7 +7,7 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use polyasm_core::SourceMap;
-use polyasm_masfix::{AssembleOptions, CompileTimeVm, DEFAULT_CTIME_STEPS, assemble};
+use polyasm_masfix::{AssembleOptions, assemble};
 
 /// `instructions` instructions of every shape, with labels and comments.
 fn plain(instructions: usize) -> String {
@@ -65,13 +65,11 @@ fn macro_heavy(instructions: usize) -> String {
 fn assemble_text(text: &str) -> usize {
     let mut sources = SourceMap::new();
     let file = sources.add("bench.mx", text);
-    let mut sink = std::io::sink();
-    let mut ctime = CompileTimeVm::new(DEFAULT_CTIME_STEPS, &mut sink);
     let options = AssembleOptions {
         listing: false,
         ..AssembleOptions::default()
     };
-    let outcome = assemble(&mut sources, file, &options, &mut ctime);
+    let outcome = assemble(&mut sources, file, &options, &mut std::io::sink());
     outcome.value.expect("the generated program is valid").bytes.len()
 }
 

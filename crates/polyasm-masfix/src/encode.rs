@@ -9,19 +9,13 @@ use polyasm_core::object::Symbol;
 use polyasm_core::text::SuggestionBudget;
 use polyasm_core::{Object, SourceId, SourceMap, Span};
 
-use crate::decode::DebugSection;
+use crate::bytecode::{DebugSection, debug_info, write_debug, write_header};
 
 use crate::error::MxError;
 use crate::found::Found;
-use crate::lexer::NO_EXPANSION;
-use crate::ops::{
-    CONDS, Cond, CondReg, FLAG_DEBUG, HEADER_BYTES, Instr, KINDS, Kind, MAGIC, MAX_INSTRUCTIONS, OPERS, Oper, Reg,
-    Shape, VERSION, Value, pack,
-};
+use crate::lexer::{DIRECTIVES, NO_EXPANSION, is_label_name};
+use crate::ops::{CONDS, Cond, CondReg, Instr, KINDS, Kind, OPERS, Oper, Reg, Shape, Value, pack};
 use crate::parser::{Atom, AtomKind};
-
-/// Names the macro system reserves; a label may not take them.
-pub const DIRECTIVES: [&str; 5] = ["define", "macro", "namespace", "using", "include"];
 
 /// An instruction name split into its fields, with where each suffix letter sits in the name
 /// (for the combination errors).
@@ -162,13 +156,6 @@ fn allowed_after(shape: Shape, i: usize, so_far: &Decomposed) -> String {
     }
 }
 
-/// Whether `name` can name a label: `[A-Za-z_][A-Za-z0-9_]*`.
-pub fn is_label_name(name: &str) -> bool {
-    let mut bytes = name.bytes();
-    bytes.next().is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
-        && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_')
-}
-
 /// An instruction waiting for its immediates to be resolved.
 struct Pending {
     name: Atom,
@@ -205,12 +192,14 @@ pub struct Encoder {
     /// The expansion of what is being checked now.
     origin: u32,
     suggestions: SuggestionBudget,
+    /// The most instructions the program may have.
+    max_instructions: usize,
 }
 
 impl Encoder {
-    /// An encoder for sources of `len` bytes in all (the budget of "did you mean"), adding
-    /// its errors to `errors`.
-    pub fn new(len: usize, errors: Found) -> Encoder {
+    /// An encoder for sources of `len` bytes in all (the budget of "did you mean") and programs
+    /// of at most `max_instructions`, adding its errors to `errors`.
+    pub fn new(len: usize, max_instructions: usize, errors: Found) -> Encoder {
         let mut labels = HashMap::new();
         labels.insert("begin".to_string(), LabelDef { value: 0, span: None });
         // `end` is the instruction count, known only at the end.
@@ -223,6 +212,7 @@ impl Encoder {
             failed: false,
             origin: NO_EXPANSION,
             suggestions: SuggestionBudget::new(len),
+            max_instructions,
         }
     }
 
@@ -285,8 +275,9 @@ impl Encoder {
 
     /// Takes an instruction: its name and immediates.
     pub fn instruction(&mut self, name: Atom, immediates: Vec<Atom>) {
-        if self.pending.len() == MAX_INSTRUCTIONS {
-            self.error_in(MxError::TooManyInstructions { span: name.span }, name.origin);
+        if self.pending.len() == self.max_instructions {
+            let limit = self.max_instructions;
+            self.error_in(MxError::TooManyInstructions { span: name.span, limit }, name.origin);
         }
         self.pending.push(Pending { name, immediates });
     }
@@ -576,102 +567,16 @@ fn immediate_help(text: &str) -> String {
     "an immediate is a decimal number from 0 to 65535, a character such as `'a'`, or a label name".to_string()
 }
 
-/// The debug section's record of one instruction: the file (an index into the file names)
-/// and the 1-based line and column where it was written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct DebugPos {
-    pub file: u16,
-    pub line: u32,
-    pub column: u32,
-}
-
-/// The debug information of `spans`: the file names, and each instruction's position.
-pub fn debug_info(sources: &SourceMap, spans: &[Span]) -> (Vec<String>, Vec<DebugPos>) {
-    let mut files: Vec<String> = Vec::new();
-    // Per source: its file index, and the last position found (byte offset, line, column),
-    // from which the next one is counted forward: instructions mostly come in text order,
-    // so the whole text is read about once.
-    let mut known: HashMap<usize, (u16, usize, u32, u32)> = HashMap::new();
-    let positions = spans
-        .iter()
-        .map(|span| {
-            let source = sources.get(span.source);
-            let offset = source.floor_char_boundary(span.start as usize);
-            let entry = known.entry(span.source.index()).or_insert_with(|| {
-                files.push(source.name().to_string());
-                ((files.len() - 1).min(usize::from(u16::MAX)) as u16, 0, 1, 1)
-            });
-            let (file, pos, line, column) = *entry;
-            let (line, column) = if offset >= pos {
-                count_forward(&source.text()[pos..offset], line, column)
-            } else {
-                let at = source.line_col(offset);
-                (at.line as u32, at.column as u32)
-            };
-            *entry = (file, offset, line, column);
-            DebugPos { file, line, column }
-        })
-        .collect();
-    (files, positions)
-}
-
-/// The line and column after `text`, starting from `line` and `column`; line breaks are
-/// `\n`, `\r\n` and `\r`, as the line index counts them.
-fn count_forward(text: &str, mut line: u32, mut column: u32) -> (u32, u32) {
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\r' if chars.peek() == Some(&'\n') => {}
-            '\n' | '\r' => {
-                line += 1;
-                column = 1;
-            }
-            _ => column += 1,
-        }
-    }
-    (line, column)
-}
-
-/// The header of a bytecode file of `count` instructions.
-fn header(count: usize, debug: bool) -> Vec<u8> {
-    let mut out = Vec::with_capacity(HEADER_BYTES);
-    out.extend_from_slice(&MAGIC);
-    out.extend_from_slice(&VERSION.to_le_bytes());
-    out.extend_from_slice(&(if debug { FLAG_DEBUG } else { 0 }).to_le_bytes());
-    out.extend_from_slice(&(count as u32).to_le_bytes());
-    out
-}
-
-/// The debug section for `count` instructions.
-fn debug_bytes(debug: &DebugSection) -> Vec<u8> {
-    let mut out = Vec::new();
-    out.extend_from_slice(&(debug.files.len() as u32).to_le_bytes());
-    for name in &debug.files {
-        out.extend_from_slice(&(name.len() as u32).to_le_bytes());
-        out.extend_from_slice(name.as_bytes());
-        if name.len() % 2 == 1 {
-            out.push(0);
-        }
-    }
-    for pos in &debug.positions {
-        out.extend_from_slice(&pos.file.to_le_bytes());
-        out.extend_from_slice(&0u16.to_le_bytes());
-        out.extend_from_slice(&pos.line.to_le_bytes());
-        out.extend_from_slice(&pos.column.to_le_bytes());
-    }
-    out
-}
-
 /// A whole bytecode file.
 pub fn bytecode_bytes(instrs: &[Instr], debug: Option<&DebugSection>) -> Vec<u8> {
-    let mut out = header(instrs.len(), debug.is_some());
+    let mut out = write_header(instrs.len(), debug.is_some());
     for instr in instrs {
         for word in pack(instr) {
             out.extend_from_slice(&word.to_le_bytes());
         }
     }
     if let Some(debug) = debug {
-        out.extend(debug_bytes(debug));
+        out.extend(write_debug(debug));
     }
     out
 }
@@ -695,7 +600,7 @@ pub fn bytecode_object(
     object.reserve(assembled.instrs.len() + 2, 2);
     object.push(
         0,
-        &words(&header(assembled.instrs.len(), debug)),
+        &words(&write_header(assembled.instrs.len(), debug)),
         None,
         Some("bytecode header"),
     );
@@ -708,7 +613,7 @@ pub fn bytecode_object(
         let section = DebugSection { files, positions };
         object.push(
             assembled.instrs.len() as u32,
-            &words(&debug_bytes(&section)),
+            &words(&write_debug(&section)),
             None,
             Some("debug section: where each instruction was written"),
         );
@@ -787,37 +692,6 @@ mod tests {
         assert_eq!((e.range, e.kind), (3..5, JoinedImmediate("12".into())));
         let e = decompose("bheq").unwrap_err();
         assert_eq!(e.range, 1..2);
-    }
-
-    #[test]
-    fn debug_positions_count_lines_and_characters_as_the_line_index_does() {
-        let mut sources = SourceMap::new();
-        let text = "ld 1\r\n  éld 2\rld 3\n\nld 4";
-        let file = sources.add("a.mx", text);
-        let at = |needle: &str| {
-            let start = text.find(needle).unwrap();
-            Span::new(file, start, start + needle.len())
-        };
-        // In order, then one out of order.
-        let spans = [at("ld 1"), at("ld 2"), at("ld 3"), at("ld 4"), at("ld 2")];
-        let (files, positions) = debug_info(&sources, &spans);
-        assert_eq!(files, ["a.mx"]);
-        let expected: Vec<(u32, u32)> = spans
-            .iter()
-            .map(|s| {
-                let at = sources.get(file).line_col(s.start as usize);
-                (at.line as u32, at.column as u32)
-            })
-            .collect();
-        let got: Vec<(u32, u32)> = positions.iter().map(|p| (p.line, p.column)).collect();
-        assert_eq!(got, expected);
-        assert_eq!(got[1], (2, 4));
-    }
-
-    #[test]
-    fn label_names_are_identifiers() {
-        assert!(is_label_name("_loop2") && is_label_name("Top"));
-        assert!(!is_label_name("2x") && !is_label_name("a-b") && !is_label_name(""));
     }
 
     #[test]

@@ -1,11 +1,13 @@
 //! The Masfix dialect's typed errors and the one place they become [`Diagnostic`]s. Codes live
 //! here.
 
+use std::borrow::Cow;
+
 use polyasm_core::explain::CodeInfo;
 use polyasm_core::text::count;
 use polyasm_core::{Diagnostic, Severity, Span};
 
-use crate::ops::MAX_INSTRUCTIONS;
+use crate::lexer::LexError;
 
 /// Everything that can be wrong in Masfix source.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -180,6 +182,7 @@ pub enum MxError {
     },
     TooManyInstructions {
         span: Span,
+        limit: usize,
     },
     UnknownName {
         span: Span,
@@ -215,9 +218,11 @@ pub enum MxError {
     },
     ExpansionTooDeep {
         span: Span,
+        limit: usize,
     },
     ExpansionTooLarge {
         span: Span,
+        limit: usize,
     },
     TooManyLookups {
         span: Span,
@@ -229,7 +234,7 @@ pub enum MxError {
     },
     BadNamespace {
         span: Span,
-        problem: &'static str,
+        problem: Cow<'static, str>,
     },
     DefinitionInBody {
         span: Span,
@@ -675,7 +680,7 @@ impl MxError {
             | MissingImmediate { span, .. }
             | ExcessImmediate { span, .. }
             | NoOp { span, .. }
-            | TooManyInstructions { span }
+            | TooManyInstructions { span, .. }
             | UnknownName { span, .. }
             | MissingDirectiveName { span, .. }
             | BadDefine { span, .. }
@@ -683,8 +688,8 @@ impl MxError {
             | BadMacro { span, .. }
             | ArgumentCount { span, .. }
             | MissingArguments { span, .. }
-            | ExpansionTooDeep { span }
-            | ExpansionTooLarge { span }
+            | ExpansionTooDeep { span, .. }
+            | ExpansionTooLarge { span, .. }
             | TooManyLookups { span, .. }
             | UnknownNamespace { span, .. }
             | BadNamespace { span, .. }
@@ -866,9 +871,9 @@ impl MxError {
             NoOp { span, name } => Diagnostic::warning(code, format!("`{name}` does nothing"))
                 .with_primary(*span, "writes a register with its own value")
                 .with_help("remove the instruction; `-W no-MX042` silences this warning"),
-            TooManyInstructions { span } => error(format!(
+            TooManyInstructions { span, limit } => error(format!(
                 "program too long: more than {}",
-                count(MAX_INSTRUCTIONS, "instruction")
+                count(*limit, "instruction")
             ))
             .with_primary(*span, "past the last instruction the machine can address")
             .with_help("a Masfix program holds at most 65,536 instructions"),
@@ -914,15 +919,11 @@ impl MxError {
             MissingArguments { span, name } => error(format!("`{name}` is used without an argument list"))
                 .with_primary(*span, "a macro")
                 .with_help(format!("write `{name}(...)`, or `{name}()` when it takes no argument")),
-            ExpansionTooDeep { span } => error(format!(
-                "macro uses nest deeper than {}",
-                crate::expand::MAX_EXPANSION_DEPTH
-            ))
+            ExpansionTooDeep { span, limit } => error(format!("macro uses nest deeper than {limit}"))
             .with_primary(*span, "this use is one too many")
             .with_help("a macro that uses itself needs a way to stop; the notes show the chain"),
-            ExpansionTooLarge { span } => error(format!(
-                "the program is too large: more than {} tokens and macro uses",
-                crate::expand::MAX_EXPANDED_TOKENS
+            ExpansionTooLarge { span, limit } => error(format!(
+                "the program is too large: more than {limit} tokens and macro uses"
             ))
             .with_primary(*span, "stopped here")
             .with_help(
@@ -964,5 +965,39 @@ impl MxError {
             }
             Core { diagnostic, .. } => (**diagnostic).clone(),
         }
+    }
+}
+
+/// A lexer error as the dialect reports it.
+pub fn lex_error(error: LexError, text: &str) -> MxError {
+    let char_at = |span: Span| text[span.range()].chars().next().unwrap_or(' ');
+    match error {
+        LexError::UnopenedClose { at } => MxError::UnopenedClose {
+            span: at,
+            found: char_at(at),
+        },
+        LexError::MismatchedClose { at, open } => MxError::MismatchedClose {
+            span: at,
+            open,
+            found: char_at(at),
+            expected: crate::lexer::closer(char_at(open)),
+        },
+        LexError::UnclosedList { open } => MxError::UnclosedList {
+            span: open,
+            open: char_at(open),
+        },
+        LexError::BadEscape { at } => MxError::BadEscape {
+            span: at,
+            text: text[at.range()].to_string(),
+        },
+        LexError::Unterminated { open } => MxError::Unterminated {
+            span: open,
+            quote: char_at(open),
+        },
+        LexError::BadCharValue { at } => MxError::BadCharValue {
+            span: at,
+            text: polyasm_core::text::escape_controls(&text[at.range()]).into_owned(),
+        },
+        LexError::TooManyTokens { at, limit } => MxError::ExpansionTooLarge { span: at, limit },
     }
 }

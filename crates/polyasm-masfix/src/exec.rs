@@ -30,13 +30,11 @@
 use std::fmt::Write as _;
 use std::io::{self, ErrorKind, Read, Write};
 
+use crate::limits::MAX_INSTRUCTIONS;
 use crate::ops::{Cond, CondReg, Instr, Kind, Oper, Reg, Value};
 
 /// The number of memory cells.
 pub const CELLS: usize = 1 << 16;
-
-/// The most instructions a program may hold: every index must be a 16-bit value of `p`.
-pub const MAX_PROGRAM_LEN: usize = 1 << 16;
 
 /// The size of the VM's output buffer, written out when it is full.
 const OUTPUT_CHUNK: usize = 1 << 16;
@@ -138,7 +136,7 @@ impl std::fmt::Display for RunError {
 
 impl std::error::Error for RunError {}
 
-/// A program longer than [`MAX_PROGRAM_LEN`] instructions.
+/// A program longer than [`MAX_INSTRUCTIONS`]: every index must be a 16-bit value of `p`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ProgramTooLong {
     pub len: usize,
@@ -148,7 +146,7 @@ impl std::fmt::Display for ProgramTooLong {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "the program has {} instructions, more than {MAX_PROGRAM_LEN}",
+            "the program has {} instructions, more than {MAX_INSTRUCTIONS}",
             self.len
         )
     }
@@ -180,7 +178,7 @@ pub struct Program {
 impl Program {
     /// Prepares `instrs` to run.
     pub fn new(instrs: &[Instr]) -> Result<Program, ProgramTooLong> {
-        if instrs.len() > MAX_PROGRAM_LEN {
+        if instrs.len() > MAX_INSTRUCTIONS {
             return Err(ProgramTooLong { len: instrs.len() });
         }
         let plain: Vec<Op> = instrs

@@ -24,43 +24,54 @@ use polyasm_core::include::{IncludeLoader, Included};
 use polyasm_core::text::SuggestionBudget;
 use polyasm_core::{SourceMap, Span};
 
-use crate::encode::Assembled;
 use crate::error::MxError;
+use crate::expansions::Expansions;
 use crate::found::Found;
-use crate::lexer::{NO_EXPANSION, SOURCE_TEXT, Tok, Token};
+use crate::lexer::{DIRECTIVES, NO_EXPANSION, SOURCE_TEXT, Tok, Token, is_label_name};
+use crate::limits::Limits;
 
-/// The deepest macro uses may nest.
-pub const MAX_EXPANSION_DEPTH: usize = 1024;
-/// The most tokens (and macro uses) expansion may make, all files together: far more than a
-/// program of 65,536 instructions needs, and small enough to bound time and memory.
-pub const MAX_EXPANDED_TOKENS: usize = 1 << 22;
-/// The most namespaces name lookups may look in, all together: a use looks in its namespace,
-/// the namespaces that one uses, then in each enclosing one and those it uses, until the name
-/// is found. Far more than real programs need (a few per use), and it keeps deeply nested
-/// namespaces and long `%using` lists from making assembly quadratic.
-pub const MAX_NAME_LOOKUPS: usize = 1 << 25;
 /// Stack left below which expansion continues on a new segment, and that segment's size.
 const STACK_RED_ZONE: usize = 128 * 1024;
 const STACK_GROWTH: usize = 4 * 1024 * 1024;
-/// The directive names; anything else after `%` is a use.
-pub const DIRECTIVES: [&str; 5] = ["define", "macro", "namespace", "using", "include"];
 
-/// One macro use, for the chain of notes under an error in its body.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Expansion {
-    /// As written, `%name` or `!name`: an index of the expander's names.
-    pub name: u32,
-    /// The use, from `%` to its closing bracket.
-    pub at: Span,
-    /// The expansion the use itself came out of.
-    pub parent: u32,
+/// Where the texts of tokens are: a file's tokens in their sources, made tokens in the
+/// expander's table ([`Token::text`]).
+#[derive(Clone, Copy)]
+pub struct TokenText<'a> {
+    pub sources: &'a SourceMap,
+    made: &'a [String],
 }
 
-/// How compile-time code runs: the crate gives the virtual machine, tests may give another.
+impl<'a> TokenText<'a> {
+    /// The text of a token.
+    pub fn get(&self, token: &Token) -> &'a str {
+        match token.text {
+            SOURCE_TEXT => &self.sources.get(token.span.source).text()[token.span.range()],
+            i => &self.made[i as usize],
+        }
+    }
+}
+
+/// Compile-time code, assembled and run: what the expander's runner gives back.
+pub enum CompileTimeRun {
+    /// The code does not assemble: its errors (warnings among them), each with the expansion
+    /// it arose in.
+    NotAssembled(Vec<(MxError, u32)>),
+    /// The code assembled, with these warnings, and ran: `r` afterwards, or the error that
+    /// stopped it.
+    Ran {
+        warnings: Vec<(MxError, u32)>,
+        result: Result<u16, MxError>,
+    },
+}
+
+/// How compile-time code runs. The expander never assembles: it hands the tokens of a
+/// compile-time body (and, when the body jumps to labels it does not define, the body followed
+/// by the program made so far) to the runner it is given, which the driver implements.
 pub trait CompileTime {
-    /// Runs a compile-time program on the persistent compile-time machine and returns `r`;
-    /// `Err` is the error to report (its span among `assembled.spans`).
-    fn run(&mut self, assembled: &Assembled) -> Result<u16, MxError>;
+    /// Assembles `code`, lines of expanded tokens whose texts `text` gives, for the call at
+    /// `at`, and runs it on the compile-time machine, whose state persists from call to call.
+    fn run(&mut self, code: &[Token], text: TokenText<'_>, at: Span) -> CompileTimeRun;
 }
 
 #[derive(Default)]
@@ -136,10 +147,7 @@ pub struct Expander<'c> {
     /// Texts of made tokens ([`Token::text`]).
     pub texts: Vec<String>,
     /// Every expansion, indexed by [`Token::origin`].
-    pub expansions: Vec<Expansion>,
-    /// The names of [`Expansion::name`], each once.
-    names: Vec<String>,
-    name_ids: HashMap<String, u32>,
+    pub expansions: Expansions,
     /// Errors with the expansion they arose in: one for each code and place in a macro body
     /// ([`Self::report`]), and under `--max-errors` only those shown.
     pub errors: Found,
@@ -152,9 +160,9 @@ pub struct Expander<'c> {
     /// the use written in the file, so that a recursion without end is one error, not one
     /// per use in each level's body.
     unwinding: bool,
-    /// Namespaces looked in, and the most that may be.
+    /// Namespaces looked in.
     looked: usize,
-    max_lookups: usize,
+    limits: Limits,
     suggestions: SuggestionBudget,
     loader: Option<IncludeLoader>,
     /// Tokens of included files, in the order the files were finished.
@@ -168,23 +176,22 @@ pub struct Expander<'c> {
 }
 
 impl<'c> Expander<'c> {
-    /// An expander; `loader` finds included files (without one, `%include` is an error).
-    pub fn new(loader: Option<IncludeLoader>, ctime: &'c mut dyn CompileTime) -> Expander<'c> {
+    /// An expander within `limits`; `loader` finds included files (without one, `%include`
+    /// is an error).
+    pub fn new(loader: Option<IncludeLoader>, ctime: &'c mut dyn CompileTime, limits: Limits) -> Expander<'c> {
         Expander {
             namespaces: vec![Namespace::default()],
             macros: Vec::new(),
             texts: Vec::new(),
-            expansions: Vec::new(),
-            names: Vec::new(),
-            name_ids: HashMap::new(),
+            expansions: Expansions::default(),
             errors: Found::new(),
             failures: 0,
             made: 0,
             broken_line: false,
             unwinding: false,
             looked: 0,
-            max_lookups: MAX_NAME_LOOKUPS,
-            suggestions: SuggestionBudget::new(MAX_EXPANDED_TOKENS),
+            limits,
+            suggestions: SuggestionBudget::new(limits.expanded_tokens),
             loader,
             included: Vec::new(),
             set_aside: Vec::new(),
@@ -195,44 +202,15 @@ impl<'c> Expander<'c> {
 
     /// The text of a token.
     pub fn text<'s>(&'s self, sources: &'s SourceMap, token: &Token) -> &'s str {
-        match token.text {
-            SOURCE_TEXT => &sources.get(token.span.source).text()[token.span.range()],
-            i => &self.texts[i as usize],
-        }
+        self.token_text(sources).get(token)
     }
 
-    /// "in the expansion of `%name` at FILE:LINE:COL" notes for an error in expansion
-    /// `origin`, innermost first; a long chain shows its ends.
-    pub fn notes(&self, sources: &SourceMap, origin: u32) -> Vec<String> {
-        let mut chain = Vec::new();
-        let mut at = origin;
-        while let Some(e) = self.expansions.get(at as usize) {
-            chain.push(e);
-            at = e.parent;
+    /// Where the texts of tokens are.
+    pub fn token_text<'s>(&'s self, sources: &'s SourceMap) -> TokenText<'s> {
+        TokenText {
+            sources,
+            made: &self.texts,
         }
-        let describe = |e: &Expansion| {
-            let source = sources.get(e.at.source);
-            let pos = source.line_col(e.at.start as usize);
-            let name = &self.names[e.name as usize];
-            format!("in the expansion of `{name}` at {}:{}", source.name(), pos)
-        };
-        const SHOWN: usize = 8;
-        if chain.len() <= SHOWN {
-            return chain.into_iter().map(describe).collect();
-        }
-        let mut notes: Vec<String> = chain[..SHOWN / 2].iter().map(|e| describe(e)).collect();
-        notes.push(format!("... {} more expansions ...", chain.len() - SHOWN));
-        notes.extend(chain[chain.len() - SHOWN / 2..].iter().map(|e| describe(e)));
-        notes
-    }
-
-    /// The use in a file that expansion `origin` comes from: the outermost of its chain.
-    pub fn outermost(&self, origin: u32) -> Option<Span> {
-        let mut at = self.expansions.get(origin as usize)?;
-        while let Some(parent) = self.expansions.get(at.parent as usize) {
-            at = parent;
-        }
-        Some(at.at)
     }
 
     fn error(&mut self, error: MxError, scope: &Scope) {
@@ -268,7 +246,7 @@ impl<'c> Expander<'c> {
 
     /// Whether expansion has made, or looked up, all it may; everything stops then.
     fn over_budget(&self) -> bool {
-        self.made > MAX_EXPANDED_TOKENS || self.looked > self.max_lookups
+        self.made > self.limits.expanded_tokens || self.looked > self.limits.name_lookups
     }
 
     /// Counts `namespaces` looked in against their budget; false (after one error) once it
@@ -276,14 +254,9 @@ impl<'c> Expander<'c> {
     fn spend_lookups(&mut self, namespaces: usize, span: Span, scope: &Scope) -> bool {
         let before = self.looked;
         self.looked = self.looked.saturating_add(namespaces);
-        if before <= self.max_lookups && self.looked > self.max_lookups {
-            self.error(
-                MxError::TooManyLookups {
-                    span,
-                    limit: self.max_lookups,
-                },
-                scope,
-            );
+        let limit = self.limits.name_lookups;
+        if before <= limit && self.looked > limit {
+            self.error(MxError::TooManyLookups { span, limit }, scope);
         }
         !self.over_budget()
     }
@@ -291,8 +264,9 @@ impl<'c> Expander<'c> {
     /// Counts one made token or macro use against the budget; false (after one error) once
     /// it is spent.
     fn spend(&mut self, span: Span, scope: &Scope) -> bool {
-        if self.made == MAX_EXPANDED_TOKENS {
-            self.error(MxError::ExpansionTooLarge { span }, scope);
+        let limit = self.limits.expanded_tokens;
+        if self.made == limit {
+            self.error(MxError::ExpansionTooLarge { span, limit }, scope);
         }
         self.made += 1;
         !self.over_budget()
@@ -301,8 +275,9 @@ impl<'c> Expander<'c> {
     /// Counts `n` tokens copied by a definition against the budget; false (after one error)
     /// once it is spent.
     fn spend_many(&mut self, n: usize, span: Span, scope: &Scope) -> bool {
-        if self.made <= MAX_EXPANDED_TOKENS && self.made.saturating_add(n) > MAX_EXPANDED_TOKENS {
-            self.error(MxError::ExpansionTooLarge { span }, scope);
+        let limit = self.limits.expanded_tokens;
+        if self.made <= limit && self.made.saturating_add(n) > limit {
+            self.error(MxError::ExpansionTooLarge { span, limit }, scope);
         }
         self.made = self.made.saturating_add(n);
         !self.over_budget()
@@ -404,10 +379,11 @@ impl<'c> Expander<'c> {
         end: usize,
         scope: &Scope,
     ) -> Option<Option<String>> {
-        if scope.depth >= MAX_EXPANSION_DEPTH {
+        if scope.depth >= self.limits.expansion_depth {
             self.error(
                 MxError::ExpansionTooDeep {
                     span: tokens[sigil].span.to(tokens[open].span),
+                    limit: self.limits.expansion_depth,
                 },
                 scope,
             );
@@ -765,7 +741,7 @@ impl<'c> Expander<'c> {
             };
             let span = first.span.to(tokens[end - 1].span);
             return match self.built_name(sources, tokens, at, at, end, scope) {
-                Some(Some(name)) if crate::encode::is_label_name(&name) => Ok((name, span, end)),
+                Some(Some(name)) if is_label_name(&name) => Ok((name, span, end)),
                 Some(Some(_)) => {
                     let problem = "the name built must be letters, digits and `_`, not starting with a digit";
                     self.error(bad(span, problem), scope);
@@ -916,7 +892,7 @@ impl<'c> Expander<'c> {
             let span = piece
                 .first()
                 .map_or(name_span, |t| t.span.to(piece[piece.len() - 1].span));
-            let problem = if !crate::encode::is_label_name(&text) || piece.iter().skip(1).any(|t| !t.joined) {
+            let problem = if !is_label_name(&text) || piece.iter().skip(1).any(|t| !t.joined) {
                 Some("a parameter is one name")
             } else if params.contains(&text) {
                 Some("two parameters have the same name")
@@ -980,12 +956,15 @@ impl<'c> Expander<'c> {
         scope: &Scope,
         out: &mut Vec<Token>,
     ) -> usize {
-        let bad = |span, problem| MxError::BadNamespace { span, problem };
+        let bad = |span, problem: &'static str| MxError::BadNamespace {
+            span,
+            problem: problem.into(),
+        };
         let Ok((name, name_span, after)) = self.any_definition_name(sources, tokens, at, scope, bad) else {
             self.error(
                 MxError::BadNamespace {
                     span: head,
-                    problem: "a name must follow `%namespace`",
+                    problem: "a name must follow `%namespace`".into(),
                 },
                 scope,
             );
@@ -999,20 +978,20 @@ impl<'c> Expander<'c> {
             self.error(
                 MxError::BadNamespace {
                     span: name_span,
-                    problem: "a body `{ ... }` must follow the name",
+                    problem: "a body `{ ... }` must follow the name".into(),
                 },
                 scope,
             );
             return Self::line_end(tokens, after);
         };
         let depth = self.namespaces[scope.namespace].depth + 1;
-        if depth > MAX_EXPANSION_DEPTH {
+        if depth > self.limits.namespace_depth {
             // Each level is a nested expansion: without a bound, memory would grow by a
             // stack segment per few hundred levels. The body goes with the error.
             self.error(
                 MxError::BadNamespace {
                     span: name_span,
-                    problem: "namespaces nest deeper than 1024",
+                    problem: format!("namespaces nest deeper than {}", self.limits.namespace_depth).into(),
                 },
                 scope,
             );
@@ -1081,9 +1060,9 @@ impl<'c> Expander<'c> {
             Ok(Included::New(file)) => {
                 let text = sources.get(file).text();
                 let len = text.len();
-                let (file_tokens, lex_errors) = crate::lexer::lex(file, text);
+                let (file_tokens, lex_errors) = crate::lexer::lex(file, text, self.limits.expanded_tokens);
                 for error in lex_errors {
-                    self.report(crate::lex_error(error, text), NO_EXPANSION);
+                    self.report(crate::error::lex_error(error, text), NO_EXPANSION);
                 }
                 let root = Scope {
                     namespace: 0,
@@ -1156,8 +1135,9 @@ impl<'c> Expander<'c> {
         let use_span = name_span.to(tokens[args_end - 1].span);
         // Uses in arguments nest too: the limit holds before they are expanded, so a use
         // nested too deeply is one error.
-        if scope.depth >= MAX_EXPANSION_DEPTH {
-            self.error(MxError::ExpansionTooDeep { span: name_span }, scope);
+        let limit = self.limits.expansion_depth;
+        if scope.depth >= limit {
+            self.error(MxError::ExpansionTooDeep { span: name_span, limit }, scope);
             self.unwinding = true;
             return Err(args_end);
         }
@@ -1194,13 +1174,7 @@ impl<'c> Expander<'c> {
         if !self.spend(use_span, scope) {
             return Err(args_end);
         }
-        let origin = self.expansions.len() as u32;
-        let name = self.intern(written);
-        self.expansions.push(Expansion {
-            name,
-            at: use_span,
-            parent: scope.origin,
-        });
+        let origin = self.expansions.push(written, use_span, scope.origin);
         let def = &self.macros[id];
         let namespace = def.namespace;
         let params = Rc::clone(&def.params);
@@ -1297,17 +1271,6 @@ impl<'c> Expander<'c> {
         program
     }
 
-    /// The index of `name` among the names of expansions.
-    fn intern(&mut self, name: String) -> u32 {
-        if let Some(&id) = self.name_ids.get(&name) {
-            return id;
-        }
-        let id = self.names.len() as u32;
-        self.names.push(name.clone());
-        self.name_ids.insert(name, id);
-        id
-    }
-
     /// Emits a number the macro system made, standing at `span`.
     fn emit_number(&mut self, value: u16, span: Span, joined: bool, scope: &Scope, out: &mut Vec<Token>) {
         let text = self.texts.len() as u32;
@@ -1326,11 +1289,10 @@ impl<'c> Expander<'c> {
         );
     }
 
-    /// Assembles and runs a compile-time body; `r` afterwards, or `None` after the errors. A
-    /// body that jumps to labels it does not define (a procedure of the program) runs after
-    /// the program made so far, as in the reference: the body first, then `jmp end`, then that
-    /// program, so that the run starts at the body and ends after it.
-    #[allow(clippy::too_many_arguments)]
+    /// Has the runner assemble and run a compile-time body; `r` afterwards, or `None` after
+    /// the errors. A body that jumps to labels it does not define (a procedure of the program)
+    /// runs after the program made so far, as in the reference: the body first, then `jmp end`,
+    /// then that program, so that the run starts at the body and ends after it.
     fn run_compile_time(
         &mut self,
         sources: &SourceMap,
@@ -1340,14 +1302,14 @@ impl<'c> Expander<'c> {
         origin: u32,
         out: &[Token],
     ) -> Option<u16> {
-        let text_len = sources.get(at.source).text().len();
-        let (mut assembled, errors) = {
-            let text_of = |t: &Token| self.text(sources, t).to_string();
-            crate::encode_tokens(code, &text_of, text_len, Found::everything())
+        let text = TokenText {
+            sources,
+            made: &self.texts,
         };
-        let mut errors = errors.into_errors();
-        let only_labels_missing = !errors.is_empty() && errors.iter().all(|(e, _)| e.code() == "MX033");
-        if assembled.is_none() && only_labels_missing {
+        let mut run = self.ctime.run(code, text, at);
+        let only_labels_missing = matches!(&run, CompileTimeRun::NotAssembled(errors)
+            if !errors.is_empty() && errors.iter().all(|(e, _)| e.code() == "MX033"));
+        if only_labels_missing {
             let program = self.program_so_far(out, scope);
             if !program.is_empty() && !self.spend_many(code.len() + program.len(), at, scope) {
                 // The limit's error (MX058) is the only one: the labels are not undefined.
@@ -1358,33 +1320,44 @@ impl<'c> Expander<'c> {
                 joined.extend_from_slice(code);
                 joined.extend(self.made_line(&["jmp", "end"], at, origin));
                 joined.extend(program);
-                let text_of = |t: &Token| self.text(sources, t).to_string();
-                let (with_program, _) = crate::encode_tokens(&joined, &text_of, text_len, Found::everything());
-                if with_program.is_some() {
-                    (assembled, errors) = (with_program, Vec::new());
+                let text = TokenText {
+                    sources,
+                    made: &self.texts,
+                };
+                // Assembled with the program, the body's warnings are not reported.
+                if let CompileTimeRun::Ran { result, .. } = self.ctime.run(&joined, text, at) {
+                    run = CompileTimeRun::Ran {
+                        warnings: Vec::new(),
+                        result,
+                    };
                 }
             }
         }
-        let failed = assembled.is_none();
-        for (error, origin) in errors {
-            self.report(error, origin);
-        }
-        if failed {
-            self.error(
-                MxError::CompileTimeFailed {
-                    span: at,
-                    problem: None,
-                },
-                scope,
-            );
-            return None;
-        }
-        let assembled = assembled.expect("no errors: the compile-time code assembled");
-        match self.ctime.run(&assembled) {
-            Ok(r) => Some(r),
-            Err(error) => {
-                self.report(error, origin);
+        match run {
+            CompileTimeRun::NotAssembled(errors) => {
+                for (error, origin) in errors {
+                    self.report(error, origin);
+                }
+                self.error(
+                    MxError::CompileTimeFailed {
+                        span: at,
+                        problem: None,
+                    },
+                    scope,
+                );
                 None
+            }
+            CompileTimeRun::Ran { warnings, result } => {
+                for (error, origin) in warnings {
+                    self.report(error, origin);
+                }
+                match result {
+                    Ok(r) => Some(r),
+                    Err(error) => {
+                        self.report(error, origin);
+                        None
+                    }
+                }
             }
         }
     }
@@ -1421,16 +1394,27 @@ mod tests {
     use super::*;
     use crate::lexer::lex;
 
+    /// The runner of code that makes no compile-time call.
+    struct NoCompileTime;
+
+    impl CompileTime for NoCompileTime {
+        fn run(&mut self, _: &[Token], _: TokenText<'_>, _: Span) -> CompileTimeRun {
+            CompileTimeRun::NotAssembled(Vec::new())
+        }
+    }
+
     /// The codes of expanding `text` with at most `max_lookups` namespaces looked in.
     fn expand_codes(text: &str, max_lookups: usize) -> Vec<&'static str> {
         let mut sources = SourceMap::new();
         let file = sources.add("t.mx", text);
-        let (tokens, errors) = lex(file, text);
+        let (tokens, errors) = lex(file, text, usize::MAX);
         assert!(errors.is_empty());
-        let mut output = Vec::new();
-        let mut vm = crate::CompileTimeVm::new(1000, &mut output);
-        let mut expander = Expander::new(None, &mut vm);
-        expander.max_lookups = max_lookups;
+        let limits = Limits {
+            name_lookups: max_lookups,
+            ..Limits::default()
+        };
+        let mut runner = NoCompileTime;
+        let mut expander = Expander::new(None, &mut runner, limits);
         expander.expand_file(&mut sources, &tokens);
         expander.errors.into_errors().iter().map(|(e, _)| e.code()).collect()
     }

@@ -6,7 +6,7 @@ use polyasm_core::diagnostic::{Collected, Collector, WarningPolicy};
 use polyasm_core::{Diagnostic, Severity, SourceMap, Span};
 
 use crate::error::MxError;
-use crate::expand::Expander;
+use crate::expansions::Expansions;
 use crate::lexer::NO_EXPANSION;
 
 /// An error and the macro expansion it arose in ([`NO_EXPANSION`] for none).
@@ -112,13 +112,13 @@ impl Found {
 
     /// The diagnostics of the errors kept, in order, with the chain of macro uses as notes;
     /// what the limit hid is counted in the enclosing limit.
-    pub fn diagnostics(self, expander: &Expander, sources: &SourceMap) -> Vec<Diagnostic> {
+    pub fn diagnostics(self, expansions: &Expansions, sources: &SourceMap) -> Vec<Diagnostic> {
         let kept = self.kept.finish();
         kept.into_iter()
             .map(|e| {
                 let mut d = e.error.to_diagnostic();
                 debug_assert_eq!(d.severity, e.severity(), "{}", d.code);
-                for note in expander.notes(sources, e.origin) {
+                for note in expansions.notes(sources, e.origin) {
                     d = d.with_note(note);
                 }
                 d

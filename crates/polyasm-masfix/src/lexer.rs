@@ -84,10 +84,17 @@ impl Token {
     }
 }
 
-/// The most tokens one file may hold: as many as expansion may make in all
-/// ([`crate::expand::MAX_EXPANDED_TOKENS`]). Lexing stops after one more, so that a huge
-/// file costs no more memory than the largest program that can be assembled.
-pub const MAX_FILE_TOKENS: usize = crate::expand::MAX_EXPANDED_TOKENS;
+/// The directive names: after `%` each is a directive, anything else a use; no label or
+/// definition may take one.
+pub const DIRECTIVES: [&str; 5] = ["define", "macro", "namespace", "using", "include"];
+
+/// Whether `name` can name a label, a macro, a constant or a parameter:
+/// `[A-Za-z_][A-Za-z0-9_]*`.
+pub fn is_label_name(name: &str) -> bool {
+    let mut bytes = name.bytes();
+    bytes.next().is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+        && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
 
 /// What can be wrong in the characters of a source.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,8 +111,8 @@ pub enum LexError {
     Unterminated { open: Span },
     /// A character literal that is not exactly one byte: `''`, `'ab'`, `'é'`.
     BadCharValue { at: Span },
-    /// The file holds more than [`MAX_FILE_TOKENS`] tokens; lexing stopped at `at`.
-    TooManyTokens { at: Span },
+    /// The file holds more than `limit` tokens; lexing stopped at `at`.
+    TooManyTokens { at: Span, limit: usize },
 }
 
 /// The escapes of character literals and strings: the letter after `\` and the byte it means.
@@ -168,13 +175,11 @@ pub fn has_bad_escape(quoted: &str) -> bool {
     false
 }
 
-/// Lexes a whole source: its tokens, and what was wrong.
-pub fn lex(file: SourceId, text: &str) -> (Vec<Token>, Vec<LexError>) {
-    lex_at_most(file, text, MAX_FILE_TOKENS)
-}
-
-/// [`lex`], stopping with [`LexError::TooManyTokens`] after `limit` tokens.
-fn lex_at_most(file: SourceId, text: &str, limit: usize) -> (Vec<Token>, Vec<LexError>) {
+/// Lexes a whole source: its tokens, and what was wrong. Lexing stops with
+/// [`LexError::TooManyTokens`] after `limit` tokens: an assembly gives the most tokens
+/// expansion may make in all, so that a huge file costs no more memory than the largest
+/// program that can be assembled.
+pub fn lex(file: SourceId, text: &str, limit: usize) -> (Vec<Token>, Vec<LexError>) {
     let bytes = text.as_bytes();
     let span = |start: usize, end: usize| Span::new(file, start, end);
     let mut tokens: Vec<Token> = Vec::with_capacity((text.len() / 3).min(limit));
@@ -188,7 +193,10 @@ fn lex_at_most(file: SourceId, text: &str, limit: usize) -> (Vec<Token>, Vec<Lex
         let b = bytes[pos];
         if tokens.len() == limit && !matches!(b, b' ' | b'\t' | b'\x0c' | b';') {
             let end = text[pos..].chars().next().map_or(pos, |c| pos + c.len_utf8());
-            errors.push(LexError::TooManyTokens { at: span(pos, end) });
+            errors.push(LexError::TooManyTokens {
+                at: span(pos, end),
+                limit,
+            });
             return (tokens, errors);
         }
         let tok = match b {
@@ -341,7 +349,7 @@ mod tests {
     fn lexed(text: &str) -> (Vec<(Tok, String, bool)>, Vec<LexError>) {
         let mut sources = SourceMap::new();
         let file = sources.add("t.mx", text);
-        let (tokens, errors) = lex(file, text);
+        let (tokens, errors) = lex(file, text, usize::MAX);
         (
             tokens
                 .into_iter()
@@ -356,7 +364,7 @@ mod tests {
         let text = "(a [b] {c (d)}) (e";
         let mut sources = SourceMap::new();
         let file = sources.add("t.mx", text);
-        let (tokens, _) = lex(file, text);
+        let (tokens, _) = lex(file, text, usize::MAX);
         for (i, token) in tokens.iter().enumerate() {
             if let Tok::Open(_) = token.tok {
                 // The same close as counting depth from the bracket finds.
@@ -379,19 +387,26 @@ mod tests {
     }
 
     #[test]
+    fn label_names_are_identifiers() {
+        assert!(is_label_name("_loop2") && is_label_name("Top"));
+        assert!(!is_label_name("2x") && !is_label_name("a-b") && !is_label_name(""));
+    }
+
+    #[test]
     fn lexing_stops_after_the_token_limit() {
         let text = "a b\nc d";
         let mut sources = SourceMap::new();
         let file = sources.add("t.mx", text);
-        let (tokens, errors) = lex_at_most(file, text, 3);
+        let (tokens, errors) = lex(file, text, 3);
         assert_eq!(tokens.len(), 3);
         assert_eq!(
             errors,
             [LexError::TooManyTokens {
-                at: Span::new(file, 4, 5)
+                at: Span::new(file, 4, 5),
+                limit: 3
             }]
         );
-        let (tokens, errors) = lex_at_most(file, text, 5);
+        let (tokens, errors) = lex(file, text, 5);
         assert_eq!((tokens.len(), errors.len()), (5, 0));
     }
 

@@ -7,18 +7,6 @@
 //! (`ldamt` is `ld`, modifier `a`, register `m`, operation `t`). In the bytecode an instruction
 //! is two little-endian 16-bit words: the fields ([`pack`]) and the immediate.
 
-/// The most instructions a program holds: the instruction pointer is 16 bits.
-pub const MAX_INSTRUCTIONS: usize = 65_536;
-
-/// The bytecode file's first four bytes.
-pub const MAGIC: [u8; 4] = *b"MXBC";
-/// The bytecode format version this crate writes and reads.
-pub const VERSION: u16 = 1;
-/// Header flag: a debug section follows the instructions.
-pub const FLAG_DEBUG: u16 = 1;
-/// Bytes before the first instruction: magic, version, flags, instruction count.
-pub const HEADER_BYTES: usize = 12;
-
 /// An instruction base, in the order the decomposition tries them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Kind {

@@ -212,7 +212,7 @@ mod tests {
     fn line_atoms(text: &str) -> Vec<Atom> {
         let mut sources = SourceMap::new();
         let file = sources.add("t.mx", text);
-        let (tokens, _) = lex(file, text);
+        let (tokens, _) = lex(file, text, usize::MAX);
         let mut out = Vec::new();
         atoms(&tokens, |t| text[t.span.range()].to_string(), &mut out);
         out

@@ -2,7 +2,7 @@
 //! limits, `-E`, and the bounds that keep expansion finite.
 
 use polyasm_core::{Diagnostic, SourceMap, Target, TargetOptions};
-use polyasm_masfix::{TARGET, decode, print};
+use polyasm_masfix::{AssembleOptions, Limits, TARGET, assemble, decode, print};
 
 /// Assembles `file` of `sources` as the CLI does; the program's text, or the diagnostics'
 /// codes. Compile-time output goes to `printed`.
@@ -27,6 +27,24 @@ fn assemble_text(text: &str, options: &TargetOptions) -> (Result<String, Vec<Dia
     let file = sources.add("main.mx", text);
     let mut printed = Vec::new();
     (assemble_file(&mut sources, file, options, &mut printed), printed)
+}
+
+/// Assembles `text` through the library within `limits`: the program's text, or the
+/// diagnostics.
+fn assemble_within(text: &str, limits: Limits) -> Result<String, Vec<Diagnostic>> {
+    let mut sources = SourceMap::new();
+    let file = sources.add("main.mx", text);
+    let options = AssembleOptions {
+        limits,
+        ..AssembleOptions::default()
+    };
+    let outcome = assemble(&mut sources, file, &options, &mut std::io::sink());
+    match outcome.value {
+        Some(object) if !outcome.diagnostics.iter().any(Diagnostic::is_error) => Ok(print::print_program(
+            &decode::read(&object.bytes).expect("bytecode we wrote").instrs,
+        )),
+        _ => Err(outcome.diagnostics),
+    }
 }
 
 fn codes(diagnostics: &[Diagnostic]) -> Vec<&str> {
@@ -138,9 +156,13 @@ fn expansion_that_doubles_without_end_stops_at_its_budget() {
         text.push_str(&format!("%macro m{i}() {{ %m{}() %m{}() }}\n", i - 1, i - 1));
     }
     text.push_str("%m26()\n");
-    let (program, _) = assemble_text(&text, &TargetOptions::default());
-    let diagnostics = program.unwrap_err();
+    let limits = Limits {
+        expanded_tokens: 10_000,
+        ..Limits::default()
+    };
+    let diagnostics = assemble_within(&text, limits).unwrap_err();
     assert!(codes(&diagnostics).contains(&"MX058"), "{:?}", codes(&diagnostics));
+    assert!(diagnostics.iter().any(|d| d.message.contains("more than 10000 tokens")));
 }
 
 #[test]
@@ -161,6 +183,47 @@ fn uses_nested_in_arguments_and_built_names_count_toward_the_depth_limit() {
     let shallow = format!("%macro m(a) {{ %a }}\nld {}7{}\n", "%m(".repeat(500), ")".repeat(500));
     let (program, _) = assemble_text(&shallow, &TargetOptions::default());
     assert_eq!(program.unwrap(), "ld 7\n");
+    // The limit an assembly sets holds the same way: 8 nested uses expand, 9 are one error.
+    let limits = Limits {
+        expansion_depth: 8,
+        ..Limits::default()
+    };
+    let nested = |n: usize| format!("%macro m(a) {{ %a }}\nld {}7{}\n", "%m(".repeat(n), ")".repeat(n));
+    assert_eq!(assemble_within(&nested(8), limits).unwrap(), "ld 7\n");
+    let diagnostics = assemble_within(&nested(9), limits).unwrap_err();
+    assert_eq!(codes(&diagnostics), ["MX057"]);
+    assert!(
+        diagnostics[0].message.contains("deeper than 8"),
+        "{}",
+        diagnostics[0].message
+    );
+    let names = format!("ld {}x{}\n", "%(".repeat(9), ")".repeat(9));
+    assert_eq!(codes(&assemble_within(&names, limits).unwrap_err()), ["MX057"]);
+}
+
+#[test]
+fn namespaces_nested_too_deeply_are_one_error() {
+    let nested = |n: usize| format!("{}ld 1\n{}", "%namespace n {\n".repeat(n), "}\n".repeat(n));
+    // At the default limit, and at one an assembly sets.
+    let diagnostics = assemble_text(&nested(1025), &TargetOptions::default()).0.unwrap_err();
+    assert_eq!(codes(&diagnostics), ["MX060"]);
+    assert!(
+        diagnostics[0].message.contains("deeper than 1024"),
+        "{}",
+        diagnostics[0].message
+    );
+    let limits = Limits {
+        namespace_depth: 3,
+        ..Limits::default()
+    };
+    assert_eq!(assemble_within(&nested(3), limits).unwrap(), "ld 1\n");
+    let diagnostics = assemble_within(&nested(4), limits).unwrap_err();
+    assert_eq!(codes(&diagnostics), ["MX060"]);
+    assert!(
+        diagnostics[0].message.contains("deeper than 3"),
+        "{}",
+        diagnostics[0].message
+    );
 }
 
 #[test]
@@ -185,11 +248,15 @@ fn a_failed_argument_or_name_piece_makes_one_error() {
 
 #[test]
 fn every_misspelt_use_is_reported_once() {
+    // The "did you mean" work grows with the token limit: a small limit keeps the test quick.
     let n = 3_000;
     let mut text: String = (0..n).map(|i| format!("%define value{i} {i}\n")).collect();
     text.extend((0..n).map(|i| format!("ld %vaule{i}\n")));
-    let (program, _) = assemble_text(&text, &TargetOptions::default());
-    let diagnostics = program.unwrap_err();
+    let limits = Limits {
+        expanded_tokens: 100_000,
+        ..Limits::default()
+    };
+    let diagnostics = assemble_within(&text, limits).unwrap_err();
     assert_eq!(diagnostics.len(), n);
     assert!(diagnostics.iter().all(|d| d.code == "MX050"));
     assert_eq!(diagnostics[0].help.as_deref(), Some("did you mean `value0`?"));
@@ -198,12 +265,35 @@ fn every_misspelt_use_is_reported_once() {
 #[test]
 fn a_file_too_large_to_assemble_stops_at_the_token_limit() {
     // Two tokens a line; no false errors after the cut (the label at the end is defined).
-    let lines = polyasm_masfix::expand::MAX_EXPANDED_TOKENS / 2 + 10;
+    let limits = Limits {
+        expanded_tokens: 1_000,
+        instructions: 100,
+        ..Limits::default()
+    };
+    let lines = limits.expanded_tokens / 2 + 10;
     let text = format!("jmp done\n{}:done\n", "swap\n".repeat(lines));
-    let (program, _) = assemble_text(&text, &TargetOptions::default());
-    let diagnostics = program.unwrap_err();
+    let diagnostics = assemble_within(&text, limits).unwrap_err();
     assert_eq!(codes(&diagnostics), ["MX043", "MX058"]);
+    assert!(diagnostics[0].message.contains("more than 100 instructions"));
     assert!(diagnostics[1].message.contains("the program is too large"));
+    assert!(diagnostics[1].message.contains("more than 1000 tokens"));
+}
+
+#[test]
+fn a_program_too_long_is_one_error_at_its_first_extra_instruction() {
+    // The machine's limit (65,536) is held by the command line's tests; a smaller one an
+    // assembly sets holds the same way.
+    let program = |n: usize| "swap\n".repeat(n);
+    let limits = Limits {
+        instructions: 3,
+        ..Limits::default()
+    };
+    assert_eq!(assemble_within(&program(3), limits).unwrap(), program(3));
+    let diagnostics = assemble_within(&program(5), limits).unwrap_err();
+    assert_eq!(codes(&diagnostics), ["MX043"]);
+    assert!(diagnostics[0].message.contains("more than 3 instructions"));
+    let at = diagnostics[0].primary_label().expect("a label").span.start as usize;
+    assert_eq!(at, program(3).len(), "the fourth instruction");
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 use polyasm_core::{Diagnostic, SourceMap};
 use polyasm_masfix::exec::{Limits, Machine, Program};
-use polyasm_masfix::{AssembleOptions, CompileTimeVm, DEFAULT_CTIME_STEPS, assemble, decode};
+use polyasm_masfix::{AssembleOptions, assemble, decode};
 
 /// The library's cells (docs/masfix-std.md).
 const STACK_PTR: usize = 65535;
@@ -28,10 +28,7 @@ fn assemble_full(
         .try_add_file("test.mx", program_folder().join("test.mx"), text)
         .expect("a short source");
     let mut printed = Vec::new();
-    let outcome = {
-        let mut ctime = CompileTimeVm::new(DEFAULT_CTIME_STEPS, &mut printed);
-        assemble(&mut sources, file, options, &mut ctime)
-    };
+    let outcome = assemble(&mut sources, file, options, &mut printed);
     let bytecode = outcome
         .value
         .map(|object| decode::read(&object.bytes).expect("the assembler writes valid bytecode"));

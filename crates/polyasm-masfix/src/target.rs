@@ -1,0 +1,412 @@
+//! Masfix as a polyasm [`Target`]: its names, its options, and the commands (assemble, run,
+//! disassemble) over the driver, the bytecode reader and the VM.
+
+use polyasm_core::target::{DisasmInput, OptionSpec, RunOutcome, Target, TargetInfo, TargetOptions, UsageError};
+use polyasm_core::{CodeInfo, Diagnostic, Object, Outcome, SourceId, SourceMap, Span};
+use polyasm_core::{ExitStatus, RunIo};
+
+use crate::driver::{AssembleOptions, assemble};
+use crate::limits::Limits;
+use crate::{bytecode, decode, error, exec, print};
+
+/// Where compile-time code prints: a reader that stopped early (`| head`) is no error, the
+/// rest is dropped quietly and the code runs on; any other failed write (a full disk) stops the
+/// printing and is remembered, to be reported once as PA003 after assembly. Either way the
+/// compile-time code itself never sees an error.
+struct CompileTimeOutput<'w> {
+    inner: &'w mut dyn std::io::Write,
+    closed: bool,
+    failed: Option<std::io::Error>,
+}
+
+impl CompileTimeOutput<'_> {
+    fn stop(&mut self, error: std::io::Error) {
+        self.closed = true;
+        if error.kind() != std::io::ErrorKind::BrokenPipe && self.failed.is_none() {
+            self.failed = Some(error);
+        }
+    }
+}
+
+impl std::io::Write for CompileTimeOutput<'_> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        if !self.closed
+            && let Err(error) = self.inner.write_all(bytes)
+        {
+            self.stop(error);
+        }
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        if !self.closed
+            && let Err(error) = self.inner.flush()
+        {
+            self.stop(error);
+        }
+        Ok(())
+    }
+}
+
+static RUN_OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        long: "max-steps",
+        short: None,
+        value_name: Some("N"),
+        help: "masfix: stop with an error after N executed instructions",
+        repeatable: false,
+    },
+    OptionSpec {
+        long: "trace",
+        short: None,
+        value_name: None,
+        help: "masfix: print each executed instruction with its source line and h, r, m to standard error",
+        repeatable: false,
+    },
+    OptionSpec {
+        long: "dump-memory",
+        short: None,
+        value_name: Some("RANGE"),
+        help: "masfix: print memory cells N, A..B or A..=B to standard error when the program ends",
+        repeatable: false,
+    },
+];
+
+/// The options of `polyasm run`, read.
+struct RunSettings {
+    max_steps: Option<u64>,
+    trace: bool,
+    dump: Option<(u16, u16)>,
+}
+
+fn run_settings(options: &TargetOptions) -> Result<RunSettings, UsageError> {
+    let usage = |message: String, help: &str| UsageError(Box::new(Diagnostic::error("PA006", message).with_help(help)));
+    let max_steps = match options.value("max-steps") {
+        None => None,
+        Some(text) => match text.replace('_', "").parse::<u64>() {
+            Ok(n) => Some(n),
+            Err(_) => {
+                return Err(usage(
+                    format!("invalid value `{text}` for `--max-steps`"),
+                    "give a whole number of instructions, e.g. `--max-steps 1000000`",
+                ));
+            }
+        },
+    };
+    let dump = match options.value("dump-memory") {
+        None => None,
+        Some(text) => Some(exec::parse_memory_range(text).map_err(|problem| {
+            usage(
+                format!("invalid value `{text}` for `--dump-memory`: {problem}"),
+                "give a cell (`100`), a range (`100..108`) or an inclusive range (`100..=107`)",
+            )
+        })?),
+    };
+    Ok(RunSettings {
+        max_steps,
+        trace: options.flag("trace"),
+        dump,
+    })
+}
+
+/// Where instruction `index` was written, as a span when its file is loaded (a program
+/// assembled in this run) and as `file:line:col` text otherwise.
+fn instruction_place(
+    debug: Option<&bytecode::DebugSection>,
+    sources: &SourceMap,
+    index: usize,
+) -> (Option<Span>, Option<String>) {
+    let Some(debug) = debug else {
+        return (None, None);
+    };
+    let text = debug.describe(index);
+    let span = debug.positions.get(index).and_then(|pos| {
+        let name = debug.files.get(usize::from(pos.file))?;
+        let (id, source) = sources.iter().find(|(_, s)| s.name() == name)?;
+        let line = (pos.line as usize).checked_sub(1)?;
+        if line >= source.line_count() {
+            return None;
+        }
+        let range = source.line_range(line);
+        let text = &source.text()[range.clone()];
+        let start = text
+            .char_indices()
+            .nth((pos.column as usize).saturating_sub(1))
+            .map_or(text.len(), |(i, _)| i);
+        // To the end of the statement: the line without its comment.
+        let rest = &text[start..];
+        let end = start + rest.find(';').unwrap_or(rest.len());
+        let end = start + text[start..end].trim_end().len();
+        Some(Span::new(id, range.start + start, range.start + end))
+    });
+    (span, text)
+}
+
+/// Runs a bytecode program with the program's standard streams.
+fn run_object(object: &Object, options: &TargetOptions, sources: &mut SourceMap, io: &mut RunIo) -> RunOutcome {
+    let settings = run_settings(options)?;
+    let bytecode = match decode::read(&object.bytes) {
+        Ok(bytecode) => bytecode,
+        Err(e) => return Ok(Outcome::failed(vec![bad_bytecode("the program", &e)])),
+    };
+    let program = match exec::Program::new(&bytecode.instrs) {
+        Ok(program) => program,
+        Err(e) => return Ok(Outcome::failed(vec![Diagnostic::error("MX043", e.to_string())])),
+    };
+    let mut machine = exec::Machine::new();
+    let limits = exec::Limits {
+        max_steps: settings.max_steps,
+    };
+    let debug = bytecode.debug.as_ref();
+    let result = if settings.trace {
+        let stderr = &mut *io.stderr;
+        let mut trace = |step: exec::TraceStep| {
+            let place = debug.and_then(|d| d.describe(step.index)).unwrap_or_default();
+            let instr = print::print_instruction(&bytecode.instrs[step.index]);
+            writeln!(
+                stderr,
+                "{:>5}  {place:<24} {instr:<16} h={} r={} m={}",
+                step.index, step.h, step.r, step.m
+            )
+        };
+        program.run_traced(&mut machine, io.stdin, io.stdout, limits, &mut trace)
+    } else {
+        program.run(&mut machine, io.stdin, io.stdout, limits)
+    };
+    let mut diagnostics = Vec::new();
+    if let Some((first, last)) = settings.dump {
+        let dumped = io.stderr.write_all(exec::dump_memory(&machine, first, last).as_bytes());
+        // A closed pipe is quiet, as for the trace; a full disk is PA003.
+        diagnostics.extend(dumped.err().and_then(|e| polyasm_core::stream::stdout_failed(&e)));
+    }
+    match result {
+        Ok(_) => {}
+        Err(exec::RunError::JumpOutOfRange { at, target, .. }) => {
+            let (span, place) = instruction_place(debug, sources, at);
+            let instr = print::print_instruction(&bytecode.instrs[at]);
+            let mut d = Diagnostic::error(
+                "MX070",
+                format!(
+                    "`{instr}` (instruction {at}) jumps to {target}, past the end of the program ({})",
+                    polyasm_core::text::count(bytecode.instrs.len(), "instruction")
+                ),
+            )
+            .with_help("jump to `end` to stop the program; labels name instructions inside it");
+            d = match (span, place) {
+                (Some(span), _) => d.with_primary(span, "this jump"),
+                // The source is not loaded (a bytecode file): the place the debug section
+                // names stands as the diagnostic's file, `prog.mx:3:5`, in every format.
+                (None, Some(place)) => {
+                    let mut d = d;
+                    d.file = Some(sources.add(place, ""));
+                    d
+                }
+                (None, None) => d,
+            };
+            diagnostics.push(d);
+        }
+        Err(exec::RunError::StepLimit { steps }) => {
+            diagnostics.push(
+                Diagnostic::error(
+                    "MX071",
+                    format!("the program reached the step limit ({steps}) without ending"),
+                )
+                .with_help("`--max-steps` sets the limit; look for a loop that never ends"),
+            );
+        }
+        Err(exec::RunError::Read(e)) => diagnostics.push(polyasm_core::stream::stdin_failed(&e)),
+        Err(exec::RunError::Write(e)) => match polyasm_core::stream::stdout_failed(&e) {
+            Some(d) => diagnostics.push(d),
+            // A reader that stopped early (`| head`) ends the run quietly.
+            None => {
+                return Ok(Outcome {
+                    value: Some(ExitStatus::SUCCESS),
+                    diagnostics,
+                });
+            }
+        },
+    }
+    let status = if diagnostics.is_empty() {
+        ExitStatus::SUCCESS
+    } else {
+        ExitStatus::FAILURE
+    };
+    Ok(Outcome {
+        value: Some(status),
+        diagnostics,
+    })
+}
+
+/// Bytes that are no bytecode file.
+fn bad_bytecode(name: &str, error: &bytecode::BytecodeError) -> Diagnostic {
+    Diagnostic::error("MX044", format!("{name} is not Masfix bytecode: {error}"))
+        .with_help("a bytecode file is what `polyasm -t masfix prog.mx -o prog.mxb` writes")
+}
+
+/// Masfix as a polyasm target.
+pub struct MasfixTarget;
+
+/// The registered instance.
+pub static TARGET: MasfixTarget = MasfixTarget;
+
+static INFO: TargetInfo = TargetInfo {
+    name: "masfix",
+    aliases: &["mx"],
+    extensions: &["mx"],
+    binary_extensions: &["mxb"],
+    description: "Masfix, a 16-bit esoteric assembly language, to polyasm's bytecode (.mxb)",
+    word_bytes: 2,
+    program_limit: None,
+};
+
+static ASSEMBLE_OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        long: "strip",
+        short: None,
+        value_name: None,
+        help: "masfix: leave the debug section (source positions for runtime errors) out of the bytecode",
+        repeatable: false,
+    },
+    OptionSpec {
+        long: "ctime-steps",
+        short: None,
+        value_name: Some("N"),
+        help: "masfix: the most instructions compile-time code (`!name(args)`) may run in all (default 100000000)",
+        repeatable: false,
+    },
+];
+
+/// `--ctime-steps N`, if given: a whole number (`_` allowed between digits).
+fn ctime_steps(options: &TargetOptions) -> Result<u64, UsageError> {
+    let Some(text) = options.value("ctime-steps") else {
+        return Ok(Limits::default().ctime_steps);
+    };
+    text.replace('_', "").parse::<u64>().map_err(|_| {
+        UsageError(Box::new(
+            Diagnostic::error("PA006", format!("invalid value `{text}` for `--ctime-steps`"))
+                .with_help("give a whole number of instructions, e.g. `--ctime-steps 500000000`"),
+        ))
+    })
+}
+
+/// Reads the target options of assembling (a bad `--ctime-steps`, refused by
+/// `check_assemble_options` first, counts as absent).
+pub fn assemble_options(options: &TargetOptions) -> AssembleOptions {
+    let defaults = Limits::default();
+    AssembleOptions {
+        debug: !options.flag("strip"),
+        listing: !options.skip_listing,
+        include_dirs: options.include_dirs.clone(),
+        preprocess_only: options.preprocess_only,
+        limits: Limits {
+            ctime_steps: ctime_steps(options).unwrap_or(defaults.ctime_steps),
+            ..defaults
+        },
+    }
+}
+
+impl Target for MasfixTarget {
+    fn info(&self) -> &TargetInfo {
+        &INFO
+    }
+
+    fn codes(&self) -> &'static [CodeInfo] {
+        error::CODES
+    }
+
+    fn assemble_options(&self) -> &'static [OptionSpec] {
+        ASSEMBLE_OPTIONS
+    }
+
+    fn check_assemble_options(&self, options: &TargetOptions) -> Result<(), UsageError> {
+        ctime_steps(options).map(|_| ())
+    }
+
+    fn preprocesses(&self) -> bool {
+        true
+    }
+
+    fn assemble(&self, sources: &mut SourceMap, file: SourceId, options: &TargetOptions) -> Outcome<Object> {
+        self.assemble_with_output(sources, file, options, &mut std::io::sink())
+    }
+
+    fn assemble_with_output(
+        &self,
+        sources: &mut SourceMap,
+        file: SourceId,
+        options: &TargetOptions,
+        out: &mut dyn std::io::Write,
+    ) -> Outcome<Object> {
+        let mut output = CompileTimeOutput {
+            inner: out,
+            closed: false,
+            failed: None,
+        };
+        let mut outcome = assemble(sources, file, &assemble_options(options), &mut output);
+        let _ = std::io::Write::flush(&mut output);
+        if let Some(error) = output.failed {
+            outcome.value = None;
+            outcome.diagnostics.push(Diagnostic::error(
+                "PA003",
+                format!(
+                    "cannot write the output of compile-time code: {}",
+                    polyasm_core::fs::reason(&error)
+                ),
+            ));
+        }
+        outcome
+    }
+
+    fn load_program(&self, _sources: &mut SourceMap, bytes: &[u8], name: &str) -> Option<Outcome<Object>> {
+        Some(match decode::read(bytes) {
+            Ok(_) => {
+                let mut object = Object::new(2);
+                object.bytes = bytes.to_vec();
+                Outcome {
+                    value: Some(object),
+                    diagnostics: Vec::new(),
+                }
+            }
+            Err(e) => Outcome::failed(vec![bad_bytecode(name, &e)]),
+        })
+    }
+
+    fn run_options(&self) -> &'static [OptionSpec] {
+        RUN_OPTIONS
+    }
+
+    fn check_run_options(&self, options: &TargetOptions) -> Result<(), UsageError> {
+        run_settings(options).map(|_| ())
+    }
+
+    fn run(
+        &self,
+        object: &Object,
+        options: &TargetOptions,
+        sources: &mut SourceMap,
+        io: &mut RunIo<'_>,
+    ) -> Option<RunOutcome> {
+        Some(run_object(object, options, sources, io))
+    }
+
+    fn disassemble(&self, sources: &SourceMap, input: &DisasmInput) -> Outcome<String> {
+        // A binary input is a bytecode file as it is (its reader explains a bad length too);
+        // hex text is words first.
+        let bytes: Vec<u8> = if input.encoding == polyasm_core::target::InputEncoding::Binary {
+            input.bytes.to_vec()
+        } else {
+            let words = polyasm_core::words::read_words(sources, input, &INFO);
+            let Some(words) = words.value else {
+                return Outcome::failed(words.diagnostics);
+            };
+            words.iter().flat_map(|&w| (w as u16).to_le_bytes()).collect()
+        };
+        match decode::read(&bytes) {
+            Ok(bytecode) => Outcome {
+                value: Some(print::print_program(&bytecode.instrs)),
+                diagnostics: Vec::new(),
+            },
+            Err(e) => Outcome::failed(vec![bad_bytecode(input.name, &e)]),
+        }
+    }
+}
