@@ -302,3 +302,17 @@ fn a_macro_defined_in_a_body_keeps_its_body_as_written() {
     let text = "%macro id(x) { %x }\n%macro outer() {\n%id(%macro inner() { ld r0 5 })\n}\n%outer()\n%inner()\n";
     assert_eq!(expanded(text), "ld r0 5\n");
 }
+
+#[test]
+fn a_warning_in_a_compile_time_body_keeps_the_use_around_it() {
+    // `ldr` changes nothing (warning MX042); the call still stands for r, 5, and the use of
+    // `id` that takes it as its argument still expands.
+    let text = "%macro w() {\nldr\nld 5\n}\n%macro id(a) { ld %a }\n%id(!w())\noutur\n";
+    assert_eq!(expanded(text), "ld 5\noutur\n");
+    let dir = temp();
+    let path = program(dir.path(), "prog.mx", text);
+    let output = run(&["run", "--error-format", "short", path_str(&path)]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(stdout(&output), "5");
+    assert!(stderr(&output).contains("warning[MX042]"), "{}", stderr(&output));
+}

@@ -22,7 +22,7 @@ use std::rc::Rc;
 
 use polyasm_core::include::{IncludeLoader, Included};
 use polyasm_core::text::SuggestionBudget;
-use polyasm_core::{SourceMap, Span};
+use polyasm_core::{Severity, SourceMap, Span};
 
 use crate::error::MxError;
 use crate::expansions::Expansions;
@@ -221,7 +221,10 @@ impl<'c> Expander<'c> {
     /// once for its place and code, however many uses expand the body: one mistake, one
     /// error. [`Self::failures`] counts it every time, so that each use still knows it failed.
     fn report(&mut self, error: MxError, origin: u32) {
-        self.failures += 1;
+        // A warning is no failure: the use it arose in still stands.
+        if crate::error::severity_of(error.code()) == Severity::Error {
+            self.failures += 1;
+        }
         self.errors.push(error, origin);
     }
 
