@@ -127,11 +127,27 @@ fn a_compile_time_call_that_recurses_is_one_error() {
     let errors = errors_of(&text);
     assert_eq!(errors.len(), 1, "{errors:?}");
     assert!(errors[0].starts_with("prog.mx:3:5: error[MX057]"), "{errors:?}");
-    // Without its closing brace the body is never defined: the missing brace is the error.
+    // Without its closing brace the body is never defined: the missing brace is the one
+    // error, and what follows it belongs to the body that never ends.
     let unclosed = text.replace("}\n", "");
-    let errors = errors_of(&unclosed);
-    assert_eq!(errors.len(), 2, "{errors:?}");
-    assert!(errors.iter().any(|e| e.contains("error[MX003]")), "{errors:?}");
+    assert_eq!(
+        errors_of(&unclosed),
+        ["prog.mx:1:12: error[MX003]: `{` is never closed"]
+    );
+    // So with a parameter list never closed, and in a definition inside a body.
+    assert_eq!(
+        errors_of("%macro f(a\nld 1\n"),
+        ["prog.mx:1:9: error[MX003]: `(` is never closed"]
+    );
+    assert_eq!(
+        errors_of("%macro f() {\n%macro g() {\nld 1\n}\n%g()\n"),
+        ["prog.mx:1:12: error[MX003]: `{` is never closed"]
+    );
+    // A body that is not there at all is MX054.
+    assert_eq!(
+        errors_of("%macro f()\nld 1\n"),
+        ["prog.mx:1:8: error[MX054]: invalid `%macro`: a body `{ ... }` must follow the parameter list"]
+    );
 }
 
 #[test]

@@ -871,16 +871,25 @@ impl<'c> Expander<'c> {
             Some(Tok::Open(_)) => Self::group_end(tokens, after),
             _ => None,
         };
+        // A bracket never closed is already an error (MX003), and takes the rest with it.
+        let opens = |at: usize| tokens.get(at).is_some_and(|t| matches!(t.tok, Tok::Open(_)));
         let Some(params_end) = params_end else {
+            if opens(after) {
+                return tokens.len();
+            }
             self.error(bad(name_span, "a parameter list `(a, b)` must follow the name"), scope);
             return Self::line_end(tokens, after);
         };
         let body_start = params_end;
-        let body_end = match tokens.get(body_start).map(|t| t.tok) {
-            Some(Tok::Open(_)) => Self::group_end(tokens, body_start),
-            _ => None,
+        let body_end = if opens(body_start) {
+            Self::group_end(tokens, body_start)
+        } else {
+            None
         };
         let Some(body_end) = body_end else {
+            if opens(body_start) {
+                return tokens.len();
+            }
             self.error(bad(name_span, "a body `{ ... }` must follow the parameter list"), scope);
             return Self::line_end(tokens, params_end);
         };
