@@ -21,6 +21,7 @@
 //! assert_eq!(text, "demo.vu:1:1: error[VU002]: unknown mnemonic `lod`\n");
 //! ```
 
+pub mod container;
 pub mod diagnostic;
 pub mod explain;
 pub mod front;

@@ -4,18 +4,23 @@
 
 use std::collections::HashMap;
 
+use polyasm_core::container::{Format, HeaderProblem, Truncated};
+pub use polyasm_core::container::{HEADER_BYTES, Reader};
 use polyasm_core::{SourceMap, Span};
 
 use crate::limits::MAX_INSTRUCTIONS;
 
-/// The bytecode file's first four bytes.
-pub const MAGIC: [u8; 4] = *b"MXBC";
-/// The bytecode format version this crate writes and reads.
-pub const VERSION: u16 = 1;
 /// Header flag: a debug section follows the instructions.
 pub const FLAG_DEBUG: u16 = 1;
-/// Bytes before the first instruction: magic, version, flags, instruction count.
-pub const HEADER_BYTES: usize = 12;
+
+/// The bytecode file's header: magic `MXBC`, version 1, the debug flag, at most
+/// [`MAX_INSTRUCTIONS`] instructions.
+pub const FORMAT: Format = Format {
+    magic: *b"MXBC",
+    version: 1,
+    flags: FLAG_DEBUG,
+    max_count: MAX_INSTRUCTIONS,
+};
 
 /// Where each instruction was written: file names, and one position per instruction.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -60,51 +65,24 @@ impl std::fmt::Display for BytecodeError {
     }
 }
 
-/// A little-endian reader that says where it stopped short.
-pub struct Reader<'b> {
-    bytes: &'b [u8],
-    /// The offset of the next byte to read.
-    pub at: usize,
-}
-
-impl<'b> Reader<'b> {
-    /// A reader at the start of `bytes`.
-    pub fn new(bytes: &'b [u8]) -> Reader<'b> {
-        Reader { bytes, at: 0 }
-    }
-
-    pub fn take(&mut self, n: usize, what: &str) -> Result<&'b [u8], BytecodeError> {
-        match self.bytes.get(self.at..self.at.saturating_add(n)) {
-            Some(slice) => {
-                self.at += n;
-                Ok(slice)
-            }
-            None => Err(BytecodeError {
-                offset: self.at,
-                problem: format!(
-                    "the file ends inside {what} ({} of {n} bytes left)",
-                    self.bytes.len() - self.at.min(self.bytes.len())
-                ),
-            }),
+impl From<Truncated> for BytecodeError {
+    fn from(t: Truncated) -> BytecodeError {
+        BytecodeError {
+            offset: t.offset,
+            problem: format!(
+                "the file ends inside {} ({} of {} bytes left)",
+                t.what, t.left, t.needed
+            ),
         }
     }
+}
 
-    pub fn u16(&mut self, what: &str) -> Result<u16, BytecodeError> {
-        let b = self.take(2, what)?;
-        Ok(u16::from_le_bytes([b[0], b[1]]))
-    }
-
-    pub fn u32(&mut self, what: &str) -> Result<u32, BytecodeError> {
-        let b = self.take(4, what)?;
-        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-    }
-
-    pub fn fail<T>(&self, offset: usize, problem: impl Into<String>) -> Result<T, BytecodeError> {
-        Err(BytecodeError {
-            offset,
-            problem: problem.into(),
-        })
-    }
+/// A refusal of the bytes at `offset`.
+pub fn fail<T>(offset: usize, problem: impl Into<String>) -> Result<T, BytecodeError> {
+    Err(BytecodeError {
+        offset,
+        problem: problem.into(),
+    })
 }
 
 /// What the header says: the instruction count, and whether a debug section follows.
@@ -116,39 +94,34 @@ pub struct Header {
 
 /// Reads the header, checking each field.
 pub fn read_header(r: &mut Reader) -> Result<Header, BytecodeError> {
-    if r.take(4, "the magic number")? != MAGIC {
-        return r.fail(0, "not a Masfix bytecode file (it does not start with `MXBC`)");
-    }
-    let version = r.u16("the version")?;
-    if version != VERSION {
-        return r.fail(4, format!("version {version}; this polyasm reads version {VERSION}"));
-    }
-    let flags = r.u16("the flags")?;
-    if flags & !FLAG_DEBUG != 0 {
-        return r.fail(6, format!("unknown flags 0x{:04x}", flags & !FLAG_DEBUG));
-    }
-    let count = r.u32("the instruction count")? as usize;
-    if count > MAX_INSTRUCTIONS {
-        return r.fail(
-            8,
-            format!("{count} instructions; a program has at most {MAX_INSTRUCTIONS}"),
-        );
-    }
-    debug_assert_eq!(r.at, HEADER_BYTES);
+    let header = FORMAT.read_header(r).map_err(|e| match e.problem {
+        HeaderProblem::Truncated(t) => BytecodeError::from(t),
+        HeaderProblem::Magic => BytecodeError {
+            offset: e.offset,
+            problem: "not a Masfix bytecode file (it does not start with `MXBC`)".to_string(),
+        },
+        HeaderProblem::Version(version) => BytecodeError {
+            offset: e.offset,
+            problem: format!("version {version}; this polyasm reads version {}", FORMAT.version),
+        },
+        HeaderProblem::Flags(flags) => BytecodeError {
+            offset: e.offset,
+            problem: format!("unknown flags 0x{flags:04x}"),
+        },
+        HeaderProblem::Count(count) => BytecodeError {
+            offset: e.offset,
+            problem: format!("{count} instructions; a program has at most {MAX_INSTRUCTIONS}"),
+        },
+    })?;
     Ok(Header {
-        count,
-        debug: flags & FLAG_DEBUG != 0,
+        count: header.count,
+        debug: header.flags & FLAG_DEBUG != 0,
     })
 }
 
 /// The header of a bytecode file of `count` instructions.
 pub fn write_header(count: usize, debug: bool) -> Vec<u8> {
-    let mut out = Vec::with_capacity(HEADER_BYTES);
-    out.extend_from_slice(&MAGIC);
-    out.extend_from_slice(&VERSION.to_le_bytes());
-    out.extend_from_slice(&(if debug { FLAG_DEBUG } else { 0 }).to_le_bytes());
-    out.extend_from_slice(&(count as u32).to_le_bytes());
-    out
+    FORMAT.header(if debug { FLAG_DEBUG } else { 0 }, count).to_vec()
 }
 
 /// The debug section, written.
@@ -176,8 +149,8 @@ pub fn read_debug(r: &mut Reader, count: usize) -> Result<DebugSection, Bytecode
     let start = r.at;
     let file_count = r.u32("the debug section's file count")? as usize;
     // Each file name takes at least its 4-byte length.
-    if file_count > (r.bytes.len() - r.at) / 4 || file_count > usize::from(u16::MAX) + 1 {
-        return r.fail(start, format!("{file_count} file names do not fit in the file"));
+    if file_count > r.left() / 4 || file_count > usize::from(u16::MAX) + 1 {
+        return fail(start, format!("{file_count} file names do not fit in the file"));
     }
     let mut files = Vec::with_capacity(file_count);
     for _ in 0..file_count {
@@ -185,11 +158,11 @@ pub fn read_debug(r: &mut Reader, count: usize) -> Result<DebugSection, Bytecode
         let len = r.u32("a file name's length")? as usize;
         let name = r.take(len, "a file name")?;
         let Ok(name) = std::str::from_utf8(name) else {
-            return r.fail(at, "a file name is not UTF-8");
+            return fail(at, "a file name is not UTF-8");
         };
         files.push(name.to_string());
         if len % 2 == 1 && r.take(1, "a file name's padding")? != [0] {
-            return r.fail(r.at - 1, "a file name's padding byte is not 0");
+            return fail(r.at - 1, "a file name's padding byte is not 0");
         }
     }
     let mut positions = Vec::with_capacity(count);
@@ -200,10 +173,10 @@ pub fn read_debug(r: &mut Reader, count: usize) -> Result<DebugSection, Bytecode
         let line = r.u32("a debug position")?;
         let column = r.u32("a debug position")?;
         if usize::from(file) >= files.len() || reserved != 0 {
-            return r.fail(at, format!("the debug position of instruction {index} names no file"));
+            return fail(at, format!("the debug position of instruction {index} names no file"));
         }
         if line == 0 || column == 0 {
-            return r.fail(
+            return fail(
                 at,
                 format!(
                     "the debug position of instruction {index} is at line {line}, column {column}; both count from 1"

@@ -3,7 +3,7 @@
 //! offset it is about; nothing panics, and nothing is allocated before the sizes are checked
 //! against the input's length.
 
-use crate::bytecode::{BytecodeError, DebugSection, HEADER_BYTES, Reader, read_debug, read_header};
+use crate::bytecode::{BytecodeError, DebugSection, HEADER_BYTES, Reader, fail, read_debug, read_header};
 use crate::ops::{Instr, unpack};
 
 /// A bytecode file, read.
@@ -28,7 +28,7 @@ pub fn read(bytes: &[u8]) -> Result<Bytecode, BytecodeError> {
         match unpack(words) {
             Ok(instr) => instrs.push(instr),
             Err(problem) => {
-                return r.fail(
+                return fail(
                     HEADER_BYTES + index * 4,
                     format!("instruction {index} (0x{:04x} 0x{:04x}): {problem}", words[0], words[1]),
                 );
@@ -41,7 +41,7 @@ pub fn read(bytes: &[u8]) -> Result<Bytecode, BytecodeError> {
         None
     };
     if r.at != bytes.len() {
-        return r.fail(
+        return fail(
             r.at,
             format!("{} bytes follow the end of the program", bytes.len() - r.at),
         );

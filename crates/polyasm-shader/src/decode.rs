@@ -2,9 +2,11 @@
 //! program or every problem found, each with the byte offset it is about; nothing panics, and
 //! nothing is allocated before the count is checked against the input's length.
 
-use crate::encode::{FLAG_V2, HEADER_BYTES, MAGIC, V2_MAX_NUMBER, VERSION};
+use polyasm_core::container::{HeaderProblem, Reader};
+
+use crate::encode::{FLAG_V2, FORMAT, HEADER_BYTES, V2_MAX_NUMBER};
 use crate::error::{BytecodeError, BytecodeProblem};
-use crate::ops::{Dialect, INSTRUCTION_BYTES, Instr, MAX_INSTRUCTIONS, Op};
+use crate::ops::{Dialect, INSTRUCTION_BYTES, Instr, Op};
 
 /// Reads a whole bytecode file. A broken header is one error; past the header, every bad
 /// instruction is reported, then a wrong length.
@@ -19,38 +21,29 @@ pub fn is_v2_number(value: f32) -> bool {
 
 /// [`read`], with the dialect the header's flags give the program.
 pub fn read_program(bytes: &[u8]) -> Result<(Dialect, Vec<Instr>), Vec<BytecodeError>> {
-    let fail = |offset, problem| Err(vec![BytecodeError { offset, problem }]);
-    let field = |at: usize, len: usize, what: &'static str| {
-        bytes.get(at..at + len).ok_or(BytecodeError {
-            offset: at.min(bytes.len()),
-            problem: BytecodeProblem::Truncated {
-                what,
-                needed: len,
-                left: bytes.len().saturating_sub(at),
+    let header = FORMAT.read_header(&mut Reader::new(bytes)).map_err(|e| {
+        let problem = match e.problem {
+            HeaderProblem::Truncated(t) => BytecodeProblem::Truncated {
+                what: t.what,
+                needed: t.needed,
+                left: t.left,
             },
-        })
+            HeaderProblem::Magic => BytecodeProblem::Magic,
+            HeaderProblem::Version(version) => BytecodeProblem::Version(version),
+            HeaderProblem::Flags(flags) => BytecodeProblem::Flags(flags),
+            HeaderProblem::Count(count) => BytecodeProblem::Count(count),
+        };
+        vec![BytecodeError {
+            offset: e.offset,
+            problem,
+        }]
+    })?;
+    let dialect = if header.flags & FLAG_V2 != 0 {
+        Dialect::V2
+    } else {
+        Dialect::V1
     };
-    let magic = field(0, 4, "the magic number").map_err(|e| vec![e])?;
-    if magic != MAGIC {
-        return fail(0, BytecodeProblem::Magic);
-    }
-    let version = field(4, 2, "the version").map_err(|e| vec![e])?;
-    let version = u16::from_le_bytes([version[0], version[1]]);
-    if version != VERSION {
-        return fail(4, BytecodeProblem::Version(version));
-    }
-    let flags = field(6, 2, "the flags").map_err(|e| vec![e])?;
-    let flags = u16::from_le_bytes([flags[0], flags[1]]);
-    if flags & !FLAG_V2 != 0 {
-        return fail(6, BytecodeProblem::Flags(flags & !FLAG_V2));
-    }
-    let dialect = if flags & FLAG_V2 != 0 { Dialect::V2 } else { Dialect::V1 };
-    let count = field(8, 4, "the instruction count").map_err(|e| vec![e])?;
-    let count = u32::from_le_bytes([count[0], count[1], count[2], count[3]]);
-    if count as usize > MAX_INSTRUCTIONS {
-        return fail(8, BytecodeProblem::Count(count));
-    }
-    let count = count as usize;
+    let count = header.count;
     let needed = count * INSTRUCTION_BYTES;
     let body = &bytes[HEADER_BYTES..];
     let mut errors = Vec::new();

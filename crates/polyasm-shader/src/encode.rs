@@ -14,15 +14,19 @@ use crate::ops::{
 };
 use crate::parser::{OperandKind, Statement, Trailing};
 
-/// The first 4 bytes of a bytecode file.
-pub const MAGIC: [u8; 4] = *b"SHBC";
-/// The format version this crate reads and writes.
-pub const VERSION: u16 = 1;
-/// Bytes before the first instruction: magic, version, flags, instruction count.
-pub const HEADER_BYTES: usize = 12;
+pub use polyasm_core::container::HEADER_BYTES;
 
 /// Bit 0 of the header's flags: the program uses v2's forms.
 pub const FLAG_V2: u16 = 1;
+
+/// The bytecode file's header: magic `SHBC`, version 1, the v2 flag, at most
+/// [`MAX_INSTRUCTIONS`] instructions.
+pub const FORMAT: polyasm_core::container::Format = polyasm_core::container::Format {
+    magic: *b"SHBC",
+    version: 1,
+    flags: FLAG_V2,
+    max_count: MAX_INSTRUCTIONS,
+};
 
 /// The header's flags for a program stored as `dialect`.
 pub fn flags(dialect: Dialect) -> u16 {
@@ -34,12 +38,7 @@ pub fn flags(dialect: Dialect) -> u16 {
 
 /// The 12-byte header of a bytecode file of `count` instructions in `dialect`.
 pub fn header(count: usize, dialect: Dialect) -> [u8; HEADER_BYTES] {
-    let mut out = [0; HEADER_BYTES];
-    out[..4].copy_from_slice(&MAGIC);
-    out[4..6].copy_from_slice(&VERSION.to_le_bytes());
-    out[6..8].copy_from_slice(&flags(dialect).to_le_bytes());
-    out[8..].copy_from_slice(&(count as u32).to_le_bytes());
-    out
+    FORMAT.header(flags(dialect), count)
 }
 
 /// The bytecode file of a program: the header (flagged v2 when the program uses a form only
