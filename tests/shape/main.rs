@@ -54,7 +54,6 @@ const LENGTH_EXCEPTIONS: &[&str] = &[
     "crates/polyasm-lima/src/instr.rs",
     "crates/polyasm-lima/src/mesa.rs",
     "crates/polyasm-lima/tests/exec.rs",
-    "tests/cli.rs",
 ];
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
