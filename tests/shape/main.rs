@@ -25,23 +25,6 @@ const MAX_LINES: usize = 1500;
 const CYCLE_EXCEPTIONS: &[(&str, &[&str])] = &[
     ("src", &["io.rs", "main.rs"]),
     (
-        "crates/polyasm-core/src",
-        &["diagnostic.rs", "front.rs", "source.rs", "text.rs"],
-    ),
-    (
-        "crates/polyasm-masfix/src",
-        &[
-            "decode.rs",
-            "encode.rs",
-            "error.rs",
-            "expand.rs",
-            "found.rs",
-            "lexer.rs",
-            "lib.rs",
-            "parser.rs",
-        ],
-    ),
-    (
         "crates/polyasm-nv2a/src",
         &["decode.rs", "encode.rs", "lib.rs", "print.rs"],
     ),

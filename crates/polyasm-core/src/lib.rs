@@ -27,6 +27,7 @@ pub mod explain;
 pub mod front;
 pub mod fs;
 pub mod include;
+pub mod lines;
 pub mod object;
 pub mod output;
 pub mod picture;

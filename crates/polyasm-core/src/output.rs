@@ -344,10 +344,10 @@ impl<'t> SourceLines<'t> {
             return None;
         }
         let bytes = self.text.as_bytes();
-        let end = crate::front::line_end(bytes, self.pos);
+        let end = crate::lines::line_end(bytes, self.pos);
         let line = &self.text[self.pos..end];
         let number = self.number;
-        self.pos = end + crate::front::line_break_len(bytes, end);
+        self.pos = end + crate::lines::line_break_len(bytes, end);
         self.number += 1;
         Some((number, line))
     }
@@ -355,7 +355,7 @@ impl<'t> SourceLines<'t> {
     /// Lists the lines before the one that holds byte `offset`.
     fn until(&mut self, offset: usize, columns: &Columns, out: &mut String) {
         while self.pos < offset {
-            let end = crate::front::line_end(self.text.as_bytes(), self.pos);
+            let end = crate::lines::line_end(self.text.as_bytes(), self.pos);
             // The line holding `offset` (or the last line) is left for the caller.
             if end >= offset || end == self.text.len() {
                 break;

@@ -100,17 +100,17 @@ impl Source {
     }
 
     /// Where each line starts: after each line break as the lexers read them
-    /// ([`crate::front::line_end`]), so LF, CRLF, CR-only and mixed line endings count lines
+    /// ([`crate::lines::line_end`]), so LF, CRLF, CR-only and mixed line endings count lines
     /// alike (as the renderer does).
     fn line_starts(&self) -> &[u32] {
         self.line_starts.get_or_init(|| {
             let bytes = self.text.as_bytes();
             let mut starts = vec![0];
-            let mut end = crate::front::line_end(bytes, 0);
+            let mut end = crate::lines::line_end(bytes, 0);
             while end < bytes.len() {
-                let next = end + crate::front::line_break_len(bytes, end);
+                let next = end + crate::lines::line_break_len(bytes, end);
                 starts.push(next as u32);
-                end = crate::front::line_end(bytes, next);
+                end = crate::lines::line_end(bytes, next);
             }
             starts
         })

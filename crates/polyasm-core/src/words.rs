@@ -1,7 +1,8 @@
 //! Reading machine words back for the disassembler: binary or hex text.
 
 use crate::diagnostic::{Diagnostic, Outcome};
-use crate::front::{block_comment_end, line_end};
+use crate::front::block_comment_end;
+use crate::lines::line_end;
 use crate::source::{SourceId, SourceMap, Span};
 use crate::target::{DisasmInput, InputEncoding, TargetInfo};
 

@@ -471,7 +471,7 @@ impl<'s> Encoder<'s> {
     ) -> Encoder<'s> {
         // At most one instruction a line: reserving that up front spares copying a big program
         // as it grows (the pages of what is not used are never touched).
-        let lines = front::count_line_breaks(&text[piece.clone()]) + 1;
+        let lines = polyasm_core::lines::count_line_breaks(&text[piece.clone()]) + 1;
         Encoder {
             file,
             text,

@@ -5,7 +5,7 @@
 //! *joined* to it: `str&m>` is five joined tokens that the parser reads as one name, and `ld7`
 //! is one name (not `ld 7`).
 
-use polyasm_core::front::{line_break_len, line_end};
+use polyasm_core::lines::{line_break_len, line_end};
 use polyasm_core::{SourceId, Span};
 
 /// What a token is; its text is read from the source by its span.

@@ -362,7 +362,7 @@ impl<'s> Encoder<'s> {
     /// An encoder of `file` that records listing entries when `listed` is set.
     pub fn new(file: SourceId, source: &'s SourceFile, options: AssembleOptions, listed: bool) -> Encoder<'s> {
         // About one instruction per line: grow the output once, not by doubling.
-        let lines = polyasm_core::front::count_line_breaks(source.text()) + 1;
+        let lines = polyasm_core::lines::count_line_breaks(source.text()) + 1;
         let mut object = Object::assembled_from(4, file, listed);
         object.reserve(
             options.max_instructions.map_or(lines, |max| lines.min(max + 1)),

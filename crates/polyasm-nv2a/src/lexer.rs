@@ -5,9 +5,8 @@
 
 use std::ops::Range;
 
-use polyasm_core::front::{
-    StatementLexer, UnterminatedComment, block_comment_end, is_ident_continue, line_break_len, line_end, scan_while,
-};
+use polyasm_core::front::{StatementLexer, UnterminatedComment, block_comment_end, is_ident_continue, scan_while};
+use polyasm_core::lines::{line_break_len, line_end};
 
 /// One token of nv2a source: its kind only, 4 bytes, since the parser needs no more; the
 /// encoder reads a token's text from the source by its span.

@@ -4,9 +4,8 @@
 
 use std::ops::Range;
 
-use polyasm_core::front::{
-    StatementLexer, UnterminatedComment, is_ident_continue, line_break_len, line_end, scan_while,
-};
+use polyasm_core::front::{StatementLexer, UnterminatedComment, is_ident_continue, scan_while};
+use polyasm_core::lines::{line_break_len, line_end};
 
 /// One token of VU source.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
