@@ -195,7 +195,7 @@ macro_rules! table {
 
             /// The rows as a Markdown table, for the dialect's docs page.
             pub fn markdown() -> String {
-                let columns: &[(&str, fn(&$Row) -> String)] = &[$(($header, $cell)),*];
+                let columns: &[$crate::table::Column<$Row>] = &[$(($header, $cell)),*];
                 $crate::table::markdown(columns, &$ROWS)
             }
         }
@@ -245,8 +245,11 @@ pub fn lowercase_into<'a>(name: &str, buffer: &'a mut [u8; MAX_NAME_LEN]) -> Opt
     std::str::from_utf8(lower).ok()
 }
 
+/// A column of a generated Markdown table: its header and how a row's cell reads.
+pub type Column<R> = (&'static str, fn(&R) -> String);
+
 /// `rows` as a Markdown table: one column per `(header, cell)`, `|` in a cell escaped.
-pub fn markdown<R>(columns: &[(&str, fn(&R) -> String)], rows: &[R]) -> String {
+pub fn markdown<R>(columns: &[Column<R>], rows: &[R]) -> String {
     let mut out = String::new();
     for (header, _) in columns {
         out.push_str("| ");
