@@ -5,11 +5,11 @@ use polyasm_core::explain::CodeInfo;
 use polyasm_core::text::count;
 use polyasm_core::{Diagnostic, Severity, Span};
 
+use crate::ops::signature;
 use crate::ops::{
     Dialect, INSTRUCTION_BYTES, MAX_INSTRUCTIONS, MEMORY_CELLS, Op, Reg, SCALARS, Type, UnpackError, V2_SCALARS,
     V2_VECTORS, VECTORS,
 };
-use crate::print::signature;
 
 /// Why a register name names no register.
 #[derive(Clone, Debug, PartialEq, Eq)]
