@@ -15,8 +15,8 @@ use crate::error::MxError;
 use crate::found::Found;
 use crate::lexer::NO_EXPANSION;
 use crate::ops::{
-    CONDS, Cond, CondReg, FLAG_DEBUG, HEADER_BYTES, Instr, KINDS, Kind, MAGIC, MAX_INSTRUCTIONS, OPERS, Oper, Reg,
-    Shape, VERSION, Value, pack,
+    CONDS, Cond, CondReg, FLAG_DEBUG, HEADER_BYTES, Instr, Kind, MAGIC, MAX_INSTRUCTIONS, OPERS, Oper, Reg, Shape,
+    VERSION, Value, pack,
 };
 use crate::parser::{Atom, AtomKind};
 
@@ -70,7 +70,7 @@ pub fn decompose(name: &str) -> Result<Decomposed, NameProblem> {
         return problem(0..name.len(), NameProblemKind::UnknownBase);
     };
     let shape = kind.shape();
-    let mut at = kind.name().len();
+    let mut at = kind.mnemonic().len();
     let mut cond = None;
     if shape == Shape::Cond {
         let mut reg = CondReg::R;
@@ -356,14 +356,14 @@ impl Encoder {
         let reg = decomposed.reg.map(|(r, _)| r);
         let value = match shape {
             Shape::Bare => {
-                if text != decomposed.kind.name() || imm.is_some() {
+                if text != decomposed.kind.mnemonic() || imm.is_some() {
                     self.error(MxError::TakesNothing {
                         span: imm_span.map_or(name.span, |s| name.span.to(s)),
                         name: match imm.as_ref() {
                             Some((atom, _)) => format!("{text} {}", atom.text),
                             None => text.to_string(),
                         },
-                        base: decomposed.kind.name(),
+                        base: decomposed.kind.mnemonic(),
                     });
                     return None;
                 }
@@ -509,9 +509,7 @@ impl Encoder {
                 let suggestion = if lower != text && decompose(&lower).is_ok() {
                     Some(lower)
                 } else {
-                    self.suggestions
-                        .suggest(text, KINDS.iter().map(|k| k.name))
-                        .map(str::to_string)
+                    self.suggestions.suggest(text, Kind::MNEMONICS).map(str::to_string)
                 };
                 MxError::UnknownMnemonic {
                     span,
@@ -532,7 +530,7 @@ impl Encoder {
             NameProblemKind::SuffixTooLong(suffix) => MxError::SuffixTooLong { span, suffix },
             NameProblemKind::ModifierNotAllowed(op) => MxError::ModifierNotAllowed {
                 span,
-                base: Kind::longest_prefix(text).map_or("", Kind::name),
+                base: Kind::longest_prefix(text).map_or("", Kind::mnemonic),
                 op,
             },
             NameProblemKind::OperationWithoutRegister(op) => MxError::OperationWithoutRegister { span, op },

@@ -28,6 +28,7 @@ use crate::encode::Assembled;
 use crate::error::MxError;
 use crate::found::Found;
 use crate::lexer::{NO_EXPANSION, SOURCE_TEXT, Tok, Token};
+use crate::ops::Kind;
 
 /// The deepest macro uses may nest.
 pub const MAX_EXPANSION_DEPTH: usize = 1024;
@@ -1356,7 +1357,7 @@ impl<'c> Expander<'c> {
             if !program.is_empty() {
                 let mut joined = Vec::with_capacity(code.len() + program.len() + 4);
                 joined.extend_from_slice(code);
-                joined.extend(self.made_line(&["jmp", "end"], at, origin));
+                joined.extend(self.made_line(&[Kind::Jmp.mnemonic(), "end"], at, origin));
                 joined.extend(program);
                 let text_of = |t: &Token| self.text(sources, t).to_string();
                 let (with_program, _) = crate::encode_tokens(&joined, &text_of, text_len, Found::everything());
