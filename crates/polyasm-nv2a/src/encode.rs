@@ -1480,10 +1480,7 @@ fn encode_units(mac: Option<&UnitOp>, ilu: Option<&UnitOp>) -> Slot {
 
 /// `mnemonic dst, a, b` for help lines.
 pub fn syntax(info: &OpInfo) -> String {
-    let dest = match info.dest {
-        DestKind::Register => "dst",
-        DestKind::Address => "a0",
-    };
+    let dest = info.dest.placeholder();
     let sources = ["a", "b", "c"][..info.sources()].join(", ");
     format!("{} {dest}, {sources}", info.mnemonic)
 }

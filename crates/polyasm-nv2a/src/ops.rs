@@ -70,6 +70,16 @@ pub enum DestKind {
     Address,
 }
 
+impl DestKind {
+    /// How syntax summaries write the destination: `dst`, `a0`.
+    pub fn placeholder(self) -> &'static str {
+        match self {
+            DestKind::Register => "dst",
+            DestKind::Address => "a0",
+        }
+    }
+}
+
 use InputSlot::{A, B, C};
 
 polyasm_core::table! {
@@ -123,10 +133,7 @@ polyasm_core::table! {
             mac.into_iter().chain(ilu).collect::<Vec<_>>().join(", ")
         },
         "operands → slots" => |row| {
-            let dest = match row.dest {
-                DestKind::Register => "dst",
-                DestKind::Address => "a0",
-            };
+            let dest = row.dest.placeholder();
             let slots: Vec<&str> = if row.mac.is_some() {
                 row.mac_slots.iter().map(|s| s.name()).collect()
             } else {
