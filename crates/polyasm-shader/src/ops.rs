@@ -308,6 +308,10 @@ const BOTH: Dialects = Dialects::Both;
 const V1: Dialects = Dialects::Only(Dialect::V1);
 const V2: Dialects = Dialects::Only(Dialect::V2);
 
+const GET_IN_V2: Option<&str> = Some("v2's `getComponent(vA, sA, sB)` takes the component from a register (`z` for 0)");
+const SET_IN_V2: Option<&str> = Some("v2's `setComponent(vA, sA, sB)` takes the component from a register (`z` for 0)");
+const NO_MEMORY_IN_V1: Option<&str> = Some("v1 has no memory: keep values in registers");
+
 polyasm_core::table! {
     /// An opcode: its value is its field in the bytecode.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -320,29 +324,31 @@ polyasm_core::table! {
         dialects: Dialects,
         /// The component or memory cell it reads or writes.
         selector: Selector,
+        /// For a form only one dialect has, what the other dialect writes instead.
+        elsewhere: Option<&'static str>,
     }
     /// Every instruction, in opcode order.
     pub static OPS;
     rows {
-        Add "add" { operands: SSS, dialects: BOTH, selector: Selector::None } "sC = sA + sB";
-        Multiply "multiply" { operands: SSS, dialects: BOTH, selector: Selector::None } "sC = sA * sB";
-        Negate "negate" { operands: SS, dialects: BOTH, selector: Selector::None } "sB = -sA";
-        Reciprocal "reciprocal" { operands: SS, dialects: BOTH, selector: Selector::None } "sB = 1 / sA (1 / 0 = inf)";
-        Move "move" { operands: SS, dialects: BOTH, selector: Selector::None } "sB = sA";
-        GetComponent0 "getComponent0" { operands: GET, dialects: V1, selector: Selector::Component(0) } "sA = vA.x";
-        GetComponent1 "getComponent1" { operands: GET, dialects: V1, selector: Selector::Component(1) } "sA = vA.y";
-        GetComponent2 "getComponent2" { operands: GET, dialects: V1, selector: Selector::Component(2) } "sA = vA.z";
-        GetComponent3 "getComponent3" { operands: GET, dialects: V1, selector: Selector::Component(3) } "sA = vA.w";
-        SetComponent0 "setComponent0" { operands: SET, dialects: V1, selector: Selector::Component(0) } "vA.x = sA";
-        SetComponent1 "setComponent1" { operands: SET, dialects: V1, selector: Selector::Component(1) } "vA.y = sA";
-        SetComponent2 "setComponent2" { operands: SET, dialects: V1, selector: Selector::Component(2) } "vA.z = sA";
-        SetComponent3 "setComponent3" { operands: SET, dialects: V1, selector: Selector::Component(3) } "vA.w = sA";
-        Load "load" { operands: &[Write(Scalar), Number], dialects: BOTH, selector: Selector::None } "sA = the number (v2: a whole number, 0 to 16777215)";
-        GetComponent "getComponent" { operands: GET_AT, dialects: V2, selector: Selector::ComponentAt(2) } "sA = component floor(sB) of vA; 0 when sB is outside [0, 4)";
-        SetComponent "setComponent" { operands: SET_AT, dialects: V2, selector: Selector::ComponentAt(2) } "component floor(sB) of vA = sA; nothing when sB is outside [0, 4)";
-        Sign "sign" { operands: SS, dialects: V2, selector: Selector::None } "sB = 1 if sA > 0, -1 if sA < 0, else 0 (NaN too)";
-        ReadMemory "readMemory" { operands: READ_CELL, dialects: V2, selector: Selector::CellAt(1) } "sA = memory cell floor(sB); 0 when sB is outside [0, 64)";
-        WriteMemory "writeMemory" { operands: WRITE_CELL, dialects: V2, selector: Selector::CellAt(1) } "memory cell floor(sB) = sA; nothing when sB is outside [0, 64)";
+        Add "add" { operands: SSS, dialects: BOTH, selector: Selector::None, elsewhere: None } "sC = sA + sB";
+        Multiply "multiply" { operands: SSS, dialects: BOTH, selector: Selector::None, elsewhere: None } "sC = sA * sB";
+        Negate "negate" { operands: SS, dialects: BOTH, selector: Selector::None, elsewhere: None } "sB = -sA";
+        Reciprocal "reciprocal" { operands: SS, dialects: BOTH, selector: Selector::None, elsewhere: None } "sB = 1 / sA (1 / 0 = inf)";
+        Move "move" { operands: SS, dialects: BOTH, selector: Selector::None, elsewhere: None } "sB = sA";
+        GetComponent0 "getComponent0" { operands: GET, dialects: V1, selector: Selector::Component(0), elsewhere: GET_IN_V2 } "sA = vA.x";
+        GetComponent1 "getComponent1" { operands: GET, dialects: V1, selector: Selector::Component(1), elsewhere: GET_IN_V2 } "sA = vA.y";
+        GetComponent2 "getComponent2" { operands: GET, dialects: V1, selector: Selector::Component(2), elsewhere: GET_IN_V2 } "sA = vA.z";
+        GetComponent3 "getComponent3" { operands: GET, dialects: V1, selector: Selector::Component(3), elsewhere: GET_IN_V2 } "sA = vA.w";
+        SetComponent0 "setComponent0" { operands: SET, dialects: V1, selector: Selector::Component(0), elsewhere: SET_IN_V2 } "vA.x = sA";
+        SetComponent1 "setComponent1" { operands: SET, dialects: V1, selector: Selector::Component(1), elsewhere: SET_IN_V2 } "vA.y = sA";
+        SetComponent2 "setComponent2" { operands: SET, dialects: V1, selector: Selector::Component(2), elsewhere: SET_IN_V2 } "vA.z = sA";
+        SetComponent3 "setComponent3" { operands: SET, dialects: V1, selector: Selector::Component(3), elsewhere: SET_IN_V2 } "vA.w = sA";
+        Load "load" { operands: &[Write(Scalar), Number], dialects: BOTH, selector: Selector::None, elsewhere: None } "sA = the number (v2: a whole number, 0 to 16777215)";
+        GetComponent "getComponent" { operands: GET_AT, dialects: V2, selector: Selector::ComponentAt(2), elsewhere: Some("v1 writes the component in the name: `getComponent0` to `getComponent3`") } "sA = component floor(sB) of vA; 0 when sB is outside [0, 4)";
+        SetComponent "setComponent" { operands: SET_AT, dialects: V2, selector: Selector::ComponentAt(2), elsewhere: Some("v1 writes the component in the name: `setComponent0` to `setComponent3`") } "component floor(sB) of vA = sA; nothing when sB is outside [0, 4)";
+        Sign "sign" { operands: SS, dialects: V2, selector: Selector::None, elsewhere: Some("v1 has no `sign`") } "sB = 1 if sA > 0, -1 if sA < 0, else 0 (NaN too)";
+        ReadMemory "readMemory" { operands: READ_CELL, dialects: V2, selector: Selector::CellAt(1), elsewhere: NO_MEMORY_IN_V1 } "sA = memory cell floor(sB); 0 when sB is outside [0, 64)";
+        WriteMemory "writeMemory" { operands: WRITE_CELL, dialects: V2, selector: Selector::CellAt(1), elsewhere: NO_MEMORY_IN_V1 } "memory cell floor(sB) = sA; nothing when sB is outside [0, 64)";
     }
     markdown {
         "instruction" => |row| format!("`{}`", signature(row.op)),
@@ -530,5 +536,12 @@ mod tests {
         }
         assert_eq!(Op::from_code(OPS.len() as u8), None);
         assert_eq!(Op::from_mnemonic("getcomponent0"), None);
+        for row in &OPS {
+            match (row.dialects.only(), row.elsewhere) {
+                (None, None) => {}
+                (Some(only), Some(text)) => assert!(text.starts_with(only.other().name()), "{text}"),
+                (only, text) => panic!("`{}` is {only:?}'s and says {text:?} of the other", row.mnemonic),
+            }
+        }
     }
 }
