@@ -143,6 +143,10 @@ static BY_OPCODE: [Option<Op>; 64] = {
     let mut by_opcode = [None; 64];
     let mut row = 0;
     while row < Op::COUNT {
+        assert!(
+            by_opcode[OPS[row].opcode as usize].is_none(),
+            "two VU rows share an opcode"
+        );
         by_opcode[OPS[row].opcode as usize] = Some(OPS[row].op);
         row += 1;
     }
