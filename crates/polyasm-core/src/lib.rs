@@ -7,6 +7,7 @@
 //! - [`target`]: the [`Target`] trait each dialect implements, and the [`Registry`].
 //! - [`include`](mod@include): the loader of included files; [`stream`]: a running program's streams.
 //! - [`front`]: the chunked lex-then-parse loop every dialect front end uses.
+//! - [`table`](mod@table): the [`table!`] macro, one generating instruction table per dialect.
 //! - [`fs`]: atomic writes. [`text`], [`words`], [`vertex_io`]: helpers dialects share.
 //!
 //! ```
@@ -34,6 +35,7 @@ pub mod picture;
 pub mod render;
 pub mod source;
 pub mod stream;
+pub mod table;
 pub mod target;
 pub mod text;
 pub mod vertex_io;

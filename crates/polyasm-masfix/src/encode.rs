@@ -14,7 +14,7 @@ use crate::bytecode::{DebugSection, debug_info, write_debug, write_header};
 use crate::error::MxError;
 use crate::found::Found;
 use crate::lexer::{DIRECTIVES, NO_EXPANSION, is_label_name};
-use crate::ops::{CONDS, Cond, CondReg, Instr, KINDS, Kind, OPERS, Oper, Reg, Shape, Value, pack};
+use crate::ops::{CONDS, Cond, CondReg, Instr, Kind, OPERS, Oper, Reg, Shape, Value, pack};
 use crate::parser::{Atom, AtomKind};
 
 /// An instruction name split into its fields, with where each suffix letter sits in the name
@@ -64,7 +64,7 @@ pub fn decompose(name: &str) -> Result<Decomposed, NameProblem> {
         return problem(0..name.len(), NameProblemKind::UnknownBase);
     };
     let shape = kind.shape();
-    let mut at = kind.name().len();
+    let mut at = kind.mnemonic().len();
     let mut cond = None;
     if shape == Shape::Cond {
         let mut reg = CondReg::R;
@@ -347,14 +347,14 @@ impl Encoder {
         let reg = decomposed.reg.map(|(r, _)| r);
         let value = match shape {
             Shape::Bare => {
-                if text != decomposed.kind.name() || imm.is_some() {
+                if text != decomposed.kind.mnemonic() || imm.is_some() {
                     self.error(MxError::TakesNothing {
                         span: imm_span.map_or(name.span, |s| name.span.to(s)),
                         name: match imm.as_ref() {
                             Some((atom, _)) => format!("{text} {}", atom.text),
                             None => text.to_string(),
                         },
-                        base: decomposed.kind.name(),
+                        base: decomposed.kind.mnemonic(),
                     });
                     return None;
                 }
@@ -500,9 +500,7 @@ impl Encoder {
                 let suggestion = if lower != text && decompose(&lower).is_ok() {
                     Some(lower)
                 } else {
-                    self.suggestions
-                        .suggest(text, KINDS.iter().map(|k| k.name))
-                        .map(str::to_string)
+                    self.suggestions.suggest(text, Kind::MNEMONICS).map(str::to_string)
                 };
                 MxError::UnknownMnemonic {
                     span,
@@ -523,7 +521,7 @@ impl Encoder {
             NameProblemKind::SuffixTooLong(suffix) => MxError::SuffixTooLong { span, suffix },
             NameProblemKind::ModifierNotAllowed(op) => MxError::ModifierNotAllowed {
                 span,
-                base: Kind::longest_prefix(text).map_or("", Kind::name),
+                base: Kind::longest_prefix(text).map_or("", Kind::mnemonic),
                 op,
             },
             NameProblemKind::OperationWithoutRegister(op) => MxError::OperationWithoutRegister { span, op },

@@ -29,6 +29,7 @@ use crate::expansions::Expansions;
 use crate::found::Found;
 use crate::lexer::{DIRECTIVES, NO_EXPANSION, SOURCE_TEXT, Tok, Token, is_label_name};
 use crate::limits::Limits;
+use crate::ops::Kind;
 
 /// Stack left below which expansion continues on a new segment, and that segment's size.
 const STACK_RED_ZONE: usize = 128 * 1024;
@@ -1330,7 +1331,7 @@ impl<'c> Expander<'c> {
             if !program.is_empty() {
                 let mut joined = Vec::with_capacity(code.len() + program.len() + 4);
                 joined.extend_from_slice(code);
-                joined.extend(self.made_line(&["jmp", "end"], at, origin));
+                joined.extend(self.made_line(&[Kind::Jmp.mnemonic(), "end"], at, origin));
                 joined.extend(program);
                 let text = TokenText {
                     sources,

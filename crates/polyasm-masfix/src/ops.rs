@@ -1,30 +1,14 @@
 //! The Masfix tables: the single source of truth for instruction names, what may follow each,
 //! registers, operations, conditions, and the bit layout of one bytecode instruction. The
-//! parser, encoder, decoder, printer, VM and docs read them.
+//! instruction bases are one [`polyasm_core::table!`] row each. The parser, encoder, decoder,
+//! printer, VM and docs (the `ops` region of docs/masfix.md, `fields` of
+//! docs/formats/masfix-bytecode.md) read them.
 //!
 //! An instruction name is a base (`mov`, `b`, `outc`, ...) followed by letters that the table
 //! of its [`Shape`] allows: a modifier, a condition, a register and an intermediate operation
 //! (`ldamt` is `ld`, modifier `a`, register `m`, operation `t`). In the bytecode an instruction
 //! is two little-endian 16-bit words: the fields ([`pack`]) and the immediate.
 
-/// An instruction base, in the order the decomposition tries them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Kind {
-    Mov,
-    Str,
-    Ld,
-    Jmp,
-    B,
-    L,
-    S,
-    Swap,
-    Outu,
-    Outc,
-    Inc,
-    Ipc,
-    Inu,
-    Inl,
-}
 
 /// What may follow an instruction base.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,115 +25,66 @@ pub enum Shape {
     Bare,
 }
 
-/// One row of the instruction table.
-#[derive(Clone, Copy, Debug)]
-pub struct KindInfo {
-    pub kind: Kind,
-    pub name: &'static str,
-    pub shape: Shape,
-    /// The register a modifier combines with and the result goes to (basic instructions).
-    pub dest: Option<Reg>,
-    /// What it does, for docs and help lines.
-    pub doc: &'static str,
-}
-
-/// Every instruction base, indexed by [`Kind`].
-pub const KINDS: [KindInfo; 14] = [
-    row(
-        Kind::Mov,
-        "mov",
-        Shape::Basic,
-        Some(Reg::H),
-        "h = value: moves the head",
-    ),
-    row(
-        Kind::Str,
-        "str",
-        Shape::Basic,
-        Some(Reg::M),
-        "m = value: stores into the cell under the head",
-    ),
-    row(Kind::Ld, "ld", Shape::Basic, Some(Reg::R), "r = value"),
-    row(Kind::Jmp, "jmp", Shape::Basic, Some(Reg::P), "p = value: jumps"),
-    row(
-        Kind::B,
-        "b",
-        Shape::Cond,
-        None,
-        "jumps to value when the condition register compared with 0 holds",
-    ),
-    row(
-        Kind::L,
-        "l",
-        Shape::Cond,
-        None,
-        "r = 1 when the condition register compared with value holds, else 0",
-    ),
-    row(
-        Kind::S,
-        "s",
-        Shape::Cond,
-        None,
-        "m = 1 when the condition register compared with value holds, else 0",
-    ),
-    row(Kind::Swap, "swap", Shape::Bare, None, "exchanges r and m"),
-    row(
-        Kind::Outu,
-        "outu",
-        Shape::Out,
-        None,
-        "prints value as an unsigned decimal number",
-    ),
-    row(Kind::Outc, "outc", Shape::Out, None, "prints the byte value & 255"),
-    row(
-        Kind::Inc,
-        "inc",
-        Shape::Input,
-        None,
-        "reads one byte into r (or m); 65535 at the end of input",
-    ),
-    row(
-        Kind::Ipc,
-        "ipc",
-        Shape::Input,
-        None,
-        "peeks at the next byte into r (or m); 65535 at the end of input",
-    ),
-    row(
-        Kind::Inu,
-        "inu",
-        Shape::Input,
-        None,
-        "reads decimal digits into r (or m), clamped at 65535; 0 when none",
-    ),
-    row(
-        Kind::Inl,
-        "inl",
-        Shape::Bare,
-        None,
-        "skips input up to and including the next line break",
-    ),
-];
-
-const fn row(kind: Kind, name: &'static str, shape: Shape, dest: Option<Reg>, doc: &'static str) -> KindInfo {
-    KindInfo {
-        kind,
-        name,
-        shape,
-        dest,
-        doc,
+polyasm_core::table! {
+    /// An instruction base, in the order the decomposition tries them.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    pub enum Kind;
+    /// One row of the instruction table.
+    #[derive(Clone, Copy, Debug)]
+    pub struct KindInfo {
+        shape: Shape,
+        /// The register a modifier combines with and the result goes to (basic instructions).
+        dest: Option<Reg>,
+    }
+    /// Every instruction base, indexed by [`Kind`].
+    pub static KINDS;
+    rows {
+        Mov "mov" { shape: Shape::Basic, dest: Some(Reg::H) } "h = value: moves the head";
+        Str "str" { shape: Shape::Basic, dest: Some(Reg::M) } "m = value: stores into the cell under the head";
+        Ld "ld" { shape: Shape::Basic, dest: Some(Reg::R) } "r = value";
+        Jmp "jmp" { shape: Shape::Basic, dest: Some(Reg::P) } "p = value: jumps";
+        B "b" { shape: Shape::Cond, dest: None } "jumps to value when the condition register compared with 0 holds";
+        L "l" { shape: Shape::Cond, dest: None } "r = 1 when the condition register compared with value holds, else 0";
+        S "s" { shape: Shape::Cond, dest: None } "m = 1 when the condition register compared with value holds, else 0";
+        Swap "swap" { shape: Shape::Bare, dest: None } "exchanges r and m";
+        Outu "outu" { shape: Shape::Out, dest: None } "prints value as an unsigned decimal number";
+        Outc "outc" { shape: Shape::Out, dest: None } "prints the byte value & 255";
+        Inc "inc" { shape: Shape::Input, dest: None } "reads one byte into r (or m); 65535 at the end of input";
+        Ipc "ipc" { shape: Shape::Input, dest: None } "peeks at the next byte into r (or m); 65535 at the end of input";
+        Inu "inu" { shape: Shape::Input, dest: None } "reads decimal digits into r (or m), clamped at 65535; 0 when none";
+        Inl "inl" { shape: Shape::Bare, dest: None } "skips input up to and including the next line break";
+    }
+    markdown {
+        "base" => |row| format!("`{}`", row.mnemonic),
+        "code" => |row| (row.op as u8).to_string(),
+        "takes" => |row| {
+            match row.shape {
+                Shape::Basic => "modifier, register, operation, immediate",
+                Shape::Cond => "condition register, condition, register, operation, immediate",
+                Shape::Out => "register, operation, immediate",
+                Shape::Input => "destination `r` or `m`",
+                Shape::Bare => "nothing",
+            }
+            .to_string()
+        },
+        "does" => |row| row.doc.to_string(),
     }
 }
+
+/// The longest base's length: a name's base is one of its first this many letters.
+const LONGEST_BASE: usize = {
+    let mut longest = 0;
+    let mut i = 0;
+    while i < Kind::COUNT {
+        if Kind::MNEMONICS[i].len() > longest {
+            longest = Kind::MNEMONICS[i].len();
+        }
+        i += 1;
+    }
+    longest
+};
 
 impl Kind {
-    pub fn info(self) -> &'static KindInfo {
-        &KINDS[self as usize]
-    }
-
-    pub fn name(self) -> &'static str {
-        self.info().name
-    }
-
     pub fn shape(self) -> Shape {
         self.info().shape
     }
@@ -157,10 +92,9 @@ impl Kind {
     /// The base an instruction name starts with: its longest prefix (4 letters down to 1) that
     /// names one, as the reference decomposes it, so `str…` is never `s` and `swa` is `s` + `wa`.
     pub fn longest_prefix(name: &str) -> Option<Kind> {
-        (1..=4.min(name.len())).rev().find_map(|n| {
-            let prefix = name.get(..n)?;
-            KINDS.iter().find(|k| k.name == prefix).map(|k| k.kind)
-        })
+        (1..=LONGEST_BASE.min(name.len()))
+            .rev()
+            .find_map(|n| Kind::from_mnemonic(name.get(..n)?))
     }
 }
 
@@ -370,7 +304,7 @@ impl Instr {
 
     /// The instruction's name as canonically written: `ldamt`, `bmeq`, `incm`.
     pub fn name(&self) -> String {
-        let mut name = String::from(self.kind.name());
+        let mut name = String::from(self.kind.mnemonic());
         if let Some(modifier) = self.modifier {
             name.push(modifier.letter());
         }
@@ -467,7 +401,7 @@ pub fn unpack(words: [u16; 2]) -> Result<Instr, &'static str> {
     let kind = KINDS
         .get(usize::from(word & 0xf))
         .ok_or("the kind field is past `inl` (13)")?
-        .kind;
+        .op;
     let reg = match word >> 4 & 7 {
         0 => None,
         n => Some(
@@ -522,26 +456,8 @@ pub fn unpack(words: [u16; 2]) -> Result<Instr, &'static str> {
     Ok(instr)
 }
 
-/// The instruction table as Markdown, for docs/masfix.md (a test keeps the page in sync).
-pub fn markdown_kinds() -> String {
-    let mut out = String::from("| base | code | takes | does |\n|---|---|---|---|\n");
-    for row in KINDS {
-        let takes = match row.shape {
-            Shape::Basic => "modifier, register, operation, immediate",
-            Shape::Cond => "condition register, condition, register, operation, immediate",
-            Shape::Out => "register, operation, immediate",
-            Shape::Input => "destination `r` or `m`",
-            Shape::Bare => "nothing",
-        };
-        out.push_str(&format!(
-            "| `{}` | {} | {takes} | {} |\n",
-            row.name, row.kind as u8, row.doc
-        ));
-    }
-    out
-}
-
-/// The bytecode field layout as Markdown, for docs/formats/masfix-bytecode.md.
+/// The bytecode field layout as Markdown, for the `fields` region of
+/// docs/formats/masfix-bytecode.md.
 pub fn markdown_fields() -> String {
     let mut out = String::from("| bits | field | meaning |\n|---|---|---|\n");
     for f in FIELDS {
@@ -568,6 +484,8 @@ mod tests {
         assert_eq!(Kind::longest_prefix("outcmt"), Some(Kind::Outc));
         assert_eq!(Kind::longest_prefix("x"), None);
         assert_eq!(Kind::longest_prefix("é"), None);
+        assert_eq!(Kind::longest_prefix("outcc"), Some(Kind::Outc));
+        assert_eq!(LONGEST_BASE, 4);
     }
 
     #[test]
@@ -607,7 +525,7 @@ mod tests {
             Value::RegOp(Reg::M, Oper::Add, 0),
         ];
         let mut out = Vec::new();
-        for kind in KINDS.map(|k| k.kind) {
+        for kind in Kind::ALL {
             for modifier in std::iter::once(None).chain(OPERS.map(|o| Some(o.0))) {
                 for cond in std::iter::once(None).chain(
                     CONDS
@@ -677,17 +595,14 @@ mod tests {
 
     #[test]
     fn the_documentation_shows_these_tables() {
-        let page = include_str!("../../../docs/masfix.md");
-        assert!(
-            page.contains(&markdown_kinds()),
-            "docs/masfix.md is out of date; it should contain:\n{}",
-            markdown_kinds()
-        );
-        let format = include_str!("../../../docs/formats/masfix-bytecode.md");
-        assert!(
-            format.contains(&markdown_fields()),
-            "docs/formats/masfix-bytecode.md is out of date; it should contain:\n{}",
-            markdown_fields()
-        );
+        let docs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs");
+        for (page, regions) in [
+            ("masfix.md", [("ops", Kind::markdown())]),
+            ("formats/masfix-bytecode.md", [("fields", markdown_fields())]),
+        ] {
+            if let Err(message) = polyasm_core::table::check_doc_regions(&docs.join(page), &regions) {
+                panic!("{message}");
+            }
+        }
     }
 }

@@ -24,7 +24,7 @@ fn value() -> impl Strategy<Value = Value> {
 
 /// Any valid instruction.
 fn instr() -> impl Strategy<Value = Instr> {
-    let kind = prop::sample::select(KINDS.map(|k| k.kind).to_vec());
+    let kind = prop::sample::select(KINDS.map(|k| k.op).to_vec());
     let cond = (any::<bool>(), prop::sample::select(CONDS.map(|c| c.0).to_vec()))
         .prop_map(|(m, c)| (if m { CondReg::M } else { CondReg::R }, c));
     (kind, prop::option::of(oper()), cond, value(), any::<bool>()).prop_map(|(kind, modifier, cond, value, m)| {

@@ -286,7 +286,7 @@ fn any_instr() -> impl Strategy<Value = Instr> {
         any::<bool>(),
     )
         .prop_map(|(k, modifier, cond, value, to_m)| {
-            let kind = KINDS[k].kind;
+            let kind = KINDS[k].op;
             let instr = match kind.shape() {
                 Shape::Basic => Instr {
                     kind,

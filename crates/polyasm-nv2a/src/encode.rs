@@ -10,9 +10,9 @@ use polyasm_core::{Object, Outcome, Source as SourceFile, SourceId, Span, Symbol
 use crate::MAX_PAIRED;
 use crate::error::{CONSTANT_RANGE, Nv2aError, constant_name};
 use crate::ops::{
-    CONSTANTS, DestKind, Field, INPUT_NAMES, INPUTS, InputSlot, MAX_INSTRUCTIONS, Mux, OPS, OUTPUTS, Op, OpInfo,
-    OutputInfo, PAIRED_ILU_TEMP, R12, Slot, UNIFORM_KINDS, UniformKind, Unit, WORDS_PER_INSTRUCTION, WRITABLE_TEMPS,
-    mask_bit, output_by_name, pack_swizzle,
+    CONSTANTS, DestKind, Field, INPUT_NAMES, INPUTS, InputSlot, MAX_INSTRUCTIONS, Mux, OUTPUTS, Op, OpInfo, OutputInfo,
+    PAIRED_ILU_TEMP, R12, Slot, UNIFORM_KINDS, UniformKind, Unit, WORDS_PER_INSTRUCTION, WRITABLE_TEMPS, mask_bit,
+    output_by_name, pack_swizzle,
 };
 use crate::parser::{Index, Operand, Operation as ParsedOperation, Reg, Statement};
 
@@ -891,11 +891,11 @@ impl<'s> Encoder<'s> {
     /// Resolves one written operation; `None` after recording its errors.
     fn operation(&mut self, parsed: &ParsedOperation, arena: &[Operand]) -> Option<Resolved> {
         let mnemonic = self.text(parsed.mnemonic);
-        let Some(op) = Op::from_mnemonic(mnemonic) else {
+        let Some(op) = Op::from_mnemonic_ignore_case(mnemonic) else {
             self.error(Nv2aError::UnknownMnemonic {
                 span: self.span(parsed.mnemonic),
                 name: mnemonic.to_string(),
-                suggestion: suggest(&mnemonic.to_ascii_lowercase(), OPS.iter().map(|r| r.mnemonic)),
+                suggestion: Op::suggest(&mnemonic.to_ascii_lowercase()),
             });
             return None;
         };
@@ -1480,10 +1480,7 @@ fn encode_units(mac: Option<&UnitOp>, ilu: Option<&UnitOp>) -> Slot {
 
 /// `mnemonic dst, a, b` for help lines.
 pub fn syntax(info: &OpInfo) -> String {
-    let dest = match info.dest {
-        DestKind::Register => "dst",
-        DestKind::Address => "a0",
-    };
+    let dest = info.dest.placeholder();
     let sources = ["a", "b", "c"][..info.sources()].join(", ");
     format!("{} {dest}, {sources}", info.mnemonic)
 }

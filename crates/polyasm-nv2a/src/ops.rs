@@ -1,6 +1,7 @@
 //! The nv2a vertex program tables: the single source of truth for mnemonics, units, opcodes,
-//! operand slots, register names and the bit layout of an instruction. The parser, encoder,
-//! decoder, printer, emulator and docs read them.
+//! operand slots, register names and the bit layout of an instruction. The operations are one
+//! [`polyasm_core::table!`] row each. The parser, encoder, decoder, printer, emulator and docs
+//! (the `ops` and `fields` regions of docs/nv2a.md) read them.
 //!
 //! An instruction is four little-endian `u32` words `d0..d3`; `d0` is always 0. Fields are
 //! listed in [`FIELDS`] with their word, first bit and width.
@@ -69,24 +70,79 @@ pub enum DestKind {
     Address,
 }
 
-/// One row of the operation table.
-#[derive(Debug)]
-pub struct OpInfo {
-    pub op: Op,
-    pub mnemonic: &'static str,
-    /// The MAC opcode, if the MAC unit can run it.
-    pub mac: Option<u8>,
-    /// The ILU opcode, if the ILU can run it.
-    pub ilu: Option<u8>,
-    /// The input slot each source operand goes to, in operand order. ILU operations read slot C.
-    pub mac_slots: &'static [InputSlot],
-    pub dest: DestKind,
-    /// Reads only the x lane of its source (the scalar ILU operations).
-    pub scalar: bool,
-    /// Slot C is negated once more when encoded (SUB is ADD with C negated).
-    pub negate_c: bool,
-    /// What the operation computes, in the emulator's terms.
-    pub semantics: &'static str,
+impl DestKind {
+    /// How syntax summaries write the destination: `dst`, `a0`.
+    pub fn placeholder(self) -> &'static str {
+        match self {
+            DestKind::Register => "dst",
+            DestKind::Address => "a0",
+        }
+    }
+}
+
+use InputSlot::{A, B, C};
+
+polyasm_core::table! {
+    /// An operation as written in source.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum Op;
+    /// One row of the operation table.
+    #[derive(Debug)]
+    pub struct OpInfo {
+        /// The MAC opcode, if the MAC unit can run it.
+        mac: Option<u8>,
+        /// The ILU opcode, if the ILU can run it.
+        ilu: Option<u8>,
+        /// The input slot each source operand goes to, in operand order. ILU operations read slot C.
+        mac_slots: &'static [InputSlot],
+        dest: DestKind,
+        /// Reads only the x lane of its source (the scalar ILU operations).
+        scalar: bool,
+        /// Slot C is negated once more when encoded (SUB is ADD with C negated).
+        negate_c: bool,
+    }
+    /// Every operation, in [`Op`] order.
+    pub static OPS;
+    rows {
+        Mov "mov" { mac: Some(1), ilu: Some(1), mac_slots: &[A], dest: DestKind::Register, scalar: false, negate_c: false } "dst = a";
+        Mul "mul" { mac: Some(2), ilu: None, mac_slots: &[A, B], dest: DestKind::Register, scalar: false, negate_c: false } "dst = a * b";
+        Add "add" { mac: Some(3), ilu: None, mac_slots: &[A, C], dest: DestKind::Register, scalar: false, negate_c: false } "dst = a + b";
+        Sub "sub" { mac: Some(3), ilu: None, mac_slots: &[A, C], dest: DestKind::Register, scalar: false, negate_c: true } "dst = a - b (ADD with slot C negated)";
+        Mad "mad" { mac: Some(4), ilu: None, mac_slots: &[A, B, C], dest: DestKind::Register, scalar: false, negate_c: false } "dst = a * b + c";
+        Dp3 "dp3" { mac: Some(5), ilu: None, mac_slots: &[A, B], dest: DestKind::Register, scalar: false, negate_c: false } "dst = a.x*b.x + a.y*b.y + a.z*b.z";
+        Dph "dph" { mac: Some(6), ilu: None, mac_slots: &[A, B], dest: DestKind::Register, scalar: false, negate_c: false } "dst = a.x*b.x + a.y*b.y + a.z*b.z + b.w";
+        Dp4 "dp4" { mac: Some(7), ilu: None, mac_slots: &[A, B], dest: DestKind::Register, scalar: false, negate_c: false } "dst = a.x*b.x + a.y*b.y + a.z*b.z + a.w*b.w";
+        Dst "dst" { mac: Some(8), ilu: None, mac_slots: &[A, B], dest: DestKind::Register, scalar: false, negate_c: false } "dst = (1, a.y*b.y, a.z, b.w)";
+        Min "min" { mac: Some(9), ilu: None, mac_slots: &[A, B], dest: DestKind::Register, scalar: false, negate_c: false } "dst = min(a, b) per lane";
+        Max "max" { mac: Some(10), ilu: None, mac_slots: &[A, B], dest: DestKind::Register, scalar: false, negate_c: false } "dst = max(a, b) per lane";
+        Slt "slt" { mac: Some(11), ilu: None, mac_slots: &[A, B], dest: DestKind::Register, scalar: false, negate_c: false } "dst = a < b ? 1 : 0 per lane";
+        Sge "sge" { mac: Some(12), ilu: None, mac_slots: &[A, B], dest: DestKind::Register, scalar: false, negate_c: false } "dst = a >= b ? 1 : 0 per lane";
+        Arl "arl" { mac: Some(13), ilu: None, mac_slots: &[A], dest: DestKind::Address, scalar: false, negate_c: false } "a0 = floor(a.x)";
+        Rcp "rcp" { mac: None, ilu: Some(2), mac_slots: &[], dest: DestKind::Register, scalar: true, negate_c: false } "dst = 1 / a.x";
+        Rcc "rcc" { mac: None, ilu: Some(3), mac_slots: &[], dest: DestKind::Register, scalar: true, negate_c: false } "dst = 1 / a.x, clamped to ±[2^-64, 2^64]";
+        Rsq "rsq" { mac: None, ilu: Some(4), mac_slots: &[], dest: DestKind::Register, scalar: true, negate_c: false } "dst = 1 / sqrt(abs(a.x))";
+        Expp "expp" { mac: None, ilu: Some(5), mac_slots: &[], dest: DestKind::Register, scalar: true, negate_c: false } "dst = (2^floor(a.x), a.x - floor(a.x), 2^a.x, 1)";
+        Logp "logp" { mac: None, ilu: Some(6), mac_slots: &[], dest: DestKind::Register, scalar: true, negate_c: false } "dst = (exponent, mantissa, log2(abs(a.x)), 1)";
+        Lit "lit" { mac: None, ilu: Some(7), mac_slots: &[], dest: DestKind::Register, scalar: false, negate_c: false } "dst = (1, max(a.x, 0), a.x > 0 && a.y > 0 ? a.y^clamp(a.w) : 0, 1)";
+    }
+    markdown {
+        "mnemonic" => |row| format!("`{}`", row.mnemonic),
+        "unit and opcode" => |row| {
+            let mac = row.mac.map(|code| format!("MAC {code}"));
+            let ilu = row.ilu.map(|code| format!("ILU {code}"));
+            mac.into_iter().chain(ilu).collect::<Vec<_>>().join(", ")
+        },
+        "operands → slots" => |row| {
+            let dest = row.dest.placeholder();
+            let slots: Vec<&str> = if row.mac.is_some() {
+                row.mac_slots.iter().map(|s| s.name()).collect()
+            } else {
+                vec![InputSlot::C.name()]
+            };
+            format!("{dest}, {}", slots.join(", "))
+        },
+        "does" => |row| row.doc.to_string(),
+    }
 }
 
 impl OpInfo {
@@ -111,89 +167,7 @@ impl OpInfo {
     }
 }
 
-use InputSlot::{A, B, C};
-
-macro_rules! nv2a_ops {
-    ($( $variant:ident, $mnemonic:literal, mac $mac:expr, ilu $ilu:expr, [$($slot:ident),*],
-        $dest:ident, scalar $scalar:literal, negate $neg:literal, $semantics:literal; )*) => {
-        /// An operation as written in source.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub enum Op { $($variant),* }
-
-        /// Every operation, in [`Op`] order.
-        pub static OPS: &[OpInfo] = &[
-            $(OpInfo {
-                op: Op::$variant,
-                mnemonic: $mnemonic,
-                mac: $mac,
-                ilu: $ilu,
-                mac_slots: &[$($slot),*],
-                dest: DestKind::$dest,
-                scalar: $scalar,
-                negate_c: $neg,
-                semantics: $semantics,
-            }),*
-        ];
-
-        /// [`mnemonic_key`] of each row of [`OPS`].
-        const MNEMONIC_KEYS: &[u64] = &[$(mnemonic_key($mnemonic.as_bytes()),)*];
-    };
-}
-
-nv2a_ops! {
-    Mov, "mov", mac Some(1), ilu Some(1), [A], Register, scalar false, negate false, "dst = a";
-    Mul, "mul", mac Some(2), ilu None, [A, B], Register, scalar false, negate false, "dst = a * b";
-    Add, "add", mac Some(3), ilu None, [A, C], Register, scalar false, negate false, "dst = a + b";
-    Sub, "sub", mac Some(3), ilu None, [A, C], Register, scalar false, negate true, "dst = a - b (ADD with slot C negated)";
-    Mad, "mad", mac Some(4), ilu None, [A, B, C], Register, scalar false, negate false, "dst = a * b + c";
-    Dp3, "dp3", mac Some(5), ilu None, [A, B], Register, scalar false, negate false, "dst = a.x*b.x + a.y*b.y + a.z*b.z";
-    Dph, "dph", mac Some(6), ilu None, [A, B], Register, scalar false, negate false, "dst = a.x*b.x + a.y*b.y + a.z*b.z + b.w";
-    Dp4, "dp4", mac Some(7), ilu None, [A, B], Register, scalar false, negate false, "dst = a.x*b.x + a.y*b.y + a.z*b.z + a.w*b.w";
-    Dst, "dst", mac Some(8), ilu None, [A, B], Register, scalar false, negate false, "dst = (1, a.y*b.y, a.z, b.w)";
-    Min, "min", mac Some(9), ilu None, [A, B], Register, scalar false, negate false, "dst = min(a, b) per lane";
-    Max, "max", mac Some(10), ilu None, [A, B], Register, scalar false, negate false, "dst = max(a, b) per lane";
-    Slt, "slt", mac Some(11), ilu None, [A, B], Register, scalar false, negate false, "dst = a < b ? 1 : 0 per lane";
-    Sge, "sge", mac Some(12), ilu None, [A, B], Register, scalar false, negate false, "dst = a >= b ? 1 : 0 per lane";
-    Arl, "arl", mac Some(13), ilu None, [A], Address, scalar false, negate false, "a0 = floor(a.x)";
-    Rcp, "rcp", mac None, ilu Some(2), [], Register, scalar true, negate false, "dst = 1 / a.x";
-    Rcc, "rcc", mac None, ilu Some(3), [], Register, scalar true, negate false, "dst = 1 / a.x, clamped to ±[2^-64, 2^64]";
-    Rsq, "rsq", mac None, ilu Some(4), [], Register, scalar true, negate false, "dst = 1 / sqrt(abs(a.x))";
-    Expp, "expp", mac None, ilu Some(5), [], Register, scalar true, negate false, "dst = (2^floor(a.x), a.x - floor(a.x), 2^a.x, 1)";
-    Logp, "logp", mac None, ilu Some(6), [], Register, scalar true, negate false, "dst = (exponent, mantissa, log2(abs(a.x)), 1)";
-    Lit, "lit", mac None, ilu Some(7), [], Register, scalar false, negate false, "dst = (1, max(a.x, 0), a.x > 0 && a.y > 0 ? a.y^clamp(a.w) : 0, 1)";
-}
-
-/// A name of up to 7 bytes, lower-cased and packed in a word with its length, so that a
-/// mnemonic lookup is one integer compare per row; 0 for longer names, which no row has.
-const fn mnemonic_key(name: &[u8]) -> u64 {
-    if name.len() > 7 {
-        return 0;
-    }
-    let mut key = (name.len() as u64) << 56;
-    let mut i = 0;
-    while i < name.len() {
-        key |= (name[i].to_ascii_lowercase() as u64) << (8 * i);
-        i += 1;
-    }
-    key
-}
-
 impl Op {
-    /// Looks a mnemonic up, in any letter case.
-    pub fn from_mnemonic(name: &str) -> Option<Op> {
-        let key = mnemonic_key(name.as_bytes());
-        let row = MNEMONIC_KEYS.iter().position(|&k| k == key && key != 0)?;
-        Some(OPS[row].op)
-    }
-
-    pub fn info(self) -> &'static OpInfo {
-        &OPS[self as usize]
-    }
-
-    pub fn mnemonic(self) -> &'static str {
-        self.info().mnemonic
-    }
-
     /// The operation a unit's opcode field names; `None` for NOP (0) and undefined codes.
     /// MAC ADD decodes as `add` (never `sub`).
     pub fn from_opcode(unit: Unit, code: u32) -> Option<Op> {
@@ -238,7 +212,10 @@ pub const WORDS_PER_INSTRUCTION: usize = 4;
 /// A paired ILU operation's temp write always lands in this register.
 pub const PAIRED_ILU_TEMP: u8 = 1;
 /// The MAC opcode of ARL, which writes a0 instead of a register.
-pub const MAC_ARL: u8 = 13;
+pub const MAC_ARL: u8 = match OPS[Op::Arl as usize].mac {
+    Some(code) => code,
+    None => panic!("ARL runs on the MAC"),
+};
 
 /// Input register aliases, by register number (`iPos` is `v0`). `v13`..`v15` have none.
 pub static INPUT_NAMES: [&str; 13] = [
@@ -538,7 +515,7 @@ impl Slot {
     }
 }
 
-/// The field table as Markdown, for docs/nv2a.md (a test keeps the page in sync).
+/// The field table as Markdown, for the `fields` region of docs/nv2a.md.
 pub fn markdown_fields() -> String {
     let mut out = String::from("| word | bits | field | meaning |\n|---|---|---|---|\n");
     for (field, l) in FIELDS {
@@ -552,37 +529,6 @@ pub fn markdown_fields() -> String {
     out
 }
 
-/// The operation table as Markdown, for docs/nv2a.md (a test keeps the page in sync).
-pub fn markdown_ops() -> String {
-    let mut out = String::from("| mnemonic | unit and opcode | operands → slots | does |\n|---|---|---|---|\n");
-    for row in OPS {
-        let mut units = Vec::new();
-        if let Some(code) = row.mac {
-            units.push(format!("MAC {code}"));
-        }
-        if let Some(code) = row.ilu {
-            units.push(format!("ILU {code}"));
-        }
-        let dest = match row.dest {
-            DestKind::Register => "dst",
-            DestKind::Address => "a0",
-        };
-        let slots: Vec<String> = if row.mac.is_some() {
-            row.mac_slots.iter().map(|s| s.name().to_string()).collect()
-        } else {
-            vec!["C".to_string()]
-        };
-        out.push_str(&format!(
-            "| `{}` | {} | {dest}, {} | {} |\n",
-            row.mnemonic,
-            units.join(", "),
-            slots.join(", "),
-            row.semantics
-        ));
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -592,7 +538,10 @@ mod tests {
         for (i, row) in OPS.iter().enumerate() {
             assert_eq!(row.op as usize, i);
             assert_eq!(Op::from_mnemonic(row.mnemonic), Some(row.op));
-            assert_eq!(Op::from_mnemonic(&row.mnemonic.to_ascii_uppercase()), Some(row.op));
+            assert_eq!(
+                Op::from_mnemonic_ignore_case(&row.mnemonic.to_ascii_uppercase()),
+                Some(row.op)
+            );
             assert!(row.mac.is_some() || row.ilu.is_some());
         }
         for code in 1..=13 {
@@ -601,9 +550,10 @@ mod tests {
         for code in 1..=7 {
             assert!(Op::from_opcode(Unit::Ilu, code).is_some(), "ILU {code}");
         }
-        assert_eq!(Op::from_mnemonic("Dp4"), Some(Op::Dp4));
-        assert_eq!(Op::from_mnemonic("dp4x"), None);
-        assert_eq!(Op::from_mnemonic("a_very_long_name"), None);
+        assert_eq!(Op::from_mnemonic_ignore_case("Dp4"), Some(Op::Dp4));
+        assert_eq!(Op::from_mnemonic_ignore_case("dp4x"), None);
+        assert_eq!(Op::from_mnemonic_ignore_case("a_very_long_name"), None);
+        assert_eq!(MAC_ARL, 13);
         assert_eq!(Op::from_opcode(Unit::Mac, 3), Some(Op::Add));
         assert_eq!(Op::from_opcode(Unit::Mac, 14), None);
         assert_eq!(Op::from_opcode(Unit::Ilu, 0), None);
@@ -667,12 +617,10 @@ mod tests {
 
     #[test]
     fn the_documentation_shows_these_tables() {
-        let page = include_str!("../../../docs/nv2a.md");
-        for table in [markdown_fields(), markdown_ops()] {
-            assert!(
-                page.contains(&table),
-                "docs/nv2a.md is out of date; it should contain:\n{table}"
-            );
+        let page = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/nv2a.md");
+        let regions = [("ops", Op::markdown()), ("fields", markdown_fields())];
+        if let Err(message) = polyasm_core::table::check_doc_regions(&page, &regions) {
+            panic!("{message}");
         }
     }
 }

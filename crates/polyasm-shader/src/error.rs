@@ -5,11 +5,11 @@ use polyasm_core::explain::CodeInfo;
 use polyasm_core::text::count;
 use polyasm_core::{Diagnostic, Severity, Span};
 
+use crate::ops::signature;
 use crate::ops::{
-    Dialect, INSTRUCTION_BYTES, MAX_INSTRUCTIONS, MEMORY_CELLS, Op, Reg, SCALARS, Type, UnpackError, V2_SCALARS,
-    V2_VECTORS, VECTORS,
+    Dialect, INSTRUCTION_BYTES, MAX_INSTRUCTIONS, MEMORY_CELLS, OPS, Op, Reg, SCALARS, Selector, Type, UnpackError,
+    V2_SCALARS, V2_VECTORS, VECTORS,
 };
-use crate::print::signature;
 
 /// Why a register name names no register.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -711,9 +711,13 @@ impl ShError {
 }
 
 /// `getComponent` for `getComponent4` (in any case): a component number past 3 of a
-/// component family.
+/// component family (the names of the forms that take the component from a register).
 fn component_past_three(name: &str) -> Option<&'static str> {
-    ["getComponent", "setComponent"].into_iter().find(|family| {
+    let mut families = OPS
+        .iter()
+        .filter(|row| matches!(row.selector, Selector::ComponentAt(_)))
+        .map(|row| row.mnemonic);
+    families.find(|family| {
         name.get(..family.len())
             .is_some_and(|prefix| prefix.eq_ignore_ascii_case(family))
             .then(|| &name[family.len()..])
@@ -757,24 +761,16 @@ fn vectors(dialect: Dialect) -> String {
 
 /// What `form`, a form only `dialect` has, is written as in the other dialect.
 fn in_the_other_dialect(form: &str, dialect: Dialect) -> String {
+    if let Some(elsewhere) = Op::from_mnemonic(form).and_then(|op| op.info().elsewhere) {
+        return elsewhere.to_string();
+    }
     let other = dialect.other().name();
     match (dialect, form) {
-        (Dialect::V1, "getComponent0" | "getComponent1" | "getComponent2" | "getComponent3") => {
-            format!("{other}'s `getComponent(vA, sA, sB)` takes the component from a register (`z` for 0)")
-        }
-        (Dialect::V1, "setComponent0" | "setComponent1" | "setComponent2" | "setComponent3") => {
-            format!("{other}'s `setComponent(vA, sA, sB)` takes the component from a register (`z` for 0)")
-        }
         (Dialect::V1, _) => format!(
             "{other} has the scalars {} and the vectors {}",
             scalars(Dialect::V2),
             vectors(Dialect::V2)
         ),
-        (Dialect::V2, "getComponent" | "setComponent") => {
-            format!("{other} writes the component in the name: `{form}0` to `{form}3`")
-        }
-        (Dialect::V2, "sign") => format!("{other} has no `sign`"),
-        (Dialect::V2, "readMemory" | "writeMemory") => format!("{other} has no memory: keep values in registers"),
         (Dialect::V2, "z") => format!("in {other}, load 0 into a register of your own"),
         (Dialect::V2, _) => format!("{other} has no `{form}`"),
     }

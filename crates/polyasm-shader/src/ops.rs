@@ -1,5 +1,7 @@
 //! The shader-asm instruction table: the single source of truth for mnemonics, operand types,
-//! opcodes and semantics. The parser, encoder, decoder, printer, renderers and docs read it.
+//! opcodes and semantics, one [`polyasm_core::table!`] row per instruction. The parser,
+//! encoder, decoder, printer, renderers and docs (the `ops` regions of docs/shader.md and
+//! docs/formats/shader-bytecode.md) read it.
 //!
 //! An instruction is two little-endian `u32` words:
 //!
@@ -291,44 +293,6 @@ pub enum Selector {
     CellAt(usize),
 }
 
-/// An opcode: its value is its field in the bytecode.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum Op {
-    Add = 0,
-    Multiply = 1,
-    Negate = 2,
-    Reciprocal = 3,
-    Move = 4,
-    GetComponent0 = 5,
-    GetComponent1 = 6,
-    GetComponent2 = 7,
-    GetComponent3 = 8,
-    SetComponent0 = 9,
-    SetComponent1 = 10,
-    SetComponent2 = 11,
-    SetComponent3 = 12,
-    Load = 13,
-    GetComponent = 14,
-    SetComponent = 15,
-    Sign = 16,
-    ReadMemory = 17,
-    WriteMemory = 18,
-}
-
-/// One row of the table.
-#[derive(Clone, Copy, Debug)]
-pub struct OpInfo {
-    pub op: Op,
-    pub mnemonic: &'static str,
-    pub operands: &'static [Operand],
-    /// What it does, for docs and `--help`-like listings.
-    pub summary: &'static str,
-    pub dialects: Dialects,
-    /// The component or memory cell it reads or writes.
-    pub selector: Selector,
-}
-
 use Operand::*;
 use Type::*;
 
@@ -344,176 +308,89 @@ const BOTH: Dialects = Dialects::Both;
 const V1: Dialects = Dialects::Only(Dialect::V1);
 const V2: Dialects = Dialects::Only(Dialect::V2);
 
-/// Every instruction, in opcode order.
-pub const OPS: [OpInfo; 19] = [
-    OpInfo {
-        op: Op::Add,
-        mnemonic: "add",
-        operands: SSS,
-        summary: "sC = sA + sB",
-        dialects: BOTH,
-        selector: Selector::None,
-    },
-    OpInfo {
-        op: Op::Multiply,
-        mnemonic: "multiply",
-        operands: SSS,
-        summary: "sC = sA * sB",
-        dialects: BOTH,
-        selector: Selector::None,
-    },
-    OpInfo {
-        op: Op::Negate,
-        mnemonic: "negate",
-        operands: SS,
-        summary: "sB = -sA",
-        dialects: BOTH,
-        selector: Selector::None,
-    },
-    OpInfo {
-        op: Op::Reciprocal,
-        mnemonic: "reciprocal",
-        operands: SS,
-        summary: "sB = 1 / sA (1 / 0 = inf)",
-        dialects: BOTH,
-        selector: Selector::None,
-    },
-    OpInfo {
-        op: Op::Move,
-        mnemonic: "move",
-        operands: SS,
-        summary: "sB = sA",
-        dialects: BOTH,
-        selector: Selector::None,
-    },
-    OpInfo {
-        op: Op::GetComponent0,
-        mnemonic: "getComponent0",
-        operands: GET,
-        summary: "sA = vA.x",
-        dialects: V1,
-        selector: Selector::Component(0),
-    },
-    OpInfo {
-        op: Op::GetComponent1,
-        mnemonic: "getComponent1",
-        operands: GET,
-        summary: "sA = vA.y",
-        dialects: V1,
-        selector: Selector::Component(1),
-    },
-    OpInfo {
-        op: Op::GetComponent2,
-        mnemonic: "getComponent2",
-        operands: GET,
-        summary: "sA = vA.z",
-        dialects: V1,
-        selector: Selector::Component(2),
-    },
-    OpInfo {
-        op: Op::GetComponent3,
-        mnemonic: "getComponent3",
-        operands: GET,
-        summary: "sA = vA.w",
-        dialects: V1,
-        selector: Selector::Component(3),
-    },
-    OpInfo {
-        op: Op::SetComponent0,
-        mnemonic: "setComponent0",
-        operands: SET,
-        summary: "vA.x = sA",
-        dialects: V1,
-        selector: Selector::Component(0),
-    },
-    OpInfo {
-        op: Op::SetComponent1,
-        mnemonic: "setComponent1",
-        operands: SET,
-        summary: "vA.y = sA",
-        dialects: V1,
-        selector: Selector::Component(1),
-    },
-    OpInfo {
-        op: Op::SetComponent2,
-        mnemonic: "setComponent2",
-        operands: SET,
-        summary: "vA.z = sA",
-        dialects: V1,
-        selector: Selector::Component(2),
-    },
-    OpInfo {
-        op: Op::SetComponent3,
-        mnemonic: "setComponent3",
-        operands: SET,
-        summary: "vA.w = sA",
-        dialects: V1,
-        selector: Selector::Component(3),
-    },
-    OpInfo {
-        op: Op::Load,
-        mnemonic: "load",
-        operands: &[Write(Scalar), Number],
-        summary: "sA = the number (v2: a whole number, 0 to 16777215)",
-        dialects: BOTH,
-        selector: Selector::None,
-    },
-    OpInfo {
-        op: Op::GetComponent,
-        mnemonic: "getComponent",
-        operands: GET_AT,
-        summary: "sA = component floor(sB) of vA; 0 when sB is outside [0, 4)",
-        dialects: V2,
-        selector: Selector::ComponentAt(2),
-    },
-    OpInfo {
-        op: Op::SetComponent,
-        mnemonic: "setComponent",
-        operands: SET_AT,
-        summary: "component floor(sB) of vA = sA; nothing when sB is outside [0, 4)",
-        dialects: V2,
-        selector: Selector::ComponentAt(2),
-    },
-    OpInfo {
-        op: Op::Sign,
-        mnemonic: "sign",
-        operands: SS,
-        summary: "sB = 1 if sA > 0, -1 if sA < 0, else 0 (NaN too)",
-        dialects: V2,
-        selector: Selector::None,
-    },
-    OpInfo {
-        op: Op::ReadMemory,
-        mnemonic: "readMemory",
-        operands: READ_CELL,
-        summary: "sA = memory cell floor(sB); 0 when sB is outside [0, 64)",
-        dialects: V2,
-        selector: Selector::CellAt(1),
-    },
-    OpInfo {
-        op: Op::WriteMemory,
-        mnemonic: "writeMemory",
-        operands: WRITE_CELL,
-        summary: "memory cell floor(sB) = sA; nothing when sB is outside [0, 64)",
-        dialects: V2,
-        selector: Selector::CellAt(1),
-    },
-];
+const GET_IN_V2: Option<&str> = Some("v2's `getComponent(vA, sA, sB)` takes the component from a register (`z` for 0)");
+const SET_IN_V2: Option<&str> = Some("v2's `setComponent(vA, sA, sB)` takes the component from a register (`z` for 0)");
+const NO_MEMORY_IN_V1: Option<&str> = Some("v1 has no memory: keep values in registers");
+
+polyasm_core::table! {
+    /// An opcode: its value is its field in the bytecode.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    #[repr(u8)]
+    pub enum Op;
+    /// One row of the table.
+    #[derive(Clone, Copy, Debug)]
+    pub struct OpInfo {
+        operands: &'static [Operand],
+        dialects: Dialects,
+        /// The component or memory cell it reads or writes.
+        selector: Selector,
+        /// For a form only one dialect has, what the other dialect writes instead.
+        elsewhere: Option<&'static str>,
+    }
+    /// Every instruction, in opcode order.
+    pub static OPS;
+    rows {
+        Add "add" { operands: SSS, dialects: BOTH, selector: Selector::None, elsewhere: None } "sC = sA + sB";
+        Multiply "multiply" { operands: SSS, dialects: BOTH, selector: Selector::None, elsewhere: None } "sC = sA * sB";
+        Negate "negate" { operands: SS, dialects: BOTH, selector: Selector::None, elsewhere: None } "sB = -sA";
+        Reciprocal "reciprocal" { operands: SS, dialects: BOTH, selector: Selector::None, elsewhere: None } "sB = 1 / sA (1 / 0 = inf)";
+        Move "move" { operands: SS, dialects: BOTH, selector: Selector::None, elsewhere: None } "sB = sA";
+        GetComponent0 "getComponent0" { operands: GET, dialects: V1, selector: Selector::Component(0), elsewhere: GET_IN_V2 } "sA = vA.x";
+        GetComponent1 "getComponent1" { operands: GET, dialects: V1, selector: Selector::Component(1), elsewhere: GET_IN_V2 } "sA = vA.y";
+        GetComponent2 "getComponent2" { operands: GET, dialects: V1, selector: Selector::Component(2), elsewhere: GET_IN_V2 } "sA = vA.z";
+        GetComponent3 "getComponent3" { operands: GET, dialects: V1, selector: Selector::Component(3), elsewhere: GET_IN_V2 } "sA = vA.w";
+        SetComponent0 "setComponent0" { operands: SET, dialects: V1, selector: Selector::Component(0), elsewhere: SET_IN_V2 } "vA.x = sA";
+        SetComponent1 "setComponent1" { operands: SET, dialects: V1, selector: Selector::Component(1), elsewhere: SET_IN_V2 } "vA.y = sA";
+        SetComponent2 "setComponent2" { operands: SET, dialects: V1, selector: Selector::Component(2), elsewhere: SET_IN_V2 } "vA.z = sA";
+        SetComponent3 "setComponent3" { operands: SET, dialects: V1, selector: Selector::Component(3), elsewhere: SET_IN_V2 } "vA.w = sA";
+        Load "load" { operands: &[Write(Scalar), Number], dialects: BOTH, selector: Selector::None, elsewhere: None } "sA = the number (v2: a whole number, 0 to 16777215)";
+        GetComponent "getComponent" { operands: GET_AT, dialects: V2, selector: Selector::ComponentAt(2), elsewhere: Some("v1 writes the component in the name: `getComponent0` to `getComponent3`") } "sA = component floor(sB) of vA; 0 when sB is outside [0, 4)";
+        SetComponent "setComponent" { operands: SET_AT, dialects: V2, selector: Selector::ComponentAt(2), elsewhere: Some("v1 writes the component in the name: `setComponent0` to `setComponent3`") } "component floor(sB) of vA = sA; nothing when sB is outside [0, 4)";
+        Sign "sign" { operands: SS, dialects: V2, selector: Selector::None, elsewhere: Some("v1 has no `sign`") } "sB = 1 if sA > 0, -1 if sA < 0, else 0 (NaN too)";
+        ReadMemory "readMemory" { operands: READ_CELL, dialects: V2, selector: Selector::CellAt(1), elsewhere: NO_MEMORY_IN_V1 } "sA = memory cell floor(sB); 0 when sB is outside [0, 64)";
+        WriteMemory "writeMemory" { operands: WRITE_CELL, dialects: V2, selector: Selector::CellAt(1), elsewhere: NO_MEMORY_IN_V1 } "memory cell floor(sB) = sA; nothing when sB is outside [0, 64)";
+    }
+    markdown {
+        "instruction" => |row| format!("`{}`", signature(row.op)),
+        "opcode" => |row| (row.op as u8).to_string(),
+        "dialects" => |row| row.dialects.names().to_string(),
+        "does" => |row| row.doc.to_string(),
+    }
+}
+
+/// The placeholder of each operand, as the language's specification writes them: scalars
+/// `sA`, `sB`, `sC` and vectors `vA` in order of appearance, `number` for `load`'s literal.
+fn placeholders(op: Op) -> Vec<String> {
+    let (mut scalars, mut vectors) = (0u8, 0u8);
+    let mut next = |ty: Type| {
+        let (prefix, n) = match ty {
+            Type::Scalar => ("s", &mut scalars),
+            Type::Vector => ("v", &mut vectors),
+        };
+        let name = format!("{prefix}{}", char::from(b'A' + *n));
+        *n += 1;
+        name
+    };
+    op.info()
+        .operands
+        .iter()
+        .map(|operand| match operand {
+            Operand::Read(ty) | Operand::Write(ty) => next(*ty),
+            Operand::WriteComponent => next(Type::Vector),
+            Operand::Number => "number".to_string(),
+        })
+        .collect()
+}
+
+/// The instruction's signature: `add(sA, sB, sC)`, `load(sA, number)`.
+pub fn signature(op: Op) -> String {
+    format!("{}({})", op.info().mnemonic, placeholders(op).join(", "))
+}
 
 impl Op {
-    /// The op's row of [`OPS`].
-    pub fn info(self) -> &'static OpInfo {
-        &OPS[self as usize]
-    }
-
     /// The op with this opcode.
     pub fn from_code(code: u8) -> Option<Op> {
         OPS.get(usize::from(code)).map(|info| info.op)
-    }
-
-    /// The op with this mnemonic in either dialect (case-sensitive, as in the spec).
-    pub fn from_mnemonic(name: &str) -> Option<Op> {
-        OPS.iter().find(|info| info.mnemonic == name).map(|info| info.op)
     }
 
     /// For `getComponentN`/`setComponentN`, N.
@@ -636,4 +513,35 @@ pub enum UnpackError {
     Unused { index: usize },
     /// An op other than `load` has a constant.
     Constant,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signatures_follow_the_specification() {
+        assert_eq!(signature(Op::Add), "add(sA, sB, sC)");
+        assert_eq!(signature(Op::GetComponent2), "getComponent2(vA, sA)");
+        assert_eq!(signature(Op::SetComponent0), "setComponent0(vA, sA)");
+        assert_eq!(signature(Op::Load), "load(sA, number)");
+    }
+
+    #[test]
+    fn rows_are_in_opcode_order_and_names_find_their_rows() {
+        for (code, row) in OPS.iter().enumerate() {
+            assert_eq!(row.op as usize, code);
+            assert_eq!(Op::from_code(code as u8), Some(row.op));
+            assert_eq!(Op::from_mnemonic(row.mnemonic), Some(row.op));
+        }
+        assert_eq!(Op::from_code(OPS.len() as u8), None);
+        assert_eq!(Op::from_mnemonic("getcomponent0"), None);
+        for row in &OPS {
+            match (row.dialects.only(), row.elsewhere) {
+                (None, None) => {}
+                (Some(only), Some(text)) => assert!(text.starts_with(only.other().name()), "{text}"),
+                (only, text) => panic!("`{}` is {only:?}'s and says {text:?} of the other", row.mnemonic),
+            }
+        }
+    }
 }

@@ -4,38 +4,7 @@
 
 use std::fmt::Write;
 
-use crate::ops::{
-    FIRST_VECTOR, Instr, OPS, Op, Operand, Reg, SCALARS, SPECIALS, Type, V2_SCALARS, V2_VECTORS, VECTORS,
-};
-
-/// The placeholder of each operand, as the language's specification writes them: scalars
-/// `sA`, `sB`, `sC` and vectors `vA` in order of appearance, `number` for `load`'s literal.
-fn placeholders(op: Op) -> Vec<String> {
-    let (mut scalars, mut vectors) = (0u8, 0u8);
-    let mut next = |ty: Type| {
-        let (prefix, n) = match ty {
-            Type::Scalar => ("s", &mut scalars),
-            Type::Vector => ("v", &mut vectors),
-        };
-        let name = format!("{prefix}{}", char::from(b'A' + *n));
-        *n += 1;
-        name
-    };
-    op.info()
-        .operands
-        .iter()
-        .map(|operand| match operand {
-            Operand::Read(ty) | Operand::Write(ty) => next(*ty),
-            Operand::WriteComponent => next(Type::Vector),
-            Operand::Number => "number".to_string(),
-        })
-        .collect()
-}
-
-/// The instruction's signature: `add(sA, sB, sC)`, `load(sA, number)`.
-pub fn signature(op: Op) -> String {
-    format!("{}({})", op.info().mnemonic, placeholders(op).join(", "))
-}
+use crate::ops::{FIRST_VECTOR, Instr, Operand, Reg, SCALARS, SPECIALS, V2_SCALARS, V2_VECTORS, VECTORS};
 
 /// `load`'s constant as the shortest decimal text that reads back as the same float: plain
 /// for magnitudes from 0.0001 up to 1e16, with an exponent otherwise (`1e-45`,
@@ -82,23 +51,8 @@ pub fn print_program(instrs: &[Instr]) -> String {
     out
 }
 
-/// The instruction table as Markdown, for docs/shader.md and docs/formats/shader-bytecode.md.
-pub fn markdown_instructions() -> String {
-    let mut out = String::from("| instruction | opcode | dialects | does |\n|---|---|---|---|\n");
-    for info in &OPS {
-        let _ = writeln!(
-            out,
-            "| `{}` | {} | {} | {} |",
-            signature(info.op),
-            info.op as u8,
-            info.dialects.names(),
-            info.summary
-        );
-    }
-    out
-}
-
-/// The register table as Markdown, for docs/shader.md and docs/formats/shader-bytecode.md.
+/// The register table as Markdown, for the `registers` region of docs/shader.md and
+/// docs/formats/shader-bytecode.md.
 pub fn markdown_registers() -> String {
     let mut out = String::from("| register | number | type | dialects | holds |\n|---|---|---|---|---|\n");
     let range = |first: u8, count: u8| {
@@ -144,14 +98,7 @@ pub fn markdown_registers() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn signatures_follow_the_specification() {
-        assert_eq!(signature(Op::Add), "add(sA, sB, sC)");
-        assert_eq!(signature(Op::GetComponent2), "getComponent2(vA, sA)");
-        assert_eq!(signature(Op::SetComponent0), "setComponent0(vA, sA)");
-        assert_eq!(signature(Op::Load), "load(sA, number)");
-    }
+    use crate::ops::Op;
 
     #[test]
     fn numbers_print_short_and_exact() {

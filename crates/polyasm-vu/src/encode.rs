@@ -7,7 +7,7 @@ use polyasm_core::text::{parse_int_literal, suggest};
 use polyasm_core::{Object, Outcome, SourceId, Span};
 
 use crate::error::{Found, SwizzleProblem, VuError};
-use crate::ops::{DIRECTIVES, MAX_WORDS, OPS, OUTPUTS, Op, OperandKind, REGISTERS, field};
+use crate::ops::{DIRECTIVES, MAX_WORDS, OUTPUTS, Op, OperandKind, REGISTERS, field};
 use crate::parser::{Head, Operand, OperandText, Statement};
 
 /// One VU instruction with its fields decoded.
@@ -131,7 +131,7 @@ impl Encoder {
             self.errors.push(VuError::UnknownMnemonic {
                 span: self.span(statement.head_span.clone()),
                 name: name.to_string(),
-                suggestion: suggest(name, OPS.iter().map(|row| row.mnemonic)),
+                suggestion: Op::suggest(name),
             });
             return None;
         };

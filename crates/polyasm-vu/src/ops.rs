@@ -1,5 +1,6 @@
 //! The Dreambox VU instruction table: the single source of truth for mnemonics, operands,
-//! opcodes and semantics. The parser, encoder, decoder, printer, emulator and docs read it.
+//! opcodes and semantics, one [`polyasm_core::table!`] row per operation. The parser,
+//! encoder, decoder, printer, emulator and docs (the `ops` region of docs/vu.md) read it.
 //!
 //! Word layout (little-endian `u32`):
 //!
@@ -82,110 +83,81 @@ pub const MAX_WORDS: usize = 64;
 /// The output slots in `st`, by slot number.
 pub const OUTPUTS: [&str; 4] = ["pos", "tex", "col", "ocol"];
 
-/// One row of the table.
-#[derive(Debug)]
-pub struct OpInfo {
-    pub op: Op,
-    pub mnemonic: &'static str,
-    pub opcode: u8,
-    /// Operand i goes to field i: dst, src, swizzle, mask.
-    pub operands: &'static [OperandKind],
-    /// What the instruction does, in the emulator's terms.
-    pub semantics: &'static str,
+use OperandKind::{ConstSlot, InputSlot, Mask, Output, Register, Swizzle};
+
+polyasm_core::table! {
+    /// A VU operation.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum Op;
+    /// One row of the table.
+    #[derive(Debug)]
+    pub struct OpInfo {
+        /// The 6-bit opcode.
+        opcode: u8,
+        /// Operand i goes to field i: dst, src, swizzle, mask.
+        operands: &'static [OperandKind],
+    }
+    /// Every operation, in [`Op`] order.
+    pub static OPS;
+    rows {
+        Ld "ld" { opcode: 0, operands: &[Register, InputSlot] } "dst = input[slot]";
+        St "st" { opcode: 1, operands: &[Output, Register] } "output[out] = src";
+        Ldc "ldc" { opcode: 2, operands: &[Register, ConstSlot] } "dst = constant[slot]";
+        Add "add" { opcode: 3, operands: &[Register, Register] } "dst = dst + src";
+        Sub "sub" { opcode: 4, operands: &[Register, Register] } "dst = dst - src";
+        Mul "mul" { opcode: 5, operands: &[Register, Register] } "dst = dst * src (per lane)";
+        Div "div" { opcode: 6, operands: &[Register, Register] } "dst = dst / src (per lane)";
+        Dot "dot" { opcode: 7, operands: &[Register, Register] } "dst = (dot4(dst, src), 0, 0, 0)";
+        Abs "abs" { opcode: 8, operands: &[Register, Register] } "dst = abs(src)";
+        Sign "sign" { opcode: 9, operands: &[Register, Register] } "dst = sign(src): -1, 0 or 1 per lane";
+        Sqrt "sqrt" { opcode: 10, operands: &[Register, Register] } "dst = sqrt(src)";
+        Pow "pow" { opcode: 11, operands: &[Register, Register] } "dst = pow(dst, src)";
+        Exp "exp" { opcode: 12, operands: &[Register, Register] } "dst = exp(src)";
+        Log "log" { opcode: 13, operands: &[Register, Register] } "dst = ln(src)";
+        Min "min" { opcode: 14, operands: &[Register, Register] } "dst = min(dst, src)";
+        Max "max" { opcode: 15, operands: &[Register, Register] } "dst = max(dst, src)";
+        Sin "sin" { opcode: 16, operands: &[Register, Register] } "dst = sin(src)";
+        Cos "cos" { opcode: 17, operands: &[Register, Register] } "dst = cos(src)";
+        Tan "tan" { opcode: 18, operands: &[Register, Register] } "dst = tan(src)";
+        Asin "asin" { opcode: 19, operands: &[Register, Register] } "dst = asin(src)";
+        Acos "acos" { opcode: 20, operands: &[Register, Register] } "dst = acos(src)";
+        Atan "atan" { opcode: 21, operands: &[Register, Register] } "dst = atan(src)";
+        Atan2 "atan2" { opcode: 22, operands: &[Register, Register] } "dst = atan2(dst, src): y = dst, x = src";
+        Shf "shf" { opcode: 23, operands: &[Register, Register, Swizzle, Mask] } "dst.i = src[swizzle.i] where mask bit i is set";
+        Mulm "mulm" { opcode: 24, operands: &[Register, Register] } "dst = [src, src+1, src+2, src+3] * dst (columns)";
+        End "end" { opcode: 63, operands: &[] } "stop";
+    }
+    markdown {
+        "opcode" => |row| format!("{} (`{:#04x}`)", row.opcode, row.opcode),
+        "mnemonic" => |row| format!("`{}`", row.mnemonic),
+        "operands" => |row| match row.operands {
+            [] => "—".to_string(),
+            kinds => format!("`{}`", kinds.iter().map(|k| k.placeholder()).collect::<Vec<_>>().join(" ")),
+        },
+        "does" => |row| row.doc.to_string(),
+    }
 }
 
-macro_rules! vu_ops {
-    ($( $variant:ident = $opcode:literal, $mnemonic:literal, [$($kind:ident),*], $semantics:literal; )*) => {
-        /// A VU operation.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub enum Op { $($variant),* }
-
-        /// Every operation, in [`Op`] order.
-        pub static OPS: &[OpInfo] = &[
-            $(OpInfo {
-                op: Op::$variant,
-                mnemonic: $mnemonic,
-                opcode: $opcode,
-                operands: &[$(OperandKind::$kind),*],
-                semantics: $semantics,
-            }),*
-        ];
-
-        impl Op {
-            /// The operation with this 6-bit opcode; `None` for the no-op opcodes 25–62.
-            pub fn from_opcode(opcode: u32) -> Option<Op> {
-                match opcode {
-                    $($opcode => Some(Op::$variant),)*
-                    _ => None,
-                }
-            }
-        }
-    };
-}
-
-vu_ops! {
-    Ld = 0, "ld", [Register, InputSlot], "dst = input[slot]";
-    St = 1, "st", [Output, Register], "output[out] = src";
-    Ldc = 2, "ldc", [Register, ConstSlot], "dst = constant[slot]";
-    Add = 3, "add", [Register, Register], "dst = dst + src";
-    Sub = 4, "sub", [Register, Register], "dst = dst - src";
-    Mul = 5, "mul", [Register, Register], "dst = dst * src (per lane)";
-    Div = 6, "div", [Register, Register], "dst = dst / src (per lane)";
-    Dot = 7, "dot", [Register, Register], "dst = (dot4(dst, src), 0, 0, 0)";
-    Abs = 8, "abs", [Register, Register], "dst = abs(src)";
-    Sign = 9, "sign", [Register, Register], "dst = sign(src): -1, 0 or 1 per lane";
-    Sqrt = 10, "sqrt", [Register, Register], "dst = sqrt(src)";
-    Pow = 11, "pow", [Register, Register], "dst = pow(dst, src)";
-    Exp = 12, "exp", [Register, Register], "dst = exp(src)";
-    Log = 13, "log", [Register, Register], "dst = ln(src)";
-    Min = 14, "min", [Register, Register], "dst = min(dst, src)";
-    Max = 15, "max", [Register, Register], "dst = max(dst, src)";
-    Sin = 16, "sin", [Register, Register], "dst = sin(src)";
-    Cos = 17, "cos", [Register, Register], "dst = cos(src)";
-    Tan = 18, "tan", [Register, Register], "dst = tan(src)";
-    Asin = 19, "asin", [Register, Register], "dst = asin(src)";
-    Acos = 20, "acos", [Register, Register], "dst = acos(src)";
-    Atan = 21, "atan", [Register, Register], "dst = atan(src)";
-    Atan2 = 22, "atan2", [Register, Register], "dst = atan2(dst, src): y = dst, x = src";
-    Shf = 23, "shf", [Register, Register, Swizzle, Mask], "dst.i = src[swizzle.i] where mask bit i is set";
-    Mulm = 24, "mulm", [Register, Register], "dst = [src, src+1, src+2, src+3] * dst (columns)";
-    End = 63, "end", [], "stop";
-}
+/// The operation of each 6-bit opcode; `None` for the no-op opcodes 25–62.
+static BY_OPCODE: [Option<Op>; 64] = {
+    let mut by_opcode = [None; 64];
+    let mut row = 0;
+    while row < Op::COUNT {
+        assert!(
+            by_opcode[OPS[row].opcode as usize].is_none(),
+            "two VU rows share an opcode"
+        );
+        by_opcode[OPS[row].opcode as usize] = Some(OPS[row].op);
+        row += 1;
+    }
+    by_opcode
+};
 
 impl Op {
-    pub fn info(self) -> &'static OpInfo {
-        &OPS[self as usize]
+    /// The operation with this 6-bit opcode; `None` for the no-op opcodes 25–62.
+    pub fn from_opcode(opcode: u32) -> Option<Op> {
+        BY_OPCODE.get(opcode as usize).copied().flatten()
     }
-
-    pub fn mnemonic(self) -> &'static str {
-        self.info().mnemonic
-    }
-
-    /// Looks a mnemonic up (case-sensitive, as the reference assembler is).
-    pub fn from_mnemonic(name: &str) -> Option<Op> {
-        OPS.iter().find(|row| row.mnemonic == name).map(|row| row.op)
-    }
-}
-
-/// The instruction table as Markdown, for docs/vu.md (a test keeps the page in sync).
-pub fn markdown_table() -> String {
-    let mut out = String::from("| opcode | mnemonic | operands | does |\n|---|---|---|---|\n");
-    for row in OPS {
-        let operands: Vec<&str> = row.operands.iter().map(|k| k.placeholder()).collect();
-        out.push_str(&format!(
-            "| {} (`{:#04x}`) | `{}` | {} | {} |\n",
-            row.opcode,
-            row.opcode,
-            row.mnemonic,
-            if operands.is_empty() {
-                "—".to_string()
-            } else {
-                format!("`{}`", operands.join(" "))
-            },
-            row.semantics
-        ));
-    }
-    out
 }
 
 /// A directive: not an instruction of the VU, but a way to place words.
@@ -248,16 +220,18 @@ mod tests {
             );
         }
         assert_eq!(OPS.len(), 26);
-        assert!((25..63).all(|opcode| Op::from_opcode(opcode).is_none()));
+        assert!(
+            (25..63)
+                .chain([64, u32::MAX])
+                .all(|opcode| Op::from_opcode(opcode).is_none())
+        );
     }
 
     #[test]
     fn the_documentation_shows_this_table() {
-        let page = include_str!("../../../docs/vu.md");
-        let table = markdown_table();
-        assert!(
-            page.contains(&table),
-            "docs/vu.md is out of date; its opcode table should be:\n{table}"
-        );
+        let page = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/vu.md");
+        if let Err(message) = polyasm_core::table::check_doc_regions(&page, &[("ops", Op::markdown())]) {
+            panic!("{message}");
+        }
     }
 }
