@@ -8,8 +8,8 @@ use std::path::Path;
 pub(crate) use polyasm_core::fs::reason as io_reason;
 use polyasm_core::{Diagnostic, SourceMap};
 
+use crate::failure::{Failure, Result};
 use crate::report::Reporter;
-use crate::{Failure, Result};
 
 /// Where the input comes from.
 pub enum Input {
@@ -47,7 +47,7 @@ impl Input {
             Input::Path(path) => read_file(Path::new(path)),
         };
         result.map_err(|e| match e {
-            ReadError::TooLarge => crate::too_large(self.display_name()),
+            ReadError::TooLarge => too_large(self.display_name()),
             ReadError::Io(e) => Diagnostic::error(
                 "PA001",
                 format!("cannot read {}: {}", self.display_name(), io_reason(&e)),
@@ -265,4 +265,9 @@ mod startup {
     #[used]
     #[unsafe(link_section = "__DATA,__mod_init_func")]
     static NOTE_CLOSED_STREAMS: extern "C" fn() = note_closed_streams;
+}
+
+/// PA013: an input that reached the limit of every input while it was read.
+pub fn too_large(name: &str) -> Diagnostic {
+    Diagnostic::error("PA013", format!("{name} is 4 GiB or larger")).with_help("split it into smaller files")
 }

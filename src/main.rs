@@ -1,6 +1,7 @@
 //! The `polyasm` command: parse arguments, read files, call a target, render, write atomically.
 
 mod args;
+mod failure;
 mod io;
 mod report;
 
@@ -20,21 +21,9 @@ use crate::args::{
     AssembleArgs, CheckArgs, Cli, ColorArg, Command, DisasmArgs, ForRun, IncludeArgs, InputFormatArg, OptionsOf,
     RunArgs,
 };
-use crate::io::{Input, Output};
+use crate::failure::{Failure, Result};
+use crate::io::{Input, Output, too_large};
 use crate::report::Reporter;
-
-/// How a command ended: the exit codes of the CLI contract.
-#[derive(Debug)]
-enum Failure {
-    /// Assembly, run or I/O errors (exit 1); already reported.
-    Errors,
-    /// A usage error (exit 2); already reported.
-    Usage,
-    /// A program run by `polyasm run` ended with this exit status (not 0); already reported.
-    Exit(u8),
-}
-
-type Result<T = ()> = std::result::Result<T, Failure>;
 
 /// Turns off Mesa's Vulkan device-selection layer outside a desktop session (no usable
 /// `XDG_RUNTIME_DIR`), where it prints "error: XDG_RUNTIME_DIR is invalid or not set" on every
@@ -238,10 +227,6 @@ fn include_dirs(args: &IncludeArgs, reporter: &Reporter) -> Result<Vec<std::path
         return Err(Failure::Usage);
     }
     Ok(args.include_dirs.iter().map(std::path::PathBuf::from).collect())
-}
-
-fn too_large(name: &str) -> Diagnostic {
-    Diagnostic::error("PA013", format!("{name} is 4 GiB or larger")).with_help("split it into smaller files")
 }
 
 /// The format an output's extension asks for (`-o x.h` is C), among every target's formats, so

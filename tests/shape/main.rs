@@ -22,14 +22,7 @@ const MAX_LINES: usize = 1500;
 
 /// Import cycles that exist today: the crate root's folder and the files of the cycle (one
 /// strongly connected component of the module graph), sorted.
-const CYCLE_EXCEPTIONS: &[(&str, &[&str])] = &[
-    ("src", &["io.rs", "main.rs"]),
-    (
-        "crates/polyasm-nv2a/src",
-        &["decode.rs", "encode.rs", "lib.rs", "print.rs"],
-    ),
-    ("crates/polyasm-shader/src", &["lib.rs", "run.rs"]),
-];
+const CYCLE_EXCEPTIONS: &[(&str, &[&str])] = &[];
 
 /// Source files over [`MAX_LINES`] today.
 const LENGTH_EXCEPTIONS: &[&str] = &[

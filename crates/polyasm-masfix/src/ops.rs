@@ -9,7 +9,6 @@
 //! (`ldamt` is `ld`, modifier `a`, register `m`, operation `t`). In the bytecode an instruction
 //! is two little-endian 16-bit words: the fields ([`pack`]) and the immediate.
 
-
 /// What may follow an instruction base.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Shape {

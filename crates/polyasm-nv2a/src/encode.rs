@@ -7,12 +7,11 @@ use polyasm_core::front::{Bounded, HasSpan, TextRange, span_from};
 use polyasm_core::text::{NameMap, SuggestionBudget, parse_int_literal, suggest};
 use polyasm_core::{Object, Outcome, Source as SourceFile, SourceId, Span, Symbol};
 
-use crate::MAX_PAIRED;
 use crate::error::{CONSTANT_RANGE, Nv2aError, constant_name};
 use crate::ops::{
-    CONSTANTS, DestKind, Field, INPUT_NAMES, INPUTS, InputSlot, MAX_INSTRUCTIONS, Mux, OUTPUTS, Op, OpInfo, OutputInfo,
-    PAIRED_ILU_TEMP, R12, Slot, UNIFORM_KINDS, UniformKind, Unit, WORDS_PER_INSTRUCTION, WRITABLE_TEMPS, mask_bit,
-    output_by_name, pack_swizzle,
+    CONSTANTS, DestKind, Field, INPUT_NAMES, INPUTS, InputSlot, MAX_INSTRUCTIONS, MAX_PAIRED, Mux, OUTPUTS, Op, OpInfo,
+    OutputInfo, PAIRED_ILU_TEMP, R12, Slot, UNIFORM_KINDS, UniformKind, Unit, WORDS_PER_INSTRUCTION, WRITABLE_TEMPS,
+    mask_bit, output_by_name, pack_swizzle,
 };
 use crate::parser::{Index, Operand, Operation as ParsedOperation, Reg, Statement};
 

@@ -23,13 +23,10 @@ use polyasm_core::{CodeInfo, Diagnostic, Object, Outcome, SourceId, SourceMap, S
 
 pub use encode::{AssembleOptions, Operation};
 pub use exec::{ExecOptions, Outputs, Program, ProgramError, Vec4};
-pub use ops::Slot;
+pub use ops::{MAX_PAIRED, Slot};
 
 use crate::error::Nv2aError;
 use crate::lexer::Lexer;
-
-/// The most operations one instruction pairs.
-pub const MAX_PAIRED: usize = 3;
 
 /// Assembles source `file` of `sources`.
 ///

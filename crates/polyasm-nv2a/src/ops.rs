@@ -6,6 +6,9 @@
 //! An instruction is four little-endian `u32` words `d0..d3`; `d0` is always 0. Fields are
 //! listed in [`FIELDS`] with their word, first bit and width.
 
+/// The most operations one instruction pairs.
+pub const MAX_PAIRED: usize = 3;
+
 /// A processing unit of the vertex engine. One instruction drives both: the MAC (vector) unit
 /// and the ILU (scalar/special function) unit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

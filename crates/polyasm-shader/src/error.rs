@@ -941,3 +941,8 @@ impl BytecodeError {
         }
     }
 }
+
+/// Bytecode that [`crate::decode::read`] refuses, as diagnostics about the input called `name`.
+pub(crate) fn bad_bytecode(name: &str, errors: &[BytecodeError]) -> Vec<Diagnostic> {
+    errors.iter().map(|e| e.to_diagnostic(name)).collect()
+}

@@ -186,11 +186,6 @@ static INFO: TargetInfo = TargetInfo {
     program_limit: None,
 };
 
-/// Bytecode that [`decode::read`] refuses, as diagnostics about the input called `name`.
-pub(crate) fn bad_bytecode(name: &str, errors: &[error::BytecodeError]) -> Vec<Diagnostic> {
-    errors.iter().map(|e| e.to_diagnostic(name)).collect()
-}
-
 impl Target for ShaderTarget {
     fn info(&self) -> &TargetInfo {
         &INFO
@@ -250,7 +245,7 @@ impl Target for ShaderTarget {
                 object.bytes = bytes.to_vec();
                 Outcome::ok(object)
             }
-            Err(errors) => Outcome::failed(bad_bytecode(name, &errors)),
+            Err(errors) => Outcome::failed(error::bad_bytecode(name, &errors)),
         })
     }
 
@@ -267,7 +262,7 @@ impl Target for ShaderTarget {
         };
         match decode::read(&bytes) {
             Ok(instrs) => Outcome::ok(print::print_program(&instrs)),
-            Err(errors) => Outcome::failed(bad_bytecode(input.name, &errors)),
+            Err(errors) => Outcome::failed(error::bad_bytecode(input.name, &errors)),
         }
     }
 }

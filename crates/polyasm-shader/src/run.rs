@@ -237,7 +237,7 @@ pub fn run_object(object: &Object, options: &TargetOptions, io: &mut RunIo) -> R
     let settings = run_settings(options)?;
     let program = match crate::decode::read(&object.bytes) {
         Ok(program) => program,
-        Err(errors) => return Ok(Outcome::failed(crate::bad_bytecode("the program", &errors))),
+        Err(errors) => return Ok(Outcome::failed(crate::error::bad_bytecode("the program", &errors))),
     };
     if let Some((frames, fps)) = settings.animation {
         return animate(&program, &settings, frames, fps, io);
