@@ -1,7 +1,8 @@
 //! polyasm-core: everything dialect-agnostic.
 //!
 //! - [`source`]: files, the [`SourceMap`] and byte [`Span`]s.
-//! - [`diagnostic`]: the one [`Diagnostic`] type, with stable codes ([`explain`]).
+//! - [`diagnostic`]: the one [`Diagnostic`] type, with stable codes ([`explain`]), each declared
+//!   once with [`codes!`] ([`codes`](mod@codes)).
 //! - [`render`]: human (ariadne), short and JSON renderers.
 //! - [`object`] and [`output`]: assembled words and the writers for every output format.
 //! - [`target`]: the [`Target`] trait each dialect implements, and the [`Registry`].
@@ -21,6 +22,7 @@
 //! assert_eq!(text, "demo.vu:1:1: error[VU002]: unknown mnemonic `lod`\n");
 //! ```
 
+pub mod codes;
 pub mod diagnostic;
 pub mod explain;
 pub mod front;

@@ -1,6 +1,7 @@
 //! Small text helpers every dialect's lexer and encoder share.
 
 use crate::diagnostic::Diagnostic;
+use crate::explain::Code;
 use crate::source::{SourceMap, Span};
 
 /// Why an integer literal could not be read.
@@ -183,7 +184,7 @@ fn undecodable(
             "sources are UTF-8 text: save the file as UTF-8 (it may be in a legacy encoding such as Latin-1), or remove the byte"
         }
     };
-    let diagnostic = Diagnostic::error("PA002", format!("{name} is not UTF-8 text")).with_help(help);
+    let diagnostic = Diagnostic::error(Code::InputNotUtf8, format!("{name} is not UTF-8 text")).with_help(help);
     let line_end = bytes[offset..]
         .iter()
         .take(NOT_UTF8_SHOWN)
