@@ -632,7 +632,7 @@ impl Target for MasfixTarget {
     }
 
     fn codes(&self) -> &'static [CodeInfo] {
-        error::CODES
+        error::Code::table()
     }
 
     fn assemble_options(&self) -> &'static [OptionSpec] {
