@@ -25,7 +25,7 @@ use polyasm_core::text::SuggestionBudget;
 use polyasm_core::{SourceMap, Span};
 
 use crate::encode::Assembled;
-use crate::error::MxError;
+use crate::error::{Code, MxError};
 use crate::found::Found;
 use crate::lexer::{NO_EXPANSION, SOURCE_TEXT, Tok, Token};
 
@@ -1346,7 +1346,10 @@ impl<'c> Expander<'c> {
             crate::encode_tokens(code, &text_of, text_len, Found::everything())
         };
         let mut errors = errors.into_errors();
-        let only_labels_missing = !errors.is_empty() && errors.iter().all(|(e, _)| e.code() == "MX033");
+        let only_labels_missing = !errors.is_empty()
+            && errors
+                .iter()
+                .all(|(e, _)| e.masfix_code() == Some(Code::UndefinedLabel));
         if assembled.is_none() && only_labels_missing {
             let program = self.program_so_far(out, scope);
             if !program.is_empty() && !self.spend_many(code.len() + program.len(), at, scope) {
