@@ -11,14 +11,14 @@ use polyasm_core::output::{OutputContext, write_listing};
 use polyasm_core::render::{ErrorFormat, render};
 use polyasm_core::{CodeInfo, Explain, SourceMap};
 use polyasm_lima::encode::assemble_proposed;
-use polyasm_lima::error::CODES;
+use polyasm_lima::error::Code;
 
 /// The dialect's codes, for the renderer and for the severity check.
 struct Codes;
 
 impl Explain for Codes {
     fn explain(&self, code: &str) -> Option<&'static CodeInfo> {
-        polyasm_core::explain::find(CODES, code)
+        polyasm_core::explain::find(Code::table(), code)
     }
 }
 
