@@ -7,6 +7,7 @@ use std::ffi::{OsStr, OsString};
 use clap::builder::{NonEmptyStringValueParser, PossibleValue, TypedValueParser};
 use clap::{Arg, ArgAction, ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use polyasm_core::Diagnostic;
+use polyasm_core::explain::Code;
 use polyasm_core::target::{OptionSpec, Target, TargetOptions};
 
 use polyasm::registry;
@@ -308,7 +309,7 @@ pub fn non_utf8_argument(args: &[OsString]) -> Option<Diagnostic> {
     let bad = args.iter().skip(1).find(|arg| arg.to_str().is_none())?;
     Some(
         Diagnostic::error(
-            "PA015",
+            Code::InvalidArguments,
             format!("the argument `{}` is not UTF-8 text", escape_non_utf8(bad)),
         )
         .with_note("polyasm reads its arguments, file names included, as UTF-8 text")

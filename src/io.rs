@@ -5,6 +5,7 @@
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 
+use polyasm_core::explain::Code;
 pub(crate) use polyasm_core::fs::reason as io_reason;
 use polyasm_core::{Diagnostic, SourceMap};
 
@@ -41,7 +42,10 @@ impl Input {
         let result = match self {
             Input::Stdin if startup::STDIN_CLOSED.load(std::sync::atomic::Ordering::Relaxed) => {
                 // The runtime put `/dev/null` in its place, which would read as an empty program.
-                return Err(Diagnostic::error("PA001", "cannot read <stdin>: it is closed"));
+                return Err(Diagnostic::error(
+                    Code::CannotReadInput,
+                    "cannot read <stdin>: it is closed",
+                ));
             }
             Input::Stdin => read_bounded(std::io::stdin().lock(), MAX_INPUT_LEN, stdin_file_len()),
             Input::Path(path) => read_file(Path::new(path)),
@@ -49,7 +53,7 @@ impl Input {
         result.map_err(|e| match e {
             ReadError::TooLarge => too_large(self.display_name()),
             ReadError::Io(e) => Diagnostic::error(
-                "PA001",
+                Code::CannotReadInput,
                 format!("cannot read {}: {}", self.display_name(), io_reason(&e)),
             ),
         })
@@ -114,7 +118,10 @@ impl Output {
     /// [`Output::check_binary`] with its own help line.
     pub fn check_binary_with(&self, binary: bool, help: &str, reporter: &Reporter) -> Result {
         if binary && matches!(self, Output::Stdout) && std::io::stdout().is_terminal() {
-            reporter.usage(Diagnostic::error("PA007", "refusing to write binary output to a terminal").with_help(help));
+            reporter.usage(
+                Diagnostic::error(Code::BinaryToTerminal, "refusing to write binary output to a terminal")
+                    .with_help(help),
+            );
             return Err(Failure::Usage);
         }
         Ok(())
@@ -139,7 +146,7 @@ impl Output {
                 format!("the output `{output}` is the input `{input}`")
             };
             reporter.usage(
-                Diagnostic::error("PA014", message)
+                Diagnostic::error(Code::OutputIsInput, message)
                     .with_note("writing it would destroy the input; nothing was written")
                     .with_help("choose another output path with `-o`"),
             );
@@ -164,10 +171,13 @@ impl Output {
         let Some((name, directive)) = included else {
             return Ok(());
         };
-        let diagnostic = Diagnostic::error("PA014", format!("the output `{output}` is the included file `{name}`"))
-            .with_primary(directive, "included here")
-            .with_note("writing it would destroy that file; nothing was written")
-            .with_help("choose another output path with `-o`");
+        let diagnostic = Diagnostic::error(
+            Code::OutputIsInput,
+            format!("the output `{output}` is the included file `{name}`"),
+        )
+        .with_primary(directive, "included here")
+        .with_note("writing it would destroy that file; nothing was written")
+        .with_help("choose another output path with `-o`");
         reporter.emit(vec![diagnostic], sources);
         Err(Failure::Usage)
     }
@@ -175,8 +185,11 @@ impl Output {
     /// PA003: writing this output failed for `reason`; a file is left as it was.
     pub fn write_failed(&self, reason: &str) -> Diagnostic {
         match self {
-            Output::Stdout => Diagnostic::error("PA003", format!("cannot write standard output: {reason}")),
-            Output::Path(path) => Diagnostic::error("PA003", format!("cannot write {path}: {reason}"))
+            Output::Stdout => Diagnostic::error(
+                Code::CannotWriteOutput,
+                format!("cannot write standard output: {reason}"),
+            ),
+            Output::Path(path) => Diagnostic::error(Code::CannotWriteOutput, format!("cannot write {path}: {reason}"))
                 .with_note("the destination was left as it was"),
         }
     }
@@ -269,5 +282,5 @@ mod startup {
 
 /// PA013: an input that reached the limit of every input while it was read.
 pub fn too_large(name: &str) -> Diagnostic {
-    Diagnostic::error("PA013", format!("{name} is 4 GiB or larger")).with_help("split it into smaller files")
+    Diagnostic::error(Code::FileTooLarge, format!("{name} is 4 GiB or larger")).with_help("split it into smaller files")
 }

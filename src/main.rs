@@ -12,6 +12,7 @@ use std::process::ExitCode;
 use clap::{CommandFactory, Parser};
 use polyasm::registry;
 use polyasm_core::diagnostic::within_limit;
+use polyasm_core::explain::Code;
 use polyasm_core::output::{self, OutputContext};
 use polyasm_core::stream::{RunIo, UnreadableInput};
 use polyasm_core::target::{DisasmInput, InputEncoding, OptionSpec, TargetOptions};
@@ -58,12 +59,15 @@ fn main() -> ExitCode {
     let mut reporter = match Reporter::new(&cli.global) {
         Ok(r) => r,
         Err(message) => {
-            Reporter::plain(cli.global.error_format, cli.global.color).usage(Diagnostic::error("PA011", message));
+            Reporter::plain(cli.global.error_format, cli.global.color)
+                .usage(Diagnostic::error(Code::InvalidWarningOption, message));
             return ExitCode::from(2);
         }
     };
     if let Err(message) = reporter.warnings.check_codes(|code| registry().is_warning(code)) {
-        reporter.usage(Diagnostic::error("PA011", message).with_help("`polyasm explain` lists every code"));
+        reporter.usage(
+            Diagnostic::error(Code::InvalidWarningOption, message).with_help("`polyasm explain` lists every code"),
+        );
         return ExitCode::from(2);
     }
     let result = match cli.command {
@@ -148,7 +152,7 @@ fn diagnostic_from_clap(text: &str) -> Diagnostic {
             message = format!("{message} {}", items.join(", "));
         }
     }
-    let mut diagnostic = Diagnostic::error("PA015", message);
+    let mut diagnostic = Diagnostic::error(Code::InvalidArguments, message);
     let rest: Vec<&str> = lines.collect();
     for block in rest.join("\n").split("\n\n") {
         let block: Vec<&str> = block.lines().map(str::trim).filter(|line| !line.is_empty()).collect();
@@ -170,15 +174,17 @@ fn resolve_target(name: Option<&str>, input: &Input, reporter: &Reporter) -> Res
     let known = registry.names().join(", ");
     let found = match name {
         Some(name) => registry.by_name(name).ok_or_else(|| {
-            Diagnostic::error("PA008", format!("unknown target `{name}`"))
+            Diagnostic::error(Code::UnknownTarget, format!("unknown target `{name}`"))
                 .with_help(format!("targets are: {known} (see `polyasm targets`)"))
         }),
         None => match input {
-            Input::Stdin => Err(Diagnostic::error("PA008", "no target given for standard input")
-                .with_help(format!("name one with `-t`: {known}"))),
+            Input::Stdin => Err(
+                Diagnostic::error(Code::UnknownTarget, "no target given for standard input")
+                    .with_help(format!("name one with `-t`: {known}")),
+            ),
             Input::Path(path) => registry.by_path(path).ok_or_else(|| {
                 Diagnostic::error(
-                    "PA008",
+                    Code::UnknownTarget,
                     format!("cannot tell the target of `{path}` from its extension"),
                 )
                 .with_help(format!("name one with `-t`: {known}"))
@@ -221,7 +227,7 @@ fn include_dirs(args: &IncludeArgs, reporter: &Reporter) -> Result<Vec<std::path
             },
         };
         reporter.usage(
-            Diagnostic::error("PA023", format!("include folder `{dir}` {problem}"))
+            Diagnostic::error(Code::IncludeFolderMissing, format!("include folder `{dir}` {problem}"))
                 .with_help("correct the path given with `-I`, or leave it out"),
         );
         return Err(Failure::Usage);
@@ -294,12 +300,15 @@ fn assemble(args: &AssembleArgs, reporter: &mut Reporter) -> Result {
         let all = std::iter::once(first).chain(&args.more_inputs);
         let all: Vec<&str> = all.map(String::as_str).collect();
         reporter.usage(
-            Diagnostic::error("PA015", format!("more than one input: `{first}` and `{second}`"))
-                .with_note("the assembler takes one input at a time")
-                .with_help(format!(
-                    "`polyasm check {}` checks them all; assemble each with its own `-o`",
-                    all.join(" ")
-                )),
+            Diagnostic::error(
+                Code::InvalidArguments,
+                format!("more than one input: `{first}` and `{second}`"),
+            )
+            .with_note("the assembler takes one input at a time")
+            .with_help(format!(
+                "`polyasm check {}` checks them all; assemble each with its own `-o`",
+                all.join(" ")
+            )),
         );
         return Err(Failure::Usage);
     }
@@ -335,7 +344,7 @@ fn assemble(args: &AssembleArgs, reporter: &mut Reporter) -> Result {
             ),
         };
         reporter.usage(
-            Diagnostic::error("PA009", message)
+            Diagnostic::error(Code::UnknownFormat, message)
                 .with_help(format!("formats are: {} (choose one with `-f`)", names.join(", "))),
         );
         return Err(Failure::Usage);
@@ -350,11 +359,14 @@ fn assemble(args: &AssembleArgs, reporter: &mut Reporter) -> Result {
     let symbol = match &args.name {
         Some(name) if matches!(format.name, "c" | "rust") && !output::is_array_name(name) => {
             reporter.usage(
-                Diagnostic::error("PA016", format!("`--name {name:?}` is not a valid array name"))
-                    .with_note(
-                        "the name must be an identifier in C, C++ and Rust, and not a keyword or a name they reserve",
-                    )
-                    .with_help(format!("try `--name {}`", output::array_name_from(name))),
+                Diagnostic::error(
+                    Code::InvalidArrayName,
+                    format!("`--name {name:?}` is not a valid array name"),
+                )
+                .with_note(
+                    "the name must be an identifier in C, C++ and Rust, and not a keyword or a name they reserve",
+                )
+                .with_help(format!("try `--name {}`", output::array_name_from(name))),
             );
             return Err(Failure::Usage);
         }
@@ -397,7 +409,7 @@ fn expand(
     if !target.preprocesses() {
         reporter.usage(
             Diagnostic::error(
-                "PA024",
+                Code::ExpandNotHere,
                 format!("target {} has no macro preprocessor for `-E`", target.info().name),
             )
             .with_help("`-E` prints what a macro system made of the source; assemble without it"),
@@ -407,7 +419,7 @@ fn expand(
     if let Some(format) = &args.format {
         reporter.usage(
             Diagnostic::error(
-                "PA024",
+                Code::ExpandNotHere,
                 format!("`-E` prints source text; `-f {format}` does not apply"),
             )
             .with_help("drop `-f`, or drop `-E` to assemble"),
@@ -473,7 +485,7 @@ fn emit_runtime(
         None
     };
     if let Some((message, help)) = problem {
-        reporter.usage(Diagnostic::error("PA025", message).with_help(help));
+        reporter.usage(Diagnostic::error(Code::EmitRuntimeNotHere, message).with_help(help));
         return Err(Failure::Usage);
     }
     let runtime = runtimes.iter().find(|r| r.name == name).expect("checked above");
@@ -592,7 +604,7 @@ fn run(args: &RunArgs, reporter: &mut Reporter) -> Result {
     }
     let Some(input) = args.io.input.as_deref().filter(|input| *input != "-") else {
         reporter.usage(
-            Diagnostic::error("PA006", "`--watch` needs an input file to watch")
+            Diagnostic::error(Code::InvalidRunInput, "`--watch` needs an input file to watch")
                 .with_help("name the program's file instead of reading it from standard input"),
         );
         return Err(Failure::Usage);
@@ -658,7 +670,7 @@ fn run_once(args: &RunArgs, reporter: &mut Reporter, watched: &mut Vec<std::path
     };
     if !target.can_run() {
         reporter.usage(Diagnostic::error(
-            "PA010",
+            Code::RunOptionNotForTarget,
             format!("target {} has no emulator", target.info().name),
         ));
         return Err(Failure::Usage);
@@ -677,8 +689,11 @@ fn run_once(args: &RunArgs, reporter: &mut Reporter, watched: &mut Vec<std::path
     )?;
     if target.run_writes_files(options) && matches!(output, Output::Stdout) {
         reporter.usage(
-            Diagnostic::error("PA006", "this run writes several files: `-o` must name them")
-                .with_help("give a pattern with a frame number, e.g. `-o frames/%04d.png`"),
+            Diagnostic::error(
+                Code::InvalidRunInput,
+                "this run writes several files: `-o` must name them",
+            )
+            .with_help("give a pattern with a frame number, e.g. `-o frames/%04d.png`"),
         );
         return Err(Failure::Usage);
     }
@@ -696,7 +711,7 @@ fn run_once(args: &RunArgs, reporter: &mut Reporter, watched: &mut Vec<std::path
     if binary && target.info().binary_extensions.is_empty() {
         reporter.usage(
             Diagnostic::error(
-                "PA010",
+                Code::RunOptionNotForTarget,
                 format!("target {} has no binary program format", target.info().name),
             )
             .with_help("run its source instead, without `--binary`"),
@@ -777,7 +792,7 @@ fn run_once(args: &RunArgs, reporter: &mut Reporter, watched: &mut Vec<std::path
         // Reported as every command reports a failed write, in place of the target's own
         // PA003, and with no "did not run": it ran.
         let mut diagnostics = outcome.diagnostics;
-        diagnostics.retain(|d| d.code != "PA003");
+        diagnostics.retain(|d| d.code != Code::CannotWriteOutput);
         diagnostics.push(output.write_failed(&reason));
         reporter.emit(diagnostics, &sources);
         return Err(Failure::Errors);
@@ -815,7 +830,7 @@ fn load_binary(target: &dyn Target, input: &Input, reporter: &mut Reporter) -> R
     })?;
     let Some(outcome) = target.load_program(&mut sources, &bytes, input.display_name()) else {
         reporter.usage(Diagnostic::error(
-            "PA010",
+            Code::RunOptionNotForTarget,
             format!("target {} cannot load binary programs", target.info().name),
         ));
         return Err(Failure::Usage);
@@ -854,7 +869,7 @@ impl polyasm_core::stream::RunFiles for RunFileWriter {
         let target = std::path::Path::new(path);
         match self.inputs.iter().find(|i| polyasm_core::fs::same_file(target, i)) {
             Some(input) => Err(Diagnostic::error(
-                "PA014",
+                Code::OutputIsInput,
                 format!("the output `{path}` is the input `{}`", input.display()),
             )
             .with_note("writing it would destroy the input; nothing was written")
@@ -935,7 +950,7 @@ fn refuse_foreign_options(
         if !accepted.iter().any(|spec| spec.long == *name) {
             reporter.usage(
                 Diagnostic::error(
-                    "PA010",
+                    Code::RunOptionNotForTarget,
                     format!("target {} does not take `--{name}`", target.info().name),
                 )
                 .with_help(format!("`{help_command}` lists the options; each target uses its own")),
@@ -1017,8 +1032,7 @@ fn explain(code: Option<&str>, reporter: &mut Reporter) -> Result {
     let registry = registry();
     let text = match code {
         None => {
-            let tables =
-                std::iter::once(polyasm_core::explain::CORE_CODES).chain(registry.targets().iter().map(|t| t.codes()));
+            let tables = std::iter::once(Code::table()).chain(registry.targets().iter().map(|t| t.codes()));
             tables
                 .flatten()
                 .map(|c| format!("{}  {}\n", c.code, c.title))
@@ -1028,7 +1042,7 @@ fn explain(code: Option<&str>, reporter: &mut Reporter) -> Result {
             Some(info) => format!("{}: {}\n\n{}\n", info.code, info.title, wrap(info.explanation, 78)),
             None => {
                 reporter.usage(
-                    Diagnostic::error("PA012", format!("unknown diagnostic code `{code}`"))
+                    Diagnostic::error(Code::UnknownCode, format!("unknown diagnostic code `{code}`"))
                         .with_help("`polyasm explain` lists every code"),
                 );
                 return Err(Failure::Usage);

@@ -42,12 +42,15 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    pub fn error(code: &'static str, message: impl Into<String>) -> Diagnostic {
-        Diagnostic::new(Severity::Error, code, message)
+    /// An error with `code`: a code a [`codes!`](crate::codes!) declaration generates, or its
+    /// string.
+    pub fn error(code: impl Into<&'static str>, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(Severity::Error, code.into(), message)
     }
 
-    pub fn warning(code: &'static str, message: impl Into<String>) -> Diagnostic {
-        Diagnostic::new(Severity::Warning, code, message)
+    /// A warning with `code`, as for [`Diagnostic::error`].
+    pub fn warning(code: impl Into<&'static str>, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(Severity::Warning, code.into(), message)
     }
 
     fn new(severity: Severity, code: &'static str, message: impl Into<String>) -> Diagnostic {

@@ -39,6 +39,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use crate::diagnostic::Diagnostic;
+use crate::explain::Code;
 use crate::source::{MAX_SOURCE_LEN, SourceId, SourceMap, Span};
 
 /// The most includes that may lead to one file (the main file is at depth 0).
@@ -297,7 +298,12 @@ impl IncludeLoader {
         display: &str,
         bytes: Vec<u8>,
     ) -> Result<String, Diagnostic> {
-        let error = || Diagnostic::error("PA020", format!("cannot include {display}: not UTF-8 text"));
+        let error = || {
+            Diagnostic::error(
+                Code::CannotReadInclude,
+                format!("cannot include {display}: not UTF-8 text"),
+            )
+        };
         let mut add =
             |text: String| sources.try_add_included(display.to_string(), Some(path.to_path_buf()), text, directive);
         let text = match String::from_utf8(bytes) {
@@ -310,8 +316,8 @@ impl IncludeLoader {
     }
 
     fn not_found(&self, sources: &SourceMap, directive: Span, name: &str) -> Diagnostic {
-        let diagnostic =
-            Diagnostic::error("PA019", format!("cannot find `{name}` to include")).with_primary(directive, "not found");
+        let diagnostic = Diagnostic::error(Code::IncludeNotFound, format!("cannot find `{name}` to include"))
+            .with_primary(directive, "not found");
         if Path::new(name).is_absolute() {
             return diagnostic.with_note("an absolute name is used as it is");
         }
@@ -363,17 +369,20 @@ fn join(folder: &Path, name: &str) -> PathBuf {
 }
 
 fn a_folder(directive: Span, path: &Path) -> Diagnostic {
-    Diagnostic::error("PA020", format!("`{}` is a folder, not a file", path.display()))
-        .with_primary(directive, "included here")
-        .with_help(format!(
-            "include a file in it by its path, such as `{}`",
-            path.join("NAME").display()
-        ))
+    Diagnostic::error(
+        Code::CannotReadInclude,
+        format!("`{}` is a folder, not a file", path.display()),
+    )
+    .with_primary(directive, "included here")
+    .with_help(format!(
+        "include a file in it by its path, such as `{}`",
+        path.join("NAME").display()
+    ))
 }
 
 fn not_regular(directive: Span, path: &Path, kind: &str) -> Diagnostic {
     Diagnostic::error(
-        "PA020",
+        Code::CannotReadInclude,
         format!("`{}` is not a regular file: it is {kind}", path.display()),
     )
     .with_primary(directive, "included here")
@@ -383,7 +392,7 @@ fn not_regular(directive: Span, path: &Path, kind: &str) -> Diagnostic {
 
 fn unreadable(directive: Span, path: &Path, error: &std::io::Error) -> Diagnostic {
     Diagnostic::error(
-        "PA020",
+        Code::CannotReadInclude,
         format!("cannot include {}: {}", path.display(), crate::fs::reason(error)),
     )
     .with_primary(directive, "included here")
@@ -391,7 +400,7 @@ fn unreadable(directive: Span, path: &Path, error: &std::io::Error) -> Diagnosti
 
 fn too_deep(sources: &SourceMap, directive: Span, name: &str) -> Diagnostic {
     Diagnostic::error(
-        "PA021",
+        Code::IncludesTooDeep,
         format!("includes nested more than {MAX_INCLUDE_DEPTH} deep at `{name}`"),
     )
     .with_primary(directive, "one include too many")
@@ -405,7 +414,7 @@ fn too_deep(sources: &SourceMap, directive: Span, name: &str) -> Diagnostic {
 
 fn too_much(directive: Span, name: &str) -> Diagnostic {
     Diagnostic::error(
-        "PA022",
+        Code::SourcesTooLarge,
         format!("including {name} makes the sources 4 GiB or larger in all"),
     )
     .with_primary(directive, "included here")

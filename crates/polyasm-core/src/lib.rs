@@ -1,7 +1,8 @@
 //! polyasm-core: everything dialect-agnostic.
 //!
 //! - [`source`]: files, the [`SourceMap`] and byte [`Span`]s.
-//! - [`diagnostic`]: the one [`Diagnostic`] type, with stable codes ([`explain`]).
+//! - [`diagnostic`]: the one [`Diagnostic`] type, with stable codes ([`explain`]), each declared
+//!   once with [`codes!`] ([`codes`](mod@codes)).
 //! - [`render`]: human (ariadne), short and JSON renderers.
 //! - [`object`] and [`output`]: assembled words and the writers for every output format.
 //! - [`target`]: the [`Target`] trait each dialect implements, and the [`Registry`].
@@ -22,6 +23,7 @@
 //! assert_eq!(text, "demo.vu:1:1: error[VU002]: unknown mnemonic `lod`\n");
 //! ```
 
+pub mod codes;
 pub mod container;
 pub mod diagnostic;
 pub mod explain;
@@ -41,8 +43,9 @@ pub mod text;
 pub mod vertex_io;
 pub mod words;
 
+pub use codes::CodeInfo;
 pub use diagnostic::{Diagnostic, Label, Outcome, Severity, WarningPolicy};
-pub use explain::{CodeInfo, Explain};
+pub use explain::Explain;
 pub use object::{ListingEntry, Object, Symbol};
 pub use output::FormatInfo;
 pub use source::{LineCol, Source, SourceId, SourceMap, Span};

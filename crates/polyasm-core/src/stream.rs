@@ -28,6 +28,7 @@
 use std::io::{self, BufRead, Read, Write};
 
 use crate::diagnostic::Diagnostic;
+use crate::explain::Code;
 
 /// The program's standard streams during [`crate::Target::run`].
 pub struct RunIo<'a> {
@@ -78,7 +79,7 @@ impl ExitStatus {
 /// end of input).
 pub fn stdin_failed(error: &io::Error) -> Diagnostic {
     Diagnostic::error(
-        "PA018",
+        Code::CannotReadProgramInput,
         format!("cannot read standard input: {}", crate::fs::reason(error)),
     )
     .with_help("the program's input comes from polyasm's standard input; redirect it from a file with `< FILE`")
@@ -91,7 +92,7 @@ pub fn stdout_failed(error: &io::Error) -> Option<Diagnostic> {
         return None;
     }
     Some(Diagnostic::error(
-        "PA003",
+        Code::CannotWriteOutput,
         format!("cannot write the run's output: {}", crate::fs::reason(error)),
     ))
 }

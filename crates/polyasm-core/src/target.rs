@@ -3,8 +3,9 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+use crate::codes::CodeInfo;
 use crate::diagnostic::{Diagnostic, Outcome, Severity};
-use crate::explain::{CORE_CODES, CodeInfo, Explain, find};
+use crate::explain::{self, Explain, find};
 use crate::object::Object;
 use crate::output::FormatInfo;
 use crate::source::{SourceId, SourceMap};
@@ -362,6 +363,6 @@ impl Registry {
 
 impl Explain for Registry {
     fn explain(&self, code: &str) -> Option<&'static CodeInfo> {
-        find(CORE_CODES, code).or_else(|| self.targets.iter().find_map(|t| find(t.codes(), code)))
+        find(explain::Code::table(), code).or_else(|| self.targets.iter().find_map(|t| find(t.codes(), code)))
     }
 }

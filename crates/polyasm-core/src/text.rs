@@ -1,6 +1,7 @@
 //! Small text helpers every dialect's lexer and encoder share.
 
 use crate::diagnostic::Diagnostic;
+use crate::explain::Code;
 use crate::source::{SourceId, SourceMap, Span};
 
 /// Why an integer literal could not be read.
@@ -136,7 +137,7 @@ pub fn utf16_without_bom(sources: &mut SourceMap, name: &str, text: String) -> R
 
 /// The head of PA002 for a source named `name`.
 fn not_utf8_error(name: &str) -> Diagnostic {
-    Diagnostic::error("PA002", format!("{name} is not UTF-8 text"))
+    Diagnostic::error(Code::InputNotUtf8, format!("{name} is not UTF-8 text"))
 }
 
 /// `diagnostic`, pointing at the first zero byte of `text`, when `text` looks like UTF-16

@@ -15,6 +15,7 @@ use std::io::{self, BufWriter, Write};
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 use crate::diagnostic::{Diagnostic, Outcome};
+use crate::explain::Code;
 use crate::source::{SourceId, SourceMap, Span};
 use crate::stream::ExitStatus;
 use crate::target::{OptionSpec, RunOutcome, TargetOptions, UsageError};
@@ -98,7 +99,9 @@ impl ValueError {
 const NUMBER_HELP: &str = "lanes are decimal numbers such as `1`, `-0.5`, `2.5e-3` or `1_000`";
 
 fn usage(message: impl Into<String>, help: impl Into<String>) -> UsageError {
-    UsageError(Box::new(Diagnostic::error("PA006", message).with_help(help)))
+    UsageError(Box::new(
+        Diagnostic::error(Code::InvalidRunInput, message).with_help(help),
+    ))
 }
 
 /// Reads `--format`.
@@ -311,7 +314,7 @@ pub fn run_vertices<P: VertexProgram>(
         // A reader that stopped early (`| head`) ends the run quietly.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(Outcome::ok(ExitStatus::SUCCESS)),
         Err(e) => Ok(Outcome::failed(vec![Diagnostic::error(
-            "PA003",
+            Code::CannotWriteOutput,
             format!("cannot write the run's output: {}", crate::fs::reason(&e)),
         )])),
     }
@@ -743,12 +746,12 @@ fn read_data_file(
     constants: &mut [Vec4],
 ) -> Result<DataFile, Box<Diagnostic>> {
     let too_large = || {
-        Diagnostic::error("PA013", format!("data file {path} is 4 GiB or larger"))
+        Diagnostic::error(Code::FileTooLarge, format!("data file {path} is 4 GiB or larger"))
             .with_help("split it into smaller files")
     };
     let cannot_read = |e: &io::Error| {
         Diagnostic::error(
-            "PA001",
+            Code::CannotReadInput,
             format!("cannot read data file {path}: {}", crate::fs::reason(e)),
         )
     };
@@ -817,9 +820,9 @@ fn data_error(sources: &SourceMap, id: SourceId, e: &serde_json::Error) -> Diagn
     let position = format!(" at line {} column {}", e.line(), e.column());
     let message = full.strip_suffix(&position).unwrap_or(&full);
     let diagnostic = if e.is_data() {
-        Diagnostic::error("PA006", message).with_primary(Span::new(id, offset, end), "here")
+        Diagnostic::error(Code::InvalidRunInput, message).with_primary(Span::new(id, offset, end), "here")
     } else {
-        Diagnostic::error("PA006", format!("{} is not valid JSON", source.name()))
+        Diagnostic::error(Code::InvalidRunInput, format!("{} is not valid JSON", source.name()))
             .with_primary(Span::new(id, offset, end), message)
     };
     diagnostic.with_help(DATA_SHAPE)

@@ -1,6 +1,7 @@
 //! Reading machine words back for the disassembler: binary or hex text.
 
 use crate::diagnostic::{Diagnostic, Outcome};
+use crate::explain::Code;
 use crate::front::block_comment_end;
 use crate::lines::line_end;
 use crate::source::{SourceId, SourceMap, Span};
@@ -25,7 +26,7 @@ pub fn read_words(sources: &SourceMap, input: &DisasmInput, target: &TargetInfo)
     {
         outcome.diagnostics.push(
             Diagnostic::warning(
-                "PA017",
+                Code::InputTooLong,
                 format!(
                     "{} holds {}; {} programs have at most {}",
                     input.name,
@@ -45,7 +46,7 @@ fn read_all_words(sources: &SourceMap, input: &DisasmInput, word_bytes: usize) -
         (InputEncoding::Hex, Some(id)) => parse_hex_words(sources, id, word_bytes),
         (InputEncoding::Hex, None) => Outcome::failed(vec![
             Diagnostic::error(
-                "PA005",
+                Code::InvalidHexWord,
                 format!("{} is not text, so it cannot be read as hex words", input.name),
             )
             .with_help("drop `--input-format hex` to read it as a binary"),
@@ -58,7 +59,7 @@ fn binary_words(bytes: &[u8], word_bytes: usize, name: &str) -> Outcome<Vec<u32>
     if !bytes.len().is_multiple_of(word_bytes) {
         return Outcome::failed(vec![
             Diagnostic::error(
-                "PA004",
+                Code::PartialWord,
                 format!(
                     "{name} is {} long, not a whole number of {word_bytes}-byte words",
                     crate::text::count(bytes.len(), "byte")
@@ -94,7 +95,7 @@ pub fn parse_hex_words(sources: &SourceMap, id: SourceId, word_bytes: usize) -> 
                 Some(end) => i = end,
                 None => {
                     diagnostics.push(
-                        Diagnostic::error("PA005", "unterminated `/*` comment")
+                        Diagnostic::error(Code::InvalidHexWord, "unterminated `/*` comment")
                             .with_primary(Span::new(id, i, i + 2), "comment starts here"),
                     );
                     break;
@@ -125,13 +126,13 @@ pub fn parse_hex_words(sources: &SourceMap, id: SourceId, word_bytes: usize) -> 
             match parsed {
                 Some(value) if value < 1u64 << (word_bytes * 8) => words.push(value as u32),
                 None if !all_digits => diagnostics.push(
-                    Diagnostic::error("PA005", format!("`{token}` is not a hex word"))
+                    Diagnostic::error(Code::InvalidHexWord, format!("`{token}` is not a hex word"))
                         .with_primary(span, "expected hex digits")
                         .with_help("write one word per token, like `0x0000003f` or `3f`"),
                 ),
                 _ => diagnostics.push(
                     Diagnostic::error(
-                        "PA005",
+                        Code::InvalidHexWord,
                         format!("`{token}` does not fit in a {}-bit word", word_bytes * 8),
                     )
                     .with_primary(span, "too large"),

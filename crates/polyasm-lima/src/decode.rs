@@ -56,10 +56,10 @@ impl DecodeError {
     /// The stable diagnostic code.
     pub fn code(&self) -> &'static str {
         match self.kind {
-            DecodeErrorKind::ZeroCount => "PP200",
-            DecodeErrorKind::PastEnd { .. } => "PP201",
-            DecodeErrorKind::CountMismatch { .. } => "PP202",
-            DecodeErrorKind::UndefinedOp(_) => "PP203",
+            DecodeErrorKind::ZeroCount => crate::error::Code::ZeroCount.as_str(),
+            DecodeErrorKind::PastEnd { .. } => crate::error::Code::PastEnd.as_str(),
+            DecodeErrorKind::CountMismatch { .. } => crate::error::Code::CountMismatch.as_str(),
+            DecodeErrorKind::UndefinedOp(_) => crate::error::Code::UndefinedOp.as_str(),
         }
     }
 }

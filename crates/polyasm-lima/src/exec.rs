@@ -281,11 +281,11 @@ impl RunError {
     /// The stable diagnostic code.
     pub fn code(&self) -> &'static str {
         match self.kind {
-            RunErrorKind::StepLimit { .. } => "PP300",
-            RunErrorKind::NoTexture { .. } => "PP301",
-            RunErrorKind::BadTarget { .. } => "PP302",
-            RunErrorKind::NoStop => "PP303",
-            RunErrorKind::Empty => "PP304",
+            RunErrorKind::StepLimit { .. } => crate::error::Code::StepLimit.as_str(),
+            RunErrorKind::NoTexture { .. } => crate::error::Code::NoTexture.as_str(),
+            RunErrorKind::BadTarget { .. } => crate::error::Code::BadTarget.as_str(),
+            RunErrorKind::NoStop => crate::error::Code::NoStop.as_str(),
+            RunErrorKind::Empty => crate::error::Code::Empty.as_str(),
         }
     }
 }

@@ -37,8 +37,6 @@ pub mod run;
 #[cfg(any(test, feature = "proptest"))]
 pub mod testing;
 
-use std::sync::OnceLock;
-
 use polyasm_core::output::FormatInfo;
 use polyasm_core::stream::RunIo;
 use polyasm_core::target::{
@@ -255,16 +253,13 @@ fn syntax_option(options: &TargetOptions) -> Result<Option<Syntax>, UsageError> 
     Syntax::from_name(name).map(Some).ok_or_else(|| {
         let names: Vec<&str> = Syntax::NAMES.iter().map(|(n, _)| *n).collect();
         UsageError(Box::new(
-            Diagnostic::error("PA006", format!("invalid value `{name}` for `--syntax`"))
-                .with_help(format!("the syntaxes are: {}", names.join(", "))),
+            Diagnostic::error(
+                polyasm_core::explain::Code::InvalidRunInput,
+                format!("invalid value `{name}` for `--syntax`"),
+            )
+            .with_help(format!("the syntaxes are: {}", names.join(", "))),
         ))
     })
-}
-
-/// Every code of this target: PP1xx, then PP2xx.
-fn all_codes() -> &'static [CodeInfo] {
-    static CODES: OnceLock<Vec<CodeInfo>> = OnceLock::new();
-    CODES.get_or_init(|| error::MESA_CODES.iter().chain(error::CODES).copied().collect())
 }
 
 /// The words of disassembler or `run` input: an MBS1 file (by its magic), or words in binary
@@ -289,7 +284,7 @@ impl Target for LimaTarget {
     }
 
     fn codes(&self) -> &'static [CodeInfo] {
-        all_codes()
+        error::Code::table()
     }
 
     fn assemble_options(&self) -> &'static [OptionSpec] {

@@ -167,11 +167,11 @@ impl MbsError {
     /// The stable diagnostic code.
     pub fn code(&self) -> &'static str {
         match self.kind {
-            MbsErrorKind::NotMbs => "PP210",
-            MbsErrorKind::Truncated => "PP211",
-            MbsErrorKind::NotFragment { .. } => "PP212",
-            MbsErrorKind::NoCode => "PP213",
-            MbsErrorKind::PartialWord { .. } => "PP214",
+            MbsErrorKind::NotMbs => crate::error::Code::NotMbs.as_str(),
+            MbsErrorKind::Truncated => crate::error::Code::MbsTruncated.as_str(),
+            MbsErrorKind::NotFragment { .. } => crate::error::Code::MbsNotFragment.as_str(),
+            MbsErrorKind::NoCode => crate::error::Code::MbsNoCode.as_str(),
+            MbsErrorKind::PartialWord { .. } => crate::error::Code::MbsPartialWord.as_str(),
         }
     }
 }

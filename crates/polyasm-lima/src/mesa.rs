@@ -565,16 +565,16 @@ impl MesaError {
     /// The stable diagnostic code.
     pub fn code(&self) -> &'static str {
         match self.kind {
-            MesaErrorKind::UnknownOp { .. } => "PP100",
-            MesaErrorKind::FieldOrder { .. } => "PP101",
-            MesaErrorKind::Expected { .. } => "PP102",
-            MesaErrorKind::OperandCount { .. } => "PP103",
-            MesaErrorKind::OutOfRange { .. } => "PP104",
-            MesaErrorKind::Constant { .. } => "PP105",
-            MesaErrorKind::Offset { .. } => "PP106",
-            MesaErrorKind::Target { .. } => "PP107",
-            MesaErrorKind::Misplaced { .. } => "PP108",
-            MesaErrorKind::Flags { .. } => "PP109",
+            MesaErrorKind::UnknownOp { .. } => crate::error::Code::MesaUnknownOp.as_str(),
+            MesaErrorKind::FieldOrder { .. } => crate::error::Code::MesaFieldOrder.as_str(),
+            MesaErrorKind::Expected { .. } => crate::error::Code::MesaExpected.as_str(),
+            MesaErrorKind::OperandCount { .. } => crate::error::Code::MesaOperandCount.as_str(),
+            MesaErrorKind::OutOfRange { .. } => crate::error::Code::MesaOutOfRange.as_str(),
+            MesaErrorKind::Constant { .. } => crate::error::Code::MesaConstant.as_str(),
+            MesaErrorKind::Offset { .. } => crate::error::Code::MesaOffset.as_str(),
+            MesaErrorKind::Target { .. } => crate::error::Code::MesaTarget.as_str(),
+            MesaErrorKind::Misplaced { .. } => crate::error::Code::MesaMisplaced.as_str(),
+            MesaErrorKind::Flags { .. } => crate::error::Code::MesaFlags.as_str(),
         }
     }
 }

@@ -115,7 +115,9 @@ pub struct RunSettings {
 }
 
 fn usage(message: String, help: impl Into<String>) -> UsageError {
-    UsageError(Box::new(Diagnostic::error("PA006", message).with_help(help)))
+    UsageError(Box::new(
+        Diagnostic::error(polyasm_core::explain::Code::InvalidRunInput, message).with_help(help),
+    ))
 }
 
 fn value_usage(long: &str, text: &str, e: ValueError) -> UsageError {

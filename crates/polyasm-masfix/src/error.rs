@@ -3,7 +3,6 @@
 
 use std::borrow::Cow;
 
-use polyasm_core::explain::CodeInfo;
 use polyasm_core::text::count;
 use polyasm_core::{Diagnostic, Severity, Span};
 
@@ -264,379 +263,148 @@ pub enum MxError {
     },
 }
 
-/// Every Masfix code, with its explanation for `polyasm explain`.
-pub static CODES: &[CodeInfo] = &[
-    code(
-        "MX001",
-        "closing bracket with no list open",
-        "Token lists are written between `(` and `)`, `[` and `]`, or `{` and `}`; a closing bracket must close the last list opened.",
-    ),
-    code(
-        "MX002",
-        "mismatched brackets",
-        "A token list closes with the bracket that matches its opening one: `(` with `)`, `[` with `]`, `{` with `}`. The note shows where the open list starts.",
-    ),
-    code(
-        "MX003",
-        "unclosed token list",
-        "Every `(`, `[` and `{` needs its closing bracket before the end of the file.",
-    ),
-    code(
-        "MX004",
-        "invalid escape",
-        "Character literals and strings know the escapes `\\n`, `\\t`, `\\r`, `\\\\`, `\\\"`, `\\'` and `\\0`.",
-    ),
-    code(
-        "MX005",
-        "unterminated character or string",
-        "A character literal `'x'` or a string `\"text\"` ends with its quote on the same line.",
-    ),
-    code(
-        "MX006",
-        "invalid character value",
-        "A character literal holds exactly one byte: one ASCII character or one escape, such as `'A'` or `'\\n'`. Its value is the byte.",
-    ),
-    code(
-        "MX007",
-        "syntax error",
-        "A Masfix line is an optional label definition `:name`, then an optional instruction: its name written as one word (`ldamt`, `str&m>`) and at most one immediate (a number from 0 to 65535, a character `'A'` or a label name), separated by spaces. `;` starts a comment.",
-    ),
-    code(
-        "MX008",
-        "label written with a trailing colon",
-        "A label definition starts with `:`, as in `:loop`; `loop:` is not a label.",
-    ),
-    code(
-        "MX009",
-        "two labels on one line",
-        "A line defines at most one label. Put the second one on a line of its own.",
-    ),
-    code(
-        "MX010",
-        "missing label name",
-        "A `:` starts a label definition and must be followed by the label's name.",
-    ),
-    code(
-        "MX011",
-        "invalid label name",
-        "A label name starts with a letter or `_` and goes on with letters, digits and `_`.",
-    ),
-    code(
-        "MX012",
-        "label defined twice",
-        "Each label is defined once; all labels share one table, whatever namespace or file defines them. `begin` (0) and `end` (the instruction count) are predefined.",
-    ),
-    code(
-        "MX013",
-        "label shadows an instruction",
-        "A label name must not read as an instruction name (`ld`, `ldam`, `swap`, ...), since a line starting with it would be ambiguous.",
-    ),
-    code(
-        "MX014",
-        "label shadows a directive",
-        "The names `define`, `macro`, `namespace`, `using` and `include` are reserved for the macro system and cannot be labels.",
-    ),
-    code(
-        "MX020",
-        "unknown mnemonic",
-        "A Masfix instruction name starts with one of mov, str, ld, jmp (which take a modifier), b, l, s (which take a condition), outu, outc, inc, ipc, inu, inl or swap, and goes on with the letters its kind allows. Names are case-sensitive.",
-    ),
-    code(
-        "MX021",
-        "missing condition",
-        "`b`, `l` and `s` are followed by an optional condition register (`r` or `m`) and a two-letter condition: eq, ne, lt, le, gt, ge (signed), ab, ae, bl, be (unsigned).",
-    ),
-    code(
-        "MX022",
-        "unknown condition",
-        "The conditions are eq, ne, lt, le, gt, ge (signed comparisons) and ab, ae, bl, be (unsigned: above, above or equal, below, below or equal).",
-    ),
-    code(
-        "MX023",
-        "condition register is not r or m",
-        "A condition tests `r` (the default) or `m`: `bmeq` branches when m is 0. `h` and `p` cannot be tested.",
-    ),
-    code(
-        "MX024",
-        "suffix too long",
-        "After an instruction's base (and condition), at most three letters follow: a modifier, a register and an operation, as in `ldamt`.",
-    ),
-    code(
-        "MX025",
-        "modifier not allowed",
-        "Only mov, str, ld and jmp take a modifier (an operation letter right after the base, as in `lda 1`, r += 1). Conditions, output and input instructions take none.",
-    ),
-    code(
-        "MX026",
-        "operation without a register",
-        "An intermediate operation combines a register with the immediate (`ldmt 2`, r = m * 2), so a register letter comes before it.",
-    ),
-    code(
-        "MX027",
-        "second operation",
-        "An instruction name holds at most one intermediate operation.",
-    ),
-    code(
-        "MX028",
-        "second register",
-        "An instruction name holds at most one register letter.",
-    ),
-    code(
-        "MX029",
-        "condition in the suffix",
-        "A condition comes right after `b`, `l` or `s` (and its condition register), before any other suffix.",
-    ),
-    code(
-        "MX030",
-        "unknown suffix",
-        "After the base come, in this order: a modifier (a s t & | ^ < > ., mov str ld jmp only), a register (h m r p) and an operation. An immediate is written after a space: `ld 7`, not `ld7`.",
-    ),
-    code(
-        "MX031",
-        "invalid immediate",
-        "An immediate is a decimal number from 0 to 65535 written without sign or leading zeros, a character literal such as `'A'`, or a label name.",
-    ),
-    code(
-        "MX032",
-        "more than one immediate",
-        "An instruction takes at most one immediate.",
-    ),
-    code(
-        "MX033",
-        "undefined label",
-        "A name used as an immediate must be a label defined somewhere in the program (before or after its use), or `begin` or `end`.",
-    ),
-    code("MX034", "immediate out of range", "Immediates are 16-bit: 0 to 65535."),
-    code(
-        "MX035",
-        "instruction takes nothing",
-        "`swap` and `inl` take no suffix and no immediate.",
-    ),
-    code(
-        "MX036",
-        "input instruction with an operation",
-        "`inc`, `ipc` and `inu` write what they read to `r` or `m`; they combine it with nothing.",
-    ),
-    code(
-        "MX037",
-        "input instruction with an immediate",
-        "`inc`, `ipc` and `inu` take no immediate; their only suffix is the destination, `r` (the default) or `m`.",
-    ),
-    code(
-        "MX038",
-        "input destination is not r or m",
-        "`inc`, `ipc` and `inu` write to `r` (the default) or `m` (`incm`).",
-    ),
-    code(
-        "MX039",
-        "missing value",
-        "mov, str, ld, jmp, b, l, s, outu and outc need a value: an immediate (`ld 5`), a register (`ldm`), or a register, an operation and an immediate (`ldma 5`).",
-    ),
-    code(
-        "MX040",
-        "missing immediate",
-        "An intermediate operation combines the register with an immediate, so an instruction whose name ends in an operation needs one: `ldma 5`.",
-    ),
-    code(
-        "MX041",
-        "register and immediate without an operation",
-        "A value is an immediate, a register, or a register combined with an immediate by an operation; a register and an immediate alone say nothing about how to combine them. Add an operation (`ldra 5`) or drop one of the two.",
-    ),
-    code_with(
-        "MX042",
-        Severity::Warning,
-        "instruction does nothing",
-        "`ldr` (r = r), `strm` (m = m) and `movh` (h = h) change nothing. polyasm assembles them and warns; `-W error` makes the warning an error, `-W no-MX042` silences it.",
-    ),
-    code(
-        "MX043",
-        "program too long",
-        "A Masfix program holds at most 65,536 instructions: the instruction pointer and every immediate are 16 bits.",
-    ),
-    code(
-        "MX044",
-        "invalid bytecode",
-        "A Masfix bytecode file starts with `MXBC`, a version (1), flags and an instruction count, then holds two 16-bit words per instruction and, when flag 0 is set, a debug section; docs/formats/masfix-bytecode.md describes every field. The message names the byte offset where the file stops making sense.",
-    ),
-    code(
-        "MX050",
-        "unknown macro or constant",
-        "A `%name` must name a macro parameter, a `%define` constant or a `%macro` visible from here: defined in this namespace or an enclosing one, or in a namespace brought in with `%using`. Names in other namespaces are reached with `%ns:inner:name`. Directives are define, macro, namespace, using and include.",
-    ),
-    code(
-        "MX051",
-        "missing name after `%` or `!`",
-        "`%` and `!` start a directive or a macro use and are followed, with no space, by a name (`%define`, `%my_macro(1)`) or by a bracket group that builds the name (`%(pre)`).",
-    ),
-    code(
-        "MX052",
-        "invalid constant",
-        "`%define NAME value` defines a constant: the value is a number, a character, or a token list that expands to one number (such as a compile-time call: `%define size (!mul(4, 8))`). The name is not a directive's (`define`, `macro`, `namespace`, `using`, `include`): `%define` is always the directive, so such a constant could never be used.",
-    ),
-    code(
-        "MX053",
-        "name defined twice",
-        "A namespace holds each name once: a constant and a macro cannot share a name, and a macro's parameters have different names. A nested namespace may reuse a name, and a parameter may have the name of a macro or constant: inside the body it stands for the argument. A definition in a macro body is made in the namespace of the use, so a body that defines a name makes this error at its second use there.",
-    ),
-    code(
-        "MX054",
-        "invalid macro definition",
-        "`%macro name(a, b) { body }` defines a macro: a name, a parameter list of names separated by commas (possibly empty: `()`), and a body in any kind of brackets. The name is not a directive's (`define`, `macro`, `namespace`, `using`, `include`).",
-    ),
-    code(
-        "MX055",
-        "wrong number of arguments",
-        "A macro use passes one argument per parameter, separated by commas at the top level of its list: `%mac(1, (2, 3))` passes two.",
-    ),
-    code(
-        "MX056",
-        "macro used without arguments",
-        "A macro use is followed by its argument list, even when it takes none: `%newline()`.",
-    ),
-    code(
-        "MX057",
-        "expansion too deep",
-        "Macro uses nest at most 1024 deep: a macro that uses itself without end stops here. The notes show the chain of uses.",
-    ),
-    code(
-        "MX058",
-        "expansion too large",
-        "A program holds at most 4,194,304 tokens and macro uses, its files and what macro expansion makes counted together (a program of 65,536 instructions needs far fewer), which bounds the time and memory an assembly takes.",
-    ),
-    code(
-        "MX059",
-        "unknown namespace",
-        "A namespace path (`%using ns`, `%ns:inner:name`) starts with a namespace defined in this namespace, an enclosing one, or one brought in with `%using`, and goes on through namespaces defined inside it.",
-    ),
-    code(
-        "MX060",
-        "invalid namespace",
-        "`%namespace name { ... }` opens a namespace: a name, then a body in brackets. The body's code is assembled where it stands; its constants and macros live in the namespace. Namespaces nest at most 1024 deep.",
-    ),
-    code(
-        "MX061",
-        "namespace or include inside a macro body",
-        "A macro body may define constants and macros (they are made in the namespace where the macro is used), but `%namespace` and `%include` belong outside it, in a file.",
-    ),
-    code(
-        "MX062",
-        "invalid include",
-        "`%include \"name\"` includes a file: the name is a string, `.mx` is added when it has no extension, and the file is searched in the including file's folder, the main file's folder, the `-I` folders, the standard library (`std/...`) and the current folder. A file already included is skipped.",
-    ),
-    code(
-        "MX063",
-        "compile-time use of something not a macro",
-        "`!name(args)` runs a macro's body at compile time; constants and parameters are used with `%`.",
-    ),
-    code(
-        "MX064",
-        "compile-time code failed",
-        "The body of a `!name(args)` call is assembled and run on the compile-time machine. It must assemble, and it must end normally: a jump past its end is an error. Its own errors are reported at the body's lines, with the chain of uses.",
-    ),
-    code(
-        "MX065",
-        "compile-time step limit",
-        "Compile-time code runs at most 100,000,000 instructions in all calls together by default, so that a loop without end stops; `--ctime-steps N` raises the limit.",
-    ),
-    code(
-        "MX066",
-        "too many name lookups",
-        "A `%name` is looked up in the namespace of its use, the namespaces brought in there with `%using`, then in each enclosing namespace and those it uses, until it is found. An assembly may look in at most 33,554,432 namespaces in all (real programs look in a few per use), so that deeply nested namespaces and long `%using` lists cannot make assembly quadratic.",
-    ),
-    code(
-        "MX070",
-        "jump past the end",
-        "A jump or branch may go to any instruction or to `end` (the instruction count), which ends the program normally; a target past `end` stops the run with this error and exit code 1. The message names the jumping instruction and, when the bytecode has its debug section, where it was written.",
-    ),
-    code(
-        "MX071",
-        "step limit",
-        "`polyasm run --max-steps N` stops a program after N executed instructions, so that a program that never ends can be stopped; reaching the limit is this error, with exit code 1.",
-    ),
-];
-
-/// The severity `code` is declared with in [`CODES`] (an error for a code not there).
-pub fn severity_of(code: &str) -> Severity {
-    CODES
-        .iter()
-        .find(|info| info.code == code)
-        .map_or(Severity::Error, |info| info.severity)
-}
-
-const fn code(code: &'static str, title: &'static str, explanation: &'static str) -> CodeInfo {
-    code_with(code, Severity::Error, title, explanation)
-}
-
-const fn code_with(code: &'static str, severity: Severity, title: &'static str, explanation: &'static str) -> CodeInfo {
-    CodeInfo {
-        code,
-        severity,
-        title,
-        explanation,
+polyasm_core::codes! {
+    /// Every Masfix code; docs/codes/masfix.md explains each one.
+    pub enum Code, explained in "../../../docs/codes/masfix.md" {
+        UnopenedClose = "MX001", Error, "closing bracket with no list open";
+        MismatchedBrackets = "MX002", Error, "mismatched brackets";
+        UnclosedList = "MX003", Error, "unclosed token list";
+        InvalidEscape = "MX004", Error, "invalid escape";
+        UnterminatedLiteral = "MX005", Error, "unterminated character or string";
+        InvalidCharacterValue = "MX006", Error, "invalid character value";
+        Syntax = "MX007", Error, "syntax error";
+        LabelWithColon = "MX008", Error, "label written with a trailing colon";
+        TwoLabels = "MX009", Error, "two labels on one line";
+        MissingLabelName = "MX010", Error, "missing label name";
+        InvalidLabelName = "MX011", Error, "invalid label name";
+        DuplicateLabel = "MX012", Error, "label defined twice";
+        LabelShadowsInstruction = "MX013", Error, "label shadows an instruction";
+        LabelShadowsDirective = "MX014", Error, "label shadows a directive";
+        UnknownMnemonic = "MX020", Error, "unknown mnemonic";
+        MissingCondition = "MX021", Error, "missing condition";
+        UnknownCondition = "MX022", Error, "unknown condition";
+        ConditionRegister = "MX023", Error, "condition register is not r or m";
+        SuffixTooLong = "MX024", Error, "suffix too long";
+        ModifierNotAllowed = "MX025", Error, "modifier not allowed";
+        OperationWithoutRegister = "MX026", Error, "operation without a register";
+        SecondOperation = "MX027", Error, "second operation";
+        SecondRegister = "MX028", Error, "second register";
+        ConditionInSuffix = "MX029", Error, "condition in the suffix";
+        UnknownSuffix = "MX030", Error, "unknown suffix";
+        InvalidImmediate = "MX031", Error, "invalid immediate";
+        SecondImmediate = "MX032", Error, "more than one immediate";
+        UndefinedLabel = "MX033", Error, "undefined label";
+        ImmediateOutOfRange = "MX034", Error, "immediate out of range";
+        TakesNothing = "MX035", Error, "instruction takes nothing";
+        InputWithOperation = "MX036", Error, "input instruction with an operation";
+        InputWithImmediate = "MX037", Error, "input instruction with an immediate";
+        InputDestination = "MX038", Error, "input destination is not r or m";
+        MissingValue = "MX039", Error, "missing value";
+        MissingImmediate = "MX040", Error, "missing immediate";
+        ImmediateWithoutOperation = "MX041", Error, "register and immediate without an operation";
+        DoesNothing = "MX042", Warning, "instruction does nothing";
+        ProgramTooLong = "MX043", Error, "program too long";
+        InvalidBytecode = "MX044", Error, "invalid bytecode";
+        UnknownMacro = "MX050", Error, "unknown macro or constant";
+        MissingName = "MX051", Error, "missing name after `%` or `!`";
+        InvalidConstant = "MX052", Error, "invalid constant";
+        DuplicateName = "MX053", Error, "name defined twice";
+        InvalidMacroDefinition = "MX054", Error, "invalid macro definition";
+        ArgumentCount = "MX055", Error, "wrong number of arguments";
+        MacroWithoutArguments = "MX056", Error, "macro used without arguments";
+        ExpansionTooDeep = "MX057", Error, "expansion too deep";
+        ExpansionTooLarge = "MX058", Error, "expansion too large";
+        UnknownNamespace = "MX059", Error, "unknown namespace";
+        InvalidNamespace = "MX060", Error, "invalid namespace";
+        DirectiveInMacroBody = "MX061", Error, "namespace or include inside a macro body";
+        InvalidInclude = "MX062", Error, "invalid include";
+        CompileTimeNotMacro = "MX063", Error, "compile-time use of something not a macro";
+        CompileTimeFailed = "MX064", Error, "compile-time code failed";
+        CompileTimeStepLimit = "MX065", Error, "compile-time step limit";
+        TooManyLookups = "MX066", Error, "too many name lookups";
+        JumpPastEnd = "MX070", Error, "jump past the end";
+        StepLimit = "MX071", Error, "step limit";
     }
 }
 
 impl MxError {
+    /// The code this error is reported with: its Masfix code, or a core diagnostic's own.
     pub fn code(&self) -> &'static str {
-        use MxError::*;
         match self {
-            UnopenedClose { .. } => "MX001",
-            MismatchedClose { .. } => "MX002",
-            UnclosedList { .. } => "MX003",
-            BadEscape { .. } => "MX004",
-            Unterminated { .. } => "MX005",
-            BadCharValue { .. } => "MX006",
-            Unexpected { .. } => "MX007",
-            ColonAfterName { .. } => "MX008",
-            SecondLabel { .. } => "MX009",
-            MissingLabelName { .. } => "MX010",
-            InvalidLabelName { .. } => "MX011",
-            LabelRedefined { .. } => "MX012",
-            LabelShadowsInstruction { .. } => "MX013",
-            LabelShadowsDirective { .. } => "MX014",
-            UnknownMnemonic { .. } => "MX020",
-            MissingCondition { .. } => "MX021",
-            UnknownCondition { .. } => "MX022",
-            ConditionRegister { .. } => "MX023",
-            SuffixTooLong { .. } => "MX024",
-            ModifierNotAllowed { .. } => "MX025",
-            OperationWithoutRegister { .. } => "MX026",
-            SecondOperation { .. } => "MX027",
-            SecondRegister { .. } => "MX028",
-            ConditionInSuffix { .. } => "MX029",
-            UnknownSuffix { .. } => "MX030",
-            InvalidImmediate { .. } => "MX031",
-            ExtraImmediate { .. } => "MX032",
-            UndefinedLabel { .. } => "MX033",
-            ImmediateOutOfRange { .. } => "MX034",
-            TakesNothing { .. } => "MX035",
-            InputOperation { .. } => "MX036",
-            InputImmediate { .. } => "MX037",
-            InputDestination { .. } => "MX038",
-            MissingValue { .. } => "MX039",
-            MissingImmediate { .. } => "MX040",
-            ExcessImmediate { .. } => "MX041",
-            NoOp { .. } => "MX042",
-            TooManyInstructions { .. } => "MX043",
-            UnknownName { .. } => "MX050",
-            MissingDirectiveName { .. } => "MX051",
-            BadDefine { .. } => "MX052",
-            NameDefinedTwice { .. } => "MX053",
-            BadMacro { .. } => "MX054",
-            ArgumentCount { .. } => "MX055",
-            MissingArguments { .. } => "MX056",
-            ExpansionTooDeep { .. } => "MX057",
-            ExpansionTooLarge { .. } => "MX058",
-            UnknownNamespace { .. } => "MX059",
-            BadNamespace { .. } => "MX060",
-            DefinitionInBody { .. } => "MX061",
-            BadInclude { .. } => "MX062",
-            CompileTimeNotMacro { .. } => "MX063",
-            CompileTimeFailed { .. } => "MX064",
-            CompileTimeSteps { .. } => "MX065",
-            TooManyLookups { .. } => "MX066",
-            Core { diagnostic, .. } => diagnostic.code,
+            MxError::Core { diagnostic, .. } => diagnostic.code,
+            error => error
+                .masfix_code()
+                .expect("every error but a core diagnostic has a Masfix code")
+                .as_str(),
         }
+    }
+
+    /// The severity its code is declared with (an error for a core diagnostic).
+    pub fn severity(&self) -> Severity {
+        self.masfix_code().map_or(Severity::Error, Code::severity)
+    }
+
+    /// The Masfix code of this error; `None` for a core diagnostic, which has its own.
+    pub fn masfix_code(&self) -> Option<Code> {
+        use MxError::*;
+        Some(match self {
+            UnopenedClose { .. } => Code::UnopenedClose,
+            MismatchedClose { .. } => Code::MismatchedBrackets,
+            UnclosedList { .. } => Code::UnclosedList,
+            BadEscape { .. } => Code::InvalidEscape,
+            Unterminated { .. } => Code::UnterminatedLiteral,
+            BadCharValue { .. } => Code::InvalidCharacterValue,
+            Unexpected { .. } => Code::Syntax,
+            ColonAfterName { .. } => Code::LabelWithColon,
+            SecondLabel { .. } => Code::TwoLabels,
+            MissingLabelName { .. } => Code::MissingLabelName,
+            InvalidLabelName { .. } => Code::InvalidLabelName,
+            LabelRedefined { .. } => Code::DuplicateLabel,
+            LabelShadowsInstruction { .. } => Code::LabelShadowsInstruction,
+            LabelShadowsDirective { .. } => Code::LabelShadowsDirective,
+            UnknownMnemonic { .. } => Code::UnknownMnemonic,
+            MissingCondition { .. } => Code::MissingCondition,
+            UnknownCondition { .. } => Code::UnknownCondition,
+            ConditionRegister { .. } => Code::ConditionRegister,
+            SuffixTooLong { .. } => Code::SuffixTooLong,
+            ModifierNotAllowed { .. } => Code::ModifierNotAllowed,
+            OperationWithoutRegister { .. } => Code::OperationWithoutRegister,
+            SecondOperation { .. } => Code::SecondOperation,
+            SecondRegister { .. } => Code::SecondRegister,
+            ConditionInSuffix { .. } => Code::ConditionInSuffix,
+            UnknownSuffix { .. } => Code::UnknownSuffix,
+            InvalidImmediate { .. } => Code::InvalidImmediate,
+            ExtraImmediate { .. } => Code::SecondImmediate,
+            UndefinedLabel { .. } => Code::UndefinedLabel,
+            ImmediateOutOfRange { .. } => Code::ImmediateOutOfRange,
+            TakesNothing { .. } => Code::TakesNothing,
+            InputOperation { .. } => Code::InputWithOperation,
+            InputImmediate { .. } => Code::InputWithImmediate,
+            InputDestination { .. } => Code::InputDestination,
+            MissingValue { .. } => Code::MissingValue,
+            MissingImmediate { .. } => Code::MissingImmediate,
+            ExcessImmediate { .. } => Code::ImmediateWithoutOperation,
+            NoOp { .. } => Code::DoesNothing,
+            TooManyInstructions { .. } => Code::ProgramTooLong,
+            UnknownName { .. } => Code::UnknownMacro,
+            MissingDirectiveName { .. } => Code::MissingName,
+            BadDefine { .. } => Code::InvalidConstant,
+            NameDefinedTwice { .. } => Code::DuplicateName,
+            BadMacro { .. } => Code::InvalidMacroDefinition,
+            ArgumentCount { .. } => Code::ArgumentCount,
+            MissingArguments { .. } => Code::MacroWithoutArguments,
+            ExpansionTooDeep { .. } => Code::ExpansionTooDeep,
+            ExpansionTooLarge { .. } => Code::ExpansionTooLarge,
+            UnknownNamespace { .. } => Code::UnknownNamespace,
+            BadNamespace { .. } => Code::InvalidNamespace,
+            DefinitionInBody { .. } => Code::DirectiveInMacroBody,
+            BadInclude { .. } => Code::InvalidInclude,
+            CompileTimeNotMacro { .. } => Code::CompileTimeNotMacro,
+            CompileTimeFailed { .. } => Code::CompileTimeFailed,
+            CompileTimeSteps { .. } => Code::CompileTimeStepLimit,
+            TooManyLookups { .. } => Code::TooManyLookups,
+            Core { .. } => return None,
+        })
     }
 
     /// Where the error is, for ordering.

@@ -24,7 +24,7 @@ use polyasm_core::include::{IncludeLoader, Included};
 use polyasm_core::text::SuggestionBudget;
 use polyasm_core::{Severity, SourceMap, Span};
 
-use crate::error::MxError;
+use crate::error::{Code, MxError};
 use crate::expansions::Expansions;
 use crate::found::Found;
 use crate::lexer::{DIRECTIVES, NO_EXPANSION, SOURCE_TEXT, Tok, Token, is_label_name};
@@ -223,7 +223,7 @@ impl<'c> Expander<'c> {
     /// error. [`Self::failures`] counts it every time, so that each use still knows it failed.
     fn report(&mut self, error: MxError, origin: u32) {
         // A warning is no failure: the use it arose in still stands.
-        if crate::error::severity_of(error.code()) == Severity::Error {
+        if error.severity() == Severity::Error {
             self.failures += 1;
         }
         self.errors.push(error, origin);
@@ -1321,7 +1321,7 @@ impl<'c> Expander<'c> {
         };
         let mut run = self.ctime.run(code, text, at);
         let only_labels_missing = matches!(&run, CompileTimeRun::NotAssembled(errors)
-            if !errors.is_empty() && errors.iter().all(|(e, _)| e.code() == "MX033"));
+            if !errors.is_empty() && errors.iter().all(|(e, _)| e.masfix_code() == Some(Code::UndefinedLabel)));
         if only_labels_missing {
             let program = self.program_so_far(out, scope);
             if !program.is_empty() && !self.spend_many(code.len() + program.len(), at, scope) {

@@ -18,7 +18,7 @@ struct InExpansion {
 impl InExpansion {
     /// The severity of its diagnostic, as its code declares it.
     fn severity(&self) -> Severity {
-        crate::error::severity_of(self.error.code())
+        self.error.severity()
     }
 }
 

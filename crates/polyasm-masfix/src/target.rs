@@ -1,11 +1,13 @@
 //! Masfix as a polyasm [`Target`]: its names, its options, and the commands (assemble, run,
 //! disassemble) over the driver, the bytecode reader and the VM.
 
+use polyasm_core::explain::Code as CoreCode;
 use polyasm_core::target::{DisasmInput, OptionSpec, RunOutcome, Target, TargetInfo, TargetOptions, UsageError};
 use polyasm_core::{CodeInfo, Diagnostic, Object, Outcome, SourceId, SourceMap, Span};
 use polyasm_core::{ExitStatus, RunIo};
 
 use crate::driver::{AssembleOptions, assemble};
+use crate::error::Code;
 use crate::limits::Limits;
 use crate::{bytecode, decode, error, exec, print};
 
@@ -80,7 +82,11 @@ struct RunSettings {
 }
 
 fn run_settings(options: &TargetOptions) -> Result<RunSettings, UsageError> {
-    let usage = |message: String, help: &str| UsageError(Box::new(Diagnostic::error("PA006", message).with_help(help)));
+    let usage = |message: String, help: &str| {
+        UsageError(Box::new(
+            Diagnostic::error(CoreCode::InvalidRunInput, message).with_help(help),
+        ))
+    };
     let max_steps = match options.value("max-steps") {
         None => None,
         Some(text) => match text.replace('_', "").parse::<u64>() {
@@ -151,7 +157,12 @@ fn run_object(object: &Object, options: &TargetOptions, sources: &mut SourceMap,
     };
     let program = match exec::Program::new(&bytecode.instrs) {
         Ok(program) => program,
-        Err(e) => return Ok(Outcome::failed(vec![Diagnostic::error("MX043", e.to_string())])),
+        Err(e) => {
+            return Ok(Outcome::failed(vec![Diagnostic::error(
+                Code::ProgramTooLong,
+                e.to_string(),
+            )]));
+        }
     };
     let mut machine = exec::Machine::new();
     let limits = exec::Limits {
@@ -185,7 +196,7 @@ fn run_object(object: &Object, options: &TargetOptions, sources: &mut SourceMap,
             let (span, place) = instruction_place(debug, sources, at);
             let instr = print::print_instruction(&bytecode.instrs[at]);
             let mut d = Diagnostic::error(
-                "MX070",
+                Code::JumpPastEnd,
                 format!(
                     "`{instr}` (instruction {at}) jumps to {target}, past the end of the program ({})",
                     polyasm_core::text::count(bytecode.instrs.len(), "instruction")
@@ -208,7 +219,7 @@ fn run_object(object: &Object, options: &TargetOptions, sources: &mut SourceMap,
         Err(exec::RunError::StepLimit { steps }) => {
             diagnostics.push(
                 Diagnostic::error(
-                    "MX071",
+                    Code::StepLimit,
                     format!("the program reached the step limit ({steps}) without ending"),
                 )
                 .with_help("`--max-steps` sets the limit; look for a loop that never ends"),
@@ -239,7 +250,7 @@ fn run_object(object: &Object, options: &TargetOptions, sources: &mut SourceMap,
 
 /// Bytes that are no bytecode file.
 fn bad_bytecode(name: &str, error: &bytecode::BytecodeError) -> Diagnostic {
-    Diagnostic::error("MX044", format!("{name} is not Masfix bytecode: {error}"))
+    Diagnostic::error(Code::InvalidBytecode, format!("{name} is not Masfix bytecode: {error}"))
         .with_help("a bytecode file is what `polyasm -t masfix prog.mx -o prog.mxb` writes")
 }
 
@@ -283,8 +294,11 @@ fn ctime_steps(options: &TargetOptions) -> Result<u64, UsageError> {
     };
     text.replace('_', "").parse::<u64>().map_err(|_| {
         UsageError(Box::new(
-            Diagnostic::error("PA006", format!("invalid value `{text}` for `--ctime-steps`"))
-                .with_help("give a whole number of instructions, e.g. `--ctime-steps 500000000`"),
+            Diagnostic::error(
+                CoreCode::InvalidRunInput,
+                format!("invalid value `{text}` for `--ctime-steps`"),
+            )
+            .with_help("give a whole number of instructions, e.g. `--ctime-steps 500000000`"),
         ))
     })
 }
@@ -311,7 +325,7 @@ impl Target for MasfixTarget {
     }
 
     fn codes(&self) -> &'static [CodeInfo] {
-        error::CODES
+        error::Code::table()
     }
 
     fn assemble_options(&self) -> &'static [OptionSpec] {
@@ -347,7 +361,7 @@ impl Target for MasfixTarget {
         if let Some(error) = output.failed {
             outcome.value = None;
             outcome.diagnostics.push(Diagnostic::error(
-                "PA003",
+                CoreCode::CannotWriteOutput,
                 format!(
                     "cannot write the output of compile-time code: {}",
                     polyasm_core::fs::reason(&error)

@@ -1,9 +1,8 @@
 //! The nv2a dialect's typed errors and the one place they become [`Diagnostic`]s. Codes live
 //! here.
 
-use polyasm_core::explain::CodeInfo;
 use polyasm_core::text::IntLiteralError;
-use polyasm_core::{Diagnostic, Severity, Span};
+use polyasm_core::{Diagnostic, Span};
 
 use crate::ops::{CONSTANTS, MAX_INSTRUCTIONS, Unit};
 
@@ -199,236 +198,79 @@ pub enum Nv2aError {
     },
 }
 
-/// Every nv2a code, with its explanation for `polyasm explain`.
-pub static CODES: &[CodeInfo] = &[
-    CodeInfo {
-        code: "NV2A001",
-        severity: Severity::Error,
-        title: "syntax error",
-        explanation: "An nv2a statement is an operation (`mnemonic dst, src, ...`, operands separated by commas), several operations joined by `+` into one instruction, a uniform declaration (`#name vector N`, `#name matrix4 N`), a macro (`%matmul4x4 dst src #matrix`, `%norm3 dst src tmp`) or `.word`. An operand is a register with an optional `.mask` or `.swizzle`, `c[N]`, `c[A0+N]`, `c[N+A0]`, `#uniform` or `#matrix[row]`, and a source may start with `-`; a bare number is not an operand (a constant is `cN` or `c[N]`). Only operations can be joined with `+`. Comments are `//`, `;` or `/* */`.",
-    },
-    CodeInfo {
-        code: "NV2A002",
-        severity: Severity::Error,
-        title: "unterminated block comment",
-        explanation: "A `/*` comment runs until the next `*/`. Block comments do not nest.",
-    },
-    CodeInfo {
-        code: "NV2A003",
-        severity: Severity::Error,
-        title: "unknown mnemonic",
-        explanation: "nv2a operations are mov, mul, add, sub, mad, dp3, dph, dp4, dst, min, max, slt, sge and arl (MAC unit) and rcp, rcc, rsq, expp, logp and lit (ILU); mov runs on either unit. Mnemonics may be written in any letter case. The help line suggests the closest one.",
-    },
-    CodeInfo {
-        code: "NV2A004",
-        severity: Severity::Error,
-        title: "wrong number of operands",
-        explanation: "Each operation takes a destination and a fixed number of sources: mov, arl and the ILU operations one, mad three, the others two. Operands are separated by commas; to put a second operation in the same instruction join it with `+`.",
-    },
-    CodeInfo {
-        code: "NV2A005",
-        severity: Severity::Error,
-        title: "unknown register",
-        explanation: "Registers are r0 to r11 (temporaries), r12 (read-only oPos), v0 to v15 or their names iPos, iWeight, iNormal, iDiffuse, iSpecular, iFog, iPts, iBackDiffuse, iBackSpecular, iTex0 to iTex3 (inputs), c0 to c191 or c[N] (constants), a0 (address, written by arl) and the outputs oPos, oD0/oDiffuse, oD1/oSpecular, oFog, oPts, oB0/oBackDiffuse, oB1/oBackSpecular, oT0 to oT3 (or oTex0 to oTex3).",
-    },
-    CodeInfo {
-        code: "NV2A006",
-        severity: Severity::Error,
-        title: "register out of range",
-        explanation: "The vertex engine has temporaries r0 to r12 (r12 read-only), inputs v0 to v15 and constants c0 to c191; c[A0+N] takes an offset from 0 to 191.",
-    },
-    CodeInfo {
-        code: "NV2A007",
-        severity: Severity::Error,
-        title: "invalid swizzle",
-        explanation: "A source swizzle is 1 to 4 lane letters of `xyzw` or of `rgba` (`r` is x, `g` y, `b` z, `a` w). A shorter swizzle repeats its last lane: `.xy` is `.xyyy`, `.w` is `.wwww`.",
-    },
-    CodeInfo {
-        code: "NV2A008",
-        severity: Severity::Error,
-        title: "invalid write mask",
-        explanation: "A destination mask names each written lane once, in x, y, z, w order (`.xz`, `.yzw`, or the same in `rgba`). The machine cannot reorder lanes on a write; reorder the source swizzle instead.",
-    },
-    CodeInfo {
-        code: "NV2A009",
-        severity: Severity::Error,
-        title: "register cannot be written",
-        explanation: "Destinations are r0 to r11, the o-registers, c-registers (vertex state programs) and, for arl only, a0; arl writes a0 and nothing else. r12 is a read-only view of oPos (write oPos instead); v-registers are inputs; `c[A0+N]` cannot be a destination because the instruction encodes only an absolute constant address for writes.",
-    },
-    CodeInfo {
-        code: "NV2A010",
-        severity: Severity::Error,
-        title: "register cannot be read",
-        explanation: "Sources are temporaries (r0 to r12), inputs (v0 to v15) and constants. Output registers are write-only (r12 reads oPos), and a0 can only be used as the index in `c[A0+N]`.",
-    },
-    CodeInfo {
-        code: "NV2A011",
-        severity: Severity::Error,
-        title: "undeclared uniform",
-        explanation: "A `#name` must be declared before it is used, with `#name vector N` (one constant register, cN) or `#name matrix4 N` (cN to cN+3).",
-    },
-    CodeInfo {
-        code: "NV2A012",
-        severity: Severity::Error,
-        title: "uniform declared twice",
-        explanation: "Each uniform name is declared once. Use another name, or remove the second declaration.",
-    },
-    CodeInfo {
-        code: "NV2A013",
-        severity: Severity::Error,
-        title: "invalid uniform declaration",
-        explanation: "A declaration is `#name vector N` or `#name matrix4 N`, where N is the first constant register: vector takes c0 to c191, matrix4 takes four registers N to N+3, all within c0 to c191.",
-    },
-    CodeInfo {
-        code: "NV2A014",
-        severity: Severity::Error,
-        title: "invalid matrix row",
-        explanation: "`#m[k]` picks row k of a uniform: 0 to 3 for a matrix4, only 0 for a vector. A matrix4 used as an operand needs its row (`#m[0]`); `%matmul4x4` takes the whole matrix (`#m`).",
-    },
-    CodeInfo {
-        code: "NV2A015",
-        severity: Severity::Error,
-        title: "two input registers in one instruction",
-        explanation: "An instruction encodes one v-register index, shared by every input read from v. Reading two different v registers would read the same one twice (nv2avsh encodes this silently). Copy one of them to a temporary first.",
-    },
-    CodeInfo {
-        code: "NV2A016",
-        severity: Severity::Error,
-        title: "two constant registers in one instruction",
-        explanation: "An instruction encodes one c-register index, shared by every input read from c. Copy one of the constants to a temporary first.",
-    },
-    CodeInfo {
-        code: "NV2A017",
-        severity: Severity::Error,
-        title: "relative and absolute constants mixed",
-        explanation: "The A0X bit makes every constant read of an instruction relative to a0, so `c[A0+N]` and `cM` cannot be read by the same instruction (nv2avsh encodes this silently, making both relative).",
-    },
-    CodeInfo {
-        code: "NV2A018",
-        severity: Severity::Error,
-        title: "second o/c output",
-        explanation: "An instruction has one output port for o- and c-registers (address, mask and which unit feeds it). Two operations writing o- or c-registers cannot share an instruction (nv2avsh silently drops one). The same operation on the same inputs may write one o/c register and one temporary.",
-    },
-    CodeInfo {
-        code: "NV2A019",
-        severity: Severity::Error,
-        title: "operations need the same unit",
-        explanation: "An instruction runs one MAC operation (mov mul add sub mad dp3 dph dp4 dst min max slt sge arl) and one ILU operation (mov rcp rcc rsq expp logp lit). Two different MAC operations, or two ILU operations, cannot be paired. The same operation on the same inputs may appear twice to write two destinations.",
-    },
-    CodeInfo {
-        code: "NV2A020",
-        severity: Severity::Error,
-        title: "paired operations disagree on input C",
-        explanation: "The ILU reads input slot C; so do the MAC's add, sub (second source) and mad (third source). When both run in one instruction they read the same value, so the sources must be written identically, swizzle and sign included.",
-    },
-    CodeInfo {
-        code: "NV2A021",
-        severity: Severity::Error,
-        title: "temporary writes cannot be encoded",
-        explanation: "An instruction names one temporary register for the MAC; a paired ILU writes only r1. So two writes of the same operation to temporaries, or a mov that must run on the ILU (because the MAC is busy) writing a temporary other than r1, cannot be encoded.",
-    },
-    CodeInfo {
-        code: "NV2A022",
-        severity: Severity::Warning,
-        title: "paired ILU write lands in r1",
-        explanation: "When the MAC and the ILU both run, the hardware writes the ILU's temporary result to r1, whatever register the instruction names. polyasm encodes r1, as nv2avsh does, and warns; `-W error` makes it an error. Write r1 to silence it.",
-    },
-    CodeInfo {
-        code: "NV2A023",
-        severity: Severity::Error,
-        title: "too many paired operations",
-        explanation: "One instruction holds at most one MAC and one ILU operation, written as at most three operations joined by `+` (a merged double-output operation counts once per destination).",
-    },
-    CodeInfo {
-        code: "NV2A024",
-        severity: Severity::Error,
-        title: "program too long",
-        explanation: "The vertex engine holds 136 instruction slots. With `--explicit-final` the appended final marker takes one of them.",
-    },
-    CodeInfo {
-        code: "NV2A025",
-        severity: Severity::Error,
-        title: "invalid macro",
-        explanation: "Macros are `%matmul4x4 dst src #matrix` (four dp4s writing dst.x, .y, .z, .w with the rows of a matrix4 uniform) and `%norm3 dst src tmp` (`dp3 tmp.x, src, src`, `rsq tmp.w, tmp.x`, `mul dst.xyz, src, tmp.w`; tmp must be a writable temporary). Their destinations take no mask.",
-    },
-    CodeInfo {
-        code: "NV2A026",
-        severity: Severity::Error,
-        title: "invalid directive",
-        explanation: "The one directive is `.word d0, d1, d2, d3`: one instruction given as its four 32-bit words, emitted as written. The disassembler prints instructions that are not canonical this way.",
-    },
-    CodeInfo {
-        code: "NV2A027",
-        severity: Severity::Error,
-        title: "invalid number",
-        explanation: "Numbers are decimal, or `0x` hex, `0b` binary, `0o` octal, with optional `_` separators.",
-    },
-    CodeInfo {
-        code: "NV2A028",
-        severity: Severity::Error,
-        title: "incomplete instruction",
-        explanation: "An nv2a instruction is four 32-bit words (d0 to d3), so machine code given to the disassembler or the emulator must hold a multiple of four words.",
-    },
-    CodeInfo {
-        code: "NV2A029",
-        severity: Severity::Error,
-        title: "program cannot run",
-        explanation: "The emulator runs at most 136 instructions and needs defined opcodes: MAC opcodes 14 and 15 do not exist. Assembled programs always run; this concerns words given with `.word`.",
-    },
-    CodeInfo {
-        code: "NV2A030",
-        severity: Severity::Warning,
-        title: "xyzw and rgba letters mixed",
-        explanation: "A swizzle or mask mixes `xyzw` and `rgba` letters, as in `mov r6.xyA, r0`. Each letter names its lane on its own (`r` is x, `g` y, `b` z, `a` w), as nv2avsh reads it, so `.xyA` is the mask `.xyw`; the mix is more likely a slip than meant, hence the warning. Write the lanes in one alphabet, as the help line shows; `-W error` makes it an error.",
-    },
-    CodeInfo {
-        code: "NV2A031",
-        severity: Severity::Warning,
-        title: "mask on a0 ignored",
-        explanation: "The address register a0 has one lane, and `arl` always writes it, so a mask on `a0` other than `.x` means nothing: `arl a0.w, r2` is assembled as `arl a0, r2`, as nv2avsh does. Write `a0` to silence the warning.",
-    },
-    CodeInfo {
-        code: "NV2A032",
-        severity: Severity::Warning,
-        title: "paired MAC write to r1",
-        explanation: "In an instruction that runs both units, the MAC writes a temporary result to r1. The ILU's temporary result also goes to r1 whenever both units run, and what the hardware does with the MAC's write there is not known: xemu drops it, nv2a_vsh_cpu and polyasm's emulator keep it (the MAC's lanes first, then the ILU's). polyasm encodes what was written, as nv2avsh does, and warns; have the MAC write another temporary, or split the instruction.",
-    },
-];
+polyasm_core::codes! {
+    /// Every nv2a code; docs/codes/nv2a.md explains each one.
+    pub enum Code, explained in "../../../docs/codes/nv2a.md" {
+        Syntax = "NV2A001", Error, "syntax error";
+        UnterminatedComment = "NV2A002", Error, "unterminated block comment";
+        UnknownMnemonic = "NV2A003", Error, "unknown mnemonic";
+        OperandCount = "NV2A004", Error, "wrong number of operands";
+        UnknownRegister = "NV2A005", Error, "unknown register";
+        RegisterOutOfRange = "NV2A006", Error, "register out of range";
+        InvalidSwizzle = "NV2A007", Error, "invalid swizzle";
+        InvalidMask = "NV2A008", Error, "invalid write mask";
+        NotWritable = "NV2A009", Error, "register cannot be written";
+        NotReadable = "NV2A010", Error, "register cannot be read";
+        UndeclaredUniform = "NV2A011", Error, "undeclared uniform";
+        DuplicateUniform = "NV2A012", Error, "uniform declared twice";
+        InvalidUniformDeclaration = "NV2A013", Error, "invalid uniform declaration";
+        InvalidMatrixRow = "NV2A014", Error, "invalid matrix row";
+        TwoInputRegisters = "NV2A015", Error, "two input registers in one instruction";
+        TwoConstantRegisters = "NV2A016", Error, "two constant registers in one instruction";
+        MixedRelativeConstants = "NV2A017", Error, "relative and absolute constants mixed";
+        SecondOutput = "NV2A018", Error, "second o/c output";
+        UnitConflict = "NV2A019", Error, "operations need the same unit";
+        InputCMismatch = "NV2A020", Error, "paired operations disagree on input C";
+        TempWrites = "NV2A021", Error, "temporary writes cannot be encoded";
+        PairedIluTemp = "NV2A022", Warning, "paired ILU write lands in r1";
+        TooManyOperations = "NV2A023", Error, "too many paired operations";
+        ProgramTooLong = "NV2A024", Error, "program too long";
+        InvalidMacro = "NV2A025", Error, "invalid macro";
+        InvalidDirective = "NV2A026", Error, "invalid directive";
+        InvalidNumber = "NV2A027", Error, "invalid number";
+        IncompleteInstruction = "NV2A028", Error, "incomplete instruction";
+        ProgramCannotRun = "NV2A029", Error, "program cannot run";
+        MixedLaneLetters = "NV2A030", Warning, "xyzw and rgba letters mixed";
+        AddressMask = "NV2A031", Warning, "mask on a0 ignored";
+        PairedMacR1 = "NV2A032", Warning, "paired MAC write to r1";
+    }
+}
 
 impl Nv2aError {
-    pub fn code(&self) -> &'static str {
+    /// The code this error is reported with.
+    pub fn code(&self) -> Code {
         use Nv2aError::*;
         match self {
-            Unexpected { .. } | PairedNonOperation { .. } | WrongOperandKind { .. } => "NV2A001",
-            UnterminatedComment { .. } => "NV2A002",
-            UnknownMnemonic { .. } => "NV2A003",
-            OperandCount { .. } => "NV2A004",
-            UnknownRegister { .. } => "NV2A005",
-            RegisterOutOfRange { .. } => "NV2A006",
-            BadSwizzle { .. } => "NV2A007",
-            BadMask { .. } => "NV2A008",
-            NotWritable { .. } | ArlDestination { .. } => "NV2A009",
-            NotReadable { .. } => "NV2A010",
-            UndeclaredUniform { .. } => "NV2A011",
-            DuplicateUniform { .. } => "NV2A012",
-            BadUniformDeclaration { .. } => "NV2A013",
-            BadMatrixRow { .. } => "NV2A014",
-            TwoInputRegisters { .. } => "NV2A015",
-            TwoConstantRegisters { .. } => "NV2A016",
-            MixedRelativeConstants { .. } => "NV2A017",
-            SecondOutput { .. } => "NV2A018",
-            UnitConflict { .. } => "NV2A019",
-            InputCMismatch { .. } => "NV2A020",
-            TwoTempWrites { .. } | IluMovTemp { .. } => "NV2A021",
-            PairedIluTemp { .. } => "NV2A022",
-            TooManyOperations { .. } => "NV2A023",
-            TooManyInstructions { .. } => "NV2A024",
-            BadMacro { .. } => "NV2A025",
-            BadDirective { .. } => "NV2A026",
-            InvalidInteger { .. } => "NV2A027",
-            MixedLaneLetters { .. } => "NV2A030",
-            AddressMask { .. } => "NV2A031",
-            PairedMacR1 { .. } => "NV2A032",
+            Unexpected { .. } | PairedNonOperation { .. } | WrongOperandKind { .. } => Code::Syntax,
+            UnterminatedComment { .. } => Code::UnterminatedComment,
+            UnknownMnemonic { .. } => Code::UnknownMnemonic,
+            OperandCount { .. } => Code::OperandCount,
+            UnknownRegister { .. } => Code::UnknownRegister,
+            RegisterOutOfRange { .. } => Code::RegisterOutOfRange,
+            BadSwizzle { .. } => Code::InvalidSwizzle,
+            BadMask { .. } => Code::InvalidMask,
+            NotWritable { .. } | ArlDestination { .. } => Code::NotWritable,
+            NotReadable { .. } => Code::NotReadable,
+            UndeclaredUniform { .. } => Code::UndeclaredUniform,
+            DuplicateUniform { .. } => Code::DuplicateUniform,
+            BadUniformDeclaration { .. } => Code::InvalidUniformDeclaration,
+            BadMatrixRow { .. } => Code::InvalidMatrixRow,
+            TwoInputRegisters { .. } => Code::TwoInputRegisters,
+            TwoConstantRegisters { .. } => Code::TwoConstantRegisters,
+            MixedRelativeConstants { .. } => Code::MixedRelativeConstants,
+            SecondOutput { .. } => Code::SecondOutput,
+            UnitConflict { .. } => Code::UnitConflict,
+            InputCMismatch { .. } => Code::InputCMismatch,
+            TwoTempWrites { .. } | IluMovTemp { .. } => Code::TempWrites,
+            PairedIluTemp { .. } => Code::PairedIluTemp,
+            TooManyOperations { .. } => Code::TooManyOperations,
+            TooManyInstructions { .. } => Code::ProgramTooLong,
+            BadMacro { .. } => Code::InvalidMacro,
+            BadDirective { .. } => Code::InvalidDirective,
+            InvalidInteger { .. } => Code::InvalidNumber,
+            MixedLaneLetters { .. } => Code::MixedLaneLetters,
+            AddressMask { .. } => Code::AddressMask,
+            PairedMacR1 { .. } => Code::PairedMacR1,
         }
     }
 

@@ -230,7 +230,7 @@ impl std::error::Error for IncompleteInstruction {}
 
 impl IncompleteInstruction {
     fn to_diagnostic(self) -> Diagnostic {
-        Diagnostic::error("NV2A028", self.to_string())
+        Diagnostic::error(error::Code::IncompleteInstruction, self.to_string())
             .with_note(match self.words % ops::WORDS_PER_INSTRUCTION {
                 1 => "the last word is a partial instruction".to_string(),
                 n => format!("the last {n} words are a partial instruction"),
@@ -395,7 +395,8 @@ fn run_object(
 ) -> RunOutcome {
     let load = |constants: &[Vec4]| {
         let words: Vec<u32> = object.words().collect();
-        let program = Program::new(&words).map_err(|e| Diagnostic::error("NV2A029", e.to_string()))?;
+        let program =
+            Program::new(&words).map_err(|e| Diagnostic::error(error::Code::ProgramCannotRun, e.to_string()))?;
         Ok(Loaded {
             outputs: program.written_outputs(),
             written_constants: program.written_constants(),
@@ -423,7 +424,7 @@ impl Target for Nv2aTarget {
     }
 
     fn codes(&self) -> &'static [CodeInfo] {
-        error::CODES
+        error::Code::table()
     }
 
     fn assemble_options(&self) -> &'static [OptionSpec] {

@@ -1,9 +1,8 @@
 //! The shader-asm dialect's typed errors and the one place they become [`Diagnostic`]s. Codes
 //! live here.
 
-use polyasm_core::explain::CodeInfo;
 use polyasm_core::text::count;
-use polyasm_core::{Diagnostic, Severity, Span};
+use polyasm_core::{Diagnostic, Span};
 
 use crate::ops::signature;
 use crate::ops::{
@@ -174,209 +173,68 @@ pub enum ShError {
     },
 }
 
-/// The rows of `polyasm explain` for this dialect.
-pub static CODES: &[CodeInfo] = &[
-    code(
-        "SH001",
-        "syntax error",
-        "A shader-asm line holds one instruction written as a call, `name(operand, operand)`: the instruction's name, `(`, its operands separated by `,`, and `)`. Spaces may stand between any two of these. An operand is a register (`s0`, `v3`, `pc`) or, for `load`, a number; a sign belongs to its number (`-2.5`, not `- 2.5`). A `#` starts a comment to the end of the line; blank lines are allowed. Other punctuation has no meaning.",
-    ),
-    code(
-        "SH002",
-        "unknown instruction",
-        "The name before `(` must be an instruction of the file's dialect. v1 has 14: add, multiply, negate, reciprocal, move, getComponent0 to getComponent3, setComponent0 to setComponent3, and load. v2 (ShaderVM's current language) has add, multiply, negate, reciprocal, move, getComponent, setComponent, load, readMemory, writeMemory and sign. Names are case-sensitive, as in the language's specification (`getComponent0`, not `getcomponent0`); the help line suggests the closest instruction, or names the `--dialect` that has it.",
-    ),
-    code(
-        "SH003",
-        "unknown register",
-        "Registers are the scalars `s0` to `s7` (v2: `s0` to `s5`), the vectors `v0` to `v7` (v2: `v0` to `v4`), the inputs `pc` (vector: the pixel's centre), `t` (scalar: the time) and `s` (vector: the image size), the output `c` (vector: the colour), and in v2 `z` (scalar: always 0). Names are lower case.",
-    ),
-    code(
-        "SH004",
-        "wrong number of operands",
-        "Each instruction takes a fixed number of operands: `add`, `multiply`, and v2's `getComponent` and `setComponent` three, `load` and every other instruction two. The message shows the instruction's signature.",
-    ),
-    code(
-        "SH005",
-        "wrong operand type",
-        "Every operand has a type, scalar or vector, and the register written there must have it. The scalars are `s0` to `s7`, the input `t` and v2's `z`; the vectors are `v0` to `v7`, `pc`, `s` and `c`. Arithmetic works on scalars: take a vector's component into a scalar with `getComponentN(vA, sA)` (v2: `getComponent(vA, sA, sB)`) and put it back with `setComponentN(vA, sA)` (v2: `setComponent(vA, sA, sB)`).",
-    ),
-    code(
-        "SH006",
-        "number where a register belongs",
-        "Only `load` takes a number, as its second operand; every other operand is a register. To use a constant, load it into a scalar register first: `load(s0, 2.5)`, then `multiply(s1, s0, s1)`.",
-    ),
-    code(
-        "SH007",
-        "register where a number belongs",
-        "`load(sA, number)` takes a number literal as its second operand: an optional sign, digits with an optional fraction, and an optional exponent (`1`, `-2.5`, `.5`, `1e-3`). Copy a register with `move(sA, sB)` instead. There are no literals for infinity or NaN: `reciprocal` of 0 gives infinity.",
-    ),
-    code(
-        "SH008",
-        "input written",
-        "The inputs `pc`, `t` and `s`, and v2's `z`, are read only: every pixel starts with the values the renderer gives them, and `z` is always 0. No instruction may write them, also not one component of them with `setComponentN`. Copy what you need into your own registers (`getComponent0(pc, s0)`) and write the output `c`.",
-    ),
-    code(
-        "SH009",
-        "malformed number",
-        "A number literal is an optional sign, then digits with an optional `.` and fraction (or a `.` and digits), then an optional exponent: `e` or `E`, an optional sign and digits. `1`, `-2.5`, `.5`, `5.`, `1e-3` and `+4E2` are numbers. Hexadecimal, `_` separators, suffixes such as `f`, and the words `inf` and `nan` are not.",
-    ),
-    code(
-        "SH010",
-        "number out of range",
-        "A number literal must round to a finite 32-bit float: its magnitude at most about 3.4028235e38 (`f32::MAX`). Smaller magnitudes round to the nearest float, down to the subnormals and 0. For infinity, take the `reciprocal` of 0.",
-    ),
-    code(
-        "SH011",
-        "missing parenthesis",
-        "An instruction's operands stand in parentheses right after its name: `negate(s0, s1)`. The `(` is missing after the name, or the line ends before the `)`. An instruction may not continue on the next line.",
-    ),
-    code(
-        "SH012",
-        "text after the instruction",
-        "Nothing but a comment may follow the `)` that ends an instruction. Comments start with `#`.",
-    ),
-    code(
-        "SH013",
-        "two instructions on a line",
-        "Each line holds at most one instruction; `;` does not separate instructions. Put the second one on a line of its own.",
-    ),
-    code(
-        "SH014",
-        "program too long",
-        "A program holds at most 65536 instructions, so that its bytecode fits a GPU storage buffer on every adapter. Every line with an instruction counts.",
-    ),
-    code_warning(
-        "SH015",
-        "result never read",
-        "The instruction writes a register (or one component of a vector, or in v2 a memory cell) that no later instruction reads before it is written again or the program ends. Only the output `c` is used after the program; everything else is dropped, so the instruction does nothing. Remove it, or read its result; `-W no-SH015` silences this warning.",
-    ),
-    code(
-        "SH016",
-        "dialects mixed",
-        "A file is written in one dialect: v1, the specification's (`getComponent0`, `s0` to `s7`, `v0` to `v7`), or v2, ShaderVM's current language (`getComponent(vA, sA, sB)`, `sign`, `readMemory`, `writeMemory`, `z`, `s0` to `s5`, `v0` to `v4`). Without `--dialect`, the first form only one dialect has decides, and a form only the other has is this error. Write the file in one dialect; `--dialect v1` or `--dialect v2` names it, and then each form of the other dialect is an unknown instruction or register.",
-    ),
-    code(
-        "SH017",
-        "number not whole",
-        "In v2, `load` takes what ShaderVM's does: a whole number from 0 to 16777215 in decimal digits, the 24 bits of its constant field. Build other numbers from it: negate for a negative one, reciprocal and multiply for a fraction (0.5 is `load(s0, 2)` then `reciprocal(s0, s0)`). v1 (`--dialect v1`) takes any 32-bit float.",
-    ),
-    code_warning(
-        "SH018",
-        "index always out of range",
-        "The register that picks the component (`getComponent`, `setComponent`: 0 to 3) or memory cell (`readMemory`, `writeMemory`: 0 to 63) always holds a value whose floor is outside that range, or NaN. polyasm reads 0 there and writes nothing; ShaderVM leaves it undefined. Put an index in range into the register, e.g. `load(s5, 1)`.",
-    ),
-    code(
-        "SH020",
-        "not shader-asm bytecode",
-        "A shader-asm bytecode file (`.shb`) starts with the 4 bytes `SHBC`. The input starts with something else: it is another kind of file, or source text (assemble it with `polyasm prog.sasm`). docs/formats/shader-bytecode.md describes the format.",
-    ),
-    code(
-        "SH021",
-        "unknown bytecode version",
-        "After `SHBC`, a bytecode file holds its format version, a little-endian 16-bit number at byte 4. This polyasm reads and writes version 1.",
-    ),
-    code(
-        "SH022",
-        "bad flags",
-        "Bytes 6 and 7 of a bytecode file are its flags. Bit 0 says that the program uses v2's forms (ShaderVM's current language); the other bits are reserved and must be 0. Bit 0 is set exactly when an instruction uses a form only v2 has: a program in the forms both dialects share is stored with flags 0.",
-    ),
-    code(
-        "SH023",
-        "bytecode cut short",
-        "A bytecode file is a 12-byte header and then as many 8-byte instructions as the header's count (bytes 8 to 11) says. The file ends before the header or before the last instruction: it was cut short, or its count is wrong.",
-    ),
-    code(
-        "SH024",
-        "bytes after the program",
-        "A bytecode file ends after the instructions its header counts. The file holds more bytes: its count is wrong, or something was appended.",
-    ),
-    code(
-        "SH025",
-        "unknown opcode",
-        "The low byte of an instruction's first word is its opcode, 0 to 18 in the order of docs/formats/shader-bytecode.md, of the file's dialect: v1's `getComponentN` and `setComponentN` (5 to 12) only with flags 0, v2's `getComponent` to `writeMemory` (14 to 18) only with the v2 flag. The instruction has another.",
-    ),
-    code(
-        "SH026",
-        "bad register field",
-        "Each register field of an instruction (bits 8 to 15, 16 to 23 and 24 to 31 of its first word, one per operand) holds a register number, 0 to 20, of the type the operand takes and of the file's dialect: 0 to 7 the scalars `s0` to `s7`, 8 to 15 the vectors `v0` to `v7`, 16 `pc`, 17 `t`, 18 `s`, 19 `c`, 20 `z`. v1 has no `z`; v2 has no `s6`, `s7`, `v5`, `v6`, `v7`.",
-    ),
-    code(
-        "SH027",
-        "bytecode writes an input",
-        "An instruction in the file writes `pc`, `t`, `s` or `z`, which are read only; the assembler never writes such an instruction.",
-    ),
-    code(
-        "SH028",
-        "unused field set",
-        "Register fields past an instruction's operands, the field of `load`'s number operand, and the second word of every instruction but `load` must be 0.",
-    ),
-    code(
-        "SH029",
-        "constant not finite",
-        "`load`'s constant (the second word, an IEEE 754 single) is infinite or NaN. The language has no literal for it, so the disassembler could not write the program back as source; the assembler never writes one.",
-    ),
-    code(
-        "SH030",
-        "too many instructions in the bytecode",
-        "A bytecode file's instruction count (bytes 8 to 11) is at most 65536, the longest program.",
-    ),
-    code(
-        "SH031",
-        "constant not a v2 number",
-        "In a file flagged v2, `load`'s constant (the second word, an IEEE 754 single) must be a whole number from 0 to 16777215, the only numbers v2's `load` takes. The assembler never writes another.",
-    ),
-    code(
-        "SH040",
-        "no GPU adapter",
-        "`polyasm run --device gpu` renders on a GPU through Vulkan, and none was found: no Vulkan driver is installed, or none matches `WGPU_ADAPTER_NAME`. Install your GPU's Vulkan driver (or Mesa's software one, `mesa-vulkan-drivers`), or render on the CPU with `--device cpu` (or `auto`, which falls back to it).",
-    ),
-    code(
-        "SH041",
-        "GPU rendering failed",
-        "The GPU could not render the picture: the device would not open or was lost, it ran out of memory, or the picture has more pixels than the adapter renders in one frame. The message says which; `--device cpu` renders on the CPU instead.",
-    ),
-];
-
-const fn code(code: &'static str, title: &'static str, explanation: &'static str) -> CodeInfo {
-    CodeInfo {
-        code,
-        severity: Severity::Error,
-        title,
-        explanation,
-    }
-}
-
-const fn code_warning(code: &'static str, title: &'static str, explanation: &'static str) -> CodeInfo {
-    CodeInfo {
-        severity: Severity::Warning,
-        ..self::code(code, title, explanation)
+polyasm_core::codes! {
+    /// Every shader-asm code; docs/codes/shader.md explains each one.
+    pub enum Code, explained in "../../../docs/codes/shader.md" {
+        Syntax = "SH001", Error, "syntax error";
+        UnknownInstruction = "SH002", Error, "unknown instruction";
+        UnknownRegister = "SH003", Error, "unknown register";
+        OperandCount = "SH004", Error, "wrong number of operands";
+        OperandType = "SH005", Error, "wrong operand type";
+        NumberForRegister = "SH006", Error, "number where a register belongs";
+        RegisterForNumber = "SH007", Error, "register where a number belongs";
+        InputWritten = "SH008", Error, "input written";
+        MalformedNumber = "SH009", Error, "malformed number";
+        NumberOutOfRange = "SH010", Error, "number out of range";
+        MissingParenthesis = "SH011", Error, "missing parenthesis";
+        TrailingText = "SH012", Error, "text after the instruction";
+        TwoInstructions = "SH013", Error, "two instructions on a line";
+        ProgramTooLong = "SH014", Error, "program too long";
+        ResultNeverRead = "SH015", Warning, "result never read";
+        DialectsMixed = "SH016", Error, "dialects mixed";
+        NumberNotWhole = "SH017", Error, "number not whole";
+        IndexOutOfRange = "SH018", Warning, "index always out of range";
+        NotBytecode = "SH020", Error, "not shader-asm bytecode";
+        UnknownVersion = "SH021", Error, "unknown bytecode version";
+        BadFlags = "SH022", Error, "bad flags";
+        BytecodeCutShort = "SH023", Error, "bytecode cut short";
+        TrailingBytes = "SH024", Error, "bytes after the program";
+        UnknownOpcode = "SH025", Error, "unknown opcode";
+        BadRegisterField = "SH026", Error, "bad register field";
+        BytecodeWritesInput = "SH027", Error, "bytecode writes an input";
+        UnusedFieldSet = "SH028", Error, "unused field set";
+        ConstantNotFinite = "SH029", Error, "constant not finite";
+        TooManyInstructions = "SH030", Error, "too many instructions in the bytecode";
+        ConstantNotV2 = "SH031", Error, "constant not a v2 number";
+        NoGpuAdapter = "SH040", Error, "no GPU adapter";
+        GpuFailed = "SH041", Error, "GPU rendering failed";
     }
 }
 
 const SYNTAX_HELP: &str = "write one instruction per line as a call, e.g. `add(s0, s1, s2)`";
 
 impl ShError {
-    pub fn code(&self) -> &'static str {
+    /// The code this error is reported with.
+    pub fn code(&self) -> Code {
         match self {
-            ShError::Unexpected { .. } => "SH001",
-            ShError::UnknownInstruction { .. } => "SH002",
-            ShError::UnknownRegister { .. } => "SH003",
-            ShError::OperandCount { .. } => "SH004",
-            ShError::WrongType { .. } => "SH005",
-            ShError::NumberForRegister { .. } => "SH006",
-            ShError::NameForNumber { .. } => "SH007",
-            ShError::WritesInput { .. } => "SH008",
-            ShError::MalformedNumber { .. } => "SH009",
-            ShError::NumberOutOfRange { .. } => "SH010",
-            ShError::MixedDialects { .. } => "SH016",
-            ShError::NotWhole { .. } => "SH017",
-            ShError::IndexOutOfRange { .. } => "SH018",
-            ShError::MissingOpen { .. } | ShError::MissingClose { .. } => "SH011",
-            ShError::TrailingText { .. } => "SH012",
-            ShError::TwoInstructions { .. } => "SH013",
-            ShError::TooManyInstructions { .. } => "SH014",
-            ShError::UnreadResult { .. } => "SH015",
+            ShError::Unexpected { .. } => Code::Syntax,
+            ShError::UnknownInstruction { .. } => Code::UnknownInstruction,
+            ShError::UnknownRegister { .. } => Code::UnknownRegister,
+            ShError::OperandCount { .. } => Code::OperandCount,
+            ShError::WrongType { .. } => Code::OperandType,
+            ShError::NumberForRegister { .. } => Code::NumberForRegister,
+            ShError::NameForNumber { .. } => Code::RegisterForNumber,
+            ShError::WritesInput { .. } => Code::InputWritten,
+            ShError::MalformedNumber { .. } => Code::MalformedNumber,
+            ShError::NumberOutOfRange { .. } => Code::NumberOutOfRange,
+            ShError::MixedDialects { .. } => Code::DialectsMixed,
+            ShError::NotWhole { .. } => Code::NumberNotWhole,
+            ShError::IndexOutOfRange { .. } => Code::IndexOutOfRange,
+            ShError::MissingOpen { .. } | ShError::MissingClose { .. } => Code::MissingParenthesis,
+            ShError::TrailingText { .. } => Code::TrailingText,
+            ShError::TwoInstructions { .. } => Code::TwoInstructions,
+            ShError::TooManyInstructions { .. } => Code::ProgramTooLong,
+            ShError::UnreadResult { .. } => Code::ResultNeverRead,
         }
     }
 
@@ -906,24 +764,25 @@ impl std::fmt::Display for BytecodeError {
 }
 
 impl BytecodeError {
-    pub fn code(&self) -> &'static str {
+    /// The code this error is reported with.
+    pub fn code(&self) -> Code {
         match self.problem {
-            BytecodeProblem::Magic => "SH020",
-            BytecodeProblem::Version(_) => "SH021",
-            BytecodeProblem::Flags(_) | BytecodeProblem::NoV2Form => "SH022",
-            BytecodeProblem::OpOfOtherDialect { .. } => "SH025",
-            BytecodeProblem::RegisterOfOtherDialect { .. } => "SH026",
-            BytecodeProblem::NotWhole { .. } => "SH031",
-            BytecodeProblem::Truncated { .. } => "SH023",
-            BytecodeProblem::Trailing(_) => "SH024",
+            BytecodeProblem::Magic => Code::NotBytecode,
+            BytecodeProblem::Version(_) => Code::UnknownVersion,
+            BytecodeProblem::Flags(_) | BytecodeProblem::NoV2Form => Code::BadFlags,
+            BytecodeProblem::OpOfOtherDialect { .. } => Code::UnknownOpcode,
+            BytecodeProblem::RegisterOfOtherDialect { .. } => Code::BadRegisterField,
+            BytecodeProblem::NotWhole { .. } => Code::ConstantNotV2,
+            BytecodeProblem::Truncated { .. } => Code::BytecodeCutShort,
+            BytecodeProblem::Trailing(_) => Code::TrailingBytes,
             BytecodeProblem::Instruction { error, .. } => match error {
-                UnpackError::Opcode(_) => "SH025",
-                UnpackError::Register { .. } => "SH026",
-                UnpackError::ReadOnly { .. } => "SH027",
-                UnpackError::Unused { .. } | UnpackError::Constant => "SH028",
+                UnpackError::Opcode(_) => Code::UnknownOpcode,
+                UnpackError::Register { .. } => Code::BadRegisterField,
+                UnpackError::ReadOnly { .. } => Code::BytecodeWritesInput,
+                UnpackError::Unused { .. } | UnpackError::Constant => Code::UnusedFieldSet,
             },
-            BytecodeProblem::NotFinite { .. } => "SH029",
-            BytecodeProblem::Count(_) => "SH030",
+            BytecodeProblem::NotFinite { .. } => Code::ConstantNotFinite,
+            BytecodeProblem::Count(_) => Code::TooManyInstructions,
         }
     }
 

@@ -48,6 +48,7 @@ pub mod render;
 pub mod run;
 pub mod runtime;
 
+use polyasm_core::explain::Code as CoreCode;
 use polyasm_core::front;
 use polyasm_core::stream::RunIo;
 use polyasm_core::target::{
@@ -83,8 +84,11 @@ fn dialect_option(options: &TargetOptions) -> Result<DialectChoice, UsageError> 
     Dialect::from_name(name).map(DialectChoice::Named).ok_or_else(|| {
         let names: Vec<&str> = Dialect::ALL.iter().map(|d| d.name()).collect();
         UsageError(Box::new(
-            Diagnostic::error("PA006", format!("invalid value `{name}` for `--dialect`"))
-                .with_help(format!("the dialects are: {}", names.join(", "))),
+            Diagnostic::error(
+                CoreCode::InvalidRunInput,
+                format!("invalid value `{name}` for `--dialect`"),
+            )
+            .with_help(format!("the dialects are: {}", names.join(", "))),
         ))
     })
 }
@@ -192,7 +196,7 @@ impl Target for ShaderTarget {
     }
 
     fn codes(&self) -> &'static [CodeInfo] {
-        error::CODES
+        error::Code::table()
     }
 
     fn assemble_options(&self) -> &'static [OptionSpec] {

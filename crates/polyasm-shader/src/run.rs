@@ -1,10 +1,12 @@
 //! `polyasm run` for shader-asm: renders the program to a PNG picture on the program's
 //! standard output (the `-o` file).
 
+use polyasm_core::explain::Code as CoreCode;
 use polyasm_core::stream::{ExitStatus, RunIo};
 use polyasm_core::target::{OptionSpec, RunOutcome, TargetOptions, UsageError};
 use polyasm_core::{Diagnostic, Object, Outcome};
 
+use crate::error::Code;
 use crate::exec::{Alpha, Frame, Image};
 use crate::gpu::{GpuError, GpuRenderer};
 use crate::ops::Instr;
@@ -88,7 +90,9 @@ pub struct RunSettings {
 }
 
 fn usage(message: String, help: &str) -> UsageError {
-    UsageError(Box::new(Diagnostic::error("PA006", message).with_help(help)))
+    UsageError(Box::new(
+        Diagnostic::error(CoreCode::InvalidRunInput, message).with_help(help),
+    ))
 }
 
 pub use polyasm_core::picture::parse_size;
@@ -301,7 +305,7 @@ impl Renderer {
                 Ok(())
             }
             Renderer::Cpu => render::render_into(program, frame, alpha, image)
-                .map_err(|e| Box::new(Diagnostic::error("PA006", e.to_string()))),
+                .map_err(|e| Box::new(Diagnostic::error(CoreCode::InvalidRunInput, e.to_string()))),
         }
     }
 }
@@ -368,7 +372,7 @@ fn animate(program: &[Instr], settings: &RunSettings, frames: u32, fps: f32, io:
                 png.clear();
                 image
                     .write_png(&mut png)
-                    .map_err(|e| Box::new(Diagnostic::error("PA003", e.to_string())))?;
+                    .map_err(|e| Box::new(Diagnostic::error(CoreCode::CannotWriteOutput, e.to_string())))?;
                 files.write(&path, &png).map_err(Box::new)
             });
         if let Err(d) = written {
@@ -388,10 +392,10 @@ fn animate(program: &[Instr], settings: &RunSettings, frames: u32, fps: f32, io:
 /// A GPU failure as a diagnostic.
 fn gpu_error(error: &GpuError) -> Diagnostic {
     match error {
-        GpuError::NoAdapter(_) => Diagnostic::error("SH040", error.to_string()).with_help(
+        GpuError::NoAdapter(_) => Diagnostic::error(Code::NoGpuAdapter, error.to_string()).with_help(
             "install a Vulkan driver (Mesa's software one is `mesa-vulkan-drivers`), or render with `--device cpu`",
         ),
-        _ => Diagnostic::error("SH041", format!("the GPU could not render: {error}"))
+        _ => Diagnostic::error(Code::GpuFailed, format!("the GPU could not render: {error}"))
             .with_help("render on the CPU with `--device cpu`"),
     }
 }

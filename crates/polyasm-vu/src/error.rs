@@ -1,8 +1,7 @@
 //! The VU's typed errors and the one place they become [`Diagnostic`]s. Codes live here.
 
-use polyasm_core::explain::CodeInfo;
 use polyasm_core::text::IntLiteralError;
-use polyasm_core::{Diagnostic, Severity, Span};
+use polyasm_core::{Diagnostic, Span};
 
 use crate::ops::{MAX_WORDS, Op, OperandKind};
 
@@ -136,118 +135,46 @@ pub enum SwizzleProblem {
     Letter(char),
 }
 
-/// Every VU code, with its explanation for `polyasm explain`.
-pub static CODES: &[CodeInfo] = &[
-    CodeInfo {
-        code: "VU001",
-        severity: Severity::Error,
-        title: "syntax error",
-        explanation: "A VU statement is a mnemonic followed by operands separated by spaces, one statement per line: `add r0 r1`. Operands are registers, outputs, numbers or swizzles; punctuation such as `,` `#` or `[` has no meaning. Comments are `//` to the end of the line or `/* */`.",
-    },
-    CodeInfo {
-        code: "VU002",
-        severity: Severity::Error,
-        title: "unknown mnemonic or directive",
-        explanation: "The first word of a statement must be one of the VU's 26 mnemonics (ld st ldc add sub mul div dot abs sign sqrt pow exp log min max sin cos tan asin acos atan atan2 shf mulm end) or the directive `.word`. Mnemonics are lower case, as in the reference assembler. The help line suggests the closest mnemonic when there is one.",
-    },
-    CodeInfo {
-        code: "VU003",
-        severity: Severity::Error,
-        title: "wrong kind of operand",
-        explanation: "Each operand position takes one kind of operand: a register (`r0` to `r15`), an output (`pos`, `tex`, `col`, `ocol`), a number (an input slot for `ld`, a constant slot for `ldc`, a mask for `shf`) or a swizzle. `st` takes the output first and the register second: `st pos r0`. `ld` and `ldc` take a register first and a slot number second: `ld r0 0`.",
-    },
-    CodeInfo {
-        code: "VU004",
-        severity: Severity::Error,
-        title: "missing operand",
-        explanation: "The instruction has fewer operands than it takes. Every instruction except `end` takes a destination and a source; `shf` also takes a swizzle and a mask: `shf r0 r1 xyzw 0b0011`. One statement may not continue on the next line.",
-    },
-    CodeInfo {
-        code: "VU005",
-        severity: Severity::Error,
-        title: "extra operand",
-        explanation: "The instruction has more operands than it takes. Only one statement may stand on a line; put the next instruction on a line of its own.",
-    },
-    CodeInfo {
-        code: "VU006",
-        severity: Severity::Error,
-        title: "register out of range",
-        explanation: "The VU has 16 vec4 registers, `r0` to `r15`, written without leading zeros: `r1`, not `r01`, which the reference assembler refuses.",
-    },
-    CodeInfo {
-        code: "VU007",
-        severity: Severity::Error,
-        title: "slot out of range",
-        explanation: "`ld` reads one of 8 vertex input slots (0 to 7) and `ldc` one of 16 constant slots (0 to 15).",
-    },
-    CodeInfo {
-        code: "VU008",
-        severity: Severity::Error,
-        title: "mask out of range",
-        explanation: "The `shf` mask has one bit per destination lane: bit 0 is x, bit 1 y, bit 2 z, bit 3 w, so it is at most 0b1111 (15). Write it in decimal, `0b` or `0x`.",
-    },
-    CodeInfo {
-        code: "VU009",
-        severity: Severity::Error,
-        title: "invalid swizzle",
-        explanation: "A `shf` swizzle is exactly four letters naming the source lane for x, y, z and w: `xyzw` letters or `rgba` letters, which mean the same (`r` = `x`, `g` = `y`, `b` = `z`, `a` = `w`); they may be mixed.",
-    },
-    CodeInfo {
-        code: "VU010",
-        severity: Severity::Error,
-        title: "program too long",
-        explanation: "The VU runs at most 64 instructions. The assembler appends an `end` to shorter programs; a program of exactly 64 instructions runs to its last one. Split the work across several programs or draw calls.",
-    },
-    CodeInfo {
-        code: "VU011",
-        severity: Severity::Error,
-        title: "invalid number",
-        explanation: "Numbers are Rust-style integer literals: decimal (`12`), binary (`0b1100`), hex (`0xc`) or octal (`0o14`), with optional `_` separators. The literal has a digit that its base does not allow, no digits after its prefix, or more than 64 bits. The prefixes are lower case: Rust, and so the reference assembler, reads `0X5` as the number 0 followed by a suffix, not as 5, so polyasm refuses `0X`, `0B` and `0O` rather than give other words.",
-    },
-    CodeInfo {
-        code: "VU012",
-        severity: Severity::Error,
-        title: "unknown output",
-        explanation: "`st` writes one of four outputs: `pos` (clip-space position), `tex` (texture coordinates: xy for unit 0, zw for unit 1), `col` (vertex colour) and `ocol` (offset colour).",
-    },
-    CodeInfo {
-        code: "VU013",
-        severity: Severity::Error,
-        title: "unterminated block comment",
-        explanation: "A `/*` comment runs until its matching `*/`; block comments nest, so each `/*` inside a comment needs its own `*/`.",
-    },
-    CodeInfo {
-        code: "VU014",
-        severity: Severity::Warning,
-        title: "mulm reads past r15",
-        explanation: "`mulm dst src` reads the four matrix columns from src, src+1, src+2 and src+3. With a source above r12 some of them do not exist: the console's behaviour is undefined and polyasm's emulator reads zeros. This is a warning because the reference assembler accepts it; `-W error` makes it an error.",
-    },
-    CodeInfo {
-        code: "VU015",
-        severity: Severity::Error,
-        title: "word out of range",
-        explanation: "`.word` places one raw 32-bit word, so its value is at most 0xffffffff.",
-    },
-];
+polyasm_core::codes! {
+    /// Every VU code; docs/codes/vu.md explains each one.
+    pub enum Code, explained in "../../../docs/codes/vu.md" {
+        Syntax = "VU001", Error, "syntax error";
+        UnknownMnemonic = "VU002", Error, "unknown mnemonic or directive";
+        WrongOperandKind = "VU003", Error, "wrong kind of operand";
+        MissingOperand = "VU004", Error, "missing operand";
+        ExtraOperand = "VU005", Error, "extra operand";
+        RegisterOutOfRange = "VU006", Error, "register out of range";
+        SlotOutOfRange = "VU007", Error, "slot out of range";
+        MaskOutOfRange = "VU008", Error, "mask out of range";
+        InvalidSwizzle = "VU009", Error, "invalid swizzle";
+        ProgramTooLong = "VU010", Error, "program too long";
+        InvalidNumber = "VU011", Error, "invalid number";
+        UnknownOutput = "VU012", Error, "unknown output";
+        UnterminatedComment = "VU013", Error, "unterminated block comment";
+        MulmPastLastRegister = "VU014", Warning, "mulm reads past r15";
+        WordOutOfRange = "VU015", Error, "word out of range";
+    }
+}
 
 impl VuError {
-    pub fn code(&self) -> &'static str {
+    /// The code this error is reported with.
+    pub fn code(&self) -> Code {
         match self {
-            VuError::Unexpected { .. } => "VU001",
-            VuError::UnknownMnemonic { .. } | VuError::UnknownDirective { .. } => "VU002",
-            VuError::WrongOperandKind { .. } | VuError::SwappedStore { .. } => "VU003",
-            VuError::MissingOperand { .. } => "VU004",
-            VuError::ExtraOperand { .. } => "VU005",
-            VuError::RegisterOutOfRange { .. } | VuError::ZeroPaddedRegister { .. } => "VU006",
-            VuError::SlotOutOfRange { .. } => "VU007",
-            VuError::MaskOutOfRange { .. } => "VU008",
-            VuError::BadSwizzle { .. } => "VU009",
-            VuError::TooManyInstructions { .. } => "VU010",
-            VuError::InvalidInteger { .. } | VuError::UpperCasePrefix { .. } => "VU011",
-            VuError::UnknownOutput { .. } => "VU012",
-            VuError::UnterminatedComment { .. } => "VU013",
-            VuError::MulmPastLastRegister { .. } => "VU014",
-            VuError::WordOutOfRange { .. } => "VU015",
+            VuError::Unexpected { .. } => Code::Syntax,
+            VuError::UnknownMnemonic { .. } | VuError::UnknownDirective { .. } => Code::UnknownMnemonic,
+            VuError::WrongOperandKind { .. } | VuError::SwappedStore { .. } => Code::WrongOperandKind,
+            VuError::MissingOperand { .. } => Code::MissingOperand,
+            VuError::ExtraOperand { .. } => Code::ExtraOperand,
+            VuError::RegisterOutOfRange { .. } | VuError::ZeroPaddedRegister { .. } => Code::RegisterOutOfRange,
+            VuError::SlotOutOfRange { .. } => Code::SlotOutOfRange,
+            VuError::MaskOutOfRange { .. } => Code::MaskOutOfRange,
+            VuError::BadSwizzle { .. } => Code::InvalidSwizzle,
+            VuError::TooManyInstructions { .. } => Code::ProgramTooLong,
+            VuError::InvalidInteger { .. } | VuError::UpperCasePrefix { .. } => Code::InvalidNumber,
+            VuError::UnknownOutput { .. } => Code::UnknownOutput,
+            VuError::UnterminatedComment { .. } => Code::UnterminatedComment,
+            VuError::MulmPastLastRegister { .. } => Code::MulmPastLastRegister,
+            VuError::WordOutOfRange { .. } => Code::WordOutOfRange,
         }
     }
 

@@ -138,7 +138,7 @@ impl Target for VuTarget {
     }
 
     fn codes(&self) -> &'static [CodeInfo] {
-        error::CODES
+        error::Code::table()
     }
 
     fn assemble(&self, sources: &mut SourceMap, file: SourceId, options: &TargetOptions) -> Outcome<Object> {
@@ -193,7 +193,8 @@ fn run_object(
 ) -> RunOutcome {
     let load = |constants: &[Vec4]| {
         let words: Vec<u32> = object.words().collect();
-        let program = Program::new(&words).map_err(|e| Diagnostic::error("VU010", e.to_string()))?;
+        let program =
+            Program::new(&words).map_err(|e| Diagnostic::error(error::Code::ProgramTooLong, e.to_string()))?;
         Ok(Loaded {
             program,
             constants: constants.try_into().expect("one vec4 per constant slot"),
