@@ -10,8 +10,8 @@ use crate::decode::DecodeError;
 use crate::exec::{RunError, RunErrorKind};
 use crate::instr::LostBits;
 use crate::mbs::MbsError;
-use crate::mesa::{MesaError, MesaErrorKind};
 use crate::ops::Field;
+use crate::syntax::mesa::{MesaError, MesaErrorKind};
 
 // ---- PP100-PP199: Mesa's text and the target ----
 
@@ -967,7 +967,7 @@ mod tests {
         }
         let mut sources = polyasm_core::SourceMap::new();
         let file = sources.add("a.pp", "mov.v0 $0 $1 , load.v $1 0");
-        let (_, errors) = crate::mesa::read_program(sources.get(file).text());
+        let (_, errors) = crate::syntax::mesa::read_program(sources.get(file).text());
         let d = mesa_error(file, &errors[0]);
         assert_eq!(d.code, "PP101");
         assert_eq!(d.message, "the varying field comes before the vec4_mul field");
@@ -987,7 +987,7 @@ mod tests {
             "mov.v0 ^texture $0 ",
             ", ,",
         ] {
-            let (_, errors) = crate::mesa::read_program(text);
+            let (_, errors) = crate::syntax::mesa::read_program(text);
             let d = mesa_error(file, &errors[0]);
             assert!(
                 polyasm_core::explain::find(MESA_CODES, d.code).is_some(),
@@ -995,7 +995,7 @@ mod tests {
                 d.code
             );
         }
-        let offset = crate::mesa::read_program("@ 0: discard\n@ 9: discard").1;
+        let offset = crate::syntax::mesa::read_program("@ 0: discard\n@ 9: discard").1;
         assert_eq!(mesa_error(file, &offset[0]).code, "PP106");
         for d in [
             unshown_bits_warning("a.bin", 0, &[Field::Sampler]),

@@ -10,8 +10,8 @@ use std::path::Path;
 use polyasm_core::output::{OutputContext, write_listing};
 use polyasm_core::render::{ErrorFormat, render};
 use polyasm_core::{CodeInfo, Explain, SourceMap};
-use polyasm_lima::encode::assemble_proposed;
 use polyasm_lima::error::CODES;
+use polyasm_lima::syntax::proposed::assemble_proposed;
 
 /// The dialect's codes, for the renderer and for the severity check.
 struct Codes;

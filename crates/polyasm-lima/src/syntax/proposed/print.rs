@@ -5,7 +5,7 @@
 //! text assembles to the same words.
 //!
 //! ```
-//! use polyasm_lima::{decode::decode, print::print_proposed};
+//! use polyasm_lima::{decode::decode, syntax::proposed::print_proposed};
 //! let words = [0x000005e6, 0xf1003c20, 0x00000000, 0x39001000, 0x00000e4e, 0x000007cf];
 //! let program: Vec<_> = decode(&words).expect("valid").into_iter().map(|d| d.instr).collect();
 //! assert_eq!(print_proposed(&program), "stop, sync, load.v $1 0.xy, texld 0, mov.v0 $0 ^texture\n");
