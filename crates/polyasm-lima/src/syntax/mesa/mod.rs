@@ -28,14 +28,13 @@ pub use self::operand::*;
 pub use self::print::*;
 pub use self::read::*;
 
-use std::fmt::Write;
 use std::ops::Range;
 
-use crate::decode::Decoded;
 use crate::instr::{
-    Branch, Combine, CombineDest, FieldRef, FloatAcc, FloatMul, Instr, Load, Sampler, ScalarReg, ScalarSource, Store,
-    Varying, VaryingFetch, VaryingSource, VecAcc, VecDest, VecMul, VecReg, VecSource,
+    Branch, Combine, CombineDest, FloatAcc, FloatMul, Instr, Load, Sampler, ScalarReg, ScalarSource, Store, Varying,
+    VaryingFetch, VaryingSource, VecAcc, VecDest, VecMul, VecReg, VecSource,
 };
+use crate::ops::proposed::Pipeline;
 use crate::ops::{
     self, AccOp, Alignment, BranchCond, COMBINE_ATAN_PT2, COMBINE_MUL, COMPONENTS, CombineOp, Field, LoadSource, MulOp,
     OutMod, Perspective, VEC_REG_NAMES, VaryingAlignment,

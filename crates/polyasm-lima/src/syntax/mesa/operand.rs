@@ -187,7 +187,7 @@ pub(super) fn read_varying(
     dest: Word,
     source: Word,
 ) -> Result<Varying, MesaError> {
-    let (dest, mask_text) = match dest.strip_prefix(ops::DISCARD_REG_NAME) {
+    let (dest, mask_text) = match dest.strip_prefix(Pipeline::Discard.name()) {
         Some(rest) => (ops::VARYING_DISCARD, rest),
         None => dest_register(dest)?,
     };
@@ -279,7 +279,7 @@ pub(super) fn source_register(word: Word) -> Result<(VecReg, Word), MesaError> {
             return Ok((reg as u8, rest));
         }
     }
-    if word.text.starts_with(ops::VMUL_NAME) || word.text.starts_with(ops::FMUL_NAME) {
+    if word.text.starts_with(Pipeline::Vmul.name()) || word.text.starts_with(Pipeline::Fmul.name()) {
         return Err(word.misplaced(
             "this source",
             "`^v0` is only the first source of a `.v1` op, `^s0` only of a `.s1` op",
@@ -352,7 +352,7 @@ pub(super) fn modifiers(word: Word) -> Result<(bool, bool, Word), MesaError> {
 /// A vector source; `vmul` allows `^v0` (returned as `true`, register 0).
 pub(super) fn read_vec_source(word: Word, vmul: bool) -> Result<(VecSource, bool), MesaError> {
     let (neg, abs, inner) = modifiers(word)?;
-    let (reg, piped, rest) = match inner.strip_prefix(ops::VMUL_NAME) {
+    let (reg, piped, rest) = match inner.strip_prefix(Pipeline::Vmul.name()) {
         Some(rest) if vmul => (0, true, rest),
         _ => {
             let (reg, rest) = source_register(inner)?;
@@ -369,7 +369,7 @@ pub(super) fn read_vec_source(word: Word, vmul: bool) -> Result<(VecSource, bool
 /// A scalar source; `fmul` allows `^s0` (returned as `true`, register 0).
 pub(super) fn read_scalar_source(word: Word, fmul: bool) -> Result<(ScalarSource, bool), MesaError> {
     let (neg, abs, inner) = modifiers(word)?;
-    if fmul && inner.text == ops::FMUL_NAME {
+    if fmul && inner.text == Pipeline::Fmul.name() {
         return Ok((ScalarSource { reg: 0, abs, neg }, true));
     }
     let (reg, rest) = source_register(inner)?;

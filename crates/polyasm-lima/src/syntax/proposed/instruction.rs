@@ -223,7 +223,7 @@ impl<'s> Encoder<'s> {
         {
             self.push(error::pipeline_unproduced(
                 self.span(span),
-                ops::VMUL_NAME,
+                Pipeline::Vmul.name(),
                 names::UNIT_VEC_MUL,
             ));
         }
@@ -232,7 +232,7 @@ impl<'s> Encoder<'s> {
         {
             self.push(error::pipeline_unproduced(
                 self.span(span),
-                ops::FMUL_NAME,
+                Pipeline::Fmul.name(),
                 names::UNIT_FLOAT_MUL,
             ));
         }

@@ -12,7 +12,8 @@ mod operand;
 pub mod parser;
 mod print;
 
-pub use self::print::{half, print_instr, print_proposed};
+pub use self::print::{print_instr, print_proposed};
+pub use crate::syntax::print::half;
 
 use polyasm_core::diagnostic::Collector;
 use polyasm_core::front::{self, TextRange};

@@ -173,8 +173,8 @@ impl<'s> Encoder<'s> {
                 reads.vmul.get_or_insert(src.span);
                 (0, true)
             }
-            SrcReg::Vmul => return self.misplaced_pipeline(src.span, ops::VMUL_NAME, names::UNIT_VEC_ACC),
-            SrcReg::Fmul => return self.misplaced_pipeline(src.span, ops::FMUL_NAME, names::UNIT_FLOAT_ACC),
+            SrcReg::Vmul => return self.misplaced_pipeline(src.span, Pipeline::Vmul.name(), names::UNIT_VEC_ACC),
+            SrcReg::Fmul => return self.misplaced_pipeline(src.span, Pipeline::Fmul.name(), names::UNIT_FLOAT_ACC),
         };
         Some((
             VecSource {
@@ -211,8 +211,8 @@ impl<'s> Encoder<'s> {
                 reads.fmul.get_or_insert(src.span);
                 (0, true)
             }
-            SrcReg::Fmul => return self.misplaced_pipeline(src.span, ops::FMUL_NAME, names::UNIT_FLOAT_ACC),
-            SrcReg::Vmul => return self.misplaced_pipeline(src.span, ops::VMUL_NAME, names::UNIT_VEC_ACC),
+            SrcReg::Fmul => return self.misplaced_pipeline(src.span, Pipeline::Fmul.name(), names::UNIT_FLOAT_ACC),
+            SrcReg::Vmul => return self.misplaced_pipeline(src.span, Pipeline::Vmul.name(), names::UNIT_VEC_ACC),
         };
         Some((
             ScalarSource {
@@ -234,8 +234,8 @@ impl<'s> Encoder<'s> {
         let src = self.bare(operand, what, reads)?;
         match src.reg {
             SrcReg::Vec(reg) => Some(reg * 4 + self.component(src.suffix, src.span)?),
-            SrcReg::Vmul => self.misplaced_pipeline(src.span, ops::VMUL_NAME, names::UNIT_VEC_ACC),
-            SrcReg::Fmul => self.misplaced_pipeline(src.span, ops::FMUL_NAME, names::UNIT_FLOAT_ACC),
+            SrcReg::Vmul => self.misplaced_pipeline(src.span, Pipeline::Vmul.name(), names::UNIT_VEC_ACC),
+            SrcReg::Fmul => self.misplaced_pipeline(src.span, Pipeline::Fmul.name(), names::UNIT_FLOAT_ACC),
         }
     }
 
@@ -255,8 +255,8 @@ impl<'s> Encoder<'s> {
         let swizzle = self.swizzle(src.suffix)?;
         match src.reg {
             SrcReg::Vec(reg) => Some((reg, swizzle)),
-            SrcReg::Vmul => self.misplaced_pipeline(src.span, ops::VMUL_NAME, names::UNIT_VEC_ACC),
-            SrcReg::Fmul => self.misplaced_pipeline(src.span, ops::FMUL_NAME, names::UNIT_FLOAT_ACC),
+            SrcReg::Vmul => self.misplaced_pipeline(src.span, Pipeline::Vmul.name(), names::UNIT_VEC_ACC),
+            SrcReg::Fmul => self.misplaced_pipeline(src.span, Pipeline::Fmul.name(), names::UNIT_FLOAT_ACC),
         }
     }
 
