@@ -1,10 +1,10 @@
 //! Lima: the ARM Mali-200/400 fragment processor ("PP"). The opcode table ([`ops`]), the
-//! instructions and their encoding ([`instr`]), the decoder ([`decode`]), the text Mesa's
-//! disassembler prints and its reader ([`syntax::mesa`]), the proposed syntax ([`syntax::proposed`]), the MBS1 container ([`mbs`]) and the
-//! diagnostic codes ([`error`]); this file holds the `lima` target of the command line and the
-//! public API: [`assemble`], [`assemble_mesa_str`], [`disassemble`]. With the `proptest`
-//! feature, [`testing`] holds strategies of valid instructions for other crates' round-trip
-//! tests.
+//! instructions and their encoding ([`instr`]), the decoder ([`decode`]), the two syntaxes
+//! ([`syntax::proposed`] and [`syntax::mesa`], the text Mesa's disassembler prints), the MBS1
+//! container ([`mbs`]) and the diagnostic codes ([`error`]); this file holds the `lima` target
+//! of the command line and the public API: [`assemble`], [`assemble_mesa_str`],
+//! [`disassemble`]. With the `proptest` feature, [`testing`] holds strategies of valid
+//! instructions for other crates' round-trip tests.
 //!
 //! ```
 //! // Mesa's tile-reload program, decoded and printed as Mesa's disassembler prints it.

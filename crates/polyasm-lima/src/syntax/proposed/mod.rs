@@ -1,7 +1,7 @@
 //! The proposed syntax to instructions, with every check: statements from the parser become
 //! [`Instr`]s of the model, which [`crate::instr::Words`] packs as they come. Every error of a
-//! file is reported, each with its span; labels resolve to relative word offsets once the lengths of
-//! all instructions are known. docs/lima.md describes the syntax unit by unit.
+//! file is reported, each with its span; labels resolve to relative word offsets once the
+//! lengths of all instructions are known. docs/lima.md describes the syntax unit by unit.
 
 use std::ops::Range;
 
@@ -72,20 +72,16 @@ pub fn assemble_proposed_object(sources: &SourceMap, file: SourceId, listing: bo
 }
 
 /// Assembles source `file`; the instructions are in the result when `keep` is set. The text is
-/// lexed a chunk of statements at a time, each chunk parsed and read into instructions and
+/// lexed and parsed a chunk of statements at a time, on a second thread for a big source
+/// ([`front::pipeline`]), and the encoder reads the chunks in order into instructions and
 /// words; labels and branches are resolved at the end ([`Encoder::finish`]).
 fn assemble(sources: &SourceMap, file: SourceId, listing: bool, keep: bool) -> Outcome<Assembled> {
     let text = sources.get(file).text();
     let mut encoder = Encoder::new(file, text, listing, keep);
-    let mut chunk = Chunk::new();
-    let mut tokens = Vec::with_capacity(front::STATEMENTS_PER_CHUNK * 16);
-    let mut statements = Vec::with_capacity(front::STATEMENTS_PER_CHUNK);
-    front::lex_in_chunks_with(
-        &mut Lexer::new(text),
-        &mut tokens,
-        &mut statements,
-        |tokens, statements, _no_errors| {
-            parse_chunk(text, tokens, statements, &mut chunk);
+    front::pipeline(
+        text.len() >= front::PIPELINE_MIN_BYTES,
+        |emit| read_chunks(text, emit),
+        |mut chunk: Chunk| {
             // The operands inside calls are the encoder's for the chunk, for reading at any
             // depth; the operations and operands of each statement are read from the arena.
             encoder.args = std::mem::take(&mut chunk.arena.args);
@@ -99,10 +95,25 @@ fn assemble(sources: &SourceMap, file: SourceId, listing: bool, keep: bool) -> O
                     }
                 }
             }
-            chunk.arena.args = std::mem::take(&mut encoder.args);
         },
     );
     encoder.finish()
+}
+
+/// Lexes and parses `text`, emitting a chunk of statements at a time.
+fn read_chunks(text: &str, emit: &mut dyn FnMut(Chunk)) {
+    let mut tokens = Vec::with_capacity(front::STATEMENTS_PER_CHUNK * 16);
+    let mut statements = Vec::with_capacity(front::STATEMENTS_PER_CHUNK);
+    front::lex_in_chunks_with(
+        &mut Lexer::new(text),
+        &mut tokens,
+        &mut statements,
+        |tokens, statements, _no_errors| {
+            let mut chunk = Chunk::new();
+            parse_chunk(text, tokens, statements, &mut chunk);
+            emit(chunk);
+        },
+    );
 }
 
 /// One statement as the parser left it: read, or its syntax errors (the range, what was
@@ -112,8 +123,7 @@ enum Parsed {
     Failed(Vec<(TextRange, String, String)>),
 }
 
-/// A chunk of statements parsed, and the arena that holds their lists; the next chunk is read
-/// into the same buffers.
+/// A chunk of statements parsed, and the arena that holds their lists.
 struct Chunk {
     parsed: Vec<Parsed>,
     arena: Arena,
