@@ -184,33 +184,6 @@ impl Words {
             .then(|| count_near(&self.starts, &self.counts, from, relative))
     }
 
-    /// The length of the instruction starting at word `offset`, 0 when none does.
-    pub fn count_at(&self, offset: i64) -> u32 {
-        count_at(&self.starts, &self.counts, offset)
-    }
-
-    /// Writes the fields of the branches [`Words::resolve`] gave a target length again, and
-    /// forgets them: their words are final. The others wait for [`Words::finish`].
-    pub fn settle(&mut self) {
-        let mut jumps = std::mem::take(&mut self.jumps);
-        jumps.retain(|jump| match jump.target_count {
-            Some(count) => {
-                self.repack(jump, count);
-                false
-            }
-            None => true,
-        });
-        self.jumps = jumps;
-    }
-
-    /// Gives the last control word the length of the instruction that follows these words
-    /// (the first of the next ones), as [`Words::push`] does when it comes.
-    pub fn link_next(&mut self, count: u32) {
-        if let Some(&last) = self.starts.last() {
-            self.words[last] |= (count & ctrl::NEXT_COUNT_MASK) << ctrl::NEXT_COUNT_SHIFT | ctrl::PREFETCH;
-        }
-    }
-
     /// Writes the payload of a branch to an offset again, with target length `target_count`.
     fn repack(&mut self, jump: &Jump, target_count: u32) {
         let payload = payload(&jump.instr, target_count as u8);
