@@ -221,11 +221,11 @@ fn assemble_source(sources: &SourceMap, file: SourceId, syntax: Syntax) -> usize
 
 /// The same program as Mesa's disassembler prints it.
 fn to_mesa(proposed: &str) -> String {
-    let instrs = polyasm_lima::encode::assemble_proposed_text(proposed)
+    let instrs = polyasm_lima::syntax::proposed::assemble_proposed_text(proposed)
         .unwrap_or_else(|d| panic!("the generated program is valid: {:?}", d.first()));
-    let words = polyasm_lima::instr::encode(&instrs);
+    let words = polyasm_lima::instr::words::encode(&instrs);
     let program = polyasm_lima::decode::decode(&words).expect("assembled words decode");
-    polyasm_lima::mesa::print_program(&program)
+    polyasm_lima::syntax::mesa::print_program(&program)
 }
 
 fn bench(c: &mut Criterion) {

@@ -7,9 +7,9 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
-use polyasm_lima::encode::assemble_proposed_text;
 use polyasm_lima::exec::{Inputs, Output, Program, render, run_fragment};
 use polyasm_lima::instr::Instr;
+use polyasm_lima::syntax::proposed::assemble_proposed_text;
 
 const WIDTH: u32 = 1920;
 const HEIGHT: u32 = 1080;

@@ -3,9 +3,10 @@
 //! has stops the walk with a [`DecodeError`]. Bits the model does not hold are no error: each
 //! [`Decoded`] instruction lists them as [`LostBits`], so that a caller can warn that
 //! re-encoding gives different words. `next_count`, `prefetch` and a branch's target-count
-//! bits are compared with what [`crate::instr::encode`] computes for the decoded program.
+//! bits are compared with what [`crate::instr::words::encode`] computes for the decoded program.
 
-use crate::instr::{Branch, Instr, LostBits, UndefinedOp, control_word, count_at, count_for_presence, read_bits};
+use crate::instr::words::{control_word, count_at, read_bits};
+use crate::instr::{Branch, Instr, LostBits, UndefinedOp, count_for_presence};
 use crate::ops::{Field, ctrl};
 
 /// One decoded instruction.

@@ -9,8 +9,8 @@ use crate::decode::DecodeError;
 use crate::exec::{RunError, RunErrorKind};
 use crate::instr::LostBits;
 use crate::mbs::MbsError;
-use crate::mesa::{MesaError, MesaErrorKind};
 use crate::ops::Field;
+use crate::syntax::mesa::{MesaError, MesaErrorKind};
 
 // ---- PP100-PP199: Mesa's text and the target ----
 
@@ -567,7 +567,7 @@ mod tests {
     fn mesa_codes_are_explained_and_errors_point_at_the_text() {
         let mut sources = polyasm_core::SourceMap::new();
         let file = sources.add("a.pp", "mov.v0 $0 $1 , load.v $1 0");
-        let (_, errors) = crate::mesa::read_program(sources.get(file).text());
+        let (_, errors) = crate::syntax::mesa::read_program(sources.get(file).text());
         let d = mesa_error(file, &errors[0]);
         assert_eq!(d.code, "PP101");
         assert_eq!(d.message, "the varying field comes before the vec4_mul field");
@@ -587,7 +587,7 @@ mod tests {
             "mov.v0 ^texture $0 ",
             ", ,",
         ] {
-            let (_, errors) = crate::mesa::read_program(text);
+            let (_, errors) = crate::syntax::mesa::read_program(text);
             let d = mesa_error(file, &errors[0]);
             assert!(
                 d.code.starts_with("PP1") && Code::find(d.code).is_some(),
@@ -595,7 +595,7 @@ mod tests {
                 d.code
             );
         }
-        let offset = crate::mesa::read_program("@ 0: discard\n@ 9: discard").1;
+        let offset = crate::syntax::mesa::read_program("@ 0: discard\n@ 9: discard").1;
         assert_eq!(mesa_error(file, &offset[0]).code, "PP106");
         for d in [
             unshown_bits_warning("a.bin", 0, &[Field::Sampler]),

@@ -1,39 +1,35 @@
 //! Lima: the ARM Mali-200/400 fragment processor ("PP"). The opcode table ([`ops`]), the
-//! instructions and their encoding ([`instr`]), the decoder ([`decode`]), the text Mesa's
-//! disassembler prints and its reader ([`mesa`]), the MBS1 container ([`mbs`]) and the
-//! diagnostic codes ([`error`]); this file holds the `lima` target of the command line and the
-//! public API: [`assemble`], [`assemble_mesa_str`], [`disassemble`]. With the `proptest`
-//! feature, [`testing`] holds strategies of valid instructions for other crates' round-trip
-//! tests.
+//! instructions and their encoding ([`instr`]), the decoder ([`decode`]), the two syntaxes
+//! ([`syntax::proposed`] and [`syntax::mesa`], the text Mesa's disassembler prints), the MBS1
+//! container ([`mbs`]) and the diagnostic codes ([`error`]); this file holds the `lima` target
+//! of the command line and the public API: [`assemble`], [`assemble_mesa_str`],
+//! [`disassemble`]. With the `proptest` feature, [`testing`] holds strategies of valid
+//! instructions for other crates' round-trip tests.
 //!
 //! ```
 //! // Mesa's tile-reload program, decoded and printed as Mesa's disassembler prints it.
 //! let words = [0x000005e6, 0xf1003c20, 0x00000000, 0x39001000, 0x00000e4e, 0x000007cf];
 //! let program = polyasm_lima::decode::decode(&words).expect("valid program");
 //! assert_eq!(
-//!     polyasm_lima::mesa::print_program(&program),
+//!     polyasm_lima::syntax::mesa::print_program(&program),
 //!     "@     0: load.v $1 0.xy, texld bias000 0, mov.v0 $0 ^texture , sync, stop\n"
 //! );
 //! let instrs: Vec<_> = program.iter().map(|d| d.instr).collect();
-//! assert_eq!(polyasm_lima::instr::encode(&instrs), words);
+//! assert_eq!(polyasm_lima::instr::words::encode(&instrs), words);
 //! // And the text back to the words.
-//! let text = polyasm_lima::mesa::print_program(&program);
+//! let text = polyasm_lima::syntax::mesa::print_program(&program);
 //! assert_eq!(polyasm_lima::assemble_mesa_str(&text).unwrap(), words);
 //! ```
 
 pub mod decode;
-pub mod encode;
 pub mod error;
 pub mod exec;
 pub mod half;
 pub mod instr;
-pub mod lexer;
 pub mod mbs;
-pub mod mesa;
 pub mod ops;
-pub mod parser;
-pub mod print;
 pub mod run;
+pub mod syntax;
 #[cfg(any(test, feature = "proptest"))]
 pub mod testing;
 
@@ -44,42 +40,26 @@ use polyasm_core::target::{
 };
 use polyasm_core::{CodeInfo, Diagnostic, Object, Outcome, SourceId, SourceMap, Span};
 
+pub use crate::syntax::Syntax;
+
 use crate::decode::Decoded;
 use crate::instr::{Branch, Instr};
 
-/// The syntax of a source, or of a disassembly.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Syntax {
-    /// The proposed fragment syntax, destination first (docs/lima.md).
-    Proposed,
-    /// The text Mesa's lima disassembler prints.
-    Mesa,
-}
-
-impl Syntax {
-    /// Every syntax with its `--syntax` name.
-    pub const NAMES: [(&'static str, Syntax); 2] = [("proposed", Syntax::Proposed), ("mesa", Syntax::Mesa)];
-
-    /// The syntax called `name` on the command line.
-    pub fn from_name(name: &str) -> Option<Syntax> {
-        Syntax::NAMES.iter().find(|(n, _)| *n == name).map(|(_, s)| *s)
-    }
-
-    /// The syntax a source is written in when none is named: Mesa's when its first line
-    /// holding anything starts with Mesa's `@N: ` prefix, else the proposed one.
-    pub fn detect(text: &str) -> Syntax {
-        if mesa::has_offset_prefix(text) {
-            Syntax::Mesa
-        } else {
-            Syntax::Proposed
-        }
+/// The syntax a source is written in when none is named: Mesa's when its first line holding
+/// anything starts with Mesa's `@N: ` prefix, else the proposed one.
+fn detect_syntax(text: &str) -> Syntax {
+    if syntax::mesa::has_offset_prefix(text) {
+        Syntax::Mesa
+    } else {
+        Syntax::Proposed
     }
 }
 
 /// How to assemble.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AssembleOptions {
-    /// The source's syntax; `None` detects it ([`Syntax::detect`]).
+    /// The source's syntax; `None` detects it: Mesa's when the first line holding anything
+    /// starts with Mesa's `@N: ` prefix, else the proposed one.
     pub syntax: Option<Syntax>,
     /// Record a listing entry per instruction.
     pub listing: bool,
@@ -98,15 +78,15 @@ impl Default for AssembleOptions {
 /// `options.listing`, one listing entry per instruction whose address is its word offset.
 pub fn assemble(sources: &SourceMap, file: SourceId, options: &AssembleOptions) -> Outcome<Object> {
     let text = sources.get(file).text();
-    match options.syntax.unwrap_or_else(|| Syntax::detect(text)) {
+    match options.syntax.unwrap_or_else(|| detect_syntax(text)) {
         Syntax::Mesa => assemble_mesa(sources, file, options.listing),
-        Syntax::Proposed => encode::assemble_proposed_object(sources, file, options.listing),
+        Syntax::Proposed => syntax::proposed::assemble_proposed_object(sources, file, options.listing),
     }
 }
 
 /// Assembles Mesa's text (with or without the `@N: ` prefix).
 fn assemble_mesa(sources: &SourceMap, file: SourceId, listing: bool) -> Outcome<Object> {
-    let (read, errors) = mesa::read_program(sources.get(file).text());
+    let (read, errors) = syntax::mesa::read_program(sources.get(file).text());
     if !errors.is_empty() {
         // In the order found; under `--max-errors`, only those shown are kept (all of them
         // may be hidden, after errors in other files).
@@ -117,7 +97,7 @@ fn assemble_mesa(sources: &SourceMap, file: SourceId, listing: bool) -> Outcome<
         };
     }
     let program: Vec<Instr> = read.iter().map(|r| r.instr).collect();
-    let words = instr::encode(&program);
+    let words = instr::words::encode(&program);
     let mut object = Object::assembled_from(4, file, listing);
     object.reserve(read.len(), 4);
     for r in &read {
@@ -183,14 +163,14 @@ pub fn disassemble(words: &[u32], syntax: Syntax, name: &str, from: WordsFrom) -
             }
         }
         if syntax == Syntax::Mesa && d.lost.is_empty() {
-            let fields = mesa::unshown_fields(&d.instr, d.offset);
+            let fields = syntax::mesa::unshown_fields(&d.instr, d.offset);
             if !fields.is_empty() {
                 diagnostics.push(error::unshown_bits_warning(name, d.offset, &fields));
             }
         }
     }
     let text = match syntax {
-        Syntax::Mesa => mesa::print_program(&program),
+        Syntax::Mesa => syntax::mesa::print_program(&program),
         Syntax::Proposed => print_proposed(&program),
     };
     Outcome::new(text, diagnostics)
@@ -199,7 +179,7 @@ pub fn disassemble(words: &[u32], syntax: Syntax, name: &str, from: WordsFrom) -
 /// The proposed syntax's printer, with labels for branch targets.
 fn print_proposed(program: &[Decoded]) -> String {
     let instrs: Vec<Instr> = program.iter().map(|d| d.instr).collect();
-    print::print_proposed(&instrs)
+    syntax::proposed::print_proposed(&instrs)
 }
 
 /// The `lima` target of the command line.

@@ -663,12 +663,6 @@ pub const REG_TEXTURE: u8 = 14;
 pub const REG_UNIFORM: u8 = 15;
 /// A varying destination of 15 writes no register: the value only feeds the sampler.
 pub const VARYING_DISCARD: u8 = 15;
-/// Name of a varying destination of [`VARYING_DISCARD`].
-pub const DISCARD_REG_NAME: &str = "^discard";
-/// The vector multiplier's result as the vector adder's first source (`mul_in`).
-pub const VMUL_NAME: &str = "^v0";
-/// The scalar multiplier's result as the scalar adder's first source (`mul_in`).
-pub const FMUL_NAME: &str = "^s0";
 
 /// Component letters, lane 0 first; also the letters of swizzles and write masks.
 pub static COMPONENTS: [char; 4] = ['x', 'y', 'z', 'w'];

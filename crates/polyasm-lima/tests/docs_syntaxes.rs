@@ -1,10 +1,11 @@
 //! docs/lima.md shows the two syntaxes side by side; each example there must give the same
 //! words in both, and print back as it is written.
 
+use polyasm_lima::assemble_mesa_str;
 use polyasm_lima::decode::decode;
-use polyasm_lima::encode::assemble_proposed_text;
-use polyasm_lima::instr::encode;
-use polyasm_lima::{assemble_mesa_str, mesa, print};
+use polyasm_lima::instr::words::encode;
+use polyasm_lima::syntax::proposed::assemble_proposed_text;
+use polyasm_lima::syntax::{mesa, proposed};
 
 /// The table's examples: (what, proposed lines, Mesa lines).
 fn examples() -> Vec<(String, Vec<String>, Vec<String>)> {
@@ -46,7 +47,7 @@ fn every_example_gives_the_same_words_in_both_syntaxes() {
         );
         // Both texts are what the printers write for those words.
         let decoded = decode(&words).expect("valid words");
-        assert_eq!(print::print_proposed(&program), proposed, "{what}");
+        assert_eq!(proposed::print_proposed(&program), proposed, "{what}");
         let printed: Vec<String> = decoded
             .iter()
             .map(|d| mesa::print_instr(&d.instr, d.offset).trim_end().to_string())

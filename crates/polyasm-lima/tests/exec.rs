@@ -8,9 +8,10 @@ use polyasm_core::target::TargetOptions;
 use polyasm_lima::exec::{
     Filter, Image, Inputs, Output, Program, RunErrorKind, Texture, Vec4, Wrap, render, run_fragment,
 };
+use polyasm_lima::instr::words::encode;
 use polyasm_lima::instr::{
     Branch, Combine, CombineDest, FloatAcc, FloatMul, Instr, Load, ScalarSource, Store, Varying, VaryingFetch,
-    VaryingSource, VecAcc, VecDest, VecMul, VecSource, encode,
+    VaryingSource, VecAcc, VecDest, VecMul, VecSource,
 };
 use polyasm_lima::ops::{
     AccOp, Alignment, BranchCond, CombineOp, FbRead, LoadSource, MulOp, OutMod, Perspective, REG_CONST0, REG_TEXTURE,

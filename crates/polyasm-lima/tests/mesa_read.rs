@@ -4,11 +4,12 @@
 //! panic.
 
 use polyasm_lima::decode::decode;
-use polyasm_lima::instr::{Branch, Combine, CombineDest, Instr, Store, VecDest, encode};
-use polyasm_lima::mesa::{
+use polyasm_lima::instr::words::encode;
+use polyasm_lima::instr::{Branch, Combine, CombineDest, Instr, Store, VecDest};
+use polyasm_lima::ops::{Alignment, CombineOp, OutMod};
+use polyasm_lima::syntax::mesa::{
     MesaErrorKind, format_half, half_from_text, has_offset_prefix, print_instr, print_line, read_instr, read_program,
 };
-use polyasm_lima::ops::{Alignment, CombineOp, OutMod};
 use polyasm_lima::testing;
 use proptest::prelude::*;
 

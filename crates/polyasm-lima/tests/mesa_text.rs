@@ -2,9 +2,10 @@
 //! prints Mesa's text and survives encoding.
 
 use polyasm_lima::decode::decode;
+use polyasm_lima::instr::words::encode;
 use polyasm_lima::instr::*;
-use polyasm_lima::mesa::print_instr;
 use polyasm_lima::ops::*;
+use polyasm_lima::syntax::mesa::print_instr;
 
 fn vs(reg: u8, swizzle: u8) -> VecSource {
     VecSource {

@@ -3,8 +3,9 @@
 //! to the same words.
 
 use polyasm_lima::decode::decode;
-use polyasm_lima::instr::{Instr, encode};
-use polyasm_lima::mesa::{print_instr, print_line, print_program};
+use polyasm_lima::instr::Instr;
+use polyasm_lima::instr::words::encode;
+use polyasm_lima::syntax::mesa::{print_instr, print_line, print_program};
 
 mod common;
 use common::{BUILT_IN, CROSS_CHECK, RARE_FORMS, Vector};

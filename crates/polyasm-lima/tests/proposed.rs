@@ -3,12 +3,11 @@
 //! arbitrary text never panics the assembler.
 
 use polyasm_lima::decode::decode;
-use polyasm_lima::encode::assemble_proposed_text;
-use polyasm_lima::instr::{
-    Branch, Combine, FloatMul, Instr, ScalarSource, Store, VaryingSource, VecMul, VecSource, encode,
-};
+use polyasm_lima::instr::words::encode;
+use polyasm_lima::instr::{Branch, Combine, FloatMul, Instr, ScalarSource, Store, VaryingSource, VecMul, VecSource};
 use polyasm_lima::ops::{AccOp, MulOp, OutMod, REG_CONST0, REG_CONST1};
-use polyasm_lima::print::print_proposed;
+use polyasm_lima::syntax::proposed::assemble_proposed_text;
+use polyasm_lima::syntax::proposed::print_proposed;
 use polyasm_lima::testing;
 use proptest::prelude::*;
 

@@ -2,7 +2,8 @@
 //! re-encode to themselves exactly when nothing was lost, and no words make the decoder panic.
 
 use polyasm_lima::decode::decode;
-use polyasm_lima::instr::{Instr, encode};
+use polyasm_lima::instr::Instr;
+use polyasm_lima::instr::words::encode;
 use polyasm_lima::testing;
 use proptest::prelude::*;
 

@@ -18,7 +18,7 @@ use chumsky::prelude::*;
 
 use polyasm_core::front::{HasSpan, Labels, Run, TextRange};
 
-use crate::lexer::Tok;
+use super::lexer::Tok;
 
 /// What a term's first token is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -366,8 +366,8 @@ impl Quick<'_, '_> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::lexer::Lexer;
     use super::*;
-    use crate::lexer::Lexer;
     use polyasm_core::front::StatementLexer;
     use proptest::prelude::*;
 

@@ -63,72 +63,6 @@ impl std::fmt::Display for Tok {
 /// recurses deeper than this.
 pub const MAX_NESTING: u32 = 4;
 
-/// Cuts `text` into pieces of about `size` bytes (the last up to twice that) that each start
-/// where a statement starts: after a line break that ends a statement, that is, after a line
-/// whose last token is not `,` (blank and comment-only lines between keep an instruction
-/// going, see [`Lexer`]). Lexing each piece with [`Lexer::over`] gives the tokens and
-/// statements that lexing the whole text gives. Every byte is in one piece; the work is linear
-/// in the text.
-pub fn pieces(text: &str, size: usize) -> Vec<Range<usize>> {
-    let bytes = text.as_bytes();
-    let is_break = |b: &u8| matches!(b, b'\n' | b'\r');
-    // Whether the line `bytes[from..to]` (no line break in it) has a token, and whether its
-    // last is `,`.
-    let line = |from: usize, to: usize| -> Option<bool> {
-        let code = &bytes[from..to];
-        let code = &code[..code.iter().position(|&b| b == b'#').unwrap_or(code.len())];
-        let last = code
-            .iter()
-            .rev()
-            .find(|b| !matches!(b, b' ' | b'\t' | b'\x0c' | b'\x0b'))?;
-        Some(*last == b',')
-    };
-    let mut out = Vec::new();
-    let mut start = 0;
-    while text.len() - start > size {
-        // The first line break from `start + size` on (a `\r\n` pair whole).
-        let Some(at) = bytes[start + size..].iter().position(is_break) else {
-            break;
-        };
-        let at = start + size + at;
-        let mut end = at + line_break_len(bytes, at);
-        // Whether the statement goes on after `end`: the last line with a token before it,
-        // looking no further back than `start` (where a statement starts), ends in `,`.
-        let mut going_on = false;
-        let mut to = at;
-        while to > start {
-            let from = bytes[start..to]
-                .iter()
-                .rposition(is_break)
-                .map_or(start, |i| start + i + 1);
-            if let Some(comma) = line(from, to) {
-                going_on = comma;
-                break;
-            }
-            to = from.saturating_sub(1).max(start);
-        }
-        // Then line by line until a line with a token ends without `,`.
-        while going_on && end < text.len() {
-            let to = bytes[end..].iter().position(is_break).map_or(text.len(), |i| end + i);
-            if let Some(comma) = line(end, to) {
-                going_on = comma;
-            }
-            end = (to + 1).min(text.len());
-            // A `\r\n` pair is one line break: do not cut between the two.
-            if bytes.get(to) == Some(&b'\r') && bytes.get(end) == Some(&b'\n') {
-                end += 1;
-            }
-        }
-        if end >= text.len() {
-            break;
-        }
-        out.push(start..end);
-        start = end;
-    }
-    out.push(start..text.len());
-    out
-}
-
 /// Lexes `text` on demand, one statement of tokens at a time.
 pub struct Lexer<'s> {
     text: &'s str,
@@ -136,15 +70,6 @@ pub struct Lexer<'s> {
 }
 
 impl<'s> Lexer<'s> {
-    /// Lexes `text[range]`, with ranges in `text`; `range` starts and ends where a statement
-    /// does ([`pieces`]).
-    pub fn over(text: &'s str, range: Range<usize>) -> Lexer<'s> {
-        Lexer {
-            text: &text[..range.end],
-            pos: range.start,
-        }
-    }
-
     pub fn new(text: &'s str) -> Lexer<'s> {
         Lexer { text, pos: 0 }
     }
@@ -272,62 +197,6 @@ impl<'s> StatementLexer<'s> for Lexer<'s> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use proptest::prelude::*;
-
-    /// The statements with tokens of `text[range]`, lexed with [`Lexer::over`].
-    fn statements(text: &str, range: Range<usize>) -> Vec<Vec<(Tok, Range<usize>)>> {
-        let mut lexer = Lexer::over(text, range);
-        let mut out = Vec::new();
-        while !lexer.at_end() {
-            let mut statement = Vec::new();
-            let Ok(()) = lexer.next_statement(&mut statement);
-            if !statement.is_empty() {
-                out.push(statement);
-            }
-        }
-        out
-    }
-
-    /// Lines and line breaks of every kind that bears on where statements end.
-    fn fragment() -> impl Strategy<Value = &'static str> {
-        prop::sample::select(vec![
-            "mov.v0 $0 $1",
-            ",",
-            " , ",
-            "# c,",
-            "#",
-            "\n",
-            "\r",
-            "\r\n",
-            "\n\n",
-            " ",
-            "\t",
-            "stop",
-            "L1:",
-            "é",
-            "\x0c",
-        ])
-    }
-
-    proptest! {
-        #[test]
-        fn pieces_lex_to_the_statements_of_the_whole(
-            fragments in prop::collection::vec(fragment(), 0..60),
-            size in 1usize..40,
-        ) {
-            let text = fragments.concat();
-            let pieces = pieces(&text, size);
-            // Every byte in one piece, in order.
-            prop_assert_eq!(pieces.first().map(|p| p.start), Some(0));
-            prop_assert_eq!(pieces.last().map(|p| p.end), Some(text.len()));
-            for pair in pieces.windows(2) {
-                prop_assert_eq!(pair[0].end, pair[1].start);
-                prop_assert!(pair[0].start < pair[0].end);
-            }
-            let joined: Vec<_> = pieces.iter().flat_map(|p| statements(&text, p.clone())).collect();
-            prop_assert_eq!(joined, statements(&text, 0..text.len()));
-        }
-    }
 
     fn lines(text: &str) -> Vec<Vec<(Tok, &str)>> {
         let mut lexer = Lexer::new(text);

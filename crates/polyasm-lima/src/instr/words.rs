@@ -1,0 +1,358 @@
+//! Instructions to words: each instruction's length, control word and payload, packed as a
+//! program streams in ([`Words`]), and the reading of bits back out of words.
+
+use super::*;
+use crate::ops::ctrl;
+
+/// Reads `len` bits at bit `at` of `words`.
+pub(crate) fn read_bits(words: &[u32], at: u32, len: u32) -> u128 {
+    let mut value = 0u128;
+    let mut done = 0;
+    while done < len {
+        let bit = at + done;
+        let word = words[(bit / 32) as usize];
+        let shift = bit % 32;
+        let take = (32 - shift).min(len - done);
+        let chunk = (word >> shift) & (((1u64 << take) - 1) as u32);
+        value |= u128::from(chunk) << done;
+        done += take;
+    }
+    value
+}
+
+/// The length of the instruction starting at word `offset`, if one does.
+pub(crate) fn count_at(starts: &[usize], counts: &[u32], offset: i64) -> u32 {
+    usize::try_from(offset)
+        .ok()
+        .and_then(|offset| starts.binary_search(&offset).ok())
+        .map_or(0, |i| counts[i])
+}
+
+/// The length of the instruction starting `relative` words from the start of instruction
+/// `from`, if one does: [`count_at`], searching out from `from` (branches mostly go near), so
+/// that a big program's branches do not each search the whole list.
+fn count_near(starts: &[usize], counts: &[u32], from: usize, relative: i64) -> u32 {
+    let Some(offset) = usize::try_from(starts[from] as i64 + relative).ok() else {
+        return 0;
+    };
+    // Widen a window [low, high) around `from` by doubling steps until it holds `offset`.
+    let (mut low, mut high) = (from, from + 1);
+    let mut step = 1;
+    if offset >= starts[from] {
+        while high < starts.len() && starts[high] <= offset {
+            low = high;
+            high = (high + step).min(starts.len());
+            step *= 2;
+        }
+    } else {
+        while low > 0 && starts[low] > offset {
+            high = low;
+            low = low.saturating_sub(step);
+            step *= 2;
+        }
+    }
+    starts[low..high].binary_search(&offset).map_or(0, |i| counts[low + i])
+}
+
+/// The control word of an instruction of length `count` followed by one of `next_count`
+/// (`None` for the last instruction).
+pub fn control_word(instr: &Instr, count: u32, next_count: Option<u32>) -> u32 {
+    let mut word = count | instr.presence() << ctrl::PRESENCE_SHIFT;
+    if instr.stop {
+        word |= ctrl::STOP;
+    }
+    if instr.sync {
+        word |= ctrl::SYNC;
+    }
+    if let Some(next) = next_count {
+        word |= (next & ctrl::NEXT_COUNT_MASK) << ctrl::NEXT_COUNT_SHIFT | ctrl::PREFETCH;
+    }
+    word
+}
+
+/// Encodes a program: the instructions back to back, each a control word (length, stop, sync,
+/// presence bits, the next instruction's length and `prefetch`, as Mesa's compiler sets them)
+/// and its fields. A branch's target-count bits get the length of the instruction at its
+/// target, or 0 when no instruction starts there.
+pub fn encode(program: &[Instr]) -> Vec<u32> {
+    let mut words = Words::with_capacity(program.len(), 0);
+    for instr in program {
+        words.push(instr);
+    }
+    words.finish()
+}
+
+/// A program's words, encoded an instruction at a time as the program streams in; what
+/// [`encode`] gives once [`Words::finish`] is called. A control word gets its next-length bits
+/// when the next instruction comes; a branch to an offset keeps a copy of its instruction, whose
+/// target [`Words::resolve`] may set later (labels are resolved at the end), and its fields are
+/// written again by [`Words::finish`], when the length at its target is known.
+#[derive(Clone, Debug, Default)]
+pub struct Words {
+    words: Vec<u32>,
+    /// The word offset of each instruction's control word.
+    starts: Vec<usize>,
+    /// The length of each instruction in words.
+    counts: Vec<u32>,
+    /// The instructions with a branch to an offset.
+    jumps: Vec<Jump>,
+}
+
+/// An instruction with a branch to an offset, kept by [`Words`] until its fields are final.
+#[derive(Clone, Debug)]
+struct Jump {
+    /// Its index in the program.
+    at: usize,
+    instr: Instr,
+    /// The length of the instruction at its target, when the caller knows it.
+    target_count: Option<u32>,
+}
+
+impl Words {
+    /// Room for `instrs` instructions (a fourth of them branches) and `words` words up front.
+    pub fn with_capacity(instrs: usize, words: usize) -> Words {
+        Words {
+            words: Vec::with_capacity(words),
+            starts: Vec::with_capacity(instrs),
+            counts: Vec::with_capacity(instrs),
+            jumps: Vec::with_capacity(instrs / 4),
+        }
+    }
+
+    /// Appends the words of `instr`; a branch's fields are provisional until [`Words::finish`].
+    pub fn push(&mut self, instr: &Instr) {
+        let count = instr.count();
+        if let Some(&previous) = self.starts.last() {
+            self.words[previous] |= (count & ctrl::NEXT_COUNT_MASK) << ctrl::NEXT_COUNT_SHIFT | ctrl::PREFETCH;
+        }
+        if matches!(instr.branch, Some(Branch::Jump { .. })) {
+            self.jumps.push(Jump {
+                at: self.starts.len(),
+                instr: *instr,
+                target_count: None,
+            });
+        }
+        let start = self.words.len();
+        self.starts.push(start);
+        self.counts.push(count);
+        self.words.push(control_word(instr, count, None));
+        let payload = payload(instr, 0);
+        self.words.extend_from_slice(&payload[..count as usize - 1]);
+    }
+
+    /// The word offset of each instruction's control word, in order.
+    pub fn starts(&self) -> &[usize] {
+        &self.starts
+    }
+
+    /// How many words the instructions pushed take (after [`Words::finish`] too).
+    pub fn len(&self) -> usize {
+        match (self.starts.last(), self.counts.last()) {
+            (Some(&start), Some(&count)) => start + count as usize,
+            _ => 0,
+        }
+    }
+
+    /// Whether no instruction was pushed.
+    pub fn is_empty(&self) -> bool {
+        self.starts.is_empty()
+    }
+
+    /// The length of instruction `i`, or 0 past the last.
+    pub fn count(&self, i: usize) -> u32 {
+        self.counts.get(i).copied().unwrap_or(0)
+    }
+
+    /// The length of the instruction starting `relative` words from the start of instruction
+    /// `from`, 0 when the offset falls inside an instruction; `None` when it is outside these
+    /// words (before the first, or from the end on).
+    pub fn count_within(&self, from: usize, relative: i64) -> Option<u32> {
+        let offset = self.starts[from] as i64 + relative;
+        (0..self.len() as i64)
+            .contains(&offset)
+            .then(|| count_near(&self.starts, &self.counts, from, relative))
+    }
+
+    /// Writes the payload of a branch to an offset again, with target length `target_count`.
+    fn repack(&mut self, jump: &Jump, target_count: u32) {
+        let payload = payload(&jump.instr, target_count as u8);
+        let from = self.starts[jump.at] + 1;
+        let len = self.counts[jump.at] as usize - 1;
+        self.words[from..from + len].copy_from_slice(&payload[..len]);
+    }
+
+    /// How many instructions were pushed.
+    pub fn pushed(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// Sets the target of the branch of instruction `i` to `target` words, and the length of
+    /// the instruction there when the caller knows it (else [`Words::finish`] looks it up).
+    /// Nothing happens when instruction `i` has no branch to an offset.
+    pub fn resolve(&mut self, i: usize, target: i32, target_count: Option<u32>) {
+        let Ok(j) = self.jumps.binary_search_by_key(&i, |jump| jump.at) else {
+            return;
+        };
+        let jump = &mut self.jumps[j];
+        if let Some(Branch::Jump { target: to, .. }) = &mut jump.instr.branch {
+            *to = target;
+        }
+        jump.target_count = target_count;
+    }
+
+    /// The words of the instructions pushed, in their final form: the branches' fields are
+    /// written again with their targets and target lengths (looked up here for the ones
+    /// [`Words::resolve`] did not give one). The starts stay for [`Words::starts`].
+    pub fn finish(&mut self) -> Vec<u32> {
+        for jump in std::mem::take(&mut self.jumps) {
+            let target_count = match (jump.target_count, jump.instr.branch) {
+                (Some(count), _) => count,
+                (None, Some(Branch::Jump { target, .. })) => {
+                    count_near(&self.starts, &self.counts, jump.at, i64::from(target))
+                }
+                _ => 0,
+            };
+            self.repack(&jump, target_count);
+        }
+        std::mem::take(&mut self.words)
+    }
+}
+
+/// The payload words of `instr` (its fields after the control word), with the branch's
+/// target-count bits `target_count`. The longest instruction has every field: 19 words, 18 of
+/// them payload.
+fn payload(instr: &Instr, target_count: u8) -> [u32; 18] {
+    let mut payload = [0u32; 18];
+    // The bits not yet written, `pending` of them (below 32 between fields; a field has at
+    // most 73), and the next word to write.
+    let (mut acc, mut pending, mut next) = (0u128, 0, 0);
+    instr.each_field(target_count, |field, bits| {
+        let len = field.info().bits;
+        acc |= (bits & ((1u128 << len) - 1)) << pending;
+        pending += len;
+        while pending >= 32 {
+            payload[next] = acc as u32;
+            acc >>= 32;
+            pending -= 32;
+            next += 1;
+        }
+    });
+    if pending > 0 {
+        payload[next] = acc as u32;
+    }
+    payload
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bits_cross_word_boundaries() {
+        let words = [0xfff0_0000, 0xffff_ffff, 0x0000_003f];
+        assert_eq!(read_bits(&words, 20, 50), 0x3_ffff_ffff_ffff);
+        assert_eq!(read_bits(&words, 19, 1), 0);
+        assert_eq!(read_bits(&words, 70, 2), 0);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn payloads_pack_fields_back_to_back_across_words(instr in crate::testing::instr(), target_count in 0u8..32) {
+            // Each field's bits read back from where the sizes of the fields before it end.
+            let payload = payload(&instr, target_count);
+            let mut at = 0;
+            instr.each_field(target_count, |field, bits| {
+                let len = field.info().bits;
+                assert_eq!(read_bits(&payload, at, len), bits & ((1u128 << len) - 1), "{field:?}");
+                at += len;
+            });
+            let used = at.div_ceil(32) as usize;
+            proptest::prop_assert_eq!(count_for_presence(instr.presence()) as usize - 1, used);
+            proptest::prop_assert!(payload[used..].iter().all(|&w| w == 0));
+        }
+    }
+
+    #[test]
+    fn the_search_out_from_a_branch_agrees_with_the_whole_search() {
+        let counts: Vec<u32> = (0..40).map(|i| 1 + (i * 7 % 5)).collect();
+        let mut starts = Vec::new();
+        let mut total = 0;
+        for &count in &counts {
+            starts.push(total);
+            total += count as usize;
+        }
+        for from in 0..counts.len() {
+            for offset in -3..total as i64 + 3 {
+                let relative = offset - starts[from] as i64;
+                assert_eq!(
+                    count_near(&starts, &counts, from, relative),
+                    count_at(&starts, &counts, offset),
+                    "from {from} to {offset}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn words_streamed_in_are_the_words_of_the_program() {
+        let mut program = vec![Instr::default(); 5];
+        program[1].branch = Some(Branch::Jump {
+            cond: crate::ops::BranchCond::Always,
+            arg0: 0,
+            arg1: 0,
+            target: 0,
+        });
+        program[3].stop = true;
+        program[4].sync = true;
+        let mut words = Words::with_capacity(0, 0);
+        assert!(words.is_empty());
+        for instr in &program {
+            words.push(instr);
+        }
+        let counts: Vec<u32> = program.iter().map(Instr::count).collect();
+        let starts: Vec<usize> = (0..counts.len())
+            .map(|i| counts[..i].iter().sum::<u32>() as usize)
+            .collect();
+        assert_eq!(words.starts(), &starts[..]);
+        // The branch's target is set after it streamed in, as labels are resolved at the end.
+        program[1].branch = Some(Branch::Jump {
+            cond: crate::ops::BranchCond::Always,
+            arg0: 0,
+            arg1: 0,
+            target: program[1].count() as i32,
+        });
+        words.resolve(1, program[1].count() as i32, None);
+        // Resolving an instruction without a branch changes nothing.
+        words.resolve(0, 7, Some(7));
+        let streamed = words.finish();
+        assert_eq!(words.len(), streamed.len());
+        let mut whole = Vec::new();
+        for (i, instr) in program.iter().enumerate() {
+            let count = instr.count();
+            let next = program.get(i + 1).map(Instr::count);
+            whole.push(control_word(instr, count, next));
+            // The branch goes to the instruction after it.
+            let target_count = if i == 1 { counts[2] as u8 } else { 0 };
+            whole.extend_from_slice(&payload(instr, target_count)[..count as usize - 1]);
+        }
+        assert_eq!(streamed, whole);
+        assert_eq!(encode(&program), whole);
+        // A target length the caller knows is taken as it is.
+        let mut again = Words::with_capacity(0, 0);
+        for instr in &program {
+            again.push(instr);
+        }
+        assert_eq!(again.count(2), counts[2]);
+        assert_eq!(again.count(9), 0);
+        again.resolve(1, program[1].count() as i32, Some(again.count(2)));
+        assert_eq!(again.finish(), whole);
+    }
+
+    #[test]
+    fn counts_follow_the_field_sizes() {
+        assert_eq!(count_for_presence(0), 1);
+        assert_eq!(count_for_presence(0xfff), 19);
+        // varying + sampler + vec4_mul: 139 bits.
+        assert_eq!(count_for_presence(0b1011), 6);
+    }
+}

@@ -1,0 +1,1008 @@
+//! Mesa's text read back into instructions: lines, fields and their opcode words.
+
+use super::*;
+
+// Reading: Mesa's text back into instructions. A line is read over its bytes: an optional
+// `@N: ` prefix, then the fields, each the text between two commas, split into words at
+// spaces; `sync` and `stop` close the line. Every bit the text does not show gets the value
+// Mesa's compiler writes there, so that Mesa's own output reassembles to the same words.
+
+/// Why Mesa's text cannot be read: where (a byte range of the text) and what.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MesaError {
+    /// Byte range of the offending text.
+    pub span: Range<usize>,
+    /// What is wrong.
+    pub kind: MesaErrorKind,
+}
+
+/// What is wrong with a line of Mesa's text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MesaErrorKind {
+    /// An operation no unit has.
+    UnknownOp {
+        /// The text found.
+        name: String,
+        /// A known operation spelt nearly the same.
+        suggestion: Option<&'static str>,
+    },
+    /// A field after one that comes later in the control word, or a second one of a field.
+    FieldOrder {
+        /// Mesa's name of the field.
+        field: &'static str,
+        /// Mesa's name of the field it follows.
+        after: &'static str,
+        /// The line's fields in control-word order (empty for a repeated field).
+        reordered: String,
+    },
+    /// Text that is not what goes there.
+    Expected {
+        /// What goes there.
+        expected: &'static str,
+        /// The text found.
+        found: String,
+    },
+    /// An operation with too many or too few operands.
+    OperandCount {
+        /// The operation as written.
+        op: String,
+        /// How many operands it takes, in words.
+        expected: String,
+        /// How many were given.
+        found: usize,
+    },
+    /// A number that does not fit its field.
+    OutOfRange {
+        /// What the number is.
+        what: &'static str,
+        /// The text found.
+        found: String,
+        /// The values the field holds.
+        range: &'static str,
+    },
+    /// A constant that is not a number IEEE binary16 holds.
+    Constant {
+        /// The text found.
+        found: String,
+    },
+    /// An `@` offset that is not where the instructions before it end.
+    Offset {
+        /// The offset printed.
+        printed: u64,
+        /// Where the instruction starts, by the sizes of those before it.
+        actual: usize,
+    },
+    /// A branch target where no instruction starts, or too far away.
+    Target {
+        /// The absolute word offset written.
+        target: i64,
+        /// The nearest instruction starts before and after it.
+        nearest: (Option<usize>, Option<usize>),
+    },
+    /// An operand that Mesa's text never has in this place.
+    Misplaced {
+        /// The text found.
+        found: String,
+        /// Where it is.
+        place: &'static str,
+        /// What goes there instead.
+        help: &'static str,
+    },
+    /// `sync` or `stop` out of place or repeated, or an empty field.
+    Flags {
+        /// The text found (empty for an empty field).
+        found: String,
+    },
+}
+
+impl MesaError {
+    /// The stable diagnostic code.
+    pub fn code(&self) -> &'static str {
+        match self.kind {
+            MesaErrorKind::UnknownOp { .. } => crate::error::Code::MesaUnknownOp.as_str(),
+            MesaErrorKind::FieldOrder { .. } => crate::error::Code::MesaFieldOrder.as_str(),
+            MesaErrorKind::Expected { .. } => crate::error::Code::MesaExpected.as_str(),
+            MesaErrorKind::OperandCount { .. } => crate::error::Code::MesaOperandCount.as_str(),
+            MesaErrorKind::OutOfRange { .. } => crate::error::Code::MesaOutOfRange.as_str(),
+            MesaErrorKind::Constant { .. } => crate::error::Code::MesaConstant.as_str(),
+            MesaErrorKind::Offset { .. } => crate::error::Code::MesaOffset.as_str(),
+            MesaErrorKind::Target { .. } => crate::error::Code::MesaTarget.as_str(),
+            MesaErrorKind::Misplaced { .. } => crate::error::Code::MesaMisplaced.as_str(),
+            MesaErrorKind::Flags { .. } => crate::error::Code::MesaFlags.as_str(),
+        }
+    }
+}
+
+impl std::fmt::Display for MesaError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.kind {
+            MesaErrorKind::UnknownOp { name, .. } => write!(f, "unknown operation `{name}`"),
+            MesaErrorKind::FieldOrder {
+                field,
+                after,
+                reordered,
+            } if reordered.is_empty() => write!(f, "a second {field} field in one instruction (after {after})"),
+            MesaErrorKind::FieldOrder { field, after, .. } => {
+                write!(f, "the {field} field comes before the {after} field")
+            }
+            MesaErrorKind::Expected { expected, found } => write!(f, "expected {expected}, found `{found}`"),
+            MesaErrorKind::OperandCount { op, expected, found } => {
+                write!(f, "`{op}` takes {expected}, found {found}")
+            }
+            MesaErrorKind::OutOfRange { what, found, range } => {
+                write!(f, "{what} `{found}` is out of range ({range})")
+            }
+            MesaErrorKind::Constant { found } => write!(f, "`{found}` is not a binary16 constant"),
+            MesaErrorKind::Offset { printed, actual } => write!(
+                f,
+                "the line says it is at word {printed}, but the instructions before it end at word {actual}"
+            ),
+            MesaErrorKind::Target { target, .. } => {
+                write!(f, "no instruction starts at word {target}, the branch target")
+            }
+            MesaErrorKind::Misplaced { found, place, .. } => write!(f, "`{found}` cannot be {place}"),
+            MesaErrorKind::Flags { found } if found.is_empty() => write!(f, "an empty field"),
+            MesaErrorKind::Flags { found } => write!(f, "`{found}` out of place"),
+        }
+    }
+}
+
+/// One instruction read from Mesa's text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReadInstr {
+    /// The instruction, its branch target made relative.
+    pub instr: Instr,
+    /// Its word offset in the program.
+    pub offset: usize,
+    /// The byte range of its line (without the line break).
+    pub line: Range<usize>,
+}
+
+/// Whether the first line of `text` that holds anything (blank lines and `#` comments
+/// aside) starts with the `@N: ` prefix of Mesa's standalone disassembler.
+pub fn has_offset_prefix(text: &str) -> bool {
+    text.lines()
+        .map(|line| line.split('#').next().unwrap_or_default().trim_start())
+        .find(|line| !line.trim_end().is_empty())
+        .and_then(|line| line.strip_prefix('@'))
+        .is_some_and(|rest| {
+            let rest = rest.trim_start_matches(' ');
+            let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+            digits > 0 && rest[digits..].starts_with(':')
+        })
+}
+
+/// Reads a whole program of Mesa's text: one instruction per line, with or without the `@N: `
+/// prefix (checked against the sizes of the instructions before it when present); blank
+/// lines and `#` comments are skipped. Branch targets, absolute word offsets in the text,
+/// become relative ones and must be instruction starts. Returns the instructions read and
+/// every error; the instructions are the program only when there is no error.
+pub fn read_program(text: &str) -> (Vec<ReadInstr>, Vec<MesaError>) {
+    let mut instrs: Vec<ReadInstr> = Vec::new();
+    let mut errors = Vec::new();
+    let mut branches: Vec<(usize, i64, Range<usize>)> = Vec::new();
+    let mut offset = 0usize;
+    let mut offsets_checked = true;
+    // Lines are read on their own, a chunk at a time, on a second thread for big texts; the
+    // offsets and targets that join them are worked out here, in order.
+    polyasm_core::front::pipeline(
+        text.len() >= polyasm_core::front::PIPELINE_MIN_BYTES,
+        |emit| read_lines(text, emit),
+        |chunk: Vec<(Range<usize>, LineResult)>| {
+            for (line, read) in chunk {
+                match read {
+                    Ok(None) => {}
+                    Ok(Some(read)) => {
+                        if let Some((printed, span)) = read.prefix
+                            && offsets_checked
+                            && printed != offset as u64
+                        {
+                            errors.push(MesaError {
+                                span,
+                                kind: MesaErrorKind::Offset {
+                                    printed,
+                                    actual: offset,
+                                },
+                            });
+                            // Every later offset would disagree too.
+                            offsets_checked = false;
+                        }
+                        if let Some((target, span)) = read.branch {
+                            branches.push((instrs.len(), target, span));
+                        }
+                        instrs.push(ReadInstr {
+                            instr: read.instr,
+                            offset,
+                            line,
+                        });
+                        offset += read.instr.count() as usize;
+                    }
+                    Err(e) => {
+                        errors.push(e);
+                        // The sizes of the lines after a failed one are not known.
+                        offsets_checked = false;
+                    }
+                }
+            }
+        },
+    );
+    if errors.is_empty() {
+        let starts: Vec<usize> = instrs.iter().map(|r| r.offset).collect();
+        for (index, target, span) in branches {
+            let own = starts[index] as i64;
+            let relative = target - own;
+            let found = usize::try_from(target).ok().and_then(|t| starts.binary_search(&t).ok());
+            if found.is_none() || !(-(1i64 << 26)..1i64 << 26).contains(&relative) {
+                let after = starts.partition_point(|&s| (s as i64) <= target);
+                errors.push(MesaError {
+                    span,
+                    kind: MesaErrorKind::Target {
+                        target,
+                        nearest: (after.checked_sub(1).map(|i| starts[i]), starts.get(after).copied()),
+                    },
+                });
+                continue;
+            }
+            if let Some(Branch::Jump { target, .. }) = &mut instrs[index].instr.branch {
+                *target = relative as i32;
+            }
+        }
+    }
+    (instrs, errors)
+}
+
+/// What [`read_line`] gives.
+pub(super) type LineResult = Result<Option<LineRead>, MesaError>;
+
+/// The lines of `text` read one by one, each with its byte range (without the line break),
+/// emitted a chunk at a time.
+pub(super) fn read_lines(text: &str, emit: &mut dyn FnMut(Vec<(Range<usize>, LineResult)>)) {
+    const LINES_PER_CHUNK: usize = 4096;
+    let mut chunk = Vec::with_capacity(LINES_PER_CHUNK);
+    let mut line_start = 0;
+    for raw in text.split('\n') {
+        let base = line_start;
+        line_start += raw.len() + 1;
+        let line = raw.strip_suffix('\r').unwrap_or(raw);
+        chunk.push((base..base + line.len(), read_line(line, base)));
+        if chunk.len() == LINES_PER_CHUNK {
+            emit(std::mem::replace(&mut chunk, Vec::with_capacity(LINES_PER_CHUNK)));
+        }
+    }
+    emit(chunk);
+}
+
+/// Reads the text of one instruction printed at word `offset` (as [`print_instr`] prints it,
+/// without the prefix); the branch target becomes relative to `offset` without further checks.
+pub fn read_instr(text: &str, offset: usize) -> Result<Instr, MesaError> {
+    let line = format!("@{offset}: {text}");
+    let read = read_line(&line, 0)?.expect("invariant: a line with a prefix is an instruction");
+    let mut instr = read.instr;
+    if let (Some((target, _)), Some(Branch::Jump { target: relative, .. })) = (read.branch, &mut instr.branch) {
+        *relative = (target - offset as i64) as i32;
+    }
+    Ok(instr)
+}
+
+/// The fields of `instr` whose bits its Mesa text (printed at word `offset`) does not show:
+/// reading the text back gives other values there. Empty when the text is exact.
+pub fn unshown_fields(instr: &Instr, offset: usize) -> Vec<Field> {
+    let Ok(back) = read_instr(&print_instr(instr, offset), offset) else {
+        return Field::ALL.into_iter().filter(|f| instr.has(*f)).collect();
+    };
+    let fields = |i: &Instr| -> Vec<Option<u128>> {
+        let mut bits = vec![None; Field::ALL.len()];
+        for (field, value) in i.encode_fields(0) {
+            bits[field as usize] = Some(value);
+        }
+        bits
+    };
+    let (original, read) = (fields(instr), fields(&back));
+    Field::ALL
+        .into_iter()
+        .filter(|f| original[*f as usize] != read[*f as usize])
+        .collect()
+}
+
+/// A line read: its `@` offset, the instruction, and the absolute target of its branch.
+pub(super) struct LineRead {
+    prefix: Option<(u64, Range<usize>)>,
+    instr: Instr,
+    branch: Option<(i64, Range<usize>)>,
+}
+
+/// A piece of the text and the byte offset where it starts.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Word<'a> {
+    pub(super) text: &'a str,
+    pub(super) at: usize,
+}
+
+impl<'a> Word<'a> {
+    pub(super) fn span(self) -> Range<usize> {
+        self.at..self.at + self.text.len()
+    }
+
+    pub(super) fn from(self, i: usize) -> Word<'a> {
+        Word {
+            text: &self.text[i..],
+            at: self.at + i,
+        }
+    }
+
+    pub(super) fn until(self, i: usize) -> Word<'a> {
+        Word {
+            text: &self.text[..i],
+            at: self.at,
+        }
+    }
+
+    pub(super) fn strip_prefix(self, prefix: &str) -> Option<Word<'a>> {
+        self.text.starts_with(prefix).then(|| self.from(prefix.len()))
+    }
+
+    pub(super) fn strip_suffix(self, suffix: &str) -> Option<Word<'a>> {
+        self.text
+            .ends_with(suffix)
+            .then(|| self.until(self.text.len() - suffix.len()))
+    }
+
+    pub(super) fn trim(self) -> Word<'a> {
+        let start = self.text.len() - self.text.trim_start().len();
+        let word = self.from(start);
+        word.until(word.text.trim_end().len())
+    }
+
+    pub(super) fn error(self, kind: MesaErrorKind) -> MesaError {
+        MesaError {
+            span: self.span(),
+            kind,
+        }
+    }
+
+    pub(super) fn expected(self, expected: &'static str) -> MesaError {
+        self.error(MesaErrorKind::Expected {
+            expected,
+            found: self.text.to_string(),
+        })
+    }
+
+    pub(super) fn misplaced(self, place: &'static str, help: &'static str) -> MesaError {
+        self.error(MesaErrorKind::Misplaced {
+            found: self.text.to_string(),
+            place,
+            help,
+        })
+    }
+
+    pub(super) fn out_of_range(self, what: &'static str, range: &'static str) -> MesaError {
+        self.error(MesaErrorKind::OutOfRange {
+            what,
+            found: self.text.to_string(),
+            range,
+        })
+    }
+
+    /// The words of this piece, split at whitespace.
+    pub(super) fn words(self) -> Vec<Word<'a>> {
+        let mut words = Vec::new();
+        let bytes = self.text.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            if bytes[i].is_ascii_whitespace() {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            while i < bytes.len() && !bytes[i].is_ascii_whitespace() {
+                i += 1;
+            }
+            words.push(self.from(start).until(i - start));
+        }
+        words
+    }
+}
+
+/// What a field's first word names.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Mnemonic {
+    Varying(Perspective),
+    Sampler { bias_register: bool },
+    Load(LoadSource),
+    VecMul(MulOp, OutMod),
+    FloatMul(MulOp, OutMod),
+    VecAcc(AccOp, OutMod),
+    FloatAcc(AccOp, OutMod),
+    CombineScalar(CombineOp, OutMod),
+    CombineMul(OutMod),
+    AtanPt2(OutMod),
+    Store,
+    FbRead(ops::FbRead),
+    Jump(BranchCond),
+    Discard,
+    Const(Field),
+}
+
+impl Mnemonic {
+    fn field(self) -> Field {
+        match self {
+            Mnemonic::Varying(_) => Field::Varying,
+            Mnemonic::Sampler { .. } => Field::Sampler,
+            Mnemonic::Load(_) => Field::Uniform,
+            Mnemonic::VecMul(..) => Field::Vec4Mul,
+            Mnemonic::FloatMul(..) => Field::FloatMul,
+            Mnemonic::VecAcc(..) => Field::Vec4Acc,
+            Mnemonic::FloatAcc(..) => Field::FloatAcc,
+            Mnemonic::CombineScalar(..) | Mnemonic::CombineMul(_) | Mnemonic::AtanPt2(_) => Field::Combine,
+            Mnemonic::Store | Mnemonic::FbRead(_) => Field::TempWrite,
+            Mnemonic::Jump(_) | Mnemonic::Discard => Field::Branch,
+            Mnemonic::Const(field) => field,
+        }
+    }
+}
+
+/// The unit suffix of an ALU field (`.v0`, `.s0`, ...).
+pub(super) fn unit(field: Field) -> &'static str {
+    field.info().units[0]
+}
+
+/// The op name and output modifier of `head` (`max.pos`).
+pub(super) fn split_outmod(head: &str) -> (&str, OutMod) {
+    for row in ops::OUTMODS.iter().filter(|r| !r.mesa.is_empty()) {
+        if let Some(op) = head.strip_suffix(row.mesa) {
+            return (op, row.value);
+        }
+    }
+    (head, OutMod::None)
+}
+
+/// What `name` names, if anything.
+pub(super) fn mnemonic(name: &str) -> Option<Mnemonic> {
+    if let Some(rest) = name.strip_prefix(ops::LOAD_NAME) {
+        if let Some(perspective) = rest.strip_suffix(unit(Field::Varying)) {
+            return ops::PERSPECTIVES
+                .iter()
+                .find(|row| row.mesa == perspective)
+                .map(|row| Mnemonic::Varying(row.value));
+        }
+        let source = rest.strip_prefix('.')?;
+        return ops::LOAD_SOURCES
+            .iter()
+            .find(|row| row.mesa == source)
+            .map(|row| Mnemonic::Load(row.value));
+    }
+    if let Some(rest) = name.strip_prefix(ops::TEXLD_NAME) {
+        return match rest {
+            "" => Some(Mnemonic::Sampler { bias_register: false }),
+            _ if rest == ops::TEXLD_BIAS_SUFFIX => Some(Mnemonic::Sampler { bias_register: true }),
+            _ => None,
+        };
+    }
+    if name.strip_prefix(ops::STORE_NAME) == Some(unit(Field::TempWrite)) {
+        return Some(Mnemonic::Store);
+    }
+    if let Some(row) = ops::FB_READS.iter().find(|row| row.mesa == name) {
+        return Some(Mnemonic::FbRead(row.value));
+    }
+    if name == ops::DISCARD_NAME {
+        return Some(Mnemonic::Discard);
+    }
+    if let Some(rest) = name.strip_prefix(ops::BRANCH_NAME) {
+        let cond = match rest {
+            "" => BranchCond::Always,
+            _ => {
+                let cond = rest.strip_prefix('.')?;
+                ops::BRANCH_CONDS
+                    .iter()
+                    .find(|row| !row.mesa.is_empty() && row.mesa == cond)?
+                    .value
+            }
+        };
+        return Some(Mnemonic::Jump(cond));
+    }
+    for field in [Field::Const0, Field::Const1] {
+        if name == field.info().mesa {
+            return Some(Mnemonic::Const(field));
+        }
+    }
+    let dot = name.rfind('.')?;
+    let (op, outmod) = split_outmod(&name[..dot]);
+    let suffix = &name[dot..];
+    let field = [
+        Field::Vec4Mul,
+        Field::FloatMul,
+        Field::Vec4Acc,
+        Field::FloatAcc,
+        Field::Combine,
+    ]
+    .into_iter()
+    .find(|f| unit(*f) == suffix)?;
+    Some(match field {
+        Field::Vec4Mul => Mnemonic::VecMul(MulOp::from_mesa(op)?, outmod),
+        Field::FloatMul => Mnemonic::FloatMul(MulOp::from_mesa(op)?, outmod),
+        Field::Vec4Acc => Mnemonic::VecAcc(AccOp::from_mesa(op)?, outmod),
+        Field::FloatAcc => {
+            let op = AccOp::from_mesa(op).filter(|op| !op.info().vector_only)?;
+            Mnemonic::FloatAcc(op, outmod)
+        }
+        _ if op == COMBINE_MUL.mesa => Mnemonic::CombineMul(outmod),
+        _ if op == COMBINE_ATAN_PT2.mesa => Mnemonic::AtanPt2(outmod),
+        _ => Mnemonic::CombineScalar(CombineOp::from_mesa(op)?, outmod),
+    })
+}
+
+/// Every operation name Mesa prints, for suggestions.
+pub(super) fn all_mnemonics() -> &'static [String] {
+    static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        let mut names = Vec::new();
+        for row in ops::PERSPECTIVES {
+            names.push(format!("{}{}{}", ops::LOAD_NAME, row.mesa, unit(Field::Varying)));
+        }
+        for row in ops::LOAD_SOURCES {
+            names.push(format!("{}.{}", ops::LOAD_NAME, row.mesa));
+        }
+        names.push(ops::TEXLD_NAME.to_string());
+        names.push(format!("{}{}", ops::TEXLD_NAME, ops::TEXLD_BIAS_SUFFIX));
+        names.push(format!("{}{}", ops::STORE_NAME, unit(Field::TempWrite)));
+        names.extend(ops::FB_READS.iter().map(|row| row.mesa.to_string()));
+        names.push(ops::DISCARD_NAME.to_string());
+        for row in ops::BRANCH_CONDS {
+            names.push(match row.mesa {
+                "" => ops::BRANCH_NAME.to_string(),
+                cond => format!("{}.{cond}", ops::BRANCH_NAME),
+            });
+        }
+        names.push(Field::Const0.info().mesa.to_string());
+        names.push(Field::Const1.info().mesa.to_string());
+        for field in [Field::Vec4Mul, Field::FloatMul] {
+            names.extend(ops::MUL_OPS.iter().map(|row| format!("{}{}", row.mesa, unit(field))));
+        }
+        for field in [Field::Vec4Acc, Field::FloatAcc] {
+            let rows = ops::ACC_OPS
+                .iter()
+                .filter(|row| field == Field::Vec4Acc || !row.vector_only);
+            names.extend(rows.map(|row| format!("{}{}", row.mesa, unit(field))));
+        }
+        let combine = ops::COMBINE_OPS.iter().map(|row| row.mesa);
+        for op in combine.chain([COMBINE_MUL.mesa, COMBINE_ATAN_PT2.mesa]) {
+            names.push(format!("{op}{}", unit(Field::Combine)));
+        }
+        names
+    })
+}
+
+/// The name with its output modifier taken out (`max.pos.v0` -> `max.v0`), for suggestions.
+pub(super) fn without_outmod(name: &str) -> String {
+    match name.rfind('.') {
+        Some(dot) => format!("{}{}", split_outmod(&name[..dot]).0, &name[dot..]),
+        None => name.to_string(),
+    }
+}
+
+pub(super) fn unknown_op(word: Word) -> MesaError {
+    let bare = without_outmod(word.text);
+    let suggestion = polyasm_core::text::suggest(&bare, all_mnemonics().iter().map(String::as_str));
+    word.error(MesaErrorKind::UnknownOp {
+        name: word.text.to_string(),
+        suggestion,
+    })
+}
+
+/// Reads one line: `None` for a line with nothing on it.
+pub(super) fn read_line(line: &str, base: usize) -> Result<Option<LineRead>, MesaError> {
+    let line = Word {
+        text: line.split('#').next().unwrap_or_default(),
+        at: base,
+    };
+    let mut rest = line.trim();
+    if rest.text.is_empty() {
+        return Ok(None);
+    }
+    let mut prefix = None;
+    if let Some(after_at) = rest.strip_prefix("@") {
+        let Some(colon) = after_at.text.find(':') else {
+            return Err(rest.expected("the offset prefix `@N: `"));
+        };
+        let number = after_at.until(colon).trim();
+        prefix = Some((decimal(number, "an offset")?, rest.until(colon + 2).span()));
+        rest = after_at.from(colon + 1).trim();
+        if rest.text.is_empty() {
+            // Mesa prints an instruction with no fields and no flags as the prefix alone.
+            return Ok(Some(LineRead {
+                prefix,
+                instr: Instr::default(),
+                branch: None,
+            }));
+        }
+    }
+    // The fields and flags, each the text between commas.
+    let mut parts: Vec<Word> = Vec::new();
+    let mut start = 0;
+    for (i, b) in rest.text.bytes().enumerate() {
+        if b == b',' {
+            parts.push(rest.from(start).until(i - start).trim());
+            start = i + 1;
+        }
+    }
+    parts.push(rest.from(start).trim());
+    // Mesa prints `, sync` and `, stop` after an empty list of fields.
+    if parts.len() > 1 && parts[0].text.is_empty() {
+        parts.remove(0);
+    }
+    // Each field's mnemonic and words, the first word its name.
+    let mut fields: Vec<(Mnemonic, Vec<Word>)> = Vec::with_capacity(parts.len());
+    let mut instr = Instr::default();
+    for part in &parts {
+        let words = part.words();
+        let Some((&name, operands)) = words.split_first() else {
+            return Err(part.error(MesaErrorKind::Flags { found: String::new() }));
+        };
+        if name.text == ops::SYNC_NAME || name.text == ops::STOP_NAME {
+            if let Some(extra) = operands.first() {
+                return Err(extra.expected("`,` after the flag"));
+            }
+            let stop = name.text == ops::STOP_NAME;
+            // `sync` comes before `stop`, each once.
+            if instr.stop || (!stop && instr.sync) {
+                return Err(name.error(MesaErrorKind::Flags {
+                    found: name.text.to_string(),
+                }));
+            }
+            if stop {
+                instr.stop = true;
+            } else {
+                instr.sync = true;
+            }
+            continue;
+        }
+        if instr.sync || instr.stop {
+            return Err(part.error(MesaErrorKind::Flags {
+                found: part.text.to_string(),
+            }));
+        }
+        let Some(m) = mnemonic(name.text) else {
+            return Err(unknown_op(name));
+        };
+        if let Some((previous, _)) = fields.last()
+            && previous.field() >= m.field()
+        {
+            return Err(field_order(name, m.field(), previous.field(), &parts));
+        }
+        fields.push((m, words));
+    }
+    let mut branch = None;
+    for (m, words) in fields {
+        read_field(m, words[0], &words[1..], &mut instr, &mut branch)?;
+    }
+    Ok(Some(LineRead { prefix, instr, branch }))
+}
+
+/// The error of a field out of order, with the line's fields in the right order.
+pub(super) fn field_order(name: Word, field: Field, previous: Field, parts: &[Word]) -> MesaError {
+    let reordered = if field == previous {
+        String::new()
+    } else {
+        let mut sorted: Vec<(usize, &str)> = parts
+            .iter()
+            .map(|part| {
+                let first = part.text.split_whitespace().next().unwrap_or_default();
+                let rank = match mnemonic(first) {
+                    Some(m) => m.field() as usize,
+                    // Flags go last, `sync` before `stop`.
+                    None if first == ops::SYNC_NAME => Field::ALL.len(),
+                    None => Field::ALL.len() + 1,
+                };
+                (rank, part.text)
+            })
+            .collect();
+        sorted.sort_by_key(|(rank, _)| *rank);
+        sorted.iter().map(|(_, text)| *text).collect::<Vec<_>>().join(", ")
+    };
+    name.error(MesaErrorKind::FieldOrder {
+        field: field.info().mesa,
+        after: previous.info().mesa,
+        reordered,
+    })
+}
+
+/// Checks the number of operands of `name`: `counts` are the accepted numbers, described by
+/// `expected`.
+pub(super) fn operand_count(name: Word, operands: &[Word], counts: &[usize], expected: &str) -> Result<(), MesaError> {
+    operand_count_with(name, operands, counts, || expected.to_string())
+}
+
+/// [`operand_count`], with the expected operands described only when they are wrong.
+pub(super) fn operand_count_with(
+    name: Word,
+    operands: &[Word],
+    counts: &[usize],
+    expected: impl FnOnce() -> String,
+) -> Result<(), MesaError> {
+    if counts.contains(&operands.len()) {
+        return Ok(());
+    }
+    let span = match (operands.first(), operands.last()) {
+        (Some(first), Some(last)) => first.at..last.at + last.text.len(),
+        _ => name.span(),
+    };
+    Err(MesaError {
+        span,
+        kind: MesaErrorKind::OperandCount {
+            op: name.text.to_string(),
+            expected: expected(),
+            found: operands.len(),
+        },
+    })
+}
+
+/// "1 operand", "a destination and 2 operands", ...
+pub(super) fn describe_operands(sources: u8, dest: &str) -> String {
+    let sources = match sources {
+        1 => "1 source".to_string(),
+        n => format!("{n} sources"),
+    };
+    if dest.is_empty() {
+        sources
+    } else {
+        format!("{dest} and {sources}")
+    }
+}
+
+pub(super) fn read_field(
+    m: Mnemonic,
+    name: Word,
+    operands: &[Word],
+    instr: &mut Instr,
+    branch: &mut Option<(i64, Range<usize>)>,
+) -> Result<(), MesaError> {
+    match m {
+        Mnemonic::Varying(perspective) => {
+            operand_count(name, operands, &[2], "a destination and a source")?;
+            instr.varying = Some(read_varying(perspective, name, operands[0], operands[1])?);
+        }
+        Mnemonic::Sampler { bias_register } => {
+            let count = if bias_register { 3 } else { 2 };
+            let what = if bias_register {
+                "a bias, a sampler and a bias register"
+            } else {
+                "a bias and a sampler"
+            };
+            operand_count(name, operands, &[count], what)?;
+            let (index, offset) = split_offset(operands[1])?;
+            let index = decimal(index, "a sampler number")?;
+            if index > 0xfff {
+                return Err(operands[1].out_of_range("sampler", "0 to 4095"));
+            }
+            let lod_bias = match bias_register {
+                true => Some(plain_scalar(operands[2], "the LOD bias register")?),
+                false => None,
+            };
+            instr.sampler = Some(Sampler {
+                index: index as u16,
+                offset,
+                lod_bias,
+                explicit_lod: false,
+                constant_lod_bias: lod_bias_constant(operands[0])?,
+            });
+        }
+        Mnemonic::Load(source) => {
+            operand_count(name, operands, &[1], "an index")?;
+            let (form, offset) = index_form(operands[0], true)?;
+            let (alignment, index) = read_memory_index(form, operands[0])?;
+            instr.load = Some(Load {
+                source,
+                alignment,
+                index,
+                offset,
+            });
+        }
+        Mnemonic::VecMul(op, outmod) => {
+            let n = op.info().operands;
+            let n_us = usize::from(n);
+            let what = || {
+                format!(
+                    "{} (the destination only when it writes a register)",
+                    describe_operands(n, "a destination")
+                )
+            };
+            operand_count_with(name, operands, &[n_us, n_us + 1], what)?;
+            let (dest, sources) = split_dest(operands, n_us);
+            let (arg0, code) = with_shift(sources[0], op)?;
+            let (op, shift) = ops::mul_op_from_code(code).expect("invariant: shift codes are 0-7");
+            instr.vec4_mul = Some(VecMul {
+                op,
+                shift,
+                outmod,
+                dest: dest.map(|d| read_vec_dest(d, false)).transpose()?,
+                arg0: read_vec_source(arg0, false)?.0,
+                arg1: sources
+                    .get(1)
+                    .map(|w| read_vec_source(*w, false).map(|s| s.0))
+                    .transpose()?,
+            });
+        }
+        Mnemonic::FloatMul(op, outmod) => {
+            let n = op.info().operands;
+            let n_us = usize::from(n);
+            let what = || {
+                format!(
+                    "{} (the destination only when it writes a register)",
+                    describe_operands(n, "a destination")
+                )
+            };
+            operand_count_with(name, operands, &[n_us, n_us + 1], what)?;
+            let (dest, sources) = split_dest(operands, n_us);
+            let (arg0, code) = with_shift(sources[0], op)?;
+            let (op, shift) = ops::mul_op_from_code(code).expect("invariant: shift codes are 0-7");
+            instr.float_mul = Some(FloatMul {
+                op,
+                shift,
+                outmod,
+                dest: dest.map(scalar_dest).transpose()?,
+                arg0: read_scalar_source(arg0, false)?.0,
+                arg1: sources
+                    .get(1)
+                    .map(|w| read_scalar_source(*w, false).map(|s| s.0))
+                    .transpose()?,
+            });
+        }
+        Mnemonic::VecAcc(op, outmod) => {
+            let n = op.info().operands;
+            let n_us = usize::from(n);
+            let what = || {
+                format!(
+                    "{} (the destination only when it writes a register)",
+                    describe_operands(n, "a destination")
+                )
+            };
+            operand_count_with(name, operands, &[n_us, n_us + 1], what)?;
+            let (dest, sources) = split_dest(operands, n_us);
+            let (arg0, mul_in) = read_vec_source(sources[0], true)?;
+            instr.vec4_acc = Some(VecAcc {
+                op,
+                outmod,
+                dest: dest.map(|d| read_vec_dest(d, false)).transpose()?,
+                mul_in,
+                arg0,
+                arg1: sources
+                    .get(1)
+                    .map(|w| read_vec_source(*w, false).map(|s| s.0))
+                    .transpose()?,
+            });
+        }
+        Mnemonic::FloatAcc(op, outmod) => {
+            let n = op.info().operands;
+            let n_us = usize::from(n);
+            let what = || {
+                format!(
+                    "{} (the destination only when it writes a register)",
+                    describe_operands(n, "a destination")
+                )
+            };
+            operand_count_with(name, operands, &[n_us, n_us + 1], what)?;
+            let (dest, sources) = split_dest(operands, n_us);
+            let (arg0, mul_in) = read_scalar_source(sources[0], true)?;
+            instr.float_acc = Some(FloatAcc {
+                op,
+                outmod,
+                dest: dest.map(scalar_dest).transpose()?,
+                mul_in,
+                arg0,
+                arg1: sources
+                    .get(1)
+                    .map(|w| read_scalar_source(*w, false).map(|s| s.0))
+                    .transpose()?,
+            });
+        }
+        Mnemonic::CombineScalar(op, outmod) => {
+            let n = op.info().operands;
+            operand_count_with(name, operands, &[usize::from(n) + 1], || {
+                describe_operands(n, "a destination")
+            })?;
+            instr.combine = Some(Combine::Scalar {
+                op,
+                dest: combine_dest(op, outmod, operands[0])?,
+                arg0: read_scalar_source(operands[1], false)?.0,
+                arg1: operands
+                    .get(2)
+                    .map(|w| read_scalar_source(*w, false).map(|s| s.0))
+                    .transpose()?,
+            });
+        }
+        Mnemonic::CombineMul(outmod) => {
+            no_outmod(name, outmod)?;
+            operand_count(name, operands, &[3], "a destination, a scalar and a vector")?;
+            let dest = read_vec_dest(operands[0], true)?;
+            let (arg1, swizzle) = plain_vector(operands[2])?;
+            instr.combine = Some(Combine::MulVec {
+                dest,
+                arg0: read_scalar_source(operands[1], false)?.0,
+                arg1,
+                swizzle,
+            });
+        }
+        Mnemonic::AtanPt2(outmod) => {
+            no_outmod(name, outmod)?;
+            operand_count(name, operands, &[2], "a destination and a vector")?;
+            let (outmod, dest) = split_outmod_prefix(operands[0]);
+            let (arg, swizzle) = plain_vector(operands[1])?;
+            instr.combine = Some(Combine::AtanPt2 {
+                dest: scalar_dest(dest)?,
+                outmod,
+                arg,
+                swizzle,
+            });
+        }
+        Mnemonic::Store => {
+            operand_count(name, operands, &[2], "an index and a source")?;
+            let (form, offset) = index_form(operands[0], true)?;
+            let (mut alignment, index) = read_memory_index(form, operands[0])?;
+            let source = match alignment {
+                Alignment::Scalar => match source_register(operands[1]) {
+                    // A whole register after a one-float index: Mesa's text of alignment 3.
+                    Ok((reg, rest)) if rest.text.is_empty() => {
+                        alignment = Alignment::Reserved;
+                        reg * 4
+                    }
+                    _ => plain_scalar(operands[1], "the stored register")?,
+                },
+                _ => plain_vector_register(operands[1])? * 4,
+            };
+            instr.store = Some(Store::Temp {
+                alignment,
+                index,
+                offset,
+                source,
+            });
+        }
+        Mnemonic::FbRead(read) => {
+            operand_count(name, operands, &[1], "a destination")?;
+            let (dest, rest) = dest_register(operands[0])?;
+            if !rest.text.is_empty() {
+                return Err(rest.expected("the end of the destination (a whole register)"));
+            }
+            instr.store = Some(Store::FbRead { read, dest });
+        }
+        Mnemonic::Discard => {
+            operand_count(name, operands, &[0], "no operands")?;
+            instr.branch = Some(Branch::Discard);
+        }
+        Mnemonic::Jump(cond) => {
+            let always = cond == BranchCond::Always;
+            let what = if always { "a target" } else { "two scalars and a target" };
+            operand_count(name, operands, &[if always { 1 } else { 3 }], what)?;
+            let (arg0, arg1) = match always {
+                true => (0, 0),
+                false => (
+                    plain_scalar(operands[0], "a branch operand")?,
+                    plain_scalar(operands[1], "a branch operand")?,
+                ),
+            };
+            let target_word = operands[operands.len() - 1];
+            *branch = Some((signed_decimal(target_word, "a target word offset")?, target_word.span()));
+            instr.branch = Some(Branch::Jump {
+                cond,
+                arg0,
+                arg1,
+                target: 0,
+            });
+        }
+        Mnemonic::Const(field) => {
+            operand_count(name, operands, &[4], "4 numbers")?;
+            let mut values = [0u16; 4];
+            for (value, word) in values.iter_mut().zip(operands) {
+                *value = half_from_text(word.text).ok_or_else(|| {
+                    word.error(MesaErrorKind::Constant {
+                        found: word.text.to_string(),
+                    })
+                })?;
+            }
+            match field {
+                Field::Const0 => instr.const0 = Some(values),
+                _ => instr.const1 = Some(values),
+            }
+        }
+    }
+    Ok(())
+}

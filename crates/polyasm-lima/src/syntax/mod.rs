@@ -1,0 +1,27 @@
+//! The two syntaxes of the Lima fragment processor: [`proposed`], the proposed fragment
+//! syntax (destination first), and [`mesa`], the text Mesa's disassembler prints. Each reads
+//! source into [`crate::instr::Instr`]s; one printer walk (`print.rs`) writes them back in
+//! either.
+
+pub mod mesa;
+mod print;
+pub mod proposed;
+
+/// The syntax of a source, or of a disassembly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Syntax {
+    /// The proposed fragment syntax, destination first (docs/lima.md).
+    Proposed,
+    /// The text Mesa's lima disassembler prints.
+    Mesa,
+}
+
+impl Syntax {
+    /// Every syntax with its `--syntax` name.
+    pub const NAMES: [(&'static str, Syntax); 2] = [("proposed", Syntax::Proposed), ("mesa", Syntax::Mesa)];
+
+    /// The syntax called `name` on the command line.
+    pub fn from_name(name: &str) -> Option<Syntax> {
+        Syntax::NAMES.iter().find(|(n, _)| *n == name).map(|(_, s)| *s)
+    }
+}

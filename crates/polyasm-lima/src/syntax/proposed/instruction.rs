@@ -1,0 +1,469 @@
+//! One instruction of the proposed syntax: its operations in order, their operand counts, the
+//! checks across units, and each operation into its field.
+
+use super::*;
+
+impl<'s> Encoder<'s> {
+    /// Reads the operations of an instruction, their operands in `operands`.
+    pub(super) fn instruction(&mut self, ops: &[Op], operands: &[Operand]) -> Instr {
+        // Buffers kept between instructions, so that an instruction allocates nothing.
+        let mut kinds = std::mem::take(&mut self.kinds);
+        kinds.clear();
+        for op in ops {
+            let kind = self.kind(op);
+            kinds.push(kind);
+        }
+        self.check_order(ops, &kinds);
+        // Operand counts, then the destination-last check on the rest.
+        let mut usable = std::mem::take(&mut self.usable);
+        usable.clear();
+        usable.resize(ops.len(), false);
+        let mut last_dest = Vec::new();
+        for (i, (op, kind)) in ops.iter().zip(&kinds).enumerate() {
+            let Some(kind) = *kind else { continue };
+            let (min, max) = kind.operand_range();
+            let found = op.operands.len();
+            if found < min || found > max {
+                let span = if found > max {
+                    front::span_from(op.operands.of(operands), max).unwrap_or(op.span)
+                } else {
+                    op.span
+                };
+                let mut form = self.str(op.unit.map_or(op.name, |u| op.name.to(u))).to_string();
+                for word in kind.form() {
+                    form.push(' ');
+                    form.push_str(word);
+                }
+                let d = error::operand_count(self.span(span), self.str(op.name), &form, found);
+                self.push(d);
+                continue;
+            }
+            if self.destination_last(op.operands.of(operands), kind) {
+                last_dest.push(i);
+                continue;
+            }
+            usable[i] = true;
+        }
+        if !last_dest.is_empty() {
+            // The whole line when it is short; on a long one, each operation alone, so that the
+            // help lines stay linear in the input.
+            let line = self.corrected_line(ops, operands, &kinds, &last_dest);
+            for &i in &last_dest {
+                let first = &ops[i].operands.of(operands)[0];
+                let corrected = if line.len() <= MAX_HELP_LINE {
+                    line.clone()
+                } else {
+                    self.corrected_line(&ops[i..=i], operands, &kinds[i..=i], &[0])
+                };
+                let d = error::destination_last(self.span(first.span), self.str(first.span), &corrected);
+                self.push(d);
+            }
+        }
+        let mut instr = Instr::default();
+        let mut reads = Reads::default();
+        let mut seen: [Option<TextRange>; 14] = [None; 14];
+        let mut field_spans: [Option<(TextRange, Kind)>; 14] = [None; 14];
+        for (i, (op, kind)) in ops.iter().zip(&kinds).enumerate() {
+            let Some(kind) = *kind else { continue };
+            if let Some(slot) = kind.slot() {
+                if let Some(first) = seen[slot] {
+                    let d = error::unit_twice(self.span(op.span), self.span(first), kind.unit_name());
+                    self.push(d);
+                    continue;
+                }
+                seen[slot] = Some(op.span);
+                field_spans[slot] = Some((op.span, kind));
+            }
+            if usable[i] {
+                self.operation(op, op.operands.of(operands), kind, &mut instr, &mut reads);
+            }
+        }
+        self.check_schedule(&instr, &reads, &field_spans);
+        self.kinds = kinds;
+        self.usable = usable;
+        instr
+    }
+
+    /// PP017: operations must follow the control word's order.
+    pub(super) fn check_order(&mut self, ops: &[Op], kinds: &[Option<Kind>]) {
+        let mut previous: Option<(usize, usize)> = None;
+        for (i, kind) in kinds.iter().enumerate() {
+            let Some(slot) = kind.and_then(Kind::slot) else {
+                continue;
+            };
+            if let Some((p, prev_slot)) = previous
+                && slot < prev_slot
+            {
+                let mut right = self.reordered_line(ops, kinds, |_, text| text.to_string());
+                if right.len() > MAX_HELP_LINE {
+                    right.clear();
+                }
+                let d = error::field_order(
+                    self.span(ops[i].span),
+                    self.span(ops[p].span),
+                    self.str(ops[i].unit.map_or(ops[i].name, |u| ops[i].name.to(u))),
+                    self.str(ops[p].unit.map_or(ops[p].name, |u| ops[p].name.to(u))),
+                    &right,
+                );
+                self.push(d);
+                return;
+            }
+            if previous.is_none_or(|(_, s)| slot >= s) {
+                previous = Some((i, slot));
+            }
+        }
+    }
+
+    /// The line with its operations in control-word order, each written by `write`.
+    pub(super) fn reordered_line(
+        &self,
+        ops: &[Op],
+        kinds: &[Option<Kind>],
+        write: impl Fn(usize, &str) -> String,
+    ) -> String {
+        let mut order: Vec<usize> = (0..ops.len()).collect();
+        order.sort_by_key(|&i| kinds[i].and_then(Kind::slot).unwrap_or(0));
+        order
+            .iter()
+            .map(|&i| write(i, self.str(ops[i].span)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// Whether a read-only pipeline register or a number stands where the destination goes
+    /// (or, for `store.t`, a register where the index goes and a number last).
+    pub(super) fn destination_last(&self, operands: &[Operand], kind: Kind) -> bool {
+        let Some(first) = operands.first() else { return false };
+        let Expr::Term { term, .. } = &first.expr else {
+            return false;
+        };
+        if kind == Kind::Store {
+            let last_is_number = operands.last().is_some_and(|o| {
+                matches!(
+                    o.expr,
+                    Expr::Term {
+                        term: Term {
+                            value: Value::Number,
+                            ..
+                        },
+                        ..
+                    }
+                )
+            });
+            return matches!(term.value, Value::Reg | Value::Pipe) && last_is_number;
+        }
+        if !kind.has_dest() || operands.len() < 2 {
+            return false;
+        }
+        match term.value {
+            Value::Number => true,
+            Value::Pipe => names::PIPELINE_NAMES
+                .iter()
+                .find(|r| r.name == self.str(term.span))
+                .is_some_and(|r| r.reg.vec_reg().is_some()),
+            _ => false,
+        }
+    }
+
+    /// The whole line corrected: operations in order, older names replaced, and the operands
+    /// of the operations in `last_dest` rotated so that the destination comes first.
+    pub(super) fn corrected_line(
+        &self,
+        ops: &[Op],
+        operands: &[Operand],
+        kinds: &[Option<Kind>],
+        last_dest: &[usize],
+    ) -> String {
+        self.reordered_line(ops, kinds, |i, _| {
+            let op = &ops[i];
+            let mut head = self.str(op.unit.map_or(op.name, |u| op.name.to(u))).to_string();
+            for (old, new) in names::OLD_OPCODES {
+                if let Some(rest) = head.strip_prefix(old) {
+                    head = format!("{new}{rest}");
+                }
+            }
+            let mut words: Vec<&str> = op.operands.of(operands).iter().map(|o| self.str(o.span)).collect();
+            if last_dest.contains(&i)
+                && let Some(dest) = words.pop()
+            {
+                words.insert(0, dest);
+            }
+            let mut text = head;
+            for operand in words {
+                text.push(' ');
+                text.push_str(&renamed_operand(operand));
+            }
+            text
+        })
+    }
+
+    /// The checks across the units of one instruction.
+    pub(super) fn check_schedule(&mut self, instr: &Instr, reads: &Reads, spans: &[Option<(TextRange, Kind)>; 14]) {
+        let at = |field: Field| spans[2 + field.info().index as usize];
+        if let (Some((combine, _)), Some((branch, _))) = (at(Field::Combine), at(Field::Branch)) {
+            self.push(error::combine_with_branch(self.span(combine), self.span(branch)));
+        }
+        if at(Field::FloatMul).is_none() {
+            for field in [Field::Vec4Acc, Field::FloatAcc] {
+                if let Some((span, Kind::VecAcc(AccOp::Sel, _) | Kind::FloatAcc(AccOp::Sel, _))) = at(field) {
+                    self.push(error::sel_without_fmul(self.span(span)));
+                }
+            }
+        }
+        for (slot, field) in [(0, Field::Const0), (1, Field::Const1)] {
+            if let Some(span) = reads.consts[slot]
+                && at(field).is_none()
+            {
+                let name = ops::VEC_REG_NAMES[usize::from(ops::REG_CONST0) + slot];
+                self.push(error::constant_not_set(self.span(span), name, field.info().mesa));
+            }
+        }
+        if let Some(span) = reads.vmul
+            && at(Field::Vec4Mul).is_none()
+        {
+            self.push(error::pipeline_unproduced(
+                self.span(span),
+                Pipeline::Vmul.name(),
+                names::UNIT_VEC_MUL,
+            ));
+        }
+        if let Some(span) = reads.fmul
+            && at(Field::FloatMul).is_none()
+        {
+            self.push(error::pipeline_unproduced(
+                self.span(span),
+                Pipeline::Fmul.name(),
+                names::UNIT_FLOAT_MUL,
+            ));
+        }
+        if !instr.sync {
+            let needs = [at(Field::Sampler), at(Field::Vec4Acc), at(Field::FloatAcc)]
+                .into_iter()
+                .flatten()
+                .find(|(_, kind)| {
+                    matches!(
+                        kind,
+                        Kind::Texld { .. }
+                            | Kind::VecAcc(AccOp::Dfdx | AccOp::Dfdy, _)
+                            | Kind::FloatAcc(AccOp::Dfdx | AccOp::Dfdy, _)
+                    )
+                });
+            if let Some((span, _)) = needs {
+                let text = self.str(span).split_whitespace().next().unwrap_or_default().to_string();
+                self.push(error::missing_sync(self.span(span), &text));
+            }
+        }
+    }
+
+    // ----- operations -----
+
+    /// Reads operation `op`, its operands `o`, into `instr`.
+    pub(super) fn operation(&mut self, op: &Op, o: &[Operand], kind: Kind, instr: &mut Instr, reads: &mut Reads) {
+        match kind {
+            Kind::Stop => instr.stop = true,
+            Kind::Sync => instr.sync = true,
+            Kind::Nop => {}
+            Kind::Varying(perspective) => instr.varying = self.varying(perspective, &o[0], &o[1], reads),
+            Kind::Texld { lod } => instr.sampler = self.texld(lod, o, reads),
+            Kind::Load(source) => {
+                if matches!(source, LoadSource::Source1 | LoadSource::Source2) {
+                    let span = op.unit.map_or(op.name, |unit| op.name.to(unit));
+                    let text = self.str(span).to_string();
+                    let what = format!("load source {}", source.code());
+                    self.push(error::unused_encoding(
+                        self.span(span),
+                        &text,
+                        &what,
+                        "`load.u` reads uniforms and `load.t` temporaries".to_string(),
+                    ));
+                }
+                if let Some((alignment, index, offset)) =
+                    self.memory_index(&o[0], "a uniform or temporary index", reads)
+                {
+                    instr.load = Some(Load {
+                        source,
+                        alignment,
+                        index,
+                        offset,
+                    });
+                }
+            }
+            Kind::VecMul(op_, shift, outmod) => {
+                let dest = self.vec_alu_dest(&o[0], Pipeline::Vmul);
+                let arg0 = self.vec_src(&o[1], false, reads);
+                let arg1 = if op_.is_binary() {
+                    self.vec_src(&o[2], false, reads).map(Some)
+                } else {
+                    Some(None)
+                };
+                if let (Some(dest), Some(arg0), Some(arg1)) = (dest, arg0, arg1) {
+                    instr.vec4_mul = Some(VecMul {
+                        op: op_,
+                        shift,
+                        outmod,
+                        dest,
+                        arg0: arg0.0,
+                        arg1: arg1.map(|a| a.0),
+                    });
+                }
+            }
+            Kind::FloatMul(op_, shift, outmod) => {
+                let dest = self.scalar_alu_dest(&o[0], Pipeline::Fmul);
+                let arg0 = self.scalar_src(&o[1], false, reads);
+                let arg1 = if op_.is_binary() {
+                    self.scalar_src(&o[2], false, reads).map(Some)
+                } else {
+                    Some(None)
+                };
+                if let (Some(dest), Some(arg0), Some(arg1)) = (dest, arg0, arg1) {
+                    instr.float_mul = Some(FloatMul {
+                        op: op_,
+                        shift,
+                        outmod,
+                        dest,
+                        arg0: arg0.0,
+                        arg1: arg1.map(|a| a.0),
+                    });
+                }
+            }
+            Kind::VecAcc(op_, outmod) => {
+                let dest = self.vec_alu_dest(&o[0], Pipeline::Discard);
+                let arg0 = self.vec_src(&o[1], true, reads);
+                let arg1 = if op_.is_binary() {
+                    self.vec_src(&o[2], false, reads).map(Some)
+                } else {
+                    Some(None)
+                };
+                if let (Some(dest), Some((arg0, mul_in)), Some(arg1)) = (dest, arg0, arg1) {
+                    instr.vec4_acc = Some(VecAcc {
+                        op: op_,
+                        outmod,
+                        dest,
+                        mul_in,
+                        arg0,
+                        arg1: arg1.map(|a| a.0),
+                    });
+                }
+            }
+            Kind::FloatAcc(op_, outmod) => {
+                let dest = self.scalar_alu_dest(&o[0], Pipeline::Discard);
+                let arg0 = self.scalar_src(&o[1], true, reads);
+                let arg1 = if op_.is_binary() {
+                    self.scalar_src(&o[2], false, reads).map(Some)
+                } else {
+                    Some(None)
+                };
+                if let (Some(dest), Some((arg0, mul_in)), Some(arg1)) = (dest, arg0, arg1) {
+                    instr.float_acc = Some(FloatAcc {
+                        op: op_,
+                        outmod,
+                        dest,
+                        mul_in,
+                        arg0,
+                        arg1: arg1.map(|a| a.0),
+                    });
+                }
+            }
+            Kind::CombineScalar(op_, outmod, form) => {
+                let dest = self.combine_dest(&o[0], op_, outmod, form, op);
+                let arg0 = self.scalar_src(&o[1], false, reads);
+                let arg1 = if op_.is_binary() {
+                    self.scalar_src(&o[2], false, reads).map(Some)
+                } else {
+                    Some(None)
+                };
+                if let (Some(dest), Some(arg0), Some(arg1)) = (dest, arg0, arg1) {
+                    instr.combine = Some(Combine::Scalar {
+                        op: op_,
+                        dest,
+                        arg0: arg0.0,
+                        arg1: arg1.map(|a| a.0),
+                    });
+                }
+            }
+            Kind::CombineMul => {
+                let dest = self.plain_vec_dest(&o[0], true);
+                let arg0 = self.scalar_src(&o[1], false, reads);
+                let arg1 = self.bare_vec_source(&o[2], "the vector operand of `mul.s2`", reads);
+                if let (Some(dest), Some(arg0), Some((arg1, swizzle))) = (dest, arg0, arg1) {
+                    instr.combine = Some(Combine::MulVec {
+                        dest,
+                        arg0: arg0.0,
+                        arg1,
+                        swizzle,
+                    });
+                }
+            }
+            Kind::AtanPt2(outmod) => {
+                let dest = self.scalar_dest(&o[0]);
+                let arg = self.bare_vec_source(&o[1], "the operand of `atan_pt2.s2`", reads);
+                if let (Some(dest), Some((arg, swizzle))) = (dest, arg) {
+                    instr.combine = Some(Combine::AtanPt2 {
+                        dest,
+                        outmod,
+                        arg,
+                        swizzle,
+                    });
+                }
+            }
+            Kind::Store => instr.store = self.store(&o[0], &o[1], reads),
+            Kind::FbRead(read) => {
+                if let Some(dest) = self.plain_vec_dest(&o[0], false) {
+                    instr.store = Some(Store::FbRead { read, dest: dest.reg });
+                }
+            }
+            Kind::Branch(cond) => {
+                if cond == BranchCond::Always {
+                    self.branch_target(&o[0]);
+                    instr.branch = Some(Branch::Jump {
+                        cond,
+                        arg0: 0,
+                        arg1: 0,
+                        target: 0,
+                    });
+                } else {
+                    let arg0 = self.bare_scalar(&o[0], "a branch operand", reads);
+                    let arg1 = self.bare_scalar(&o[1], "a branch operand", reads);
+                    self.branch_target(&o[2]);
+                    if let (Some(arg0), Some(arg1)) = (arg0, arg1) {
+                        instr.branch = Some(Branch::Jump {
+                            cond,
+                            arg0,
+                            arg1,
+                            target: 0,
+                        });
+                    }
+                }
+            }
+            Kind::Discard => instr.branch = Some(Branch::Discard),
+            Kind::Const(slot) => {
+                let mut values = [0u16; 4];
+                let mut ok = true;
+                for (value, operand) in values.iter_mut().zip(o) {
+                    match self.half(operand) {
+                        Some(bits) => *value = bits,
+                        None => ok = false,
+                    }
+                }
+                if ok {
+                    if slot == 0 {
+                        instr.const0 = Some(values);
+                    } else {
+                        instr.const1 = Some(values);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// An operand's text with older pipeline register names replaced.
+pub(super) fn renamed_operand(text: &str) -> String {
+    let mut out = text.to_string();
+    for row in names::PIPELINE_NAMES {
+        if let Some(new) = row.replaced_by {
+            out = out.replace(row.name, new);
+        }
+    }
+    out
+}

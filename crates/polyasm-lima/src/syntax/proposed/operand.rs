@@ -1,0 +1,1056 @@
+//! The operands of the proposed syntax: registers, pipeline registers, swizzles and masks,
+//! indices, varyings, samplers, branch targets and constants.
+
+use super::*;
+
+impl<'s> Encoder<'s> {
+    /// The plain term of an operand with no `-`, call or offset, or an error saying `expected`.
+    pub(super) fn plain_term(
+        &mut self,
+        operand: &Operand,
+        expected: &str,
+        offset_ok: bool,
+    ) -> Option<(Term, Option<Term>)> {
+        match &operand.expr {
+            Expr::Term { term, offset } if operand.neg.is_none() && (offset_ok || offset.is_none()) => {
+                Some((*term, *offset))
+            }
+            _ => {
+                let d = error::operand_kind(self.span(operand.span), self.str(operand.span), expected);
+                self.push(d);
+                None
+            }
+        }
+    }
+
+    /// A `$N` register's number, 0-15, or an error for a greater one.
+    pub(super) fn reg_number(&mut self, span: TextRange) -> Option<u8> {
+        let text = self.str(span);
+        let number = text[1..].bytes().try_fold(0u32, |n, b| {
+            b.is_ascii_digit().then(|| (n * 10 + u32::from(b - b'0')).min(1000))
+        });
+        match number {
+            Some(n) if n < 16 => Some(n as u8),
+            _ => {
+                let d = error::register_range(
+                    self.span(span),
+                    text,
+                    "registers are `$0`-`$5` (`$6`-`$11` also encode)".to_string(),
+                );
+                self.push(d);
+                None
+            }
+        }
+    }
+
+    /// A `$N` register as a source: 0-11 (6-11 with a warning).
+    pub(super) fn source_reg(&mut self, span: TextRange) -> Option<u8> {
+        let n = self.reg_number(span)?;
+        if n >= ops::GENERAL_REGS {
+            let name = ops::VEC_REG_NAMES[usize::from(n)];
+            let d = error::register_range(
+                self.span(span),
+                self.str(span),
+                format!("register number {n} is the pipeline register `{name}`: write that"),
+            );
+            self.push(d);
+            return None;
+        }
+        if n >= ops::ALLOCATED_REGS {
+            self.push(error::unallocated_register(self.span(span), self.str(span)));
+        }
+        Some(n)
+    }
+
+    /// A `$N` register as a destination: 0-15 (6-15 with a warning).
+    pub(super) fn dest_reg(&mut self, span: TextRange) -> Option<u8> {
+        let n = self.reg_number(span)?;
+        if n >= ops::ALLOCATED_REGS {
+            self.push(error::unallocated_register(self.span(span), self.str(span)));
+        }
+        Some(n)
+    }
+
+    /// A pipeline register name; older names draw a warning.
+    pub(super) fn pipeline(&mut self, span: TextRange) -> Option<Pipeline> {
+        let text = self.str(span);
+        match names::PIPELINE_NAMES.iter().find(|r| r.name == text) {
+            Some(row) => {
+                if let Some(new) = row.replaced_by {
+                    self.push(error::old_name(self.span(span), text, new));
+                }
+                Some(row.reg)
+            }
+            None => {
+                let suggestion = suggest(
+                    text,
+                    names::PIPELINE_NAMES
+                        .iter()
+                        .filter(|r| r.replaced_by.is_none())
+                        .map(|r| r.name),
+                );
+                let help = match suggestion {
+                    Some(s) => format!("did you mean `{s}`?"),
+                    None => "the pipeline registers are ^const0, ^const1, ^texture, ^uniform, ^v0, ^s0 and ^discard"
+                        .to_string(),
+                };
+                let d = error::register_range(self.span(span), text, help);
+                self.push(d);
+                None
+            }
+        }
+    }
+
+    /// A source operand: `[-][abs(]register[.suffix][)]`.
+    pub(super) fn source(&mut self, operand: &Operand, reads: &mut Reads) -> Option<Src> {
+        let (inner, abs) = match &operand.expr {
+            Expr::Call { name, arg, .. } if self.str(*name) == names::ABS => {
+                let arg = self.args[*arg as usize];
+                if arg.neg.is_some() {
+                    let d = error::operand_kind(
+                        self.span(operand.span),
+                        self.str(operand.span),
+                        "`-abs(...)`: the negation goes outside",
+                    );
+                    self.push(d);
+                    return None;
+                }
+                (arg, true)
+            }
+            _ => (*operand, false),
+        };
+        let term = match &inner.expr {
+            Expr::Term { term, offset: None } if matches!(term.value, Value::Reg | Value::Pipe) => *term,
+            _ => {
+                let d = error::operand_kind(self.span(operand.span), self.str(operand.span), "a register");
+                self.push(d);
+                return None;
+            }
+        };
+        let reg = match term.value {
+            Value::Reg => SrcReg::Vec(self.source_reg(term.span)?),
+            _ => match self.pipeline(term.span)? {
+                Pipeline::Vmul => SrcReg::Vmul,
+                Pipeline::Fmul => SrcReg::Fmul,
+                Pipeline::Discard => {
+                    let d = error::operand_kind(
+                        self.span(term.span),
+                        self.str(term.span),
+                        "a register to read (`^discard` is only a destination)",
+                    );
+                    self.push(d);
+                    return None;
+                }
+                p => {
+                    let reg = p
+                        .vec_reg()
+                        .expect("invariant: the other pipeline registers have numbers");
+                    if reg == ops::REG_CONST0 {
+                        reads.consts[0].get_or_insert(term.span);
+                    } else if reg == ops::REG_CONST1 {
+                        reads.consts[1].get_or_insert(term.span);
+                    }
+                    SrcReg::Vec(reg)
+                }
+            },
+        };
+        Some(Src {
+            reg,
+            suffix: term.suffix,
+            abs,
+            neg: operand.neg.is_some(),
+            span: operand.span,
+        })
+    }
+
+    /// A vector source; `^v0` is allowed (and gives `mul_in`) when `vmul_ok`.
+    pub(super) fn vec_src(&mut self, operand: &Operand, vmul_ok: bool, reads: &mut Reads) -> Option<(VecSource, bool)> {
+        let src = self.source(operand, reads)?;
+        let swizzle = self.swizzle(src.suffix)?;
+        let (reg, mul_in) = match src.reg {
+            SrcReg::Vec(reg) => (reg, false),
+            SrcReg::Vmul if vmul_ok => {
+                reads.vmul.get_or_insert(src.span);
+                (0, true)
+            }
+            SrcReg::Vmul => return self.misplaced_pipeline(src.span, Pipeline::Vmul.name(), names::UNIT_VEC_ACC),
+            SrcReg::Fmul => return self.misplaced_pipeline(src.span, Pipeline::Fmul.name(), names::UNIT_FLOAT_ACC),
+        };
+        Some((
+            VecSource {
+                reg,
+                swizzle,
+                abs: src.abs,
+                neg: src.neg,
+            },
+            mul_in,
+        ))
+    }
+
+    /// A scalar source; `^s0` is allowed (and gives `mul_in`) when `fmul_ok`.
+    pub(super) fn scalar_src(
+        &mut self,
+        operand: &Operand,
+        fmul_ok: bool,
+        reads: &mut Reads,
+    ) -> Option<(ScalarSource, bool)> {
+        let src = self.source(operand, reads)?;
+        let (reg, mul_in) = match src.reg {
+            SrcReg::Vec(reg) => (reg * 4 + self.component(src.suffix, src.span)?, false),
+            SrcReg::Fmul if fmul_ok => {
+                if let Some(suffix) = src.suffix {
+                    let d = error::bad_swizzle(
+                        self.span(suffix),
+                        self.str(suffix),
+                        "follows `^s0`, which is one value",
+                        "write `^s0` alone",
+                    );
+                    self.push(d);
+                    return None;
+                }
+                reads.fmul.get_or_insert(src.span);
+                (0, true)
+            }
+            SrcReg::Fmul => return self.misplaced_pipeline(src.span, Pipeline::Fmul.name(), names::UNIT_FLOAT_ACC),
+            SrcReg::Vmul => return self.misplaced_pipeline(src.span, Pipeline::Vmul.name(), names::UNIT_VEC_ACC),
+        };
+        Some((
+            ScalarSource {
+                reg,
+                abs: src.abs,
+                neg: src.neg,
+            },
+            mul_in,
+        ))
+    }
+
+    pub(super) fn misplaced_pipeline<T>(&mut self, span: TextRange, name: &str, unit: &str) -> Option<T> {
+        self.push(error::pipeline_source(self.span(span), name, unit));
+        None
+    }
+
+    /// A scalar register with no modifiers (offsets, LOD registers, branch operands, stores).
+    pub(super) fn bare_scalar(&mut self, operand: &Operand, what: &str, reads: &mut Reads) -> Option<ScalarReg> {
+        let src = self.bare(operand, what, reads)?;
+        match src.reg {
+            SrcReg::Vec(reg) => Some(reg * 4 + self.component(src.suffix, src.span)?),
+            SrcReg::Vmul => self.misplaced_pipeline(src.span, Pipeline::Vmul.name(), names::UNIT_VEC_ACC),
+            SrcReg::Fmul => self.misplaced_pipeline(src.span, Pipeline::Fmul.name(), names::UNIT_FLOAT_ACC),
+        }
+    }
+
+    /// A source without modifiers.
+    pub(super) fn bare(&mut self, operand: &Operand, what: &str, reads: &mut Reads) -> Option<Src> {
+        let src = self.source(operand, reads)?;
+        if src.abs || src.neg {
+            self.push(error::operand_modifier(self.span(operand.span), what));
+            return None;
+        }
+        Some(src)
+    }
+
+    /// A vec4 register and swizzle with no modifiers (`mul.s2`, `atan_pt2.s2`).
+    pub(super) fn bare_vec_source(&mut self, operand: &Operand, what: &str, reads: &mut Reads) -> Option<(u8, u8)> {
+        let src = self.bare(operand, what, reads)?;
+        let swizzle = self.swizzle(src.suffix)?;
+        match src.reg {
+            SrcReg::Vec(reg) => Some((reg, swizzle)),
+            SrcReg::Vmul => self.misplaced_pipeline(src.span, Pipeline::Vmul.name(), names::UNIT_VEC_ACC),
+            SrcReg::Fmul => self.misplaced_pipeline(src.span, Pipeline::Fmul.name(), names::UNIT_FLOAT_ACC),
+        }
+    }
+
+    /// A swizzle: 1 to 4 letters, the last repeated (`.xy` is `.xyyy`); none is `.xyzw`.
+    pub(super) fn swizzle(&mut self, suffix: Option<TextRange>) -> Option<u8> {
+        let Some(suffix) = suffix else {
+            return Some(ops::SWIZZLE_IDENTITY);
+        };
+        let letters = &self.str(suffix).as_bytes()[1..];
+        let mut lanes = [0u8; 4];
+        let valid = (1..=4).contains(&letters.len())
+            && letters
+                .iter()
+                .zip(&mut lanes)
+                .all(|(&c, lane)| letter_index(c).map(|i| *lane = i).is_some());
+        if valid {
+            let last = lanes[letters.len() - 1];
+            let lane = |i: usize| if i < letters.len() { lanes[i] } else { last };
+            return Some((0..4).fold(0u8, |acc, i| acc | lane(i) << (2 * i)));
+        }
+        let d = error::bad_swizzle(
+            self.span(suffix),
+            self.str(suffix),
+            "is not a swizzle",
+            "a swizzle is 1 to 4 of the letters x, y, z, w; the last one repeats (`.xy` is `.xyyy`)",
+        );
+        self.push(d);
+        None
+    }
+
+    /// One component letter: the lane of a scalar operand.
+    pub(super) fn component(&mut self, suffix: Option<TextRange>, span: TextRange) -> Option<u8> {
+        let text = suffix.map(|s| self.str(s));
+        match text.map(str::as_bytes) {
+            Some([b'.', c]) if letter_index(*c).is_some() => letter_index(*c),
+            _ => {
+                let at = suffix.unwrap_or(span);
+                let d = error::bad_swizzle(
+                    self.span(at),
+                    self.str(span),
+                    "is not one component",
+                    "a scalar operand names one component: `$1.x`, `^const0.w`",
+                );
+                self.push(d);
+                None
+            }
+        }
+    }
+
+    /// A write mask: lanes in the order x, y, z, w, each once; none is all four; `.none`
+    /// (when `none_ok`) is no lane.
+    pub(super) fn mask(&mut self, suffix: Option<TextRange>, none_ok: bool) -> Option<u8> {
+        let Some(suffix) = suffix else {
+            return Some(ops::MASK_ALL);
+        };
+        let text = &self.str(suffix)[1..];
+        if text == names::MASK_NONE && none_ok {
+            return Some(0);
+        }
+        let mut mask = 0u8;
+        let mut last: Option<u8> = None;
+        for &c in text.as_bytes() {
+            match letter_index(c) {
+                Some(lane) if last.is_none_or(|l| lane > l) => {
+                    mask |= 1 << lane;
+                    last = Some(lane);
+                }
+                _ => {
+                    let help = if none_ok {
+                        "a write mask lists the lanes written in the order x, y, z, w, each once, or is `.none`"
+                    } else {
+                        "a write mask lists the lanes written in the order x, y, z, w, each once"
+                    };
+                    let d = error::bad_swizzle(self.span(suffix), self.str(suffix), "is not a write mask", help);
+                    self.push(d);
+                    return None;
+                }
+            }
+        }
+        if mask == 0 {
+            let d = error::bad_swizzle(
+                self.span(suffix),
+                self.str(suffix),
+                "is not a write mask",
+                "name a lane",
+            );
+            self.push(d);
+            return None;
+        }
+        Some(mask)
+    }
+
+    /// A destination register term: `$N[.mask]`; or `None` and the pipeline register found.
+    pub(super) fn dest_term(&mut self, operand: &Operand) -> Option<DestRead> {
+        let (term, _) = self.plain_term(operand, "a destination register", false)?;
+        match term.value {
+            Value::Reg => Some(Ok((self.dest_reg(term.span)?, term.suffix))),
+            Value::Pipe => Some(Err((self.pipeline(term.span)?, term))),
+            _ => {
+                let d = error::operand_kind(
+                    self.span(operand.span),
+                    self.str(operand.span),
+                    "a destination register",
+                );
+                self.push(d);
+                None
+            }
+        }
+    }
+
+    /// The destination of a vector ALU: `$N[.mask]`, or `no_write` for none.
+    pub(super) fn vec_alu_dest(&mut self, operand: &Operand, no_write: Pipeline) -> Option<Option<VecDest>> {
+        match self.dest_term(operand)? {
+            Ok((reg, suffix)) => Some(Some(VecDest {
+                reg,
+                mask: self.mask(suffix, false)?,
+            })),
+            Err((pipe, term)) if pipe == no_write => {
+                if let Some(suffix) = term.suffix {
+                    let d = error::bad_swizzle(
+                        self.span(suffix),
+                        self.str(suffix),
+                        "is a mask on a destination that writes no register",
+                        "drop the mask",
+                    );
+                    self.push(d);
+                    return None;
+                }
+                Some(None)
+            }
+            Err(_) => self.wrong_dest(operand, no_write),
+        }
+    }
+
+    pub(super) fn wrong_dest<T>(&mut self, operand: &Operand, no_write: Pipeline) -> Option<T> {
+        let expected = format!("a destination register, or `{}` to write none", no_write.name());
+        let d = error::operand_kind(self.span(operand.span), self.str(operand.span), &expected);
+        self.push(d);
+        None
+    }
+
+    /// The destination of a scalar ALU: `$N.c`, or `no_write` for none.
+    pub(super) fn scalar_alu_dest(&mut self, operand: &Operand, no_write: Pipeline) -> Option<Option<ScalarReg>> {
+        match self.dest_term(operand)? {
+            Ok((reg, suffix)) => Some(Some(reg * 4 + self.component(suffix, operand.span)?)),
+            Err((pipe, term)) if pipe == no_write && term.suffix.is_none() => Some(None),
+            Err(_) => self.wrong_dest(operand, no_write),
+        }
+    }
+
+    /// `$N.c`.
+    pub(super) fn scalar_dest(&mut self, operand: &Operand) -> Option<ScalarReg> {
+        match self.dest_term(operand)? {
+            Ok((reg, suffix)) => Some(reg * 4 + self.component(suffix, operand.span)?),
+            Err(_) => {
+                let d = error::operand_kind(self.span(operand.span), self.str(operand.span), "a register component");
+                self.push(d);
+                None
+            }
+        }
+    }
+
+    /// `$N[.mask]` (`.none` allowed when `mask_ok`) or, without a mask, `$N`.
+    pub(super) fn plain_vec_dest(&mut self, operand: &Operand, mask_ok: bool) -> Option<VecDest> {
+        match self.dest_term(operand)? {
+            Ok((reg, suffix)) if mask_ok => Some(VecDest {
+                reg,
+                mask: self.mask(suffix, true)?,
+            }),
+            Ok((reg, None)) => Some(VecDest {
+                reg,
+                mask: ops::MASK_ALL,
+            }),
+            Ok((_, Some(suffix))) => {
+                let d = error::bad_swizzle(
+                    self.span(suffix),
+                    self.str(suffix),
+                    "is a mask where the whole register is written",
+                    "drop the mask",
+                );
+                self.push(d);
+                None
+            }
+            Err(_) => {
+                let d = error::operand_kind(self.span(operand.span), self.str(operand.span), "a register");
+                self.push(d);
+                None
+            }
+        }
+    }
+
+    /// The destination of a scalar op of `.s2`: the scalar form (`$N.c`) or the vector form
+    /// (`$N[.mask]`), as asked, or by the mask and the op.
+    pub(super) fn combine_dest(
+        &mut self,
+        operand: &Operand,
+        op: CombineOp,
+        outmod: OutMod,
+        form: Option<bool>,
+        whole: &Op,
+    ) -> Option<CombineDest> {
+        let (reg, suffix) = match self.dest_term(operand)? {
+            Ok(found) => found,
+            Err(_) => {
+                let d = error::operand_kind(
+                    self.span(operand.span),
+                    self.str(operand.span),
+                    "a destination register",
+                );
+                self.push(d);
+                return None;
+            }
+        };
+        let one_lane = suffix.is_some_and(|s| {
+            let t = self.str(s).as_bytes();
+            t.len() == 2 && letter_index(t[1]).is_some()
+        });
+        let vector = match form {
+            Some(vector) => vector,
+            None if one_lane => names::COMBINE_VECTOR_DEFAULT.contains(&op) && outmod == OutMod::None,
+            None => true,
+        };
+        if vector {
+            if outmod != OutMod::None {
+                return self.bad_modifier(
+                    whole.name,
+                    outmod.info().name,
+                    op.info().mesa,
+                    "no output modifier with a vector destination (write a one-component destination for the scalar form)",
+                );
+            }
+            return Some(CombineDest::Vector(VecDest {
+                reg,
+                mask: self.mask(suffix, true)?,
+            }));
+        }
+        Some(CombineDest::Scalar {
+            reg: reg * 4 + self.component(suffix, operand.span)?,
+            outmod,
+        })
+    }
+
+    /// An index number: a whole number within `max`.
+    pub(super) fn index(&mut self, term: &Term, max: u64, what: &str) -> Option<u64> {
+        let text = self.str(term.span);
+        match parse_int_literal(text) {
+            Ok(n) if n <= max => Some(n),
+            _ => {
+                let d = error::number_range(
+                    self.span(term.span),
+                    text,
+                    what,
+                    &format!("a whole number from 0 to {max}"),
+                );
+                self.push(d);
+                None
+            }
+        }
+    }
+
+    /// An offset register after `+`: a scalar register without modifiers.
+    pub(super) fn offset(&mut self, term: &Term, reads: &mut Reads) -> Option<ScalarReg> {
+        let reg = match term.value {
+            Value::Reg => self.source_reg(term.span)?,
+            Value::Pipe => match self.pipeline(term.span)?.vec_reg() {
+                Some(reg) => {
+                    if reg == ops::REG_CONST0 || reg == ops::REG_CONST1 {
+                        reads.consts[usize::from(reg - ops::REG_CONST0)].get_or_insert(term.span);
+                    }
+                    reg
+                }
+                None => {
+                    let d = error::operand_kind(
+                        self.span(term.full_span()),
+                        self.str(term.full_span()),
+                        "an offset register",
+                    );
+                    self.push(d);
+                    return None;
+                }
+            },
+            _ => {
+                let d = error::operand_kind(
+                    self.span(term.full_span()),
+                    self.str(term.full_span()),
+                    "an offset register",
+                );
+                self.push(d);
+                return None;
+            }
+        };
+        Some(reg * 4 + self.component(term.suffix, term.span)?)
+    }
+
+    /// `N`, `N.xy`/`N.zw` or `N.c`, with an optional `+$r.c`: a load or store index.
+    pub(super) fn memory_index(
+        &mut self,
+        operand: &Operand,
+        what: &str,
+        reads: &mut Reads,
+    ) -> Option<(Alignment, u16, Option<ScalarReg>)> {
+        let (term, offset) = self.plain_term(operand, what, true)?;
+        if term.value != Value::Number {
+            let d = error::operand_kind(self.span(operand.span), self.str(operand.span), what);
+            self.push(d);
+            return None;
+        }
+        let (alignment, scale, lane) = match self.index_suffix(term.suffix)? {
+            IndexForm::Vec4 => (Alignment::Vec4, 1, 0),
+            IndexForm::Half(half) => (Alignment::Vec2, 2, half),
+            IndexForm::Lane(lane) => (Alignment::Scalar, 4, lane),
+        };
+        let max = (0xffff - lane) / scale;
+        let slot = self.index(&term, u64::from(max), what.strip_prefix("a ").unwrap_or(what))?;
+        let offset = match offset {
+            Some(o) => Some(self.offset(&o, reads)?),
+            None => None,
+        };
+        debug_assert!(ALIGNMENTS.iter().any(|r| r.value == alignment));
+        Some((alignment, (slot as u32 * scale + lane) as u16, offset))
+    }
+
+    /// The suffix of an index: none (vec4), `.xy`/`.zw` (vec2) or one lane.
+    pub(super) fn index_suffix(&mut self, suffix: Option<TextRange>) -> Option<IndexForm> {
+        let Some(suffix) = suffix else {
+            return Some(IndexForm::Vec4);
+        };
+        match &self.str(suffix)[1..] {
+            "xy" => Some(IndexForm::Half(0)),
+            "zw" => Some(IndexForm::Half(1)),
+            t if t.len() == 1 && letter_index(t.as_bytes()[0]).is_some() => Some(IndexForm::Lane(u32::from(
+                letter_index(t.as_bytes()[0]).expect("checked"),
+            ))),
+            _ => {
+                let d = error::bad_swizzle(
+                    self.span(suffix),
+                    self.str(suffix),
+                    "is not an index part",
+                    "an index is `N` (a vec4), `N.xy` or `N.zw` (a vec2) or `N.x` ... `N.w` (one float)",
+                );
+                self.push(d);
+                None
+            }
+        }
+    }
+
+    pub(super) fn varying(
+        &mut self,
+        perspective: Perspective,
+        dest: &Operand,
+        source: &Operand,
+        reads: &mut Reads,
+    ) -> Option<Varying> {
+        let (reg, mask) = match self.dest_term(dest)? {
+            Ok((reg, suffix)) => (reg, self.mask(suffix, true)?),
+            Err((Pipeline::Discard, term)) => (ops::VARYING_DISCARD, self.mask(term.suffix, true)?),
+            Err(_) => {
+                let d = error::operand_kind(
+                    self.span(dest.span),
+                    self.str(dest.span),
+                    "a destination register, or `^discard` to feed only the texture unit",
+                );
+                self.push(d);
+                return None;
+            }
+        };
+        let source = self.varying_source(perspective, source, reads)?;
+        Some(Varying {
+            dest: reg,
+            mask,
+            source,
+        })
+    }
+
+    pub(super) fn varying_source(
+        &mut self,
+        perspective: Perspective,
+        operand: &Operand,
+        reads: &mut Reads,
+    ) -> Option<VaryingSource> {
+        let no_perspective = |this: &mut Self, what: &str| -> Option<()> {
+            if perspective != Perspective::None {
+                let d = error::bad_modifier(
+                    this.span(operand.span),
+                    perspective.info().name,
+                    &format!("load.v with {what}"),
+                    "no perspective divide",
+                );
+                this.push(d);
+                return None;
+            }
+            Some(())
+        };
+        if let Expr::Call { name, arg, .. } = &operand.expr
+            && self.str(*name) != names::ABS
+        {
+            let arg = self.args[*arg as usize];
+            let func = self.str(*name);
+            let cube = VARYING_KINDS
+                .iter()
+                .any(|k| k.name == func && k.name == ops::VARYING_CUBE.name);
+            let normalize = func == ops::VARYING_NORMALIZE.name;
+            if operand.neg.is_some() || !(cube || normalize) {
+                let d = error::operand_kind(
+                    self.span(operand.span),
+                    self.str(operand.span),
+                    "a varying index, a register, `cube(...)`, `normalize(...)`, `gl_FragCoord`, `gl_PointCoord` or `gl_FrontFacing`",
+                );
+                self.push(d);
+                return None;
+            }
+            no_perspective(self, func)?;
+            let is_index = matches!(
+                arg.expr,
+                Expr::Term {
+                    term: Term {
+                        value: Value::Number,
+                        ..
+                    },
+                    ..
+                }
+            );
+            return if cube && is_index {
+                Some(VaryingSource::Cube(self.varying_fetch(&arg, reads)?))
+            } else {
+                let (source, _) = self.vec_src(&arg, false, reads)?;
+                Some(if cube {
+                    VaryingSource::CubeRegister(source)
+                } else {
+                    VaryingSource::Normalize(source)
+                })
+            };
+        }
+        if let Expr::Term { term, offset: None } = &operand.expr
+            && term.value == Value::Name
+            && operand.neg.is_none()
+        {
+            let text = self.str(term.span);
+            let kind = VARYING_KINDS
+                .iter()
+                .find(|k| k.form == VaryingForm::Fixed && k.name == text);
+            if let Some(kind) = kind {
+                no_perspective(self, text)?;
+                if let Some(suffix) = term.suffix {
+                    let d = error::bad_swizzle(self.span(suffix), self.str(suffix), "follows a fixed input", "drop it");
+                    self.push(d);
+                    return None;
+                }
+                return Some(if kind.code == ops::VARYING_FRAG_COORD.code {
+                    VaryingSource::FragCoord
+                } else if kind.code == ops::VARYING_POINT_COORD.code {
+                    VaryingSource::PointCoord
+                } else {
+                    VaryingSource::FrontFacing
+                });
+            }
+        }
+        if let Expr::Term { term, .. } = &operand.expr
+            && term.value == Value::Number
+        {
+            return Some(VaryingSource::Fetch {
+                perspective,
+                fetch: self.varying_fetch(operand, reads)?,
+            });
+        }
+        if matches!(&operand.expr, Expr::Term { term, .. } if term.value == Value::Name) {
+            let d = error::operand_kind(
+                self.span(operand.span),
+                self.str(operand.span),
+                "a varying index, a register, `cube(...)`, `normalize(...)`, `gl_FragCoord`, `gl_PointCoord` or `gl_FrontFacing`",
+            );
+            self.push(d);
+            return None;
+        }
+        let (source, _) = self.vec_src(operand, false, reads)?;
+        Some(VaryingSource::Register { perspective, source })
+    }
+
+    /// `N`, `N.xy`/`N.zw` or `N.c` with an optional `+$r.c`: a varying by index.
+    pub(super) fn varying_fetch(&mut self, operand: &Operand, reads: &mut Reads) -> Option<VaryingFetch> {
+        if operand.neg.is_some() {
+            self.push(error::operand_modifier(self.span(operand.span), "a varying index"));
+            return None;
+        }
+        let (term, offset) = self.plain_term(operand, "a varying index", true)?;
+        let (alignment, scale, lane) = match self.index_suffix(term.suffix)? {
+            IndexForm::Vec4 => (VaryingAlignment::Vec4, 1, 0),
+            IndexForm::Half(half) => (VaryingAlignment::Vec2, 2, half),
+            IndexForm::Lane(lane) => (VaryingAlignment::Scalar, 4, lane),
+        };
+        let max = (63 - lane) / scale;
+        let slot = self.index(&term, u64::from(max), "varying index")?;
+        let offset = match offset {
+            Some(o) => {
+                let reg = self.offset(&o, reads)?;
+                if reg >> 2 == crate::ops::fixed::NO_OFFSET_VECTOR as u8 {
+                    let d = error::register_range(
+                        self.span(o.full_span()),
+                        self.str(o.full_span()),
+                        "a varying offset cannot be `^uniform`: its register number means no offset".to_string(),
+                    );
+                    self.push(d);
+                    return None;
+                }
+                Some(reg)
+            }
+            None => None,
+        };
+        Some(VaryingFetch {
+            alignment,
+            index: (slot as u32 * scale + lane) as u8,
+            offset,
+        })
+    }
+
+    pub(super) fn texld(&mut self, lod: bool, operands: &[Operand], reads: &mut Reads) -> Option<Sampler> {
+        let (term, offset) = self.plain_term(&operands[0], "a sampler number", true)?;
+        if term.value != Value::Number || term.suffix.is_some() {
+            let d = error::operand_kind(
+                self.span(operands[0].span),
+                self.str(operands[0].span),
+                "a sampler number",
+            );
+            self.push(d);
+            return None;
+        }
+        let index = self.index(&term, 4095, "sampler number")? as u16;
+        let offset = match offset {
+            Some(o) => Some(self.offset(&o, reads)?),
+            None => None,
+        };
+        let mut lod_bias = None;
+        let mut constant: Option<i16> = None;
+        for operand in &operands[1..] {
+            match &operand.expr {
+                Expr::Call { name, arg, .. } if self.str(*name) == names::BIAS && constant.is_none() => {
+                    let arg = self.args[*arg as usize];
+                    constant = Some(self.lod_bias(&arg)?);
+                }
+                Expr::Term { .. } if lod_bias.is_none() => {
+                    lod_bias = Some(self.bare_scalar(operand, "a texture LOD register", reads)?);
+                }
+                _ => {
+                    let d = error::operand_kind(
+                        self.span(operand.span),
+                        self.str(operand.span),
+                        "a LOD register (`$1.x`) or a constant bias (`bias(-0.5)`), each at most once",
+                    );
+                    self.push(d);
+                    return None;
+                }
+            }
+        }
+        Some(Sampler {
+            index,
+            offset,
+            lod_bias,
+            explicit_lod: lod,
+            constant_lod_bias: constant.unwrap_or(0),
+        })
+    }
+
+    /// The constant LOD bias in `bias(n)`: n in LOD units, a multiple of 1/16 from -16 to
+    /// 15.9375; in the field, n * 16.
+    pub(super) fn lod_bias(&mut self, arg: &Operand) -> Option<i16> {
+        let (term, _) = self.plain_term(arg, "a number", false)?;
+        let text = self.str(term.span);
+        let value = if term.value == Value::Number && term.suffix.is_none() {
+            decimal(text)
+        } else {
+            None
+        };
+        match value.map(|v| v * 16.0) {
+            Some(sixteenths) if sixteenths.fract() == 0.0 && (-256.0..=255.0).contains(&sixteenths) => {
+                Some(sixteenths as i16)
+            }
+            _ => {
+                let d = error::number_range(
+                    self.span(arg.span),
+                    self.str(arg.span),
+                    "constant LOD bias",
+                    "a multiple of 1/16 (0.0625) from -16 to 15.9375",
+                );
+                self.push(d);
+                None
+            }
+        }
+    }
+
+    pub(super) fn store(&mut self, index: &Operand, source: &Operand, reads: &mut Reads) -> Option<Store> {
+        let (alignment, index, offset) = self.memory_index(index, "a temporary index", reads)?;
+        let src = self.bare(source, "a stored register", reads)?;
+        let SrcReg::Vec(reg) = src.reg else {
+            let name = self.str(source.span).to_string();
+            let d = error::operand_kind(self.span(source.span), &name, "a register to store");
+            self.push(d);
+            return None;
+        };
+        let source = if alignment == Alignment::Scalar && src.suffix.is_none() {
+            // A whole register after a one-float index: alignment 3, as Mesa prints it.
+            let lane = COMPONENTS[usize::from(index & 3)];
+            let help = format!(
+                "to store one float, name its component: `{}.{lane}`",
+                self.str(source.span)
+            );
+            self.push(error::unused_encoding(
+                self.span(source.span),
+                self.str(source.span),
+                "a whole register stored to a one-float index (alignment 3)",
+                help,
+            ));
+            return Some(Store::Temp {
+                alignment: Alignment::Reserved,
+                index,
+                offset,
+                source: reg * 4,
+            });
+        } else if alignment == Alignment::Scalar {
+            reg * 4 + self.component(src.suffix, src.span)?
+        } else {
+            if let Some(suffix) = src.suffix {
+                let d = error::bad_swizzle(
+                    self.span(suffix),
+                    self.str(suffix),
+                    "follows a register stored whole",
+                    "a vec2 or vec4 store names the register alone; the index says which lanes",
+                );
+                self.push(d);
+                return None;
+            }
+            reg * 4
+        };
+        Some(Store::Temp {
+            alignment,
+            index,
+            offset,
+            source,
+        })
+    }
+
+    /// Records a branch target: a label, or a relative word offset with its sign.
+    pub(super) fn branch_target(&mut self, operand: &Operand) {
+        let Some((term, _)) = self.plain_term(operand, "a label or a relative word offset (`+4`)", false) else {
+            return;
+        };
+        let index = self.words.pushed();
+        let text = self.str(term.span);
+        let target = match term.value {
+            Value::Name if term.suffix.is_none() => Some(Target::Label(term.span)),
+            Value::Number if term.suffix.is_none() && (text.starts_with('+') || text.starts_with('-')) => {
+                parse_int_literal(&text[1..])
+                    .ok()
+                    .filter(|&n| n <= 1 << 40)
+                    .map(|n| Target::Relative(if text.starts_with('-') { -(n as i64) } else { n as i64 }))
+            }
+            _ => None,
+        };
+        match target {
+            Some(target) => self.branches.push((index, target, term.span)),
+            None => {
+                let d = error::operand_kind(
+                    self.span(operand.span),
+                    self.str(operand.span),
+                    "a label or a relative word offset with its sign (`+4`, `-6`)",
+                );
+                self.push(d);
+            }
+        }
+    }
+
+    /// One fp16 constant: a decimal that binary16 holds exactly, `inf`, `-inf`, or raw bits
+    /// in hexadecimal.
+    pub(super) fn half(&mut self, operand: &Operand) -> Option<u16> {
+        let expected = "a number (`1.5`, `-0.25`, `inf`, or raw bits `0x7e00`)";
+        let term = match &operand.expr {
+            Expr::Term { term, offset: None } if term.suffix.is_none() => *term,
+            _ => {
+                let d = error::operand_kind(self.span(operand.span), self.str(operand.span), expected);
+                self.push(d);
+                return None;
+            }
+        };
+        let text = self.str(term.span);
+        let neg = operand.neg.is_some();
+        let span = operand.span;
+        // Diagnostics quote the operand as written, its `-` included.
+        let written = self.str(span);
+        let signed = text.starts_with(['+', '-']);
+        if !neg && signed && text[1..].starts_with(['+', '-']) {
+            // `+-1`, `++1`: the lexer reads both signs as the number's.
+            let sign = if text[..1] == text[1..2] { "" } else { "-" };
+            self.push(error::doubled_sign(
+                self.span(span),
+                written,
+                &format!("{sign}{}", &text[2..]),
+            ));
+            return None;
+        }
+        if neg && signed {
+            // `--1`, `-+1`: the lexer reads the second sign as the number's own.
+            let one = match text.strip_prefix('-') {
+                Some(positive) => positive.to_string(),
+                None => format!("-{}", &text[1..]),
+            };
+            self.push(error::doubled_sign(self.span(span), written, &one));
+            return None;
+        }
+        let unsigned = text.trim_start_matches(['+', '-']);
+        match term.value {
+            Value::Name if text == "inf" => return Some(if neg { 0xfc00 } else { 0x7c00 }),
+            Value::Number if unsigned.starts_with("0x") || unsigned.starts_with("0X") => {
+                return match parse_int_literal(unsigned) {
+                    Ok(bits) if bits <= 0xffff && !neg && !signed => Some(bits as u16),
+                    Ok(bits) if bits <= 0xffff => {
+                        let help = if neg || text.starts_with('-') {
+                            format!(
+                                "raw bits take no sign; the sign is bit 15: write `{:#06x}`",
+                                bits ^ 0x8000
+                            )
+                        } else {
+                            format!("raw bits take no sign: write `{unsigned}`")
+                        };
+                        self.push(error::number_malformed(self.span(span), written, help));
+                        None
+                    }
+                    _ => {
+                        let d = error::number_range(self.span(span), written, "fp16 bit pattern", "0x0000 to 0xffff");
+                        self.push(d);
+                        None
+                    }
+                };
+            }
+            Value::Number => {}
+            _ => {
+                let d = error::operand_kind(self.span(span), self.str(span), expected);
+                self.push(d);
+                return None;
+            }
+        }
+        let Some(mut value) = decimal(text) else {
+            let d = error::number_range(
+                self.span(span),
+                written,
+                "number",
+                "decimal digits with an optional sign, fraction and exponent",
+            );
+            self.push(d);
+            return None;
+        };
+        if neg {
+            value = -value;
+        }
+        if value.abs() > 65504.0 {
+            self.push(error::half_range(self.span(span), self.str(span)));
+            return None;
+        }
+        let bits = crate::half::nearest(value);
+        if crate::half::to_f64(bits) != value {
+            let nearest = format!("{:?}", crate::half::to_f64(bits));
+            self.push(error::inexact_half(self.span(span), self.str(span), &nearest));
+            return None;
+        }
+        Some(bits)
+    }
+}
+
+/// A decimal number: `[+-]? (digits [. digits?] | . digits) ([eE] [+-]? digits)?`.
+pub(super) fn decimal(text: &str) -> Option<f64> {
+    let bytes = text.as_bytes();
+    let mut i = usize::from(matches!(bytes.first(), Some(b'+' | b'-')));
+    let digits = |from: usize| bytes[from..].iter().take_while(|b| b.is_ascii_digit()).count();
+    let integer = digits(i);
+    i += integer;
+    let mut fraction = 0;
+    if bytes.get(i) == Some(&b'.') {
+        fraction = digits(i + 1);
+        i += 1 + fraction;
+    }
+    if integer + fraction == 0 {
+        return None;
+    }
+    if matches!(bytes.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(bytes.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        let exponent = digits(i);
+        if exponent == 0 {
+            return None;
+        }
+        i += exponent;
+    }
+    if i != bytes.len() {
+        return None;
+    }
+    text.parse::<f64>().ok().filter(|v| v.is_finite())
+}
