@@ -260,6 +260,13 @@ pub fn check(rows: &[CodeInfo], markdown: &str) -> Vec<String> {
                 section.line, section.code
             ));
         }
+        if section.body.iter().any(|line| line.trim().contains("  ")) {
+            problems.push(format!(
+                "line {}: the section of {} has a run of spaces inside a line, which the JSON \
+                 output would show",
+                section.line, section.code
+            ));
+        }
     }
     for row in rows {
         if !seen.contains_key(row.code) {
@@ -293,7 +300,12 @@ mod tests {
     fn a_section_is_its_lines_trimmed_and_joined_with_spaces() {
         let markdown = "# Codes\n\nIntro.\n\n## T001: first\n\nOne `a`  b,\n  two\nthree.\n\n## T002: second\nOnly.\n";
         assert_eq!(explanations(markdown, ROWS), ["One `a`  b, two three.", "Only."]);
-        assert_eq!(check(ROWS, markdown), Vec::<String>::new());
+        // The run of spaces inside a line is kept, and `check` refuses it.
+        assert_eq!(
+            check(ROWS, markdown),
+            ["line 5: the section of T001 has a run of spaces inside a line, which the JSON output would show"]
+        );
+        assert_eq!(check(ROWS, &markdown.replace("`a`  b", "`a` b")), Vec::<String>::new());
     }
 
     #[test]
