@@ -639,3 +639,48 @@ fn the_default_disassembly_is_the_proposed_syntax_and_reassembles_to_the_same_wo
         assert_eq!(stdout(&out), hex_lines(words), "{name}:\n{text}");
     }
 }
+
+#[test]
+fn a_constant_read_without_its_field_is_kept_by_mesas_text_and_warned_in_the_proposed() {
+    // Mesa's text may read `^const0` in an instruction without a `const0` field (here the
+    // constants are a comment); the words keep that read.
+    let dir = temp();
+    let source = dir.path().join("read.pp");
+    std::fs::write(
+        &source,
+        "@     0: mov.v0 $0 ^const0.xxxx # const0 1.0 0.0 0.0 1.0, stop\n",
+    )
+    .unwrap();
+    let words = dir.path().join("read.hex");
+    let out = run(&["-t", "lima", path_str(&source), "-f", "hex", "-o", path_str(&words)]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    // Mesa's syntax writes them back in text that assembles to the same words, quietly.
+    let mesa = run(&["disasm", "-t", "lima", "--syntax", "mesa", path_str(&words)]);
+    assert!(mesa.status.success() && stderr(&mesa).is_empty(), "{}", stderr(&mesa));
+    let again = dir.path().join("again.pp");
+    std::fs::write(&again, stdout(&mesa)).unwrap();
+    let out = run(&[
+        "-t",
+        "lima",
+        "--syntax",
+        "mesa",
+        path_str(&again),
+        "-f",
+        "hex",
+        "-o",
+        "-",
+    ]);
+    assert_eq!(stdout(&out), std::fs::read_to_string(&words).unwrap());
+    // The proposed syntax refuses the read (PP022), so its disassembly says so (PP205).
+    let proposed = run(&["disasm", "-t", "lima", "--error-format", "short", path_str(&words)]);
+    assert!(proposed.status.success(), "{}", stderr(&proposed));
+    assert_eq!(stdout(&proposed), "mov.v0 $0 ^const0.xxxx\n");
+    let err = stderr(&proposed);
+    assert!(
+        err.contains("warning[PP205]") && err.contains("word 0: `^const0` is read but the instruction has no `const0`"),
+        "{err}"
+    );
+    std::fs::write(&again, stdout(&proposed)).unwrap();
+    let out = run(&["check", "--error-format", "short", path_str(&again)]);
+    assert!(stderr(&out).contains("error[PP022]"), "{}", stderr(&out));
+}

@@ -371,6 +371,17 @@ pub fn sel_without_fmul(span: Span) -> Diagnostic {
     )
 }
 
+/// Words that read `^const0`/`^const1` without that constant field, which the proposed
+/// syntax cannot write (PP022 when the text is assembled).
+pub fn unset_constant_warning(name: &str, offset: usize, reg: &str, field: &str) -> Diagnostic {
+    Diagnostic::warning(
+        Code::UnsetConstantWords,
+        format!("{name}: word {offset}: `{reg}` is read but the instruction has no `{field}`"),
+    )
+    .with_note("the proposed syntax refuses such a read (PP022), so this text does not assemble again")
+    .with_help("`--syntax mesa` prints these words in text that assembles to them")
+}
+
 /// A read of `^const0`/`^const1` in an instruction without that constant field.
 pub fn constant_not_set(span: Span, name: &str, field: &str) -> Diagnostic {
     Diagnostic::error(
@@ -495,6 +506,7 @@ polyasm_core::codes! {
         CountMismatch = "PP202", Error, "instruction length disagrees with its fields";
         UndefinedOp = "PP203", Error, "undefined op number";
         LostBits = "PP204", Warning, "bits that no syntax shows";
+        UnsetConstantWords = "PP205", Warning, "constant read without its field in words";
         NotMbs = "PP210", Error, "not an MBS1 file";
         MbsTruncated = "PP211", Error, "MBS1 chunk runs past its end";
         MbsNotFragment = "PP212", Error, "MBS1 file holds no fragment shader";

@@ -162,6 +162,11 @@ pub fn disassemble(words: &[u32], syntax: Syntax, name: &str, from: WordsFrom) -
                 diagnostics.push(error::stray_target_warning(name, d.offset, to));
             }
         }
+        if syntax == Syntax::Proposed {
+            for (reg, field) in syntax::proposed::unset_constants(&d.instr) {
+                diagnostics.push(error::unset_constant_warning(name, d.offset, reg, field));
+            }
+        }
         if syntax == Syntax::Mesa && d.lost.is_empty() {
             let fields = syntax::mesa::unshown_fields(&d.instr, d.offset);
             if !fields.is_empty() {

@@ -12,7 +12,7 @@ mod operand;
 pub mod parser;
 mod print;
 
-pub use self::print::{print_instr, print_proposed};
+pub use self::print::{print_instr, print_proposed, unset_constants};
 pub use crate::syntax::print::half;
 
 use polyasm_core::diagnostic::Collector;

@@ -18,6 +18,26 @@ use crate::instr::{Branch, Instr};
 use crate::syntax::Syntax;
 use crate::syntax::print::instr_text;
 
+/// The constants `instr` reads in the proposed syntax (`^const0`, `^const1`) without holding
+/// their field, as `(register, field)`: the proposed syntax refuses such a read (PP022), so
+/// its text does not assemble again. Words can hold one (Mesa's text shows it).
+pub fn unset_constants(instr: &Instr) -> Vec<(&'static str, &'static str)> {
+    if instr.const0.is_some() && instr.const1.is_some() {
+        return Vec::new();
+    }
+    let text = instr_text(instr, Syntax::Proposed, &|out, target| {
+        let _ = write!(out, "{target:+}");
+    });
+    [
+        ("^const0", "const0", instr.const0.is_some()),
+        ("^const1", "const1", instr.const1.is_some()),
+    ]
+    .into_iter()
+    .filter(|(reg, _, set)| !set && text.contains(reg))
+    .map(|(reg, field, _)| (reg, field))
+    .collect()
+}
+
 /// A program in the proposed syntax, one instruction a line, with labels at branch targets.
 pub fn print_proposed(program: &[Instr]) -> String {
     let mut starts = Vec::with_capacity(program.len());
