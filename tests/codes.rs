@@ -4,6 +4,11 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+/// The workspace's module reader, shared with the shape checks.
+#[allow(dead_code)]
+#[path = "shape/modules.rs"]
+mod modules;
+
 use polyasm_core::CodeInfo;
 use polyasm_core::codes::check;
 
@@ -152,59 +157,25 @@ fn code_literals(line: &str) -> Vec<String> {
     codes
 }
 
-fn rust_files(dir: &Path, files: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).expect("source folders are readable") {
-        let path = entry.expect("source folders are readable").path();
-        if path.is_dir() {
-            rust_files(&path, files);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            files.push(path);
-        }
-    }
-}
-
-/// The files of modules declared under `#[cfg(test)]` (`#[cfg(test)]` then `mod tests;`):
-/// they are tests as a whole.
-fn test_module_files(files: &[PathBuf]) -> Vec<PathBuf> {
-    let mut modules = Vec::new();
-    for file in files {
-        let text = std::fs::read_to_string(file).expect("sources are UTF-8 text");
-        let lines: Vec<&str> = text.lines().map(str::trim).collect();
-        // A `mod x;` in `a/b.rs` is `a/b/x.rs`; in `a/mod.rs`, `a/lib.rs` or `a/main.rs`,
-        // `a/x.rs`; either may be `.../x/mod.rs`.
-        let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
-        let folder = match stem {
-            "mod" | "lib" | "main" => file.parent().map(Path::to_path_buf),
-            _ => file.parent().map(|p| p.join(stem)),
-        };
-        let Some(folder) = folder else { continue };
-        for pair in lines.windows(2) {
-            if pair[0] == "#[cfg(test)]"
-                && let Some(name) = pair[1].strip_prefix("mod ").and_then(|m| m.strip_suffix(';'))
-            {
-                modules.push(folder.join(format!("{name}.rs")));
-                modules.push(folder.join(name).join("mod.rs"));
-            }
-        }
-    }
-    modules
+/// The source files of every crate of the workspace, as the compiler reads them outside
+/// tests: modules declared under `#[cfg(test)]` are left out, for they are tests as a whole.
+fn source_files() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = modules::workspace_roots(Path::new(env!("CARGO_MANIFEST_DIR")))
+        .iter()
+        .flat_map(|root| modules::ModuleGraph::read(root).modules)
+        .map(|module| module.file)
+        .collect();
+    files.sort();
+    files.dedup();
+    files
 }
 
 #[test]
 fn code_strings_are_written_only_in_their_declaration() {
-    let mut files = Vec::new();
-    rust_files(Path::new("src"), &mut files);
-    for krate in std::fs::read_dir("crates").expect("crates exists") {
-        let src = krate.expect("crates is readable").path().join("src");
-        if src.is_dir() {
-            rust_files(&src, &mut files);
-        }
-    }
-    files.sort();
+    let files = source_files();
     assert!(files.len() > 40, "the scan reads the workspace's sources");
-    let test_modules = test_module_files(&files);
     let mut stray = Vec::new();
-    for file in files.iter().filter(|f| !test_modules.contains(*f)) {
+    for file in &files {
         let text = std::fs::read_to_string(file).expect("sources are UTF-8 text");
         for (line, code) in stray_codes(&text) {
             stray.push(format!(

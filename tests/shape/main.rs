@@ -47,19 +47,9 @@ const LENGTH_EXCEPTIONS: &[&str] = &["crates/polyasm-lima/tests/exec.rs"];
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
-/// Every crate root whose modules are checked: `src/lib.rs`, `src/main.rs` and each
-/// `crates/*/src/lib.rs`.
+/// Every crate root whose modules are checked.
 fn crate_roots() -> Vec<PathBuf> {
-    let root = Path::new(ROOT);
-    let mut roots = vec![root.join("src/lib.rs"), root.join("src/main.rs")];
-    let mut crates: Vec<PathBuf> = std::fs::read_dir(root.join("crates"))
-        .expect("the workspace has a crates folder")
-        .map(|e| e.expect("a readable folder entry").path().join("src/lib.rs"))
-        .filter(|p| p.is_file())
-        .collect();
-    crates.sort();
-    roots.extend(crates);
-    roots
+    modules::workspace_roots(Path::new(ROOT))
 }
 
 /// The `*.rs` files under `dir`, at any depth.

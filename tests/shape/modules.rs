@@ -445,6 +445,20 @@ pub struct ModuleGraph {
     pub edges: BTreeMap<(usize, usize), usize>,
 }
 
+/// Every crate root of the workspace at `root`: `src/lib.rs`, `src/main.rs` and each
+/// `crates/*/src/lib.rs`, in that order.
+pub fn workspace_roots(root: &Path) -> Vec<PathBuf> {
+    let mut roots = vec![root.join("src/lib.rs"), root.join("src/main.rs")];
+    let mut crates: Vec<PathBuf> = std::fs::read_dir(root.join("crates"))
+        .expect("the workspace has a crates folder")
+        .map(|e| e.expect("a readable folder entry").path().join("src/lib.rs"))
+        .filter(|p| p.is_file())
+        .collect();
+    crates.sort();
+    roots.extend(crates);
+    roots
+}
+
 /// Where the file of child `name` of a module held in `file` lives.
 fn child_file(file: &Path, is_root: bool, name: &str) -> Option<PathBuf> {
     let dir = if is_root || file.file_name().is_some_and(|n| n == "mod.rs") {
