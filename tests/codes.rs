@@ -95,6 +95,63 @@ fn no_code_is_declared_in_two_places_and_every_target_lists_its_declaration() {
     }
 }
 
+/// The page whose generated `codes` regions list each declaration's codes.
+fn page_of(declaration: &str) -> &'static str {
+    match declaration {
+        "core" => "docs/cli.md",
+        "nv2a" => "docs/nv2a.md",
+        "vu" => "docs/vu.md",
+        "masfix" => "docs/masfix.md",
+        "shader" => "docs/shader.md",
+        "lima" => "docs/lima.md",
+        other => panic!("no page for {other}"),
+    }
+}
+
+/// Each dialect's page lists its codes in generated regions: `codes` holds them all,
+/// `codes-PREFIX` those whose code starts with PREFIX (`codes-PP1`, Mesa's text). Every code
+/// is in one region of its page. `POLYASM_BLESS_DOCS=1` rewrites the regions.
+#[test]
+fn the_pages_list_every_code_in_generated_regions() {
+    let begin = polyasm_core::table::region_begin("codes");
+    let begin = begin.trim_end().trim_end_matches(" -->");
+    let mut problems = Vec::new();
+    for (name, rows, _) in declarations() {
+        let page = page_of(name);
+        let text = std::fs::read_to_string(page).expect("every declaration's page exists");
+        let names: Vec<String> = text
+            .lines()
+            .filter_map(|line| line.strip_prefix(begin)?.strip_suffix(" -->"))
+            .map(|rest| format!("codes{rest}"))
+            .collect();
+        let mut regions = Vec::new();
+        let mut listed = 0;
+        for region in &names {
+            let prefix = region.strip_prefix("codes-").unwrap_or("");
+            let chosen: Vec<CodeInfo> = rows
+                .iter()
+                .filter(|row| row.code.starts_with(prefix))
+                .copied()
+                .collect();
+            if chosen.is_empty() {
+                problems.push(format!("{page}: the region `{region}` lists no code"));
+            }
+            listed += chosen.len();
+            regions.push((region.as_str(), polyasm_core::codes::markdown(&chosen)));
+        }
+        if listed != rows.len() {
+            problems.push(format!(
+                "{page}: its `codes` regions list {listed} codes, {} are declared",
+                rows.len()
+            ));
+        }
+        if let Err(message) = polyasm_core::table::check_doc_regions(Path::new(page), &regions) {
+            problems.push(message);
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 /// The code-like string literals (`"VU001"`, `"NV2A030"`, `"MX064"`, `"SH016"`, `"PP027"`,
 /// `"PA014"`) of a Rust source, with their 1-based lines, outside `codes!` invocations,
 /// `#[cfg(test)]` items and comments (doc examples are tests).

@@ -222,6 +222,25 @@ pub fn explained(rows: &[CodeInfo], texts: &'static [String]) -> Vec<CodeInfo> {
         .collect()
 }
 
+/// The codes as a Markdown table for a dialect's page (its generated `codes` region, see
+/// [`crate::table::check_doc_regions`]): each code with its title, warnings marked.
+pub fn markdown(rows: &[CodeInfo]) -> String {
+    let mut out = String::from("| code | meaning |\n|---|---|\n");
+    for row in rows {
+        let warning = if row.severity == Severity::Warning {
+            " (warning)"
+        } else {
+            ""
+        };
+        out.push_str(&format!(
+            "| {} | {}{warning} |\n",
+            row.code,
+            row.title.replace('|', "\\|")
+        ));
+    }
+    out
+}
+
 /// What is wrong between a declaration's `rows` and its `markdown`: a code declared twice, a
 /// code without a section or with more than one, a section of no declared code, a title that
 /// differs from the declared one, a section that is not one paragraph of text. Empty when they
@@ -306,6 +325,14 @@ mod tests {
             ["line 5: the section of T001 has a run of spaces inside a line, which the JSON output would show"]
         );
         assert_eq!(check(ROWS, &markdown.replace("`a`  b", "`a` b")), Vec::<String>::new());
+    }
+
+    #[test]
+    fn the_markdown_table_lists_every_code_and_marks_warnings() {
+        assert_eq!(
+            markdown(ROWS),
+            "| code | meaning |\n|---|---|\n| T001 | first |\n| T002 | second (warning) |\n"
+        );
     }
 
     #[test]
