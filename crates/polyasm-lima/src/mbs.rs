@@ -9,7 +9,10 @@
 //! ```
 //!
 //! and [`read`] finds the words in such a file: it checks `MBS1` and `CFRA`, then walks
-//! `CFRA`'s chunks to `DBIN`. docs/formats/lima-mbs.md describes the layout.
+//! `CFRA`'s chunks to `DBIN`, each read through core's [`Reader`], which stops at the end of
+//! the data that holds it. docs/formats/lima-mbs.md describes the layout.
+
+use polyasm_core::container::Reader;
 
 use crate::instr::{Branch, Instr, Store};
 use crate::ops::FbRead;
@@ -208,22 +211,32 @@ impl std::fmt::Display for MbsError {
     }
 }
 
-/// A chunk header at `at` within `bytes[..end]`: its tag and the range of its body.
-fn header(bytes: &[u8], at: usize, end: usize) -> Result<([u8; 4], usize, usize), MbsError> {
-    let truncated = MbsError {
+/// One chunk: the file offset of its header, its tag, and its body with the body's offset.
+struct Chunk<'b> {
+    at: usize,
+    tag: [u8; 4],
+    body: &'b [u8],
+    body_at: usize,
+}
+
+/// The chunk whose header is next in `r`, a reader of the data that holds it (the file, or a
+/// parent chunk's body) whose first byte is at file offset `base`. A header or body that runs
+/// past the end of that data is [`MbsErrorKind::Truncated`] at the header.
+fn next_chunk<'b>(r: &mut Reader<'b>, base: usize) -> Result<Chunk<'b>, MbsError> {
+    let at = base + r.at;
+    let truncated = |_| MbsError {
         offset: at,
         kind: MbsErrorKind::Truncated,
     };
-    if end.saturating_sub(at) < 8 {
-        return Err(truncated);
-    }
-    let tag: [u8; 4] = bytes[at..at + 4].try_into().expect("invariant: 4 bytes checked");
-    let size = u32::from_le_bytes(bytes[at + 4..at + 8].try_into().expect("invariant: 4 bytes checked"));
-    let body = at + 8;
-    if size as usize > end - body {
-        return Err(truncated);
-    }
-    Ok((tag, body, body + size as usize))
+    let tag = r.take(4, "a chunk's tag").map_err(truncated)?;
+    let size = r.u32("a chunk's size").map_err(truncated)?;
+    let body = r.take(size as usize, "a chunk's body").map_err(truncated)?;
+    Ok(Chunk {
+        at,
+        tag: [tag[0], tag[1], tag[2], tag[3]],
+        body,
+        body_at: at + 8,
+    })
 }
 
 /// Reads the program words of a fragment MBS1 file.
@@ -234,42 +247,40 @@ pub fn read(bytes: &[u8]) -> Result<MbsProgram, MbsError> {
             kind: MbsErrorKind::NotMbs,
         });
     }
-    let (_, file_body, file_end) = header(bytes, 0, bytes.len())?;
-    let (tag, body, end) = header(bytes, file_body, file_end)?;
-    if tag != TAG_FRAGMENT {
+    let file = next_chunk(&mut Reader::new(bytes), 0)?;
+    let fragment = next_chunk(&mut Reader::new(file.body), file.body_at)?;
+    if fragment.tag != TAG_FRAGMENT {
         return Err(MbsError {
-            offset: file_body,
-            kind: MbsErrorKind::NotFragment { tag },
+            offset: fragment.at,
+            kind: MbsErrorKind::NotFragment { tag: fragment.tag },
         });
     }
-    if end - body < 4 {
-        return Err(MbsError {
-            offset: body,
-            kind: MbsErrorKind::Truncated,
-        });
-    }
-    let version = u32::from_le_bytes(bytes[body..body + 4].try_into().expect("invariant: 4 bytes checked"));
-    let mut at = body + 4;
-    while at < end {
-        let (tag, chunk_body, chunk_end) = header(bytes, at, end)?;
-        if tag == TAG_CODE {
-            let size = (chunk_end - chunk_body) as u32;
-            if !size.is_multiple_of(4) {
+    let mut r = Reader::new(fragment.body);
+    let version = r.u32("the core version").map_err(|_| MbsError {
+        offset: fragment.body_at,
+        kind: MbsErrorKind::Truncated,
+    })?;
+    while r.left() > 0 {
+        let chunk = next_chunk(&mut r, fragment.body_at)?;
+        if chunk.tag == TAG_CODE {
+            if !chunk.body.len().is_multiple_of(4) {
                 return Err(MbsError {
-                    offset: at,
-                    kind: MbsErrorKind::PartialWord { size },
+                    offset: chunk.at,
+                    kind: MbsErrorKind::PartialWord {
+                        size: chunk.body.len() as u32,
+                    },
                 });
             }
-            let words = bytes[chunk_body..chunk_end]
+            let words = chunk
+                .body
                 .chunks_exact(4)
-                .map(|w| u32::from_le_bytes(w.try_into().expect("invariant: chunks of 4")))
+                .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
                 .collect();
             return Ok(MbsProgram { version, words });
         }
-        at = chunk_end;
     }
     Err(MbsError {
-        offset: body,
+        offset: fragment.body_at,
         kind: MbsErrorKind::NoCode,
     })
 }
