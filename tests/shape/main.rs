@@ -43,7 +43,7 @@ const CYCLE_EXCEPTIONS: &[(&str, &[&str])] = &[
 ];
 
 /// Source files over [`MAX_LINES`] today.
-const LENGTH_EXCEPTIONS: &[&str] = &["crates/polyasm-lima/tests/exec.rs"];
+const LENGTH_EXCEPTIONS: &[&str] = &[];
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 

@@ -9,7 +9,10 @@
 //! ```
 //!
 //! and [`read`] finds the words in such a file: it checks `MBS1` and `CFRA`, then walks
-//! `CFRA`'s chunks to `DBIN`. docs/formats/lima-mbs.md describes the layout.
+//! `CFRA`'s chunks to `DBIN`, each read through core's [`Reader`], which stops at the end of
+//! the data that holds it. docs/formats/lima-mbs.md describes the layout.
+
+use polyasm_core::container::Reader;
 
 use crate::instr::{Branch, Instr, Store};
 use crate::ops::FbRead;
@@ -208,22 +211,32 @@ impl std::fmt::Display for MbsError {
     }
 }
 
-/// A chunk header at `at` within `bytes[..end]`: its tag and the range of its body.
-fn header(bytes: &[u8], at: usize, end: usize) -> Result<([u8; 4], usize, usize), MbsError> {
-    let truncated = MbsError {
+/// One chunk: the file offset of its header, its tag, and its body with the body's offset.
+struct Chunk<'b> {
+    at: usize,
+    tag: [u8; 4],
+    body: &'b [u8],
+    body_at: usize,
+}
+
+/// The chunk whose header is next in `r`, a reader of the data that holds it (the file, or a
+/// parent chunk's body) whose first byte is at file offset `base`. A header or body that runs
+/// past the end of that data is [`MbsErrorKind::Truncated`] at the header.
+fn next_chunk<'b>(r: &mut Reader<'b>, base: usize) -> Result<Chunk<'b>, MbsError> {
+    let at = base + r.at;
+    let truncated = |_| MbsError {
         offset: at,
         kind: MbsErrorKind::Truncated,
     };
-    if end.saturating_sub(at) < 8 {
-        return Err(truncated);
-    }
-    let tag: [u8; 4] = bytes[at..at + 4].try_into().expect("invariant: 4 bytes checked");
-    let size = u32::from_le_bytes(bytes[at + 4..at + 8].try_into().expect("invariant: 4 bytes checked"));
-    let body = at + 8;
-    if size as usize > end - body {
-        return Err(truncated);
-    }
-    Ok((tag, body, body + size as usize))
+    let tag = r.take(4, "a chunk's tag").map_err(truncated)?;
+    let size = r.u32("a chunk's size").map_err(truncated)?;
+    let body = r.take(size as usize, "a chunk's body").map_err(truncated)?;
+    Ok(Chunk {
+        at,
+        tag: [tag[0], tag[1], tag[2], tag[3]],
+        body,
+        body_at: at + 8,
+    })
 }
 
 /// Reads the program words of a fragment MBS1 file.
@@ -234,144 +247,40 @@ pub fn read(bytes: &[u8]) -> Result<MbsProgram, MbsError> {
             kind: MbsErrorKind::NotMbs,
         });
     }
-    let (_, file_body, file_end) = header(bytes, 0, bytes.len())?;
-    let (tag, body, end) = header(bytes, file_body, file_end)?;
-    if tag != TAG_FRAGMENT {
+    let file = next_chunk(&mut Reader::new(bytes), 0)?;
+    let fragment = next_chunk(&mut Reader::new(file.body), file.body_at)?;
+    if fragment.tag != TAG_FRAGMENT {
         return Err(MbsError {
-            offset: file_body,
-            kind: MbsErrorKind::NotFragment { tag },
+            offset: fragment.at,
+            kind: MbsErrorKind::NotFragment { tag: fragment.tag },
         });
     }
-    if end - body < 4 {
-        return Err(MbsError {
-            offset: body,
-            kind: MbsErrorKind::Truncated,
-        });
-    }
-    let version = u32::from_le_bytes(bytes[body..body + 4].try_into().expect("invariant: 4 bytes checked"));
-    let mut at = body + 4;
-    while at < end {
-        let (tag, chunk_body, chunk_end) = header(bytes, at, end)?;
-        if tag == TAG_CODE {
-            let size = (chunk_end - chunk_body) as u32;
-            if !size.is_multiple_of(4) {
+    let mut r = Reader::new(fragment.body);
+    let version = r.u32("the core version").map_err(|_| MbsError {
+        offset: fragment.body_at,
+        kind: MbsErrorKind::Truncated,
+    })?;
+    while r.left() > 0 {
+        let chunk = next_chunk(&mut r, fragment.body_at)?;
+        if chunk.tag == TAG_CODE {
+            if !chunk.body.len().is_multiple_of(4) {
                 return Err(MbsError {
-                    offset: at,
-                    kind: MbsErrorKind::PartialWord { size },
+                    offset: chunk.at,
+                    kind: MbsErrorKind::PartialWord {
+                        size: chunk.body.len() as u32,
+                    },
                 });
             }
-            let words = bytes[chunk_body..chunk_end]
+            let words = chunk
+                .body
                 .chunks_exact(4)
-                .map(|w| u32::from_le_bytes(w.try_into().expect("invariant: chunks of 4")))
+                .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
                 .collect();
             return Ok(MbsProgram { version, words });
         }
-        at = chunk_end;
     }
     Err(MbsError {
-        offset: body,
+        offset: fragment.body_at,
         kind: MbsErrorKind::NoCode,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    const RELOAD: [u32; 6] = [0x000005e6, 0xf1003c20, 0x00000000, 0x39001000, 0x00000e4e, 0x000007cf];
-
-    #[test]
-    fn the_written_layout() {
-        let info = FragmentInfo::for_program(&[]);
-        let file = write(&RELOAD, &info);
-        let expect_len = 8 + 8 + 4 + (8 + 8) + (8 + 4) + (8 + 8) + (8 + 8) + (8 + 4) + (8 + 24);
-        assert_eq!(file.len(), expect_len);
-        assert_eq!(&file[0..4], b"MBS1");
-        assert_eq!(
-            u32::from_le_bytes(file[4..8].try_into().unwrap()) as usize,
-            expect_len - 8
-        );
-        assert_eq!(&file[8..12], b"CFRA");
-        assert_eq!(u32::from_le_bytes(file[16..20].try_into().unwrap()), 7);
-        assert_eq!(&file[20..24], b"FSTA");
-        assert_eq!(&file[36..40], b"FDIS");
-        assert_eq!(&file[48..52], b"FBUU");
-        assert_eq!(&file[56..64], &[0, 1, 0, 0, 0, 0, 0, 0]);
-        assert_eq!(&file[64..68], b"SUNI");
-        assert_eq!(&file[80..84], b"SVAR");
-        assert_eq!(&file[92..96], b"DBIN");
-        assert_eq!(u32::from_le_bytes(file[96..100].try_into().unwrap()), 24);
-        assert_eq!(&file[100..104], &0x000005e6u32.to_le_bytes());
-    }
-
-    #[test]
-    fn written_files_read_back() {
-        let program = read(&write(&RELOAD, &FragmentInfo::for_program(&[]))).unwrap();
-        assert_eq!(
-            program,
-            MbsProgram {
-                version: 7,
-                words: RELOAD.to_vec()
-            }
-        );
-        let info = FragmentInfo {
-            core: Core::Mali200,
-            ..FragmentInfo::for_program(&[])
-        };
-        assert_eq!(
-            read(&write(&[], &info)).unwrap(),
-            MbsProgram {
-                version: 5,
-                words: vec![]
-            }
-        );
-    }
-
-    #[test]
-    fn the_program_sets_discard_and_framebuffer_reads() {
-        let program = [
-            Instr {
-                store: Some(Store::FbRead {
-                    read: FbRead::Depth,
-                    dest: 1,
-                }),
-                ..Instr::default()
-            },
-            Instr {
-                branch: Some(Branch::Discard),
-                ..Instr::default()
-            },
-        ];
-        let info = FragmentInfo::for_program(&program);
-        assert!(info.has_discard);
-        assert_eq!(info.framebuffer_use, [0, 1, 1, 0, 0, 0, 0, 0]);
-        assert!(!FragmentInfo::for_program(&program[..1]).has_discard);
-    }
-
-    #[test]
-    fn errors_name_the_byte() {
-        let good = write(&RELOAD, &FragmentInfo::for_program(&[]));
-        let err = |bytes: &[u8]| read(bytes).expect_err("a bad file");
-        assert_eq!(err(b"MBS2").kind, MbsErrorKind::NotMbs);
-        assert_eq!(err(b"MBS1").kind, MbsErrorKind::Truncated);
-        // Cut inside DBIN: the outer sizes now run past the end.
-        let cut = err(&good[..good.len() - 4]);
-        assert_eq!((cut.offset, cut.code()), (0, "PP211"));
-        let mut vertex = good.clone();
-        vertex[8..12].copy_from_slice(b"CVER");
-        let e = err(&vertex);
-        assert_eq!((e.offset, e.code()), (8, "PP212"));
-        assert!(e.to_string().contains("vertex shader"));
-        let mut no_code = good.clone();
-        no_code[92..96].copy_from_slice(b"DBIX");
-        assert_eq!(err(&no_code).kind, MbsErrorKind::NoCode);
-        let mut partial = good.clone();
-        partial.truncate(good.len() - 1);
-        for (range, less) in [(4..8, 1u32), (12..16, 1), (96..100, 1)] {
-            let v = u32::from_le_bytes(partial[range.clone()].try_into().unwrap()) - less;
-            partial[range].copy_from_slice(&v.to_le_bytes());
-        }
-        let e = err(&partial);
-        assert_eq!((e.offset, e.kind), (92, MbsErrorKind::PartialWord { size: 23 }));
-    }
 }

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)] // each test binary uses part of this module
 
+pub mod exec;
+
 /// A program's words and Mesa's text for them.
 pub struct Vector {
     pub name: &'static str,

@@ -452,6 +452,3 @@ enum IndexForm {
     /// One lane.
     Lane(u32),
 }
-
-#[cfg(test)]
-mod tests;

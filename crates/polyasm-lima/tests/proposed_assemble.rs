@@ -1,10 +1,17 @@
-use super::*;
-use crate::decode::decode;
+//! The proposed syntax assembled: Mesa's programs and golden vectors of every unit written in
+//! it, swizzles, modifiers, constants and labels to their bits, and the diagnostic of every
+//! kind of mistake, in order and under `--max-errors`.
+
 use polyasm_core::diagnostic::{Hidden, Limit, WarningPolicy, within_limit};
+use polyasm_core::{Diagnostic, SourceMap};
+use polyasm_lima::decode::decode;
+use polyasm_lima::instr::{Branch, Combine, CombineDest, Instr, VaryingSource, VecDest};
+use polyasm_lima::ops::{self, BranchCond, OutMod, Perspective};
+use polyasm_lima::syntax::proposed::{assemble_proposed, assemble_proposed_text};
 
 fn words(text: &str) -> Vec<u32> {
     let instrs = assemble_proposed_text(text).unwrap_or_else(|d| panic!("{text}: {d:#?}"));
-    crate::instr::words::encode(&instrs)
+    polyasm_lima::instr::words::encode(&instrs)
 }
 
 /// The codes of the diagnostics of `text`, warnings included.
@@ -27,7 +34,7 @@ fn first(text: &str) -> Diagnostic {
 /// Mesa's words, re-encoded through the model (unused bits as Mesa's compiler writes them).
 fn canonical(words: &[u32]) -> Vec<u32> {
     let instrs: Vec<Instr> = decode(words).expect("valid").into_iter().map(|d| d.instr).collect();
-    crate::instr::words::encode(&instrs)
+    polyasm_lima::instr::words::encode(&instrs)
 }
 
 #[test]
@@ -422,12 +429,20 @@ fn constants_must_be_exact_fp16_values() {
             .unwrap();
     assert_eq!(instrs[0].const1, Some([0x7c00, 0xfc00, 0x7e01, 0x8000]));
     assert_eq!(instrs[1].const0, Some([0x0400, 0x0001, 0xfbff, 0x3800]));
-    for bits in (0..=0xffffu16).filter(|b| !crate::half::to_f64(*b).is_nan()) {
-        assert_eq!(crate::half::nearest(crate::half::to_f64(bits)), bits, "{bits:#x}");
+    for bits in (0..=0xffffu16).filter(|b| !polyasm_lima::half::to_f64(*b).is_nan()) {
+        assert_eq!(
+            polyasm_lima::half::nearest(polyasm_lima::half::to_f64(bits)),
+            bits,
+            "{bits:#x}"
+        );
     }
-    assert_eq!(crate::half::nearest(65519.0), 0x7bff);
-    assert_eq!(crate::half::nearest(65520.0), 0x7c00);
-    assert_eq!(crate::half::nearest(1.0 + 1.0 / 2048.0), 0x3c00, "ties go to even");
+    assert_eq!(polyasm_lima::half::nearest(65519.0), 0x7bff);
+    assert_eq!(polyasm_lima::half::nearest(65520.0), 0x7c00);
+    assert_eq!(
+        polyasm_lima::half::nearest(1.0 + 1.0 / 2048.0),
+        0x3c00,
+        "ties go to even"
+    );
 }
 
 #[test]
