@@ -5,7 +5,7 @@ use super::*;
 
 /// What an operation is, once its opcode, unit and modifiers are read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Kind {
+pub enum Kind {
     Stop,
     Sync,
     Nop,
@@ -149,229 +149,285 @@ pub(super) fn opcode_suggestion(budget: &mut SuggestionBudget, word: &str, unit:
     Some(format!("{suggestion}{unit}"))
 }
 
+/// Why an opcode word names no operation on its unit.
+pub(super) enum KindError<'w> {
+    /// No opcode of that unit starts the word (PP002 or PP003, from the word alone).
+    Unknown,
+    /// `op` does not take `modifier`; the modifiers start `base_len` bytes into the word.
+    BadModifier {
+        base_len: usize,
+        modifier: &'w str,
+        op: &'static str,
+        allowed: std::borrow::Cow<'static, str>,
+    },
+    /// Two modifiers of one sort (`what`: output modifiers, shifts).
+    Conflict {
+        base_len: usize,
+        op: &'static str,
+        what: &'static str,
+        found: Vec<&'static str>,
+    },
+}
+
+/// The operation of `word` (older names already replaced) on `unit`.
+pub(super) fn kind_of<'w>(word: &'w str, unit: Option<&str>) -> Result<Kind, KindError<'w>> {
+    let unknown = KindError::Unknown;
+    let bad = |base: &str, modifier: &'w str, op: &'static str, allowed: &'static str| {
+        Err(KindError::BadModifier {
+            base_len: base.len(),
+            modifier,
+            op,
+            allowed: allowed.into(),
+        })
+    };
+    match unit {
+        None => {
+            for (name, kind) in [
+                (ops::STOP_NAME, Kind::Stop),
+                (ops::SYNC_NAME, Kind::Sync),
+                (names::NOP, Kind::Nop),
+                (ops::DISCARD_NAME, Kind::Discard),
+                (ops::FIELDS[10].mesa, Kind::Const(0)),
+                (ops::FIELDS[11].mesa, Kind::Const(1)),
+            ] {
+                if word == name {
+                    return Ok(kind);
+                }
+            }
+            if let Some(read) = FB_READS.iter().find(|r| r.name == word) {
+                return Ok(Kind::FbRead(read.value));
+            }
+            if let Some(rest) = split(word, ops::TEXLD_NAME) {
+                return match rest {
+                    "" => Ok(Kind::Texld { lod: false }),
+                    names::TEXLD_LOD => Ok(Kind::Texld { lod: true }),
+                    _ => bad(ops::TEXLD_NAME, rest, ops::TEXLD_NAME, "`_lod`"),
+                };
+            }
+            if let Some(rest) = split(word, ops::BRANCH_NAME) {
+                if rest.is_empty() {
+                    return Ok(Kind::Branch(BranchCond::Always));
+                }
+                let cond = rest
+                    .strip_prefix(names::COND_PREFIX)
+                    .and_then(|c| BRANCH_CONDS.iter().find(|r| !r.name.is_empty() && r.name == c));
+                return match cond {
+                    Some(row) => Ok(Kind::Branch(row.value)),
+                    None => bad(
+                        ops::BRANCH_NAME,
+                        rest,
+                        ops::BRANCH_NAME,
+                        "a condition: `_lt`, `_eq`, `_le`, `_gt`, `_ne`, `_ge` or `_nv`",
+                    ),
+                };
+            }
+            Err(unknown)
+        }
+        Some(names::UNIT_VARYING) => {
+            let rest = split(word, ops::LOAD_NAME).ok_or(unknown)?;
+            if rest.is_empty() {
+                return Ok(Kind::Varying(Perspective::None));
+            }
+            match PERSPECTIVES.iter().find(|r| !r.name.is_empty() && r.name == rest) {
+                Some(row) => Ok(Kind::Varying(row.value)),
+                None => bad(ops::LOAD_NAME, rest, "load.v", "`_perspective_z` or `_perspective_w`"),
+            }
+        }
+        Some(unit) if LOAD_SOURCES.iter().any(|r| r.name == unit) => {
+            if word == ops::STORE_NAME && unit == names::UNIT_STORE {
+                return Ok(Kind::Store);
+            }
+            let source = LOAD_SOURCES
+                .iter()
+                .find(|r| r.name == unit)
+                .ok_or(KindError::Unknown)?
+                .value;
+            let rest = split(word, ops::LOAD_NAME).ok_or(unknown)?;
+            if rest.is_empty() {
+                Ok(Kind::Load(source))
+            } else {
+                bad(ops::LOAD_NAME, rest, ops::LOAD_NAME, "")
+            }
+        }
+        Some(unit @ (names::UNIT_VEC_MUL | names::UNIT_FLOAT_MUL)) => {
+            let (row, rest) = longest_base(word, MUL_OPS.iter().map(|r| (r.mesa, r))).ok_or(unknown)?;
+            let allowed = if row.op == names::SHIFTED_OP {
+                modifier_names().mul
+            } else {
+                modifier_names().outmods
+            };
+            let mods = modifiers(rest, allowed, row.mesa.len(), row.mesa)?;
+            let outmod = outmod_of(&mods);
+            let shift = names::MUL_SHIFTS
+                .iter()
+                .find(|(_, t)| mods.contains(t))
+                .map_or(0, |(s, _)| *s);
+            Ok(if unit == names::UNIT_VEC_MUL {
+                Kind::VecMul(row.op, shift, outmod)
+            } else {
+                Kind::FloatMul(row.op, shift, outmod)
+            })
+        }
+        Some(unit @ (names::UNIT_VEC_ACC | names::UNIT_FLOAT_ACC)) => {
+            let vector = unit == names::UNIT_VEC_ACC;
+            let (row, rest) = longest_base(
+                word,
+                ACC_OPS.iter().filter(|r| vector || !r.vector_only).map(|r| (r.mesa, r)),
+            )
+            .ok_or(unknown)?;
+            let mods = modifiers(rest, modifier_names().outmods, row.mesa.len(), row.mesa)?;
+            let outmod = outmod_of(&mods);
+            Ok(if vector {
+                Kind::VecAcc(row.op, outmod)
+            } else {
+                Kind::FloatAcc(row.op, outmod)
+            })
+        }
+        Some(names::UNIT_COMBINE) => {
+            let outmods = modifier_names().outmods;
+            if let Some(rest) = split(word, COMBINE_ATAN_PT2.mesa) {
+                let base = COMBINE_ATAN_PT2.mesa;
+                let mods = modifiers(rest, outmods, base.len(), base)?;
+                return Ok(Kind::AtanPt2(outmod_of(&mods)));
+            }
+            if let Some(rest) = split(word, COMBINE_MUL.mesa) {
+                modifiers(rest, &[], COMBINE_MUL.mesa.len(), "mul.s2")?;
+                return Ok(Kind::CombineMul);
+            }
+            let (row, rest) = longest_base(word, COMBINE_OPS.iter().map(|r| (r.mesa, r))).ok_or(unknown)?;
+            let mods = modifiers(rest, modifier_names().combine, row.mesa.len(), row.mesa)?;
+            let vec = mods.contains(&names::COMBINE_VEC_DEST);
+            let scalar = mods.contains(&names::COMBINE_SCALAR_DEST);
+            let outmod = outmod_of(&mods);
+            if vec && (scalar || outmod != OutMod::None) {
+                let modifier = if scalar {
+                    names::COMBINE_SCALAR_DEST
+                } else {
+                    outmod.info().name
+                };
+                return bad(
+                    row.mesa,
+                    modifier,
+                    row.mesa,
+                    "an output modifier only with a scalar destination, and `_vec` or `_scalar`, not both",
+                );
+            }
+            let form = if vec {
+                Some(true)
+            } else if scalar {
+                Some(false)
+            } else {
+                None
+            };
+            Ok(Kind::CombineScalar(row.op, outmod, form))
+        }
+        Some(_) => Err(unknown),
+    }
+}
+
+/// Splits `rest` (`_x2_sat`), which starts `base_len` bytes into the word of `op`, into
+/// modifiers of `allowed`, each at most once.
+fn modifiers<'w>(
+    rest: &'w str,
+    allowed: &[&'static str],
+    base_len: usize,
+    op: &'static str,
+) -> Result<Mods, KindError<'w>> {
+    let mut found = Mods::default();
+    let mut left = rest;
+    while !left.is_empty() {
+        let hit = allowed
+            .iter()
+            .filter(|m| left.starts_with(**m) && (left.len() == m.len() || left[m.len()..].starts_with('_')))
+            .max_by_key(|m| m.len());
+        match hit {
+            Some(m) if !found.contains(m) => {
+                found.push(m);
+                left = &left[m.len()..];
+            }
+            _ => {
+                let end = left[1..].find('_').map_or(left.len(), |i| i + 1);
+                let list = polyasm_core::text::list_alternatives(allowed.iter().map(|m| format!("`{m}`")).collect());
+                let list = if allowed.is_empty() {
+                    String::new()
+                } else {
+                    format!("{list}, each at most once")
+                };
+                return Err(KindError::BadModifier {
+                    base_len,
+                    modifier: &left[..end],
+                    op,
+                    allowed: list.into(),
+                });
+            }
+        }
+    }
+    // Two output modifiers, or two shifts, are one too many.
+    let is_outmod = |m: &&str| OUTMODS.iter().any(|r| r.name == *m);
+    let is_shift = |m: &&str| names::MUL_SHIFTS.iter().any(|(_, t)| t == m);
+    for (what, is) in [
+        ("output modifier", &is_outmod as &dyn Fn(&&str) -> bool),
+        ("shift", &is_shift),
+    ] {
+        if found.iter().filter(|m| is(m)).count() > 1 {
+            return Err(KindError::Conflict {
+                base_len,
+                op,
+                what,
+                found: found.iter().copied().filter(|m| is(m)).collect(),
+            });
+        }
+    }
+    Ok(found)
+}
+
+/// The operation of `op`, when its word is a current name that reads without a diagnostic:
+/// what the parsing stage works out ahead of the encoder.
+pub(super) fn plain_kind(text: &str, op: &Op) -> Option<Kind> {
+    let mut renamed = false;
+    let word = current_name(op.name.text(text), |_, _| renamed = true);
+    if renamed {
+        return None;
+    }
+    kind_of(&word, op.unit.map(|u| u.text(text))).ok()
+}
+
 impl<'s> Encoder<'s> {
-    /// Reads the opcode, unit and modifiers of an operation.
+    /// Reads the opcode, unit and modifiers of an operation (the parsing stage has read those
+    /// that draw no diagnostic).
     pub(super) fn kind(&mut self, op: &Op) -> Option<Kind> {
+        if op.kind.is_some() {
+            return op.kind;
+        }
         let text = self.str(op.name);
         let unit = op.unit.map(|u| self.str(u));
-        if let Some(&kind) = self.kinds_read.get(&(text, unit.unwrap_or_default())) {
-            return Some(kind);
-        }
-        let first = self.diagnostics.pushed();
         let word = current_name(text, |old, new| {
             let span = TextRange::new(op.name.start as usize, op.name.start as usize + old.len());
             self.push(error::old_name(self.span(span), old, new));
         });
-        let before = self.diagnostics.pushed();
-        let kind = self.kind_of(&word, unit, op);
-        if kind.is_none() && self.diagnostics.pushed() == before {
-            self.unknown_opcode(op, &word, unit);
-        }
-        // Only a word read without any diagnostic (an older name draws one each time).
-        if let Some(kind) = kind
-            && self.diagnostics.pushed() == first
-        {
-            self.kinds_read.insert((text, unit.unwrap_or_default()), kind);
-        }
-        kind
-    }
-
-    /// The kind of `word` on `unit`, or `None` (with a diagnostic for a bad modifier, or none
-    /// when the opcode is unknown on that unit).
-    pub(super) fn kind_of(&mut self, word: &str, unit: Option<&str>, op: &Op) -> Option<Kind> {
-        let mods_at = |base: &str| TextRange::new(op.name.start as usize + base.len(), op.name.end as usize);
-        match unit {
-            None => {
-                for (name, kind) in [
-                    (ops::STOP_NAME, Kind::Stop),
-                    (ops::SYNC_NAME, Kind::Sync),
-                    (names::NOP, Kind::Nop),
-                    (ops::DISCARD_NAME, Kind::Discard),
-                    (ops::FIELDS[10].mesa, Kind::Const(0)),
-                    (ops::FIELDS[11].mesa, Kind::Const(1)),
-                ] {
-                    if word == name {
-                        return Some(kind);
-                    }
-                }
-                if let Some(read) = FB_READS.iter().find(|r| r.name == word) {
-                    return Some(Kind::FbRead(read.value));
-                }
-                if let Some(rest) = split(word, ops::TEXLD_NAME) {
-                    return match rest {
-                        "" => Some(Kind::Texld { lod: false }),
-                        names::TEXLD_LOD => Some(Kind::Texld { lod: true }),
-                        _ => self.bad_modifier(mods_at(ops::TEXLD_NAME), rest, ops::TEXLD_NAME, "`_lod`"),
-                    };
-                }
-                if let Some(rest) = split(word, ops::BRANCH_NAME) {
-                    if rest.is_empty() {
-                        return Some(Kind::Branch(BranchCond::Always));
-                    }
-                    let cond = rest
-                        .strip_prefix(names::COND_PREFIX)
-                        .and_then(|c| BRANCH_CONDS.iter().find(|r| !r.name.is_empty() && r.name == c));
-                    return match cond {
-                        Some(row) => Some(Kind::Branch(row.value)),
-                        None => self.bad_modifier(
-                            mods_at(ops::BRANCH_NAME),
-                            rest,
-                            ops::BRANCH_NAME,
-                            "a condition: `_lt`, `_eq`, `_le`, `_gt`, `_ne`, `_ge` or `_nv`",
-                        ),
-                    };
-                }
+        let mods_at = |base_len: usize| TextRange::new(op.name.start as usize + base_len, op.name.end as usize);
+        match kind_of(&word, unit) {
+            Ok(kind) => Some(kind),
+            Err(KindError::Unknown) => {
+                self.unknown_opcode(op, &word, unit);
                 None
             }
-            Some(names::UNIT_VARYING) => {
-                let rest = split(word, ops::LOAD_NAME)?;
-                if rest.is_empty() {
-                    return Some(Kind::Varying(Perspective::None));
-                }
-                match PERSPECTIVES.iter().find(|r| !r.name.is_empty() && r.name == rest) {
-                    Some(row) => Some(Kind::Varying(row.value)),
-                    None => self.bad_modifier(
-                        mods_at(ops::LOAD_NAME),
-                        rest,
-                        "load.v",
-                        "`_perspective_z` or `_perspective_w`",
-                    ),
-                }
-            }
-            Some(unit) if LOAD_SOURCES.iter().any(|r| r.name == unit) => {
-                if word == ops::STORE_NAME && unit == names::UNIT_STORE {
-                    return Some(Kind::Store);
-                }
-                let source = LOAD_SOURCES.iter().find(|r| r.name == unit)?.value;
-                let rest = split(word, ops::LOAD_NAME)?;
-                if rest.is_empty() {
-                    Some(Kind::Load(source))
-                } else {
-                    self.bad_modifier(mods_at(ops::LOAD_NAME), rest, ops::LOAD_NAME, "")
-                }
-            }
-            Some(unit @ (names::UNIT_VEC_MUL | names::UNIT_FLOAT_MUL)) => {
-                let (row, rest) = longest_base(word, MUL_OPS.iter().map(|r| (r.mesa, r)))?;
-                let allowed = if row.op == names::SHIFTED_OP {
-                    modifier_names().mul
-                } else {
-                    modifier_names().outmods
-                };
-                let mods = self.modifiers(rest, allowed, mods_at(row.mesa), row.mesa)?;
-                let outmod = outmod_of(&mods);
-                let shift = names::MUL_SHIFTS
-                    .iter()
-                    .find(|(_, t)| mods.contains(t))
-                    .map_or(0, |(s, _)| *s);
-                Some(if unit == names::UNIT_VEC_MUL {
-                    Kind::VecMul(row.op, shift, outmod)
-                } else {
-                    Kind::FloatMul(row.op, shift, outmod)
-                })
-            }
-            Some(unit @ (names::UNIT_VEC_ACC | names::UNIT_FLOAT_ACC)) => {
-                let vector = unit == names::UNIT_VEC_ACC;
-                let (row, rest) = longest_base(
-                    word,
-                    ACC_OPS.iter().filter(|r| vector || !r.vector_only).map(|r| (r.mesa, r)),
-                )?;
-                let mods = self.modifiers(rest, modifier_names().outmods, mods_at(row.mesa), row.mesa)?;
-                let outmod = outmod_of(&mods);
-                Some(if vector {
-                    Kind::VecAcc(row.op, outmod)
-                } else {
-                    Kind::FloatAcc(row.op, outmod)
-                })
-            }
-            Some(names::UNIT_COMBINE) => {
-                let outmods = modifier_names().outmods;
-                if let Some(rest) = split(word, COMBINE_ATAN_PT2.mesa) {
-                    let mods = self.modifiers(rest, outmods, mods_at(COMBINE_ATAN_PT2.mesa), COMBINE_ATAN_PT2.mesa)?;
-                    return Some(Kind::AtanPt2(outmod_of(&mods)));
-                }
-                if let Some(rest) = split(word, COMBINE_MUL.mesa) {
-                    self.modifiers(rest, &[], mods_at(COMBINE_MUL.mesa), "mul.s2")?;
-                    return Some(Kind::CombineMul);
-                }
-                let (row, rest) = longest_base(word, COMBINE_OPS.iter().map(|r| (r.mesa, r)))?;
-                let mods = self.modifiers(rest, modifier_names().combine, mods_at(row.mesa), row.mesa)?;
-                let vec = mods.contains(&names::COMBINE_VEC_DEST);
-                let scalar = mods.contains(&names::COMBINE_SCALAR_DEST);
-                let outmod = outmod_of(&mods);
-                if vec && (scalar || outmod != OutMod::None) {
-                    let span = mods_at(row.mesa);
-                    let bad = if scalar {
-                        names::COMBINE_SCALAR_DEST
-                    } else {
-                        outmod.info().name
-                    };
-                    return self.bad_modifier(
-                        span,
-                        bad,
-                        row.mesa,
-                        "an output modifier only with a scalar destination, and `_vec` or `_scalar`, not both",
-                    );
-                }
-                let form = if vec {
-                    Some(true)
-                } else if scalar {
-                    Some(false)
-                } else {
-                    None
-                };
-                Some(Kind::CombineScalar(row.op, outmod, form))
-            }
-            Some(_) => None,
-        }
-    }
-
-    /// Splits `rest` (`_x2_sat`) into modifiers of `allowed`, each at most once.
-    pub(super) fn modifiers(
-        &mut self,
-        rest: &str,
-        allowed: &[&'static str],
-        span: TextRange,
-        op: &str,
-    ) -> Option<Mods> {
-        let mut found = Mods::default();
-        let mut left = rest;
-        while !left.is_empty() {
-            let hit = allowed
-                .iter()
-                .filter(|m| left.starts_with(**m) && (left.len() == m.len() || left[m.len()..].starts_with('_')))
-                .max_by_key(|m| m.len());
-            match hit {
-                Some(m) if !found.contains(m) => {
-                    found.push(m);
-                    left = &left[m.len()..];
-                }
-                _ => {
-                    let end = left[1..].find('_').map_or(left.len(), |i| i + 1);
-                    let list =
-                        polyasm_core::text::list_alternatives(allowed.iter().map(|m| format!("`{m}`")).collect());
-                    let list = if allowed.is_empty() {
-                        String::new()
-                    } else {
-                        format!("{list}, each at most once")
-                    };
-                    return self.bad_modifier(span, &left[..end], op, &list);
-                }
+            Err(KindError::BadModifier {
+                base_len,
+                modifier,
+                op,
+                allowed,
+            }) => self.bad_modifier(mods_at(base_len), modifier, op, &allowed),
+            Err(KindError::Conflict {
+                base_len,
+                op,
+                what,
+                found,
+            }) => {
+                self.push(error::modifier_conflict(self.span(mods_at(base_len)), op, what, &found));
+                None
             }
         }
-        // Two output modifiers, or two shifts, are one too many.
-        let is_outmod = |m: &&str| OUTMODS.iter().any(|r| r.name == *m);
-        let is_shift = |m: &&str| names::MUL_SHIFTS.iter().any(|(_, t)| t == m);
-        for (kind, is) in [
-            ("output modifier", &is_outmod as &dyn Fn(&&str) -> bool),
-            ("shift", &is_shift),
-        ] {
-            if found.iter().filter(|m| is(m)).count() > 1 {
-                let list: Vec<&str> = found.iter().copied().filter(|m| is(m)).collect();
-                self.push(error::modifier_conflict(self.span(span), op, kind, &list));
-                return None;
-            }
-        }
-        Some(found)
     }
 
     pub(super) fn bad_modifier<T>(&mut self, span: TextRange, modifier: &str, op: &str, allowed: &str) -> Option<T> {
