@@ -6,6 +6,7 @@
 use std::ops::Range;
 
 mod instruction;
+mod kind;
 pub mod lexer;
 mod opcode;
 mod operand;
@@ -30,12 +31,11 @@ use crate::instr::{
 };
 use crate::ops::proposed::{self as names, Pipeline};
 use crate::ops::{
-    self, ACC_OPS, ALIGNMENTS, AccOp, Alignment, BRANCH_CONDS, BranchCond, COMBINE_ATAN_PT2, COMBINE_MUL, COMBINE_OPS,
-    COMPONENTS, CombineOp, FB_READS, FbRead, Field, LOAD_SOURCES, LoadSource, MUL_OPS, MulOp, OUTMODS, OutMod,
-    PERSPECTIVES, Perspective, VARYING_KINDS, VaryingAlignment, VaryingForm,
+    self, ALIGNMENTS, AccOp, Alignment, BranchCond, COMPONENTS, CombineOp, Field, LoadSource, OutMod, Perspective,
+    VARYING_KINDS, VaryingAlignment, VaryingForm,
 };
 
-use self::opcode::*;
+use self::kind::*;
 
 /// An assembled program: its instructions, and its words as an [`Object`] (with a listing:
 /// one entry per instruction, its address the word offset of its control word).
@@ -198,6 +198,17 @@ fn parse_chunk(
     for op in &mut chunk.arena.ops {
         op.kind = kinds_read.kind(text, op);
     }
+}
+
+/// The operation of `op`, when its word is a current name that reads without a diagnostic:
+/// what the parsing stage works out ahead of the encoder.
+pub(super) fn plain_kind(text: &str, op: &Op) -> Option<Kind> {
+    let mut renamed = false;
+    let word = current_name(op.name.text(text), |_, _| renamed = true);
+    if renamed {
+        return None;
+    }
+    kind_of(&word, op.unit.map(|u| u.text(text))).ok()
 }
 
 /// The kinds of the opcode words (with their units) read lately without a diagnostic: a

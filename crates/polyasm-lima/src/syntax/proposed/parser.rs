@@ -18,8 +18,8 @@ use chumsky::prelude::*;
 
 use polyasm_core::front::{HasSpan, Labels, Run, TextRange};
 
+use super::kind::Kind;
 use super::lexer::Tok;
-use super::opcode::Kind;
 
 /// What a term's first token is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
