@@ -22,25 +22,7 @@ const MAX_LINES: usize = 1500;
 
 /// Import cycles that exist today: the crate root's folder and the files of the cycle (one
 /// strongly connected component of the module graph), sorted.
-const CYCLE_EXCEPTIONS: &[(&str, &[&str])] = &[
-    (
-        "crates/polyasm-lima/src",
-        &["syntax/proposed/mod.rs", "syntax/proposed/opcode.rs"],
-    ),
-    (
-        "crates/polyasm-lima/src",
-        &[
-            "decode.rs",
-            "error.rs",
-            "exec.rs",
-            "mbs.rs",
-            "syntax/mesa/mod.rs",
-            "syntax/mesa/operand.rs",
-            "syntax/mesa/print.rs",
-            "syntax/mesa/read.rs",
-        ],
-    ),
-];
+const CYCLE_EXCEPTIONS: &[(&str, &[&str])] = &[];
 
 /// Source files over [`MAX_LINES`] today.
 const LENGTH_EXCEPTIONS: &[&str] = &[];

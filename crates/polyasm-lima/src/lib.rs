@@ -21,6 +21,7 @@
 //! assert_eq!(polyasm_lima::assemble_mesa_str(&text).unwrap(), words);
 //! ```
 
+pub mod codes;
 pub mod decode;
 pub mod error;
 pub mod exec;

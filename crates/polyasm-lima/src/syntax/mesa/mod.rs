@@ -23,19 +23,9 @@
 mod operand;
 mod print;
 mod read;
+mod word;
 
 pub use self::operand::*;
 pub use self::print::*;
 pub use self::read::*;
-
-use std::ops::Range;
-
-use crate::instr::{
-    Branch, Combine, CombineDest, FloatAcc, FloatMul, Instr, Load, Sampler, ScalarReg, ScalarSource, Store, Varying,
-    VaryingFetch, VaryingSource, VecAcc, VecDest, VecMul, VecReg, VecSource,
-};
-use crate::ops::proposed::Pipeline;
-use crate::ops::{
-    self, AccOp, Alignment, BranchCond, COMBINE_ATAN_PT2, COMBINE_MUL, COMPONENTS, CombineOp, Field, LoadSource, MulOp,
-    OutMod, Perspective, VEC_REG_NAMES, VaryingAlignment,
-};
+pub use self::word::*;

@@ -1,6 +1,12 @@
 //! The operands of Mesa's text: registers, swizzles, masks, indices, varyings and numbers.
 
-use super::*;
+use crate::instr::{
+    CombineDest, ScalarReg, ScalarSource, Varying, VaryingFetch, VaryingSource, VecDest, VecReg, VecSource,
+};
+use crate::ops::proposed::Pipeline;
+use crate::ops::{self, Alignment, COMPONENTS, CombineOp, MulOp, OutMod, Perspective, VEC_REG_NAMES, VaryingAlignment};
+
+use super::word::*;
 
 /// The destination (when there is one more operand than sources) and the sources.
 pub(super) fn split_dest<'w, 'a>(operands: &'w [Word<'a>], sources: usize) -> (Option<Word<'a>>, &'w [Word<'a>]) {

@@ -6,6 +6,7 @@
 use std::ops::Range;
 
 mod instruction;
+mod kind;
 pub mod lexer;
 mod opcode;
 mod operand;
@@ -30,12 +31,11 @@ use crate::instr::{
 };
 use crate::ops::proposed::{self as names, Pipeline};
 use crate::ops::{
-    self, ACC_OPS, ALIGNMENTS, AccOp, Alignment, BRANCH_CONDS, BranchCond, COMBINE_ATAN_PT2, COMBINE_MUL, COMBINE_OPS,
-    COMPONENTS, CombineOp, FB_READS, FbRead, Field, LOAD_SOURCES, LoadSource, MUL_OPS, MulOp, OUTMODS, OutMod,
-    PERSPECTIVES, Perspective, VARYING_KINDS, VaryingAlignment, VaryingForm,
+    self, ALIGNMENTS, AccOp, Alignment, BranchCond, COMPONENTS, CombineOp, Field, LoadSource, OutMod, Perspective,
+    VARYING_KINDS, VaryingAlignment, VaryingForm,
 };
 
-use self::opcode::*;
+use self::kind::*;
 
 /// An assembled program: its instructions, and its words as an [`Object`] (with a listing:
 /// one entry per instruction, its address the word offset of its control word).
@@ -105,13 +105,14 @@ fn assemble(sources: &SourceMap, file: SourceId, listing: bool, keep: bool) -> O
 fn read_chunks(text: &str, emit: &mut dyn FnMut(Chunk)) {
     let mut tokens = Vec::with_capacity(front::STATEMENTS_PER_CHUNK * 16);
     let mut statements = Vec::with_capacity(front::STATEMENTS_PER_CHUNK);
+    let mut kinds_read = KindCache::new();
     front::lex_in_chunks_with(
         &mut Lexer::new(text),
         &mut tokens,
         &mut statements,
         |tokens, statements, _no_errors| {
             let mut chunk = Chunk::new();
-            parse_chunk(text, tokens, statements, &mut chunk);
+            parse_chunk(text, tokens, statements, &mut chunk, &mut kinds_read);
             emit(chunk);
         },
     );
@@ -146,9 +147,16 @@ impl Chunk {
     }
 }
 
-/// Parses the statements of a chunk of tokens into `chunk`, emptied first. A valid statement
-/// is read by [`parser::quick_statement`]; chumsky reads the others.
-fn parse_chunk(text: &str, tokens: &[(Tok, Range<usize>)], statements: &[Range<usize>], chunk: &mut Chunk) {
+/// Parses the statements of a chunk of tokens into `chunk`, emptied first, and reads the kinds
+/// of their operations (`kinds_read` keeps those read before). A valid statement is read by [`parser::quick_statement`]; chumsky
+/// reads the others.
+fn parse_chunk(
+    text: &str,
+    tokens: &[(Tok, Range<usize>)],
+    statements: &[Range<usize>],
+    chunk: &mut Chunk,
+    kinds_read: &mut KindCache,
+) {
     chunk.parsed.clear();
     chunk.arena.clear();
     let fast = parser::statement();
@@ -186,6 +194,69 @@ fn parse_chunk(text: &str, tokens: &[(Tok, Range<usize>)], statements: &[Range<u
                 }
             },
         );
+    }
+    for op in &mut chunk.arena.ops {
+        op.kind = kinds_read.kind(text, op);
+    }
+}
+
+/// The operation of `op`, when its word is a current name that reads without a diagnostic:
+/// what the parsing stage works out ahead of the encoder.
+pub(super) fn plain_kind(text: &str, op: &Op) -> Option<Kind> {
+    let mut renamed = false;
+    let word = current_name(op.name.text(text), |_, _| renamed = true);
+    if renamed {
+        return None;
+    }
+    kind_of(&word, op.unit.map(|u| u.text(text))).ok()
+}
+
+/// The kinds of the opcode words (with their units) read lately without a diagnostic: a
+/// program uses few of the finitely many, each many times. A word and unit of up to 15 bytes
+/// together are packed into one number, so that a lookup compares numbers, not strings.
+struct KindCache {
+    slots: Box<[(u128, Kind); KindCache::SLOTS]>,
+}
+
+impl KindCache {
+    const SLOTS: usize = 64;
+
+    fn new() -> KindCache {
+        // Key 0 packs no word (a word has at least one byte), so every slot starts empty.
+        KindCache {
+            slots: Box::new([(0, Kind::Nop); KindCache::SLOTS]),
+        }
+    }
+
+    /// The word, the unit, and the word's length in the top byte; `None` when they are longer.
+    fn key(name: &[u8], unit: &[u8]) -> Option<u128> {
+        let len = name.len() + unit.len();
+        if len > 15 {
+            return None;
+        }
+        let mut bytes = [0u8; 16];
+        bytes[..name.len()].copy_from_slice(name);
+        bytes[name.len()..len].copy_from_slice(unit);
+        bytes[15] = name.len() as u8;
+        Some(u128::from_le_bytes(bytes))
+    }
+
+    /// The kind of `op` when its word reads without a diagnostic ([`plain_kind`]).
+    fn kind(&mut self, text: &str, op: &Op) -> Option<Kind> {
+        let name = op.name.text(text).as_bytes();
+        let unit = op.unit.map_or(&[][..], |u| u.text(text).as_bytes());
+        let Some(key) = KindCache::key(name, unit) else {
+            return plain_kind(text, op);
+        };
+        let folded = (key as u64) ^ ((key >> 64) as u64);
+        let slot = (folded.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58) as usize;
+        let (cached, kind) = self.slots[slot];
+        if cached == key {
+            return Some(kind);
+        }
+        let kind = plain_kind(text, op)?;
+        self.slots[slot] = (key, kind);
+        Some(kind)
     }
 }
 
@@ -267,9 +338,6 @@ struct Encoder<'s> {
     words: Words,
     /// The operands inside calls of the chunk being read (see [`Expr::Call`]).
     args: Vec<Operand>,
-    /// The kind of each opcode word and unit (`""` for none) read so far without a
-    /// diagnostic: a program uses few of the finitely many, each many times.
-    kinds_read: NameMap<(&'s str, &'s str), Kind>,
 }
 
 fn letter_index(c: u8) -> Option<u8> {
@@ -301,7 +369,6 @@ impl<'s> Encoder<'s> {
             // A word takes at least about four bytes of text.
             words: Words::with_capacity(lines, text.len() / 4 + 1),
             args: Vec::new(),
-            kinds_read: NameMap::default(),
         }
     }
 

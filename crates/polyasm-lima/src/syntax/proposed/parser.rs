@@ -18,6 +18,7 @@ use chumsky::prelude::*;
 
 use polyasm_core::front::{HasSpan, Labels, Run, TextRange};
 
+use super::kind::Kind;
 use super::lexer::Tok;
 
 /// What a term's first token is.
@@ -90,6 +91,9 @@ pub struct Op {
     pub operands: Run,
     /// From the opcode to the last operand.
     pub span: TextRange,
+    /// What it is, when its opcode word reads without a diagnostic: set once the statement is
+    /// parsed (see `plain_kind`), so that the encoding stage need not read the word again.
+    pub kind: Option<Kind>,
 }
 
 /// One statement.
@@ -207,6 +211,7 @@ where
             unit,
             operands,
             span: span(e),
+            kind: None,
         });
     let label = name.then_ignore(just(Tok::Colon)).map(|name| Statement::Label { name });
     let instruction = op
@@ -308,6 +313,7 @@ impl Quick<'_, '_> {
             unit,
             operands: Run::new(start..self.arena.operands.len()),
             span: self.range(first, self.at),
+            kind: None,
         })
     }
 
