@@ -2,7 +2,7 @@
 //! instructions to the bytecode file (docs/formats/shader-bytecode.md).
 
 use polyasm_core::diagnostic::Reports;
-use polyasm_core::front::{StatementLexer, TextRange};
+use polyasm_core::front::{self, StatementLexer, TextRange};
 use polyasm_core::text::suggest;
 use polyasm_core::{Object, Outcome, SourceId, Span};
 
@@ -12,7 +12,7 @@ use crate::ops::{
     COLOR, COMPONENTS, Dialect, INSTRUCTION_BYTES, Instr, MAX_INSTRUCTIONS, MEMORY_CELLS, Op, Operand, REGISTERS, Reg,
     Selector, Type, pick,
 };
-use crate::parser::{OperandKind, Statement, Trailing};
+use crate::parser::{OperandKind, Parsed, Statement, Trailing};
 
 pub use polyasm_core::container::HEADER_BYTES;
 
@@ -345,12 +345,12 @@ impl<'s> Encoder<'s> {
         range.in_source(self.file)
     }
 
-    pub fn error(&mut self, error: ShError) {
+    fn error(&mut self, error: ShError) {
         self.errors.push(error);
     }
 
     /// Encodes one statement (or records why it cannot be).
-    pub fn statement(&mut self, statement: &Statement) {
+    fn statement(&mut self, statement: &Statement) {
         match statement.trailing {
             Some(Trailing::Call(range)) => self.error(ShError::TwoInstructions { span: self.span(range) }),
             Some(Trailing::Text(range)) => self.error(ShError::TrailingText { span: self.span(range) }),
@@ -702,9 +702,22 @@ impl<'s> Encoder<'s> {
             self.errors.push(error);
         }
     }
+}
+
+impl front::Encode<Vec<Parsed>> for Encoder<'_> {
+    type Output = Outcome<Assembled>;
+
+    fn encode(&mut self, chunk: Vec<Parsed>) {
+        for parsed in chunk {
+            match parsed {
+                Parsed::Statement(statement) => self.statement(&statement),
+                Parsed::Error(error) => self.error(error),
+            }
+        }
+    }
 
     /// Finishes the header and returns the program with every diagnostic, in source order.
-    pub fn finish(mut self) -> Outcome<Assembled> {
+    fn finish(mut self) -> Outcome<Assembled> {
         if self.errors.is_empty() {
             self.warnings();
         }
