@@ -4,7 +4,8 @@ use std::ops::Range;
 
 use polyasm_core::diagnostic::Reports;
 use polyasm_core::front;
-use polyasm_core::text::{parse_int_literal, suggest};
+use polyasm_core::number::parse_int_literal;
+use polyasm_core::text::suggest;
 use polyasm_core::{Object, Outcome, SourceId, Span};
 
 use crate::error::{Found, SwizzleProblem, VuError};
