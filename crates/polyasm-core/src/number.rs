@@ -62,6 +62,78 @@ pub fn parse_int_literal(text: &str) -> Result<u64, IntLiteralError> {
     }
 }
 
+/// Why a decimal number literal is malformed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NumberProblem {
+    /// `0x1f`: hexadecimal.
+    Hex,
+    /// A character that does not belong at this byte of the literal.
+    Unexpected { at: usize, c: char },
+    /// No digit before or after the point: `.`, `-.`.
+    NoDigits,
+    /// An `e` with no digits after it: `1e`, `2E+`.
+    NoExponentDigits,
+}
+
+/// Why a decimal number literal is no `f32`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FloatError {
+    Malformed(NumberProblem),
+    /// It rounds to infinity.
+    OutOfRange,
+}
+
+/// Reads a decimal number literal (shader-asm's): `[+-]? (digits [. digits?] | . digits) ([eE] [+-]? digits)?`,
+/// rounded to the nearest f32. A literal that rounds to infinity is an error; one that
+/// rounds to a subnormal or to 0 is not.
+pub fn parse_f32(text: &str) -> Result<f32, FloatError> {
+    let bytes = text.as_bytes();
+    let malformed = |problem| Err(FloatError::Malformed(problem));
+    let digits_from = |i: usize| {
+        bytes[i.min(bytes.len())..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count()
+    };
+    let mut i = usize::from(matches!(bytes.first(), Some(b'+' | b'-')));
+    if matches!(bytes.get(i..i + 2), Some(b"0x" | b"0X")) {
+        return malformed(NumberProblem::Hex);
+    }
+    let integer = digits_from(i);
+    i += integer;
+    let mut fraction = 0;
+    if bytes.get(i) == Some(&b'.') {
+        fraction = digits_from(i + 1);
+        i += 1 + fraction;
+    }
+    if integer + fraction == 0 {
+        return malformed(NumberProblem::NoDigits);
+    }
+    if matches!(bytes.get(i), Some(b'e' | b'E')) {
+        let mut j = i + 1;
+        if matches!(bytes.get(j), Some(b'+' | b'-')) {
+            j += 1;
+        }
+        let exponent = digits_from(j);
+        if exponent == 0 {
+            if j >= bytes.len() {
+                return malformed(NumberProblem::NoExponentDigits);
+            }
+            i = j;
+        } else {
+            i = j + exponent;
+        }
+    }
+    if let Some(c) = text.get(i..).and_then(|rest| rest.chars().next()) {
+        return malformed(NumberProblem::Unexpected { at: i, c });
+    }
+    match text.parse::<f32>() {
+        Ok(value) if value.is_finite() => Ok(value),
+        Ok(_) => Err(FloatError::OutOfRange),
+        Err(_) => malformed(NumberProblem::NoDigits),
+    }
+}
+
 /// The end of a number token read loosely (shader-asm), starting at `start` (a digit, a `.`
 /// or a sign): every identifier byte and `.` after it, and a sign only as an exponent's
 /// (`1e-3`, `4E+2`). What the token holds is checked when it is read as a number.
@@ -144,5 +216,41 @@ mod tests {
         assert!(starts_number(b".5", 0));
         assert!(!starts_number(b".x", 0));
         assert!(!starts_number(b"", 0));
+    }
+
+    #[test]
+    fn reads_every_form_of_decimal_number() {
+        for (text, value) in [
+            ("1", 1.0),
+            ("-2.5", -2.5),
+            (".5", 0.5),
+            ("5.", 5.0),
+            ("1e-3", 1e-3),
+            ("+4E2", 400.0),
+            ("-0", -0.0),
+            ("3.4028235e38", f32::MAX),
+            ("1e-50", 0.0),
+            ("1.4e-45", f32::from_bits(1)),
+        ] {
+            assert_eq!(parse_f32(text).map(f32::to_bits), Ok(value.to_bits()), "{text}");
+        }
+    }
+
+    #[test]
+    fn names_what_is_wrong_with_a_decimal_number() {
+        use NumberProblem::*;
+        let malformed = |p| Err(FloatError::Malformed(p));
+        assert_eq!(parse_f32("0x1f"), malformed(Hex));
+        assert_eq!(parse_f32("-0X1"), malformed(Hex));
+        assert_eq!(parse_f32("."), malformed(NoDigits));
+        assert_eq!(parse_f32("-.e3"), malformed(NoDigits));
+        assert_eq!(parse_f32("1e"), malformed(NoExponentDigits));
+        assert_eq!(parse_f32("1e+"), malformed(NoExponentDigits));
+        assert_eq!(parse_f32("1.2.3"), malformed(Unexpected { at: 3, c: '.' }));
+        assert_eq!(parse_f32("1_000"), malformed(Unexpected { at: 1, c: '_' }));
+        assert_eq!(parse_f32("1.5f"), malformed(Unexpected { at: 3, c: 'f' }));
+        assert_eq!(parse_f32("1ex"), malformed(Unexpected { at: 2, c: 'x' }));
+        assert_eq!(parse_f32("3.5e38"), Err(FloatError::OutOfRange));
+        assert_eq!(parse_f32("-1e999999999999999999"), Err(FloatError::OutOfRange));
     }
 }
