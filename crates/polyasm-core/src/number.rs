@@ -137,6 +137,7 @@ pub fn parse_f32(text: &str) -> Result<f32, FloatError> {
 /// The end of a number token read loosely (shader-asm), starting at `start` (a digit, a `.`
 /// or a sign): every identifier byte and `.` after it, and a sign only as an exponent's
 /// (`1e-3`, `4E+2`). What the token holds is checked when it is read as a number.
+#[inline]
 pub fn loose_number_end(bytes: &[u8], start: usize) -> usize {
     let mut end = start + 1;
     loop {
@@ -149,6 +150,7 @@ pub fn loose_number_end(bytes: &[u8], start: usize) -> usize {
 }
 
 /// Whether a decimal number starts at `at`: a digit, or a `.` before a digit.
+#[inline]
 pub fn starts_number(bytes: &[u8], at: usize) -> bool {
     match bytes.get(at) {
         Some(b) if b.is_ascii_digit() => true,
@@ -160,6 +162,7 @@ pub fn starts_number(bytes: &[u8], at: usize) -> bool {
 /// The end of the decimal number starting at `start` (a digit, a sign or a `.` before a
 /// digit): `[+-]? digits? (. digits)? ([eE] [+-]? digits)?`, then any identifier characters
 /// glued on. A `.` followed by a letter is a suffix, not a fraction: `0.xy` is `0` and `.xy`.
+#[inline]
 pub fn number_end(bytes: &[u8], start: usize) -> usize {
     let digits = |from| scan_while(bytes, from, |b| b.is_ascii_digit());
     let mut end = start;

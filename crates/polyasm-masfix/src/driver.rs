@@ -58,8 +58,7 @@ struct CompileTimeVm<'w> {
 impl CompileTime for CompileTimeVm<'_> {
     fn run(&mut self, code: &[lexer::Token], text: TokenText<'_>, at: Span) -> CompileTimeRun {
         let text_len = text.sources.get(at.source).text().len();
-        let (assembled, errors) =
-            encode_tokens(code, text, false, text_len, self.max_instructions, Found::everything());
+        let (assembled, errors) = encode_tokens(code, text, text_len, self.max_instructions, Found::everything());
         let errors = errors.into_errors();
         match assembled {
             Some(assembled) => CompileTimeRun::Ran {
@@ -164,7 +163,6 @@ pub fn assemble(
     let (mut assembled, errors) = encode_tokens(
         &program[..kept],
         expander.token_text(sources),
-        sources_len >= front::PIPELINE_MIN_BYTES,
         sources_len,
         limits.max_instructions(),
         errors,
@@ -207,17 +205,15 @@ fn expanded_text(program: &[lexer::Token], expander: &expand::Expander, sources:
 }
 
 /// Lines of expanded tokens to instructions: atoms, the line grammar, the encoder, run by
-/// [`front::assemble`] (on two threads when `parallel`). Used for the program and for each
-/// compile-time body.
+/// [`front::assemble`]. Used for the program and for each compile-time body.
 pub(crate) fn encode_tokens(
     tokens: &[lexer::Token],
     text: TokenText<'_>,
-    parallel: bool,
     sources_len: usize,
     max_instructions: usize,
     errors: found::Found,
 ) -> (Option<encode::Assembled>, found::Found) {
-    let reader = Reader { tokens, text, parallel };
+    let reader = Reader { tokens, text };
     front::assemble(reader, Encoder::new(sources_len, max_instructions, errors))
 }
 
@@ -254,15 +250,16 @@ impl<'a> front::StatementLexer<'a> for Lines<'a> {
 struct Reader<'a> {
     tokens: &'a [lexer::Token],
     text: TokenText<'a>,
-    parallel: bool,
 }
 
 impl<'a> front::Reader<'a> for Reader<'a> {
     type Lexer = Lines<'a>;
     type Chunk = Vec<Parsed>;
 
+    /// One thread: expansion, before it, takes most of the time, and a second thread for
+    /// reading measured slower than encoding each line as it is read.
     fn parallel(&self) -> bool {
-        self.parallel
+        false
     }
 
     fn lexer(&self) -> Lines<'a> {
