@@ -153,6 +153,75 @@ pub fn pipeline<C: Send>(parallel: bool, produce: impl FnOnce(&mut dyn FnMut(C))
     }
 }
 
+/// A dialect's reading stage, the first of [`assemble`]'s two: its lexer hands over the input
+/// a statement at a time, and [`Reader::parse`] turns each chunk of statements into what the
+/// dialect's encoder reads (typed errors included: a syntax error is part of the chunk).
+///
+/// A reader runs on a second thread for a big input, so it and its chunks are `Send`, and it
+/// holds what parsing needs (the text, the source's id), never the encoder's state.
+pub trait Reader<'s>: Send {
+    type Lexer: StatementLexer<'s>;
+    /// A chunk of statements, parsed.
+    type Chunk: Send;
+
+    /// Whether the input is big enough for a second thread to pay ([`PIPELINE_MIN_BYTES`]).
+    fn parallel(&self) -> bool;
+
+    /// The lexer, at the start of the input.
+    fn lexer(&self) -> Self::Lexer;
+
+    /// Parses one chunk: its tokens, each statement's index range into them (a blank line is
+    /// an empty range), and the lexing errors met in it.
+    fn parse(
+        &mut self,
+        tokens: &[Spanned<LexToken<'s, Self>>],
+        statements: &[Range<usize>],
+        errors: Vec<LexError<'s, Self>>,
+    ) -> Self::Chunk;
+}
+
+/// The token type of a reader's lexer.
+pub type LexToken<'s, R> = <<R as Reader<'s>>::Lexer as StatementLexer<'s>>::Token;
+
+/// The error type of a reader's lexer.
+pub type LexError<'s, R> = <<R as Reader<'s>>::Lexer as StatementLexer<'s>>::Error;
+
+/// A dialect's encoding stage, the second of [`assemble`]'s two: it takes the chunks in the
+/// order of the source, collects every error (its own and those the chunks carry) and finishes
+/// into the dialect's result. It always runs on the calling thread, under its error limit.
+pub trait Encode<C> {
+    type Output;
+
+    /// Encodes the statements of one chunk and takes its errors.
+    fn encode(&mut self, chunk: C);
+
+    /// The result, once every chunk is encoded.
+    fn finish(self) -> Self::Output;
+}
+
+/// The assembly loop every dialect runs: lexes the input in chunks of
+/// [`STATEMENTS_PER_CHUNK`] statements, parses each chunk ([`Reader::parse`]) and encodes the
+/// chunks in order ([`Encode::encode`]). The two stages are the two of a [`pipeline`]: a big
+/// input ([`Reader::parallel`]) is read on a second thread while this one encodes. The encoder
+/// sees the same chunks in the same order either way.
+pub fn assemble<'s, R, E>(mut reader: R, mut encoder: E) -> E::Output
+where
+    R: Reader<'s>,
+    E: Encode<R::Chunk>,
+{
+    pipeline(
+        reader.parallel(),
+        move |emit| {
+            let mut lexer = reader.lexer();
+            lex_in_chunks(&mut lexer, |tokens, statements, errors| {
+                emit(reader.parse(tokens, statements, errors))
+            });
+        },
+        |chunk| encoder.encode(chunk),
+    );
+    encoder.finish()
+}
+
 /// Parses each non-empty statement of a chunk, telling `each` its index. `fast` is the same grammar with
 /// [`EmptyErr`]: it allocates nothing for the alternatives it tries, so valid statements go
 /// through it alone; a statement it rejects is parsed again with `rich` for the message.

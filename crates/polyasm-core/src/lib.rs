@@ -31,6 +31,7 @@ pub mod front;
 pub mod fs;
 pub mod include;
 pub mod lines;
+pub mod number;
 pub mod object;
 pub mod output;
 pub mod picture;

@@ -4,37 +4,6 @@ use crate::diagnostic::Diagnostic;
 use crate::explain::Code;
 use crate::source::{SourceId, SourceMap, Span};
 
-/// Why an integer literal could not be read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum IntLiteralError {
-    /// A prefix such as `0x` with no digits after it.
-    NoDigits,
-    /// A character that is not a digit of the literal's radix, at this byte offset.
-    InvalidDigit(usize),
-    /// The value does not fit in 64 bits.
-    Overflow,
-}
-
-impl IntLiteralError {
-    /// What is wrong, as a diagnostic's label says it; every dialect uses these words.
-    pub fn label(self) -> &'static str {
-        match self {
-            IntLiteralError::NoDigits => "no digits after the prefix",
-            IntLiteralError::InvalidDigit(_) => "not a digit of this base",
-            IntLiteralError::Overflow => "more than 64 bits",
-        }
-    }
-
-    /// How to fix it, as a diagnostic's help line says it.
-    pub fn help(self) -> &'static str {
-        match self {
-            IntLiteralError::NoDigits => "write digits after `0x`, `0b` or `0o`",
-            IntLiteralError::InvalidDigit(_) => "numbers are decimal, `0x` hex, `0b` binary or `0o` octal",
-            IntLiteralError::Overflow => "use a smaller value",
-        }
-    }
-}
-
 /// FNV-1a: a fast hash for the short names an assembler looks up per line (uniforms, labels),
 /// where the standard library's DoS-resistant SipHash costs more than the rest of the lookup.
 #[derive(Clone, Copy, Debug)]
@@ -287,34 +256,6 @@ pub fn count(n: usize, noun: &str) -> String {
     }
 }
 
-/// Reads a Rust-style integer literal: decimal, `0x`, `0o` or `0b`, with `_` separators.
-pub fn parse_int_literal(text: &str) -> Result<u64, IntLiteralError> {
-    let (radix, digits, prefix_len) = match text.as_bytes() {
-        [b'0', b'x' | b'X', ..] => (16, &text[2..], 2),
-        [b'0', b'o' | b'O', ..] => (8, &text[2..], 2),
-        [b'0', b'b' | b'B', ..] => (2, &text[2..], 2),
-        _ => (10, text, 0),
-    };
-    let mut value: u64 = 0;
-    let mut seen_digit = false;
-    for (i, c) in digits.char_indices() {
-        if c == '_' {
-            continue;
-        }
-        let digit = c.to_digit(radix).ok_or(IntLiteralError::InvalidDigit(prefix_len + i))?;
-        value = value
-            .checked_mul(radix as u64)
-            .and_then(|v| v.checked_add(digit as u64))
-            .ok_or(IntLiteralError::Overflow)?;
-        seen_digit = true;
-    }
-    if seen_digit {
-        Ok(value)
-    } else {
-        Err(IntLiteralError::NoDigits)
-    }
-}
-
 /// `a`, `a or b`, `a, b or c`: alternatives for an "expected ..." message, sorted, once each.
 pub fn list_alternatives(mut items: Vec<String>) -> String {
     items.sort();
@@ -548,21 +489,6 @@ mod tests {
         assert_eq!(count(1, "word"), "1 word");
         assert_eq!(count(0, "word"), "0 words");
         assert_eq!(count(3, "more error"), "3 more errors");
-    }
-
-    #[test]
-    fn reads_every_radix_and_separator() {
-        assert_eq!(parse_int_literal("15"), Ok(15));
-        assert_eq!(parse_int_literal("0b1_111"), Ok(15));
-        assert_eq!(parse_int_literal("0xF"), Ok(15));
-        assert_eq!(parse_int_literal("0o17"), Ok(15));
-        assert_eq!(parse_int_literal("0x"), Err(IntLiteralError::NoDigits));
-        assert_eq!(parse_int_literal("0b102"), Err(IntLiteralError::InvalidDigit(4)));
-        assert_eq!(parse_int_literal("12a"), Err(IntLiteralError::InvalidDigit(2)));
-        assert_eq!(
-            parse_int_literal("99999999999999999999999"),
-            Err(IntLiteralError::Overflow)
-        );
     }
 
     #[test]

@@ -13,7 +13,7 @@ use crate::expand::{self, CompileTime, CompileTimeRun, TokenText};
 use crate::found::{self, Found};
 use crate::lexer::{self, Tok};
 use crate::limits::Limits;
-use crate::parser::{self, Atom, AtomKind};
+use crate::parser::{self, Atom, AtomKind, Parsed};
 use crate::stdlib;
 
 /// How to assemble.
@@ -58,8 +58,7 @@ struct CompileTimeVm<'w> {
 impl CompileTime for CompileTimeVm<'_> {
     fn run(&mut self, code: &[lexer::Token], text: TokenText<'_>, at: Span) -> CompileTimeRun {
         let text_len = text.sources.get(at.source).text().len();
-        let text_of = |t: &lexer::Token| text.get(t).to_string();
-        let (assembled, errors) = encode_tokens(code, &text_of, text_len, self.max_instructions, Found::everything());
+        let (assembled, errors) = encode_tokens(code, text, text_len, self.max_instructions, Found::everything());
         let errors = errors.into_errors();
         match assembled {
             Some(assembled) => CompileTimeRun::Ran {
@@ -161,16 +160,13 @@ pub fn assemble(
     } else {
         program.len()
     };
-    let (mut assembled, errors) = {
-        let text_of = |t: &lexer::Token| expander.text(sources, t).to_string();
-        encode_tokens(
-            &program[..kept],
-            &text_of,
-            sources_len,
-            limits.max_instructions(),
-            errors,
-        )
-    };
+    let (mut assembled, errors) = encode_tokens(
+        &program[..kept],
+        expander.token_text(sources),
+        sources_len,
+        limits.max_instructions(),
+        errors,
+    );
     // An instruction a macro made is listed, and located at run time, at the macro's use.
     if let Some(assembled) = assembled.as_mut() {
         for (span, &origin) in assembled.spans.iter_mut().zip(&assembled.origins) {
@@ -208,79 +204,141 @@ fn expanded_text(program: &[lexer::Token], expander: &expand::Expander, sources:
     out
 }
 
-/// Lines of expanded tokens to instructions: atoms, the line grammar, the encoder. Used for
-/// the program and for each compile-time body.
+/// Lines of expanded tokens to instructions: atoms, the line grammar, the encoder, run by
+/// [`front::assemble`]. Used for the program and for each compile-time body.
 pub(crate) fn encode_tokens(
     tokens: &[lexer::Token],
-    text_of: &dyn Fn(&lexer::Token) -> String,
+    text: TokenText<'_>,
     sources_len: usize,
     max_instructions: usize,
     errors: found::Found,
 ) -> (Option<encode::Assembled>, found::Found) {
-    let mut encoder = Encoder::new(sources_len, max_instructions, errors);
-    let mut atoms: Vec<Atom> = Vec::new();
-    for line in tokens.split(|t| t.tok == Tok::Newline) {
-        atoms.clear();
-        parser::atoms(line, text_of, &mut atoms);
-        let input = parser::grammar_input(&atoms);
-        let whole = 0..input.len();
-        front::parse_statements(
-            &parser::line(),
-            &parser::line(),
-            &input,
-            std::slice::from_ref(&whole),
-            &mut (),
-            |_, _, parsed| match parsed {
-                Ok(line) => {
-                    if let Some((colon, name)) = line.label {
-                        match name {
-                            Some(name) => encoder.label(&atoms[name]),
-                            None => encoder.error_in(
-                                MxError::MissingLabelName {
-                                    span: atoms[colon].span,
-                                },
-                                atoms[colon].origin,
-                            ),
+    let reader = Reader { tokens, text };
+    front::assemble(reader, Encoder::new(sources_len, max_instructions, errors))
+}
+
+/// Masfix's "lexer" for the driver: the expanded tokens, a line at a time, each line's tokens
+/// read into atoms (a bracketed list is one atom). Macros have been expanded by then, so a
+/// statement is one line of the expanded program; the file's own lexer ran before expansion.
+pub(crate) struct Lines<'a> {
+    tokens: &'a [lexer::Token],
+    text: TokenText<'a>,
+    at: usize,
+    atoms: Vec<Atom>,
+}
+
+impl<'a> front::StatementLexer<'a> for Lines<'a> {
+    type Token = Atom;
+    type Error = std::convert::Infallible;
+
+    fn at_end(&self) -> bool {
+        self.at >= self.tokens.len()
+    }
+
+    fn next_statement(&mut self, out: &mut Vec<front::Spanned<Atom>>) -> Result<(), Self::Error> {
+        let rest = &self.tokens[self.at..];
+        let end = rest.iter().position(|t| t.tok == Tok::Newline).unwrap_or(rest.len());
+        self.at += end + 1;
+        self.atoms.clear();
+        parser::atoms(&rest[..end], |t| self.text.get(t).to_string(), &mut self.atoms);
+        out.extend(self.atoms.drain(..).enumerate().map(|(i, atom)| (atom, i..i + 1)));
+        Ok(())
+    }
+}
+
+/// The reading stage of [`encode_tokens`]: parses each line of atoms.
+struct Reader<'a> {
+    tokens: &'a [lexer::Token],
+    text: TokenText<'a>,
+}
+
+impl<'a> front::Reader<'a> for Reader<'a> {
+    type Lexer = Lines<'a>;
+    type Chunk = Vec<Parsed>;
+
+    /// One thread: expansion, before it, takes most of the time, and a second thread for
+    /// reading measured slower than encoding each line as it is read.
+    fn parallel(&self) -> bool {
+        false
+    }
+
+    fn lexer(&self) -> Lines<'a> {
+        Lines {
+            tokens: self.tokens,
+            text: self.text,
+            at: 0,
+            atoms: Vec::new(),
+        }
+    }
+
+    fn parse(
+        &mut self,
+        tokens: &[front::Spanned<Atom>],
+        statements: &[std::ops::Range<usize>],
+        _no_errors: Vec<std::convert::Infallible>,
+    ) -> Vec<Parsed> {
+        let mut chunk = Vec::with_capacity(statements.len());
+        for statement in statements {
+            let atoms = &tokens[statement.clone()];
+            let input = parser::grammar_input(atoms.iter().map(|(atom, _)| atom));
+            let whole = 0..input.len();
+            front::parse_statements(
+                &parser::line(),
+                &parser::line(),
+                &input,
+                std::slice::from_ref(&whole),
+                &mut (),
+                |_, _, parsed| match parsed {
+                    Ok(line) => {
+                        if let Some((colon, name)) = line.label {
+                            chunk.push(match name {
+                                Some(name) => Parsed::Label(atoms[name].0.clone()),
+                                None => Parsed::Error(
+                                    MxError::MissingLabelName {
+                                        span: atoms[colon].0.span,
+                                    },
+                                    atoms[colon].0.origin,
+                                ),
+                            });
+                        }
+                        if let Some((name, immediates)) = line.instruction {
+                            let immediates = immediates.iter().map(|&i| atoms[i].0.clone()).collect();
+                            chunk.push(Parsed::Instruction(atoms[name].0.clone(), immediates));
                         }
                     }
-                    if let Some((name, immediates)) = line.instruction {
-                        let immediates = immediates.iter().map(|&i| atoms[i].clone()).collect();
-                        encoder.instruction(atoms[name].clone(), immediates);
+                    Err(errors) => {
+                        for e in errors {
+                            let origin = atoms.get(e.span().start).map_or(atoms[0].0.origin, |a| a.0.origin);
+                            chunk.push(Parsed::Error(syntax_error(&e, atoms), origin));
+                        }
                     }
-                }
-                Err(errors) => {
-                    for e in errors {
-                        let origin = atoms.get(e.span().start).map_or(atoms[0].origin, |a| a.origin);
-                        encoder.error_in(syntax_error(&e, &atoms), origin);
-                    }
-                }
-            },
-        );
+                },
+            );
+        }
+        chunk
     }
-    encoder.finish()
 }
 
 /// A line the grammar rejects, said in Masfix's words: a colon after a name is a label written
 /// the wrong way round, a second `:` a second label.
-fn syntax_error(error: &parser::ParseError, atoms: &[Atom]) -> MxError {
+fn syntax_error(error: &parser::ParseError, atoms: &[front::Spanned<Atom>]) -> MxError {
     let at = error.span().start;
-    let span = match atoms.get(at) {
+    let atom = |i: usize| atoms.get(i).map(|(atom, _)| atom);
+    let span = match atom(at) {
         Some(atom) => atom.span,
         None => {
-            let last = atoms.last().expect("a line the grammar rejects has atoms").span;
+            let last = atoms.last().expect("a line the grammar rejects has atoms").0.span;
             Span::new(last.source, last.end as usize, last.end as usize)
         }
     };
-    match (atoms.get(at), at.checked_sub(1).and_then(|i| atoms.get(i))) {
+    match (atom(at), at.checked_sub(1).and_then(atom)) {
         (Some(colon), Some(name)) if colon.kind == AtomKind::Colon && colon.joined && name.kind == AtomKind::Name => {
             MxError::ColonAfterName {
                 span: name.span.to(colon.span),
                 name: name.text.clone(),
             }
         }
-        (Some(colon), _)
-            if colon.kind == AtomKind::Colon && atoms.first().is_some_and(|a| a.kind == AtomKind::Colon) =>
-        {
+        (Some(colon), _) if colon.kind == AtomKind::Colon && atom(0).is_some_and(|a| a.kind == AtomKind::Colon) => {
             MxError::SecondLabel { span }
         }
         (found, _) => {

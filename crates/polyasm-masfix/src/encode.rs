@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 
+use polyasm_core::front;
 use polyasm_core::object::Symbol;
 use polyasm_core::text::SuggestionBudget;
 use polyasm_core::{Object, SourceId, SourceMap, Span};
@@ -15,7 +16,7 @@ use crate::error::MxError;
 use crate::found::Found;
 use crate::lexer::{DIRECTIVES, NO_EXPANSION, is_label_name};
 use crate::ops::{CONDS, Cond, CondReg, Instr, Kind, OPERS, Oper, Reg, Shape, Value, pack};
-use crate::parser::{Atom, AtomKind};
+use crate::parser::{Atom, AtomKind, Parsed};
 
 /// An instruction name split into its fields, with where each suffix letter sits in the name
 /// (for the combination errors).
@@ -626,6 +627,24 @@ pub fn bytecode_object(
         });
     }
     object
+}
+
+impl front::Encode<Vec<Parsed>> for Encoder {
+    type Output = (Option<Assembled>, Found);
+
+    fn encode(&mut self, chunk: Vec<Parsed>) {
+        for parsed in chunk {
+            match parsed {
+                Parsed::Label(name) => self.label(&name),
+                Parsed::Instruction(name, immediates) => self.instruction(name, immediates),
+                Parsed::Error(error, origin) => self.error_in(error, origin),
+            }
+        }
+    }
+
+    fn finish(self) -> (Option<Assembled>, Found) {
+        Encoder::finish(self)
+    }
 }
 
 #[cfg(test)]

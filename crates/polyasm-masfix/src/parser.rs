@@ -12,6 +12,7 @@ use chumsky::prelude::*;
 use polyasm_core::Span;
 use polyasm_core::front::{Labels, SyntaxError};
 
+use crate::error::MxError;
 use crate::lexer::{Tok, Token};
 
 /// What an atom is, for the grammar.
@@ -168,6 +169,14 @@ pub struct Line {
     pub instruction: Option<(usize, Vec<usize>)>,
 }
 
+/// What a line becomes in the reading stage, in the order the encoder takes them.
+pub enum Parsed {
+    Label(Atom),
+    Instruction(Atom, Vec<Atom>),
+    /// An error, with the expansion it arose in.
+    Error(MxError, u32),
+}
+
 pub type ParseError<'t> = SyntaxError<'t, AtomKind>;
 
 /// The line grammar, over atom kinds whose spans are atom indices; generic over the error type
@@ -199,8 +208,8 @@ where
 }
 
 /// The atom kinds of a line as the grammar reads them: each with its index as its span.
-pub fn grammar_input(atoms: &[Atom]) -> Vec<(AtomKind, Range<usize>)> {
-    atoms.iter().enumerate().map(|(i, a)| (a.kind, i..i + 1)).collect()
+pub fn grammar_input<'a>(atoms: impl IntoIterator<Item = &'a Atom>) -> Vec<(AtomKind, Range<usize>)> {
+    atoms.into_iter().enumerate().map(|(i, a)| (a.kind, i..i + 1)).collect()
 }
 
 #[cfg(test)]

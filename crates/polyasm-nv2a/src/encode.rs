@@ -4,7 +4,8 @@
 
 use polyasm_core::diagnostic;
 use polyasm_core::front::{Bounded, HasSpan, TextRange, span_from};
-use polyasm_core::text::{NameMap, SuggestionBudget, parse_int_literal, suggest};
+use polyasm_core::number::parse_int_literal;
+use polyasm_core::text::{NameMap, SuggestionBudget, suggest};
 use polyasm_core::{Object, Outcome, Source as SourceFile, SourceId, Span, Symbol};
 
 use crate::error::{CONSTANT_RANGE, Nv2aError, constant_name};

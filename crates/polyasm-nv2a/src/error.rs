@@ -1,7 +1,7 @@
 //! The nv2a dialect's typed errors and the one place they become [`Diagnostic`]s. Codes live
 //! here.
 
-use polyasm_core::text::IntLiteralError;
+use polyasm_core::number::IntLiteralError;
 use polyasm_core::{Diagnostic, Span};
 
 use crate::ops::{CONSTANTS, MAX_INSTRUCTIONS, Unit};

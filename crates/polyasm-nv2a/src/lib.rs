@@ -10,23 +10,19 @@ pub mod lexer;
 pub mod ops;
 pub mod parser;
 pub mod print;
+mod read;
 
-use std::ops::Range;
-
-use polyasm_core::front::{self, HasSpan, TextRange};
+use polyasm_core::front;
 use polyasm_core::output::FormatInfo;
 use polyasm_core::target::{
     DisasmInput, OptionSpec, ProgramLimit, RunIo, RunOutcome, Target, TargetInfo, TargetOptions, UsageError,
 };
 use polyasm_core::vertex_io::{self, SlotKind};
-use polyasm_core::{CodeInfo, Diagnostic, Object, Outcome, SourceId, SourceMap, Span};
+use polyasm_core::{CodeInfo, Diagnostic, Object, Outcome, SourceId, SourceMap};
 
 pub use encode::{AssembleOptions, Operation};
 pub use exec::{ExecOptions, Outputs, Program, ProgramError, Vec4};
 pub use ops::{MAX_PAIRED, Slot};
-
-use crate::error::Nv2aError;
-use crate::lexer::Lexer;
 
 /// Assembles source `file` of `sources`.
 ///
@@ -45,156 +41,10 @@ pub fn assemble_with_listing(
     listing: bool,
 ) -> Outcome<Object> {
     let source = sources.get(file);
-    let text = source.text();
-    let mut encoder = encode::Encoder::new(file, source, options, listing);
-    front::pipeline(
-        text.len() >= front::PIPELINE_MIN_BYTES,
-        |emit| parse_chunks(text, file, emit),
-        |chunk: ParsedChunk| {
-            for error in chunk.errors {
-                encoder.error(error);
-            }
-            for statement in &chunk.statements {
-                match statement {
-                    Parsed::Instruction { operations, extra } => encoder.instruction_statement(
-                        &chunk.operations[operations.start as usize..operations.end as usize],
-                        &chunk.operands,
-                        *extra,
-                    ),
-                    Parsed::Declaration(declaration) => encoder.statement(declaration, &chunk.operands),
-                    Parsed::Failed(span) => encoder.failed_instruction(*span),
-                }
-            }
-        },
-    );
-    encoder.finish()
-}
-
-/// A chunk of statements, lexed and parsed: what the encoder needs of them, in order.
-#[derive(Default)]
-struct ParsedChunk {
-    statements: Vec<Parsed>,
-    /// The operations of the chunk's instructions, each instruction a run of them.
-    operations: Vec<parser::Operation>,
-    /// The operands of every operation and macro of the chunk.
-    operands: Vec<parser::Operand>,
-    /// Lexing and syntax errors.
-    errors: Vec<Nv2aError>,
-}
-
-/// One statement of a [`ParsedChunk`].
-enum Parsed {
-    /// Operations joined by `+` (a run of [`ParsedChunk::operations`]); `extra` counts and
-    /// spans those past [`MAX_PAIRED`].
-    Instruction {
-        operations: Range<u32>,
-        extra: Option<(usize, TextRange)>,
-    },
-    /// A uniform declaration, macro or directive.
-    Declaration(parser::Statement),
-    /// An instruction that did not parse; it still counts towards the length limit.
-    Failed(TextRange),
-}
-
-/// Lexes and parses `text` chunk by chunk, handing each chunk to `emit`.
-fn parse_chunks(text: &str, file: SourceId, emit: &mut dyn FnMut(ParsedChunk)) {
-    let mut pieces: Vec<Range<usize>> = Vec::new();
-    let mut dangling = Vec::new();
-    front::lex_in_chunks(&mut Lexer::new(text), |tokens, statements, unterminated| {
-        let fast = parser::statement();
-        let rich = parser::statement();
-        let mut chunk = ParsedChunk {
-            statements: Vec::with_capacity(statements.len()),
-            operations: Vec::with_capacity(statements.len() * 2),
-            ..ParsedChunk::default()
-        };
-        let mut arena = parser::Operands::from(Vec::with_capacity(statements.len() * 4));
-        for e in unterminated {
-            chunk.errors.push(Nv2aError::UnterminatedComment {
-                span: Span::new(file, e.open.start, e.open.end),
-            });
-        }
-        for statement in statements {
-            // An instruction is parsed one operation at a time: split it at its top-level `+`.
-            pieces.clear();
-            dangling.clear();
-            parser::split_operations(tokens, statement.clone(), &mut pieces, &mut dangling);
-            for plus in &dangling {
-                chunk.errors.push(Nv2aError::Unexpected {
-                    span: Span::new(file, plus.start, plus.end),
-                    found: "`+`".into(),
-                    expected: "an operation on both sides".into(),
-                });
-            }
-            let (Some(first), Some(last)) = (pieces.first(), pieces.last()) else {
-                continue;
-            };
-            let span = TextRange::new(tokens[first.start].1.start, tokens[last.end - 1].1.end);
-            let alone = pieces.len() == 1;
-            let mut failed = !dangling.is_empty();
-            let first_operation = chunk.operations.len();
-            // Operations past MAX_PAIRED: how many in all, and their span.
-            let mut extra: Option<(usize, TextRange)> = None;
-            let mut declaration = None;
-            let mut each = |parsed: Result<parser::Statement, Vec<parser::ParseError>>| match parsed {
-                Ok(parser::Statement::Operation(operation))
-                    if chunk.operations.len() - first_operation < MAX_PAIRED =>
-                {
-                    chunk.operations.push(operation)
-                }
-                Ok(parser::Statement::Operation(operation)) => {
-                    let (count, span) = extra.get_or_insert((MAX_PAIRED, operation.span()));
-                    *count += 1;
-                    *span = span.to(operation.span());
-                }
-                Ok(statement) if alone => declaration = Some(statement),
-                Ok(_) => {
-                    failed = true;
-                    chunk.errors.push(Nv2aError::PairedNonOperation {
-                        span: span.in_source(file),
-                    });
-                }
-                Err(errors) => {
-                    failed = true;
-                    for e in errors {
-                        let (span, found, expected) = front::describe_syntax_error(&e, text);
-                        chunk.errors.push(Nv2aError::Unexpected {
-                            span: Span::new(file, span.start, span.end),
-                            found,
-                            expected,
-                        });
-                    }
-                }
-            };
-            for piece in &pieces {
-                match parser::quick_operation(&tokens[piece.clone()], &mut arena) {
-                    Some(operation) => each(Ok(parser::Statement::Operation(operation))),
-                    None => front::parse_statements(
-                        &fast,
-                        &rich,
-                        tokens,
-                        std::slice::from_ref(piece),
-                        &mut arena,
-                        |_, _, parsed| each(parsed),
-                    ),
-                }
-            }
-            if let Some(declaration) = declaration {
-                chunk.statements.push(Parsed::Declaration(declaration));
-            }
-            if failed {
-                chunk.operations.truncate(first_operation);
-                chunk.statements.push(Parsed::Failed(span));
-            } else if chunk.operations.len() > first_operation {
-                chunk.statements.push(Parsed::Instruction {
-                    operations: first_operation as u32..chunk.operations.len() as u32,
-                    extra,
-                });
-            }
-        }
-        chunk.operands = arena.0;
-        emit(chunk);
-    });
+    front::assemble(
+        read::Reader::new(file, source.text()),
+        encode::Encoder::new(file, source, options, listing),
+    )
 }
 
 /// Assembles a string with `options` and returns its words, or the diagnostics.

@@ -2,17 +2,18 @@
 //! instructions to the bytecode file (docs/formats/shader-bytecode.md).
 
 use polyasm_core::diagnostic::Reports;
-use polyasm_core::front::{StatementLexer, TextRange};
+use polyasm_core::front::{self, StatementLexer, TextRange};
+use polyasm_core::number::{FloatError, NumberProblem, parse_f32};
 use polyasm_core::text::suggest;
 use polyasm_core::{Object, Outcome, SourceId, Span};
 
-use crate::error::{NumberProblem, Place, RegisterHint, ShError, WholeProblem};
+use crate::error::{Place, RegisterHint, ShError, WholeProblem};
 use crate::lexer::{Lexer, Tok};
 use crate::ops::{
     COLOR, COMPONENTS, Dialect, INSTRUCTION_BYTES, Instr, MAX_INSTRUCTIONS, MEMORY_CELLS, Op, Operand, REGISTERS, Reg,
     Selector, Type, pick,
 };
-use crate::parser::{OperandKind, Statement, Trailing};
+use crate::parser::{OperandKind, Parsed, Statement, Trailing};
 
 pub use polyasm_core::container::HEADER_BYTES;
 
@@ -64,55 +65,14 @@ pub enum NumberError {
     NotWhole(WholeProblem),
 }
 
-/// Reads a number literal: `[+-]? (digits [. digits?] | . digits) ([eE] [+-]? digits)?`,
-/// rounded to the nearest f32. A literal that rounds to infinity is an error; one that
-/// rounds to a subnormal or to 0 is not.
+/// Reads a number literal of v1: a decimal number rounded to the nearest f32
+/// ([`parse_f32`]). A literal that rounds to infinity is an error; one that rounds to a
+/// subnormal or to 0 is not.
 pub fn parse_number(text: &str) -> Result<f32, NumberError> {
-    let bytes = text.as_bytes();
-    let malformed = |problem| Err(NumberError::Malformed(problem));
-    let digits_from = |i: usize| {
-        bytes[i.min(bytes.len())..]
-            .iter()
-            .take_while(|b| b.is_ascii_digit())
-            .count()
-    };
-    let mut i = usize::from(matches!(bytes.first(), Some(b'+' | b'-')));
-    if matches!(bytes.get(i..i + 2), Some(b"0x" | b"0X")) {
-        return malformed(NumberProblem::Hex);
-    }
-    let integer = digits_from(i);
-    i += integer;
-    let mut fraction = 0;
-    if bytes.get(i) == Some(&b'.') {
-        fraction = digits_from(i + 1);
-        i += 1 + fraction;
-    }
-    if integer + fraction == 0 {
-        return malformed(NumberProblem::NoDigits);
-    }
-    if matches!(bytes.get(i), Some(b'e' | b'E')) {
-        let mut j = i + 1;
-        if matches!(bytes.get(j), Some(b'+' | b'-')) {
-            j += 1;
-        }
-        let exponent = digits_from(j);
-        if exponent == 0 {
-            if j >= bytes.len() {
-                return malformed(NumberProblem::NoExponentDigits);
-            }
-            i = j;
-        } else {
-            i = j + exponent;
-        }
-    }
-    if let Some(c) = text.get(i..).and_then(|rest| rest.chars().next()) {
-        return malformed(NumberProblem::Unexpected { at: i, c });
-    }
-    match text.parse::<f32>() {
-        Ok(value) if value.is_finite() => Ok(value),
-        Ok(_) => Err(NumberError::OutOfRange),
-        Err(_) => malformed(NumberProblem::NoDigits),
-    }
+    parse_f32(text).map_err(|error| match error {
+        FloatError::Malformed(problem) => NumberError::Malformed(problem),
+        FloatError::OutOfRange => NumberError::OutOfRange,
+    })
 }
 
 /// The largest number v2's `load` takes: its constant field has 24 bits.
@@ -345,12 +305,12 @@ impl<'s> Encoder<'s> {
         range.in_source(self.file)
     }
 
-    pub fn error(&mut self, error: ShError) {
+    fn error(&mut self, error: ShError) {
         self.errors.push(error);
     }
 
     /// Encodes one statement (or records why it cannot be).
-    pub fn statement(&mut self, statement: &Statement) {
+    fn statement(&mut self, statement: &Statement) {
         match statement.trailing {
             Some(Trailing::Call(range)) => self.error(ShError::TwoInstructions { span: self.span(range) }),
             Some(Trailing::Text(range)) => self.error(ShError::TrailingText { span: self.span(range) }),
@@ -702,9 +662,22 @@ impl<'s> Encoder<'s> {
             self.errors.push(error);
         }
     }
+}
+
+impl front::Encode<Vec<Parsed>> for Encoder<'_> {
+    type Output = Outcome<Assembled>;
+
+    fn encode(&mut self, chunk: Vec<Parsed>) {
+        for parsed in chunk {
+            match parsed {
+                Parsed::Statement(statement) => self.statement(&statement),
+                Parsed::Error(error) => self.error(error),
+            }
+        }
+    }
 
     /// Finishes the header and returns the program with every diagnostic, in source order.
-    pub fn finish(mut self) -> Outcome<Assembled> {
+    fn finish(mut self) -> Outcome<Assembled> {
         if self.errors.is_empty() {
             self.warnings();
         }
@@ -732,42 +705,6 @@ impl<'s> Encoder<'s> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn reads_every_form_of_number() {
-        for (text, value) in [
-            ("1", 1.0),
-            ("-2.5", -2.5),
-            (".5", 0.5),
-            ("5.", 5.0),
-            ("1e-3", 1e-3),
-            ("+4E2", 400.0),
-            ("-0", -0.0),
-            ("3.4028235e38", f32::MAX),
-            ("1e-50", 0.0),
-            ("1.4e-45", f32::from_bits(1)),
-        ] {
-            assert_eq!(parse_number(text).map(f32::to_bits), Ok(value.to_bits()), "{text}");
-        }
-    }
-
-    #[test]
-    fn names_what_is_wrong_with_a_number() {
-        use NumberProblem::*;
-        let malformed = |p| Err(NumberError::Malformed(p));
-        assert_eq!(parse_number("0x1f"), malformed(Hex));
-        assert_eq!(parse_number("-0X1"), malformed(Hex));
-        assert_eq!(parse_number("."), malformed(NoDigits));
-        assert_eq!(parse_number("-.e3"), malformed(NoDigits));
-        assert_eq!(parse_number("1e"), malformed(NoExponentDigits));
-        assert_eq!(parse_number("1e+"), malformed(NoExponentDigits));
-        assert_eq!(parse_number("1.2.3"), malformed(Unexpected { at: 3, c: '.' }));
-        assert_eq!(parse_number("1_000"), malformed(Unexpected { at: 1, c: '_' }));
-        assert_eq!(parse_number("1.5f"), malformed(Unexpected { at: 3, c: 'f' }));
-        assert_eq!(parse_number("1ex"), malformed(Unexpected { at: 2, c: 'x' }));
-        assert_eq!(parse_number("3.5e38"), Err(NumberError::OutOfRange));
-        assert_eq!(parse_number("-1e999999999999999999"), Err(NumberError::OutOfRange));
-    }
 
     #[test]
     fn register_names_get_hints() {

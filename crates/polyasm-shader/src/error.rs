@@ -1,6 +1,7 @@
 //! The shader-asm dialect's typed errors and the one place they become [`Diagnostic`]s. Codes
 //! live here.
 
+use polyasm_core::number::NumberProblem;
 use polyasm_core::text::count;
 use polyasm_core::{Diagnostic, Span};
 
@@ -45,19 +46,6 @@ pub enum Place {
     Register { reg: Reg, component: Option<usize> },
     /// A memory cell (v2), when the assembler knows which.
     Cell(Option<usize>),
-}
-
-/// Why a number literal is malformed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NumberProblem {
-    /// `0x1f`: hexadecimal.
-    Hex,
-    /// A character that does not belong at this byte of the literal.
-    Unexpected { at: usize, c: char },
-    /// No digit before or after the point: `.`, `-.`.
-    NoDigits,
-    /// An `e` with no digits after it: `1e`, `2E+`.
-    NoExponentDigits,
 }
 
 /// Everything that can be wrong in shader-asm source.

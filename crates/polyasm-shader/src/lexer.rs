@@ -6,6 +6,7 @@ use std::ops::Range;
 
 use polyasm_core::front::{StatementLexer, is_ident_continue, scan_while};
 use polyasm_core::lines::{line_break_len, line_end};
+use polyasm_core::number::loose_number_end;
 
 /// One token of shader-asm source.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -50,24 +51,6 @@ impl<'s> Lexer<'s> {
     }
 }
 
-/// Whether `b` may continue a number token: digits, letters, `_` and `.`.
-fn is_number_continue(b: u8) -> bool {
-    is_ident_continue(b) || b == b'.'
-}
-
-/// The end of the number token that starts at `start` (a digit, a `.` or a sign).
-fn number_end(bytes: &[u8], start: usize) -> usize {
-    let mut end = start + 1;
-    loop {
-        end = scan_while(bytes, end, is_number_continue);
-        // A sign continues the number only as an exponent's: `1e-3`, `4E+2`.
-        match (bytes.get(end), bytes[end - 1]) {
-            (Some(b'+' | b'-'), b'e' | b'E') => end += 1,
-            _ => return end,
-        }
-    }
-}
-
 impl<'s> StatementLexer<'s> for Lexer<'s> {
     type Token = Tok;
     type Error = std::convert::Infallible;
@@ -95,9 +78,9 @@ impl<'s> StatementLexer<'s> for Lexer<'s> {
                     continue;
                 }
                 b'a'..=b'z' | b'A'..=b'Z' | b'_' => (Tok::Name, scan_while(bytes, start + 1, is_ident_continue)),
-                b'0'..=b'9' | b'.' => (Tok::Number, number_end(bytes, start)),
+                b'0'..=b'9' | b'.' => (Tok::Number, loose_number_end(bytes, start)),
                 b'+' | b'-' if bytes.get(start + 1).is_some_and(|&b| b.is_ascii_digit() || b == b'.') => {
-                    (Tok::Number, number_end(bytes, start))
+                    (Tok::Number, loose_number_end(bytes, start))
                 }
                 b'(' => (Tok::Open, start + 1),
                 b')' => (Tok::Close, start + 1),

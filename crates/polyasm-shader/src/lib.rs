@@ -54,15 +54,12 @@ use polyasm_core::stream::RunIo;
 use polyasm_core::target::{
     DisasmInput, InputEncoding, OptionSpec, RunOutcome, Runtime, Target, TargetInfo, TargetOptions, UsageError,
 };
-use polyasm_core::{CodeInfo, Diagnostic, Object, Outcome, SourceId, SourceMap, Span};
+use polyasm_core::{CodeInfo, Diagnostic, Object, Outcome, SourceId, SourceMap};
 
 pub use encode::{Assembled, DialectChoice, bytecode_bytes};
 pub use ops::Dialect;
 
-use crate::error::ShError;
-use crate::lexer::Lexer;
 use crate::ops::Instr;
-use crate::parser::SyntaxProblem;
 
 /// The name of the option that names the source's dialect.
 const DIALECT_OPTION: &str = "dialect";
@@ -104,55 +101,10 @@ pub fn assemble(sources: &SourceMap, file: SourceId, listing: bool) -> Outcome<A
 /// [`assemble`] in the dialect `choice` says.
 pub fn assemble_in(sources: &SourceMap, file: SourceId, listing: bool, choice: DialectChoice) -> Outcome<Assembled> {
     let text = sources.get(file).text();
-    let mut encoder = encode::Encoder::new(file, text, listing, choice);
-    front::lex_in_chunks(&mut Lexer::new(text), |tokens, statements, _no_errors| {
-        front::parse_statements(
-            &parser::statement(),
-            &parser::statement(),
-            tokens,
-            statements,
-            &mut (),
-            |index, _, parsed| match parsed {
-                Ok(statement) => encoder.statement(&statement),
-                Err(errors) => {
-                    let line = &tokens[statements[index].clone()];
-                    for e in errors {
-                        encoder.error(syntax_error(&e, line, text, file));
-                    }
-                }
-            },
-        );
-    });
-    encoder.finish()
-}
-
-/// A line the grammar rejects, in the language's words.
-fn syntax_error(
-    error: &parser::ParseError,
-    line: &[front::Spanned<lexer::Tok>],
-    text: &str,
-    file: SourceId,
-) -> ShError {
-    let span = Span::new(file, error.span().start, error.span().end);
-    let first = line.first().map_or(0..0, |(_, range)| range.clone());
-    match parser::classify(error, line) {
-        SyntaxProblem::MissingOpen => ShError::MissingOpen {
-            span,
-            name: text[first].to_string(),
-        },
-        SyntaxProblem::MissingClose => ShError::MissingClose {
-            span,
-            head: Span::new(file, first.start, first.end),
-        },
-        SyntaxProblem::Unexpected => {
-            let (_, found, expected) = front::describe_syntax_error(error, text);
-            ShError::Unexpected {
-                span,
-                found: polyasm_core::text::escape_controls(&found).into_owned(),
-                expected,
-            }
-        }
-    }
+    front::assemble(
+        parser::Reader::new(file, text),
+        encode::Encoder::new(file, text, listing, choice),
+    )
 }
 
 /// Assembles a string: its instructions (warnings dropped), or every diagnostic when one is an

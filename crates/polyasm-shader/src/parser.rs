@@ -6,9 +6,11 @@ use chumsky::error::RichPattern;
 use chumsky::input::ValueInput;
 use chumsky::prelude::*;
 
-use polyasm_core::front::{Bounded, HasSpan, Labels, TextRange};
+use polyasm_core::front::{self, Bounded, HasSpan, Labels, Spanned, TextRange};
+use polyasm_core::{SourceId, Span};
 
-use crate::lexer::Tok;
+use crate::error::ShError;
+use crate::lexer::{Lexer, Tok};
 
 /// What an operand is written as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -62,6 +64,90 @@ impl Statement {
     /// From the name to the `)`.
     pub fn span(&self) -> TextRange {
         self.name.to(self.close)
+    }
+}
+
+/// What a statement becomes in the reading stage: parsed, or an error in it.
+pub enum Parsed {
+    Statement(Statement),
+    Error(ShError),
+}
+
+/// The reading stage of [`front::assemble`]: lexes and parses a source into chunks of
+/// [`Parsed`] statements.
+pub struct Reader<'s> {
+    file: SourceId,
+    text: &'s str,
+}
+
+impl<'s> Reader<'s> {
+    pub fn new(file: SourceId, text: &'s str) -> Reader<'s> {
+        Reader { file, text }
+    }
+}
+
+impl<'s> front::Reader<'s> for Reader<'s> {
+    type Lexer = Lexer<'s>;
+    type Chunk = Vec<Parsed>;
+
+    fn parallel(&self) -> bool {
+        self.text.len() >= front::PIPELINE_MIN_BYTES
+    }
+
+    fn lexer(&self) -> Lexer<'s> {
+        Lexer::new(self.text)
+    }
+
+    fn parse(
+        &mut self,
+        tokens: &[Spanned<Tok>],
+        statements: &[std::ops::Range<usize>],
+        _no_errors: Vec<std::convert::Infallible>,
+    ) -> Vec<Parsed> {
+        let mut chunk = Vec::with_capacity(statements.len());
+        front::parse_statements(
+            &statement(),
+            &statement(),
+            tokens,
+            statements,
+            &mut (),
+            |index, _, parsed| match parsed {
+                Ok(statement) => chunk.push(Parsed::Statement(statement)),
+                Err(errors) => {
+                    let line = &tokens[statements[index].clone()];
+                    chunk.extend(
+                        errors
+                            .iter()
+                            .map(|e| Parsed::Error(syntax_error(e, line, self.text, self.file))),
+                    );
+                }
+            },
+        );
+        chunk
+    }
+}
+
+/// A line the grammar rejects, in the language's words.
+fn syntax_error(error: &ParseError, line: &[Spanned<Tok>], text: &str, file: SourceId) -> ShError {
+    let span = Span::new(file, error.span().start, error.span().end);
+    let first = line.first().map_or(0..0, |(_, range)| range.clone());
+    match classify(error, line) {
+        SyntaxProblem::MissingOpen => ShError::MissingOpen {
+            span,
+            name: text[first].to_string(),
+        },
+        SyntaxProblem::MissingClose => ShError::MissingClose {
+            span,
+            head: Span::new(file, first.start, first.end),
+        },
+        SyntaxProblem::Unexpected => {
+            let (_, found, expected) = front::describe_syntax_error(error, text);
+            ShError::Unexpected {
+                span,
+                found: polyasm_core::text::escape_controls(&found).into_owned(),
+                expected,
+            }
+        }
     }
 }
 
@@ -123,7 +209,7 @@ pub enum SyntaxProblem {
 
 /// Sorts a syntax error of `line` into [`SyntaxProblem`]s: `(` is expected only right after
 /// the name, and a line that ends inside an open call, with no `)`, lacks it.
-pub fn classify(error: &ParseError, line: &[polyasm_core::front::Spanned<Tok>]) -> SyntaxProblem {
+pub fn classify(error: &ParseError, line: &[Spanned<Tok>]) -> SyntaxProblem {
     let expects = |tok: Tok| {
         error
             .expected()

@@ -3,12 +3,14 @@
 use std::ops::Range;
 
 use polyasm_core::diagnostic::Reports;
-use polyasm_core::text::{parse_int_literal, suggest};
+use polyasm_core::front;
+use polyasm_core::number::parse_int_literal;
+use polyasm_core::text::suggest;
 use polyasm_core::{Object, Outcome, SourceId, Span};
 
 use crate::error::{Found, SwizzleProblem, VuError};
 use crate::ops::{DIRECTIVES, MAX_WORDS, OUTPUTS, Op, OperandKind, REGISTERS, field};
-use crate::parser::{Head, Operand, OperandText, Statement};
+use crate::parser::{Head, Operand, OperandText, Parsed, Statement};
 
 /// One VU instruction with its fields decoded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -106,12 +108,12 @@ impl Encoder {
         Span::new(self.file, range.start, range.end)
     }
 
-    pub fn error(&mut self, error: VuError) {
+    fn error(&mut self, error: VuError) {
         self.errors.push(error);
     }
 
     /// Encodes one statement (or records why it cannot be).
-    pub fn statement(&mut self, statement: &Statement) {
+    fn statement(&mut self, statement: &Statement) {
         let word = match statement.head {
             Head::Mnemonic(name) => self.instruction(name, statement),
             Head::Directive(name) => self.directive(name, statement),
@@ -357,9 +359,22 @@ impl Encoder {
         });
         None
     }
+}
+
+impl<'s> front::Encode<Vec<Parsed<'s>>> for Encoder {
+    type Output = Outcome<Object>;
+
+    fn encode(&mut self, chunk: Vec<Parsed<'s>>) {
+        for parsed in chunk {
+            match parsed {
+                Parsed::Statement(statement) => self.statement(&statement),
+                Parsed::Error(error) => self.error(error),
+            }
+        }
+    }
 
     /// Appends the `end` word when the program is shorter than the VU, and returns the result.
-    pub fn finish(mut self) -> Outcome<Object> {
+    fn finish(mut self) -> Outcome<Object> {
         if self.words < MAX_WORDS {
             self.object.push(
                 self.words as u32,

@@ -1,6 +1,6 @@
 //! The VU's typed errors and the one place they become [`Diagnostic`]s. Codes live here.
 
-use polyasm_core::text::IntLiteralError;
+use polyasm_core::number::IntLiteralError;
 use polyasm_core::{Diagnostic, Span};
 
 use crate::ops::{MAX_WORDS, Op, OperandKind};

@@ -30,14 +30,11 @@ use polyasm_core::target::{
     DisasmInput, OptionSpec, ProgramLimit, RunIo, RunOutcome, Target, TargetInfo, TargetOptions, UsageError,
 };
 use polyasm_core::vertex_io::{self, SlotKind};
-use polyasm_core::{CodeInfo, Diagnostic, Object, Outcome, SourceId, SourceMap, Span};
+use polyasm_core::{CodeInfo, Diagnostic, Object, Outcome, SourceId, SourceMap};
 
 pub use encode::{AssembleOptions, Instruction};
 pub use exec::{Outputs, Program, Vec4};
 pub use print::disassemble_words as disassemble;
-
-use crate::error::VuError;
-use crate::lexer::Lexer;
 
 /// Assembles source `file` of `sources`.
 pub fn assemble(sources: &SourceMap, file: SourceId, options: AssembleOptions) -> Outcome<Object> {
@@ -52,36 +49,8 @@ pub fn assemble_with_listing(
     options: AssembleOptions,
     listing: bool,
 ) -> Outcome<Object> {
-    let text = sources.get(file).text();
-    let mut encoder = encode::Encoder::new(file, options, listing);
-    front::lex_in_chunks(&mut Lexer::new(text), |tokens, statements, unterminated| {
-        for e in unterminated {
-            encoder.error(VuError::UnterminatedComment {
-                span: Span::new(file, e.open.start, e.open.end),
-            });
-        }
-        front::parse_statements(
-            &parser::statement(),
-            &parser::statement(),
-            tokens,
-            statements,
-            &mut (),
-            |_, _, parsed| match parsed {
-                Ok(statement) => encoder.statement(&statement),
-                Err(errors) => {
-                    for e in errors {
-                        let (span, found, expected) = front::describe_syntax_error(&e, text);
-                        encoder.error(VuError::Unexpected {
-                            span: Span::new(file, span.start, span.end),
-                            found,
-                            expected,
-                        });
-                    }
-                }
-            },
-        );
-    });
-    encoder.finish()
+    let reader = parser::Reader::new(file, sources.get(file).text());
+    front::assemble(reader, encode::Encoder::new(file, options, listing))
 }
 
 /// Assembles a string and returns its words, or the rendered-free diagnostics.

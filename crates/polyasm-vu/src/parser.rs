@@ -6,9 +6,11 @@ use std::ops::Range;
 use chumsky::input::ValueInput;
 use chumsky::prelude::*;
 
-use polyasm_core::front::{Bounded, HasSpan, Labels, TextRange};
+use polyasm_core::front::{self, Bounded, HasSpan, Labels, Spanned, TextRange, UnterminatedComment};
+use polyasm_core::{SourceId, Span};
 
-use crate::lexer::Tok;
+use crate::error::VuError;
+use crate::lexer::{Lexer, Tok};
 
 /// The first word of a statement.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,6 +59,72 @@ impl Statement<'_> {
     pub fn span(&self) -> Range<usize> {
         let end = self.operands.span_from(0).map_or(self.head_span.end, |r| r.range().end);
         self.head_span.start..end
+    }
+}
+
+/// What a statement becomes in the reading stage: parsed, or an error in it.
+pub enum Parsed<'s> {
+    Statement(Statement<'s>),
+    Error(VuError),
+}
+
+/// The reading stage of [`front::assemble`]: lexes and parses a source into chunks of
+/// [`Parsed`] statements.
+pub struct Reader<'s> {
+    file: SourceId,
+    text: &'s str,
+}
+
+impl<'s> Reader<'s> {
+    pub fn new(file: SourceId, text: &'s str) -> Reader<'s> {
+        Reader { file, text }
+    }
+}
+
+impl<'s> front::Reader<'s> for Reader<'s> {
+    type Lexer = Lexer<'s>;
+    type Chunk = Vec<Parsed<'s>>;
+
+    fn parallel(&self) -> bool {
+        self.text.len() >= front::PIPELINE_MIN_BYTES
+    }
+
+    fn lexer(&self) -> Lexer<'s> {
+        Lexer::new(self.text)
+    }
+
+    fn parse(
+        &mut self,
+        tokens: &[Spanned<Tok<'s>>],
+        statements: &[Range<usize>],
+        unterminated: Vec<UnterminatedComment>,
+    ) -> Vec<Parsed<'s>> {
+        let file = self.file;
+        let mut chunk = Vec::with_capacity(statements.len() + unterminated.len());
+        chunk.extend(unterminated.into_iter().map(|e| {
+            Parsed::Error(VuError::UnterminatedComment {
+                span: Span::new(file, e.open.start, e.open.end),
+            })
+        }));
+        front::parse_statements(
+            &statement(),
+            &statement(),
+            tokens,
+            statements,
+            &mut (),
+            |_, _, parsed| match parsed {
+                Ok(statement) => chunk.push(Parsed::Statement(statement)),
+                Err(errors) => chunk.extend(errors.iter().map(|e| {
+                    let (span, found, expected) = front::describe_syntax_error(e, self.text);
+                    Parsed::Error(VuError::Unexpected {
+                        span: Span::new(file, span.start, span.end),
+                        found,
+                        expected,
+                    })
+                })),
+            },
+        );
+        chunk
     }
 }
 

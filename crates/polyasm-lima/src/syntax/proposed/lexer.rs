@@ -7,6 +7,7 @@ use std::ops::Range;
 
 use polyasm_core::front::{StatementLexer, is_ident_continue, scan_while};
 use polyasm_core::lines::{line_break_len, line_end};
+use polyasm_core::number::{number_end, starts_number};
 
 /// One token of the proposed syntax.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -72,46 +73,6 @@ pub struct Lexer<'s> {
 impl<'s> Lexer<'s> {
     pub fn new(text: &'s str) -> Lexer<'s> {
         Lexer { text, pos: 0 }
-    }
-}
-
-fn digits(bytes: &[u8], from: usize) -> usize {
-    scan_while(bytes, from, |b| b.is_ascii_digit())
-}
-
-/// The end of the number starting at `start` (a digit, a sign or a `.` before a digit):
-/// `[+-]? digits? (. digits)? ([eE] [+-]? digits)?`, then any identifier characters glued on.
-/// A `.` followed by a letter is a suffix, not a fraction: `0.xy` is `0` and `.xy`.
-fn number_end(bytes: &[u8], start: usize) -> usize {
-    let mut end = start;
-    if matches!(bytes[end], b'+' | b'-') {
-        end += 1;
-    }
-    end = digits(bytes, end);
-    if bytes.get(end) == Some(&b'.')
-        && !bytes
-            .get(end + 1)
-            .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_')
-    {
-        end = digits(bytes, end + 1);
-    }
-    if matches!(bytes.get(end), Some(b'e' | b'E')) {
-        let mut at = end + 1;
-        if matches!(bytes.get(at), Some(b'+' | b'-')) {
-            at += 1;
-        }
-        if bytes.get(at).is_some_and(u8::is_ascii_digit) {
-            end = digits(bytes, at);
-        }
-    }
-    scan_while(bytes, end, is_ident_continue)
-}
-
-fn starts_number(bytes: &[u8], at: usize) -> bool {
-    match bytes.get(at) {
-        Some(b) if b.is_ascii_digit() => true,
-        Some(b'.') => bytes.get(at + 1).is_some_and(u8::is_ascii_digit),
-        _ => false,
     }
 }
 

@@ -18,7 +18,8 @@ pub use crate::syntax::print::half;
 
 use polyasm_core::diagnostic::Collector;
 use polyasm_core::front::{self, TextRange};
-use polyasm_core::text::{NameMap, SuggestionBudget, parse_int_literal, suggest};
+use polyasm_core::number::parse_int_literal;
+use polyasm_core::text::{NameMap, SuggestionBudget, suggest};
 use polyasm_core::{Diagnostic, Object, Outcome, SourceId, SourceMap, Span, Symbol};
 
 use self::lexer::{Lexer, Tok};
