@@ -1,14 +1,13 @@
 //! Command-line arguments. Target-specific options (of assembling and of `run`) come from the
 //! targets themselves.
 
-use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
 
 use clap::builder::{NonEmptyStringValueParser, PossibleValue, TypedValueParser};
 use clap::{Arg, ArgAction, ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use polyasm_core::Diagnostic;
 use polyasm_core::explain::Code;
-use polyasm_core::target::{OptionSpec, Target, TargetOptions};
+use polyasm_core::target::{OptionSpec, Target};
 
 use polyasm::registry;
 
@@ -370,8 +369,8 @@ pub fn rendering_from_raw_args(args: &[OsString]) -> (ErrorFormatArg, ColorArg) 
 
 /// Which command a set of target options belongs to.
 pub trait OptionsOf {
-    /// The options `target` takes for this command.
-    fn specs(target: &dyn Target) -> Vec<OptionSpec>;
+    /// The option lists `target` declares for this command.
+    fn specs(target: &dyn Target) -> Vec<&'static [OptionSpec]>;
 }
 
 /// Assembling (the default action).
@@ -387,38 +386,46 @@ pub struct ForRun;
 pub struct ForDisasm;
 
 impl OptionsOf for ForDisasm {
-    fn specs(target: &dyn Target) -> Vec<OptionSpec> {
-        target.disassemble_options().to_vec()
+    fn specs(target: &dyn Target) -> Vec<&'static [OptionSpec]> {
+        vec![target.info().disassemble_options]
     }
 }
 
 impl OptionsOf for ForAssemble {
-    fn specs(target: &dyn Target) -> Vec<OptionSpec> {
-        target.assemble_options().to_vec()
+    fn specs(target: &dyn Target) -> Vec<&'static [OptionSpec]> {
+        vec![target.info().assemble_options]
     }
 }
 
 impl OptionsOf for ForRun {
-    fn specs(target: &dyn Target) -> Vec<OptionSpec> {
-        let mut specs = target.assemble_options().to_vec();
-        specs.extend_from_slice(target.run_options());
-        specs
+    fn specs(target: &dyn Target) -> Vec<&'static [OptionSpec]> {
+        let run = target.runner().map_or(&[][..], |r| r.run_info().options);
+        vec![target.info().assemble_options, run]
     }
 }
 
-/// Every target's options for one command, merged by name; which target gave each is checked
-/// later.
+/// Every target's options for one command, merged by name, as text; which target gave each
+/// and what the values are is read once the target is known
+/// ([`polyasm_core::options::OptionValues::read`]).
 #[derive(Debug, Default)]
 pub struct TargetOptionArgs<K> {
-    pub options: TargetOptions,
+    /// Each option given, by long name, with its text (empty for a flag).
+    pub given: Vec<(&'static str, String)>,
     kind: std::marker::PhantomData<K>,
 }
 
+impl<K> TargetOptionArgs<K> {
+    /// The options given, as [`polyasm_core::options::OptionValues::read`] takes them.
+    pub fn pairs(&self) -> Vec<(&str, &str)> {
+        self.given.iter().map(|(long, text)| (*long, text.as_str())).collect()
+    }
+}
+
 /// The options of all targets for one command, each name once.
-pub fn all_target_options<K: OptionsOf>() -> Vec<OptionSpec> {
-    let mut specs: Vec<OptionSpec> = Vec::new();
+pub fn all_target_options<K: OptionsOf>() -> Vec<&'static OptionSpec> {
+    let mut specs: Vec<&'static OptionSpec> = Vec::new();
     for target in registry().targets() {
-        for spec in K::specs(*target) {
+        for spec in K::specs(*target).into_iter().flatten() {
             if !specs.iter().any(|s| s.long == spec.long) {
                 specs.push(spec);
             }
@@ -435,25 +442,17 @@ impl<K: OptionsOf + Default> FromArgMatches for TargetOptionArgs<K> {
     }
 
     fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
-        let mut values = BTreeMap::new();
-        let mut flags = BTreeMap::new();
+        let mut given = Vec::new();
         for spec in all_target_options::<K>() {
-            if spec.value_name.is_some() {
-                if let Some(given) = matches.get_many::<String>(spec.long) {
-                    values.insert(spec.long, given.cloned().collect());
+            if spec.takes_value() {
+                if let Some(values) = matches.get_many::<String>(spec.long) {
+                    given.extend(values.map(|v| (spec.long, v.clone())));
                 }
-            } else {
-                let count = matches.get_count(spec.long) as usize;
-                if count > 0 {
-                    flags.insert(spec.long, count);
-                }
+            } else if matches.get_count(spec.long) > 0 {
+                given.push((spec.long, String::new()));
             }
         }
-        self.options = TargetOptions {
-            values,
-            flags,
-            ..TargetOptions::default()
-        };
+        self.given = given;
         Ok(())
     }
 }
@@ -468,18 +467,18 @@ impl<K: OptionsOf + Default> Args for TargetOptionArgs<K> {
             if let Some(short) = spec.short {
                 arg = arg.short(short);
             }
-            arg = match spec.value_name {
+            arg = match spec.takes_value() {
                 // A negative number is a value (`--max-steps -1`), for the target to refuse
                 // with its own message rather than clap taking it for an option.
-                Some(value) => arg
-                    .value_name(value)
+                true => arg
+                    .value_name(spec.value_name)
                     .allow_negative_numbers(true)
-                    .action(if spec.repeatable {
+                    .action(if spec.repeatable() {
                         ArgAction::Append
                     } else {
                         ArgAction::Set
                     }),
-                None => arg.action(ArgAction::Count),
+                false => arg.action(ArgAction::Count),
             };
             cmd = cmd.arg(arg);
         }

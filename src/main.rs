@@ -13,14 +13,15 @@ use clap::{CommandFactory, Parser};
 use polyasm::registry;
 use polyasm_core::diagnostic::within_limit;
 use polyasm_core::explain::Code;
+use polyasm_core::options::OptionValues;
 use polyasm_core::output::{self, OutputContext};
 use polyasm_core::stream::{RunIo, UnreadableInput};
-use polyasm_core::target::{DisasmInput, InputEncoding, OptionSpec, TargetOptions};
+use polyasm_core::target::{DisasmInput, InputEncoding, RunOutput, Runner, TargetOptions};
 use polyasm_core::{Diagnostic, Explain, Object, Outcome, SourceMap, Target};
 
 use crate::args::{
-    AssembleArgs, CheckArgs, Cli, ColorArg, Command, DisasmArgs, ForRun, IncludeArgs, InputFormatArg, OptionsOf,
-    RunArgs,
+    AssembleArgs, CheckArgs, Cli, ColorArg, Command, DisasmArgs, IncludeArgs, InputFormatArg, OptionsOf, RunArgs,
+    TargetOptionArgs,
 };
 use crate::failure::{Failure, Result};
 use crate::io::{Input, Output, too_large};
@@ -263,9 +264,9 @@ fn assemble_input(
     // Under `--max-errors`, the target keeps only the diagnostics that will be shown.
     let (mut outcome, hidden) = within_limit(reporter.limit(), || {
         if compile_time_to_stderr {
-            target.assemble_with_output(&mut sources, file, options, &mut std::io::stderr())
+            target.assemble(&mut sources, file, options, &mut std::io::stderr())
         } else {
-            target.assemble_with_output(&mut sources, file, options, &mut std::io::stdout())
+            target.assemble(&mut sources, file, options, &mut std::io::stdout())
         }
     });
     // Every error may be hidden, when earlier ones reached the limit.
@@ -353,9 +354,9 @@ fn assemble(args: &AssembleArgs, reporter: &mut Reporter) -> Result {
     let options = &TargetOptions {
         skip_listing: !format.listing,
         include_dirs: include_dirs(&args.includes, reporter)?,
-        ..args.target_options.options.clone()
+        values: target_options(target, &args.target_options, "polyasm --help", reporter)?,
+        ..TargetOptions::default()
     };
-    check_target_options(target, options, target.assemble_options(), "polyasm --help", reporter)?;
     let symbol = match &args.name {
         Some(name) if matches!(format.name, "c" | "rust") && !output::is_array_name(name) => {
             reporter.usage(
@@ -406,7 +407,7 @@ fn expand(
     output: &Output,
     reporter: &mut Reporter,
 ) -> Result {
-    if !target.preprocesses() {
+    if !target.info().preprocesses {
         reporter.usage(
             Diagnostic::error(
                 Code::ExpandNotHere,
@@ -430,9 +431,8 @@ fn expand(
         skip_listing: true,
         preprocess_only: true,
         include_dirs: include_dirs(&args.includes, reporter)?,
-        ..args.target_options.options.clone()
+        values: target_options(target, &args.target_options, "polyasm --help", reporter)?,
     };
-    check_target_options(target, options, target.assemble_options(), "polyasm --help", reporter)?;
     let (sources, object) = assemble_input(
         target,
         input,
@@ -456,7 +456,7 @@ fn emit_runtime(
     output: &Output,
     reporter: &mut Reporter,
 ) -> Result {
-    let runtimes = target.runtimes();
+    let runtimes = target.runner().map_or(&[][..], |runner| runner.run_info().runtimes);
     let names: Vec<&str> = runtimes.iter().map(|r| r.name).collect();
     let problem = if runtimes.is_empty() {
         Some((
@@ -495,18 +495,10 @@ fn emit_runtime(
 fn disasm(args: &DisasmArgs, reporter: &mut Reporter) -> Result {
     let input = Input::from_arg(args.io.input.as_deref());
     let target = resolve_target(args.io.target.as_deref(), &input, reporter)?;
-    let options = &args.target_options.options;
-    refuse_foreign_options(
-        target,
-        options,
-        target.disassemble_options(),
-        "polyasm disasm --help",
-        reporter,
-    )?;
-    target.check_disassemble_options(options).map_err(|usage| {
-        reporter.usage(*usage.0);
-        Failure::Usage
-    })?;
+    let options = &TargetOptions {
+        values: target_options(target, &args.target_options, "polyasm disasm --help", reporter)?,
+        ..TargetOptions::default()
+    };
     let output = Output::from_arg(args.io.output.as_deref());
     output.check_not_input(&input, reporter)?;
     let mut sources = SourceMap::new();
@@ -541,7 +533,7 @@ fn disasm(args: &DisasmArgs, reporter: &mut Reporter) -> Result {
         text_source,
         name: input.display_name(),
     };
-    let mut outcome = target.disassemble_with_options(&sources, &disasm_input, options);
+    let mut outcome = target.disassemble(&sources, &disasm_input, options);
     if encoding == InputEncoding::Hex && outcome.has_errors() && looks_like_source(&input, &bytes) {
         hint_at_assembling(&mut outcome.diagnostics, &input);
     }
@@ -663,31 +655,32 @@ fn wait_for_change(files: &[std::path::PathBuf]) {
 fn run_once(args: &RunArgs, reporter: &mut Reporter, watched: &mut Vec<std::path::PathBuf>) -> Result {
     let input = Input::from_arg(args.io.input.as_deref());
     let target = resolve_target(args.io.target.as_deref(), &input, reporter)?;
-    let options = &TargetOptions {
-        skip_listing: !target.run_needs_listing(),
-        include_dirs: include_dirs(&args.includes, reporter)?,
-        ..args.target_options.options.clone()
-    };
-    if !target.can_run() {
+    let include_dirs = include_dirs(&args.includes, reporter)?;
+    let Some(runner) = target.runner() else {
         reporter.usage(Diagnostic::error(
             Code::RunOptionNotForTarget,
             format!("target {} has no emulator", target.info().name),
         ));
         return Err(Failure::Usage);
-    }
-    let accepted = ForRun::specs(target);
-    check_target_options(target, options, &accepted, "polyasm run --help", reporter)?;
-    target.check_run_options(options).map_err(|usage| {
+    };
+    let options = &TargetOptions {
+        skip_listing: !runner.run_info().needs_listing,
+        include_dirs,
+        values: target_options(target, &args.target_options, "polyasm run --help", reporter)?,
+        ..TargetOptions::default()
+    };
+    let run_output = runner.plan(options).map_err(|usage| {
         reporter.usage(*usage.0);
         Failure::Usage
     })?;
     let output = Output::from_arg(args.io.output.as_deref());
     output.check_binary_with(
-        target.run_output_is_binary(options),
+        run_output == RunOutput::Binary,
         "write it to a file with `-o FILE`, e.g. `-o out.png`, or pipe it to a program",
         reporter,
     )?;
-    if target.run_writes_files(options) && matches!(output, Output::Stdout) {
+    let writes_files = run_output == RunOutput::Files;
+    if writes_files && matches!(output, Output::Stdout) {
         reporter.usage(
             Diagnostic::error(
                 Code::InvalidRunInput,
@@ -704,8 +697,8 @@ fn run_once(args: &RunArgs, reporter: &mut Reporter, watched: &mut Vec<std::path
         output.check_not_input(&Input::Stdin, reporter)?;
     }
     // Files named by option values (`--data`) are inputs too.
-    for value in target.run_option_files(options) {
-        output.check_not_input(&Input::Path(value), reporter)?;
+    for file in options.values.files() {
+        output.check_not_input(&Input::Path(file.to_string()), reporter)?;
     }
     let binary = args.binary || matches!(&input, Input::Path(path) if target.info().is_binary_path(path));
     if binary && target.info().binary_extensions.is_empty() {
@@ -719,7 +712,7 @@ fn run_once(args: &RunArgs, reporter: &mut Reporter, watched: &mut Vec<std::path
         return Err(Failure::Usage);
     }
     let (mut sources, object) = if binary {
-        load_binary(target, &input, reporter)?
+        load_binary(target, runner, &input, reporter)?
     } else {
         assemble_input(target, &input, options, reporter, "nothing run", false)?
     };
@@ -729,12 +722,11 @@ fn run_once(args: &RunArgs, reporter: &mut Reporter, watched: &mut Vec<std::path
         }
     }
     output.check_not_included(&sources, reporter)?;
-    let writes_files = target.run_writes_files(options);
     let mut files = match (&output, writes_files) {
         (Output::Path(pattern), true) => {
             let mut inputs = watched.clone();
             inputs.extend(args.io.input.iter().map(std::path::PathBuf::from));
-            inputs.extend(options.values.values().flatten().map(std::path::PathBuf::from));
+            inputs.extend(options.values.files().map(std::path::PathBuf::from));
             Some(RunFileWriter {
                 pattern: pattern.clone(),
                 inputs,
@@ -781,13 +773,12 @@ fn run_once(args: &RunArgs, reporter: &mut Reporter, watched: &mut Vec<std::path
         stderr: &mut stderr,
         files: files.as_mut().map(|f| f as &mut dyn polyasm_core::stream::RunFiles),
     };
-    let outcome = target
+    let outcome = runner
         .run(&object, options, &mut sources, &mut streams)
-        .expect("can_run targets implement run");
-    let outcome = outcome.map_err(|usage| {
-        reporter.usage(*usage.0);
-        Failure::Usage
-    })?;
+        .map_err(|usage| {
+            reporter.usage(*usage.0);
+            Failure::Usage
+        })?;
     if let Some(reason) = writer.first {
         // Reported as every command reports a failed write, in place of the target's own
         // PA003, and with no "did not run": it ran.
@@ -822,13 +813,18 @@ fn run_once(args: &RunArgs, reporter: &mut Reporter, watched: &mut Vec<std::path
 }
 
 /// Reads a program in the target's binary format (`polyasm run prog.mxb`), reporting failures.
-fn load_binary(target: &dyn Target, input: &Input, reporter: &mut Reporter) -> Result<(SourceMap, Object)> {
+fn load_binary(
+    target: &dyn Target,
+    runner: &dyn Runner,
+    input: &Input,
+    reporter: &mut Reporter,
+) -> Result<(SourceMap, Object)> {
     let mut sources = SourceMap::new();
     let bytes = input.read_bytes().map_err(|d| {
         reporter.emit(vec![d], &sources);
         Failure::Errors
     })?;
-    let Some(outcome) = target.load_program(&mut sources, &bytes, input.display_name()) else {
+    let Some(outcome) = runner.load_program(&mut sources, &bytes, input.display_name()) else {
         reporter.usage(Diagnostic::error(
             Code::RunOptionNotForTarget,
             format!("target {} cannot load binary programs", target.info().name),
@@ -922,32 +918,17 @@ impl Write for WriteErrors<'_> {
     }
 }
 
-/// Refuses options of other targets, then checks the values of the target's assemble options.
-fn check_target_options(
+/// The target options given for one command, read as `target` declares them: an option of
+/// another target, or a bad value, is a usage error.
+fn target_options<K: OptionsOf>(
     target: &dyn Target,
-    options: &TargetOptions,
-    accepted: &[OptionSpec],
+    args: &TargetOptionArgs<K>,
     help_command: &str,
     reporter: &Reporter,
-) -> Result {
-    refuse_foreign_options(target, options, accepted, help_command, reporter)?;
-    target.check_assemble_options(options).map_err(|usage| {
-        reporter.usage(*usage.0);
-        Failure::Usage
-    })
-}
-
-/// Refuses options of other targets: each target takes only its own.
-fn refuse_foreign_options(
-    target: &dyn Target,
-    options: &TargetOptions,
-    accepted: &[OptionSpec],
-    help_command: &str,
-    reporter: &Reporter,
-) -> Result {
-    let given = options.values.keys().chain(options.flags.keys());
-    for name in given {
-        if !accepted.iter().any(|spec| spec.long == *name) {
+) -> Result<OptionValues> {
+    let accepted = K::specs(target);
+    for (name, _) in &args.given {
+        if !accepted.iter().copied().flatten().any(|spec| spec.long == *name) {
             reporter.usage(
                 Diagnostic::error(
                     Code::RunOptionNotForTarget,
@@ -958,7 +939,10 @@ fn refuse_foreign_options(
             return Err(Failure::Usage);
         }
     }
-    Ok(())
+    OptionValues::read(&accepted, &args.pairs()).map_err(|usage| {
+        reporter.usage(*usage.0);
+        Failure::Usage
+    })
 }
 
 fn check(args: &CheckArgs, reporter: &mut Reporter) -> Result {
@@ -968,26 +952,20 @@ fn check(args: &CheckArgs, reporter: &mut Reporter) -> Result {
     for path in &args.inputs {
         let input = Input::from_arg(Some(path));
         let target = resolve_target(args.target.as_deref(), &input, reporter)?;
-        let options = &args.target_options.options;
-        check_target_options(
-            target,
-            options,
-            target.assemble_options(),
-            "polyasm check --help",
-            reporter,
-        )?;
+        let values = target_options(target, &args.target_options, "polyasm check --help", reporter)?;
         let Ok(file) = read_source(&input, &mut sources, reporter) else {
             failed_files += 1;
             continue;
         };
         // Only diagnostics are wanted: no listing.
         let options = &TargetOptions {
+            values,
             skip_listing: true,
             include_dirs: include_dirs.clone(),
-            ..options.clone()
+            ..TargetOptions::default()
         };
         let (outcome, hidden) = within_limit(reporter.limit(), || {
-            target.assemble_with_output(&mut sources, file, options, &mut std::io::stdout())
+            target.assemble(&mut sources, file, options, &mut std::io::stdout())
         });
         reporter.count_hidden(hidden);
         if reporter.emit(outcome.diagnostics, &sources) || outcome.value.is_none() || hidden.errors > 0 {
@@ -1005,7 +983,7 @@ fn targets(reporter: &mut Reporter) -> Result {
     let mut out = String::from("TARGET  ALIASES                EXTENSIONS  COMMANDS             FORMATS\n");
     for target in registry().targets() {
         let info = target.info();
-        let commands = if target.can_run() {
+        let commands = if target.runner().is_some() {
             "asm, disasm, run"
         } else {
             "asm, disasm"

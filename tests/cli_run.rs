@@ -261,12 +261,17 @@ fn formats_without_a_listing_assemble_without_one() {
         let target = registry.by_path(name).unwrap();
         let mut sources = polyasm_core::SourceMap::new();
         let file = sources.add(name, text);
-        let listed = target.assemble(&mut sources, file, &polyasm_core::TargetOptions::default());
+        let listed = target.assemble(
+            &mut sources,
+            file,
+            &polyasm_core::TargetOptions::default(),
+            &mut std::io::sink(),
+        );
         let skipped = polyasm_core::TargetOptions {
             skip_listing: true,
             ..Default::default()
         };
-        let unlisted = target.assemble(&mut sources, file, &skipped);
+        let unlisted = target.assemble(&mut sources, file, &skipped, &mut std::io::sink());
         assert!(!listed.diagnostics.is_empty(), "{name} has a warning");
         assert_eq!(listed.diagnostics, unlisted.diagnostics, "{name}");
         let (listed, unlisted) = (listed.value.unwrap(), unlisted.value.unwrap());

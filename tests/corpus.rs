@@ -11,6 +11,7 @@
 use std::path::Path;
 use std::process::{Output, Stdio};
 
+use polyasm_core::options::OptionValues;
 use polyasm_core::output::{OutputContext, write_hex, write_listing};
 use polyasm_core::render::{ErrorFormat, render};
 use polyasm_core::{Explain, SourceMap, Target, TargetOptions};
@@ -118,28 +119,29 @@ fn directives(text: &str, markers: &[&str]) -> Result<Directives, String> {
 /// `args` as the target options of assembling: `--name VALUE` or `--flag`, as the command
 /// line reads them.
 fn target_options(target: &dyn Target, args: &[String]) -> Result<TargetOptions, String> {
-    let mut options = TargetOptions::default();
-    let mut args = args.iter();
-    while let Some(arg) = args.next() {
+    let specs = target.info().assemble_options;
+    let mut given: Vec<(&str, &str)> = Vec::new();
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
         let name = arg
             .strip_prefix("--")
             .ok_or_else(|| format!("`{arg}` is not an option"))?;
-        let spec = target
-            .assemble_options()
+        let spec = specs
             .iter()
             .find(|s| s.long == name)
             .ok_or_else(|| format!("`{arg}` is not an assembling option of {}", target.info().name))?;
-        if spec.value_name.is_some() {
-            let value = args.next().ok_or_else(|| format!("`{arg}` needs a value"))?;
-            options.values.entry(spec.long).or_default().push(value.clone());
+        if spec.takes_value() {
+            let value = rest.next().ok_or_else(|| format!("`{arg}` needs a value"))?;
+            given.push((spec.long, value));
         } else {
-            *options.flags.entry(spec.long).or_default() += 1;
+            given.push((spec.long, ""));
         }
     }
-    target
-        .check_assemble_options(&options)
-        .map_err(|e| format!("options {args:?}: {}", e.0.message))?;
-    Ok(options)
+    let values = OptionValues::read(&[specs], &given).map_err(|e| format!("options {args:?}: {}", e.0.message))?;
+    Ok(TargetOptions {
+        values,
+        ..TargetOptions::default()
+    })
 }
 
 /// Runs the built `polyasm` from the workspace root with `args` and `stdin`.
@@ -232,7 +234,7 @@ fn check_file(path: &Path) -> String {
 
     let mut sources = SourceMap::new();
     let file = sources.add(name.clone(), text.clone());
-    let outcome = target.assemble(&mut sources, file, &options);
+    let outcome = target.assemble(&mut sources, file, &options, &mut std::io::sink());
 
     let mut codes: Vec<String> = outcome.diagnostics.iter().map(|d| d.code.to_string()).collect();
     codes.sort();
@@ -414,7 +416,7 @@ fn a_misspelt_repeated_or_orphan_directive_is_refused() {
 fn options_are_read_as_the_target_reads_them() {
     let lima = polyasm::registry().by_name("lima").expect("the lima target");
     let options = target_options(lima, &["--syntax".to_string(), "mesa".to_string()]).expect("valid options");
-    assert_eq!(options.value("syntax"), Some("mesa"));
+    assert_eq!(options.values.word("syntax"), Some("mesa"));
     assert!(target_options(lima, &["--syntax".to_string(), "klingon".to_string()]).is_err());
     assert!(target_options(lima, &["--syntax".to_string()]).is_err());
     assert!(target_options(lima, &["--dialect".to_string(), "v2".to_string()]).is_err());

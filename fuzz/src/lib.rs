@@ -18,6 +18,7 @@ use polyasm_core::diagnostic::{Diagnostic, Outcome};
 use polyasm_core::object::Object;
 use polyasm_core::render::{ErrorFormat, Renderer};
 use polyasm_core::source::SourceMap;
+use polyasm_core::options::OptionValues;
 use polyasm_core::target::{DisasmInput, InputEncoding, Registry, RunIo, Target, TargetOptions};
 
 /// What one input does, from the low two bits of its first byte.
@@ -91,16 +92,18 @@ pub struct Dialect {
     pub run: fn(u8) -> TargetOptions,
 }
 
-/// Target options from `(name, value)` pairs and flag names.
-pub fn options(values: &[(&'static str, &str)], flags: &[&'static str]) -> TargetOptions {
-    let mut options = TargetOptions::default();
-    for &(name, value) in values {
-        options.values.entry(name).or_default().push(value.to_string());
+/// Target options of `target` (of any command) from `(name, value)` pairs and flag names.
+pub fn options(target: &dyn Target, values: &[(&str, &str)], flags: &[&str]) -> TargetOptions {
+    let info = target.info();
+    let run = target.runner().map_or(&[][..], |runner| runner.run_info().options);
+    let given: Vec<(&str, &str)> = values.iter().copied().chain(flags.iter().map(|&f| (f, ""))).collect();
+    match OptionValues::read(&[info.assemble_options, info.disassemble_options, run], &given) {
+        Ok(values) => TargetOptions {
+            values,
+            ..TargetOptions::default()
+        },
+        Err(usage) => panic!("the fuzz options are a usage error: {}", usage.0.message),
     }
-    for &flag in flags {
-        *options.flags.entry(flag).or_default() += 1;
-    }
-    options
 }
 
 /// No options.
@@ -198,9 +201,7 @@ fn assemble(dialect: &Dialect, check: &Checker, text: &str, options: &TargetOpti
     let mut sources = SourceMap::new();
     let file = sources.add(dialect.file_name, text);
     let mut printed = Vec::new();
-    let outcome = dialect
-        .target
-        .assemble_with_output(&mut sources, file, options, &mut printed);
+    let outcome = dialect.target.assemble(&mut sources, file, options, &mut printed);
     check.outcome("assembling", &outcome, &sources);
     if outcome.has_errors() {
         return None;
@@ -227,7 +228,7 @@ fn disassemble(
         text_source,
         name: "fuzz.bin",
     };
-    let outcome = dialect.target.disassemble_with_options(&sources, &input, options);
+    let outcome = dialect.target.disassemble(&sources, &input, options);
     check.outcome("disassembling", &outcome, &sources);
     if outcome.has_errors() {
         return None;
@@ -245,10 +246,13 @@ fn says_not_reassembled(code: &str) -> bool {
 /// Assembles (or loads) and runs a program with small limits.
 fn run(dialect: &Dialect, check: &Checker, bytes: &[u8]) {
     let target = dialect.target;
+    let Some(runner) = target.runner() else {
+        return;
+    };
     let variant = check.selector.variant;
     let mut sources = SourceMap::new();
     let object = if check.selector.binary && !target.info().binary_extensions.is_empty() {
-        let Some(outcome) = target.load_program(&mut sources, bytes, "fuzz.bin") else {
+        let Some(outcome) = runner.load_program(&mut sources, bytes, "fuzz.bin") else {
             return;
         };
         check.outcome("loading", &outcome, &sources);
@@ -261,9 +265,9 @@ fn run(dialect: &Dialect, check: &Checker, bytes: &[u8]) {
             return;
         };
         let mut options = (dialect.assemble)(variant);
-        options.skip_listing = !target.run_needs_listing();
+        options.skip_listing = !runner.run_info().needs_listing;
         let file = sources.add(dialect.file_name, text);
-        let outcome = target.assemble_with_output(&mut sources, file, &options, &mut Vec::new());
+        let outcome = target.assemble(&mut sources, file, &options, &mut Vec::new());
         check.outcome("assembling", &outcome, &sources);
         match outcome.value {
             Some(object) if !outcome.has_errors() => object,
@@ -279,10 +283,7 @@ fn run(dialect: &Dialect, check: &Checker, bytes: &[u8]) {
         stderr: &mut stderr,
         files: None,
     };
-    let Some(outcome) = target.run(&object, &options, &mut sources, &mut io) else {
-        return;
-    };
-    match outcome {
+    match runner.run(&object, &options, &mut sources, &mut io) {
         Ok(outcome) => check.outcome("running", &outcome, &sources),
         Err(usage) => panic!("the fuzz run options are a usage error: {}", usage.0.message),
     }
@@ -340,9 +341,9 @@ pub static VU: Dialect = Dialect {
 fn vu_run(variant: u8) -> TargetOptions {
     match variant {
         0 => TargetOptions::default(),
-        1 => options(&[("format", "json")], &[]),
-        2 => options(&[("input", "0=1,2,3,4"), ("const", "0=0.5,-1,2,1e30")], &[]),
-        _ => options(&[("input", "1=1,0,0"), ("input", "1=0,1,0"), ("format", "json")], &[]),
+        1 => options(&polyasm_vu::TARGET, &[("format", "json")], &[]),
+        2 => options(&polyasm_vu::TARGET, &[("input", "0=1,2,3,4"), ("const", "0=0.5,-1,2,1e30")], &[]),
+        _ => options(&polyasm_vu::TARGET, &[("input", "1=1,0,0"), ("input", "1=0,1,0"), ("format", "json")], &[]),
     }
 }
 
@@ -361,16 +362,16 @@ pub static NV2A: Dialect = Dialect {
 fn nv2a_assemble(variant: u8) -> TargetOptions {
     match variant & 1 {
         0 => TargetOptions::default(),
-        _ => options(&[], &["explicit-final"]),
+        _ => options(&polyasm_nv2a::TARGET, &[], &["explicit-final"]),
     }
 }
 
 fn nv2a_run(variant: u8) -> TargetOptions {
     match variant {
         0 => TargetOptions::default(),
-        1 => options(&[("format", "json"), ("arl-bias", "0.5")], &[]),
-        2 => options(&[("input", "v0=1,2,3,4"), ("const", "c96=0.5,-1,2,1e30")], &[]),
-        _ => options(&[("input", "v3=1,0,0"), ("input", "v3=0,1,0"), ("format", "json")], &[]),
+        1 => options(&polyasm_nv2a::TARGET, &[("format", "json")], &["arl-bias"]),
+        2 => options(&polyasm_nv2a::TARGET, &[("input", "v0=1,2,3,4"), ("const", "c96=0.5,-1,2,1e30")], &[]),
+        _ => options(&polyasm_nv2a::TARGET, &[("input", "v3=1,0,0"), ("input", "v3=0,1,0"), ("format", "json")], &[]),
     }
 }
 
@@ -390,20 +391,20 @@ const MASFIX_CTIME_STEPS: &str = "20000";
 
 fn masfix_assemble(variant: u8) -> TargetOptions {
     match variant & 1 {
-        0 => options(&[("ctime-steps", MASFIX_CTIME_STEPS)], &[]),
+        0 => options(&polyasm_masfix::TARGET, &[("ctime-steps", MASFIX_CTIME_STEPS)], &[]),
         _ => masfix_stripped(variant),
     }
 }
 
 fn masfix_stripped(_variant: u8) -> TargetOptions {
-    options(&[("ctime-steps", MASFIX_CTIME_STEPS)], &["strip"])
+    options(&polyasm_masfix::TARGET, &[("ctime-steps", MASFIX_CTIME_STEPS)], &["strip"])
 }
 
 fn masfix_run(variant: u8) -> TargetOptions {
     match variant {
-        0 | 1 => options(&[("max-steps", "20000")], &[]),
-        2 => options(&[("max-steps", "2000")], &["trace"]),
-        _ => options(&[("max-steps", "20000"), ("dump-memory", "0..=15")], &[]),
+        0 | 1 => options(&polyasm_masfix::TARGET, &[("max-steps", "20000")], &[]),
+        2 => options(&polyasm_masfix::TARGET, &[("max-steps", "2000")], &["trace"]),
+        _ => options(&polyasm_masfix::TARGET, &[("max-steps", "20000"), ("dump-memory", "0..=15")], &[]),
     }
 }
 
@@ -420,10 +421,10 @@ pub static SHADER: Dialect = Dialect {
 
 fn shader_run(variant: u8) -> TargetOptions {
     match variant {
-        0 => options(&[("size", "4x3"), ("device", "cpu")], &[]),
-        1 => options(&[("size", "3x4"), ("device", "cpu"), ("time", "1.5")], &[]),
-        2 => options(&[("size", "1x1"), ("device", "cpu"), ("alpha", "keep")], &[]),
-        _ => options(&[("size", "2x2"), ("device", "cpu"), ("time", "-1e30")], &[]),
+        0 => options(&polyasm_shader::TARGET, &[("size", "4x3"), ("device", "cpu")], &[]),
+        1 => options(&polyasm_shader::TARGET, &[("size", "3x4"), ("device", "cpu"), ("time", "1.5")], &[]),
+        2 => options(&polyasm_shader::TARGET, &[("size", "1x1"), ("device", "cpu"), ("alpha", "keep")], &[]),
+        _ => options(&polyasm_shader::TARGET, &[("size", "2x2"), ("device", "cpu"), ("time", "-1e30")], &[]),
     }
 }
 
@@ -448,15 +449,16 @@ fn lima_assemble(variant: u8) -> TargetOptions {
 /// Variants 0 and 1 the proposed syntax, 2 and 3 Mesa's.
 fn lima_syntax(variant: u8) -> TargetOptions {
     match variant >> 1 {
-        0 => options(&[("syntax", "proposed")], &[]),
-        _ => options(&[("syntax", "mesa")], &[]),
+        0 => options(&polyasm_lima::TARGET, &[("syntax", "proposed")], &[]),
+        _ => options(&polyasm_lima::TARGET, &[("syntax", "mesa")], &[]),
     }
 }
 
 fn lima_run(variant: u8) -> TargetOptions {
     match variant {
-        0 => options(&[("max-steps", "2000")], &[]),
+        0 => options(&polyasm_lima::TARGET, &[("max-steps", "2000")], &[]),
         1 => options(
+            &polyasm_lima::TARGET,
             &[
                 ("max-steps", "2000"),
                 ("varying", "0=0.25,0.5,0.75,1"),
@@ -465,8 +467,9 @@ fn lima_run(variant: u8) -> TargetOptions {
             ],
             &[],
         ),
-        2 => options(&[("max-steps", "500"), ("size", "3x2")], &[]),
+        2 => options(&polyasm_lima::TARGET, &[("max-steps", "500"), ("size", "3x2")], &[]),
         _ => options(
+            &polyasm_lima::TARGET,
             &[
                 ("max-steps", "2000"),
                 ("fb-color", "0.5,0.5,0.5,1"),

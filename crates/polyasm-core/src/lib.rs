@@ -5,7 +5,9 @@
 //!   once with [`codes!`] ([`codes`](mod@codes)).
 //! - [`render`]: human (ariadne), short and JSON renderers.
 //! - [`object`] and [`output`]: assembled words and the writers for every output format.
-//! - [`target`]: the [`Target`] trait each dialect implements, and the [`Registry`].
+//! - [`target`]: the [`Target`] trait each dialect implements (with a [`Runner`] when it runs
+//!   programs), and the [`Registry`]; [`options`]: the options a target declares, read and
+//!   checked into typed values.
 //! - [`include`](mod@include): the loader of included files; [`stream`]: a running program's streams.
 //! - [`front`]: the chunked lex-then-parse loop every dialect front end uses.
 //! - [`table`](mod@table): the [`table!`] macro, one generating instruction table per dialect.
@@ -33,6 +35,7 @@ pub mod include;
 pub mod lines;
 pub mod number;
 pub mod object;
+pub mod options;
 pub mod output;
 pub mod picture;
 pub mod render;
@@ -48,10 +51,10 @@ pub use codes::CodeInfo;
 pub use diagnostic::{Diagnostic, Label, Outcome, Severity, WarningPolicy};
 pub use explain::Explain;
 pub use object::{ListingEntry, Object, Symbol};
+pub use options::{OptionKind, OptionSpec, TargetOptions, UsageError};
 pub use output::FormatInfo;
 pub use source::{LineCol, Source, SourceId, SourceMap, Span};
 pub use stream::{ExitStatus, RunIo};
 pub use target::{
-    DisasmInput, InputEncoding, OptionSpec, Registry, RunOutcome, Runtime, Target, TargetInfo, TargetOptions,
-    UsageError,
+    DisasmInput, InputEncoding, Registry, RunInfo, RunOutcome, RunOutput, Runner, Runtime, Target, TargetInfo,
 };

@@ -16,12 +16,11 @@ use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor
 
 use crate::diagnostic::{Diagnostic, Outcome};
 use crate::explain::Code;
+use crate::options::{OptionKind, OptionSpec, TargetOptions, UsageError, parse_slot, usage};
+pub use crate::options::{SlotKind, Vec4};
 use crate::source::{SourceId, SourceMap, Span};
 use crate::stream::ExitStatus;
-use crate::target::{OptionSpec, RunOutcome, TargetOptions, UsageError};
-
-/// Four float lanes, x y z w.
-pub type Vec4 = [f32; 4];
+use crate::target::{RunOutcome, RunOutput};
 
 /// The lanes an input value leaves out: 0 for x, y and z and 1 for w, as vertex fetch fills them
 /// (`1,2,3` is `1,2,3,1`).
@@ -30,47 +29,46 @@ pub const INPUT_FILL: Vec4 = [0.0, 0.0, 0.0, 1.0];
 /// The lanes a constant value leaves out: 0, as in a constant never set (`1,2,3` is `1,2,3,0`).
 pub const CONSTANT_FILL: Vec4 = [0.0; 4];
 
-/// The `polyasm run` options of every vertex emulator.
-pub static RUN_OPTIONS: &[OptionSpec] = &[
-    OptionSpec {
-        long: "input",
-        short: Some('i'),
-        value_name: Some("SLOT=X,Y,Z,W"),
-        help: "Set a vertex input (lanes left out: 0, w 1); give a slot again for the next vertex (given once: every vertex)",
-        repeatable: true,
-    },
-    OptionSpec {
-        long: "const",
-        short: Some('c'),
-        value_name: Some("SLOT=X,Y,Z,W"),
-        help: "Set a constant (lanes left out: 0); overrides --data",
-        repeatable: true,
-    },
-    OptionSpec {
-        long: "data",
-        short: None,
-        value_name: Some("FILE.json"),
-        help: "Read constants and vertices from JSON: {\"constants\": {...}, \"vertices\": [{...}]}",
-        repeatable: false,
-    },
-    OptionSpec {
-        long: "format",
-        short: Some('f'),
-        value_name: Some("table|json"),
-        help: "How to print the outputs [default: table]",
-        repeatable: false,
-    },
-];
-
-/// How a dialect names one kind of slot (inputs or constants).
-pub struct SlotKind {
-    /// Used in messages, e.g. "input".
-    pub what: &'static str,
-    pub count: usize,
-    /// Maps a slot name (`3`, `v3`, ...) to its index; only called on non-empty names.
-    pub parse: fn(&str) -> Option<usize>,
-    /// What a valid slot name looks like, for help lines.
-    pub hint: &'static str,
+/// The `polyasm run` options of every vertex emulator, with the dialect's slots.
+pub const fn run_options(inputs: &'static SlotKind, constants: &'static SlotKind) -> [OptionSpec; 4] {
+    [
+        OptionSpec::new(
+            "input",
+            "SLOT=X,Y,Z,W",
+            OptionKind::Slot {
+                slots: inputs,
+                fill: INPUT_FILL,
+            },
+            "Set a vertex input (lanes left out: 0, w 1); give a slot again for the next vertex (given once: every vertex)",
+        )
+        .short('i'),
+        OptionSpec::new(
+            "const",
+            "SLOT=X,Y,Z,W",
+            OptionKind::Slot {
+                slots: constants,
+                fill: CONSTANT_FILL,
+            },
+            "Set a constant (lanes left out: 0); overrides --data",
+        )
+        .short('c'),
+        OptionSpec::new(
+            "data",
+            "FILE.json",
+            OptionKind::Path,
+            "Read constants and vertices from JSON: {\"constants\": {...}, \"vertices\": [{...}]}",
+        ),
+        OptionSpec::new(
+            "format",
+            "table|json",
+            OptionKind::Words {
+                plural: "run formats",
+                words: &["table", "json"],
+            },
+            "How to print the outputs [default: table]",
+        )
+        .short('f'),
+    ]
 }
 
 /// How run results are printed.
@@ -80,110 +78,12 @@ pub enum RunFormat {
     Json,
 }
 
-/// What is wrong with one value, and how to write it instead.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ValueError {
-    pub message: String,
-    pub help: String,
-}
-
-impl ValueError {
-    fn new(message: impl Into<String>, help: impl Into<String>) -> ValueError {
-        ValueError {
-            message: message.into(),
-            help: help.into(),
-        }
+/// How `--format` says to print.
+fn run_format(options: &TargetOptions) -> RunFormat {
+    match options.values.word("format") {
+        Some("json") => RunFormat::Json,
+        _ => RunFormat::Table,
     }
-}
-
-const NUMBER_HELP: &str = "lanes are decimal numbers such as `1`, `-0.5`, `2.5e-3` or `1_000`";
-
-fn usage(message: impl Into<String>, help: impl Into<String>) -> UsageError {
-    UsageError(Box::new(
-        Diagnostic::error(Code::InvalidRunInput, message).with_help(help),
-    ))
-}
-
-/// Reads `--format`.
-pub fn run_format(options: &TargetOptions) -> Result<RunFormat, UsageError> {
-    match options.value("format") {
-        None | Some("table") => Ok(RunFormat::Table),
-        Some("json") => Ok(RunFormat::Json),
-        Some(other) => Err(usage(
-            format!("unknown run format `{other}`"),
-            "use `--format table` or `--format json`",
-        )),
-    }
-}
-
-/// Reads one lane: a decimal number, `_` allowed between its digits as in sources, or `inf`,
-/// `-inf` and `nan` spelled out. A number too large for a 32-bit float is an error, not an
-/// infinity.
-pub fn parse_lane(text: &str) -> Result<f32, ValueError> {
-    let text = text.trim();
-    if text.is_empty() {
-        return Err(ValueError::new("a lane is empty", NUMBER_HELP));
-    }
-    let unsigned = text.strip_prefix(['+', '-']).unwrap_or(text);
-    let not_a_number = || ValueError::new(format!("`{text}` is not a number"), NUMBER_HELP);
-    if unsigned.starts_with('_') {
-        return Err(not_a_number());
-    }
-    let value = if text.contains('_') {
-        text.replace('_', "").parse::<f32>()
-    } else {
-        text.parse::<f32>()
-    }
-    .map_err(|_| not_a_number())?;
-    if value.is_infinite() && !unsigned.get(..3).is_some_and(|s| s.eq_ignore_ascii_case("inf")) {
-        return Err(ValueError::new(
-            format!("`{text}` is too large for a 32-bit float"),
-            format!("the largest is {:e}", f32::MAX),
-        ));
-    }
-    Ok(value)
-}
-
-/// Reads 1 to 4 comma-separated lanes; `fill` gives the lanes left out ([`INPUT_FILL`],
-/// [`CONSTANT_FILL`]).
-pub fn parse_vec4(text: &str, fill: Vec4) -> Result<Vec4, ValueError> {
-    let mut lanes = fill;
-    let count = text.split(',').count();
-    if count > 4 {
-        return Err(ValueError::new(
-            format!("`{text}` has {count} lanes; a vec4 has at most 4"),
-            "give 1 to 4 numbers, x,y,z,w",
-        ));
-    }
-    for (lane, part) in lanes.iter_mut().zip(text.split(',')) {
-        *lane = parse_lane(part)?;
-    }
-    Ok(lanes)
-}
-
-fn parse_slot(name: &str, kind: &SlotKind) -> Result<usize, ValueError> {
-    let name = name.trim();
-    let help = || format!("{} slots are {}", kind.what, kind.hint);
-    match (kind.parse)(name) {
-        Some(slot) if slot < kind.count => Ok(slot),
-        Some(slot) => Err(ValueError::new(
-            format!("{} slot {slot} is out of range (0 to {})", kind.what, kind.count - 1),
-            help(),
-        )),
-        None if name.is_empty() => Err(ValueError::new(format!("the {} slot is missing", kind.what), help())),
-        None => Err(ValueError::new(format!("`{name}` names no {} slot", kind.what), help())),
-    }
-}
-
-/// Reads one `SLOT=X,Y,Z,W` flag value; `fill` gives the lanes left out.
-pub fn parse_assignment(text: &str, kind: &SlotKind, fill: Vec4) -> Result<(usize, Vec4), ValueError> {
-    let (slot, value) = text.split_once('=').ok_or_else(|| {
-        ValueError::new(
-            format!("`{text}` should be SLOT=X,Y,Z,W"),
-            format!("e.g. `{}=1,2,3`: the slot, `=`, then 1 to 4 numbers", text.trim()),
-        )
-    })?;
-    Ok((parse_slot(slot, kind)?, parse_vec4(value, fill)?))
 }
 
 /// The values of `--input` and `--const`, checked.
@@ -195,20 +95,13 @@ struct Flags {
     vertices: usize,
 }
 
-fn read_flags(options: &TargetOptions, inputs: &SlotKind, constants: &SlotKind) -> Result<Flags, UsageError> {
-    // The value is quoted, so a long one is cut in the message and the reason after it stays.
-    let flag_error = |long: &str, text: &str, e: ValueError| usage(format!("`--{long} {text}`: {}", e.message), e.help);
+fn read_flags(options: &TargetOptions) -> Result<Flags, UsageError> {
     let mut flags = Flags {
-        constants: Vec::new(),
+        constants: options.values.slots("const").collect(),
         inputs: BTreeMap::new(),
         vertices: 0,
     };
-    for text in options.values("const") {
-        let value = parse_assignment(text, constants, CONSTANT_FILL).map_err(|e| flag_error("const", text, e))?;
-        flags.constants.push(value);
-    }
-    for text in options.values("input") {
-        let (slot, value) = parse_assignment(text, inputs, INPUT_FILL).map_err(|e| flag_error("input", text, e))?;
+    for (slot, value) in options.values.slots("input") {
         flags.inputs.entry(slot).or_default().push(value);
     }
     flags.vertices = flags.inputs.values().map(Vec::len).max().unwrap_or(0);
@@ -227,11 +120,10 @@ fn read_flags(options: &TargetOptions, inputs: &SlotKind, constants: &SlotKind) 
     Ok(flags)
 }
 
-/// Checks `--format`, `--input` and `--const` (the option values [`run_vertices`] reads
-/// before the data file), for [`crate::Target::check_run_options`].
-pub fn check_run_options(options: &TargetOptions, inputs: &SlotKind, constants: &SlotKind) -> Result<(), UsageError> {
-    run_format(options)?;
-    read_flags(options, inputs, constants).map(|_| ())
+/// Checks the values of `--input` together (each slot once, or once per vertex), for
+/// [`crate::Runner::plan`]: a vertex run prints text.
+pub fn plan(options: &TargetOptions) -> Result<RunOutput, UsageError> {
+    read_flags(options).map(|_| RunOutput::Text)
 }
 
 /// A loaded vertex program, run one vertex at a time.
@@ -255,10 +147,10 @@ pub fn run_vertices<P: VertexProgram>(
     load: impl FnOnce(&[Vec4]) -> Result<P, Diagnostic>,
     out: &mut dyn Write,
 ) -> RunOutcome {
-    let format = run_format(options)?;
-    let flags = read_flags(options, inputs, constants)?;
+    let format = run_format(options);
+    let flags = read_flags(options)?;
     let mut constant_values = vec![[0.0; 4]; constants.count];
-    let data = match options.value("data") {
+    let data = match options.values.text("data") {
         Some(path) => match read_data_file(path, sources, constants, &mut constant_values) {
             Ok(data) => Some(data),
             Err(d) => return Ok(Outcome::failed(vec![*d])),
@@ -831,20 +723,26 @@ fn data_error(sources: &SourceMap, id: SourceId, e: &serde_json::Error) -> Diagn
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::options::OptionValues;
 
-    const SLOTS: SlotKind = SlotKind {
+    static SLOTS: SlotKind = SlotKind {
         what: "input",
         count: 8,
         parse: |s| s.parse().ok(),
         hint: "0 to 7",
     };
 
-    fn options(pairs: &[(&'static str, &str)]) -> TargetOptions {
-        let mut o = TargetOptions::default();
-        for (k, v) in pairs {
-            o.values.entry(k).or_default().push(v.to_string());
-        }
-        o
+    static SPECS: [OptionSpec; 4] = run_options(&SLOTS, &SLOTS);
+
+    fn read(pairs: &[(&str, &str)]) -> Result<TargetOptions, UsageError> {
+        OptionValues::read(&[&SPECS], pairs).map(|values| TargetOptions {
+            values,
+            ..TargetOptions::default()
+        })
+    }
+
+    fn options(pairs: &[(&str, &str)]) -> TargetOptions {
+        read(pairs).expect("good values")
     }
 
     /// Reports its inputs 0 and 1, and constant 0 in every vertex.
@@ -870,29 +768,11 @@ mod tests {
 
     #[test]
     fn inputs_fill_w_with_one_and_constants_with_zero() {
-        assert_eq!(parse_vec4("1, 2,3", INPUT_FILL), Ok([1.0, 2.0, 3.0, 1.0]));
-        assert_eq!(parse_vec4("7", CONSTANT_FILL), Ok([7.0, 0.0, 0.0, 0.0]));
-        assert!(parse_vec4("1,2,3,4,5", INPUT_FILL).is_err());
-        assert!(parse_vec4("x", INPUT_FILL).is_err());
-        assert_eq!(
-            parse_assignment("7=0.5", &SLOTS, INPUT_FILL),
-            Ok((7, [0.5, 0.0, 0.0, 1.0]))
-        );
-        assert!(parse_assignment("8=1", &SLOTS, INPUT_FILL).is_err());
-    }
-
-    #[test]
-    fn lanes_take_underscores_and_refuse_to_overflow() {
-        assert_eq!(parse_lane("1_000.5"), Ok(1000.5));
-        assert_eq!(parse_lane("-2_5e-1"), Ok(-2.5));
-        assert!(parse_lane("_1").is_err());
-        assert!(parse_lane("").is_err());
-        let e = parse_lane("1e39").unwrap_err();
-        assert!(e.message.contains("too large"), "{e:?}");
-        assert!(parse_lane("-4e38").is_err());
-        assert_eq!(parse_lane("-inf"), Ok(f32::NEG_INFINITY));
-        assert!(parse_lane("nan").unwrap().is_nan());
-        assert_eq!(parse_lane("3.4028235e38"), Ok(f32::MAX));
+        let o = options(&[("input", "1=1, 2,3"), ("const", "7=7")]);
+        assert_eq!(o.values.slots("input").collect::<Vec<_>>(), [(1, [1.0, 2.0, 3.0, 1.0])]);
+        assert_eq!(o.values.slots("const").collect::<Vec<_>>(), [(7, [7.0, 0.0, 0.0, 0.0])]);
+        assert!(read(&[("input", "8=1")]).is_err());
+        assert!(read(&[("const", "1=1,2,3,4,5")]).is_err());
     }
 
     #[test]
@@ -930,7 +810,8 @@ mod tests {
             &[("const", "16=1")],
             &[("const", "1=1e40")],
         ] {
-            let Err(UsageError(d)) = run(&options(pairs), &mut sources) else {
+            let refused = read(pairs).and_then(|o| run(&o, &mut sources));
+            let Err(UsageError(d)) = refused else {
                 panic!("{pairs:?} is a usage error");
             };
             assert_eq!(d.code, "PA006");

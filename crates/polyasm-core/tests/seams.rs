@@ -10,9 +10,10 @@ use std::rc::Rc;
 use polyasm_core::include::{IncludeLoader, Included};
 use polyasm_core::render::{ErrorFormat, render};
 use polyasm_core::stream::{self, ExitStatus, RunIo};
-use polyasm_core::target::{DisasmInput, OptionSpec, RunOutcome, TargetInfo};
+use polyasm_core::target::{DisasmInput, RunInfo, RunOutcome, RunOutput, Runner, TargetInfo};
 use polyasm_core::{
     CodeInfo, Diagnostic, Object, Outcome, Registry, Severity, SourceId, SourceMap, Span, Target, TargetOptions,
+    UsageError,
 };
 
 /// A target whose lines are `include NAME`, `print TEXT` (printed while assembling), `ask`
@@ -27,6 +28,10 @@ static INFO: TargetInfo = TargetInfo {
     description: "a test target",
     word_bytes: 4,
     program_limit: None,
+    assemble_options: &[],
+    disassemble_options: &[],
+    formats: &[],
+    preprocesses: false,
 };
 
 static CODES: &[CodeInfo] = &[CodeInfo {
@@ -36,13 +41,11 @@ static CODES: &[CodeInfo] = &[CodeInfo {
     explanation: "A line of the seam test target is not `include NAME`, `ask` or `exit N`.",
 }];
 
-static RUN_OPTIONS: &[OptionSpec] = &[OptionSpec {
-    long: "unused",
-    short: None,
-    value_name: None,
-    help: "makes the target runnable",
-    repeatable: false,
-}];
+static RUN_INFO: RunInfo = RunInfo {
+    options: &[],
+    needs_listing: false,
+    runtimes: &[],
+};
 
 const ASK: u32 = 1000;
 
@@ -93,11 +96,7 @@ impl Target for Seam {
         CODES
     }
 
-    fn assemble(&self, sources: &mut SourceMap, file: SourceId, options: &TargetOptions) -> Outcome<Object> {
-        self.assemble_with_output(sources, file, options, &mut io::sink())
-    }
-
-    fn assemble_with_output(
+    fn assemble(
         &self,
         sources: &mut SourceMap,
         file: SourceId,
@@ -111,12 +110,22 @@ impl Target for Seam {
         Outcome::new(object, diagnostics)
     }
 
-    fn disassemble(&self, _sources: &SourceMap, _input: &DisasmInput) -> Outcome<String> {
+    fn disassemble(&self, _sources: &SourceMap, _input: &DisasmInput, _options: &TargetOptions) -> Outcome<String> {
         Outcome::ok(String::new())
     }
 
-    fn run_options(&self) -> &'static [OptionSpec] {
-        RUN_OPTIONS
+    fn runner(&self) -> Option<&dyn Runner> {
+        Some(self)
+    }
+}
+
+impl Runner for Seam {
+    fn run_info(&self) -> &RunInfo {
+        &RUN_INFO
+    }
+
+    fn plan(&self, _options: &TargetOptions) -> Result<RunOutput, UsageError> {
+        Ok(RunOutput::Text)
     }
 
     fn run(
@@ -125,32 +134,32 @@ impl Target for Seam {
         _options: &TargetOptions,
         _sources: &mut SourceMap,
         io: &mut RunIo<'_>,
-    ) -> Option<RunOutcome> {
+    ) -> RunOutcome {
         let mut out = io::BufWriter::new(&mut *io.stdout);
         for word in object.words() {
             if word != ASK {
-                return Some(Ok(Outcome::ok(ExitStatus(word as u8))));
+                return Ok(Outcome::ok(ExitStatus(word as u8)));
             }
             // The prompt is flushed before the program waits for input.
             if let Err(e) = out.write_all(b"? ").and_then(|()| out.flush()) {
-                return Some(Ok(Outcome::new(
+                return Ok(Outcome::new(
                     ExitStatus::SUCCESS,
                     stream::stdout_failed(&e).into_iter().collect(),
-                )));
+                ));
             }
             let mut line = String::new();
             if let Err(e) = io.stdin.read_line(&mut line) {
-                return Some(Ok(Outcome {
+                return Ok(Outcome {
                     value: Some(ExitStatus::FAILURE),
                     diagnostics: vec![stream::stdin_failed(&e)],
-                }));
+                });
             }
             if out.write_all(line.to_uppercase().as_bytes()).is_err() {
                 break;
             }
         }
         let _ = out.flush();
-        Some(Ok(Outcome::ok(ExitStatus::SUCCESS)))
+        Ok(Outcome::ok(ExitStatus::SUCCESS))
     }
 
     fn load_program(&self, _sources: &mut SourceMap, bytes: &[u8], name: &str) -> Option<Outcome<Object>> {
@@ -193,7 +202,7 @@ impl Tree {
                 .collect::<Vec<PathBuf>>(),
             ..TargetOptions::default()
         };
-        let outcome = SEAM.assemble(&mut sources, file, &options);
+        let outcome = SEAM.assemble(&mut sources, file, &options, &mut io::sink());
         (sources, outcome)
     }
 }
@@ -354,7 +363,6 @@ fn run_with(object: &Object, stdin: &mut dyn BufRead, stdout: &mut dyn Write) ->
         files: None,
     };
     SEAM.run(object, &TargetOptions::default(), &mut SourceMap::new(), &mut io)
-        .expect("seam runs")
         .expect("no usage error")
 }
 
@@ -393,13 +401,14 @@ fn binary_programs_are_found_by_extension_and_loaded_instead_of_assembled() {
     assert!(target.info().is_binary_path("dir/prog.SEAMB"));
     assert!(!target.info().is_binary_path("dir/prog.seam"));
     assert!(registry.by_path("prog.seam").is_some());
-    let object = target
+    let runner = target.runner().expect("seam runs");
+    let object = runner
         .load_program(&mut SourceMap::new(), b"SEAM?\x05", "p.seamb")
         .unwrap();
     let object = object.value.unwrap();
     let outcome = run_with(&object, &mut &b"x\n"[..], &mut Vec::new());
     assert_eq!(outcome.value, Some(ExitStatus(5)));
-    let bad = target.load_program(&mut SourceMap::new(), b"nope", "p.seamb").unwrap();
+    let bad = runner.load_program(&mut SourceMap::new(), b"nope", "p.seamb").unwrap();
     assert!(bad.value.is_none());
 }
 
@@ -415,7 +424,7 @@ fn compile_time_output_goes_to_the_writer_the_caller_gives() {
         .try_add_file("main.seam", &path, std::fs::read_to_string(&path).unwrap())
         .unwrap();
     let mut printed = Vec::new();
-    let outcome = SEAM.assemble_with_output(&mut sources, file, &TargetOptions::default(), &mut printed);
+    let outcome = SEAM.assemble(&mut sources, file, &TargetOptions::default(), &mut printed);
     assert!(outcome.value.is_some());
     assert_eq!(String::from_utf8(printed).unwrap(), "one\ntwo\n");
 }

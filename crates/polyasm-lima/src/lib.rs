@@ -34,10 +34,12 @@ pub mod syntax;
 #[cfg(any(test, feature = "proptest"))]
 pub mod testing;
 
+use polyasm_core::OptionKind;
 use polyasm_core::output::FormatInfo;
 use polyasm_core::stream::RunIo;
 use polyasm_core::target::{
-    DisasmInput, InputEncoding, OptionSpec, RunOutcome, Target, TargetInfo, TargetOptions, UsageError,
+    DisasmInput, InputEncoding, OptionSpec, RunInfo, RunOutcome, RunOutput, Runner, Target, TargetInfo, TargetOptions,
+    UsageError,
 };
 use polyasm_core::{CodeInfo, Diagnostic, Object, Outcome, SourceId, SourceMap, Span};
 
@@ -202,26 +204,27 @@ static INFO: TargetInfo = TargetInfo {
     description: "ARM Mali-200/400 fragment processor (Lima PP): the proposed syntax and Mesa's",
     word_bytes: 4,
     program_limit: None,
+    assemble_options: &[OptionSpec::new(
+        "syntax",
+        "SYNTAX",
+        SYNTAXES,
+        "lima: the source's syntax, proposed or mesa [default: mesa when the first line starts with Mesa's `@N: ` prefix, else proposed]",
+    )],
+    disassemble_options: &[OptionSpec::new(
+        "syntax",
+        "SYNTAX",
+        SYNTAXES,
+        "lima: print the proposed syntax (the default) or mesa, the text of Mesa's disassembler byte for byte",
+    )],
+    formats: FORMATS,
+    preprocesses: false,
 };
 
-/// The name of the syntax option of assembling and disassembling.
-const SYNTAX_OPTION: &str = "syntax";
-
-static ASSEMBLE_OPTIONS: &[OptionSpec] = &[OptionSpec {
-    long: SYNTAX_OPTION,
-    short: None,
-    value_name: Some("SYNTAX"),
-    help: "lima: the source's syntax, proposed or mesa [default: mesa when the first line starts with Mesa's `@N: ` prefix, else proposed]",
-    repeatable: false,
-}];
-
-static DISASSEMBLE_OPTIONS: &[OptionSpec] = &[OptionSpec {
-    long: SYNTAX_OPTION,
-    short: None,
-    value_name: Some("SYNTAX"),
-    help: "lima: print the proposed syntax (the default) or mesa, the text of Mesa's disassembler byte for byte",
-    repeatable: false,
-}];
+/// The syntaxes `--syntax` names.
+const SYNTAXES: OptionKind = OptionKind::Words {
+    plural: "syntaxes",
+    words: &["proposed", "mesa"],
+};
 
 static FORMATS: &[FormatInfo] = &[FormatInfo {
     name: "mbs",
@@ -231,21 +234,16 @@ static FORMATS: &[FormatInfo] = &[FormatInfo {
     extensions: &["mbs"],
 }];
 
+static RUN_INFO: RunInfo = RunInfo {
+    options: run::RUN_OPTIONS,
+    // Run errors point at the instruction's line through the listing.
+    needs_listing: true,
+    runtimes: &[],
+};
+
 /// `--syntax`, if given.
-fn syntax_option(options: &TargetOptions) -> Result<Option<Syntax>, UsageError> {
-    let Some(name) = options.value(SYNTAX_OPTION) else {
-        return Ok(None);
-    };
-    Syntax::from_name(name).map(Some).ok_or_else(|| {
-        let names: Vec<&str> = Syntax::NAMES.iter().map(|(n, _)| *n).collect();
-        UsageError(Box::new(
-            Diagnostic::error(
-                polyasm_core::explain::Code::InvalidRunInput,
-                format!("invalid value `{name}` for `--syntax`"),
-            )
-            .with_help(format!("the syntaxes are: {}", names.join(", "))),
-        ))
-    })
+fn syntax_option(options: &TargetOptions) -> Option<Syntax> {
+    options.values.word("syntax").and_then(Syntax::from_name)
 }
 
 /// The words of disassembler or `run` input: an MBS1 file (by its magic), or words in binary
@@ -273,24 +271,18 @@ impl Target for LimaTarget {
         error::Code::table()
     }
 
-    fn assemble_options(&self) -> &'static [OptionSpec] {
-        ASSEMBLE_OPTIONS
-    }
-
-    fn check_assemble_options(&self, options: &TargetOptions) -> Result<(), UsageError> {
-        syntax_option(options).map(|_| ())
-    }
-
-    fn assemble(&self, sources: &mut SourceMap, file: SourceId, options: &TargetOptions) -> Outcome<Object> {
+    fn assemble(
+        &self,
+        sources: &mut SourceMap,
+        file: SourceId,
+        options: &TargetOptions,
+        _out: &mut dyn std::io::Write,
+    ) -> Outcome<Object> {
         let assemble_options = AssembleOptions {
-            syntax: syntax_option(options).unwrap_or_default(),
+            syntax: syntax_option(options),
             listing: !options.skip_listing,
         };
         assemble(sources, file, &assemble_options)
-    }
-
-    fn extra_formats(&self) -> &'static [FormatInfo] {
-        FORMATS
     }
 
     fn write_format(&self, format: &str, object: &Object, _sources: &SourceMap) -> Option<Vec<u8>> {
@@ -306,25 +298,8 @@ impl Target for LimaTarget {
         Some(mbs::write(&words, &mbs::FragmentInfo::for_program(&program)))
     }
 
-    fn disassemble(&self, sources: &SourceMap, input: &DisasmInput) -> Outcome<String> {
-        self.disassemble_with_options(sources, input, &TargetOptions::default())
-    }
-
-    fn disassemble_options(&self) -> &'static [OptionSpec] {
-        DISASSEMBLE_OPTIONS
-    }
-
-    fn check_disassemble_options(&self, options: &TargetOptions) -> Result<(), UsageError> {
-        syntax_option(options).map(|_| ())
-    }
-
-    fn disassemble_with_options(
-        &self,
-        sources: &SourceMap,
-        input: &DisasmInput,
-        options: &TargetOptions,
-    ) -> Outcome<String> {
-        let syntax = syntax_option(options).unwrap_or_default().unwrap_or(Syntax::Proposed);
+    fn disassemble(&self, sources: &SourceMap, input: &DisasmInput, options: &TargetOptions) -> Outcome<String> {
+        let syntax = syntax_option(options).unwrap_or(Syntax::Proposed);
         let read = input_words(sources, input);
         let Some((words, from)) = read
             .value
@@ -339,28 +314,22 @@ impl Target for LimaTarget {
         outcome
     }
 
-    fn run_options(&self) -> &'static [OptionSpec] {
-        run::RUN_OPTIONS
+    fn runner(&self) -> Option<&dyn Runner> {
+        Some(self)
+    }
+}
+
+impl Runner for LimaTarget {
+    fn run_info(&self) -> &RunInfo {
+        &RUN_INFO
     }
 
-    fn check_run_options(&self, options: &TargetOptions) -> Result<(), UsageError> {
-        run::run_settings(options).map(|_| ())
-    }
-
-    fn run_output_is_binary(&self, options: &TargetOptions) -> bool {
-        run::renders_picture(options)
-    }
-
-    fn run_option_files(&self, options: &TargetOptions) -> Vec<String> {
-        // The `--texture N=FILE` pictures; the other values are numbers.
-        run::run_settings(options)
-            .map(|settings| settings.textures.into_iter().map(|(_, path)| path).collect())
-            .unwrap_or_default()
-    }
-
-    fn run_needs_listing(&self) -> bool {
-        // Run errors point at the instruction's line through the listing.
-        true
+    fn plan(&self, options: &TargetOptions) -> Result<RunOutput, UsageError> {
+        // `--size` renders a picture; one fragment's colour is text.
+        run::run_settings(options).map(|settings| match settings.size {
+            Some(_) => RunOutput::Binary,
+            None => RunOutput::Text,
+        })
     }
 
     fn run(
@@ -369,8 +338,8 @@ impl Target for LimaTarget {
         options: &TargetOptions,
         _sources: &mut SourceMap,
         io: &mut RunIo<'_>,
-    ) -> Option<RunOutcome> {
-        Some(run::run_object(object, options, io))
+    ) -> RunOutcome {
+        run::run_object(object, options, io)
     }
 
     fn load_program(&self, _sources: &mut SourceMap, bytes: &[u8], name: &str) -> Option<Outcome<Object>> {

@@ -16,9 +16,9 @@
 
 use std::io;
 
+use polyasm_core::options::{OptionKind, OptionSpec, SlotKind, TargetOptions, UsageError, usage};
 use polyasm_core::stream::{ExitStatus, RunIo};
-use polyasm_core::target::{OptionSpec, RunOutcome, TargetOptions, UsageError};
-use polyasm_core::vertex_io::{SlotKind, ValueError, parse_assignment, parse_lane, parse_vec4};
+use polyasm_core::target::RunOutcome;
 use polyasm_core::{Diagnostic, Object, Outcome};
 
 use crate::exec::{
@@ -26,78 +26,125 @@ use crate::exec::{
     UNIFORM_SLOTS, VARYING_SLOTS, Vec4, Wrap, try_vec,
 };
 
+static VARYINGS: SlotKind = SlotKind {
+    what: "varying",
+    count: VARYING_SLOTS,
+    parse: slot_number,
+    hint: "numbers from 0 to 63",
+};
+
+static UNIFORMS: SlotKind = SlotKind {
+    what: "uniform",
+    count: UNIFORM_SLOTS,
+    parse: slot_number,
+    hint: "numbers from 0 to 65535",
+};
+
+static SAMPLER_SLOTS: SlotKind = SlotKind {
+    what: "sampler",
+    count: SAMPLERS,
+    parse: slot_number,
+    hint: "numbers from 0 to 4095",
+};
+
+fn slot_number(text: &str) -> Option<usize> {
+    if text.bytes().all(|b| b.is_ascii_digit()) {
+        text.parse().ok()
+    } else {
+        None
+    }
+}
+
 /// The options of `polyasm run` for Lima.
 pub static RUN_OPTIONS: &[OptionSpec] = &[
-    OptionSpec {
-        long: "varying",
-        short: None,
-        value_name: Some("N=X,Y,Z,W"),
-        help: "lima: set varying N (0 to 63; lanes left out: 0); when rendering, varying 0 is the pixel's (u, v)",
-        repeatable: true,
-    },
-    OptionSpec {
-        long: "uniform",
-        short: None,
-        value_name: Some("N=X,Y,Z,W"),
-        help: "lima: set uniform N (0 to 65535; lanes left out: 0)",
-        repeatable: true,
-    },
-    OptionSpec {
-        long: "texture",
-        short: None,
-        value_name: Some("N=FILE.png"),
-        help: "lima: bind a PNG picture to sampler N (0 to 4095)",
-        repeatable: true,
-    },
-    OptionSpec {
-        long: "fragcoord",
-        short: None,
-        value_name: Some("X,Y[,Z,W]"),
-        help: "lima: gl_FragCoord of the one fragment (default 0,0,0,1)",
-        repeatable: false,
-    },
-    OptionSpec {
-        long: "size",
-        short: None,
-        value_name: Some("WxH"),
-        help: "lima: render a full-screen quad of W x H pixels to a PNG picture (with -o FILE.png)",
-        repeatable: false,
-    },
-    OptionSpec {
-        long: "filter",
-        short: None,
-        value_name: Some("linear|nearest"),
-        help: "lima: texture filtering (default linear: bilinear)",
-        repeatable: false,
-    },
-    OptionSpec {
-        long: "wrap",
-        short: None,
-        value_name: Some("repeat|clamp"),
-        help: "lima: what texture coordinates outside [0, 1] read (default repeat)",
-        repeatable: false,
-    },
-    OptionSpec {
-        long: "max-steps",
-        short: None,
-        value_name: Some("N"),
-        help: "lima: the most instructions one fragment may run before it is an error (default 100000)",
-        repeatable: false,
-    },
-    OptionSpec {
-        long: "fb-color",
-        short: None,
-        value_name: Some("R,G,B,A"),
-        help: "lima: the framebuffer colour that fb_color reads (default 0,0,0,0)",
-        repeatable: false,
-    },
-    OptionSpec {
-        long: "fb-depth",
-        short: None,
-        value_name: Some("D"),
-        help: "lima: the depth that fb_depth reads (default 0)",
-        repeatable: false,
-    },
+    OptionSpec::new(
+        "varying",
+        "N=X,Y,Z,W",
+        OptionKind::Slot {
+            slots: &VARYINGS,
+            fill: [0.0; 4],
+        },
+        "lima: set varying N (0 to 63; lanes left out: 0); when rendering, varying 0 is the pixel's (u, v)",
+    ),
+    OptionSpec::new(
+        "uniform",
+        "N=X,Y,Z,W",
+        OptionKind::Slot {
+            slots: &UNIFORMS,
+            fill: [0.0; 4],
+        },
+        "lima: set uniform N (0 to 65535; lanes left out: 0)",
+    ),
+    OptionSpec::new(
+        "texture",
+        "N=FILE.png",
+        OptionKind::SlotFile { slots: &SAMPLER_SLOTS },
+        "lima: bind a PNG picture to sampler N (0 to 4095)",
+    ),
+    OptionSpec::new(
+        "fragcoord",
+        "X,Y[,Z,W]",
+        OptionKind::Lanes {
+            min: 2,
+            max: 4,
+            fill: [0.0, 0.0, 0.0, 1.0],
+        },
+        "lima: gl_FragCoord of the one fragment (default 0,0,0,1)",
+    ),
+    OptionSpec::new(
+        "size",
+        "WxH",
+        OptionKind::Size,
+        "lima: render a full-screen quad of W x H pixels to a PNG picture (with -o FILE.png)",
+    ),
+    OptionSpec::new(
+        "filter",
+        "linear|nearest",
+        OptionKind::Words {
+            plural: "filters",
+            words: &["linear", "nearest"],
+        },
+        "lima: texture filtering (default linear: bilinear)",
+    ),
+    OptionSpec::new(
+        "wrap",
+        "repeat|clamp",
+        OptionKind::Words {
+            plural: "wrap modes",
+            words: &["repeat", "clamp"],
+        },
+        "lima: what texture coordinates outside [0, 1] read (default repeat)",
+    ),
+    OptionSpec::new(
+        "max-steps",
+        "N",
+        OptionKind::Whole {
+            min: 1,
+            max: u64::MAX,
+            example: 1_000_000,
+        },
+        "lima: the most instructions one fragment may run before it is an error (default 100000)",
+    ),
+    OptionSpec::new(
+        "fb-color",
+        "R,G,B,A",
+        OptionKind::Lanes {
+            min: 1,
+            max: 4,
+            fill: [0.0; 4],
+        },
+        "lima: the framebuffer colour that fb_color reads (default 0,0,0,0)",
+    ),
+    OptionSpec::new(
+        "fb-depth",
+        "D",
+        OptionKind::Lanes {
+            min: 1,
+            max: 1,
+            fill: [0.0; 4],
+        },
+        "lima: the depth that fb_depth reads (default 0)",
+    ),
 ];
 
 /// The biggest texture file read, in bytes.
@@ -114,50 +161,15 @@ pub struct RunSettings {
     pub size: Option<(u32, u32)>,
 }
 
-fn usage(message: String, help: impl Into<String>) -> UsageError {
-    UsageError(Box::new(
-        Diagnostic::error(polyasm_core::explain::Code::InvalidRunInput, message).with_help(help),
-    ))
-}
-
-fn value_usage(long: &str, text: &str, e: ValueError) -> UsageError {
-    usage(format!("`--{long} {text}`: {}", e.message), e.help)
-}
-
-pub use polyasm_core::picture::parse_size;
-
-fn slot_number(text: &str) -> Option<usize> {
-    if text.bytes().all(|b| b.is_ascii_digit()) {
-        text.parse().ok()
-    } else {
-        None
-    }
-}
-
-static VARYING_KIND: SlotKind = SlotKind {
-    what: "varying",
-    count: VARYING_SLOTS,
-    parse: slot_number,
-    hint: "numbers from 0 to 63",
-};
-
-static UNIFORM_KIND: SlotKind = SlotKind {
-    what: "uniform",
-    count: UNIFORM_SLOTS,
-    parse: slot_number,
-    hint: "numbers from 0 to 65535",
-};
-
-/// Reads the `N=X,Y,Z,W` values of `--varying` or `--uniform` into a table by slot.
-fn read_slots(options: &TargetOptions, long: &str, kind: &SlotKind) -> Result<Vec<Vec4>, UsageError> {
+/// The `N=X,Y,Z,W` values of `--varying` or `--uniform` as a table by slot, each slot once.
+fn slot_table(options: &TargetOptions, long: &str) -> Result<Vec<Vec4>, UsageError> {
     let mut table: Vec<Vec4> = Vec::new();
     let mut given: Vec<usize> = Vec::new();
-    for text in options.values(long) {
-        let (slot, value) = parse_assignment(text, kind, [0.0; 4]).map_err(|e| value_usage(long, text, e))?;
+    for (slot, value) in options.values.slots(long) {
         if given.contains(&slot) {
             return Err(usage(
-                format!("{} {slot} is given twice", kind.what),
-                format!("give each {} once", kind.what),
+                format!("{long} {slot} is given twice"),
+                format!("give each {long} once"),
             ));
         }
         given.push(slot);
@@ -169,29 +181,13 @@ fn read_slots(options: &TargetOptions, long: &str, kind: &SlotKind) -> Result<Ve
     Ok(table)
 }
 
-fn read_textures(options: &TargetOptions) -> Result<Vec<(usize, String)>, UsageError> {
+/// Reads the run options and checks them together (not the texture files).
+pub fn run_settings(options: &TargetOptions) -> Result<RunSettings, UsageError> {
+    let defaults = Inputs::default();
+    let varyings = slot_table(options, "varying")?;
+    let uniforms = slot_table(options, "uniform")?;
     let mut textures: Vec<(usize, String)> = Vec::new();
-    for text in options.values("texture") {
-        let help = "write the sampler number, `=`, then the PNG file, e.g. `--texture 0=bricks.png`";
-        let Some((number, path)) = text.split_once('=') else {
-            return Err(usage(format!("`--texture {text}` should be N=FILE.png"), help));
-        };
-        let sampler = match slot_number(number.trim()) {
-            Some(n) if n < SAMPLERS => n,
-            _ => {
-                return Err(usage(
-                    format!(
-                        "`--texture {text}`: `{}` is not a sampler number (0 to {})",
-                        number.trim(),
-                        SAMPLERS - 1
-                    ),
-                    help,
-                ));
-            }
-        };
-        if path.is_empty() {
-            return Err(usage(format!("`--texture {text}`: the file is missing"), help));
-        }
+    for (sampler, path) in options.values.slot_files("texture") {
         if textures.iter().any(|(n, _)| *n == sampler) {
             return Err(usage(
                 format!("texture {sampler} is given twice"),
@@ -200,101 +196,42 @@ fn read_textures(options: &TargetOptions) -> Result<Vec<(usize, String)>, UsageE
         }
         textures.push((sampler, path.to_string()));
     }
-    Ok(textures)
-}
-
-/// Reads and checks the run options (not the texture files).
-pub fn run_settings(options: &TargetOptions) -> Result<RunSettings, UsageError> {
-    let mut inputs = Inputs {
-        varyings: read_slots(options, "varying", &VARYING_KIND)?,
-        uniforms: read_slots(options, "uniform", &UNIFORM_KIND)?,
-        ..Inputs::default()
-    };
-    let textures = read_textures(options)?;
-    let size = match options.value("size") {
-        None => None,
-        Some(text) => Some(parse_size(text).map_err(|problem| {
-            usage(
-                format!("invalid value `{text}` for `--size`: {problem}"),
-                "give the size in pixels as WIDTHxHEIGHT, e.g. `--size 640x360`",
-            )
-        })?),
-    };
-    if let Some(text) = options.value("fragcoord") {
-        let count = text.split(',').count();
-        if !(2..=4).contains(&count) {
-            return Err(usage(
-                format!(
-                    "`--fragcoord {text}` has {}, and a fragment coordinate has 2 to 4",
-                    polyasm_core::text::count(count, "number")
-                ),
-                "give 2 to 4 numbers, x,y[,z,w]",
-            ));
-        }
-        inputs.frag_coord = parse_vec4(text, [0.0, 0.0, 0.0, 1.0]).map_err(|e| value_usage("fragcoord", text, e))?;
-    }
-    if let Some(text) = options.value("fb-color") {
-        inputs.fb_color = parse_vec4(text, [0.0; 4]).map_err(|e| value_usage("fb-color", text, e))?;
-    }
-    if let Some(text) = options.value("fb-depth") {
-        inputs.fb_depth = parse_lane(text).map_err(|e| value_usage("fb-depth", text, e))?;
-    }
-    inputs.filter = match options.value("filter") {
-        None | Some("linear") => Filter::Linear,
-        Some("nearest") => Filter::Nearest,
-        Some(text) => {
-            return Err(usage(
-                format!("invalid value `{text}` for `--filter`"),
-                "write `--filter linear` (bilinear) or `--filter nearest`",
-            ));
-        }
-    };
-    inputs.wrap = match options.value("wrap") {
-        None | Some("repeat") => Wrap::Repeat,
-        Some("clamp") => Wrap::Clamp,
-        Some(text) => {
-            return Err(usage(
-                format!("invalid value `{text}` for `--wrap`"),
-                "write `--wrap repeat` or `--wrap clamp`",
-            ));
-        }
-    };
-    if let Some(text) = options.value("max-steps") {
-        inputs.max_steps = match text.trim().parse::<u64>() {
-            Ok(n) if n >= 1 => n,
-            _ => {
-                return Err(usage(
-                    format!("invalid value `{text}` for `--max-steps`"),
-                    "give the most instructions one fragment may run, a whole number from 1, e.g. `--max-steps 1000000`",
-                ));
-            }
-        };
-    }
+    let size = options.values.size("size");
     if size.is_some() {
-        if options.value("fragcoord").is_some() {
+        if options.values.flag("fragcoord") {
             return Err(usage(
-                "`--fragcoord` sets the one fragment's position, and `--size` renders every pixel at its own"
-                    .to_string(),
+                "`--fragcoord` sets the one fragment's position, and `--size` renders every pixel at its own",
                 "leave out `--fragcoord` when rendering, or `--size` to run one fragment",
             ));
         }
-        if options
-            .values("varying")
-            .iter()
-            .any(|v| slot_number(v.split('=').next().unwrap_or("").trim()) == Some(0))
-        {
+        if options.values.slots("varying").any(|(slot, _)| slot == 0) {
             return Err(usage(
-                "varying 0 is each pixel's (u, v) when rendering with `--size`".to_string(),
+                "varying 0 is each pixel's (u, v) when rendering with `--size`",
                 "pass your values in another varying, or leave out `--size` to run one fragment",
             ));
         }
     }
+    let inputs = Inputs {
+        varyings,
+        uniforms,
+        frag_coord: options.values.lanes("fragcoord").unwrap_or(defaults.frag_coord),
+        fb_color: options.values.lanes("fb-color").unwrap_or(defaults.fb_color),
+        fb_depth: options
+            .values
+            .lanes("fb-depth")
+            .map_or(defaults.fb_depth, |[depth, ..]| depth),
+        filter: match options.values.word("filter") {
+            Some("nearest") => Filter::Nearest,
+            _ => Filter::Linear,
+        },
+        wrap: match options.values.word("wrap") {
+            Some("clamp") => Wrap::Clamp,
+            _ => Wrap::Repeat,
+        },
+        max_steps: options.values.whole("max-steps").unwrap_or(defaults.max_steps),
+        ..defaults
+    };
     Ok(RunSettings { inputs, textures, size })
-}
-
-/// Whether the options render a picture (`--size`), whose output is binary.
-pub fn renders_picture(options: &TargetOptions) -> bool {
-    options.value("size").is_some()
 }
 
 /// The width and height a PNG picture's header gives, read without decoding the picture.
@@ -566,21 +503,26 @@ fn run_with_textures(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use polyasm_core::options::OptionValues;
 
-    fn options(pairs: &[(&'static str, &str)]) -> TargetOptions {
-        let mut options = TargetOptions::default();
-        for (long, value) in pairs {
-            options.values.entry(long).or_default().push(value.to_string());
-        }
-        options
+    fn read(pairs: &[(&str, &str)]) -> Result<TargetOptions, UsageError> {
+        OptionValues::read(&[RUN_OPTIONS], pairs).map(|values| TargetOptions {
+            values,
+            ..TargetOptions::default()
+        })
     }
 
-    fn error(pairs: &[(&'static str, &str)]) -> Diagnostic {
-        *run_settings(&options(pairs)).unwrap_err().0
+    fn options(pairs: &[(&str, &str)]) -> TargetOptions {
+        read(pairs).expect("good values")
+    }
+
+    fn error(pairs: &[(&str, &str)]) -> Diagnostic {
+        *read(pairs).and_then(|o| run_settings(&o)).unwrap_err().0
     }
 
     #[test]
     fn sizes_are_read_and_bounded() {
+        use polyasm_core::picture::parse_size;
         assert_eq!(parse_size("640x360"), Ok((640, 360)));
         assert_eq!(parse_size("1X1"), Ok((1, 1)));
         assert!(parse_size("0x5").is_err());
@@ -629,7 +571,7 @@ mod tests {
             (&[("uniform", "x=1")], "`x` names no uniform slot"),
             (&[("uniform", "65536=1")], "out of range"),
             (&[("texture", "a.png")], "should be N=FILE.png"),
-            (&[("texture", "4096=a.png")], "not a sampler number"),
+            (&[("texture", "4096=a.png")], "sampler slot 4096 is out of range"),
             (&[("texture", "0=")], "the file is missing"),
             (
                 &[("texture", "0=a.png"), ("texture", "0=b.png")],

@@ -5,6 +5,7 @@ mod common;
 
 use common::exec::*;
 use polyasm_core::Object;
+use polyasm_core::options::OptionValues;
 use polyasm_core::stream::RunIo;
 use polyasm_core::target::TargetOptions;
 use polyasm_lima::exec::{Image, Texture};
@@ -16,10 +17,10 @@ use polyasm_lima::run::{decode_png, run_object};
 /// Runs `words` through `run_object` with the options given; (the outcome's value, what was
 /// written, the diagnostics' codes and messages).
 fn run_words(words: &[u32], pairs: &[(&'static str, &str)]) -> (Option<u8>, Vec<u8>, Vec<(String, String)>) {
-    let mut options = TargetOptions::default();
-    for (long, value) in pairs {
-        options.values.entry(long).or_default().push(value.to_string());
-    }
+    let options = TargetOptions {
+        values: OptionValues::read(&[polyasm_lima::run::RUN_OPTIONS], pairs).expect("good values"),
+        ..TargetOptions::default()
+    };
     let (mut stdin, mut stdout, mut stderr) = (&b""[..], Vec::new(), Vec::new());
     let mut io = RunIo {
         stdin: &mut stdin,

@@ -1,8 +1,11 @@
 //! Masfix as a polyasm [`Target`]: its names, its options, and the commands (assemble, run,
 //! disassemble) over the driver, the bytecode reader and the VM.
 
+use polyasm_core::OptionKind;
 use polyasm_core::explain::Code as CoreCode;
-use polyasm_core::target::{DisasmInput, OptionSpec, RunOutcome, Target, TargetInfo, TargetOptions, UsageError};
+use polyasm_core::target::{
+    DisasmInput, OptionSpec, RunInfo, RunOutcome, RunOutput, Runner, Target, TargetInfo, TargetOptions, UsageError,
+};
 use polyasm_core::{CodeInfo, Diagnostic, Object, Outcome, SourceId, SourceMap, Span};
 use polyasm_core::{ExitStatus, RunIo};
 
@@ -50,70 +53,40 @@ impl std::io::Write for CompileTimeOutput<'_> {
     }
 }
 
-static RUN_OPTIONS: &[OptionSpec] = &[
-    OptionSpec {
-        long: "max-steps",
-        short: None,
-        value_name: Some("N"),
-        help: "masfix: stop with an error after N executed instructions",
-        repeatable: false,
-    },
-    OptionSpec {
-        long: "trace",
-        short: None,
-        value_name: None,
-        help: "masfix: print each executed instruction with its source line and h, r, m to standard error",
-        repeatable: false,
-    },
-    OptionSpec {
-        long: "dump-memory",
-        short: None,
-        value_name: Some("RANGE"),
-        help: "masfix: print memory cells N, A..B or A..=B to standard error when the program ends",
-        repeatable: false,
-    },
-];
-
-/// The options of `polyasm run`, read.
-struct RunSettings {
-    max_steps: Option<u64>,
-    trace: bool,
-    dump: Option<(u16, u16)>,
+/// The whole numbers of instructions `--max-steps` and `--ctime-steps` take.
+const fn steps(example: u64) -> OptionKind {
+    OptionKind::Whole {
+        min: 0,
+        max: u64::MAX,
+        example,
+    }
 }
 
-fn run_settings(options: &TargetOptions) -> Result<RunSettings, UsageError> {
-    let usage = |message: String, help: &str| {
-        UsageError(Box::new(
-            Diagnostic::error(CoreCode::InvalidRunInput, message).with_help(help),
-        ))
-    };
-    let max_steps = match options.value("max-steps") {
-        None => None,
-        Some(text) => match text.replace('_', "").parse::<u64>() {
-            Ok(n) => Some(n),
-            Err(_) => {
-                return Err(usage(
-                    format!("invalid value `{text}` for `--max-steps`"),
-                    "give a whole number of instructions, e.g. `--max-steps 1000000`",
-                ));
-            }
-        },
-    };
-    let dump = match options.value("dump-memory") {
-        None => None,
-        Some(text) => Some(exec::parse_memory_range(text).map_err(|problem| {
-            usage(
-                format!("invalid value `{text}` for `--dump-memory`: {problem}"),
-                "give a cell (`100`), a range (`100..108`) or an inclusive range (`100..=107`)",
-            )
-        })?),
-    };
-    Ok(RunSettings {
-        max_steps,
-        trace: options.flag("trace"),
-        dump,
-    })
-}
+static RUN_INFO: RunInfo = RunInfo {
+    options: &[
+        OptionSpec::new(
+            "max-steps",
+            "N",
+            steps(1_000_000),
+            "masfix: stop with an error after N executed instructions",
+        ),
+        OptionSpec::flag(
+            "trace",
+            "masfix: print each executed instruction with its source line and h, r, m to standard error",
+        ),
+        OptionSpec::new(
+            "dump-memory",
+            "RANGE",
+            OptionKind::Checked {
+                check: |text| exec::parse_memory_range(text).map(|_| ()),
+                help: "give a cell (`100`), a range (`100..108`) or an inclusive range (`100..=107`)",
+            },
+            "masfix: print memory cells N, A..B or A..=B to standard error when the program ends",
+        ),
+    ],
+    needs_listing: false,
+    runtimes: &[],
+};
 
 /// Where instruction `index` was written, as a span when its file is loaded (a program
 /// assembled in this run) and as `file:line:col` text otherwise.
@@ -150,7 +123,6 @@ fn instruction_place(
 
 /// Runs a bytecode program with the program's standard streams.
 fn run_object(object: &Object, options: &TargetOptions, sources: &mut SourceMap, io: &mut RunIo) -> RunOutcome {
-    let settings = run_settings(options)?;
     let bytecode = match decode::read(&object.bytes) {
         Ok(bytecode) => bytecode,
         Err(e) => return Ok(Outcome::failed(vec![bad_bytecode("the program", &e)])),
@@ -166,10 +138,10 @@ fn run_object(object: &Object, options: &TargetOptions, sources: &mut SourceMap,
     };
     let mut machine = exec::Machine::new();
     let limits = exec::Limits {
-        max_steps: settings.max_steps,
+        max_steps: options.values.whole("max-steps"),
     };
     let debug = bytecode.debug.as_ref();
-    let result = if settings.trace {
+    let result = if options.values.flag("trace") {
         let stderr = &mut *io.stderr;
         let mut trace = |step: exec::TraceStep| {
             let place = debug.and_then(|d| d.describe(step.index)).unwrap_or_default();
@@ -185,7 +157,11 @@ fn run_object(object: &Object, options: &TargetOptions, sources: &mut SourceMap,
         program.run(&mut machine, io.stdin, io.stdout, limits)
     };
     let mut diagnostics = Vec::new();
-    if let Some((first, last)) = settings.dump {
+    let dump = options
+        .values
+        .text("dump-memory")
+        .and_then(|text| exec::parse_memory_range(text).ok());
+    if let Some((first, last)) = dump {
         let dumped = io.stderr.write_all(exec::dump_memory(&machine, first, last).as_bytes());
         // A closed pipe is quiet, as for the trace; a full disk is PA003.
         diagnostics.extend(dumped.err().and_then(|e| polyasm_core::stream::stdout_failed(&e)));
@@ -268,52 +244,33 @@ static INFO: TargetInfo = TargetInfo {
     description: "Masfix, a 16-bit esoteric assembly language, to polyasm's bytecode (.mxb)",
     word_bytes: 2,
     program_limit: None,
+    assemble_options: &[
+        OptionSpec::flag(
+            "strip",
+            "masfix: leave the debug section (source positions for runtime errors) out of the bytecode",
+        ),
+        OptionSpec::new(
+            "ctime-steps",
+            "N",
+            steps(500_000_000),
+            "masfix: the most instructions compile-time code (`!name(args)`) may run in all (default 100000000)",
+        ),
+    ],
+    disassemble_options: &[],
+    formats: &[],
+    preprocesses: true,
 };
 
-static ASSEMBLE_OPTIONS: &[OptionSpec] = &[
-    OptionSpec {
-        long: "strip",
-        short: None,
-        value_name: None,
-        help: "masfix: leave the debug section (source positions for runtime errors) out of the bytecode",
-        repeatable: false,
-    },
-    OptionSpec {
-        long: "ctime-steps",
-        short: None,
-        value_name: Some("N"),
-        help: "masfix: the most instructions compile-time code (`!name(args)`) may run in all (default 100000000)",
-        repeatable: false,
-    },
-];
-
-/// `--ctime-steps N`, if given: a whole number (`_` allowed between digits).
-fn ctime_steps(options: &TargetOptions) -> Result<u64, UsageError> {
-    let Some(text) = options.value("ctime-steps") else {
-        return Ok(Limits::default().ctime_steps);
-    };
-    text.replace('_', "").parse::<u64>().map_err(|_| {
-        UsageError(Box::new(
-            Diagnostic::error(
-                CoreCode::InvalidRunInput,
-                format!("invalid value `{text}` for `--ctime-steps`"),
-            )
-            .with_help("give a whole number of instructions, e.g. `--ctime-steps 500000000`"),
-        ))
-    })
-}
-
-/// Reads the target options of assembling (a bad `--ctime-steps`, refused by
-/// `check_assemble_options` first, counts as absent).
+/// Reads the target options of assembling.
 pub fn assemble_options(options: &TargetOptions) -> AssembleOptions {
     let defaults = Limits::default();
     AssembleOptions {
-        debug: !options.flag("strip"),
+        debug: !options.values.flag("strip"),
         listing: !options.skip_listing,
         include_dirs: options.include_dirs.clone(),
         preprocess_only: options.preprocess_only,
         limits: Limits {
-            ctime_steps: ctime_steps(options).unwrap_or(defaults.ctime_steps),
+            ctime_steps: options.values.whole("ctime-steps").unwrap_or(defaults.ctime_steps),
             ..defaults
         },
     }
@@ -328,23 +285,7 @@ impl Target for MasfixTarget {
         error::Code::table()
     }
 
-    fn assemble_options(&self) -> &'static [OptionSpec] {
-        ASSEMBLE_OPTIONS
-    }
-
-    fn check_assemble_options(&self, options: &TargetOptions) -> Result<(), UsageError> {
-        ctime_steps(options).map(|_| ())
-    }
-
-    fn preprocesses(&self) -> bool {
-        true
-    }
-
-    fn assemble(&self, sources: &mut SourceMap, file: SourceId, options: &TargetOptions) -> Outcome<Object> {
-        self.assemble_with_output(sources, file, options, &mut std::io::sink())
-    }
-
-    fn assemble_with_output(
+    fn assemble(
         &self,
         sources: &mut SourceMap,
         file: SourceId,
@@ -371,39 +312,11 @@ impl Target for MasfixTarget {
         outcome
     }
 
-    fn load_program(&self, _sources: &mut SourceMap, bytes: &[u8], name: &str) -> Option<Outcome<Object>> {
-        Some(match decode::read(bytes) {
-            Ok(_) => {
-                let mut object = Object::new(2);
-                object.bytes = bytes.to_vec();
-                Outcome {
-                    value: Some(object),
-                    diagnostics: Vec::new(),
-                }
-            }
-            Err(e) => Outcome::failed(vec![bad_bytecode(name, &e)]),
-        })
+    fn runner(&self) -> Option<&dyn Runner> {
+        Some(self)
     }
 
-    fn run_options(&self) -> &'static [OptionSpec] {
-        RUN_OPTIONS
-    }
-
-    fn check_run_options(&self, options: &TargetOptions) -> Result<(), UsageError> {
-        run_settings(options).map(|_| ())
-    }
-
-    fn run(
-        &self,
-        object: &Object,
-        options: &TargetOptions,
-        sources: &mut SourceMap,
-        io: &mut RunIo<'_>,
-    ) -> Option<RunOutcome> {
-        Some(run_object(object, options, sources, io))
-    }
-
-    fn disassemble(&self, sources: &SourceMap, input: &DisasmInput) -> Outcome<String> {
+    fn disassemble(&self, sources: &SourceMap, input: &DisasmInput, _options: &TargetOptions) -> Outcome<String> {
         // A binary input is a bytecode file as it is (its reader explains a bad length too);
         // hex text is words first.
         let bytes: Vec<u8> = if input.encoding == polyasm_core::target::InputEncoding::Binary {
@@ -422,5 +335,33 @@ impl Target for MasfixTarget {
             },
             Err(e) => Outcome::failed(vec![bad_bytecode(input.name, &e)]),
         }
+    }
+}
+
+impl Runner for MasfixTarget {
+    fn run_info(&self) -> &RunInfo {
+        &RUN_INFO
+    }
+
+    fn plan(&self, _options: &TargetOptions) -> Result<RunOutput, UsageError> {
+        Ok(RunOutput::Text)
+    }
+
+    fn run(&self, object: &Object, options: &TargetOptions, sources: &mut SourceMap, io: &mut RunIo<'_>) -> RunOutcome {
+        run_object(object, options, sources, io)
+    }
+
+    fn load_program(&self, _sources: &mut SourceMap, bytes: &[u8], name: &str) -> Option<Outcome<Object>> {
+        Some(match decode::read(bytes) {
+            Ok(_) => {
+                let mut object = Object::new(2);
+                object.bytes = bytes.to_vec();
+                Outcome {
+                    value: Some(object),
+                    diagnostics: Vec::new(),
+                }
+            }
+            Err(e) => Outcome::failed(vec![bad_bytecode(name, &e)]),
+        })
     }
 }

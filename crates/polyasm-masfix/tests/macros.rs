@@ -1,6 +1,7 @@
 //! The macro system through the library: includes from files, compile-time output and step
 //! limits, `-E`, and the bounds that keep expansion finite.
 
+use polyasm_core::options::OptionValues;
 use polyasm_core::{Diagnostic, SourceMap, Target, TargetOptions};
 use polyasm_masfix::{AssembleOptions, Limits, TARGET, assemble, decode, print};
 
@@ -12,7 +13,7 @@ fn assemble_file(
     options: &TargetOptions,
     printed: &mut Vec<u8>,
 ) -> Result<String, Vec<Diagnostic>> {
-    let outcome = TARGET.assemble_with_output(sources, file, options, printed);
+    let outcome = TARGET.assemble(sources, file, options, printed);
     match outcome.value {
         Some(object) if !outcome.diagnostics.iter().any(Diagnostic::is_error) => Ok(match object.preprocessed {
             Some(text) => text,
@@ -107,8 +108,10 @@ fn compile_time_code_prints_keeps_its_state_and_is_bounded() {
     assert_eq!(printed, b"12");
 
     let spin = "%macro spin() {\n:top\n  jmp top\n}\nld !spin()\n";
-    let mut options = TargetOptions::default();
-    options.values.insert("ctime-steps", vec!["1000".into()]);
+    let options = TargetOptions {
+        values: OptionValues::read(&[TARGET.info().assemble_options], &[("ctime-steps", "1000")]).unwrap(),
+        ..TargetOptions::default()
+    };
     let (program, _) = assemble_text(spin, &options);
     let diagnostics = program.unwrap_err();
     assert_eq!(codes(&diagnostics), ["MX065"]);

@@ -15,7 +15,8 @@ mod read;
 use polyasm_core::front;
 use polyasm_core::output::FormatInfo;
 use polyasm_core::target::{
-    DisasmInput, OptionSpec, ProgramLimit, RunIo, RunOutcome, Target, TargetInfo, TargetOptions, UsageError,
+    DisasmInput, OptionSpec, ProgramLimit, RunInfo, RunIo, RunOutcome, RunOutput, Runner, Target, TargetInfo,
+    TargetOptions, UsageError,
 };
 use polyasm_core::vertex_io::{self, SlotKind};
 use polyasm_core::{CodeInfo, Diagnostic, Object, Outcome, SourceId, SourceMap};
@@ -137,15 +138,14 @@ static INFO: TargetInfo = TargetInfo {
         unit: "instruction",
         words_per_unit: ops::WORDS_PER_INSTRUCTION,
     }),
+    assemble_options: &[OptionSpec::flag(
+        "explicit-final",
+        "nv2a: append a [0,0,0,1] final marker instead of setting FINAL on the last instruction",
+    )],
+    disassemble_options: &[],
+    formats: FORMATS,
+    preprocesses: false,
 };
-
-static ASSEMBLE_OPTIONS: &[OptionSpec] = &[OptionSpec {
-    long: "explicit-final",
-    short: None,
-    value_name: None,
-    help: "nv2a: append a [0,0,0,1] final marker instead of setting FINAL on the last instruction",
-    repeatable: false,
-}];
 
 static FORMATS: &[FormatInfo] = &[FormatInfo {
     name: "vshinc",
@@ -155,30 +155,30 @@ static FORMATS: &[FormatInfo] = &[FormatInfo {
     extensions: &["vshinc", "inc"],
 }];
 
-/// `polyasm run`'s options: the vertex emulators' common ones and `--arl-bias`.
-fn run_option_specs() -> &'static [OptionSpec] {
-    static SPECS: std::sync::OnceLock<Vec<OptionSpec>> = std::sync::OnceLock::new();
-    SPECS.get_or_init(|| {
-        let mut specs = vertex_io::RUN_OPTIONS.to_vec();
-        specs.push(OptionSpec {
-            long: "arl-bias",
-            short: None,
-            value_name: None,
-            help: "nv2a: ARL adds 0.001 before flooring, as xemu does",
-            repeatable: false,
-        });
-        specs
-    })
-}
+static RUN_INFO: RunInfo = RunInfo {
+    // The vertex emulators' common options and `--arl-bias`.
+    options: &{
+        let [input, constant, data, format] = vertex_io::run_options(&INPUT_SLOTS, &CONSTANT_SLOTS);
+        [
+            input,
+            constant,
+            data,
+            format,
+            OptionSpec::flag("arl-bias", "nv2a: ARL adds 0.001 before flooring, as xemu does"),
+        ]
+    },
+    needs_listing: false,
+    runtimes: &[],
+};
 
-const INPUT_SLOTS: SlotKind = SlotKind {
+static INPUT_SLOTS: SlotKind = SlotKind {
     what: "input",
     count: ops::INPUTS as usize,
     parse: parse_input_slot,
     hint: "0 to 15, v0 to v15 or a name such as iPos",
 };
 
-const CONSTANT_SLOTS: SlotKind = SlotKind {
+static CONSTANT_SLOTS: SlotKind = SlotKind {
     what: "constant",
     count: ops::CONSTANTS as usize,
     parse: parse_constant_slot,
@@ -253,7 +253,7 @@ fn run_object(
             program,
             constants: constants.try_into().expect("one vec4 per constant slot"),
             exec_options: ExecOptions {
-                arl_bias: options.flag("arl-bias"),
+                arl_bias: options.values.flag("arl-bias"),
             },
         })
     };
@@ -263,7 +263,7 @@ fn run_object(
 /// Reads the target options of assembling.
 pub fn assemble_options(options: &TargetOptions) -> AssembleOptions {
     AssembleOptions {
-        explicit_final: options.flag("explicit-final"),
+        explicit_final: options.values.flag("explicit-final"),
         ..AssembleOptions::default()
     }
 }
@@ -277,16 +277,14 @@ impl Target for Nv2aTarget {
         error::Code::table()
     }
 
-    fn assemble_options(&self) -> &'static [OptionSpec] {
-        ASSEMBLE_OPTIONS
-    }
-
-    fn assemble(&self, sources: &mut SourceMap, file: SourceId, options: &TargetOptions) -> Outcome<Object> {
+    fn assemble(
+        &self,
+        sources: &mut SourceMap,
+        file: SourceId,
+        options: &TargetOptions,
+        _out: &mut dyn std::io::Write,
+    ) -> Outcome<Object> {
         assemble_with_listing(sources, file, assemble_options(options), !options.skip_listing)
-    }
-
-    fn extra_formats(&self) -> &'static [FormatInfo] {
-        FORMATS
     }
 
     fn write_format(&self, format: &str, object: &Object, _sources: &SourceMap) -> Option<Vec<u8>> {
@@ -301,25 +299,7 @@ impl Target for Nv2aTarget {
         }
     }
 
-    fn run_options(&self) -> &'static [OptionSpec] {
-        run_option_specs()
-    }
-
-    fn check_run_options(&self, options: &TargetOptions) -> Result<(), UsageError> {
-        vertex_io::check_run_options(options, &INPUT_SLOTS, &CONSTANT_SLOTS)
-    }
-
-    fn run(
-        &self,
-        object: &Object,
-        options: &TargetOptions,
-        sources: &mut SourceMap,
-        io: &mut RunIo<'_>,
-    ) -> Option<RunOutcome> {
-        Some(run_object(object, options, sources, io.stdout))
-    }
-
-    fn disassemble(&self, sources: &SourceMap, input: &DisasmInput) -> Outcome<String> {
+    fn disassemble(&self, sources: &SourceMap, input: &DisasmInput, _options: &TargetOptions) -> Outcome<String> {
         let words = polyasm_core::words::read_words(sources, input, &INFO);
         let Some(value) = words.value else {
             return Outcome::failed(words.diagnostics);
@@ -332,5 +312,23 @@ impl Target for Nv2aTarget {
                 Outcome::failed(diagnostics)
             }
         }
+    }
+
+    fn runner(&self) -> Option<&dyn Runner> {
+        Some(self)
+    }
+}
+
+impl Runner for Nv2aTarget {
+    fn run_info(&self) -> &RunInfo {
+        &RUN_INFO
+    }
+
+    fn plan(&self, options: &TargetOptions) -> Result<RunOutput, UsageError> {
+        vertex_io::plan(options)
+    }
+
+    fn run(&self, object: &Object, options: &TargetOptions, sources: &mut SourceMap, io: &mut RunIo<'_>) -> RunOutcome {
+        run_object(object, options, sources, io.stdout)
     }
 }

@@ -2,7 +2,7 @@
 //! program or every problem found, each with the byte offset it is about; nothing panics, and
 //! nothing is allocated before the count is checked against the input's length.
 
-use polyasm_core::container::{HeaderProblem, Reader};
+use polyasm_core::container::{Reader, Truncated};
 
 use crate::encode::{FLAG_V2, FORMAT, HEADER_BYTES, V2_MAX_NUMBER};
 use crate::error::{BytecodeError, BytecodeProblem};
@@ -22,20 +22,9 @@ pub fn is_v2_number(value: f32) -> bool {
 /// [`read`], with the dialect the header's flags give the program.
 pub fn read_program(bytes: &[u8]) -> Result<(Dialect, Vec<Instr>), Vec<BytecodeError>> {
     let header = FORMAT.read_header(&mut Reader::new(bytes)).map_err(|e| {
-        let problem = match e.problem {
-            HeaderProblem::Truncated(t) => BytecodeProblem::Truncated {
-                what: t.what,
-                needed: t.needed,
-                left: t.left,
-            },
-            HeaderProblem::Magic => BytecodeProblem::Magic,
-            HeaderProblem::Version(version) => BytecodeProblem::Version(version),
-            HeaderProblem::Flags(flags) => BytecodeProblem::Flags(flags),
-            HeaderProblem::Count(count) => BytecodeProblem::Count(count),
-        };
         vec![BytecodeError {
             offset: e.offset,
-            problem,
+            problem: BytecodeProblem::Header(e.problem),
         }]
     })?;
     let dialect = if header.flags & FLAG_V2 != 0 {
@@ -107,11 +96,12 @@ pub fn read_program(bytes: &[u8]) -> Result<(Dialect, Vec<Instr>), Vec<BytecodeE
         let offset = HEADER_BYTES + whole * INSTRUCTION_BYTES;
         errors.push(BytecodeError {
             offset,
-            problem: BytecodeProblem::Truncated {
+            problem: BytecodeProblem::Truncated(Truncated {
+                offset,
                 what: "the instructions",
                 needed: needed - whole * INSTRUCTION_BYTES,
                 left: bytes.len() - offset,
-            },
+            }),
         });
     } else if body.len() > needed {
         errors.push(BytecodeError {
@@ -143,6 +133,7 @@ mod tests {
     use super::*;
     use crate::encode::bytecode_bytes;
     use crate::ops::{Dialect, Reg, UnpackError};
+    use polyasm_core::container::HeaderProblem;
 
     fn program() -> Vec<Instr> {
         vec![
@@ -178,25 +169,27 @@ mod tests {
     #[test]
     fn every_header_problem_has_its_offset() {
         let good = bytecode_bytes(&program());
-        assert_eq!(problems(b"ELF\x7f1234"), [(0, BytecodeProblem::Magic)]);
+        let header = |offset, problem| (offset, BytecodeProblem::Header(problem));
+        assert_eq!(problems(b"ELF\x7f1234"), [header(0, HeaderProblem::Magic)]);
         let mut bad = good.clone();
         bad[4] = 2;
-        assert_eq!(problems(&bad), [(4, BytecodeProblem::Version(2))]);
+        assert_eq!(problems(&bad), [header(4, HeaderProblem::Version(2))]);
         let mut bad = good.clone();
         bad[7] = 1;
-        assert_eq!(problems(&bad), [(6, BytecodeProblem::Flags(0x100))]);
+        assert_eq!(problems(&bad), [header(6, HeaderProblem::Flags(0x100))]);
         let mut bad = good.clone();
         bad[8..12].copy_from_slice(&u32::MAX.to_le_bytes());
-        assert_eq!(problems(&bad), [(8, BytecodeProblem::Count(u32::MAX))]);
+        assert_eq!(problems(&bad), [header(8, HeaderProblem::Count(u32::MAX))]);
         assert_eq!(
             problems(&good[..6]),
-            [(
+            [header(
                 6,
-                BytecodeProblem::Truncated {
+                HeaderProblem::Truncated(Truncated {
+                    offset: 6,
                     what: "the flags",
                     needed: 2,
                     left: 0
-                }
+                })
             )]
         );
     }
@@ -237,11 +230,12 @@ mod tests {
             problems(&good[..good.len() - 3]),
             [(
                 20,
-                BytecodeProblem::Truncated {
+                BytecodeProblem::Truncated(Truncated {
+                    offset: 20,
                     what: "the instructions",
                     needed: 8,
                     left: 5
-                }
+                })
             )]
         );
     }

@@ -1,6 +1,7 @@
 //! The shader-asm dialect's typed errors and the one place they become [`Diagnostic`]s. Codes
 //! live here.
 
+use polyasm_core::container::{HeaderProblem, Truncated};
 use polyasm_core::number::NumberProblem;
 use polyasm_core::text::count;
 use polyasm_core::{Diagnostic, Span};
@@ -625,20 +626,13 @@ fn in_the_other_dialect(form: &str, dialect: Dialect) -> String {
 /// What makes bytes no bytecode file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BytecodeProblem {
-    /// The first 4 bytes are not `SHBC`.
-    Magic,
-    Version(u16),
-    Flags(u16),
-    /// The file ends inside the header (`what`) or the instructions.
-    Truncated {
-        what: &'static str,
-        needed: usize,
-        left: usize,
-    },
+    /// The header is refused: the first 4 bytes are not `SHBC`, another version, unknown
+    /// flags, more instructions than a program holds, or the file ends inside it.
+    Header(HeaderProblem),
+    /// The file ends inside the instructions.
+    Truncated(Truncated),
     /// Bytes after the last instruction.
     Trailing(usize),
-    /// The header counts more instructions than a program holds.
-    Count(u32),
     /// Instruction `index` does not unpack.
     Instruction {
         index: usize,
@@ -646,29 +640,15 @@ pub enum BytecodeProblem {
         error: UnpackError,
     },
     /// `load` at `index` has an infinite or NaN constant.
-    NotFinite {
-        index: usize,
-        bits: u32,
-    },
+    NotFinite { index: usize, bits: u32 },
     /// The v2 flag is set, but no instruction uses a form only v2 has.
     NoV2Form,
     /// Instruction `index` is an instruction of the other dialect than the file's.
-    OpOfOtherDialect {
-        index: usize,
-        op: Op,
-        file: Dialect,
-    },
+    OpOfOtherDialect { index: usize, op: Op, file: Dialect },
     /// Instruction `index` names a register of the other dialect than the file's.
-    RegisterOfOtherDialect {
-        index: usize,
-        reg: Reg,
-        file: Dialect,
-    },
+    RegisterOfOtherDialect { index: usize, reg: Reg, file: Dialect },
     /// `load` at `index`, in a v2 file, has a constant that is no whole number 0 to 16777215.
-    NotWhole {
-        index: usize,
-        bits: u32,
-    },
+    NotWhole { index: usize, bits: u32 },
 }
 
 /// A problem of a bytecode file and the byte offset it is about.
@@ -681,12 +661,25 @@ pub struct BytecodeError {
 impl std::fmt::Display for BytecodeError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "at byte {}: ", self.offset)?;
+        let truncated = |f: &mut std::fmt::Formatter<'_>, t: Truncated| {
+            write!(
+                f,
+                "the file ends inside {} ({} of {} bytes left)",
+                t.what, t.left, t.needed
+            )
+        };
         match self.problem {
-            BytecodeProblem::Magic => f.write_str("it does not start with `SHBC`"),
-            BytecodeProblem::Version(v) => write!(f, "version {v}; this polyasm reads version 1"),
-            BytecodeProblem::Flags(flags) => {
+            BytecodeProblem::Header(HeaderProblem::Magic) => f.write_str("it does not start with `SHBC`"),
+            BytecodeProblem::Header(HeaderProblem::Version(v)) => {
+                write!(f, "version {v}; this polyasm reads version 1")
+            }
+            BytecodeProblem::Header(HeaderProblem::Flags(flags)) => {
                 write!(f, "reserved flags 0x{flags:04x} are set (only bit 0, v2, is defined)")
             }
+            BytecodeProblem::Header(HeaderProblem::Count(n)) => {
+                write!(f, "{n} instructions; a program holds at most {MAX_INSTRUCTIONS}")
+            }
+            BytecodeProblem::Header(HeaderProblem::Truncated(t)) | BytecodeProblem::Truncated(t) => truncated(f, t),
             BytecodeProblem::NoV2Form => f.write_str("the v2 flag is set, but no instruction uses a form only v2 has"),
             BytecodeProblem::OpOfOtherDialect { index, op, file } => write!(
                 f,
@@ -707,11 +700,7 @@ impl std::fmt::Display for BytecodeError {
                 "instruction {index}: `load`'s constant {} (0x{bits:08x}) is no whole number from 0 to 16777215, as v2 needs",
                 crate::print::format_number(f32::from_bits(bits))
             ),
-            BytecodeProblem::Truncated { what, needed, left } => {
-                write!(f, "the file ends inside {what} ({left} of {needed} bytes left)")
-            }
             BytecodeProblem::Trailing(n) => write!(f, "{} follow the last instruction", count(n, "byte")),
-            BytecodeProblem::Count(n) => write!(f, "{n} instructions; a program holds at most {MAX_INSTRUCTIONS}"),
             BytecodeProblem::Instruction { index, words, error } => {
                 write!(f, "instruction {index} ({:08x} {:08x}): ", words[0], words[1])?;
                 let operand = |i: usize| ["first", "second", "third"][i];
@@ -755,13 +744,16 @@ impl BytecodeError {
     /// The code this error is reported with.
     pub fn code(&self) -> Code {
         match self.problem {
-            BytecodeProblem::Magic => Code::NotBytecode,
-            BytecodeProblem::Version(_) => Code::UnknownVersion,
-            BytecodeProblem::Flags(_) | BytecodeProblem::NoV2Form => Code::BadFlags,
+            BytecodeProblem::Header(HeaderProblem::Magic) => Code::NotBytecode,
+            BytecodeProblem::Header(HeaderProblem::Version(_)) => Code::UnknownVersion,
+            BytecodeProblem::Header(HeaderProblem::Flags(_)) | BytecodeProblem::NoV2Form => Code::BadFlags,
+            BytecodeProblem::Header(HeaderProblem::Count(_)) => Code::TooManyInstructions,
             BytecodeProblem::OpOfOtherDialect { .. } => Code::UnknownOpcode,
             BytecodeProblem::RegisterOfOtherDialect { .. } => Code::BadRegisterField,
             BytecodeProblem::NotWhole { .. } => Code::ConstantNotV2,
-            BytecodeProblem::Truncated { .. } => Code::BytecodeCutShort,
+            BytecodeProblem::Header(HeaderProblem::Truncated(_)) | BytecodeProblem::Truncated(_) => {
+                Code::BytecodeCutShort
+            }
             BytecodeProblem::Trailing(_) => Code::TrailingBytes,
             BytecodeProblem::Instruction { error, .. } => match error {
                 UnpackError::Opcode(_) => Code::UnknownOpcode,
@@ -770,7 +762,6 @@ impl BytecodeError {
                 UnpackError::Unused { .. } | UnpackError::Constant => Code::UnusedFieldSet,
             },
             BytecodeProblem::NotFinite { .. } => Code::ConstantNotFinite,
-            BytecodeProblem::Count(_) => Code::TooManyInstructions,
         }
     }
 
@@ -778,10 +769,12 @@ impl BytecodeError {
     pub fn to_diagnostic(&self, name: &str) -> Diagnostic {
         let d = Diagnostic::error(self.code(), format!("{name} is not valid shader-asm bytecode: {self}"));
         match self.problem {
-            BytecodeProblem::Magic => d.with_help(
+            BytecodeProblem::Header(HeaderProblem::Magic) => d.with_help(
                 "a bytecode file is what `polyasm prog.sasm -o prog.shb` writes; assemble source with `polyasm FILE`",
             ),
-            BytecodeProblem::Truncated { .. } | BytecodeProblem::Trailing(_) => d.with_note(format!(
+            BytecodeProblem::Header(HeaderProblem::Truncated(_))
+            | BytecodeProblem::Truncated(_)
+            | BytecodeProblem::Trailing(_) => d.with_note(format!(
                 "a bytecode file is 12 bytes of header and {INSTRUCTION_BYTES} bytes per instruction"
             )),
             _ => d.with_note("docs/formats/shader-bytecode.md describes every field"),

@@ -48,11 +48,12 @@ pub mod render;
 pub mod run;
 pub mod runtime;
 
-use polyasm_core::explain::Code as CoreCode;
+use polyasm_core::OptionKind;
 use polyasm_core::front;
 use polyasm_core::stream::RunIo;
 use polyasm_core::target::{
-    DisasmInput, InputEncoding, OptionSpec, RunOutcome, Runtime, Target, TargetInfo, TargetOptions, UsageError,
+    DisasmInput, InputEncoding, OptionSpec, RunInfo, RunOutcome, RunOutput, Runner, Target, TargetInfo, TargetOptions,
+    UsageError,
 };
 use polyasm_core::{CodeInfo, Diagnostic, Object, Outcome, SourceId, SourceMap};
 
@@ -61,33 +62,12 @@ pub use ops::Dialect;
 
 use crate::ops::Instr;
 
-/// The name of the option that names the source's dialect.
-const DIALECT_OPTION: &str = "dialect";
-
-/// The options of assembling (also those of `check` and `run`).
-static ASSEMBLE_OPTIONS: &[OptionSpec] = &[OptionSpec {
-    long: DIALECT_OPTION,
-    short: None,
-    value_name: Some("v1|v2"),
-    help: "shader: the source's dialect, v1 (the specification's) or v2 (ShaderVM's current one) [default: v2 when the file uses a form only v2 has, else v1]",
-    repeatable: false,
-}];
-
-/// `--dialect`, if given.
-fn dialect_option(options: &TargetOptions) -> Result<DialectChoice, UsageError> {
-    let Some(name) = options.value(DIALECT_OPTION) else {
-        return Ok(DialectChoice::Detect);
-    };
-    Dialect::from_name(name).map(DialectChoice::Named).ok_or_else(|| {
-        let names: Vec<&str> = Dialect::ALL.iter().map(|d| d.name()).collect();
-        UsageError(Box::new(
-            Diagnostic::error(
-                CoreCode::InvalidRunInput,
-                format!("invalid value `{name}` for `--dialect`"),
-            )
-            .with_help(format!("the dialects are: {}", names.join(", "))),
-        ))
-    })
+/// `--dialect`, if given: the source's dialect.
+fn dialect_option(options: &TargetOptions) -> DialectChoice {
+    match options.values.word("dialect").and_then(Dialect::from_name) {
+        Some(dialect) => DialectChoice::Named(dialect),
+        None => DialectChoice::Detect,
+    }
 }
 
 /// Assembles source `file` of `sources`: the instructions and the bytecode file, with a
@@ -140,6 +120,25 @@ static INFO: TargetInfo = TargetInfo {
     // The bytecode's header counts the instructions; the reader refuses more than a program
     // holds (SH030), so the disassembler's length warning has nothing to add.
     program_limit: None,
+    // Also those of `check` and `run`.
+    assemble_options: &[OptionSpec::new(
+        "dialect",
+        "v1|v2",
+        OptionKind::Words {
+            plural: "dialects",
+            words: &["v1", "v2"],
+        },
+        "shader: the source's dialect, v1 (the specification's) or v2 (ShaderVM's current one) [default: v2 when the file uses a form only v2 has, else v1]",
+    )],
+    disassemble_options: &[],
+    formats: &[],
+    preprocesses: false,
+};
+
+static RUN_INFO: RunInfo = RunInfo {
+    options: run::RUN_OPTIONS,
+    needs_listing: false,
+    runtimes: runtime::RUNTIMES,
 };
 
 impl Target for ShaderTarget {
@@ -151,61 +150,17 @@ impl Target for ShaderTarget {
         error::Code::table()
     }
 
-    fn assemble_options(&self) -> &'static [OptionSpec] {
-        ASSEMBLE_OPTIONS
-    }
-
-    fn check_assemble_options(&self, options: &TargetOptions) -> Result<(), UsageError> {
-        dialect_option(options).map(|_| ())
-    }
-
-    fn assemble(&self, sources: &mut SourceMap, file: SourceId, options: &TargetOptions) -> Outcome<Object> {
-        let choice = dialect_option(options).unwrap_or_default();
-        assemble_in(sources, file, !options.skip_listing, choice).map(|assembled| assembled.object)
-    }
-
-    fn run_options(&self) -> &'static [OptionSpec] {
-        run::RUN_OPTIONS
-    }
-
-    fn check_run_options(&self, options: &TargetOptions) -> Result<(), UsageError> {
-        run::run_settings(options).map(|_| ())
-    }
-
-    fn run_output_is_binary(&self, _options: &TargetOptions) -> bool {
-        true
-    }
-
-    fn run_writes_files(&self, options: &TargetOptions) -> bool {
-        options.value("frames").is_some()
-    }
-
-    fn runtimes(&self) -> &'static [Runtime] {
-        runtime::RUNTIMES
-    }
-
-    fn run(
+    fn assemble(
         &self,
-        object: &Object,
+        sources: &mut SourceMap,
+        file: SourceId,
         options: &TargetOptions,
-        _sources: &mut SourceMap,
-        io: &mut RunIo<'_>,
-    ) -> Option<RunOutcome> {
-        Some(run::run_object(object, options, io))
+        _out: &mut dyn std::io::Write,
+    ) -> Outcome<Object> {
+        assemble_in(sources, file, !options.skip_listing, dialect_option(options)).map(|assembled| assembled.object)
     }
 
-    fn load_program(&self, _sources: &mut SourceMap, bytes: &[u8], name: &str) -> Option<Outcome<Object>> {
-        Some(match decode::read(bytes) {
-            Ok(_) => {
-                let mut object = Object::new(4);
-                object.bytes = bytes.to_vec();
-                Outcome::ok(object)
-            }
-            Err(errors) => Outcome::failed(error::bad_bytecode(name, &errors)),
-        })
-    }
-
-    fn disassemble(&self, sources: &SourceMap, input: &DisasmInput) -> Outcome<String> {
+    fn disassemble(&self, sources: &SourceMap, input: &DisasmInput, _options: &TargetOptions) -> Outcome<String> {
         // A binary input is a bytecode file as it is; hex text is its words, little-endian.
         let bytes: Vec<u8> = if input.encoding == InputEncoding::Binary {
             input.bytes.to_vec()
@@ -220,6 +175,45 @@ impl Target for ShaderTarget {
             Ok(instrs) => Outcome::ok(print::print_program(&instrs)),
             Err(errors) => Outcome::failed(error::bad_bytecode(input.name, &errors)),
         }
+    }
+
+    fn runner(&self) -> Option<&dyn Runner> {
+        Some(self)
+    }
+}
+
+impl Runner for ShaderTarget {
+    fn run_info(&self) -> &RunInfo {
+        &RUN_INFO
+    }
+
+    fn plan(&self, options: &TargetOptions) -> Result<RunOutput, UsageError> {
+        // A picture, or an animation's frames.
+        run::run_settings(options).map(|settings| match settings.animation {
+            Some(_) => RunOutput::Files,
+            None => RunOutput::Binary,
+        })
+    }
+
+    fn run(
+        &self,
+        object: &Object,
+        options: &TargetOptions,
+        _sources: &mut SourceMap,
+        io: &mut RunIo<'_>,
+    ) -> RunOutcome {
+        run::run_object(object, options, io)
+    }
+
+    fn load_program(&self, _sources: &mut SourceMap, bytes: &[u8], name: &str) -> Option<Outcome<Object>> {
+        Some(match decode::read(bytes) {
+            Ok(_) => {
+                let mut object = Object::new(4);
+                object.bytes = bytes.to_vec();
+                Outcome::ok(object)
+            }
+            Err(errors) => Outcome::failed(error::bad_bytecode(name, &errors)),
+        })
     }
 }
 

@@ -1,7 +1,9 @@
 //! `polyasm run` for shader-asm: renders the program to a PNG picture on the program's
 //! standard output (the `-o` file).
 
+use polyasm_core::OptionKind;
 use polyasm_core::explain::Code as CoreCode;
+use polyasm_core::options::usage;
 use polyasm_core::stream::{ExitStatus, RunIo};
 use polyasm_core::target::{OptionSpec, RunOutcome, TargetOptions, UsageError};
 use polyasm_core::{Diagnostic, Object, Outcome};
@@ -17,48 +19,58 @@ pub const DEFAULT_SIZE: (u32, u32) = (640, 360);
 
 /// The options of `polyasm run` for shaders.
 pub static RUN_OPTIONS: &[OptionSpec] = &[
-    OptionSpec {
-        long: "size",
-        short: None,
-        value_name: Some("WxH"),
-        help: "shader: the picture's width and height in pixels (default 640x360)",
-        repeatable: false,
-    },
-    OptionSpec {
-        long: "time",
-        short: None,
-        value_name: Some("SECONDS"),
-        help: "shader: the time `t` the program sees (default 0)",
-        repeatable: false,
-    },
-    OptionSpec {
-        long: "frames",
-        short: None,
-        value_name: Some("N"),
-        help: "shader: render N frames, frame i at time `--time` + i / `--fps`, to the files `-o PATTERN` names (`%04d` is the frame number)",
-        repeatable: false,
-    },
-    OptionSpec {
-        long: "fps",
-        short: None,
-        value_name: Some("F"),
-        help: "shader: frames per second of `--frames` (default 30)",
-        repeatable: false,
-    },
-    OptionSpec {
-        long: "device",
-        short: None,
-        value_name: Some("auto|cpu|gpu"),
-        help: "shader: where to render: `cpu`, `gpu` (Vulkan), or `auto` (default: a hardware GPU if there is one, else the CPU)",
-        repeatable: false,
-    },
-    OptionSpec {
-        long: "alpha",
-        short: None,
-        value_name: Some("opaque|keep"),
-        help: "shader: `opaque` (default) makes every pixel opaque; `keep` writes `c.w` as alpha",
-        repeatable: false,
-    },
+    OptionSpec::new(
+        "size",
+        "WxH",
+        OptionKind::Size,
+        "shader: the picture's width and height in pixels (default 640x360)",
+    ),
+    OptionSpec::new(
+        "time",
+        "SECONDS",
+        OptionKind::Decimal {
+            positive: false,
+            example: "1.5",
+        },
+        "shader: the time `t` the program sees (default 0)",
+    ),
+    OptionSpec::new(
+        "frames",
+        "N",
+        OptionKind::Whole {
+            min: 1,
+            max: MAX_FRAMES as u64,
+            example: 60,
+        },
+        "shader: render N frames, frame i at time `--time` + i / `--fps`, to the files `-o PATTERN` names (`%04d` is the frame number)",
+    ),
+    OptionSpec::new(
+        "fps",
+        "F",
+        OptionKind::Decimal {
+            positive: true,
+            example: "30",
+        },
+        "shader: frames per second of `--frames` (default 30)",
+    ),
+    OptionSpec::new(
+        "device",
+        "auto|cpu|gpu",
+        OptionKind::Words {
+            plural: "devices",
+            words: &["auto", "cpu", "gpu"],
+        },
+        "shader: where to render: `cpu`, `gpu` (Vulkan), or `auto` (default: a hardware GPU if there is one, else the CPU)",
+    ),
+    OptionSpec::new(
+        "alpha",
+        "opaque|keep",
+        OptionKind::Words {
+            plural: "alpha modes",
+            words: &["opaque", "keep"],
+        },
+        "shader: `opaque` (default) makes every pixel opaque; `keep` writes `c.w` as alpha",
+    ),
 ];
 
 /// Where a picture is rendered.
@@ -89,103 +101,40 @@ pub struct RunSettings {
     pub animation: Option<(u32, f32)>,
 }
 
-fn usage(message: String, help: &str) -> UsageError {
-    UsageError(Box::new(
-        Diagnostic::error(CoreCode::InvalidRunInput, message).with_help(help),
-    ))
-}
-
-pub use polyasm_core::picture::parse_size;
-
-/// Reads the run options.
+/// Reads the run options and checks them together.
 pub fn run_settings(options: &TargetOptions) -> Result<RunSettings, UsageError> {
-    let (width, height) = match options.value("size") {
-        None => DEFAULT_SIZE,
-        Some(text) => parse_size(text).map_err(|problem| {
-            usage(
-                format!("invalid value `{text}` for `--size`: {problem}"),
-                "give the size in pixels as WIDTHxHEIGHT, e.g. `--size 1920x1080`",
-            )
-        })?,
-    };
-    let time = match options.value("time") {
-        None => 0.0,
-        Some(text) => match text.trim().parse::<f32>() {
-            Ok(t) if t.is_finite() => t,
-            _ => {
-                return Err(usage(
-                    format!("invalid value `{text}` for `--time`"),
-                    "give the time in seconds as a finite number, e.g. `--time 1.5`",
-                ));
-            }
-        },
-    };
-    let alpha = match options.value("alpha") {
-        None | Some("opaque") => Alpha::Opaque,
-        Some("keep") => Alpha::Keep,
-        Some(text) => {
-            return Err(usage(
-                format!("invalid value `{text}` for `--alpha`"),
-                "write `--alpha opaque` (every pixel opaque) or `--alpha keep` (alpha from `c.w`)",
-            ));
-        }
-    };
-    let device = match options.value("device") {
-        None | Some("auto") => Device::Auto,
-        Some("cpu") => Device::Cpu,
-        Some("gpu") => Device::Gpu,
-        Some(text) => {
-            return Err(usage(
-                format!("invalid value `{text}` for `--device`"),
-                "write `--device auto`, `--device cpu` or `--device gpu`",
-            ));
-        }
-    };
-    let frames = match options.value("frames") {
-        None => None,
-        Some(text) => match text.trim().parse::<u32>() {
-            Ok(n) if (1..=MAX_FRAMES).contains(&n) => Some(n),
-            _ => {
-                return Err(usage(
-                    format!("invalid value `{text}` for `--frames`"),
-                    &format!("give the number of frames, 1 to {MAX_FRAMES}, e.g. `--frames 60`"),
-                ));
-            }
-        },
-    };
-    let fps = match options.value("fps") {
-        None => DEFAULT_FPS,
-        Some(text) => match text.trim().parse::<f32>() {
-            Ok(f) if f.is_finite() && f > 0.0 => f,
-            _ => {
-                return Err(usage(
-                    format!("invalid value `{text}` for `--fps`"),
-                    "give a positive number of frames per second, e.g. `--fps 30`",
-                ));
-            }
-        },
-    };
+    let (width, height) = options.values.size("size").unwrap_or(DEFAULT_SIZE);
+    let time = options.values.decimal("time").unwrap_or(0.0);
+    let fps = options.values.decimal("fps").unwrap_or(DEFAULT_FPS);
+    let frames = options.values.whole("frames").map(|n| n as u32);
     if let Some(n) = frames
         && !frame_time(time, n - 1, fps).is_finite()
     {
         return Err(usage(
             format!(
                 "`--frames {n}` at `--fps {}` puts the last frame at an infinite time",
-                fps_text(options)
+                options.values.text("fps").map_or("30", str::trim)
             ),
             "give fewer frames or more frames per second; every frame's time must be a finite number",
         ));
     }
-    if frames.is_none() && options.value("fps").is_some() {
+    if frames.is_none() && options.values.flag("fps") {
         return Err(usage(
-            "`--fps` applies only to an animation".to_string(),
+            "`--fps` applies only to an animation",
             "add `--frames N` to render N frames",
         ));
     }
     Ok(RunSettings {
         frame: Frame { width, height, time },
-        alpha,
-        device,
+        alpha: match options.values.word("alpha") {
+            Some("keep") => Alpha::Keep,
+            _ => Alpha::Opaque,
+        },
+        device: match options.values.word("device") {
+            Some("cpu") => Device::Cpu,
+            Some("gpu") => Device::Gpu,
+            _ => Device::Auto,
+        },
         animation: frames.map(|n| (n, fps)),
     })
 }
@@ -194,10 +143,6 @@ pub fn run_settings(options: &TargetOptions) -> Result<RunSettings, UsageError> 
 /// so when the last frame's time is finite, every frame's is.
 pub fn frame_time(start: f32, index: u32, fps: f32) -> f32 {
     start + index as f32 / fps
-}
-
-fn fps_text(options: &TargetOptions) -> &str {
-    options.value("fps").map_or("30", str::trim)
 }
 
 /// The file name of frame `index` from a pattern with one `%d` or `%0Nd` (N from 1 to 9) in

@@ -25,9 +25,11 @@ pub mod ops;
 pub mod parser;
 pub mod print;
 
+use polyasm_core::OptionSpec;
 use polyasm_core::front;
 use polyasm_core::target::{
-    DisasmInput, OptionSpec, ProgramLimit, RunIo, RunOutcome, Target, TargetInfo, TargetOptions, UsageError,
+    DisasmInput, ProgramLimit, RunInfo, RunIo, RunOutcome, RunOutput, Runner, Target, TargetInfo, TargetOptions,
+    UsageError,
 };
 use polyasm_core::vertex_io::{self, SlotKind};
 use polyasm_core::{CodeInfo, Diagnostic, Object, Outcome, SourceId, SourceMap};
@@ -82,15 +84,27 @@ static INFO: TargetInfo = TargetInfo {
         unit: "word",
         words_per_unit: 1,
     }),
+    assemble_options: &[],
+    disassemble_options: &[],
+    formats: &[],
+    preprocesses: false,
 };
 
-const INPUTS: SlotKind = SlotKind {
+static RUN_INFO: RunInfo = RunInfo {
+    options: &RUN_OPTIONS,
+    needs_listing: false,
+    runtimes: &[],
+};
+
+static RUN_OPTIONS: [OptionSpec; 4] = vertex_io::run_options(&INPUTS, &CONSTANTS);
+
+static INPUTS: SlotKind = SlotKind {
     what: "input",
     count: ops::INPUT_SLOTS as usize,
     parse: parse_slot,
     hint: "0 to 7",
 };
-const CONSTANTS: SlotKind = SlotKind {
+static CONSTANTS: SlotKind = SlotKind {
     what: "constant",
     count: ops::CONSTANT_SLOTS as usize,
     parse: parse_slot,
@@ -110,30 +124,36 @@ impl Target for VuTarget {
         error::Code::table()
     }
 
-    fn assemble(&self, sources: &mut SourceMap, file: SourceId, options: &TargetOptions) -> Outcome<Object> {
+    fn assemble(
+        &self,
+        sources: &mut SourceMap,
+        file: SourceId,
+        options: &TargetOptions,
+        _out: &mut dyn std::io::Write,
+    ) -> Outcome<Object> {
         assemble_with_listing(sources, file, AssembleOptions::default(), !options.skip_listing)
     }
 
-    fn disassemble(&self, sources: &SourceMap, input: &DisasmInput) -> Outcome<String> {
+    fn disassemble(&self, sources: &SourceMap, input: &DisasmInput, _options: &TargetOptions) -> Outcome<String> {
         polyasm_core::words::read_words(sources, input, &INFO).map(|words| disassemble(&words))
     }
 
-    fn run_options(&self) -> &'static [OptionSpec] {
-        vertex_io::RUN_OPTIONS
+    fn runner(&self) -> Option<&dyn Runner> {
+        Some(self)
+    }
+}
+
+impl Runner for VuTarget {
+    fn run_info(&self) -> &RunInfo {
+        &RUN_INFO
     }
 
-    fn check_run_options(&self, options: &TargetOptions) -> Result<(), UsageError> {
-        vertex_io::check_run_options(options, &INPUTS, &CONSTANTS)
+    fn plan(&self, options: &TargetOptions) -> Result<RunOutput, UsageError> {
+        vertex_io::plan(options)
     }
 
-    fn run(
-        &self,
-        object: &Object,
-        options: &TargetOptions,
-        sources: &mut SourceMap,
-        io: &mut RunIo<'_>,
-    ) -> Option<RunOutcome> {
-        Some(run_object(object, options, sources, io.stdout))
+    fn run(&self, object: &Object, options: &TargetOptions, sources: &mut SourceMap, io: &mut RunIo<'_>) -> RunOutcome {
+        run_object(object, options, sources, io.stdout)
     }
 }
 
