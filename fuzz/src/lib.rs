@@ -16,9 +16,9 @@ use std::io::Cursor;
 
 use polyasm_core::diagnostic::{Diagnostic, Outcome};
 use polyasm_core::object::Object;
+use polyasm_core::options::OptionValues;
 use polyasm_core::render::{ErrorFormat, Renderer};
 use polyasm_core::source::SourceMap;
-use polyasm_core::options::OptionValues;
 use polyasm_core::target::{DisasmInput, InputEncoding, Registry, RunIo, Target, TargetOptions};
 
 /// What one input does, from the low two bits of its first byte.
@@ -342,8 +342,16 @@ fn vu_run(variant: u8) -> TargetOptions {
     match variant {
         0 => TargetOptions::default(),
         1 => options(&polyasm_vu::TARGET, &[("format", "json")], &[]),
-        2 => options(&polyasm_vu::TARGET, &[("input", "0=1,2,3,4"), ("const", "0=0.5,-1,2,1e30")], &[]),
-        _ => options(&polyasm_vu::TARGET, &[("input", "1=1,0,0"), ("input", "1=0,1,0"), ("format", "json")], &[]),
+        2 => options(
+            &polyasm_vu::TARGET,
+            &[("input", "0=1,2,3,4"), ("const", "0=0.5,-1,2,1e30")],
+            &[],
+        ),
+        _ => options(
+            &polyasm_vu::TARGET,
+            &[("input", "1=1,0,0"), ("input", "1=0,1,0"), ("format", "json")],
+            &[],
+        ),
     }
 }
 
@@ -370,8 +378,16 @@ fn nv2a_run(variant: u8) -> TargetOptions {
     match variant {
         0 => TargetOptions::default(),
         1 => options(&polyasm_nv2a::TARGET, &[("format", "json")], &["arl-bias"]),
-        2 => options(&polyasm_nv2a::TARGET, &[("input", "v0=1,2,3,4"), ("const", "c96=0.5,-1,2,1e30")], &[]),
-        _ => options(&polyasm_nv2a::TARGET, &[("input", "v3=1,0,0"), ("input", "v3=0,1,0"), ("format", "json")], &[]),
+        2 => options(
+            &polyasm_nv2a::TARGET,
+            &[("input", "v0=1,2,3,4"), ("const", "c96=0.5,-1,2,1e30")],
+            &[],
+        ),
+        _ => options(
+            &polyasm_nv2a::TARGET,
+            &[("input", "v3=1,0,0"), ("input", "v3=0,1,0"), ("format", "json")],
+            &[],
+        ),
     }
 }
 
@@ -397,14 +413,22 @@ fn masfix_assemble(variant: u8) -> TargetOptions {
 }
 
 fn masfix_stripped(_variant: u8) -> TargetOptions {
-    options(&polyasm_masfix::TARGET, &[("ctime-steps", MASFIX_CTIME_STEPS)], &["strip"])
+    options(
+        &polyasm_masfix::TARGET,
+        &[("ctime-steps", MASFIX_CTIME_STEPS)],
+        &["strip"],
+    )
 }
 
 fn masfix_run(variant: u8) -> TargetOptions {
     match variant {
         0 | 1 => options(&polyasm_masfix::TARGET, &[("max-steps", "20000")], &[]),
         2 => options(&polyasm_masfix::TARGET, &[("max-steps", "2000")], &["trace"]),
-        _ => options(&polyasm_masfix::TARGET, &[("max-steps", "20000"), ("dump-memory", "0..=15")], &[]),
+        _ => options(
+            &polyasm_masfix::TARGET,
+            &[("max-steps", "20000"), ("dump-memory", "0..=15")],
+            &[],
+        ),
     }
 }
 
@@ -422,9 +446,21 @@ pub static SHADER: Dialect = Dialect {
 fn shader_run(variant: u8) -> TargetOptions {
     match variant {
         0 => options(&polyasm_shader::TARGET, &[("size", "4x3"), ("device", "cpu")], &[]),
-        1 => options(&polyasm_shader::TARGET, &[("size", "3x4"), ("device", "cpu"), ("time", "1.5")], &[]),
-        2 => options(&polyasm_shader::TARGET, &[("size", "1x1"), ("device", "cpu"), ("alpha", "keep")], &[]),
-        _ => options(&polyasm_shader::TARGET, &[("size", "2x2"), ("device", "cpu"), ("time", "-1e30")], &[]),
+        1 => options(
+            &polyasm_shader::TARGET,
+            &[("size", "3x4"), ("device", "cpu"), ("time", "1.5")],
+            &[],
+        ),
+        2 => options(
+            &polyasm_shader::TARGET,
+            &[("size", "1x1"), ("device", "cpu"), ("alpha", "keep")],
+            &[],
+        ),
+        _ => options(
+            &polyasm_shader::TARGET,
+            &[("size", "2x2"), ("device", "cpu"), ("time", "-1e30")],
+            &[],
+        ),
     }
 }
 
