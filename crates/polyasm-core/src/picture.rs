@@ -119,6 +119,7 @@ mod tests {
         assert!(parse_size("16384x16384").unwrap_err().contains("at most"));
         assert!(parse_size("640").unwrap_err().contains("`x`"));
         assert!(parse_size("-4x5").unwrap_err().contains("whole number"));
+        assert!(parse_size("+4x5").is_err());
         assert!(parse_size("99999999999x1").is_err());
     }
 

@@ -3,8 +3,7 @@
 //! ([`syntax::proposed`] and [`syntax::mesa`], the text Mesa's disassembler prints), the MBS1
 //! container ([`mbs`]) and the diagnostic codes ([`error`]); this file holds the `lima` target
 //! of the command line and the public API: [`assemble`], [`assemble_mesa_str`],
-//! [`disassemble`]. With the `proptest` feature, [`testing`] holds strategies of valid
-//! instructions for other crates' round-trip tests.
+//! [`disassemble`].
 //!
 //! ```
 //! // Mesa's tile-reload program, decoded and printed as Mesa's disassembler prints it.
@@ -31,8 +30,6 @@ pub mod mbs;
 pub mod ops;
 pub mod run;
 pub mod syntax;
-#[cfg(any(test, feature = "proptest"))]
-pub mod testing;
 
 use polyasm_core::OptionKind;
 use polyasm_core::output::FormatInfo;

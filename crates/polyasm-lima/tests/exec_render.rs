@@ -213,7 +213,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 
     #[test]
-    fn any_valid_program_runs_or_fails_without_panicking(program in polyasm_lima::testing::program(6)) {
+    fn any_valid_program_runs_or_fails_without_panicking(program in common::strategies::program(6)) {
         let inputs = Inputs {
             varyings: vec![[0.5, 0.25, 1.0, 1.0]; 4],
             uniforms: vec![[1.0, -2.0, 0.5, 3.0]; 4],

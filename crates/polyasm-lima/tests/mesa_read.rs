@@ -10,11 +10,10 @@ use polyasm_lima::ops::{Alignment, CombineOp, OutMod};
 use polyasm_lima::syntax::mesa::{
     MesaErrorKind, format_half, half_from_text, has_offset_prefix, print_instr, print_line, read_instr, read_program,
 };
-use polyasm_lima::testing;
 use proptest::prelude::*;
 
 mod common;
-use common::{BUILT_IN, CROSS_CHECK, RARE_FORMS, Vector};
+use common::{BUILT_IN, CROSS_CHECK, RARE_FORMS, Vector, strategies};
 
 /// Reads `text`, failing the test on any error.
 fn read_ok(text: &str) -> Vec<Instr> {
@@ -374,7 +373,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(1000))]
 
     #[test]
-    fn printed_programs_read_back_to_the_same_words(program in testing::program(6)) {
+    fn printed_programs_read_back_to_the_same_words(program in strategies::program(6)) {
         let program = printable(program);
         let words = encode(&program);
         let decoded = decode(&words).expect("encoded words");
@@ -397,7 +396,7 @@ proptest! {
 
     #[test]
     fn text_near_mesas_never_panics(
-        program in testing::program(3),
+        program in strategies::program(3),
         edits in proptest::collection::vec((any::<prop::sample::Index>(), 0..3u8, proptest::sample::select(vec![
             " ", ",", ".", "$", "^", "-", "abs(", ")", "<<", "+", "@", ":", "#", "\n", "0", "9", "x", "w",
             "bias", "1ff", "-0.5", "nan", "stop", "sync", "^v0", "^s0", "$15", "65536", "99999999999999999999",

@@ -5,7 +5,7 @@ use polyasm_lima::decode::decode;
 use polyasm_lima::instr::words::encode;
 use polyasm_lima::instr::*;
 use polyasm_lima::ops::*;
-use polyasm_lima::syntax::mesa::print_instr;
+use polyasm_lima::syntax::mesa::{format_half, print_instr};
 
 fn vs(reg: u8, swizzle: u8) -> VecSource {
     VecSource {
@@ -420,4 +420,40 @@ fn a_branch_to_an_instruction_records_its_length() {
         target: 3,
     });
     assert_eq!(encode(&off)[3] >> 4 & 0x1f, 0);
+}
+
+#[test]
+fn halves_print_like_printf() {
+    assert_eq!(format_half(0x3C00), "1.000000");
+    assert_eq!(format_half(0x0000), "0.000000");
+    assert_eq!(format_half(0x8000), "-0.000000");
+    assert_eq!(format_half(0xBEB6), "-1.677734");
+    assert_eq!(format_half(0x7BFF), "65504.000000");
+    assert_eq!(format_half(0x0001), "0.000000");
+    assert_eq!(format_half(0x8001), "-0.000000");
+    // 2^-7 = 0.0078125: a tie, rounded to even.
+    assert_eq!(format_half(0x2000), "0.007812");
+    // 3 * 2^-7 = 0.0234375: a tie, rounded to even (up).
+    assert_eq!(format_half(0x2600), "0.023438");
+    // 2^-14, the smallest normal: 0.00006103515625.
+    assert_eq!(format_half(0x0400), "0.000061");
+    assert_eq!(format_half(0x7C00), "inf");
+    assert_eq!(format_half(0xFC00), "-inf");
+    assert_eq!(format_half(0x7E00), "nan");
+    assert_eq!(format_half(0xFE00), "-nan");
+}
+
+#[test]
+fn every_finite_half_prints_its_exact_value_rounded() {
+    // The exact value with 30 decimals, cut to 6 with round-half-even by hand.
+    for bits in 0..0x7C00u16 {
+        let value = f64::from(bits & 0x3ff | if bits >> 10 != 0 { 0x400 } else { 0 })
+            * 2f64.powi(i32::from((bits >> 10).max(1)) - 25);
+        let text = format_half(bits);
+        let printed: f64 = text.parse().expect("a decimal number");
+        assert!(
+            (printed - value).abs() <= 0.5e-6 + 1e-12,
+            "{bits:#06x}: {text} vs {value}"
+        );
+    }
 }

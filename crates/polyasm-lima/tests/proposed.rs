@@ -8,11 +8,11 @@ use polyasm_lima::instr::{Branch, Combine, FloatMul, Instr, ScalarSource, Store,
 use polyasm_lima::ops::{AccOp, MulOp, OutMod, REG_CONST0, REG_CONST1};
 use polyasm_lima::syntax::proposed::assemble_proposed_text;
 use polyasm_lima::syntax::proposed::print_proposed;
-use polyasm_lima::testing;
 use proptest::prelude::*;
 
 mod common;
 use common::RARE_FORMS;
+use common::strategies;
 
 /// Whether the instruction reads vec4 register `reg` (12 or 13) anywhere.
 fn reads(instr: &Instr, reg: u8) -> bool {
@@ -111,7 +111,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(1500))]
 
     #[test]
-    fn printed_programs_assemble_to_the_same_words(program in testing::program(6)) {
+    fn printed_programs_assemble_to_the_same_words(program in strategies::program(6)) {
         let program: Vec<Instr> = program.into_iter().map(schedulable).collect();
         let (text, back) = reassemble(&program);
         prop_assert_eq!(encode(&back), encode(&program), "{}", text);

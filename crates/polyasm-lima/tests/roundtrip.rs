@@ -4,8 +4,10 @@
 use polyasm_lima::decode::decode;
 use polyasm_lima::instr::Instr;
 use polyasm_lima::instr::words::encode;
-use polyasm_lima::testing;
 use proptest::prelude::*;
+
+mod common;
+use common::strategies;
 
 fn instrs(words: &[u32]) -> Vec<Instr> {
     decode(words)
@@ -19,7 +21,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
 
     #[test]
-    fn programs_survive_encoding(program in testing::program(6)) {
+    fn programs_survive_encoding(program in strategies::program(6)) {
         let words = encode(&program);
         let decoded = decode(&words).expect("words the encoder wrote");
         for d in &decoded {
@@ -32,7 +34,7 @@ proptest! {
 
     #[test]
     fn decoded_words_reencode_to_themselves_unless_bits_were_lost(
-        program in testing::program(4),
+        program in strategies::program(4),
         flips in proptest::collection::vec((any::<prop::sample::Index>(), 0..32u32), 1..4),
     ) {
         let mut words = encode(&program);
@@ -83,7 +85,7 @@ proptest! {
     }
 
     #[test]
-    fn mbs_files_round_trip(program in testing::program(4)) {
+    fn mbs_files_round_trip(program in strategies::program(4)) {
         let words = encode(&program);
         let info = polyasm_lima::mbs::FragmentInfo::for_program(&program);
         let file = polyasm_lima::mbs::write(&words, &info);

@@ -1400,16 +1400,3 @@ impl Instr {
         Ok(None)
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    #[test]
-    fn discard_is_the_fixed_pattern() {
-        let bits = Branch::Discard.pack(0);
-        assert_eq!(bits, 0x007F_0003);
-        let mut lost = Vec::new();
-        assert_eq!(Branch::unpack(bits, &mut lost), (Branch::Discard, 0));
-        assert!(lost.is_empty());
-    }
-}

@@ -5,7 +5,8 @@ use super::*;
 use crate::ops::ctrl;
 
 /// Reads `len` bits at bit `at` of `words`.
-pub(crate) fn read_bits(words: &[u32], at: u32, len: u32) -> u128 {
+#[doc(hidden)]
+pub fn read_bits(words: &[u32], at: u32, len: u32) -> u128 {
     let mut value = 0u128;
     let mut done = 0;
     while done < len {
@@ -241,118 +242,4 @@ fn payload(instr: &Instr, target_count: u8) -> [u32; 18] {
         payload[next] = acc as u32;
     }
     payload
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn bits_cross_word_boundaries() {
-        let words = [0xfff0_0000, 0xffff_ffff, 0x0000_003f];
-        assert_eq!(read_bits(&words, 20, 50), 0x3_ffff_ffff_ffff);
-        assert_eq!(read_bits(&words, 19, 1), 0);
-        assert_eq!(read_bits(&words, 70, 2), 0);
-    }
-
-    proptest::proptest! {
-        #[test]
-        fn payloads_pack_fields_back_to_back_across_words(instr in crate::testing::instr(), target_count in 0u8..32) {
-            // Each field's bits read back from where the sizes of the fields before it end.
-            let payload = payload(&instr, target_count);
-            let mut at = 0;
-            instr.each_field(target_count, |field, bits| {
-                let len = field.info().bits;
-                assert_eq!(read_bits(&payload, at, len), bits & ((1u128 << len) - 1), "{field:?}");
-                at += len;
-            });
-            let used = at.div_ceil(32) as usize;
-            proptest::prop_assert_eq!(count_for_presence(instr.presence()) as usize - 1, used);
-            proptest::prop_assert!(payload[used..].iter().all(|&w| w == 0));
-        }
-    }
-
-    #[test]
-    fn the_search_out_from_a_branch_agrees_with_the_whole_search() {
-        let counts: Vec<u32> = (0..40).map(|i| 1 + (i * 7 % 5)).collect();
-        let mut starts = Vec::new();
-        let mut total = 0;
-        for &count in &counts {
-            starts.push(total);
-            total += count as usize;
-        }
-        for from in 0..counts.len() {
-            for offset in -3..total as i64 + 3 {
-                let relative = offset - starts[from] as i64;
-                assert_eq!(
-                    count_near(&starts, &counts, from, relative),
-                    count_at(&starts, &counts, offset),
-                    "from {from} to {offset}"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn words_streamed_in_are_the_words_of_the_program() {
-        let mut program = vec![Instr::default(); 5];
-        program[1].branch = Some(Branch::Jump {
-            cond: crate::ops::BranchCond::Always,
-            arg0: 0,
-            arg1: 0,
-            target: 0,
-        });
-        program[3].stop = true;
-        program[4].sync = true;
-        let mut words = Words::with_capacity(0, 0);
-        assert!(words.is_empty());
-        for instr in &program {
-            words.push(instr);
-        }
-        let counts: Vec<u32> = program.iter().map(Instr::count).collect();
-        let starts: Vec<usize> = (0..counts.len())
-            .map(|i| counts[..i].iter().sum::<u32>() as usize)
-            .collect();
-        assert_eq!(words.starts(), &starts[..]);
-        // The branch's target is set after it streamed in, as labels are resolved at the end.
-        program[1].branch = Some(Branch::Jump {
-            cond: crate::ops::BranchCond::Always,
-            arg0: 0,
-            arg1: 0,
-            target: program[1].count() as i32,
-        });
-        words.resolve(1, program[1].count() as i32, None);
-        // Resolving an instruction without a branch changes nothing.
-        words.resolve(0, 7, Some(7));
-        let streamed = words.finish();
-        assert_eq!(words.len(), streamed.len());
-        let mut whole = Vec::new();
-        for (i, instr) in program.iter().enumerate() {
-            let count = instr.count();
-            let next = program.get(i + 1).map(Instr::count);
-            whole.push(control_word(instr, count, next));
-            // The branch goes to the instruction after it.
-            let target_count = if i == 1 { counts[2] as u8 } else { 0 };
-            whole.extend_from_slice(&payload(instr, target_count)[..count as usize - 1]);
-        }
-        assert_eq!(streamed, whole);
-        assert_eq!(encode(&program), whole);
-        // A target length the caller knows is taken as it is.
-        let mut again = Words::with_capacity(0, 0);
-        for instr in &program {
-            again.push(instr);
-        }
-        assert_eq!(again.count(2), counts[2]);
-        assert_eq!(again.count(9), 0);
-        again.resolve(1, program[1].count() as i32, Some(again.count(2)));
-        assert_eq!(again.finish(), whole);
-    }
-
-    #[test]
-    fn counts_follow_the_field_sizes() {
-        assert_eq!(count_for_presence(0), 1);
-        assert_eq!(count_for_presence(0xfff), 19);
-        // varying + sampler + vec4_mul: 139 bits.
-        assert_eq!(count_for_presence(0b1011), 6);
-    }
 }

@@ -1,9 +1,11 @@
 //! What the Lima tests share: Mesa's two built-in programs and the cross-check vectors, each
-//! as its words and the exact text Mesa's disassembler prints for them.
+//! as its words and the exact text Mesa's disassembler prints for them, and the proptest
+//! strategies of valid instructions ([`strategies`]).
 
 #![allow(dead_code)] // each test binary uses part of this module
 
 pub mod exec;
+pub mod strategies;
 
 /// A program's words and Mesa's text for them.
 pub struct Vector {

@@ -1,15 +1,14 @@
 //! Proptest strategies for valid instructions and programs: every unit, opcode, form and
 //! modifier, with the model's conventions (no second source for one-source ops, shift 0 except
-//! for `mul`, register 0 under `mul_in`, ...), so that `decode(encode(p)) == p`. Enabled in
-//! this crate's tests and, for other crates' tests, by the `proptest` feature.
+//! for `mul`, register 0 under `mul_in`, ...), so that `decode(encode(p)) == p`.
 
 use proptest::prelude::*;
 
-use crate::instr::{
+use polyasm_lima::instr::{
     Branch, Combine, CombineDest, FloatAcc, FloatMul, Instr, Load, Sampler, ScalarSource, Store, Varying, VaryingFetch,
     VaryingSource, VecAcc, VecDest, VecMul, VecSource,
 };
-use crate::ops::{
+use polyasm_lima::ops::{
     ACC_OPS, ALIGNMENTS, AccOp, Alignment, BRANCH_CONDS, BranchCond, COMBINE_OPS, FB_READS, LOAD_SOURCES, MUL_OPS,
     MulOp, OUTMODS, OutMod, PERSPECTIVES, Perspective, VARYING_ALIGNMENTS,
 };
