@@ -1,5 +1,6 @@
-//! Numbers as the dialects write them: integer literals, and where a number token ends for
-//! the lexers that read one.
+//! Numbers as the dialects write them: integer literals, plain decimal numbers with a
+//! maximum, decimal literals as `f32`, and where a number token ends for the lexers that read
+//! one.
 
 use crate::front::{is_ident_continue, scan_while};
 
@@ -60,6 +61,44 @@ pub fn parse_int_literal(text: &str) -> Result<u64, IntLiteralError> {
     } else {
         Err(IntLiteralError::NoDigits)
     }
+}
+
+/// Whether a plain decimal number may start with a `0` before other digits (`007`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LeadingZeros {
+    Allowed,
+    Refused,
+}
+
+/// Why text is no plain decimal number of at most the maximum ([`parse_decimal`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DecimalProblem {
+    /// Empty, or a byte that is not an ASCII digit (a sign too).
+    NotDigits,
+    /// A `0` before other digits, where [`LeadingZeros::Refused`].
+    LeadingZeros,
+    /// More than the maximum.
+    OutOfRange,
+}
+
+/// Reads a plain decimal number: ASCII digits only (no sign, no `_`), at most `max`, and with
+/// no `0` before other digits unless `zeros` allows them. The problems are checked in that
+/// order: digits, leading zeros, range.
+pub fn parse_decimal(text: &str, max: u64, zeros: LeadingZeros) -> Result<u64, DecimalProblem> {
+    let bytes = text.as_bytes();
+    if bytes.is_empty() || !bytes.iter().all(u8::is_ascii_digit) {
+        return Err(DecimalProblem::NotDigits);
+    }
+    if zeros == LeadingZeros::Refused && bytes.len() > 1 && bytes[0] == b'0' {
+        return Err(DecimalProblem::LeadingZeros);
+    }
+    bytes.iter().try_fold(0u64, |value, &b| {
+        value
+            .checked_mul(10)
+            .and_then(|v| v.checked_add(u64::from(b - b'0')))
+            .filter(|&v| v <= max)
+            .ok_or(DecimalProblem::OutOfRange)
+    })
 }
 
 /// Why a decimal number literal is malformed.
@@ -206,6 +245,32 @@ mod tests {
             parse_int_literal("99999999999999999999999"),
             Err(IntLiteralError::Overflow)
         );
+    }
+
+    #[test]
+    fn plain_decimals_say_what_is_wrong_in_order() {
+        use LeadingZeros::{Allowed, Refused};
+        assert_eq!(parse_decimal("65535", 65535, Refused), Ok(65535));
+        assert_eq!(parse_decimal("0", 0, Refused), Ok(0));
+        assert_eq!(parse_decimal("007", 7, Allowed), Ok(7));
+        assert_eq!(parse_decimal("0000000000000000000000001", 1, Allowed), Ok(1));
+        assert_eq!(parse_decimal("007", 7, Refused), Err(DecimalProblem::LeadingZeros));
+        assert_eq!(parse_decimal("00", 7, Refused), Err(DecimalProblem::LeadingZeros));
+        // Leading zeros come before the range.
+        assert_eq!(parse_decimal("099999", 7, Refused), Err(DecimalProblem::LeadingZeros));
+        assert_eq!(parse_decimal("65536", 65535, Refused), Err(DecimalProblem::OutOfRange));
+        assert_eq!(
+            parse_decimal("99999999999999999999999", u64::MAX, Allowed),
+            Err(DecimalProblem::OutOfRange)
+        );
+        assert_eq!(parse_decimal("18446744073709551615", u64::MAX, Allowed), Ok(u64::MAX));
+        for text in ["", "+5", "-5", "1_000", "12a", " 1", "٣"] {
+            assert_eq!(
+                parse_decimal(text, u64::MAX, Allowed),
+                Err(DecimalProblem::NotDigits),
+                "{text}"
+            );
+        }
     }
 
     #[test]

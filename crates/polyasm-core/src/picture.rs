@@ -3,6 +3,8 @@
 
 use std::io;
 
+use crate::number::{DecimalProblem, LeadingZeros, parse_decimal};
+
 /// The longest side of a picture, in pixels.
 pub const MAX_SIDE: u32 = 16384;
 /// The most pixels in one picture (2^26: 256 MiB of RGBA).
@@ -70,11 +72,9 @@ pub fn parse_size(text: &str) -> Result<(u32, u32), String> {
         .ok_or_else(|| "write the width and height with an `x` between them".to_string())?;
     let side = |s: &str| -> Result<u32, String> {
         let s = s.trim();
-        if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(format!("`{s}` is not a whole number of pixels"));
-        }
-        match s.parse::<u32>() {
-            Ok(n) if (1..=MAX_SIDE).contains(&n) => Ok(n),
+        match parse_decimal(s, u64::from(MAX_SIDE), LeadingZeros::Allowed) {
+            Ok(n) if n >= 1 => Ok(n as u32),
+            Err(DecimalProblem::NotDigits) => Err(format!("`{s}` is not a whole number of pixels")),
             _ => Err(format!("each side is 1 to {MAX_SIDE} pixels")),
         }
     };

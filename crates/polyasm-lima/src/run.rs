@@ -16,6 +16,7 @@
 
 use std::io;
 
+use polyasm_core::number::{LeadingZeros, parse_decimal};
 use polyasm_core::options::{OptionKind, OptionSpec, SlotKind, TargetOptions, UsageError, usage};
 use polyasm_core::stream::{ExitStatus, RunIo};
 use polyasm_core::target::RunOutcome;
@@ -48,11 +49,8 @@ static SAMPLER_SLOTS: SlotKind = SlotKind {
 };
 
 fn slot_number(text: &str) -> Option<usize> {
-    if text.bytes().all(|b| b.is_ascii_digit()) {
-        text.parse().ok()
-    } else {
-        None
-    }
+    let number = parse_decimal(text, u64::MAX, LeadingZeros::Allowed).ok()?;
+    usize::try_from(number).ok()
 }
 
 /// The options of `polyasm run` for Lima.

@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 
 use polyasm_core::front;
+use polyasm_core::number::{DecimalProblem, LeadingZeros, parse_decimal};
 use polyasm_core::object::Symbol;
 use polyasm_core::text::SuggestionBudget;
 use polyasm_core::{Object, SourceId, SourceMap, Span};
@@ -453,16 +454,17 @@ impl Encoder {
                 // The lexer reported a literal that is not one byte.
                 return Some(crate::lexer::unquote(text).first().map_or(0, |&b| u16::from(b)));
             }
-            AtomKind::Number if text.len() > 1 && text.starts_with('0') => {
-                let digits = text.trim_start_matches('0');
-                invalid(format!(
-                    "immediates are written without leading zeros: `{}`",
-                    if digits.is_empty() { "0" } else { digits }
-                ))
-            }
-            AtomKind::Number => match text.parse::<u32>() {
-                Ok(value) if value <= u32::from(u16::MAX) => return Some(value as u16),
-                _ => MxError::ImmediateOutOfRange {
+            AtomKind::Number => match parse_decimal(text, u64::from(u16::MAX), LeadingZeros::Refused) {
+                Ok(value) => return Some(value as u16),
+                Err(DecimalProblem::LeadingZeros) => {
+                    let digits = text.trim_start_matches('0');
+                    invalid(format!(
+                        "immediates are written without leading zeros: `{}`",
+                        if digits.is_empty() { "0" } else { digits }
+                    ))
+                }
+                // A number token is digits only.
+                Err(DecimalProblem::OutOfRange | DecimalProblem::NotDigits) => MxError::ImmediateOutOfRange {
                     span: atom.span,
                     text: text.to_string(),
                 },
@@ -549,9 +551,10 @@ impl Encoder {
 
 /// Why a name-like immediate is none, and what to write instead.
 fn immediate_help(text: &str) -> String {
-    if let Some(digits) = text.strip_prefix('-')
-        && let Ok(n) = digits.parse::<u32>()
-        && (1..=32768).contains(&n)
+    // `-+5` is read as -5 too.
+    if let Some(digits) = text.strip_prefix('-').map(|d| d.strip_prefix('+').unwrap_or(d))
+        && let Ok(n) = parse_decimal(digits, 32768, LeadingZeros::Allowed)
+        && n >= 1
     {
         return format!(
             "immediates are unsigned; -{n} wraps to {}: write `{}`",

@@ -30,6 +30,8 @@
 use std::fmt::Write as _;
 use std::io::{self, ErrorKind, Read, Write};
 
+use polyasm_core::number::{DecimalProblem, LeadingZeros, parse_decimal};
+
 use crate::limits::MAX_INSTRUCTIONS;
 use crate::ops::{Cond, CondReg, Instr, Kind, Oper, Reg, Value};
 
@@ -1386,16 +1388,16 @@ pub fn dump_memory(machine: &Machine, first: u16, last: u16) -> String {
 pub fn parse_memory_range(text: &str) -> Result<(u16, u16), String> {
     let number = |s: &str, max: u32| -> Result<u32, String> {
         let s = s.trim();
-        if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(format!("`{s}` is not a decimal cell address"));
-        }
-        match s.parse::<u32>() {
-            Ok(n) if n <= max => Ok(n),
+        match parse_decimal(s, u64::from(max), LeadingZeros::Allowed) {
+            Ok(n) => Ok(n as u32),
+            Err(DecimalProblem::NotDigits | DecimalProblem::LeadingZeros) => {
+                Err(format!("`{s}` is not a decimal cell address"))
+            }
             // The end of `A..B` is one past the last cell shown.
-            _ if max > 65535 => Err(format!(
+            Err(DecimalProblem::OutOfRange) if max > 65535 => Err(format!(
                 "`{s}` is past the end of memory (`A..B` ends at {max} at most)"
             )),
-            _ => Err(format!("`{s}` is past the last cell address ({max})")),
+            Err(DecimalProblem::OutOfRange) => Err(format!("`{s}` is past the last cell address ({max})")),
         }
     };
     let (first, last) = if let Some((a, b)) = text.split_once("..=") {

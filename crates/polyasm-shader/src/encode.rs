@@ -3,7 +3,7 @@
 
 use polyasm_core::diagnostic::Reports;
 use polyasm_core::front::{self, StatementLexer, TextRange};
-use polyasm_core::number::{FloatError, NumberProblem, parse_f32};
+use polyasm_core::number::{DecimalProblem, FloatError, LeadingZeros, NumberProblem, parse_decimal, parse_f32};
 use polyasm_core::text::suggest;
 use polyasm_core::{Object, Outcome, SourceId, Span};
 
@@ -81,13 +81,10 @@ pub const V2_MAX_NUMBER: u32 = 0xff_ffff;
 /// Reads a number literal of v2's `load`: decimal digits, at most [`V2_MAX_NUMBER`]. A number
 /// v1 reads but v2 does not (a sign, a fraction, an exponent) says what it has.
 pub fn parse_whole(text: &str) -> Result<f32, NumberError> {
-    if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
-        let digits = text.trim_start_matches('0');
-        return match digits.parse::<u32>() {
-            Ok(n) if n <= V2_MAX_NUMBER => Ok(n as f32),
-            _ if digits.is_empty() => Ok(0.0),
-            _ => Err(NumberError::NotWhole(WholeProblem::TooLarge)),
-        };
+    match parse_decimal(text, u64::from(V2_MAX_NUMBER), LeadingZeros::Allowed) {
+        Ok(n) => return Ok(n as f32),
+        Err(DecimalProblem::OutOfRange) => return Err(NumberError::NotWhole(WholeProblem::TooLarge)),
+        Err(DecimalProblem::NotDigits | DecimalProblem::LeadingZeros) => {}
     }
     parse_number(text)?;
     let problem = if text.starts_with('-') {
