@@ -27,7 +27,7 @@
 
 use std::io::{self, BufRead, Read, Write};
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Outcome};
 use crate::explain::Code;
 
 /// The program's standard streams during [`crate::Target::run`].
@@ -97,6 +97,16 @@ pub fn stdout_failed(error: &io::Error) -> Option<Diagnostic> {
     ))
 }
 
+/// How a run ends once its output is written (`written`, the result of writing and flushing
+/// it): with success, also when the reader stopped early, and with PA003 when writing failed
+/// otherwise ([`stdout_failed`]).
+pub fn output_written(written: io::Result<()>) -> Outcome<ExitStatus> {
+    match written.map_err(|e| stdout_failed(&e)) {
+        Ok(()) | Err(None) => Outcome::ok(ExitStatus::SUCCESS),
+        Err(Some(d)) => Outcome::failed(vec![d]),
+    }
+}
+
 /// A standard input that cannot be read: every read fails with `reason` (for a standard input
 /// that was closed when polyasm started).
 pub struct UnreadableInput {
@@ -133,6 +143,12 @@ mod tests {
         let full = stdout_failed(&io::Error::from(io::ErrorKind::StorageFull)).map(|d| d.code);
         assert_eq!(full, Some("PA003"));
         assert_eq!(stdin_failed(&io::Error::other("gone")).code, "PA018");
+        let closed = output_written(Err(io::ErrorKind::BrokenPipe.into()));
+        assert_eq!((closed.value, closed.diagnostics.len()), (Some(ExitStatus::SUCCESS), 0));
+        let full = output_written(Err(io::ErrorKind::StorageFull.into()));
+        assert_eq!(full.value, None);
+        assert_eq!(full.diagnostics[0].code, "PA003");
+        assert_eq!(output_written(Ok(())).value, Some(ExitStatus::SUCCESS));
     }
 
     #[test]

@@ -19,7 +19,7 @@ use crate::explain::Code;
 use crate::options::{OptionKind, OptionSpec, TargetOptions, UsageError, parse_slot, usage};
 pub use crate::options::{SlotKind, Vec4};
 use crate::source::{SourceId, SourceMap, Span};
-use crate::stream::ExitStatus;
+use crate::stream::output_written;
 use crate::target::{RunOutcome, RunOutput};
 
 /// The lanes an input value leaves out: 0 for x, y and z and 1 for w, as vertex fetch fills them
@@ -201,15 +201,8 @@ pub fn run_vertices<P: VertexProgram>(
             step(&mut printer, &vertex_inputs)
         }),
     };
-    match written.and_then(|()| printer.finish()) {
-        Ok(()) => Ok(Outcome::ok(ExitStatus::SUCCESS)),
-        // A reader that stopped early (`| head`) ends the run quietly.
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(Outcome::ok(ExitStatus::SUCCESS)),
-        Err(e) => Ok(Outcome::failed(vec![Diagnostic::error(
-            Code::CannotWriteOutput,
-            format!("cannot write the run's output: {}", crate::fs::reason(&e)),
-        )])),
-    }
+    // A reader that stopped early (`| head`) ends the run quietly.
+    Ok(output_written(written.and_then(|()| printer.finish())))
 }
 
 /// Prints each vertex's named outputs as a table or as JSON, one vertex at a time.
@@ -724,6 +717,7 @@ fn data_error(sources: &SourceMap, id: SourceId, e: &serde_json::Error) -> Diagn
 mod tests {
     use super::*;
     use crate::options::OptionValues;
+    use crate::stream::ExitStatus;
 
     static SLOTS: SlotKind = SlotKind {
         what: "input",

@@ -18,7 +18,7 @@ use std::io;
 
 use polyasm_core::number::{LeadingZeros, parse_decimal};
 use polyasm_core::options::{OptionKind, OptionSpec, SlotKind, TargetOptions, UsageError, usage};
-use polyasm_core::stream::{ExitStatus, RunIo};
+use polyasm_core::stream::{ExitStatus, RunIo, output_written};
 use polyasm_core::target::RunOutcome;
 use polyasm_core::{Diagnostic, Object, Outcome};
 
@@ -493,10 +493,6 @@ fn run_with_textures(
             Err(e) => return Outcome::failed(vec![crate::error::run_error(&e, object)]),
         },
     };
-    let written = io.stdout.write_all(&bytes).and_then(|()| io.stdout.flush());
     // A reader that stopped early (`| head`) ends the run quietly.
-    match written.map_err(|e| polyasm_core::stream::stdout_failed(&e)) {
-        Ok(()) | Err(None) => Outcome::ok(ExitStatus::SUCCESS),
-        Err(Some(d)) => Outcome::failed(vec![d]),
-    }
+    output_written(io.stdout.write_all(&bytes).and_then(|()| io.stdout.flush()))
 }

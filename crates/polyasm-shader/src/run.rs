@@ -4,7 +4,7 @@
 use polyasm_core::OptionKind;
 use polyasm_core::explain::Code as CoreCode;
 use polyasm_core::options::usage;
-use polyasm_core::stream::{ExitStatus, RunIo};
+use polyasm_core::stream::{ExitStatus, RunIo, output_written};
 use polyasm_core::target::{OptionSpec, RunOutcome, TargetOptions, UsageError};
 use polyasm_core::{Diagnostic, Object, Outcome};
 
@@ -197,10 +197,7 @@ pub fn run_object(object: &Object, options: &TargetOptions, io: &mut RunIo) -> R
     };
     let written = image.write_png(&mut *io.stdout).and_then(|()| io.stdout.flush());
     // A reader that stopped early (`| head`) ends the run quietly.
-    Ok(match written.map_err(|e| polyasm_core::stream::stdout_failed(&e)) {
-        Ok(()) | Err(None) => Outcome::ok(ExitStatus::SUCCESS),
-        Err(Some(d)) => Outcome::failed(vec![d]),
-    })
+    Ok(output_written(written))
 }
 
 /// Where frames are rendered.
