@@ -47,6 +47,8 @@ pub struct FieldInfo {
     pub mesa: &'static str,
     /// The unit suffixes of the proposed syntax (empty for fields without one).
     pub units: &'static [&'static str],
+    /// What the proposed syntax's messages call its unit.
+    pub unit_name: &'static str,
     /// Size of the field in the payload, in bits.
     pub bits: u32,
     /// Its presence bit as a control-word mask.
@@ -62,6 +64,7 @@ pub static FIELDS: [FieldInfo; 12] = [
         index: 0,
         mesa: "varying",
         units: &[".v"],
+        unit_name: "varying",
         bits: 34,
         presence: 0x80,
         doc: "varying fetch: a varying, a register, cube/normalize, or gl_FragCoord/PointCoord/FrontFacing",
@@ -71,6 +74,7 @@ pub static FIELDS: [FieldInfo; 12] = [
         index: 1,
         mesa: "sampler",
         units: &[],
+        unit_name: "texture",
         bits: 62,
         presence: 0x100,
         doc: "texture fetch at the coordinate the varying unit produced, result in ^texture",
@@ -80,6 +84,7 @@ pub static FIELDS: [FieldInfo; 12] = [
         index: 2,
         mesa: "uniform",
         units: &[".u", ".t"],
+        unit_name: "load",
         bits: 41,
         presence: 0x200,
         doc: "uniform or temporary load, result in ^uniform",
@@ -89,6 +94,7 @@ pub static FIELDS: [FieldInfo; 12] = [
         index: 3,
         mesa: "vec4_mul",
         units: &[".v0"],
+        unit_name: "`.v0`",
         bits: 43,
         presence: 0x400,
         doc: "vector multiplier and logic unit, result also in ^v0",
@@ -98,6 +104,7 @@ pub static FIELDS: [FieldInfo; 12] = [
         index: 4,
         mesa: "float_mul",
         units: &[".s0"],
+        unit_name: "`.s0`",
         bits: 30,
         presence: 0x800,
         doc: "scalar multiplier and logic unit, result also in ^s0",
@@ -107,6 +114,7 @@ pub static FIELDS: [FieldInfo; 12] = [
         index: 5,
         mesa: "vec4_acc",
         units: &[".v1"],
+        unit_name: "`.v1`",
         bits: 44,
         presence: 0x1000,
         doc: "vector adder: add, compare, round, sums, derivatives, select",
@@ -116,6 +124,7 @@ pub static FIELDS: [FieldInfo; 12] = [
         index: 6,
         mesa: "float_acc",
         units: &[".s1"],
+        unit_name: "`.s1`",
         bits: 31,
         presence: 0x2000,
         doc: "scalar adder: add, compare, round, derivatives, select",
@@ -125,6 +134,7 @@ pub static FIELDS: [FieldInfo; 12] = [
         index: 7,
         mesa: "combine",
         units: &[".s2"],
+        unit_name: "`.s2`",
         bits: 30,
         presence: 0x4000,
         doc: "complex scalar unit: rcp, sqrt, exp2, sin, atan, ... and scalar times vec4",
@@ -134,6 +144,7 @@ pub static FIELDS: [FieldInfo; 12] = [
         index: 8,
         mesa: "temp_write",
         units: &[".t"],
+        unit_name: "store/framebuffer",
         bits: 41,
         presence: 0x8000,
         doc: "store to temporary memory, or read the framebuffer's colour or depth",
@@ -143,6 +154,7 @@ pub static FIELDS: [FieldInfo; 12] = [
         index: 9,
         mesa: "branch",
         units: &[],
+        unit_name: "branch",
         bits: 73,
         presence: 0x10000,
         doc: "conditional or unconditional branch, or discard",
@@ -152,6 +164,7 @@ pub static FIELDS: [FieldInfo; 12] = [
         index: 10,
         mesa: "const0",
         units: &[],
+        unit_name: "`const0`",
         bits: 64,
         presence: 0x20000,
         doc: "four fp16 constants read as ^const0",
@@ -161,6 +174,7 @@ pub static FIELDS: [FieldInfo; 12] = [
         index: 11,
         mesa: "const1",
         units: &[],
+        unit_name: "`const1`",
         bits: 64,
         presence: 0x40000,
         doc: "four fp16 constants read as ^const1",
@@ -681,6 +695,28 @@ name_table! {
     }
 }
 
+impl LoadSource {
+    /// Its row of [`FORMS`].
+    pub fn form(self) -> Form {
+        match self {
+            LoadSource::Uniform => Form::LoadU,
+            LoadSource::Source1 => Form::LoadU1,
+            LoadSource::Source2 => Form::LoadU2,
+            LoadSource::Temporary => Form::LoadT,
+        }
+    }
+}
+
+impl FbRead {
+    /// Its row of [`FORMS`].
+    pub fn form(self) -> Form {
+        match self {
+            FbRead::Depth => Form::FbDepth,
+            FbRead::Color => Form::FbColor,
+        }
+    }
+}
+
 /// The shape of a varying source kind's bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum VaryingForm {
@@ -1050,106 +1086,4 @@ pub mod fixed {
     pub const NO_OFFSET_VECTOR: u32 = 15;
     /// The branch field of a discard: the low 32 bits; the other 41 are 0.
     pub const DISCARD_WORD0: u32 = 0x007F_0003;
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn unit_op_rows_follow_the_enum_order_and_codes_are_unique() {
-        for (i, row) in MUL_OPS.iter().enumerate() {
-            assert_eq!(row.op as usize, i);
-            assert_eq!(row.model, Model::Mul(row.op));
-            assert_eq!(MulOp::from_code(row.op.code()), Some(row.op));
-        }
-        for (i, row) in ACC_OPS.iter().enumerate() {
-            assert_eq!(row.op as usize, i);
-            assert_eq!(row.model, Model::Acc(row.op));
-            assert_eq!(AccOp::from_code(row.op.code()), Some(row.op));
-        }
-        for (i, row) in COMBINE_OPS.iter().enumerate() {
-            assert_eq!(row.op as usize, i);
-            assert_eq!(row.model, Model::Combine(row.op));
-            assert_eq!(CombineOp::from_code(row.op.code()), Some(row.op));
-        }
-        for (i, row) in BRANCH_CONDS.iter().enumerate() {
-            assert_eq!(row.value as usize, i);
-            assert_eq!(row.code as usize, i);
-        }
-    }
-
-    #[test]
-    fn each_unit_has_its_ops_once_and_only_the_vector_adder_has_the_sums() {
-        for row in &FORMS {
-            let op_rows = |model: Model| FORMS.iter().filter(move |r| r.model == model);
-            match row.model {
-                Model::Mul(op) => {
-                    assert_eq!(op_rows(row.model).count(), 2, "{}", row.mnemonic);
-                    assert!(matches!(row.field, Some(Field::Vec4Mul | Field::FloatMul)));
-                    assert_eq!(row.code, Some(op.code()));
-                    assert_eq!(row.name(), op.info().name());
-                }
-                Model::Acc(op) => {
-                    let units = if row.vector_only { 1 } else { 2 };
-                    assert_eq!(op_rows(row.model).count(), units, "{}", row.mnemonic);
-                    assert!(matches!(row.field, Some(Field::Vec4Acc | Field::FloatAcc)));
-                    assert_eq!(row.code, Some(op.code()));
-                }
-                Model::Combine(op) => {
-                    assert_eq!(op.form(), row.op);
-                    assert_eq!(row.field, Some(Field::Combine));
-                }
-                _ => assert_eq!(row.code, None, "{}", row.mnemonic),
-            }
-            // An ALU op's unit is its field's, and Mesa writes every unit the same way.
-            if let (Some(field), Some(_)) = (row.field, row.code) {
-                assert_eq!(row.unit(), field.info().units[0], "{}", row.mnemonic);
-            }
-            if !row.unit().is_empty() {
-                assert!(
-                    row.second.is_some_and(|mesa| mesa.ends_with(row.unit())),
-                    "{}",
-                    row.mnemonic
-                );
-            }
-            assert!(row.sources() <= 2);
-        }
-        assert_eq!(proposed::OLD_OPCODES, [("texld_2d", "texld")]);
-    }
-
-    #[test]
-    fn fields_add_up_to_the_longest_instruction() {
-        let bits: u32 = FIELDS.iter().map(|f| f.bits).sum();
-        assert_eq!(bits, 557);
-        for (i, f) in FIELDS.iter().enumerate() {
-            assert_eq!(f.field, Field::ALL[i]);
-            assert_eq!(f.presence, 0x80 << i);
-            assert_eq!(f.field.info().index as usize, i);
-        }
-    }
-
-    #[test]
-    fn mul_op_numbers_carry_the_shift() {
-        assert_eq!(mul_op_from_code(0), Some((MulOp::Mul, 0)));
-        assert_eq!(mul_op_from_code(1), Some((MulOp::Mul, 1)));
-        assert_eq!(mul_op_from_code(3), Some((MulOp::Mul, 3)));
-        assert_eq!(mul_op_from_code(4), Some((MulOp::Mul, -4)));
-        assert_eq!(mul_op_from_code(7), Some((MulOp::Mul, -1)));
-        assert_eq!(mul_op_from_code(31), Some((MulOp::Mov, 0)));
-        assert_eq!(mul_op_from_code(18), None);
-        for code in 0..32u8 {
-            if let Some((op, shift)) = mul_op_from_code(code) {
-                assert_eq!(mul_op_code(op, shift), code);
-            }
-        }
-    }
-
-    #[test]
-    fn the_documentation_shows_this_table() {
-        let page = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/lima.md");
-        if let Err(message) = polyasm_core::table::check_doc_regions(&page, &[("ops", Form::markdown())]) {
-            panic!("{message}");
-        }
-    }
 }

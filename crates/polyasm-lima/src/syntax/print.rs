@@ -15,8 +15,8 @@ use crate::instr::{
 };
 use crate::ops::proposed::{self as names, Pipeline};
 use crate::ops::{
-    self, Alignment, BranchCond, COMPONENTS, FbRead, Field, Form, FormInfo, LoadSource, MulOp, OutMod, VEC_REG_NAMES,
-    VaryingAlignment, VaryingKindInfo,
+    self, Alignment, BranchCond, COMPONENTS, Field, Form, FormInfo, MulOp, OutMod, VEC_REG_NAMES, VaryingAlignment,
+    VaryingKindInfo,
 };
 use crate::syntax::Syntax;
 
@@ -373,13 +373,7 @@ impl Printer<'_> {
     }
 
     fn load(&self, l: &Load) -> String {
-        let form = match l.source {
-            LoadSource::Uniform => Form::LoadU,
-            LoadSource::Source1 => Form::LoadU1,
-            LoadSource::Source2 => Form::LoadU2,
-            LoadSource::Temporary => Form::LoadT,
-        };
-        let row = form.info();
+        let row = l.source.form().info();
         let mut text = format!("{} ", self.pick(row.mnemonic, row.second.unwrap_or_default()));
         self.memory_index(&mut text, l.alignment, l.index);
         offset(&mut text, l.offset);
@@ -541,12 +535,7 @@ impl Printer<'_> {
                 text
             }
             Store::FbRead { read, dest } => {
-                let row = match read {
-                    FbRead::Depth => Form::FbDepth,
-                    FbRead::Color => Form::FbColor,
-                }
-                .info();
-                let mut text = format!("{} ", self.name(row));
+                let mut text = format!("{} ", self.name(read.form().info()));
                 self.dest(&mut text, *dest);
                 text
             }
