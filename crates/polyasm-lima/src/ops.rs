@@ -377,7 +377,10 @@ polyasm_core::table! {
         AtanPt2S2 "atan_pt2.s2" second "atan_pt2.s2" { field: Some(Field::Combine), model: Model::AtanPt2, code: None, operands: UNARY, vector_only: false } "atan part 2: the intermediate vec3 of atan/atan2 part 1 to the angle";
     }
     markdown {
-        "proposed" => |row| format!("`{}`", row.mnemonic),
+        "proposed" => |row| match row.aliases {
+            [] => format!("`{}`", row.mnemonic),
+            older => format!("`{}` (older: `{}`)", row.mnemonic, older.join("`, `")),
+        },
         "Mesa" => |row| row.second.map_or(String::new(), |name| format!("`{name}`")),
         "field" => |row| row.field.map_or("control word".to_string(), |f| f.info().mesa.to_string()),
         "op" => |row| match (row.model, row.code) {
