@@ -257,22 +257,13 @@ pub(super) fn mnemonic(name: &str) -> Option<Mnemonic> {
     let dot = name.rfind('.')?;
     let (op, outmod) = split_outmod(&name[..dot]);
     let mut buffer = [0u8; polyasm_core::table::MAX_NAME_LEN];
-    let bare = joined(op, &name[dot..], &mut buffer)?;
+    let bare = polyasm_core::table::join_into(op, &name[dot..], &mut buffer)?;
     let row = Form::from_second_mnemonic(bare)?.info();
     let alu = matches!(
         row.model,
         Model::Mul(_) | Model::Acc(_) | Model::Combine(_) | Model::CombineMul | Model::AtanPt2
     );
     if alu { of_row(row, outmod) } else { None }
-}
-
-/// `a` then `b` in `buffer`; `None` when they do not fit, so they name no row.
-fn joined<'b>(a: &str, b: &str, buffer: &'b mut [u8; polyasm_core::table::MAX_NAME_LEN]) -> Option<&'b str> {
-    let len = a.len() + b.len();
-    let out = buffer.get_mut(..len)?;
-    out[..a.len()].copy_from_slice(a.as_bytes());
-    out[a.len()..].copy_from_slice(b.as_bytes());
-    std::str::from_utf8(out).ok()
 }
 
 /// What a row names with `outmod` and no other modifier; `None` for the control bits, which

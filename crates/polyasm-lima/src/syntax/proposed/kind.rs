@@ -158,22 +158,13 @@ pub(super) fn row_of<'w>(word: &'w str, unit: Option<&str>) -> Option<(&'static 
     let mut end = word.len();
     loop {
         let base = &word[..end];
-        let form =
-            joined(base, unit, &mut buffer).and_then(|name| Form::from_mnemonic(name).filter(|f| f.mnemonic() == name));
+        let form = polyasm_core::table::join_into(base, unit, &mut buffer)
+            .and_then(|name| Form::from_mnemonic(name).filter(|f| f.mnemonic() == name));
         if let Some(form) = form {
             return Some((form.info(), &word[end..]));
         }
         end = base.rfind('_')?;
     }
-}
-
-/// `a` then `b` in `buffer`; `None` when they do not fit, so they name no row.
-fn joined<'b>(a: &str, b: &str, buffer: &'b mut [u8; polyasm_core::table::MAX_NAME_LEN]) -> Option<&'b str> {
-    let len = a.len() + b.len();
-    let out = buffer.get_mut(..len)?;
-    out[..a.len()].copy_from_slice(a.as_bytes());
-    out[a.len()..].copy_from_slice(b.as_bytes());
-    std::str::from_utf8(out).ok()
 }
 
 /// The operation of `word` (older names already replaced) on `unit`.
