@@ -245,6 +245,16 @@ pub fn lowercase_into<'a>(name: &str, buffer: &'a mut [u8; MAX_NAME_LEN]) -> Opt
     std::str::from_utf8(lower).ok()
 }
 
+/// `a` followed by `b` in `buffer`, to look up a name written in two pieces (Lima's opcode and
+/// its unit) without allocating; `None` when it does not fit, so it names no row.
+#[inline]
+pub fn join_into<'a>(a: &str, b: &str, buffer: &'a mut [u8; MAX_NAME_LEN]) -> Option<&'a str> {
+    let joined = buffer.get_mut(..a.len() + b.len())?;
+    joined[..a.len()].copy_from_slice(a.as_bytes());
+    joined[a.len()..].copy_from_slice(b.as_bytes());
+    std::str::from_utf8(joined).ok()
+}
+
 /// A column of a generated Markdown table: its header and how a row's cell reads.
 pub type Column<R> = (&'static str, fn(&R) -> String);
 
@@ -384,6 +394,16 @@ mod tests {
         assert_eq!(Form::from_mnemonic_ignore_case("MoVe"), Some(Form::Move));
         assert_eq!(Form::from_mnemonic_ignore_case(&"a".repeat(MAX_NAME_LEN + 1)), None);
         assert_eq!(Form::from_mnemonic_ignore_case("ädd"), None);
+    }
+
+    #[test]
+    fn names_in_two_pieces_are_joined_when_they_fit() {
+        let mut buffer = [0u8; MAX_NAME_LEN];
+        assert_eq!(join_into("add", ".v1", &mut buffer), Some("add.v1"));
+        assert_eq!(join_into("", "", &mut buffer), Some(""));
+        let long = "a".repeat(MAX_NAME_LEN);
+        assert_eq!(join_into(&long, "", &mut buffer), Some(long.as_str()));
+        assert_eq!(join_into(&long, ".", &mut buffer), None);
     }
 
     #[test]

@@ -1,7 +1,11 @@
-//! The one table of the Lima dialect: the fields of an instruction, the opcodes of every unit,
-//! the output modifiers, register names, varying source kinds, branch conditions, and the fixed
-//! values of the bits no syntax shows. The encoder, decoder, printers and parsers read their
-//! names and numbers from here; each row carries a one-line text for docs and help messages.
+//! The tables of the Lima dialect. [`FORMS`] is the instruction table (one
+//! [`polyasm_core::table!`] row per instruction form: the control bits, `nop`, every unit-less
+//! operation and load, and each opcode of each unit, with its names in both syntaxes, field,
+//! op number, operands and doc); the op enums of the model ([`MulOp`], [`AccOp`],
+//! [`CombineOp`]) read their rows. The other vocabularies stay plain tables here: the fields of
+//! an instruction, the output modifiers, branch conditions, perspectives, alignments, load
+//! sources, register names, varying source kinds, and the fixed values of the bits no syntax
+//! shows. The encoder, decoder, printers and parsers read their names and numbers from here.
 
 /// The 12 optional fields of an instruction, in control-word order (presence bit `7 + index`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -43,6 +47,8 @@ pub struct FieldInfo {
     pub mesa: &'static str,
     /// The unit suffixes of the proposed syntax (empty for fields without one).
     pub units: &'static [&'static str],
+    /// What the proposed syntax's messages call its unit.
+    pub unit_name: &'static str,
     /// Size of the field in the payload, in bits.
     pub bits: u32,
     /// Its presence bit as a control-word mask.
@@ -58,6 +64,7 @@ pub static FIELDS: [FieldInfo; 12] = [
         index: 0,
         mesa: "varying",
         units: &[".v"],
+        unit_name: "varying",
         bits: 34,
         presence: 0x80,
         doc: "varying fetch: a varying, a register, cube/normalize, or gl_FragCoord/PointCoord/FrontFacing",
@@ -67,6 +74,7 @@ pub static FIELDS: [FieldInfo; 12] = [
         index: 1,
         mesa: "sampler",
         units: &[],
+        unit_name: "texture",
         bits: 62,
         presence: 0x100,
         doc: "texture fetch at the coordinate the varying unit produced, result in ^texture",
@@ -76,6 +84,7 @@ pub static FIELDS: [FieldInfo; 12] = [
         index: 2,
         mesa: "uniform",
         units: &[".u", ".t"],
+        unit_name: "load",
         bits: 41,
         presence: 0x200,
         doc: "uniform or temporary load, result in ^uniform",
@@ -85,6 +94,7 @@ pub static FIELDS: [FieldInfo; 12] = [
         index: 3,
         mesa: "vec4_mul",
         units: &[".v0"],
+        unit_name: "`.v0`",
         bits: 43,
         presence: 0x400,
         doc: "vector multiplier and logic unit, result also in ^v0",
@@ -94,6 +104,7 @@ pub static FIELDS: [FieldInfo; 12] = [
         index: 4,
         mesa: "float_mul",
         units: &[".s0"],
+        unit_name: "`.s0`",
         bits: 30,
         presence: 0x800,
         doc: "scalar multiplier and logic unit, result also in ^s0",
@@ -103,6 +114,7 @@ pub static FIELDS: [FieldInfo; 12] = [
         index: 5,
         mesa: "vec4_acc",
         units: &[".v1"],
+        unit_name: "`.v1`",
         bits: 44,
         presence: 0x1000,
         doc: "vector adder: add, compare, round, sums, derivatives, select",
@@ -112,6 +124,7 @@ pub static FIELDS: [FieldInfo; 12] = [
         index: 6,
         mesa: "float_acc",
         units: &[".s1"],
+        unit_name: "`.s1`",
         bits: 31,
         presence: 0x2000,
         doc: "scalar adder: add, compare, round, derivatives, select",
@@ -121,6 +134,7 @@ pub static FIELDS: [FieldInfo; 12] = [
         index: 7,
         mesa: "combine",
         units: &[".s2"],
+        unit_name: "`.s2`",
         bits: 30,
         presence: 0x4000,
         doc: "complex scalar unit: rcp, sqrt, exp2, sin, atan, ... and scalar times vec4",
@@ -130,6 +144,7 @@ pub static FIELDS: [FieldInfo; 12] = [
         index: 8,
         mesa: "temp_write",
         units: &[".t"],
+        unit_name: "store/framebuffer",
         bits: 41,
         presence: 0x8000,
         doc: "store to temporary memory, or read the framebuffer's colour or depth",
@@ -139,6 +154,7 @@ pub static FIELDS: [FieldInfo; 12] = [
         index: 9,
         mesa: "branch",
         units: &[],
+        unit_name: "branch",
         bits: 73,
         presence: 0x10000,
         doc: "conditional or unconditional branch, or discard",
@@ -148,6 +164,7 @@ pub static FIELDS: [FieldInfo; 12] = [
         index: 10,
         mesa: "const0",
         units: &[],
+        unit_name: "`const0`",
         bits: 64,
         presence: 0x20000,
         doc: "four fp16 constants read as ^const0",
@@ -157,6 +174,7 @@ pub static FIELDS: [FieldInfo; 12] = [
         index: 11,
         mesa: "const1",
         units: &[],
+        unit_name: "`const1`",
         bits: 64,
         presence: 0x40000,
         doc: "four fp16 constants read as ^const1",
@@ -209,94 +227,286 @@ pub mod ctrl {
     pub const UNKNOWN_SHIFT: u32 = 26;
 }
 
-/// Text of the two control bits in both syntaxes.
-pub const STOP_NAME: &str = "stop";
-/// See [`STOP_NAME`].
-pub const SYNC_NAME: &str = "sync";
-
-/// One opcode of a unit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct OpInfo<T: 'static> {
-    /// The model's name of the opcode.
-    pub op: T,
-    /// The number in the op field.
-    pub code: u8,
-    /// The name Mesa prints (without unit suffix).
-    pub mesa: &'static str,
-    /// How many sources the op reads (1 or 2); a one-source op leaves the second source's
-    /// bits 0.
-    pub operands: u8,
-    /// Only the vector unit has this op (`sum3`, `sum4`).
-    pub vector_only: bool,
-    /// One line for docs and help.
-    pub doc: &'static str,
+/// What a row of [`FORMS`] is in the instruction model, beside its field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Model {
+    /// The control word's end-of-program bit.
+    Stop,
+    /// The control word's inter-thread sync bit.
+    Sync,
+    /// An instruction with no field.
+    Nop,
+    /// A varying fetch.
+    Varying,
+    /// A texture fetch.
+    Texld,
+    /// A uniform or temporary load from this source.
+    Load(LoadSource),
+    /// An op of a multiplier.
+    Mul(MulOp),
+    /// An op of an adder.
+    Acc(AccOp),
+    /// A scalar op of the complex unit.
+    Combine(CombineOp),
+    /// The complex unit's scalar times vec4 (`dest_vec` = `src_vec` = 1).
+    CombineMul,
+    /// The complex unit's second part of atan (`dest_vec` = 0, `src_vec` = 1).
+    AtanPt2,
+    /// A temporary store.
+    Store,
+    /// A framebuffer read.
+    FbRead(FbRead),
+    /// A branch.
+    Branch,
+    /// A discard.
+    Discard,
+    /// Four constants of the field.
+    Const,
 }
 
-macro_rules! op_table {
-    ($(#[$meta:meta])* $name:ident, $table:ident, $what:literal {
-        $($variant:ident = $code:literal, $mesa:literal, $operands:literal, $vector_only:literal, $doc:literal;)*
-    }) => {
+/// The operands of a one-source ALU op, as words for help lines.
+const UNARY: &[&str] = &["dest", "src"];
+/// The operands of a two-source ALU op.
+const BINARY: &[&str] = &["dest", "src1", "src2"];
+
+polyasm_core::table! {
+    /// One instruction form: a control bit, a unit-less operation, or one opcode of one unit.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum Form;
+    /// One row of [`FORMS`]. The mnemonic is the proposed syntax's name with its unit
+    /// (`add.v1`), the modifiers going between the two (`max_pos.v1`); `second` is the name
+    /// Mesa prints, its output modifier, perspective or condition likewise before the unit
+    /// (`max.pos.v1`, `load.perspective.z.v`, `branch.lt`).
+    #[derive(Debug)]
+    pub struct FormInfo {
+        /// The field it writes (`None` for the control bits and `nop`).
+        field: Option<Field>,
+        /// What it is in the instruction model.
+        model: Model,
+        /// The number in the unit's op field, for the ALU ops.
+        code: Option<u8>,
+        /// Its operands in the proposed syntax, as words for help lines (`[...]` optional).
+        operands: &'static [&'static str],
+        /// Only the vector unit has this op (`sum3`, `sum4`).
+        vector_only: bool,
+    }
+    /// Every instruction form, in [`Form`] order.
+    pub static FORMS;
+    rows {
+        Stop "stop" second "stop" { field: None, model: Model::Stop, code: None, operands: &[], vector_only: false } "end of program after this instruction (control bit 5)";
+        Sync "sync" second "sync" { field: None, model: Model::Sync, code: None, operands: &[], vector_only: false } "inter-thread sync, for texture fetches and derivatives (control bit 6)";
+        Nop "nop" { field: None, model: Model::Nop, code: None, operands: &[], vector_only: false } "an instruction with no field, neither stop nor sync (Mesa prints nothing)";
+        LoadV "load.v" second "load.v" { field: Some(Field::Varying), model: Model::Varying, code: None, operands: &["dest", "source"], vector_only: false } "varying fetch: a varying by index, a register, cube/normalize, or gl_FragCoord/PointCoord/FrontFacing";
+        LoadU "load.u" second "load.u" { field: Some(Field::Uniform), model: Model::Load(LoadSource::Uniform), code: None, operands: &["index"], vector_only: false } "load from uniform memory into ^uniform";
+        LoadU1 "load.u1" second "load..u1" { field: Some(Field::Uniform), model: Model::Load(LoadSource::Source1), code: None, operands: &["index"], vector_only: false } "load from source 1, not used by any compiler (what it reads is unknown)";
+        LoadU2 "load.u2" second "load..u2" { field: Some(Field::Uniform), model: Model::Load(LoadSource::Source2), code: None, operands: &["index"], vector_only: false } "load from source 2, not used by any compiler (what it reads is unknown)";
+        LoadT "load.t" second "load.t" { field: Some(Field::Uniform), model: Model::Load(LoadSource::Temporary), code: None, operands: &["index"], vector_only: false } "load from temporary (stack) memory into ^uniform";
+        Texld "texld" second "texld" alias ["texld_2d"] { field: Some(Field::Sampler), model: Model::Texld, code: None, operands: &["sampler", "[lod-register]", "[bias(n)]"], vector_only: false } "texture fetch at the coordinate the varying unit produced, result in ^texture";
+        StoreT "store.t" second "store.t" { field: Some(Field::TempWrite), model: Model::Store, code: None, operands: &["index", "src"], vector_only: false } "store a register to temporary memory";
+        FbDepth "fb_depth" second "fb_depth" { field: Some(Field::TempWrite), model: Model::FbRead(FbRead::Depth), code: None, operands: &["dest"], vector_only: false } "read the current depth value (in .x)";
+        FbColor "fb_color" second "fb_color" { field: Some(Field::TempWrite), model: Model::FbRead(FbRead::Color), code: None, operands: &["dest"], vector_only: false } "read the current framebuffer colour (vec4)";
+        Discard "discard" second "discard" { field: Some(Field::Branch), model: Model::Discard, code: None, operands: &[], vector_only: false } "discard the fragment";
+        Branch "branch" second "branch" { field: Some(Field::Branch), model: Model::Branch, code: None, operands: &["src1", "src2", "target"], vector_only: false } "branch when the condition on src1 and src2 holds; unconditional (the target alone) without one";
+        Const0 "const0" second "const0" { field: Some(Field::Const0), model: Model::Const, code: None, operands: &["x", "y", "z", "w"], vector_only: false } "four fp16 constants read as ^const0";
+        Const1 "const1" second "const1" { field: Some(Field::Const1), model: Model::Const, code: None, operands: &["x", "y", "z", "w"], vector_only: false } "four fp16 constants read as ^const1";
+        MulV0 "mul.v0" second "mul.v0" { field: Some(Field::Vec4Mul), model: Model::Mul(MulOp::Mul), code: Some(0), operands: BINARY, vector_only: false } "arg0 * arg1 * 2^shift (op numbers 0-7, the shift as 3-bit two's complement)";
+        NotV0 "not.v0" second "not.v0" { field: Some(Field::Vec4Mul), model: Model::Mul(MulOp::Not), code: Some(8), operands: UNARY, vector_only: false } "logical not of arg0 (1.0 when arg0 is 0.0)";
+        AndV0 "and.v0" second "and.v0" { field: Some(Field::Vec4Mul), model: Model::Mul(MulOp::And), code: Some(9), operands: BINARY, vector_only: false } "logical and";
+        OrV0 "or.v0" second "or.v0" { field: Some(Field::Vec4Mul), model: Model::Mul(MulOp::Or), code: Some(10), operands: BINARY, vector_only: false } "logical or";
+        XorV0 "xor.v0" second "xor.v0" { field: Some(Field::Vec4Mul), model: Model::Mul(MulOp::Xor), code: Some(11), operands: BINARY, vector_only: false } "logical exclusive or";
+        NeV0 "ne.v0" second "ne.v0" { field: Some(Field::Vec4Mul), model: Model::Mul(MulOp::Ne), code: Some(12), operands: BINARY, vector_only: false } "1.0 when arg0 != arg1, else 0.0";
+        GtV0 "gt.v0" second "gt.v0" { field: Some(Field::Vec4Mul), model: Model::Mul(MulOp::Gt), code: Some(13), operands: BINARY, vector_only: false } "1.0 when arg0 > arg1, else 0.0";
+        GeV0 "ge.v0" second "ge.v0" { field: Some(Field::Vec4Mul), model: Model::Mul(MulOp::Ge), code: Some(14), operands: BINARY, vector_only: false } "1.0 when arg0 >= arg1, else 0.0";
+        EqV0 "eq.v0" second "eq.v0" { field: Some(Field::Vec4Mul), model: Model::Mul(MulOp::Eq), code: Some(15), operands: BINARY, vector_only: false } "1.0 when arg0 == arg1, else 0.0";
+        MinV0 "min.v0" second "min.v0" { field: Some(Field::Vec4Mul), model: Model::Mul(MulOp::Min), code: Some(16), operands: BINARY, vector_only: false } "the smaller of arg0 and arg1";
+        MaxV0 "max.v0" second "max.v0" { field: Some(Field::Vec4Mul), model: Model::Mul(MulOp::Max), code: Some(17), operands: BINARY, vector_only: false } "the larger of arg0 and arg1";
+        MovV0 "mov.v0" second "mov.v0" { field: Some(Field::Vec4Mul), model: Model::Mul(MulOp::Mov), code: Some(31), operands: UNARY, vector_only: false } "arg0";
+        MulS0 "mul.s0" second "mul.s0" { field: Some(Field::FloatMul), model: Model::Mul(MulOp::Mul), code: Some(0), operands: BINARY, vector_only: false } "arg0 * arg1 * 2^shift (op numbers 0-7, the shift as 3-bit two's complement)";
+        NotS0 "not.s0" second "not.s0" { field: Some(Field::FloatMul), model: Model::Mul(MulOp::Not), code: Some(8), operands: UNARY, vector_only: false } "logical not of arg0 (1.0 when arg0 is 0.0)";
+        AndS0 "and.s0" second "and.s0" { field: Some(Field::FloatMul), model: Model::Mul(MulOp::And), code: Some(9), operands: BINARY, vector_only: false } "logical and";
+        OrS0 "or.s0" second "or.s0" { field: Some(Field::FloatMul), model: Model::Mul(MulOp::Or), code: Some(10), operands: BINARY, vector_only: false } "logical or";
+        XorS0 "xor.s0" second "xor.s0" { field: Some(Field::FloatMul), model: Model::Mul(MulOp::Xor), code: Some(11), operands: BINARY, vector_only: false } "logical exclusive or";
+        NeS0 "ne.s0" second "ne.s0" { field: Some(Field::FloatMul), model: Model::Mul(MulOp::Ne), code: Some(12), operands: BINARY, vector_only: false } "1.0 when arg0 != arg1, else 0.0";
+        GtS0 "gt.s0" second "gt.s0" { field: Some(Field::FloatMul), model: Model::Mul(MulOp::Gt), code: Some(13), operands: BINARY, vector_only: false } "1.0 when arg0 > arg1, else 0.0";
+        GeS0 "ge.s0" second "ge.s0" { field: Some(Field::FloatMul), model: Model::Mul(MulOp::Ge), code: Some(14), operands: BINARY, vector_only: false } "1.0 when arg0 >= arg1, else 0.0";
+        EqS0 "eq.s0" second "eq.s0" { field: Some(Field::FloatMul), model: Model::Mul(MulOp::Eq), code: Some(15), operands: BINARY, vector_only: false } "1.0 when arg0 == arg1, else 0.0";
+        MinS0 "min.s0" second "min.s0" { field: Some(Field::FloatMul), model: Model::Mul(MulOp::Min), code: Some(16), operands: BINARY, vector_only: false } "the smaller of arg0 and arg1";
+        MaxS0 "max.s0" second "max.s0" { field: Some(Field::FloatMul), model: Model::Mul(MulOp::Max), code: Some(17), operands: BINARY, vector_only: false } "the larger of arg0 and arg1";
+        MovS0 "mov.s0" second "mov.s0" { field: Some(Field::FloatMul), model: Model::Mul(MulOp::Mov), code: Some(31), operands: UNARY, vector_only: false } "arg0";
+        AddV1 "add.v1" second "add.v1" { field: Some(Field::Vec4Acc), model: Model::Acc(AccOp::Add), code: Some(0), operands: BINARY, vector_only: false } "arg0 + arg1";
+        FractV1 "fract.v1" second "fract.v1" { field: Some(Field::Vec4Acc), model: Model::Acc(AccOp::Fract), code: Some(4), operands: UNARY, vector_only: false } "arg0 - floor(arg0)";
+        NeV1 "ne.v1" second "ne.v1" { field: Some(Field::Vec4Acc), model: Model::Acc(AccOp::Ne), code: Some(8), operands: BINARY, vector_only: false } "1.0 when arg0 != arg1, else 0.0";
+        GtV1 "gt.v1" second "gt.v1" { field: Some(Field::Vec4Acc), model: Model::Acc(AccOp::Gt), code: Some(9), operands: BINARY, vector_only: false } "1.0 when arg0 > arg1, else 0.0";
+        GeV1 "ge.v1" second "ge.v1" { field: Some(Field::Vec4Acc), model: Model::Acc(AccOp::Ge), code: Some(10), operands: BINARY, vector_only: false } "1.0 when arg0 >= arg1, else 0.0";
+        EqV1 "eq.v1" second "eq.v1" { field: Some(Field::Vec4Acc), model: Model::Acc(AccOp::Eq), code: Some(11), operands: BINARY, vector_only: false } "1.0 when arg0 == arg1, else 0.0";
+        FloorV1 "floor.v1" second "floor.v1" { field: Some(Field::Vec4Acc), model: Model::Acc(AccOp::Floor), code: Some(12), operands: UNARY, vector_only: false } "largest integer not above arg0";
+        CeilV1 "ceil.v1" second "ceil.v1" { field: Some(Field::Vec4Acc), model: Model::Acc(AccOp::Ceil), code: Some(13), operands: UNARY, vector_only: false } "smallest integer not below arg0";
+        MinV1 "min.v1" second "min.v1" { field: Some(Field::Vec4Acc), model: Model::Acc(AccOp::Min), code: Some(14), operands: BINARY, vector_only: false } "the smaller of arg0 and arg1";
+        MaxV1 "max.v1" second "max.v1" { field: Some(Field::Vec4Acc), model: Model::Acc(AccOp::Max), code: Some(15), operands: BINARY, vector_only: false } "the larger of arg0 and arg1";
+        Sum3V1 "sum3.v1" second "sum3.v1" { field: Some(Field::Vec4Acc), model: Model::Acc(AccOp::Sum3), code: Some(16), operands: UNARY, vector_only: true } "x + y + z of arg0 in every lane";
+        Sum4V1 "sum4.v1" second "sum4.v1" { field: Some(Field::Vec4Acc), model: Model::Acc(AccOp::Sum4), code: Some(17), operands: UNARY, vector_only: true } "x + y + z + w of arg0 in every lane";
+        DfdxV1 "dFdx.v1" second "dFdx.v1" { field: Some(Field::Vec4Acc), model: Model::Acc(AccOp::Dfdx), code: Some(20), operands: BINARY, vector_only: false } "screen-space derivative along x (needs sync)";
+        DfdyV1 "dFdy.v1" second "dFdy.v1" { field: Some(Field::Vec4Acc), model: Model::Acc(AccOp::Dfdy), code: Some(21), operands: BINARY, vector_only: false } "screen-space derivative along y (needs sync)";
+        SelV1 "sel.v1" second "sel.v1" { field: Some(Field::Vec4Acc), model: Model::Acc(AccOp::Sel), code: Some(23), operands: BINARY, vector_only: false } "arg0 when the scalar multiplier's result (^s0) is not 0.0, else arg1";
+        MovV1 "mov.v1" second "mov.v1" { field: Some(Field::Vec4Acc), model: Model::Acc(AccOp::Mov), code: Some(31), operands: UNARY, vector_only: false } "arg0";
+        AddS1 "add.s1" second "add.s1" { field: Some(Field::FloatAcc), model: Model::Acc(AccOp::Add), code: Some(0), operands: BINARY, vector_only: false } "arg0 + arg1";
+        FractS1 "fract.s1" second "fract.s1" { field: Some(Field::FloatAcc), model: Model::Acc(AccOp::Fract), code: Some(4), operands: UNARY, vector_only: false } "arg0 - floor(arg0)";
+        NeS1 "ne.s1" second "ne.s1" { field: Some(Field::FloatAcc), model: Model::Acc(AccOp::Ne), code: Some(8), operands: BINARY, vector_only: false } "1.0 when arg0 != arg1, else 0.0";
+        GtS1 "gt.s1" second "gt.s1" { field: Some(Field::FloatAcc), model: Model::Acc(AccOp::Gt), code: Some(9), operands: BINARY, vector_only: false } "1.0 when arg0 > arg1, else 0.0";
+        GeS1 "ge.s1" second "ge.s1" { field: Some(Field::FloatAcc), model: Model::Acc(AccOp::Ge), code: Some(10), operands: BINARY, vector_only: false } "1.0 when arg0 >= arg1, else 0.0";
+        EqS1 "eq.s1" second "eq.s1" { field: Some(Field::FloatAcc), model: Model::Acc(AccOp::Eq), code: Some(11), operands: BINARY, vector_only: false } "1.0 when arg0 == arg1, else 0.0";
+        FloorS1 "floor.s1" second "floor.s1" { field: Some(Field::FloatAcc), model: Model::Acc(AccOp::Floor), code: Some(12), operands: UNARY, vector_only: false } "largest integer not above arg0";
+        CeilS1 "ceil.s1" second "ceil.s1" { field: Some(Field::FloatAcc), model: Model::Acc(AccOp::Ceil), code: Some(13), operands: UNARY, vector_only: false } "smallest integer not below arg0";
+        MinS1 "min.s1" second "min.s1" { field: Some(Field::FloatAcc), model: Model::Acc(AccOp::Min), code: Some(14), operands: BINARY, vector_only: false } "the smaller of arg0 and arg1";
+        MaxS1 "max.s1" second "max.s1" { field: Some(Field::FloatAcc), model: Model::Acc(AccOp::Max), code: Some(15), operands: BINARY, vector_only: false } "the larger of arg0 and arg1";
+        DfdxS1 "dFdx.s1" second "dFdx.s1" { field: Some(Field::FloatAcc), model: Model::Acc(AccOp::Dfdx), code: Some(20), operands: BINARY, vector_only: false } "screen-space derivative along x (needs sync)";
+        DfdyS1 "dFdy.s1" second "dFdy.s1" { field: Some(Field::FloatAcc), model: Model::Acc(AccOp::Dfdy), code: Some(21), operands: BINARY, vector_only: false } "screen-space derivative along y (needs sync)";
+        SelS1 "sel.s1" second "sel.s1" { field: Some(Field::FloatAcc), model: Model::Acc(AccOp::Sel), code: Some(23), operands: BINARY, vector_only: false } "arg0 when the scalar multiplier's result (^s0) is not 0.0, else arg1";
+        MovS1 "mov.s1" second "mov.s1" { field: Some(Field::FloatAcc), model: Model::Acc(AccOp::Mov), code: Some(31), operands: UNARY, vector_only: false } "arg0";
+        RcpS2 "rcp.s2" second "rcp.s2" { field: Some(Field::Combine), model: Model::Combine(CombineOp::Rcp), code: Some(0), operands: UNARY, vector_only: false } "1 / arg0";
+        MovS2 "mov.s2" second "mov.s2" { field: Some(Field::Combine), model: Model::Combine(CombineOp::Mov), code: Some(1), operands: UNARY, vector_only: false } "arg0";
+        SqrtS2 "sqrt.s2" second "sqrt.s2" { field: Some(Field::Combine), model: Model::Combine(CombineOp::Sqrt), code: Some(2), operands: UNARY, vector_only: false } "square root of arg0";
+        RsqrtS2 "rsqrt.s2" second "rsqrt.s2" { field: Some(Field::Combine), model: Model::Combine(CombineOp::Rsqrt), code: Some(3), operands: UNARY, vector_only: false } "1 / sqrt(arg0)";
+        Exp2S2 "exp2.s2" second "exp2.s2" { field: Some(Field::Combine), model: Model::Combine(CombineOp::Exp2), code: Some(4), operands: UNARY, vector_only: false } "2^arg0";
+        Log2S2 "log2.s2" second "log2.s2" { field: Some(Field::Combine), model: Model::Combine(CombineOp::Log2), code: Some(5), operands: UNARY, vector_only: false } "log2(arg0)";
+        SinS2 "sin.s2" second "sin.s2" { field: Some(Field::Combine), model: Model::Combine(CombineOp::Sin), code: Some(6), operands: UNARY, vector_only: false } "sin(2 pi arg0): the argument is in turns";
+        CosS2 "cos.s2" second "cos.s2" { field: Some(Field::Combine), model: Model::Combine(CombineOp::Cos), code: Some(7), operands: UNARY, vector_only: false } "cos(2 pi arg0): the argument is in turns";
+        AtanS2 "atan.s2" second "atan.s2" { field: Some(Field::Combine), model: Model::Combine(CombineOp::Atan), code: Some(8), operands: UNARY, vector_only: false } "atan part 1: arg0 to an intermediate vec3 (usually .xyz)";
+        Atan2S2 "atan2.s2" second "atan2.s2" { field: Some(Field::Combine), model: Model::Combine(CombineOp::Atan2), code: Some(9), operands: BINARY, vector_only: false } "atan2 part 1: arg0, arg1 to an intermediate vec3";
+        MulS2 "mul.s2" second "mul.s2" { field: Some(Field::Combine), model: Model::CombineMul, code: None, operands: BINARY, vector_only: false } "scalar arg0 times vec4 arg1, written through a write mask (no modifiers on the vector)";
+        AtanPt2S2 "atan_pt2.s2" second "atan_pt2.s2" { field: Some(Field::Combine), model: Model::AtanPt2, code: None, operands: UNARY, vector_only: false } "atan part 2: the intermediate vec3 of atan/atan2 part 1 to the angle";
+    }
+    markdown {
+        "proposed" => |row| match row.aliases {
+            [] => format!("`{}`", row.mnemonic),
+            older => format!("`{}` (older: `{}`)", row.mnemonic, older.join("`, `")),
+        },
+        "Mesa" => |row| row.second.map_or(String::new(), |name| format!("`{name}`")),
+        "field" => |row| row.field.map_or("control word".to_string(), |f| f.info().mesa.to_string()),
+        "op" => |row| match (row.model, row.code) {
+            (Model::Mul(MulOp::Mul), _) => format!("0-{}", MUL_SHIFT_CODES - 1),
+            (_, code) => code.map_or(String::new(), |code| code.to_string()),
+        },
+        "operands" => |row| row.operands.join(" "),
+        "does" => |row| match row.vector_only {
+            true => format!("{} ({} only)", row.doc, Field::Vec4Acc.info().mesa),
+            false => row.doc.to_string(),
+        },
+    }
+}
+
+impl FormInfo {
+    /// The proposed syntax's name without its unit (`add` of `add.v1`, `load` of `load.u1`).
+    #[inline]
+    pub fn name(&self) -> &'static str {
+        self.mnemonic.split_once('.').map_or(self.mnemonic, |(name, _)| name)
+    }
+
+    /// The proposed syntax's unit, `.` included (`.v1`; empty for a form without one).
+    #[inline]
+    pub fn unit(&self) -> &'static str {
+        self.mnemonic.find('.').map_or("", |dot| &self.mnemonic[dot..])
+    }
+
+    /// Mesa's name without its unit (`add` of `add.v1`; empty for a form Mesa has not).
+    #[inline]
+    pub fn mesa_name(&self) -> &'static str {
+        let mesa = self.second.unwrap_or_default();
+        mesa.split_once('.').map_or(mesa, |(name, _)| name)
+    }
+
+    /// How many sources it reads (an ALU op: 1 or 2; a one-source op leaves the second
+    /// source's bits 0).
+    pub fn sources(&self) -> u8 {
+        self.operands.iter().filter(|word| word.starts_with("src")).count() as u8
+    }
+}
+
+/// An opcode of a unit and its row of [`FORMS`]; it reads as that row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnitOpRow<T: 'static> {
+    /// The model's name of the opcode.
+    pub op: T,
+    /// Its row on the vector unit (the only unit of the complex unit's ops).
+    pub form: Form,
+}
+
+impl<T> std::ops::Deref for UnitOpRow<T> {
+    type Target = FormInfo;
+
+    fn deref(&self) -> &FormInfo {
+        self.form.info()
+    }
+}
+
+/// Declares the model's opcodes of a unit, each with its row of [`FORMS`]: the codes, names,
+/// operand counts and docs are the rows'.
+macro_rules! unit_ops {
+    ($(#[$meta:meta])* $name:ident, $table:ident { $($variant:ident => $form:ident,)* }) => {
         $(#[$meta])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum $name {
-            $(#[doc = $doc] $variant,)*
+            $(#[doc = concat!("The row [`Form::", stringify!($form), "`].")] $variant,)*
         }
 
-        #[doc = concat!("Every ", $what, " opcode, in the order of [`", stringify!($name), "`].")]
-        pub static $table: &[OpInfo<$name>] = &[
-            $(OpInfo { op: $name::$variant, code: $code, mesa: $mesa, operands: $operands,
-                vector_only: $vector_only, doc: $doc },)*
-        ];
+        #[doc = concat!("Every [`", stringify!($name), "`] with its row, in enum order.")]
+        pub static $table: &[UnitOpRow<$name>] = &[$(UnitOpRow { op: $name::$variant, form: Form::$form },)*];
 
         impl $name {
-            /// Every opcode, in table order.
+            /// Every opcode, in enum order.
             pub const ALL: &[$name] = &[$($name::$variant),*];
 
-            /// This opcode's row of the table.
-            pub fn info(self) -> &'static OpInfo<$name> {
-                &$table[self as usize]
+            /// Its row of [`FORMS`] on the vector unit.
+            #[inline]
+            pub fn form(self) -> Form {
+                match self {
+                    $($name::$variant => Form::$form,)*
+                }
+            }
+
+            /// Its row of [`FORMS`] on the vector unit.
+            #[inline]
+            pub fn info(self) -> &'static FormInfo {
+                self.form().info()
             }
 
             /// The number in the op field.
+            #[inline]
             pub fn code(self) -> u8 {
-                self.info().code
+                self.info().code.expect("invariant: every ALU row has an op number")
             }
 
             /// Whether the op reads a second source.
+            #[inline]
             pub fn is_binary(self) -> bool {
-                self.info().operands == 2
+                self.info().sources() == 2
             }
 
             /// The opcode with this number, if there is one.
             pub fn from_code(code: u8) -> Option<$name> {
-                $table.iter().find(|row| row.code == code).map(|row| row.op)
-            }
-
-            /// The opcode Mesa prints as `name`.
-            pub fn from_mesa(name: &str) -> Option<$name> {
-                $table.iter().find(|row| row.mesa == name).map(|row| row.op)
+                $table.iter().find(|row| row.code == Some(code)).map(|row| row.op)
             }
         }
     };
 }
 
-op_table! {
+unit_ops! {
     /// Opcodes of the multipliers, `vec4_mul` (`.v0`) and `float_mul` (`.s0`). Op numbers 0 to
     /// 7 are all `mul`: the number is a power-of-two shift of the product, kept beside the op
     /// in the instruction model.
-    MulOp, MUL_OPS, "multiplier" {
-        Mul = 0, "mul", 2, false, "arg0 * arg1 * 2^shift (op numbers 0-7, the shift as 3-bit two's complement)";
-        Not = 8, "not", 1, false, "logical not of arg0 (1.0 when arg0 is 0.0)";
-        And = 9, "and", 2, false, "logical and";
-        Or = 10, "or", 2, false, "logical or";
-        Xor = 11, "xor", 2, false, "logical exclusive or";
-        Ne = 12, "ne", 2, false, "1.0 when arg0 != arg1, else 0.0";
-        Gt = 13, "gt", 2, false, "1.0 when arg0 > arg1, else 0.0";
-        Ge = 14, "ge", 2, false, "1.0 when arg0 >= arg1, else 0.0";
-        Eq = 15, "eq", 2, false, "1.0 when arg0 == arg1, else 0.0";
-        Min = 16, "min", 2, false, "the smaller of arg0 and arg1";
-        Max = 17, "max", 2, false, "the larger of arg0 and arg1";
-        Mov = 31, "mov", 1, false, "arg0";
+    MulOp, MUL_OPS {
+        Mul => MulV0,
+        Not => NotV0,
+        And => AndV0,
+        Or => OrV0,
+        Xor => XorV0,
+        Ne => NeV0,
+        Gt => GtV0,
+        Ge => GeV0,
+        Eq => EqV0,
+        Min => MinV0,
+        Max => MaxV0,
+        Mov => MovV0,
     }
 }
 
@@ -321,74 +531,43 @@ pub fn mul_op_code(op: MulOp, shift: i8) -> u8 {
     }
 }
 
-op_table! {
+unit_ops! {
     /// Opcodes of the adders, `vec4_acc` (`.v1`) and `float_acc` (`.s1`).
-    AccOp, ACC_OPS, "adder" {
-        Add = 0, "add", 2, false, "arg0 + arg1";
-        Fract = 4, "fract", 1, false, "arg0 - floor(arg0)";
-        Ne = 8, "ne", 2, false, "1.0 when arg0 != arg1, else 0.0";
-        Gt = 9, "gt", 2, false, "1.0 when arg0 > arg1, else 0.0";
-        Ge = 10, "ge", 2, false, "1.0 when arg0 >= arg1, else 0.0";
-        Eq = 11, "eq", 2, false, "1.0 when arg0 == arg1, else 0.0";
-        Floor = 12, "floor", 1, false, "largest integer not above arg0";
-        Ceil = 13, "ceil", 1, false, "smallest integer not below arg0";
-        Min = 14, "min", 2, false, "the smaller of arg0 and arg1";
-        Max = 15, "max", 2, false, "the larger of arg0 and arg1";
-        Sum3 = 16, "sum3", 1, true, "x + y + z of arg0 in every lane";
-        Sum4 = 17, "sum4", 1, true, "x + y + z + w of arg0 in every lane";
-        Dfdx = 20, "dFdx", 2, false, "screen-space derivative along x (needs sync)";
-        Dfdy = 21, "dFdy", 2, false, "screen-space derivative along y (needs sync)";
-        Sel = 23, "sel", 2, false, "arg0 when the scalar multiplier's result (^s0) is not 0.0, else arg1";
-        Mov = 31, "mov", 1, false, "arg0";
+    AccOp, ACC_OPS {
+        Add => AddV1,
+        Fract => FractV1,
+        Ne => NeV1,
+        Gt => GtV1,
+        Ge => GeV1,
+        Eq => EqV1,
+        Floor => FloorV1,
+        Ceil => CeilV1,
+        Min => MinV1,
+        Max => MaxV1,
+        Sum3 => Sum3V1,
+        Sum4 => Sum4V1,
+        Dfdx => DfdxV1,
+        Dfdy => DfdyV1,
+        Sel => SelV1,
+        Mov => MovV1,
     }
 }
 
-op_table! {
+unit_ops! {
     /// Scalar opcodes of the complex unit, `combine` (`.s2`), when its source is a scalar.
-    CombineOp, COMBINE_OPS, "complex scalar" {
-        Rcp = 0, "rcp", 1, false, "1 / arg0";
-        Mov = 1, "mov", 1, false, "arg0";
-        Sqrt = 2, "sqrt", 1, false, "square root of arg0";
-        Rsqrt = 3, "rsqrt", 1, false, "1 / sqrt(arg0)";
-        Exp2 = 4, "exp2", 1, false, "2^arg0";
-        Log2 = 5, "log2", 1, false, "log2(arg0)";
-        Sin = 6, "sin", 1, false, "sin(2 pi arg0): the argument is in turns";
-        Cos = 7, "cos", 1, false, "cos(2 pi arg0): the argument is in turns";
-        Atan = 8, "atan", 1, false, "atan part 1: arg0 to an intermediate vec3 (usually .xyz)";
-        Atan2 = 9, "atan2", 2, false, "atan2 part 1: arg0, arg1 to an intermediate vec3";
+    CombineOp, COMBINE_OPS {
+        Rcp => RcpS2,
+        Mov => MovS2,
+        Sqrt => SqrtS2,
+        Rsqrt => RsqrtS2,
+        Exp2 => Exp2S2,
+        Log2 => Log2S2,
+        Sin => SinS2,
+        Cos => CosS2,
+        Atan => AtanS2,
+        Atan2 => Atan2S2,
     }
 }
-
-/// One of the two vector forms of the complex unit, chosen by its `dest_vec` [0] and
-/// `src_vec` [1] bits rather than by an op number.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CombineFormInfo {
-    /// The `dest_vec` bit.
-    pub dest_vec: bool,
-    /// The `src_vec` bit.
-    pub src_vec: bool,
-    /// The name Mesa prints.
-    pub mesa: &'static str,
-    /// One line for docs and help.
-    pub doc: &'static str,
-}
-
-/// `mul.s2`: a scalar times a vec4 (`dest_vec` = `src_vec` = 1).
-pub static COMBINE_MUL: CombineFormInfo = CombineFormInfo {
-    dest_vec: true,
-    src_vec: true,
-    mesa: "mul",
-    doc: "scalar arg0 times vec4 arg1, written through a write mask (no modifiers on the vector)",
-};
-
-/// `atan_pt2.s2`: the second part of atan/atan2, a vec3 to a scalar (`dest_vec` = 0,
-/// `src_vec` = 1).
-pub static COMBINE_ATAN_PT2: CombineFormInfo = CombineFormInfo {
-    dest_vec: false,
-    src_vec: true,
-    mesa: "atan_pt2",
-    doc: "atan part 2: the intermediate vec3 of atan/atan2 part 1 to the angle",
-};
 
 /// A simple enumeration's row: its number in the encoding and its names in both syntaxes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -500,20 +679,44 @@ name_table! {
 }
 
 name_table! {
-    /// What a load reads (the `source` bits of the uniform field).
+    /// What a load reads (the `source` bits of the uniform field); each is a row of [`FORMS`],
+    /// which holds its names (`load.u`, `load.t`, ...).
     LoadSource, LOAD_SOURCES {
-        Uniform = 0, ".u", "u", "uniform memory";
-        Source1 = 1, ".u1", ".u1", "source 1, not used by any compiler (what it reads is unknown)";
-        Source2 = 2, ".u2", ".u2", "source 2, not used by any compiler (what it reads is unknown)";
-        Temporary = 3, ".t", "t", "temporary (stack) memory";
+        Uniform = 0, "", "", "uniform memory";
+        Source1 = 1, "", "", "source 1, not used by any compiler (what it reads is unknown)";
+        Source2 = 2, "", "", "source 2, not used by any compiler (what it reads is unknown)";
+        Temporary = 3, "", "", "temporary (stack) memory";
     }
 }
 
 name_table! {
-    /// What a framebuffer read returns (bit 0 of the fb_read form).
+    /// What a framebuffer read returns (bit 0 of the fb_read form); each is a row of
+    /// [`FORMS`], which holds its name.
     FbRead, FB_READS {
-        Depth = 0, "fb_depth", "fb_depth", "the current depth value (in .x)";
-        Color = 1, "fb_color", "fb_color", "the current framebuffer colour (vec4)";
+        Depth = 0, "", "", "the current depth value (in .x)";
+        Color = 1, "", "", "the current framebuffer colour (vec4)";
+    }
+}
+
+impl LoadSource {
+    /// Its row of [`FORMS`].
+    pub fn form(self) -> Form {
+        match self {
+            LoadSource::Uniform => Form::LoadU,
+            LoadSource::Source1 => Form::LoadU1,
+            LoadSource::Source2 => Form::LoadU2,
+            LoadSource::Temporary => Form::LoadT,
+        }
+    }
+}
+
+impl FbRead {
+    /// Its row of [`FORMS`].
+    pub fn form(self) -> Form {
+        match self {
+            FbRead::Depth => Form::FbDepth,
+            FbRead::Color => Form::FbColor,
+        }
     }
 }
 
@@ -671,27 +874,15 @@ pub const SWIZZLE_IDENTITY: u8 = 0xE4;
 /// The write mask of all four lanes.
 pub const MASK_ALL: u8 = 0xF;
 
-/// Mnemonic of a varying fetch and of a uniform/temporary load.
-pub const LOAD_NAME: &str = "load";
-/// Mnemonic of a texture fetch.
-pub const TEXLD_NAME: &str = "texld";
 /// Mesa's suffix of a texture fetch with a register LOD bias.
 pub const TEXLD_BIAS_SUFFIX: &str = ".b";
 /// Mesa's prefix of the constant LOD bias (3 hex digits follow).
 pub const TEXLD_BIAS_PREFIX: &str = "bias";
-/// Mnemonic of a temporary store.
-pub const STORE_NAME: &str = "store";
-/// Mnemonic of a branch.
-pub const BRANCH_NAME: &str = "branch";
-/// Mnemonic of a discard.
-pub const DISCARD_NAME: &str = "discard";
 
 /// Names of the proposed syntax (docs/lima.md) that the rows above do not hold.
 pub mod proposed {
     use super::{CombineOp, MulOp};
 
-    /// An instruction with no field and neither `stop` nor `sync`.
-    pub const NOP: &str = "nop";
     /// The texld modifier that sets `explicit_lod`: the register is the LOD, not a bias.
     pub const TEXLD_LOD: &str = "_lod";
     /// The function around texld's constant LOD bias: `bias(-0.5)`.
@@ -853,8 +1044,35 @@ pub mod proposed {
         }
     }
 
-    /// Older opcode spellings still read: (old, new).
-    pub static OLD_OPCODES: &[(&str, &str)] = &[("texld_2d", "texld")];
+    /// Older opcode spellings still read, with the name to write instead: the aliases of
+    /// [`FORMS`](super::FORMS) (an alias names a form without a unit).
+    pub static OLD_OPCODES: [(&str, &str); OLD_OPCODE_COUNT] = old_opcodes();
+
+    const OLD_OPCODE_COUNT: usize = {
+        let mut count = 0;
+        let mut i = 0;
+        while i < super::FORMS.len() {
+            count += super::FORMS[i].aliases.len();
+            i += 1;
+        }
+        count
+    };
+
+    const fn old_opcodes() -> [(&'static str, &'static str); OLD_OPCODE_COUNT] {
+        let mut out = [("", ""); OLD_OPCODE_COUNT];
+        let (mut i, mut n) = (0, 0);
+        while i < super::FORMS.len() {
+            let row = &super::FORMS[i];
+            let mut j = 0;
+            while j < row.aliases.len() {
+                out[n] = (row.aliases[j], row.mnemonic);
+                n += 1;
+                j += 1;
+            }
+            i += 1;
+        }
+        out
+    }
 }
 
 /// Values of the bits no syntax shows, as Mesa's compiler writes them.
@@ -871,57 +1089,4 @@ pub mod fixed {
     pub const NO_OFFSET_VECTOR: u32 = 15;
     /// The branch field of a discard: the low 32 bits; the other 41 are 0.
     pub const DISCARD_WORD0: u32 = 0x007F_0003;
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn op_rows_follow_the_enum_order_and_codes_are_unique() {
-        for (i, row) in MUL_OPS.iter().enumerate() {
-            assert_eq!(row.op as usize, i);
-            assert_eq!(MulOp::from_code(row.code), Some(row.op));
-            assert_eq!(MulOp::from_mesa(row.mesa), Some(row.op));
-        }
-        for (i, row) in ACC_OPS.iter().enumerate() {
-            assert_eq!(row.op as usize, i);
-            assert_eq!(AccOp::from_code(row.code), Some(row.op));
-        }
-        for (i, row) in COMBINE_OPS.iter().enumerate() {
-            assert_eq!(row.op as usize, i);
-            assert_eq!(CombineOp::from_code(row.code), Some(row.op));
-        }
-        for (i, row) in BRANCH_CONDS.iter().enumerate() {
-            assert_eq!(row.value as usize, i);
-            assert_eq!(row.code as usize, i);
-        }
-    }
-
-    #[test]
-    fn fields_add_up_to_the_longest_instruction() {
-        let bits: u32 = FIELDS.iter().map(|f| f.bits).sum();
-        assert_eq!(bits, 557);
-        for (i, f) in FIELDS.iter().enumerate() {
-            assert_eq!(f.field, Field::ALL[i]);
-            assert_eq!(f.presence, 0x80 << i);
-            assert_eq!(f.field.info().index as usize, i);
-        }
-    }
-
-    #[test]
-    fn mul_op_numbers_carry_the_shift() {
-        assert_eq!(mul_op_from_code(0), Some((MulOp::Mul, 0)));
-        assert_eq!(mul_op_from_code(1), Some((MulOp::Mul, 1)));
-        assert_eq!(mul_op_from_code(3), Some((MulOp::Mul, 3)));
-        assert_eq!(mul_op_from_code(4), Some((MulOp::Mul, -4)));
-        assert_eq!(mul_op_from_code(7), Some((MulOp::Mul, -1)));
-        assert_eq!(mul_op_from_code(31), Some((MulOp::Mov, 0)));
-        assert_eq!(mul_op_from_code(18), None);
-        for code in 0..32u8 {
-            if let Some((op, shift)) = mul_op_from_code(code) {
-                assert_eq!(mul_op_code(op, shift), code);
-            }
-        }
-    }
 }

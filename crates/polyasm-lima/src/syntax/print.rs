@@ -15,8 +15,8 @@ use crate::instr::{
 };
 use crate::ops::proposed::{self as names, Pipeline};
 use crate::ops::{
-    self, Alignment, BranchCond, COMBINE_ATAN_PT2, COMBINE_MUL, COMPONENTS, Field, MulOp, OutMod, VEC_REG_NAMES,
-    VaryingAlignment, VaryingKindInfo,
+    self, Alignment, BranchCond, COMPONENTS, Field, Form, FormInfo, MulOp, OutMod, VEC_REG_NAMES, VaryingAlignment,
+    VaryingKindInfo,
 };
 use crate::syntax::Syntax;
 
@@ -29,22 +29,22 @@ pub(crate) fn instr_text(instr: &Instr, syntax: Syntax, target: &dyn Fn(&mut Str
     };
     let mut parts: Vec<String> = Vec::with_capacity(6);
     if !printer.mesa {
-        parts.extend(instr.stop.then(|| ops::STOP_NAME.to_string()));
-        parts.extend(instr.sync.then(|| ops::SYNC_NAME.to_string()));
+        parts.extend(instr.stop.then(|| Form::Stop.info().name().to_string()));
+        parts.extend(instr.sync.then(|| Form::Sync.info().name().to_string()));
     }
     parts.extend(instr.fields().map(|field| printer.field(field)));
     if printer.mesa {
         let mut line = parts.join(", ");
-        for (set, name) in [(instr.sync, ops::SYNC_NAME), (instr.stop, ops::STOP_NAME)] {
+        for (set, form) in [(instr.sync, Form::Sync), (instr.stop, Form::Stop)] {
             if set {
                 line.push_str(", ");
-                line.push_str(name);
+                line.push_str(form.info().mesa_name());
             }
         }
         return line;
     }
     if parts.is_empty() {
-        return names::NOP.to_string();
+        return Form::Nop.info().name().to_string();
     }
     parts.join(", ")
 }
@@ -196,6 +196,11 @@ impl Printer<'_> {
         if self.mesa { mesa } else { proposed }
     }
 
+    /// A row's name, without its unit, in the syntax.
+    fn name(&self, row: &FormInfo) -> &'static str {
+        self.pick(row.name(), row.mesa_name())
+    }
+
     fn field(&self, field: FieldRef) -> String {
         match field {
             FieldRef::Varying(v) => self.varying(v),
@@ -310,7 +315,7 @@ impl Printer<'_> {
     }
 
     fn varying(&self, v: &Varying) -> String {
-        let mut text = String::from(ops::LOAD_NAME);
+        let mut text = String::from(self.name(Form::LoadV.info()));
         if let VaryingSource::Fetch { perspective, .. } | VaryingSource::Register { perspective, .. } = v.source {
             text.push_str(self.pick(perspective.info().name, perspective.info().mesa));
         }
@@ -343,7 +348,7 @@ impl Printer<'_> {
     }
 
     fn sampler(&self, s: &Sampler) -> String {
-        let mut text = String::from(ops::TEXLD_NAME);
+        let mut text = String::from(self.name(Form::Texld.info()));
         if self.mesa {
             if s.lod_bias.is_some() {
                 text.push_str(ops::TEXLD_BIAS_SUFFIX);
@@ -368,12 +373,8 @@ impl Printer<'_> {
     }
 
     fn load(&self, l: &Load) -> String {
-        let info = l.source.info();
-        let mut text = if self.mesa {
-            format!("{}.{} ", ops::LOAD_NAME, info.mesa)
-        } else {
-            format!("{}{} ", ops::LOAD_NAME, info.name)
-        };
+        let row = l.source.form().info();
+        let mut text = format!("{} ", self.pick(row.mnemonic, row.second.unwrap_or_default()));
         self.memory_index(&mut text, l.alignment, l.index);
         offset(&mut text, l.offset);
         text
@@ -381,7 +382,7 @@ impl Printer<'_> {
 
     fn vec4_mul(&self, m: &VecMul) -> String {
         let mut text = String::new();
-        self.head(&mut text, m.op.info().mesa, m.shift, m.outmod, Field::Vec4Mul);
+        self.head(&mut text, self.name(m.op.info()), m.shift, m.outmod, Field::Vec4Mul);
         self.alu_dest(&mut text, m.dest.as_ref(), Pipeline::Vmul, |t, d| self.vec_dest(t, d));
         vec_source(&mut text, &m.arg0, None);
         self.shift(&mut text, m.op, m.shift);
@@ -397,7 +398,7 @@ impl Printer<'_> {
 
     fn float_mul(&self, m: &FloatMul) -> String {
         let mut text = String::new();
-        self.head(&mut text, m.op.info().mesa, m.shift, m.outmod, Field::FloatMul);
+        self.head(&mut text, self.name(m.op.info()), m.shift, m.outmod, Field::FloatMul);
         self.alu_dest(&mut text, m.dest, Pipeline::Fmul, |t, d| self.scalar_dest(t, d));
         scalar_source(&mut text, &m.arg0, None);
         self.shift(&mut text, m.op, m.shift);
@@ -410,7 +411,7 @@ impl Printer<'_> {
 
     fn vec4_acc(&self, a: &VecAcc) -> String {
         let mut text = String::new();
-        self.head(&mut text, a.op.info().mesa, 0, a.outmod, Field::Vec4Acc);
+        self.head(&mut text, self.name(a.op.info()), 0, a.outmod, Field::Vec4Acc);
         self.alu_dest(&mut text, a.dest.as_ref(), Pipeline::Discard, |t, d| {
             self.vec_dest(t, d)
         });
@@ -424,7 +425,7 @@ impl Printer<'_> {
 
     fn float_acc(&self, a: &FloatAcc) -> String {
         let mut text = String::new();
-        self.head(&mut text, a.op.info().mesa, 0, a.outmod, Field::FloatAcc);
+        self.head(&mut text, self.name(a.op.info()), 0, a.outmod, Field::FloatAcc);
         self.alu_dest(&mut text, a.dest, Pipeline::Discard, |t, d| self.scalar_dest(t, d));
         scalar_source(&mut text, &a.arg0, a.mul_in.then_some(Pipeline::Fmul));
         if let Some(arg1) = self.second(a.op.is_binary(), a.arg1) {
@@ -449,7 +450,7 @@ impl Printer<'_> {
                         (!vector_default && d.mask.count_ones() == 1).then_some(names::COMBINE_VEC_DEST),
                     ),
                 };
-                let mut name = op.info().mesa.to_string();
+                let mut name = self.name(op.info()).to_string();
                 if !self.mesa {
                     name.push_str(form.unwrap_or_default());
                 }
@@ -471,7 +472,13 @@ impl Printer<'_> {
                 arg1,
                 swizzle: s,
             } => {
-                self.head(&mut text, COMBINE_MUL.mesa, 0, OutMod::None, Field::Combine);
+                self.head(
+                    &mut text,
+                    self.name(Form::MulS2.info()),
+                    0,
+                    OutMod::None,
+                    Field::Combine,
+                );
                 self.vec_dest(&mut text, dest);
                 text.push(' ');
                 scalar_source(&mut text, arg0, None);
@@ -487,10 +494,16 @@ impl Printer<'_> {
             } => {
                 if self.mesa {
                     // Mesa writes the output modifier after the space, right before the destination.
-                    self.head(&mut text, COMBINE_ATAN_PT2.mesa, 0, OutMod::None, Field::Combine);
+                    self.head(
+                        &mut text,
+                        self.name(Form::AtanPt2S2.info()),
+                        0,
+                        OutMod::None,
+                        Field::Combine,
+                    );
                     text.push_str(outmod.info().mesa);
                 } else {
-                    self.head(&mut text, COMBINE_ATAN_PT2.mesa, 0, *outmod, Field::Combine);
+                    self.head(&mut text, self.name(Form::AtanPt2S2.info()), 0, *outmod, Field::Combine);
                 }
                 self.scalar_dest(&mut text, *dest);
                 text.push(' ');
@@ -509,7 +522,8 @@ impl Printer<'_> {
                 offset: off,
                 source,
             } => {
-                let mut text = format!("{}{} ", ops::STORE_NAME, unit(Field::TempWrite));
+                let row = Form::StoreT.info();
+                let mut text = format!("{} ", self.pick(row.mnemonic, row.second.unwrap_or_default()));
                 self.memory_index(&mut text, *alignment, *index);
                 offset(&mut text, *off);
                 text.push(' ');
@@ -521,7 +535,7 @@ impl Printer<'_> {
                 text
             }
             Store::FbRead { read, dest } => {
-                let mut text = format!("{} ", self.pick(read.info().name, read.info().mesa));
+                let mut text = format!("{} ", self.name(read.form().info()));
                 self.dest(&mut text, *dest);
                 text
             }
@@ -530,14 +544,14 @@ impl Printer<'_> {
 
     fn branch(&self, b: &Branch) -> String {
         match b {
-            Branch::Discard => ops::DISCARD_NAME.to_string(),
+            Branch::Discard => self.name(Form::Discard.info()).to_string(),
             Branch::Jump {
                 cond,
                 arg0,
                 arg1,
                 target,
             } => {
-                let mut text = String::from(ops::BRANCH_NAME);
+                let mut text = String::from(self.name(Form::Branch.info()));
                 if *cond != BranchCond::Always {
                     text.push_str(self.pick(names::COND_PREFIX, "."));
                     text.push_str(self.pick(cond.info().name, cond.info().mesa));

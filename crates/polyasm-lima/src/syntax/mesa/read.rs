@@ -4,7 +4,7 @@ use std::ops::Range;
 
 use crate::instr::{Branch, Combine, FloatAcc, FloatMul, Instr, Load, Sampler, Store, VecAcc, VecMul};
 use crate::ops::{
-    self, AccOp, Alignment, BranchCond, COMBINE_ATAN_PT2, COMBINE_MUL, CombineOp, Field, LoadSource, MulOp, OutMod,
+    self, AccOp, Alignment, BranchCond, CombineOp, FORMS, Field, Form, FormInfo, LoadSource, Model, MulOp, OutMod,
     Perspective,
 };
 
@@ -219,11 +219,6 @@ impl Mnemonic {
     }
 }
 
-/// The unit suffix of an ALU field (`.v0`, `.s0`, ...).
-pub(super) fn unit(field: Field) -> &'static str {
-    field.info().units[0]
-}
-
 /// The op name and output modifier of `head` (`max.pos`).
 pub(super) fn split_outmod(head: &str) -> (&str, OutMod) {
     for row in ops::OUTMODS.iter().filter(|r| !r.mesa.is_empty()) {
@@ -234,117 +229,97 @@ pub(super) fn split_outmod(head: &str) -> (&str, OutMod) {
     (head, OutMod::None)
 }
 
-/// What `name` names, if anything.
+/// What `name` names, if anything: a name of [`FORMS`]'s Mesa column (one lookup), or one with
+/// a perspective, a condition, a bias register or an output modifier inside.
 pub(super) fn mnemonic(name: &str) -> Option<Mnemonic> {
-    if let Some(rest) = name.strip_prefix(ops::LOAD_NAME) {
-        if let Some(perspective) = rest.strip_suffix(unit(Field::Varying)) {
-            return ops::PERSPECTIVES
-                .iter()
-                .find(|row| row.mesa == perspective)
-                .map(|row| Mnemonic::Varying(row.value));
-        }
-        let source = rest.strip_prefix('.')?;
-        return ops::LOAD_SOURCES
+    if let Some(form) = Form::from_second_mnemonic(name) {
+        return of_row(form.info(), OutMod::None);
+    }
+    let varying = Form::LoadV.info();
+    if let Some(rest) = name.strip_prefix(varying.mesa_name()) {
+        let perspective = rest.strip_suffix(varying.unit())?;
+        return ops::PERSPECTIVES
             .iter()
-            .find(|row| row.mesa == source)
-            .map(|row| Mnemonic::Load(row.value));
+            .find(|row| row.mesa == perspective)
+            .map(|row| Mnemonic::Varying(row.value));
     }
-    if let Some(rest) = name.strip_prefix(ops::TEXLD_NAME) {
-        return match rest {
-            "" => Some(Mnemonic::Sampler { bias_register: false }),
-            _ if rest == ops::TEXLD_BIAS_SUFFIX => Some(Mnemonic::Sampler { bias_register: true }),
-            _ => None,
-        };
+    if let Some(rest) = name.strip_prefix(Form::Texld.info().mesa_name()) {
+        return (rest == ops::TEXLD_BIAS_SUFFIX).then_some(Mnemonic::Sampler { bias_register: true });
     }
-    if name.strip_prefix(ops::STORE_NAME) == Some(unit(Field::TempWrite)) {
-        return Some(Mnemonic::Store);
+    if let Some(rest) = name.strip_prefix(Form::Branch.info().mesa_name()) {
+        let cond = rest.strip_prefix('.')?;
+        let row = ops::BRANCH_CONDS
+            .iter()
+            .find(|row| !row.mesa.is_empty() && row.mesa == cond)?;
+        return Some(Mnemonic::Jump(row.value));
     }
-    if let Some(row) = ops::FB_READS.iter().find(|row| row.mesa == name) {
-        return Some(Mnemonic::FbRead(row.value));
-    }
-    if name == ops::DISCARD_NAME {
-        return Some(Mnemonic::Discard);
-    }
-    if let Some(rest) = name.strip_prefix(ops::BRANCH_NAME) {
-        let cond = match rest {
-            "" => BranchCond::Always,
-            _ => {
-                let cond = rest.strip_prefix('.')?;
-                ops::BRANCH_CONDS
-                    .iter()
-                    .find(|row| !row.mesa.is_empty() && row.mesa == cond)?
-                    .value
-            }
-        };
-        return Some(Mnemonic::Jump(cond));
-    }
-    for field in [Field::Const0, Field::Const1] {
-        if name == field.info().mesa {
-            return Some(Mnemonic::Const(field));
-        }
-    }
+    // An ALU op with its output modifier before the unit: `max.pos.v0`.
     let dot = name.rfind('.')?;
     let (op, outmod) = split_outmod(&name[..dot]);
-    let suffix = &name[dot..];
-    let field = [
-        Field::Vec4Mul,
-        Field::FloatMul,
-        Field::Vec4Acc,
-        Field::FloatAcc,
-        Field::Combine,
-    ]
-    .into_iter()
-    .find(|f| unit(*f) == suffix)?;
-    Some(match field {
-        Field::Vec4Mul => Mnemonic::VecMul(MulOp::from_mesa(op)?, outmod),
-        Field::FloatMul => Mnemonic::FloatMul(MulOp::from_mesa(op)?, outmod),
-        Field::Vec4Acc => Mnemonic::VecAcc(AccOp::from_mesa(op)?, outmod),
-        Field::FloatAcc => {
-            let op = AccOp::from_mesa(op).filter(|op| !op.info().vector_only)?;
-            Mnemonic::FloatAcc(op, outmod)
-        }
-        _ if op == COMBINE_MUL.mesa => Mnemonic::CombineMul(outmod),
-        _ if op == COMBINE_ATAN_PT2.mesa => Mnemonic::AtanPt2(outmod),
-        _ => Mnemonic::CombineScalar(CombineOp::from_mesa(op)?, outmod),
+    let mut buffer = [0u8; polyasm_core::table::MAX_NAME_LEN];
+    let bare = polyasm_core::table::join_into(op, &name[dot..], &mut buffer)?;
+    let row = Form::from_second_mnemonic(bare)?.info();
+    let alu = matches!(
+        row.model,
+        Model::Mul(_) | Model::Acc(_) | Model::Combine(_) | Model::CombineMul | Model::AtanPt2
+    );
+    if alu { of_row(row, outmod) } else { None }
+}
+
+/// What a row names with `outmod` and no other modifier; `None` for the control bits, which
+/// are no field.
+fn of_row(row: &FormInfo, outmod: OutMod) -> Option<Mnemonic> {
+    let vector = matches!(row.field, Some(Field::Vec4Mul | Field::Vec4Acc));
+    Some(match row.model {
+        Model::Stop | Model::Sync | Model::Nop => return None,
+        Model::Varying => Mnemonic::Varying(Perspective::None),
+        Model::Texld => Mnemonic::Sampler { bias_register: false },
+        Model::Load(source) => Mnemonic::Load(source),
+        Model::Mul(op) if vector => Mnemonic::VecMul(op, outmod),
+        Model::Mul(op) => Mnemonic::FloatMul(op, outmod),
+        Model::Acc(op) if vector => Mnemonic::VecAcc(op, outmod),
+        Model::Acc(op) => Mnemonic::FloatAcc(op, outmod),
+        Model::Combine(op) => Mnemonic::CombineScalar(op, outmod),
+        Model::CombineMul => Mnemonic::CombineMul(outmod),
+        Model::AtanPt2 => Mnemonic::AtanPt2(outmod),
+        Model::Store => Mnemonic::Store,
+        Model::FbRead(read) => Mnemonic::FbRead(read),
+        Model::Branch => Mnemonic::Jump(BranchCond::Always),
+        Model::Discard => Mnemonic::Discard,
+        Model::Const => Mnemonic::Const(row.field?),
     })
 }
 
-/// Every operation name Mesa prints, for suggestions.
+/// Every operation name Mesa prints, for suggestions: the Mesa column of [`FORMS`] in row
+/// order, a varying fetch with each perspective, texld also with its bias register, a branch
+/// with each condition.
 pub(super) fn all_mnemonics() -> &'static [String] {
     static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
     NAMES.get_or_init(|| {
         let mut names = Vec::new();
-        for row in ops::PERSPECTIVES {
-            names.push(format!("{}{}{}", ops::LOAD_NAME, row.mesa, unit(Field::Varying)));
-        }
-        for row in ops::LOAD_SOURCES {
-            names.push(format!("{}.{}", ops::LOAD_NAME, row.mesa));
-        }
-        names.push(ops::TEXLD_NAME.to_string());
-        names.push(format!("{}{}", ops::TEXLD_NAME, ops::TEXLD_BIAS_SUFFIX));
-        names.push(format!("{}{}", ops::STORE_NAME, unit(Field::TempWrite)));
-        names.extend(ops::FB_READS.iter().map(|row| row.mesa.to_string()));
-        names.push(ops::DISCARD_NAME.to_string());
-        for row in ops::BRANCH_CONDS {
-            names.push(match row.mesa {
-                "" => ops::BRANCH_NAME.to_string(),
-                cond => format!("{}.{cond}", ops::BRANCH_NAME),
-            });
-        }
-        names.push(Field::Const0.info().mesa.to_string());
-        names.push(Field::Const1.info().mesa.to_string());
-        for field in [Field::Vec4Mul, Field::FloatMul] {
-            names.extend(ops::MUL_OPS.iter().map(|row| format!("{}{}", row.mesa, unit(field))));
-        }
-        for field in [Field::Vec4Acc, Field::FloatAcc] {
-            let rows = ops::ACC_OPS
-                .iter()
-                .filter(|row| field == Field::Vec4Acc || !row.vector_only);
-            names.extend(rows.map(|row| format!("{}{}", row.mesa, unit(field))));
-        }
-        let combine = ops::COMBINE_OPS.iter().map(|row| row.mesa);
-        for op in combine.chain([COMBINE_MUL.mesa, COMBINE_ATAN_PT2.mesa]) {
-            names.push(format!("{op}{}", unit(Field::Combine)));
+        for row in &FORMS {
+            let Some(mesa) = row.second else { continue };
+            match row.model {
+                Model::Stop | Model::Sync => {}
+                Model::Varying => {
+                    for perspective in ops::PERSPECTIVES {
+                        names.push(format!("{}{}{}", row.mesa_name(), perspective.mesa, row.unit()));
+                    }
+                }
+                Model::Texld => {
+                    names.push(mesa.to_string());
+                    names.push(format!("{mesa}{}", ops::TEXLD_BIAS_SUFFIX));
+                }
+                Model::Branch => {
+                    for cond in ops::BRANCH_CONDS {
+                        names.push(match cond.mesa {
+                            "" => mesa.to_string(),
+                            name => format!("{mesa}.{name}"),
+                        });
+                    }
+                }
+                _ => names.push(mesa.to_string()),
+            }
         }
         names
     })
@@ -416,11 +391,12 @@ pub(super) fn read_line(line: &str, base: usize) -> Result<Option<LineRead>, Mes
         let Some((&name, operands)) = words.split_first() else {
             return Err(part.error(MesaErrorKind::Flags { found: String::new() }));
         };
-        if name.text == ops::SYNC_NAME || name.text == ops::STOP_NAME {
+        let (sync, stop) = (Form::Sync.info().mesa_name(), Form::Stop.info().mesa_name());
+        if name.text == sync || name.text == stop {
             if let Some(extra) = operands.first() {
                 return Err(extra.expected("`,` after the flag"));
             }
-            let stop = name.text == ops::STOP_NAME;
+            let stop = name.text == stop;
             // `sync` comes before `stop`, each once.
             if instr.stop || (!stop && instr.sync) {
                 return Err(name.error(MesaErrorKind::Flags {
@@ -468,7 +444,7 @@ pub(super) fn field_order(name: Word, field: Field, previous: Field, parts: &[Wo
                 let rank = match mnemonic(first) {
                     Some(m) => m.field() as usize,
                     // Flags go last, `sync` before `stop`.
-                    None if first == ops::SYNC_NAME => Field::ALL.len(),
+                    None if first == Form::Sync.info().mesa_name() => Field::ALL.len(),
                     None => Field::ALL.len() + 1,
                 };
                 (rank, part.text)
@@ -576,7 +552,7 @@ pub(super) fn read_field(
             });
         }
         Mnemonic::VecMul(op, outmod) => {
-            let n = op.info().operands;
+            let n = op.info().sources();
             let n_us = usize::from(n);
             let what = || {
                 format!(
@@ -601,7 +577,7 @@ pub(super) fn read_field(
             });
         }
         Mnemonic::FloatMul(op, outmod) => {
-            let n = op.info().operands;
+            let n = op.info().sources();
             let n_us = usize::from(n);
             let what = || {
                 format!(
@@ -626,7 +602,7 @@ pub(super) fn read_field(
             });
         }
         Mnemonic::VecAcc(op, outmod) => {
-            let n = op.info().operands;
+            let n = op.info().sources();
             let n_us = usize::from(n);
             let what = || {
                 format!(
@@ -650,7 +626,7 @@ pub(super) fn read_field(
             });
         }
         Mnemonic::FloatAcc(op, outmod) => {
-            let n = op.info().operands;
+            let n = op.info().sources();
             let n_us = usize::from(n);
             let what = || {
                 format!(
@@ -674,7 +650,7 @@ pub(super) fn read_field(
             });
         }
         Mnemonic::CombineScalar(op, outmod) => {
-            let n = op.info().operands;
+            let n = op.info().sources();
             operand_count_with(name, operands, &[usize::from(n) + 1], || {
                 describe_operands(n, "a destination")
             })?;

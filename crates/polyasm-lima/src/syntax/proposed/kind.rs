@@ -4,8 +4,8 @@
 
 use crate::ops::proposed::{self as names};
 use crate::ops::{
-    self, ACC_OPS, AccOp, BRANCH_CONDS, BranchCond, COMBINE_ATAN_PT2, COMBINE_MUL, COMBINE_OPS, CombineOp, FB_READS,
-    FbRead, Field, LOAD_SOURCES, LoadSource, MUL_OPS, MulOp, OUTMODS, OutMod, PERSPECTIVES, Perspective,
+    AccOp, BRANCH_CONDS, BranchCond, CombineOp, FORMS, FbRead, Field, Form, FormInfo, LoadSource, Model, MulOp,
+    OUTMODS, OutMod, PERSPECTIVES, Perspective,
 };
 
 /// What an operation is, once its opcode, unit and modifiers are read.
@@ -57,24 +57,36 @@ impl Kind {
         Some(2 + field.info().index as usize)
     }
 
-    /// The operands it takes, as words for the help line (`dest src1 src2`).
+    /// Its row of [`FORMS`] (for an ALU op, the vector unit's: the operands are the same).
+    fn row(self) -> &'static FormInfo {
+        let form = match self {
+            Kind::Stop => Form::Stop,
+            Kind::Sync => Form::Sync,
+            Kind::Nop => Form::Nop,
+            Kind::Varying(_) => Form::LoadV,
+            Kind::Texld { .. } => Form::Texld,
+            Kind::Load(source) => source.form(),
+            Kind::VecMul(op, ..) | Kind::FloatMul(op, ..) => op.form(),
+            Kind::VecAcc(op, _) | Kind::FloatAcc(op, _) => op.form(),
+            Kind::CombineScalar(op, ..) => op.form(),
+            Kind::CombineMul => Form::MulS2,
+            Kind::AtanPt2(_) => Form::AtanPt2S2,
+            Kind::Store => Form::StoreT,
+            Kind::FbRead(read) => read.form(),
+            Kind::Branch(_) => Form::Branch,
+            Kind::Discard => Form::Discard,
+            Kind::Const(0) => Form::Const0,
+            Kind::Const(_) => Form::Const1,
+        };
+        form.info()
+    }
+
+    /// The operands it takes, as words for the help line (`dest src1 src2`): its row's, but
+    /// only the target for an unconditional branch.
     pub(super) fn form(self) -> &'static [&'static str] {
         match self {
-            Kind::Stop | Kind::Sync | Kind::Nop | Kind::Discard => &[],
-            Kind::Varying(_) => &["dest", "source"],
-            Kind::Texld { .. } => &["sampler", "[lod-register]", "[bias(n)]"],
-            Kind::Load(_) => &["index"],
-            Kind::VecMul(op, ..) | Kind::FloatMul(op, ..) if !op.is_binary() => &["dest", "src"],
-            Kind::VecAcc(op, _) | Kind::FloatAcc(op, _) if !op.is_binary() => &["dest", "src"],
-            Kind::CombineScalar(op, ..) if !op.is_binary() => &["dest", "src"],
-            Kind::VecMul(..) | Kind::FloatMul(..) | Kind::VecAcc(..) | Kind::FloatAcc(..) => &["dest", "src1", "src2"],
-            Kind::CombineScalar(..) | Kind::CombineMul => &["dest", "src1", "src2"],
-            Kind::AtanPt2(_) => &["dest", "src"],
-            Kind::Store => &["index", "src"],
-            Kind::FbRead(_) => &["dest"],
             Kind::Branch(BranchCond::Always) => &["target"],
-            Kind::Branch(_) => &["src1", "src2", "target"],
-            Kind::Const(_) => &["x", "y", "z", "w"],
+            _ => self.row().operands,
         }
     }
 
@@ -87,18 +99,7 @@ impl Kind {
 
     /// Whether its first operand is a destination that the older examples wrote last.
     pub(super) fn has_dest(self) -> bool {
-        !matches!(
-            self,
-            Kind::Stop
-                | Kind::Sync
-                | Kind::Nop
-                | Kind::Texld { .. }
-                | Kind::Load(_)
-                | Kind::Store
-                | Kind::Branch(_)
-                | Kind::Discard
-                | Kind::Const(_)
-        )
+        self.form().first() == Some(&"dest")
     }
 
     /// The name of its unit for messages.
@@ -107,32 +108,19 @@ impl Kind {
             Kind::Stop => "`stop`",
             Kind::Sync => "`sync`",
             Kind::Nop => "`nop`",
-            _ => match self.slot().map(|s| Field::ALL[s - 2]) {
-                Some(Field::Varying) => "varying",
-                Some(Field::Sampler) => "texture",
-                Some(Field::Uniform) => "load",
-                Some(Field::Vec4Mul) => "`.v0`",
-                Some(Field::FloatMul) => "`.s0`",
-                Some(Field::Vec4Acc) => "`.v1`",
-                Some(Field::FloatAcc) => "`.s1`",
-                Some(Field::Combine) => "`.s2`",
-                Some(Field::TempWrite) => "store/framebuffer",
-                Some(Field::Branch) => "branch",
-                Some(Field::Const0) => "`const0`",
-                _ => "`const1`",
-            },
+            _ => self.slot().map_or("", |s| Field::ALL[s - 2].info().unit_name),
         }
     }
 }
 
-/// `word` with an older name of an opcode at its start replaced by the current one
-/// ([`names::OLD_OPCODES`]); `replaced` sees each older name replaced.
+/// `word` with an older name of an opcode at its start replaced by the current one (the
+/// aliases of [`FORMS`]); `replaced` sees each older name replaced.
 pub(super) fn current_name<'w>(
     word: &'w str,
     mut replaced: impl FnMut(&'static str, &'static str),
 ) -> std::borrow::Cow<'w, str> {
     let mut word = std::borrow::Cow::Borrowed(word);
-    for &(old, new) in names::OLD_OPCODES {
+    for &(old, new) in &names::OLD_OPCODES {
         if let Some(rest) = split(&word, old) {
             replaced(old, new);
             let renamed = format!("{new}{rest}");
@@ -162,9 +150,25 @@ pub(super) enum KindError<'w> {
     },
 }
 
+/// The row of [`FORMS`] that the longest base of `word` (the word, or the text before one of
+/// its `_`) names with `unit`, and the modifiers after that base. One `match` lookup per base.
+pub(super) fn row_of<'w>(word: &'w str, unit: Option<&str>) -> Option<(&'static FormInfo, &'w str)> {
+    let unit = unit.unwrap_or_default();
+    let mut buffer = [0u8; polyasm_core::table::MAX_NAME_LEN];
+    let mut end = word.len();
+    loop {
+        let base = &word[..end];
+        let form = polyasm_core::table::join_into(base, unit, &mut buffer)
+            .and_then(|name| Form::from_mnemonic(name).filter(|f| f.mnemonic() == name));
+        if let Some(form) = form {
+            return Some((form.info(), &word[end..]));
+        }
+        end = base.rfind('_')?;
+    }
+}
+
 /// The operation of `word` (older names already replaced) on `unit`.
 pub(super) fn kind_of<'w>(word: &'w str, unit: Option<&str>) -> Result<Kind, KindError<'w>> {
-    let unknown = KindError::Unknown;
     let bad = |base: &str, modifier: &'w str, op: &'static str, allowed: &'static str| {
         Err(KindError::BadModifier {
             base_len: base.len(),
@@ -173,149 +177,118 @@ pub(super) fn kind_of<'w>(word: &'w str, unit: Option<&str>) -> Result<Kind, Kin
             allowed: allowed.into(),
         })
     };
-    match unit {
-        None => {
-            for (name, kind) in [
-                (ops::STOP_NAME, Kind::Stop),
-                (ops::SYNC_NAME, Kind::Sync),
-                (names::NOP, Kind::Nop),
-                (ops::DISCARD_NAME, Kind::Discard),
-                (ops::FIELDS[10].mesa, Kind::Const(0)),
-                (ops::FIELDS[11].mesa, Kind::Const(1)),
-            ] {
-                if word == name {
-                    return Ok(kind);
-                }
+    let (row, rest) = row_of(word, unit).ok_or(KindError::Unknown)?;
+    let name = row.name();
+    match row.model {
+        Model::Texld => match rest {
+            "" => Ok(Kind::Texld { lod: false }),
+            names::TEXLD_LOD => Ok(Kind::Texld { lod: true }),
+            _ => bad(name, rest, name, "`_lod`"),
+        },
+        Model::Branch => {
+            if rest.is_empty() {
+                return Ok(Kind::Branch(BranchCond::Always));
             }
-            if let Some(read) = FB_READS.iter().find(|r| r.name == word) {
-                return Ok(Kind::FbRead(read.value));
+            let cond = rest
+                .strip_prefix(names::COND_PREFIX)
+                .and_then(|c| BRANCH_CONDS.iter().find(|r| !r.name.is_empty() && r.name == c));
+            match cond {
+                Some(row) => Ok(Kind::Branch(row.value)),
+                None => bad(
+                    name,
+                    rest,
+                    name,
+                    "a condition: `_lt`, `_eq`, `_le`, `_gt`, `_ne`, `_ge` or `_nv`",
+                ),
             }
-            if let Some(rest) = split(word, ops::TEXLD_NAME) {
-                return match rest {
-                    "" => Ok(Kind::Texld { lod: false }),
-                    names::TEXLD_LOD => Ok(Kind::Texld { lod: true }),
-                    _ => bad(ops::TEXLD_NAME, rest, ops::TEXLD_NAME, "`_lod`"),
-                };
-            }
-            if let Some(rest) = split(word, ops::BRANCH_NAME) {
-                if rest.is_empty() {
-                    return Ok(Kind::Branch(BranchCond::Always));
-                }
-                let cond = rest
-                    .strip_prefix(names::COND_PREFIX)
-                    .and_then(|c| BRANCH_CONDS.iter().find(|r| !r.name.is_empty() && r.name == c));
-                return match cond {
-                    Some(row) => Ok(Kind::Branch(row.value)),
-                    None => bad(
-                        ops::BRANCH_NAME,
-                        rest,
-                        ops::BRANCH_NAME,
-                        "a condition: `_lt`, `_eq`, `_le`, `_gt`, `_ne`, `_ge` or `_nv`",
-                    ),
-                };
-            }
-            Err(unknown)
         }
-        Some(names::UNIT_VARYING) => {
-            let rest = split(word, ops::LOAD_NAME).ok_or(unknown)?;
+        Model::Varying => {
             if rest.is_empty() {
                 return Ok(Kind::Varying(Perspective::None));
             }
             match PERSPECTIVES.iter().find(|r| !r.name.is_empty() && r.name == rest) {
-                Some(row) => Ok(Kind::Varying(row.value)),
-                None => bad(ops::LOAD_NAME, rest, "load.v", "`_perspective_z` or `_perspective_w`"),
+                Some(p) => Ok(Kind::Varying(p.value)),
+                None => bad(name, rest, row.mnemonic, "`_perspective_z` or `_perspective_w`"),
             }
         }
-        Some(unit) if LOAD_SOURCES.iter().any(|r| r.name == unit) => {
-            if word == ops::STORE_NAME && unit == names::UNIT_STORE {
-                return Ok(Kind::Store);
-            }
-            let source = LOAD_SOURCES
-                .iter()
-                .find(|r| r.name == unit)
-                .ok_or(KindError::Unknown)?
-                .value;
-            let rest = split(word, ops::LOAD_NAME).ok_or(unknown)?;
-            if rest.is_empty() {
-                Ok(Kind::Load(source))
-            } else {
-                bad(ops::LOAD_NAME, rest, ops::LOAD_NAME, "")
-            }
-        }
-        Some(unit @ (names::UNIT_VEC_MUL | names::UNIT_FLOAT_MUL)) => {
-            let (row, rest) = longest_base(word, MUL_OPS.iter().map(|r| (r.mesa, r))).ok_or(unknown)?;
-            let allowed = if row.op == names::SHIFTED_OP {
+        Model::Load(source) if rest.is_empty() => Ok(Kind::Load(source)),
+        Model::Load(_) => bad(name, rest, name, ""),
+        Model::Mul(op) => {
+            let allowed = if op == names::SHIFTED_OP {
                 modifier_names().mul
             } else {
                 modifier_names().outmods
             };
-            let mods = modifiers(rest, allowed, row.mesa.len(), row.mesa)?;
+            let mods = modifiers(rest, allowed, name.len(), name)?;
             let outmod = outmod_of(&mods);
             let shift = names::MUL_SHIFTS
                 .iter()
                 .find(|(_, t)| mods.contains(t))
                 .map_or(0, |(s, _)| *s);
-            Ok(if unit == names::UNIT_VEC_MUL {
-                Kind::VecMul(row.op, shift, outmod)
+            Ok(if row.field == Some(Field::Vec4Mul) {
+                Kind::VecMul(op, shift, outmod)
             } else {
-                Kind::FloatMul(row.op, shift, outmod)
+                Kind::FloatMul(op, shift, outmod)
             })
         }
-        Some(unit @ (names::UNIT_VEC_ACC | names::UNIT_FLOAT_ACC)) => {
-            let vector = unit == names::UNIT_VEC_ACC;
-            let (row, rest) = longest_base(
-                word,
-                ACC_OPS.iter().filter(|r| vector || !r.vector_only).map(|r| (r.mesa, r)),
-            )
-            .ok_or(unknown)?;
-            let mods = modifiers(rest, modifier_names().outmods, row.mesa.len(), row.mesa)?;
+        Model::Acc(op) => {
+            let mods = modifiers(rest, modifier_names().outmods, name.len(), name)?;
             let outmod = outmod_of(&mods);
-            Ok(if vector {
-                Kind::VecAcc(row.op, outmod)
+            Ok(if row.field == Some(Field::Vec4Acc) {
+                Kind::VecAcc(op, outmod)
             } else {
-                Kind::FloatAcc(row.op, outmod)
+                Kind::FloatAcc(op, outmod)
             })
         }
-        Some(names::UNIT_COMBINE) => {
-            let outmods = modifier_names().outmods;
-            if let Some(rest) = split(word, COMBINE_ATAN_PT2.mesa) {
-                let base = COMBINE_ATAN_PT2.mesa;
-                let mods = modifiers(rest, outmods, base.len(), base)?;
-                return Ok(Kind::AtanPt2(outmod_of(&mods)));
-            }
-            if let Some(rest) = split(word, COMBINE_MUL.mesa) {
-                modifiers(rest, &[], COMBINE_MUL.mesa.len(), "mul.s2")?;
-                return Ok(Kind::CombineMul);
-            }
-            let (row, rest) = longest_base(word, COMBINE_OPS.iter().map(|r| (r.mesa, r))).ok_or(unknown)?;
-            let mods = modifiers(rest, modifier_names().combine, row.mesa.len(), row.mesa)?;
-            let vec = mods.contains(&names::COMBINE_VEC_DEST);
-            let scalar = mods.contains(&names::COMBINE_SCALAR_DEST);
-            let outmod = outmod_of(&mods);
-            if vec && (scalar || outmod != OutMod::None) {
-                let modifier = if scalar {
-                    names::COMBINE_SCALAR_DEST
-                } else {
-                    outmod.info().name
-                };
-                return bad(
-                    row.mesa,
-                    modifier,
-                    row.mesa,
-                    "an output modifier only with a scalar destination, and `_vec` or `_scalar`, not both",
-                );
-            }
-            let form = if vec {
-                Some(true)
-            } else if scalar {
-                Some(false)
-            } else {
-                None
-            };
-            Ok(Kind::CombineScalar(row.op, outmod, form))
+        Model::AtanPt2 => {
+            let mods = modifiers(rest, modifier_names().outmods, name.len(), name)?;
+            Ok(Kind::AtanPt2(outmod_of(&mods)))
         }
-        Some(_) => Err(unknown),
+        Model::CombineMul => {
+            modifiers(rest, &[], name.len(), row.mnemonic)?;
+            Ok(Kind::CombineMul)
+        }
+        Model::Combine(op) => combine_scalar(op, name, rest),
+        // The forms without modifiers name nothing with one.
+        _ if !rest.is_empty() => Err(KindError::Unknown),
+        Model::Stop => Ok(Kind::Stop),
+        Model::Sync => Ok(Kind::Sync),
+        Model::Nop => Ok(Kind::Nop),
+        Model::Store => Ok(Kind::Store),
+        Model::FbRead(read) => Ok(Kind::FbRead(read)),
+        Model::Discard => Ok(Kind::Discard),
+        Model::Const => Ok(Kind::Const(usize::from(row.field == Some(Field::Const1)))),
     }
+}
+
+/// A scalar op of the complex unit with its modifiers `rest`: the output modifier and the
+/// destination form asked for.
+fn combine_scalar<'w>(op: CombineOp, name: &'static str, rest: &'w str) -> Result<Kind, KindError<'w>> {
+    let mods = modifiers(rest, modifier_names().combine, name.len(), name)?;
+    let vec = mods.contains(&names::COMBINE_VEC_DEST);
+    let scalar = mods.contains(&names::COMBINE_SCALAR_DEST);
+    let outmod = outmod_of(&mods);
+    if vec && (scalar || outmod != OutMod::None) {
+        let modifier = if scalar {
+            names::COMBINE_SCALAR_DEST
+        } else {
+            outmod.info().name
+        };
+        return Err(KindError::BadModifier {
+            base_len: name.len(),
+            modifier,
+            op: name,
+            allowed: "an output modifier only with a scalar destination, and `_vec` or `_scalar`, not both".into(),
+        });
+    }
+    let form = if vec {
+        Some(true)
+    } else if scalar {
+        Some(false)
+    } else {
+        None
+    };
+    Ok(Kind::CombineScalar(op, outmod, form))
 }
 
 /// Splits `rest` (`_x2_sat`), which starts `base_len` bytes into the word of `op`, into
@@ -436,13 +409,6 @@ pub(super) fn split<'w>(word: &'w str, base: &str) -> Option<&'w str> {
         .filter(|rest| rest.is_empty() || rest.starts_with('_'))
 }
 
-/// The row whose name is the longest base of `word`, and the modifiers after it.
-pub(super) fn longest_base<T>(word: &str, rows: impl Iterator<Item = (&'static str, T)>) -> Option<(T, &str)> {
-    rows.filter_map(|(name, row)| split(word, name).map(|rest| (name.len(), row, rest)))
-        .max_by_key(|(len, ..)| *len)
-        .map(|(_, row, rest)| (row, rest))
-}
-
 pub(super) fn outmod_of(mods: &[&str]) -> OutMod {
     OUTMODS
         .iter()
@@ -450,34 +416,28 @@ pub(super) fn outmod_of(mods: &[&str]) -> OutMod {
         .map_or(OutMod::None, |r| r.value)
 }
 
-/// Every opcode with the unit it is written with (`""` for none), for suggestions.
-pub(super) fn all_forms() -> Vec<(&'static str, &'static str)> {
-    let mut forms: Vec<(&str, &str)> = vec![
-        (ops::STOP_NAME, ""),
-        (ops::SYNC_NAME, ""),
-        (names::NOP, ""),
-        (ops::TEXLD_NAME, ""),
-        (ops::BRANCH_NAME, ""),
-        (ops::DISCARD_NAME, ""),
-        (ops::FIELDS[10].mesa, ""),
-        (ops::FIELDS[11].mesa, ""),
-        (ops::LOAD_NAME, names::UNIT_VARYING),
-        (ops::STORE_NAME, names::UNIT_STORE),
-        (COMBINE_MUL.mesa, names::UNIT_COMBINE),
-        (COMBINE_ATAN_PT2.mesa, names::UNIT_COMBINE),
-    ];
-    forms.extend(FB_READS.iter().map(|r| (r.name, "")));
-    forms.extend(LOAD_SOURCES.iter().map(|r| (ops::LOAD_NAME, r.name)));
-    for unit in [names::UNIT_VEC_MUL, names::UNIT_FLOAT_MUL] {
-        forms.extend(MUL_OPS.iter().map(|r| (r.mesa, unit)));
-    }
-    forms.extend(ACC_OPS.iter().map(|r| (r.mesa, names::UNIT_VEC_ACC)));
-    forms.extend(
-        ACC_OPS
-            .iter()
-            .filter(|r| !r.vector_only)
-            .map(|r| (r.mesa, names::UNIT_FLOAT_ACC)),
-    );
-    forms.extend(COMBINE_OPS.iter().map(|r| (r.mesa, names::UNIT_COMBINE)));
-    forms
+/// Every opcode with the unit it is written with (`""` for none), in the order "did you mean"
+/// has always offered them: the unit-less forms (control bits, texld, branch, discard, the
+/// constants), the other forms of one unit that is not an ALU's, the framebuffer reads, the
+/// loads, then the ALU ops unit by unit.
+pub(super) fn all_forms() -> &'static [(&'static str, &'static str)] {
+    static FORMS_BY_RANK: std::sync::OnceLock<Vec<(&'static str, &'static str)>> = std::sync::OnceLock::new();
+    FORMS_BY_RANK.get_or_init(|| {
+        let rank = |row: &FormInfo| match row.model {
+            Model::Stop | Model::Sync | Model::Nop => 0,
+            Model::Texld => 1,
+            Model::Branch => 2,
+            Model::Discard => 3,
+            Model::Const => 4,
+            Model::Varying => 5,
+            Model::Store => 6,
+            Model::CombineMul | Model::AtanPt2 => 7,
+            Model::FbRead(_) => 8,
+            Model::Load(_) => 9,
+            Model::Mul(_) | Model::Acc(_) | Model::Combine(_) => 10,
+        };
+        let mut rows: Vec<&FormInfo> = FORMS.iter().collect();
+        rows.sort_by_key(|row| rank(row));
+        rows.iter().map(|row| (row.name(), row.unit())).collect()
+    })
 }

@@ -484,7 +484,7 @@ impl<'s> Encoder<'s> {
                 return self.bad_modifier(
                     whole.name,
                     outmod.info().name,
-                    op.info().mesa,
+                    op.info().name(),
                     "no output modifier with a vector destination (write a one-component destination for the scalar form)",
                 );
             }

@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use crate::instr::{Branch, Combine, Instr, ScalarReg, Store, VaryingSource, VecReg};
-use crate::ops::{BranchCond, REG_CONST0, REG_CONST1, VEC_REG_NAMES};
+use crate::ops::{BranchCond, Field, REG_CONST0, REG_CONST1, VEC_REG_NAMES};
 use crate::syntax::Syntax;
 use crate::syntax::print::instr_text;
 
@@ -28,8 +28,8 @@ pub fn unset_constants(instr: &Instr) -> Vec<(&'static str, &'static str)> {
     }
     let read = source_registers(instr);
     [
-        (REG_CONST0, "const0", instr.const0.is_some()),
-        (REG_CONST1, "const1", instr.const1.is_some()),
+        (REG_CONST0, Field::Const0.info().mesa, instr.const0.is_some()),
+        (REG_CONST1, Field::Const1.info().mesa, instr.const1.is_some()),
     ]
     .into_iter()
     .filter(|&(reg, _, set)| !set && read >> reg & 1 == 1)
