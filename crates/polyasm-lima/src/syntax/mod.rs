@@ -3,6 +3,7 @@
 //! source into [`crate::instr::Instr`]s; one printer walk (`print.rs`) writes them back in
 //! either.
 
+mod lower;
 pub mod mesa;
 mod print;
 pub mod proposed;

@@ -4,9 +4,10 @@ use crate::instr::{
     CombineDest, ScalarReg, ScalarSource, Varying, VaryingFetch, VaryingSource, VecDest, VecReg, VecSource,
 };
 use crate::ops::proposed::Pipeline;
-use crate::ops::{self, Alignment, COMPONENTS, CombineOp, MulOp, OutMod, Perspective, VEC_REG_NAMES, VaryingAlignment};
+use crate::ops::{self, Alignment, CombineOp, MulOp, OutMod, Perspective, VEC_REG_NAMES, VaryingAlignment};
 
 use super::word::*;
+use crate::syntax::lower;
 
 /// The destination (when there is one more operand than sources) and the sources.
 pub(super) fn split_dest<'w, 'a>(operands: &'w [Word<'a>], sources: usize) -> (Option<Word<'a>>, &'w [Word<'a>]) {
@@ -243,10 +244,8 @@ pub(super) fn read_varying(
 
 /// The component letter at the start of `word` after a `.`.
 pub(super) fn component(word: Word) -> Option<(u8, Word)> {
-    let rest = word.strip_prefix(".")?;
-    let letter = rest.text.chars().next()?;
-    let c = COMPONENTS.iter().position(|&l| l == letter)?;
-    Some((c as u8, rest.from(letter.len_utf8())))
+    let c = lower::component(word.text.as_bytes().get(..2)?)?;
+    Some((c, word.from(2)))
 }
 
 /// `$N` for a destination (N up to 15), and what follows.
@@ -303,20 +302,11 @@ pub(super) fn read_mask(word: Word, empty: bool) -> Result<u8, MesaError> {
         }
         return Err(word.expected("a write mask such as `.xyz`"));
     };
-    let mut mask = 0u8;
-    for (i, letter) in letters.text.char_indices() {
-        let bit = COMPONENTS
-            .iter()
-            .position(|&l| l == letter)
-            .map(|c| 1u8 << c)
-            .filter(|bit| mask & bit == 0)
-            .ok_or_else(|| {
-                letters
-                    .from(i)
-                    .expected("the lanes of a write mask, each once, from xyzw")
-            })?;
-        mask |= bit;
-    }
+    let mask = lower::mask(letters.text.as_bytes(), false).map_err(|i| {
+        letters
+            .from(i)
+            .expected("the lanes of a write mask, each once, from xyzw")
+    })?;
     if mask == 0 && !empty {
         return Err(word.expected("a write mask with at least one lane"));
     }
@@ -328,15 +318,9 @@ pub(super) fn swizzle_of(word: Word) -> Result<(u8, Word), MesaError> {
     let Some(letters) = word.strip_prefix(".") else {
         return Ok((ops::SWIZZLE_IDENTITY, word));
     };
-    let mut swizzle = 0u8;
-    let mut chars = letters.text.char_indices();
-    for lane in 0..4 {
-        let c = chars
-            .next()
-            .and_then(|(_, l)| COMPONENTS.iter().position(|&c| c == l))
-            .ok_or_else(|| word.expected("a swizzle of four letters from xyzw"))?;
-        swizzle |= (c as u8) << (2 * lane);
-    }
+    let swizzle = (letters.text.as_bytes().get(..4))
+        .and_then(lower::swizzle)
+        .ok_or_else(|| word.expected("a swizzle of four letters from xyzw"))?;
     Ok((swizzle, letters.from(4)))
 }
 

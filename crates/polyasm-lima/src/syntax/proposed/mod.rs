@@ -35,6 +35,7 @@ use crate::ops::{
     self, ALIGNMENTS, AccOp, Alignment, BranchCond, COMPONENTS, CombineOp, Field, LoadSource, OutMod, Perspective,
     VARYING_KINDS, VaryingAlignment, VaryingForm,
 };
+use crate::syntax::lower;
 
 use self::kind::*;
 
@@ -339,10 +340,6 @@ struct Encoder<'s> {
     words: Words,
     /// The operands inside calls of the chunk being read (see [`Expr::Call`]).
     args: Vec<Operand>,
-}
-
-fn letter_index(c: u8) -> Option<u8> {
-    COMPONENTS.iter().position(|&l| l as u8 == c).map(|i| i as u8)
 }
 
 impl<'s> Encoder<'s> {

@@ -265,17 +265,8 @@ impl<'s> Encoder<'s> {
         let Some(suffix) = suffix else {
             return Some(ops::SWIZZLE_IDENTITY);
         };
-        let letters = &self.str(suffix).as_bytes()[1..];
-        let mut lanes = [0u8; 4];
-        let valid = (1..=4).contains(&letters.len())
-            && letters
-                .iter()
-                .zip(&mut lanes)
-                .all(|(&c, lane)| letter_index(c).map(|i| *lane = i).is_some());
-        if valid {
-            let last = lanes[letters.len() - 1];
-            let lane = |i: usize| if i < letters.len() { lanes[i] } else { last };
-            return Some((0..4).fold(0u8, |acc, i| acc | lane(i) << (2 * i)));
+        if let Some(swizzle) = lower::swizzle(&self.str(suffix).as_bytes()[1..]) {
+            return Some(swizzle);
         }
         let d = error::bad_swizzle(
             self.span(suffix),
@@ -289,10 +280,9 @@ impl<'s> Encoder<'s> {
 
     /// One component letter: the lane of a scalar operand.
     pub(super) fn component(&mut self, suffix: Option<TextRange>, span: TextRange) -> Option<u8> {
-        let text = suffix.map(|s| self.str(s));
-        match text.map(str::as_bytes) {
-            Some([b'.', c]) if letter_index(*c).is_some() => letter_index(*c),
-            _ => {
+        match suffix.and_then(|s| lower::component(self.str(s).as_bytes())) {
+            Some(lane) => Some(lane),
+            None => {
                 let at = suffix.unwrap_or(span);
                 let d = error::bad_swizzle(
                     self.span(at),
@@ -316,26 +306,16 @@ impl<'s> Encoder<'s> {
         if text == names::MASK_NONE && none_ok {
             return Some(0);
         }
-        let mut mask = 0u8;
-        let mut last: Option<u8> = None;
-        for &c in text.as_bytes() {
-            match letter_index(c) {
-                Some(lane) if last.is_none_or(|l| lane > l) => {
-                    mask |= 1 << lane;
-                    last = Some(lane);
-                }
-                _ => {
-                    let help = if none_ok {
-                        "a write mask lists the lanes written in the order x, y, z, w, each once, or is `.none`"
-                    } else {
-                        "a write mask lists the lanes written in the order x, y, z, w, each once"
-                    };
-                    let d = error::bad_swizzle(self.span(suffix), self.str(suffix), "is not a write mask", help);
-                    self.push(d);
-                    return None;
-                }
-            }
-        }
+        let Ok(mask) = lower::mask(text.as_bytes(), true) else {
+            let help = if none_ok {
+                "a write mask lists the lanes written in the order x, y, z, w, each once, or is `.none`"
+            } else {
+                "a write mask lists the lanes written in the order x, y, z, w, each once"
+            };
+            let d = error::bad_swizzle(self.span(suffix), self.str(suffix), "is not a write mask", help);
+            self.push(d);
+            return None;
+        };
         if mask == 0 {
             let d = error::bad_swizzle(
                 self.span(suffix),
@@ -470,10 +450,7 @@ impl<'s> Encoder<'s> {
                 return None;
             }
         };
-        let one_lane = suffix.is_some_and(|s| {
-            let t = self.str(s).as_bytes();
-            t.len() == 2 && letter_index(t[1]).is_some()
-        });
+        let one_lane = suffix.is_some_and(|s| lower::component(self.str(s).as_bytes()).is_some());
         let vector = match form {
             Some(vector) => vector,
             None if one_lane => names::COMBINE_VECTOR_DEFAULT.contains(&op) && outmod == OutMod::None,
@@ -587,8 +564,8 @@ impl<'s> Encoder<'s> {
         match &self.str(suffix)[1..] {
             "xy" => Some(IndexForm::Half(0)),
             "zw" => Some(IndexForm::Half(1)),
-            t if t.len() == 1 && letter_index(t.as_bytes()[0]).is_some() => Some(IndexForm::Lane(u32::from(
-                letter_index(t.as_bytes()[0]).expect("checked"),
+            t if t.len() == 1 && lower::lane(t.as_bytes()[0]).is_some() => Some(IndexForm::Lane(u32::from(
+                lower::lane(t.as_bytes()[0]).expect("checked"),
             ))),
             _ => {
                 let d = error::bad_swizzle(
