@@ -2,7 +2,8 @@
 //! its text (letters, numbers, flags), checked and turned into the values of
 //! [`crate::instr`]. A reader words its own diagnostic when a piece does not fit.
 
-use crate::ops::COMPONENTS;
+use crate::instr::ScalarReg;
+use crate::ops::{self, Alignment, COMPONENTS, VaryingAlignment};
 
 /// The lane a component letter names: `x` 0, `y` 1, `z` 2, `w` 3.
 pub(crate) fn lane(letter: u8) -> Option<u8> {
@@ -35,4 +36,75 @@ pub(crate) fn mask(letters: &[u8], in_order: bool) -> Result<u8, usize> {
             Some(lane) if mask >> lane == 0 || (!in_order && mask & 1 << lane == 0) => Ok(mask | 1 << lane),
             _ => Err(i),
         })
+}
+
+/// How a load, store or varying index is written: `N` (a vec4), `N.xy` or `N.zw` (a vec2,
+/// its half 0 or 1), or `N.c` (one float, its lane).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum IndexForm {
+    Vec4,
+    Pair(u8),
+    Lane(u8),
+}
+
+impl IndexForm {
+    /// The form an index's suffix gives, the suffix with its `.` (empty for none).
+    pub(crate) fn of(suffix: &[u8]) -> Option<IndexForm> {
+        match suffix {
+            b"" => Some(IndexForm::Vec4),
+            b".xy" => Some(IndexForm::Pair(0)),
+            b".zw" => Some(IndexForm::Pair(1)),
+            _ => component(suffix).map(IndexForm::Lane),
+        }
+    }
+
+    /// The units of the index field in one `N`, and the unit within them.
+    fn scale(self) -> (i64, i64) {
+        match self {
+            IndexForm::Vec4 => (1, 0),
+            IndexForm::Pair(half) => (2, i64::from(half)),
+            IndexForm::Lane(lane) => (4, i64::from(lane)),
+        }
+    }
+
+    /// The index field of `N`; a negative `N` as Mesa prints such a field (C's division and
+    /// remainder).
+    pub(crate) fn index(self, n: i64) -> i64 {
+        let (scale, part) = self.scale();
+        if n >= 0 {
+            n * scale + part
+        } else {
+            n * scale - (scale - part) % scale
+        }
+    }
+
+    /// The greatest `N` whose index field is at most `limit`.
+    pub(crate) fn largest(self, limit: i64) -> i64 {
+        let (scale, part) = self.scale();
+        (limit - part) / scale
+    }
+
+    /// The alignment of a load or store of this form.
+    pub(crate) fn alignment(self) -> Alignment {
+        match self {
+            IndexForm::Vec4 => Alignment::Vec4,
+            IndexForm::Pair(_) => Alignment::Vec2,
+            IndexForm::Lane(_) => Alignment::Scalar,
+        }
+    }
+
+    /// The alignment of a varying fetch of this form.
+    pub(crate) fn varying_alignment(self) -> VaryingAlignment {
+        match self {
+            IndexForm::Vec4 => VaryingAlignment::Vec4,
+            IndexForm::Pair(_) => VaryingAlignment::Vec2,
+            IndexForm::Lane(_) => VaryingAlignment::Scalar,
+        }
+    }
+}
+
+/// Whether a varying fetch's offset register reads as no offset: the field's vector number
+/// 15 means none.
+pub(crate) fn means_no_offset(offset: ScalarReg) -> bool {
+    u32::from(offset >> 2) == ops::fixed::NO_OFFSET_VECTOR
 }

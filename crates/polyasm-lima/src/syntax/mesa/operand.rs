@@ -4,10 +4,10 @@ use crate::instr::{
     CombineDest, ScalarReg, ScalarSource, Varying, VaryingFetch, VaryingSource, VecDest, VecReg, VecSource,
 };
 use crate::ops::proposed::Pipeline;
-use crate::ops::{self, Alignment, CombineOp, MulOp, OutMod, Perspective, VEC_REG_NAMES, VaryingAlignment};
+use crate::ops::{self, Alignment, CombineOp, MulOp, OutMod, Perspective, VEC_REG_NAMES};
 
 use super::word::*;
-use crate::syntax::lower;
+use crate::syntax::lower::{self, IndexForm};
 
 /// The destination (when there is one more operand than sources) and the sources.
 pub(super) fn split_dest<'w, 'a>(operands: &'w [Word<'a>], sources: usize) -> (Option<Word<'a>>, &'w [Word<'a>]) {
@@ -107,15 +107,9 @@ pub(super) fn split_offset(word: Word) -> Result<(Word, Option<ScalarReg>), Mesa
     }
 }
 
-/// How an index is written: `N`, `N.xy`/`N.zw`, `N.c`.
-#[derive(Clone, Copy, Debug)]
-pub(super) enum IndexForm {
-    Whole(i64),
-    Pair(i64, i64),
-    Component(i64, i64),
-}
-
-pub(super) fn index_form(word: Word, signed: bool) -> Result<(IndexForm, Option<ScalarReg>), MesaError> {
+/// An index as written, `N`, `N.xy`/`N.zw` or `N.c` with an optional `+$r.c`: its form and
+/// number `N`, and the offset register.
+pub(super) fn index_form(word: Word, signed: bool) -> Result<((IndexForm, i64), Option<ScalarReg>), MesaError> {
     const WHAT: &str = "an index such as `3`, `1.xy` or `2.w`";
     // A digit first (after a `-` where the index is signed): `--5`, `-+5` and `+5` are quoted
     // whole, not read as a sign and an offset.
@@ -135,54 +129,37 @@ pub(super) fn index_form(word: Word, signed: bool) -> Result<(IndexForm, Option<
     let value = decimal(number.from(digits_from).until(digits), WHAT)? as i64;
     let value = if digits_from == 1 { -value } else { value };
     let suffix = number.from(digits_from + digits);
-    let form = match suffix.text {
-        "" => IndexForm::Whole(value),
-        ".xy" => IndexForm::Pair(value, 0),
-        ".zw" => IndexForm::Pair(value, 1),
-        _ => match component(suffix) {
-            Some((c, rest)) if rest.text.is_empty() => IndexForm::Component(value, i64::from(c)),
-            _ => return Err(suffix.expected("the end of the index, `.xy`, `.zw` or one component")),
-        },
-    };
-    Ok((form, offset))
+    let form = IndexForm::of(suffix.text.as_bytes())
+        .ok_or_else(|| suffix.expected("the end of the index, `.xy`, `.zw` or one component"))?;
+    Ok(((form, value), offset))
 }
 
 /// A load or store index (16 bits, printed as a signed number) and the alignment its form
 /// gives. Negative numbers read back as Mesa prints them: C's division and two's complement
 /// remainder.
-pub(super) fn read_memory_index(form: IndexForm, word: Word) -> Result<(Alignment, u16), MesaError> {
-    let (alignment, index) = match form {
-        IndexForm::Whole(n) => (Alignment::Vec4, n),
-        IndexForm::Pair(n, k) if n >= 0 => (Alignment::Vec2, 2 * n + k),
-        IndexForm::Pair(n, k) => (Alignment::Vec2, 2 * n - k),
-        IndexForm::Component(n, c) if n >= 0 => (Alignment::Scalar, 4 * n + c),
-        IndexForm::Component(n, c) => (Alignment::Scalar, 4 * n - (4 - c) % 4),
-    };
+pub(super) fn read_memory_index((form, n): (IndexForm, i64), word: Word) -> Result<(Alignment, u16), MesaError> {
+    let index = form.index(n);
     if !(-0x8000..=0xffff).contains(&index) {
         return Err(word.out_of_range("index", "16 bits: -32768 to 65535 in the index's own units"));
     }
-    Ok((alignment, index as u16))
+    Ok((form.alignment(), index as u16))
 }
 
 /// A varying index (6 bits) and the alignment its form gives.
 pub(super) fn varying_fetch(word: Word) -> Result<VaryingFetch, MesaError> {
-    let (form, offset) = index_form(word, false)?;
-    let (alignment, index) = match form {
-        IndexForm::Whole(n) => (VaryingAlignment::Vec4, n),
-        IndexForm::Pair(n, k) => (VaryingAlignment::Vec2, 2 * n + k),
-        IndexForm::Component(n, c) => (VaryingAlignment::Scalar, 4 * n + c),
-    };
+    let ((form, n), offset) = index_form(word, false)?;
+    let index = form.index(n);
     if index > 63 {
         return Err(word.out_of_range("varying index", "6 bits: 0-63 floats, 0-31 pairs or 0-15 vec4s"));
     }
-    if offset.is_some_and(|reg| u32::from(reg >> 2) == ops::fixed::NO_OFFSET_VECTOR) {
+    if offset.is_some_and(lower::means_no_offset) {
         return Err(word.misplaced(
             "a varying offset",
             "the offset register's number 15 means no offset: use `$0.x` to `^texture.w`",
         ));
     }
     Ok(VaryingFetch {
-        alignment,
+        alignment: form.varying_alignment(),
         index: index as u8,
         offset,
     })

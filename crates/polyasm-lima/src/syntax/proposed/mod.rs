@@ -32,10 +32,10 @@ use crate::instr::{
 };
 use crate::ops::proposed::{self as names, Pipeline};
 use crate::ops::{
-    self, ALIGNMENTS, AccOp, Alignment, BranchCond, COMPONENTS, CombineOp, Field, LoadSource, OutMod, Perspective,
-    VARYING_KINDS, VaryingAlignment, VaryingForm,
+    self, AccOp, Alignment, BranchCond, COMPONENTS, CombineOp, Field, LoadSource, OutMod, Perspective, VARYING_KINDS,
+    VaryingForm,
 };
-use crate::syntax::lower;
+use crate::syntax::lower::{self, IndexForm};
 
 use self::kind::*;
 
@@ -507,13 +507,3 @@ impl Encoder<'_> {
 
 /// A destination as written: a register and its suffix, or a pipeline register.
 type DestRead = Result<(u8, Option<TextRange>), (Pipeline, Term)>;
-
-/// The form of an index's suffix.
-#[derive(Clone, Copy)]
-enum IndexForm {
-    Vec4,
-    /// `.xy` (0) or `.zw` (1).
-    Half(u32),
-    /// One lane.
-    Lane(u32),
-}

@@ -541,33 +541,24 @@ impl<'s> Encoder<'s> {
             self.push(d);
             return None;
         }
-        let (alignment, scale, lane) = match self.index_suffix(term.suffix)? {
-            IndexForm::Vec4 => (Alignment::Vec4, 1, 0),
-            IndexForm::Half(half) => (Alignment::Vec2, 2, half),
-            IndexForm::Lane(lane) => (Alignment::Scalar, 4, lane),
-        };
-        let max = (0xffff - lane) / scale;
-        let slot = self.index(&term, u64::from(max), what.strip_prefix("a ").unwrap_or(what))?;
+        let form = self.index_form(term.suffix)?;
+        let max = form.largest(0xffff) as u64;
+        let slot = self.index(&term, max, what.strip_prefix("a ").unwrap_or(what))?;
         let offset = match offset {
             Some(o) => Some(self.offset(&o, reads)?),
             None => None,
         };
-        debug_assert!(ALIGNMENTS.iter().any(|r| r.value == alignment));
-        Some((alignment, (slot as u32 * scale + lane) as u16, offset))
+        Some((form.alignment(), form.index(slot as i64) as u16, offset))
     }
 
-    /// The suffix of an index: none (vec4), `.xy`/`.zw` (vec2) or one lane.
-    pub(super) fn index_suffix(&mut self, suffix: Option<TextRange>) -> Option<IndexForm> {
+    /// The form of an index by its suffix: none (vec4), `.xy`/`.zw` (vec2) or one lane.
+    pub(super) fn index_form(&mut self, suffix: Option<TextRange>) -> Option<IndexForm> {
         let Some(suffix) = suffix else {
             return Some(IndexForm::Vec4);
         };
-        match &self.str(suffix)[1..] {
-            "xy" => Some(IndexForm::Half(0)),
-            "zw" => Some(IndexForm::Half(1)),
-            t if t.len() == 1 && lower::lane(t.as_bytes()[0]).is_some() => Some(IndexForm::Lane(u32::from(
-                lower::lane(t.as_bytes()[0]).expect("checked"),
-            ))),
-            _ => {
+        match IndexForm::of(self.str(suffix).as_bytes()) {
+            Some(form) => Some(form),
+            None => {
                 let d = error::bad_swizzle(
                     self.span(suffix),
                     self.str(suffix),
@@ -719,17 +710,12 @@ impl<'s> Encoder<'s> {
             return None;
         }
         let (term, offset) = self.plain_term(operand, "a varying index", true)?;
-        let (alignment, scale, lane) = match self.index_suffix(term.suffix)? {
-            IndexForm::Vec4 => (VaryingAlignment::Vec4, 1, 0),
-            IndexForm::Half(half) => (VaryingAlignment::Vec2, 2, half),
-            IndexForm::Lane(lane) => (VaryingAlignment::Scalar, 4, lane),
-        };
-        let max = (63 - lane) / scale;
-        let slot = self.index(&term, u64::from(max), "varying index")?;
+        let form = self.index_form(term.suffix)?;
+        let slot = self.index(&term, form.largest(63) as u64, "varying index")?;
         let offset = match offset {
             Some(o) => {
                 let reg = self.offset(&o, reads)?;
-                if reg >> 2 == crate::ops::fixed::NO_OFFSET_VECTOR as u8 {
+                if lower::means_no_offset(reg) {
                     let d = error::register_range(
                         self.span(o.full_span()),
                         self.str(o.full_span()),
@@ -743,8 +729,8 @@ impl<'s> Encoder<'s> {
             None => None,
         };
         Some(VaryingFetch {
-            alignment,
-            index: (slot as u32 * scale + lane) as u8,
+            alignment: form.varying_alignment(),
+            index: form.index(slot as i64) as u8,
             offset,
         })
     }
