@@ -3,7 +3,7 @@
 //! [`crate::instr`]. A reader words its own diagnostic when a piece does not fit.
 
 use crate::instr::ScalarReg;
-use crate::ops::{self, Alignment, COMPONENTS, VaryingAlignment};
+use crate::ops::{self, Alignment, COMPONENTS, CombineOp, OutMod, VaryingAlignment};
 
 /// The lane a component letter names: `x` 0, `y` 1, `z` 2, `w` 3.
 pub(crate) fn lane(letter: u8) -> Option<u8> {
@@ -107,4 +107,12 @@ impl IndexForm {
 /// 15 means none.
 pub(crate) fn means_no_offset(offset: ScalarReg) -> bool {
     u32::from(offset >> 2) == ops::fixed::NO_OFFSET_VECTOR
+}
+
+/// Whether the destination of a scalar op of the combiner is its vector form, when the text
+/// does not say: a destination of one component reads as the scalar form, but as Mesa's
+/// compiler writes the op for atan and atan2 (the vector form), unless it has an output
+/// modifier, which only the scalar form has; any other destination is the vector form.
+pub(crate) fn combine_vector(op: CombineOp, outmod: OutMod, one_component: bool) -> bool {
+    !one_component || (ops::proposed::COMBINE_VECTOR_DEFAULT.contains(&op) && outmod == OutMod::None)
 }

@@ -407,10 +407,9 @@ pub(super) fn read_vec_dest(word: Word, empty: bool) -> Result<VecDest, MesaErro
 /// modifier is written, which only the scalar form has.
 pub(super) fn combine_dest(op: CombineOp, outmod: OutMod, word: Word) -> Result<CombineDest, MesaError> {
     let (reg, rest) = dest_register(word)?;
-    let vector_by_default = matches!(op, CombineOp::Atan | CombineOp::Atan2);
     if let Some((c, after)) = component(rest)
         && after.text.is_empty()
-        && (outmod != OutMod::None || !vector_by_default)
+        && !lower::combine_vector(op, outmod, true)
     {
         return Ok(CombineDest::Scalar {
             reg: reg * 4 + c,

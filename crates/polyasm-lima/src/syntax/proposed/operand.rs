@@ -450,12 +450,10 @@ impl<'s> Encoder<'s> {
                 return None;
             }
         };
-        let one_lane = suffix.is_some_and(|s| lower::component(self.str(s).as_bytes()).is_some());
-        let vector = match form {
-            Some(vector) => vector,
-            None if one_lane => names::COMBINE_VECTOR_DEFAULT.contains(&op) && outmod == OutMod::None,
-            None => true,
-        };
+        let vector = form.unwrap_or_else(|| {
+            let one_lane = suffix.is_some_and(|s| lower::component(self.str(s).as_bytes()).is_some());
+            lower::combine_vector(op, outmod, one_lane)
+        });
         if vector {
             if outmod != OutMod::None {
                 return self.bad_modifier(
