@@ -4,6 +4,19 @@
 use super::*;
 
 impl<'s> Encoder<'s> {
+    /// Reports the operand at `span` as the wrong kind of operand: what goes there is
+    /// `expected`.
+    pub(super) fn wrong_kind<T>(&mut self, span: TextRange, expected: &str) -> Option<T> {
+        self.push(error::operand_kind(self.span(span), self.str(span), expected));
+        None
+    }
+
+    /// Reports suffix `suffix` as malformed: it `problem`, and `help` says what goes there.
+    pub(super) fn bad_suffix<T>(&mut self, suffix: TextRange, problem: &str, help: &str) -> Option<T> {
+        self.push(error::bad_swizzle(self.span(suffix), self.str(suffix), problem, help));
+        None
+    }
+
     /// The plain term of an operand with no `-`, call or offset, or an error saying `expected`.
     pub(super) fn plain_term(
         &mut self,
@@ -15,11 +28,7 @@ impl<'s> Encoder<'s> {
             Expr::Term { term, offset } if operand.neg.is_none() && (offset_ok || offset.is_none()) => {
                 Some((*term, *offset))
             }
-            _ => {
-                let d = error::operand_kind(self.span(operand.span), self.str(operand.span), expected);
-                self.push(d);
-                None
-            }
+            _ => self.wrong_kind(operand.span, expected),
         }
     }
 
@@ -107,13 +116,7 @@ impl<'s> Encoder<'s> {
             Expr::Call { name, arg, .. } if self.str(*name) == names::ABS => {
                 let arg = self.args[*arg as usize];
                 if arg.neg.is_some() {
-                    let d = error::operand_kind(
-                        self.span(operand.span),
-                        self.str(operand.span),
-                        "`-abs(...)`: the negation goes outside",
-                    );
-                    self.push(d);
-                    return None;
+                    return self.wrong_kind(operand.span, "`-abs(...)`: the negation goes outside");
                 }
                 (arg, true)
             }
@@ -122,9 +125,7 @@ impl<'s> Encoder<'s> {
         let term = match &inner.expr {
             Expr::Term { term, offset: None } if matches!(term.value, Value::Reg | Value::Pipe) => *term,
             _ => {
-                let d = error::operand_kind(self.span(operand.span), self.str(operand.span), "a register");
-                self.push(d);
-                return None;
+                return self.wrong_kind(operand.span, "a register");
             }
         };
         let reg = match term.value {
@@ -133,13 +134,7 @@ impl<'s> Encoder<'s> {
                 Pipeline::Vmul => SrcReg::Vmul,
                 Pipeline::Fmul => SrcReg::Fmul,
                 Pipeline::Discard => {
-                    let d = error::operand_kind(
-                        self.span(term.span),
-                        self.str(term.span),
-                        "a register to read (`^discard` is only a destination)",
-                    );
-                    self.push(d);
-                    return None;
+                    return self.wrong_kind(term.span, "a register to read (`^discard` is only a destination)");
                 }
                 p => {
                     let reg = p
@@ -199,14 +194,7 @@ impl<'s> Encoder<'s> {
             SrcReg::Vec(reg) => (reg * 4 + self.component(src.suffix, src.span)?, false),
             SrcReg::Fmul if fmul_ok => {
                 if let Some(suffix) = src.suffix {
-                    let d = error::bad_swizzle(
-                        self.span(suffix),
-                        self.str(suffix),
-                        "follows `^s0`, which is one value",
-                        "write `^s0` alone",
-                    );
-                    self.push(d);
-                    return None;
+                    return self.bad_suffix(suffix, "follows `^s0`, which is one value", "write `^s0` alone");
                 }
                 reads.fmul.get_or_insert(src.span);
                 (0, true)
@@ -268,14 +256,11 @@ impl<'s> Encoder<'s> {
         if let Some(swizzle) = lower::swizzle(&self.str(suffix).as_bytes()[1..]) {
             return Some(swizzle);
         }
-        let d = error::bad_swizzle(
-            self.span(suffix),
-            self.str(suffix),
+        self.bad_suffix(
+            suffix,
             "is not a swizzle",
             "a swizzle is 1 to 4 of the letters x, y, z, w; the last one repeats (`.xy` is `.xyyy`)",
-        );
-        self.push(d);
-        None
+        )
     }
 
     /// One component letter: the lane of a scalar operand.
@@ -312,19 +297,10 @@ impl<'s> Encoder<'s> {
             } else {
                 "a write mask lists the lanes written in the order x, y, z, w, each once"
             };
-            let d = error::bad_swizzle(self.span(suffix), self.str(suffix), "is not a write mask", help);
-            self.push(d);
-            return None;
+            return self.bad_suffix(suffix, "is not a write mask", help);
         };
         if mask == 0 {
-            let d = error::bad_swizzle(
-                self.span(suffix),
-                self.str(suffix),
-                "is not a write mask",
-                "name a lane",
-            );
-            self.push(d);
-            return None;
+            return self.bad_suffix(suffix, "is not a write mask", "name a lane");
         }
         Some(mask)
     }
@@ -335,15 +311,7 @@ impl<'s> Encoder<'s> {
         match term.value {
             Value::Reg => Some(Ok((self.dest_reg(term.span)?, term.suffix))),
             Value::Pipe => Some(Err((self.pipeline(term.span)?, term))),
-            _ => {
-                let d = error::operand_kind(
-                    self.span(operand.span),
-                    self.str(operand.span),
-                    "a destination register",
-                );
-                self.push(d);
-                None
-            }
+            _ => self.wrong_kind(operand.span, "a destination register"),
         }
     }
 
@@ -356,14 +324,11 @@ impl<'s> Encoder<'s> {
             })),
             Err((pipe, term)) if pipe == no_write => {
                 if let Some(suffix) = term.suffix {
-                    let d = error::bad_swizzle(
-                        self.span(suffix),
-                        self.str(suffix),
+                    return self.bad_suffix(
+                        suffix,
                         "is a mask on a destination that writes no register",
                         "drop the mask",
                     );
-                    self.push(d);
-                    return None;
                 }
                 Some(None)
             }
@@ -373,9 +338,7 @@ impl<'s> Encoder<'s> {
 
     pub(super) fn wrong_dest<T>(&mut self, operand: &Operand, no_write: Pipeline) -> Option<T> {
         let expected = format!("a destination register, or `{}` to write none", no_write.name());
-        let d = error::operand_kind(self.span(operand.span), self.str(operand.span), &expected);
-        self.push(d);
-        None
+        self.wrong_kind(operand.span, &expected)
     }
 
     /// The destination of a scalar ALU: `$N.c`, or `no_write` for none.
@@ -391,11 +354,7 @@ impl<'s> Encoder<'s> {
     pub(super) fn scalar_dest(&mut self, operand: &Operand) -> Option<ScalarReg> {
         match self.dest_term(operand)? {
             Ok((reg, suffix)) => Some(reg * 4 + self.component(suffix, operand.span)?),
-            Err(_) => {
-                let d = error::operand_kind(self.span(operand.span), self.str(operand.span), "a register component");
-                self.push(d);
-                None
-            }
+            Err(_) => self.wrong_kind(operand.span, "a register component"),
         }
     }
 
@@ -411,20 +370,9 @@ impl<'s> Encoder<'s> {
                 mask: ops::MASK_ALL,
             }),
             Ok((_, Some(suffix))) => {
-                let d = error::bad_swizzle(
-                    self.span(suffix),
-                    self.str(suffix),
-                    "is a mask where the whole register is written",
-                    "drop the mask",
-                );
-                self.push(d);
-                None
+                self.bad_suffix(suffix, "is a mask where the whole register is written", "drop the mask")
             }
-            Err(_) => {
-                let d = error::operand_kind(self.span(operand.span), self.str(operand.span), "a register");
-                self.push(d);
-                None
-            }
+            Err(_) => self.wrong_kind(operand.span, "a register"),
         }
     }
 
@@ -441,13 +389,7 @@ impl<'s> Encoder<'s> {
         let (reg, suffix) = match self.dest_term(operand)? {
             Ok(found) => found,
             Err(_) => {
-                let d = error::operand_kind(
-                    self.span(operand.span),
-                    self.str(operand.span),
-                    "a destination register",
-                );
-                self.push(d);
-                return None;
+                return self.wrong_kind(operand.span, "a destination register");
             }
         };
         let vector = form.unwrap_or_else(|| {
@@ -504,23 +446,11 @@ impl<'s> Encoder<'s> {
                     reg
                 }
                 None => {
-                    let d = error::operand_kind(
-                        self.span(term.full_span()),
-                        self.str(term.full_span()),
-                        "an offset register",
-                    );
-                    self.push(d);
-                    return None;
+                    return self.wrong_kind(term.full_span(), "an offset register");
                 }
             },
             _ => {
-                let d = error::operand_kind(
-                    self.span(term.full_span()),
-                    self.str(term.full_span()),
-                    "an offset register",
-                );
-                self.push(d);
-                return None;
+                return self.wrong_kind(term.full_span(), "an offset register");
             }
         };
         Some(reg * 4 + self.component(term.suffix, term.span)?)
@@ -535,9 +465,7 @@ impl<'s> Encoder<'s> {
     ) -> Option<(Alignment, u16, Option<ScalarReg>)> {
         let (term, offset) = self.plain_term(operand, what, true)?;
         if term.value != Value::Number {
-            let d = error::operand_kind(self.span(operand.span), self.str(operand.span), what);
-            self.push(d);
-            return None;
+            return self.wrong_kind(operand.span, what);
         }
         let form = self.index_form(term.suffix)?;
         let max = form.largest(0xffff) as u64;
@@ -556,16 +484,11 @@ impl<'s> Encoder<'s> {
         };
         match IndexForm::of(self.str(suffix).as_bytes()) {
             Some(form) => Some(form),
-            None => {
-                let d = error::bad_swizzle(
-                    self.span(suffix),
-                    self.str(suffix),
-                    "is not an index part",
-                    "an index is `N` (a vec4), `N.xy` or `N.zw` (a vec2) or `N.x` ... `N.w` (one float)",
-                );
-                self.push(d);
-                None
-            }
+            None => self.bad_suffix(
+                suffix,
+                "is not an index part",
+                "an index is `N` (a vec4), `N.xy` or `N.zw` (a vec2) or `N.x` ... `N.w` (one float)",
+            ),
         }
     }
 
@@ -580,13 +503,10 @@ impl<'s> Encoder<'s> {
             Ok((reg, suffix)) => (reg, self.mask(suffix, true)?),
             Err((Pipeline::Discard, term)) => (ops::VARYING_DISCARD, self.mask(term.suffix, true)?),
             Err(_) => {
-                let d = error::operand_kind(
-                    self.span(dest.span),
-                    self.str(dest.span),
+                return self.wrong_kind(
+                    dest.span,
                     "a destination register, or `^discard` to feed only the texture unit",
                 );
-                self.push(d);
-                return None;
             }
         };
         let source = self.varying_source(perspective, source, reads)?;
@@ -603,6 +523,7 @@ impl<'s> Encoder<'s> {
         operand: &Operand,
         reads: &mut Reads,
     ) -> Option<VaryingSource> {
+        const EXPECTED: &str = "a varying index, a register, `cube(...)`, `normalize(...)`, `gl_FragCoord`, `gl_PointCoord` or `gl_FrontFacing`";
         let no_perspective = |this: &mut Self, what: &str| -> Option<()> {
             if perspective != Perspective::None {
                 let d = error::bad_modifier(
@@ -626,13 +547,7 @@ impl<'s> Encoder<'s> {
                 .any(|k| k.name == func && k.name == ops::VARYING_CUBE.name);
             let normalize = func == ops::VARYING_NORMALIZE.name;
             if operand.neg.is_some() || !(cube || normalize) {
-                let d = error::operand_kind(
-                    self.span(operand.span),
-                    self.str(operand.span),
-                    "a varying index, a register, `cube(...)`, `normalize(...)`, `gl_FragCoord`, `gl_PointCoord` or `gl_FrontFacing`",
-                );
-                self.push(d);
-                return None;
+                return self.wrong_kind(operand.span, EXPECTED);
             }
             no_perspective(self, func)?;
             let is_index = matches!(
@@ -667,9 +582,7 @@ impl<'s> Encoder<'s> {
             if let Some(kind) = kind {
                 no_perspective(self, text)?;
                 if let Some(suffix) = term.suffix {
-                    let d = error::bad_swizzle(self.span(suffix), self.str(suffix), "follows a fixed input", "drop it");
-                    self.push(d);
-                    return None;
+                    return self.bad_suffix(suffix, "follows a fixed input", "drop it");
                 }
                 return Some(if kind.code == ops::VARYING_FRAG_COORD.code {
                     VaryingSource::FragCoord
@@ -689,13 +602,7 @@ impl<'s> Encoder<'s> {
             });
         }
         if matches!(&operand.expr, Expr::Term { term, .. } if term.value == Value::Name) {
-            let d = error::operand_kind(
-                self.span(operand.span),
-                self.str(operand.span),
-                "a varying index, a register, `cube(...)`, `normalize(...)`, `gl_FragCoord`, `gl_PointCoord` or `gl_FrontFacing`",
-            );
-            self.push(d);
-            return None;
+            return self.wrong_kind(operand.span, EXPECTED);
         }
         let (source, _) = self.vec_src(operand, false, reads)?;
         Some(VaryingSource::Register { perspective, source })
@@ -736,13 +643,7 @@ impl<'s> Encoder<'s> {
     pub(super) fn texld(&mut self, lod: bool, operands: &[Operand], reads: &mut Reads) -> Option<Sampler> {
         let (term, offset) = self.plain_term(&operands[0], "a sampler number", true)?;
         if term.value != Value::Number || term.suffix.is_some() {
-            let d = error::operand_kind(
-                self.span(operands[0].span),
-                self.str(operands[0].span),
-                "a sampler number",
-            );
-            self.push(d);
-            return None;
+            return self.wrong_kind(operands[0].span, "a sampler number");
         }
         let index = self.index(&term, 4095, "sampler number")? as u16;
         let offset = match offset {
@@ -761,13 +662,10 @@ impl<'s> Encoder<'s> {
                     lod_bias = Some(self.bare_scalar(operand, "a texture LOD register", reads)?);
                 }
                 _ => {
-                    let d = error::operand_kind(
-                        self.span(operand.span),
-                        self.str(operand.span),
+                    return self.wrong_kind(
+                        operand.span,
                         "a LOD register (`$1.x`) or a constant bias (`bias(-0.5)`), each at most once",
                     );
-                    self.push(d);
-                    return None;
                 }
             }
         }
@@ -811,10 +709,7 @@ impl<'s> Encoder<'s> {
         let (alignment, index, offset) = self.memory_index(index, "a temporary index", reads)?;
         let src = self.bare(source, "a stored register", reads)?;
         let SrcReg::Vec(reg) = src.reg else {
-            let name = self.str(source.span).to_string();
-            let d = error::operand_kind(self.span(source.span), &name, "a register to store");
-            self.push(d);
-            return None;
+            return self.wrong_kind(source.span, "a register to store");
         };
         let source = if alignment == Alignment::Scalar && src.suffix.is_none() {
             // A whole register after a one-float index: alignment 3, as Mesa prints it.
@@ -839,14 +734,11 @@ impl<'s> Encoder<'s> {
             reg * 4 + self.component(src.suffix, src.span)?
         } else {
             if let Some(suffix) = src.suffix {
-                let d = error::bad_swizzle(
-                    self.span(suffix),
-                    self.str(suffix),
+                return self.bad_suffix(
+                    suffix,
                     "follows a register stored whole",
                     "a vec2 or vec4 store names the register alone; the index says which lanes",
                 );
-                self.push(d);
-                return None;
             }
             reg * 4
         };
@@ -878,12 +770,8 @@ impl<'s> Encoder<'s> {
         match target {
             Some(target) => self.branches.push((index, target, term.span)),
             None => {
-                let d = error::operand_kind(
-                    self.span(operand.span),
-                    self.str(operand.span),
-                    "a label or a relative word offset with its sign (`+4`, `-6`)",
-                );
-                self.push(d);
+                let expected = "a label or a relative word offset with its sign (`+4`, `-6`)";
+                self.wrong_kind::<()>(operand.span, expected);
             }
         }
     }
@@ -895,9 +783,7 @@ impl<'s> Encoder<'s> {
         let term = match &operand.expr {
             Expr::Term { term, offset: None } if term.suffix.is_none() => *term,
             _ => {
-                let d = error::operand_kind(self.span(operand.span), self.str(operand.span), expected);
-                self.push(d);
-                return None;
+                return self.wrong_kind(operand.span, expected);
             }
         };
         let text = self.str(term.span);
@@ -952,9 +838,7 @@ impl<'s> Encoder<'s> {
             }
             Value::Number => {}
             _ => {
-                let d = error::operand_kind(self.span(span), self.str(span), expected);
-                self.push(d);
-                return None;
+                return self.wrong_kind(span, expected);
             }
         }
         let Some(mut value) = decimal(text) else {
