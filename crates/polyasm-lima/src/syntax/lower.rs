@@ -2,8 +2,8 @@
 //! its text (letters, numbers, flags), checked and turned into the values of
 //! [`crate::instr`]. A reader words its own diagnostic when a piece does not fit.
 
-use crate::instr::ScalarReg;
-use crate::ops::{self, Alignment, COMPONENTS, CombineOp, OutMod, VaryingAlignment};
+use crate::instr::{ScalarReg, VaryingSource};
+use crate::ops::{self, Alignment, COMPONENTS, CombineOp, OutMod, VaryingAlignment, VaryingKindInfo};
 
 /// The lane a component letter names: `x` 0, `y` 1, `z` 2, `w` 3.
 pub(crate) fn lane(letter: u8) -> Option<u8> {
@@ -116,3 +116,11 @@ pub(crate) fn means_no_offset(offset: ScalarReg) -> bool {
 pub(crate) fn combine_vector(op: CombineOp, outmod: OutMod, one_component: bool) -> bool {
     !one_component || (ops::proposed::COMBINE_VECTOR_DEFAULT.contains(&op) && outmod == OutMod::None)
 }
+
+/// The fixed inputs a varying can read, each with its row: the name either syntax writes for
+/// it is there.
+pub(crate) static FIXED_INPUTS: [(&VaryingKindInfo, VaryingSource); 3] = [
+    (&ops::VARYING_FRAG_COORD, VaryingSource::FragCoord),
+    (&ops::VARYING_POINT_COORD, VaryingSource::PointCoord),
+    (&ops::VARYING_FRONT_FACING, VaryingSource::FrontFacing),
+];

@@ -183,11 +183,6 @@ pub(super) fn read_varying(
             .and_then(|w| w.strip_suffix(")"))
     };
     let starts_with_digit = |w: Word| w.text.starts_with(|c: char| c.is_ascii_digit());
-    let fixed = [
-        (&ops::VARYING_FRAG_COORD, VaryingSource::FragCoord),
-        (&ops::VARYING_POINT_COORD, VaryingSource::PointCoord),
-        (&ops::VARYING_FRONT_FACING, VaryingSource::FrontFacing),
-    ];
     let source = if let Some(inner) = call(&ops::VARYING_CUBE) {
         if starts_with_digit(inner) {
             VaryingSource::Cube(varying_fetch(inner)?)
@@ -196,7 +191,7 @@ pub(super) fn read_varying(
         }
     } else if let Some(inner) = call(&ops::VARYING_NORMALIZE) {
         VaryingSource::Normalize(read_vec_source(inner, false)?.0)
-    } else if let Some((_, kind)) = fixed.iter().find(|(info, _)| info.mesa == source.text) {
+    } else if let Some((_, kind)) = lower::FIXED_INPUTS.iter().find(|(info, _)| info.mesa == source.text) {
         *kind
     } else if starts_with_digit(source) {
         VaryingSource::Fetch {

@@ -31,10 +31,7 @@ use crate::instr::{
     VaryingFetch, VaryingSource, VecAcc, VecDest, VecMul, VecSource,
 };
 use crate::ops::proposed::{self as names, Pipeline};
-use crate::ops::{
-    self, AccOp, Alignment, BranchCond, COMPONENTS, CombineOp, Field, LoadSource, OutMod, Perspective, VARYING_KINDS,
-    VaryingForm,
-};
+use crate::ops::{self, AccOp, Alignment, BranchCond, COMPONENTS, CombineOp, Field, LoadSource, OutMod, Perspective};
 use crate::syntax::lower::{self, IndexForm};
 
 use self::kind::*;

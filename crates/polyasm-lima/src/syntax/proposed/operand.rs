@@ -168,8 +168,7 @@ impl<'s> Encoder<'s> {
                 reads.vmul.get_or_insert(src.span);
                 (0, true)
             }
-            SrcReg::Vmul => return self.misplaced_pipeline(src.span, Pipeline::Vmul.name(), names::UNIT_VEC_ACC),
-            SrcReg::Fmul => return self.misplaced_pipeline(src.span, Pipeline::Fmul.name(), names::UNIT_FLOAT_ACC),
+            SrcReg::Vmul | SrcReg::Fmul => return self.misplaced_pipeline(&src),
         };
         Some((
             VecSource {
@@ -199,8 +198,7 @@ impl<'s> Encoder<'s> {
                 reads.fmul.get_or_insert(src.span);
                 (0, true)
             }
-            SrcReg::Fmul => return self.misplaced_pipeline(src.span, Pipeline::Fmul.name(), names::UNIT_FLOAT_ACC),
-            SrcReg::Vmul => return self.misplaced_pipeline(src.span, Pipeline::Vmul.name(), names::UNIT_VEC_ACC),
+            SrcReg::Fmul | SrcReg::Vmul => return self.misplaced_pipeline(&src),
         };
         Some((
             ScalarSource {
@@ -212,8 +210,14 @@ impl<'s> Encoder<'s> {
         ))
     }
 
-    pub(super) fn misplaced_pipeline<T>(&mut self, span: TextRange, name: &str, unit: &str) -> Option<T> {
-        self.push(error::pipeline_source(self.span(span), name, unit));
+    /// Reports a multiplier's result read where it cannot be: only the accumulator after it
+    /// reads it, as its first source.
+    pub(super) fn misplaced_pipeline<T>(&mut self, src: &Src) -> Option<T> {
+        let (name, unit) = match src.reg {
+            SrcReg::Fmul => (Pipeline::Fmul.name(), names::UNIT_FLOAT_ACC),
+            _ => (Pipeline::Vmul.name(), names::UNIT_VEC_ACC),
+        };
+        self.push(error::pipeline_source(self.span(src.span), name, unit));
         None
     }
 
@@ -222,8 +226,7 @@ impl<'s> Encoder<'s> {
         let src = self.bare(operand, what, reads)?;
         match src.reg {
             SrcReg::Vec(reg) => Some(reg * 4 + self.component(src.suffix, src.span)?),
-            SrcReg::Vmul => self.misplaced_pipeline(src.span, Pipeline::Vmul.name(), names::UNIT_VEC_ACC),
-            SrcReg::Fmul => self.misplaced_pipeline(src.span, Pipeline::Fmul.name(), names::UNIT_FLOAT_ACC),
+            SrcReg::Vmul | SrcReg::Fmul => self.misplaced_pipeline(&src),
         }
     }
 
@@ -243,8 +246,7 @@ impl<'s> Encoder<'s> {
         let swizzle = self.swizzle(src.suffix)?;
         match src.reg {
             SrcReg::Vec(reg) => Some((reg, swizzle)),
-            SrcReg::Vmul => self.misplaced_pipeline(src.span, Pipeline::Vmul.name(), names::UNIT_VEC_ACC),
-            SrcReg::Fmul => self.misplaced_pipeline(src.span, Pipeline::Fmul.name(), names::UNIT_FLOAT_ACC),
+            SrcReg::Vmul | SrcReg::Fmul => self.misplaced_pipeline(&src),
         }
     }
 
@@ -542,9 +544,7 @@ impl<'s> Encoder<'s> {
         {
             let arg = self.args[*arg as usize];
             let func = self.str(*name);
-            let cube = VARYING_KINDS
-                .iter()
-                .any(|k| k.name == func && k.name == ops::VARYING_CUBE.name);
+            let cube = func == ops::VARYING_CUBE.name;
             let normalize = func == ops::VARYING_NORMALIZE.name;
             if operand.neg.is_some() || !(cube || normalize) {
                 return self.wrong_kind(operand.span, EXPECTED);
@@ -576,21 +576,12 @@ impl<'s> Encoder<'s> {
             && operand.neg.is_none()
         {
             let text = self.str(term.span);
-            let kind = VARYING_KINDS
-                .iter()
-                .find(|k| k.form == VaryingForm::Fixed && k.name == text);
-            if let Some(kind) = kind {
+            if let Some((_, fixed)) = lower::FIXED_INPUTS.iter().find(|(kind, _)| kind.name == text) {
                 no_perspective(self, text)?;
                 if let Some(suffix) = term.suffix {
                     return self.bad_suffix(suffix, "follows a fixed input", "drop it");
                 }
-                return Some(if kind.code == ops::VARYING_FRAG_COORD.code {
-                    VaryingSource::FragCoord
-                } else if kind.code == ops::VARYING_POINT_COORD.code {
-                    VaryingSource::PointCoord
-                } else {
-                    VaryingSource::FrontFacing
-                });
+                return Some(*fixed);
             }
         }
         if let Expr::Term { term, .. } = &operand.expr
