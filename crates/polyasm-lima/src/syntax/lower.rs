@@ -2,7 +2,7 @@
 //! its text (letters, numbers, flags), checked and turned into the values of
 //! [`crate::instr`]. A reader words its own diagnostic when a piece does not fit.
 
-use crate::instr::{ScalarReg, VaryingSource};
+use crate::instr::{ScalarReg, ScalarSource, VaryingSource, VecReg, VecSource};
 use crate::ops::{self, Alignment, COMPONENTS, CombineOp, OutMod, VaryingAlignment, VaryingKindInfo};
 
 /// The lane a component letter names: `x` 0, `y` 1, `z` 2, `w` 3.
@@ -124,3 +124,27 @@ pub(crate) static FIXED_INPUTS: [(&VaryingKindInfo, VaryingSource); 3] = [
     (&ops::VARYING_POINT_COORD, VaryingSource::PointCoord),
     (&ops::VARYING_FRONT_FACING, VaryingSource::FrontFacing),
 ];
+
+/// A vector source and its `mul_in` bit: register `reg` with a swizzle and modifiers, or,
+/// with no register, the vector multiplier's result (`^v0`), which the field reads as
+/// register 0 with `mul_in` set.
+pub(crate) fn vec_source(reg: Option<VecReg>, swizzle: u8, abs: bool, neg: bool) -> (VecSource, bool) {
+    let source = VecSource {
+        reg: reg.unwrap_or(0),
+        swizzle,
+        abs,
+        neg,
+    };
+    (source, reg.is_none())
+}
+
+/// A scalar source and its `mul_in` bit: scalar register `reg` with modifiers, or, with no
+/// register, the scalar multiplier's result (`^s0`), read as register 0 with `mul_in` set.
+pub(crate) fn scalar_source(reg: Option<ScalarReg>, abs: bool, neg: bool) -> (ScalarSource, bool) {
+    let source = ScalarSource {
+        reg: reg.unwrap_or(0),
+        abs,
+        neg,
+    };
+    (source, reg.is_none())
+}

@@ -314,25 +314,22 @@ pub(super) fn modifiers(word: Word) -> Result<(bool, bool, Word), MesaError> {
 /// A vector source; `vmul` allows `^v0` (returned as `true`, register 0).
 pub(super) fn read_vec_source(word: Word, vmul: bool) -> Result<(VecSource, bool), MesaError> {
     let (neg, abs, inner) = modifiers(word)?;
-    let (reg, piped, rest) = match inner.strip_prefix(Pipeline::Vmul.name()) {
-        Some(rest) if vmul => (0, true, rest),
-        _ => {
-            let (reg, rest) = source_register(inner)?;
-            (reg, false, rest)
-        }
+    let (reg, rest) = match inner.strip_prefix(Pipeline::Vmul.name()) {
+        Some(rest) if vmul => (None, rest),
+        _ => source_register(inner).map(|(reg, rest)| (Some(reg), rest))?,
     };
     let (swizzle, rest) = swizzle_of(rest)?;
     if !rest.text.is_empty() {
         return Err(rest.expected("the end of the source"));
     }
-    Ok((VecSource { reg, swizzle, abs, neg }, piped))
+    Ok(lower::vec_source(reg, swizzle, abs, neg))
 }
 
 /// A scalar source; `fmul` allows `^s0` (returned as `true`, register 0).
 pub(super) fn read_scalar_source(word: Word, fmul: bool) -> Result<(ScalarSource, bool), MesaError> {
     let (neg, abs, inner) = modifiers(word)?;
     if fmul && inner.text == Pipeline::Fmul.name() {
-        return Ok((ScalarSource { reg: 0, abs, neg }, true));
+        return Ok(lower::scalar_source(None, abs, neg));
     }
     let (reg, rest) = source_register(inner)?;
     let Some((c, rest)) = component(rest) else {
@@ -341,14 +338,7 @@ pub(super) fn read_scalar_source(word: Word, fmul: bool) -> Result<(ScalarSource
     if !rest.text.is_empty() {
         return Err(rest.expected("the end of the source"));
     }
-    Ok((
-        ScalarSource {
-            reg: reg * 4 + c,
-            abs,
-            neg,
-        },
-        false,
-    ))
+    Ok(lower::scalar_source(Some(reg * 4 + c), abs, neg))
 }
 
 /// A scalar register without modifiers.

@@ -162,23 +162,15 @@ impl<'s> Encoder<'s> {
     pub(super) fn vec_src(&mut self, operand: &Operand, vmul_ok: bool, reads: &mut Reads) -> Option<(VecSource, bool)> {
         let src = self.source(operand, reads)?;
         let swizzle = self.swizzle(src.suffix)?;
-        let (reg, mul_in) = match src.reg {
-            SrcReg::Vec(reg) => (reg, false),
+        let reg = match src.reg {
+            SrcReg::Vec(reg) => Some(reg),
             SrcReg::Vmul if vmul_ok => {
                 reads.vmul.get_or_insert(src.span);
-                (0, true)
+                None
             }
             SrcReg::Vmul | SrcReg::Fmul => return self.misplaced_pipeline(&src),
         };
-        Some((
-            VecSource {
-                reg,
-                swizzle,
-                abs: src.abs,
-                neg: src.neg,
-            },
-            mul_in,
-        ))
+        Some(lower::vec_source(reg, swizzle, src.abs, src.neg))
     }
 
     /// A scalar source; `^s0` is allowed (and gives `mul_in`) when `fmul_ok`.
@@ -189,25 +181,18 @@ impl<'s> Encoder<'s> {
         reads: &mut Reads,
     ) -> Option<(ScalarSource, bool)> {
         let src = self.source(operand, reads)?;
-        let (reg, mul_in) = match src.reg {
-            SrcReg::Vec(reg) => (reg * 4 + self.component(src.suffix, src.span)?, false),
+        let reg = match src.reg {
+            SrcReg::Vec(reg) => Some(reg * 4 + self.component(src.suffix, src.span)?),
             SrcReg::Fmul if fmul_ok => {
                 if let Some(suffix) = src.suffix {
                     return self.bad_suffix(suffix, "follows `^s0`, which is one value", "write `^s0` alone");
                 }
                 reads.fmul.get_or_insert(src.span);
-                (0, true)
+                None
             }
             SrcReg::Fmul | SrcReg::Vmul => return self.misplaced_pipeline(&src),
         };
-        Some((
-            ScalarSource {
-                reg,
-                abs: src.abs,
-                neg: src.neg,
-            },
-            mul_in,
-        ))
+        Some(lower::scalar_source(reg, src.abs, src.neg))
     }
 
     /// Reports a multiplier's result read where it cannot be: only the accumulator after it
