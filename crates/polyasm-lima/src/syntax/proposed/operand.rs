@@ -4,17 +4,21 @@
 use super::*;
 
 impl<'s> Encoder<'s> {
+    /// Reports `diagnostic`; the operand gives no value.
+    pub(super) fn reject<T>(&mut self, diagnostic: Diagnostic) -> Option<T> {
+        self.push(diagnostic);
+        None
+    }
+
     /// Reports the operand at `span` as the wrong kind of operand: what goes there is
     /// `expected`.
     pub(super) fn wrong_kind<T>(&mut self, span: TextRange, expected: &str) -> Option<T> {
-        self.push(error::operand_kind(self.span(span), self.str(span), expected));
-        None
+        self.reject(error::operand_kind(self.span(span), self.str(span), expected))
     }
 
     /// Reports suffix `suffix` as malformed: it `problem`, and `help` says what goes there.
     pub(super) fn bad_suffix<T>(&mut self, suffix: TextRange, problem: &str, help: &str) -> Option<T> {
-        self.push(error::bad_swizzle(self.span(suffix), self.str(suffix), problem, help));
-        None
+        self.reject(error::bad_swizzle(self.span(suffix), self.str(suffix), problem, help))
     }
 
     /// The plain term of an operand with no `-`, call or offset, or an error saying `expected`.
@@ -40,15 +44,11 @@ impl<'s> Encoder<'s> {
         });
         match number {
             Some(n) if n < 16 => Some(n as u8),
-            _ => {
-                let d = error::register_range(
-                    self.span(span),
-                    text,
-                    "registers are `$0`-`$5` (`$6`-`$11` also encode)".to_string(),
-                );
-                self.push(d);
-                None
-            }
+            _ => self.reject(error::register_range(
+                self.span(span),
+                text,
+                "registers are `$0`-`$5` (`$6`-`$11` also encode)".to_string(),
+            )),
         }
     }
 
@@ -57,13 +57,11 @@ impl<'s> Encoder<'s> {
         let n = self.reg_number(span)?;
         if n >= ops::GENERAL_REGS {
             let name = ops::VEC_REG_NAMES[usize::from(n)];
-            let d = error::register_range(
+            return self.reject(error::register_range(
                 self.span(span),
                 self.str(span),
                 format!("register number {n} is the pipeline register `{name}`: write that"),
-            );
-            self.push(d);
-            return None;
+            ));
         }
         if n >= ops::ALLOCATED_REGS {
             self.push(error::unallocated_register(self.span(span), self.str(span)));
@@ -103,9 +101,7 @@ impl<'s> Encoder<'s> {
                     None => "the pipeline registers are ^const0, ^const1, ^texture, ^uniform, ^v0, ^s0 and ^discard"
                         .to_string(),
                 };
-                let d = error::register_range(self.span(span), text, help);
-                self.push(d);
-                None
+                self.reject(error::register_range(self.span(span), text, help))
             }
         }
     }
@@ -202,8 +198,7 @@ impl<'s> Encoder<'s> {
             SrcReg::Fmul => (Pipeline::Fmul.name(), names::UNIT_FLOAT_ACC),
             _ => (Pipeline::Vmul.name(), names::UNIT_VEC_ACC),
         };
-        self.push(error::pipeline_source(self.span(src.span), name, unit));
-        None
+        self.reject(error::pipeline_source(self.span(src.span), name, unit))
     }
 
     /// A scalar register with no modifiers (offsets, LOD registers, branch operands, stores).
@@ -219,8 +214,7 @@ impl<'s> Encoder<'s> {
     pub(super) fn bare(&mut self, operand: &Operand, what: &str, reads: &mut Reads) -> Option<Src> {
         let src = self.source(operand, reads)?;
         if src.abs || src.neg {
-            self.push(error::operand_modifier(self.span(operand.span), what));
-            return None;
+            return self.reject(error::operand_modifier(self.span(operand.span), what));
         }
         Some(src)
     }
@@ -256,14 +250,12 @@ impl<'s> Encoder<'s> {
             Some(lane) => Some(lane),
             None => {
                 let at = suffix.unwrap_or(span);
-                let d = error::bad_swizzle(
+                self.reject(error::bad_swizzle(
                     self.span(at),
                     self.str(span),
                     "is not one component",
                     "a scalar operand names one component: `$1.x`, `^const0.w`",
-                );
-                self.push(d);
-                None
+                ))
             }
         }
     }
@@ -408,16 +400,12 @@ impl<'s> Encoder<'s> {
         let text = self.str(term.span);
         match parse_int_literal(text) {
             Ok(n) if n <= max => Some(n),
-            _ => {
-                let d = error::number_range(
-                    self.span(term.span),
-                    text,
-                    what,
-                    &format!("a whole number from 0 to {max}"),
-                );
-                self.push(d);
-                None
-            }
+            _ => self.reject(error::number_range(
+                self.span(term.span),
+                text,
+                what,
+                &format!("a whole number from 0 to {max}"),
+            )),
         }
     }
 
@@ -587,8 +575,7 @@ impl<'s> Encoder<'s> {
     /// `N`, `N.xy`/`N.zw` or `N.c` with an optional `+$r.c`: a varying by index.
     pub(super) fn varying_fetch(&mut self, operand: &Operand, reads: &mut Reads) -> Option<VaryingFetch> {
         if operand.neg.is_some() {
-            self.push(error::operand_modifier(self.span(operand.span), "a varying index"));
-            return None;
+            return self.reject(error::operand_modifier(self.span(operand.span), "a varying index"));
         }
         let (term, offset) = self.plain_term(operand, "a varying index", true)?;
         let form = self.index_form(term.suffix)?;
@@ -597,13 +584,11 @@ impl<'s> Encoder<'s> {
             Some(o) => {
                 let reg = self.offset(&o, reads)?;
                 if lower::means_no_offset(reg) {
-                    let d = error::register_range(
+                    return self.reject(error::register_range(
                         self.span(o.full_span()),
                         self.str(o.full_span()),
                         "a varying offset cannot be `^uniform`: its register number means no offset".to_string(),
-                    );
-                    self.push(d);
-                    return None;
+                    ));
                 }
                 Some(reg)
             }
@@ -668,16 +653,12 @@ impl<'s> Encoder<'s> {
             Some(sixteenths) if sixteenths.fract() == 0.0 && (-256.0..=255.0).contains(&sixteenths) => {
                 Some(sixteenths as i16)
             }
-            _ => {
-                let d = error::number_range(
-                    self.span(arg.span),
-                    self.str(arg.span),
-                    "constant LOD bias",
-                    "a multiple of 1/16 (0.0625) from -16 to 15.9375",
-                );
-                self.push(d);
-                None
-            }
+            _ => self.reject(error::number_range(
+                self.span(arg.span),
+                self.str(arg.span),
+                "constant LOD bias",
+                "a multiple of 1/16 (0.0625) from -16 to 15.9375",
+            )),
         }
     }
 
@@ -771,12 +752,11 @@ impl<'s> Encoder<'s> {
         if !neg && signed && text[1..].starts_with(['+', '-']) {
             // `+-1`, `++1`: the lexer reads both signs as the number's.
             let sign = if text[..1] == text[1..2] { "" } else { "-" };
-            self.push(error::doubled_sign(
+            return self.reject(error::doubled_sign(
                 self.span(span),
                 written,
                 &format!("{sign}{}", &text[2..]),
             ));
-            return None;
         }
         if neg && signed {
             // `--1`, `-+1`: the lexer reads the second sign as the number's own.
@@ -784,8 +764,7 @@ impl<'s> Encoder<'s> {
                 Some(positive) => positive.to_string(),
                 None => format!("-{}", &text[1..]),
             };
-            self.push(error::doubled_sign(self.span(span), written, &one));
-            return None;
+            return self.reject(error::doubled_sign(self.span(span), written, &one));
         }
         let unsigned = text.trim_start_matches(['+', '-']);
         match term.value {
@@ -802,14 +781,14 @@ impl<'s> Encoder<'s> {
                         } else {
                             format!("raw bits take no sign: write `{unsigned}`")
                         };
-                        self.push(error::number_malformed(self.span(span), written, help));
-                        None
+                        self.reject(error::number_malformed(self.span(span), written, help))
                     }
-                    _ => {
-                        let d = error::number_range(self.span(span), written, "fp16 bit pattern", "0x0000 to 0xffff");
-                        self.push(d);
-                        None
-                    }
+                    _ => self.reject(error::number_range(
+                        self.span(span),
+                        written,
+                        "fp16 bit pattern",
+                        "0x0000 to 0xffff",
+                    )),
                 };
             }
             Value::Number => {}
@@ -818,27 +797,23 @@ impl<'s> Encoder<'s> {
             }
         }
         let Some(mut value) = decimal(text) else {
-            let d = error::number_range(
+            return self.reject(error::number_range(
                 self.span(span),
                 written,
                 "number",
                 "decimal digits with an optional sign, fraction and exponent",
-            );
-            self.push(d);
-            return None;
+            ));
         };
         if neg {
             value = -value;
         }
         if value.abs() > 65504.0 {
-            self.push(error::half_range(self.span(span), self.str(span)));
-            return None;
+            return self.reject(error::half_range(self.span(span), self.str(span)));
         }
         let bits = crate::half::nearest(value);
         if crate::half::to_f64(bits) != value {
             let nearest = format!("{:?}", crate::half::to_f64(bits));
-            self.push(error::inexact_half(self.span(span), self.str(span), &nearest));
-            return None;
+            return self.reject(error::inexact_half(self.span(span), self.str(span), &nearest));
         }
         Some(bits)
     }
