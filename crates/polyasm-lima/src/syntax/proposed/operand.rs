@@ -120,9 +120,7 @@ impl<'s> Encoder<'s> {
         };
         let term = match &inner.expr {
             Expr::Term { term, offset: None } if matches!(term.value, Value::Reg | Value::Pipe) => *term,
-            _ => {
-                return self.wrong_kind(operand.span, "a register");
-            }
+            _ => return self.wrong_kind(operand.span, "a register"),
         };
         let reg = match term.value {
             Value::Reg => SrcReg::Vec(self.source_reg(term.span)?),
@@ -365,11 +363,8 @@ impl<'s> Encoder<'s> {
         form: Option<bool>,
         whole: &Op,
     ) -> Option<CombineDest> {
-        let (reg, suffix) = match self.dest_term(operand)? {
-            Ok(found) => found,
-            Err(_) => {
-                return self.wrong_kind(operand.span, "a destination register");
-            }
+        let Ok((reg, suffix)) = self.dest_term(operand)? else {
+            return self.wrong_kind(operand.span, "a destination register");
         };
         let vector = form.unwrap_or_else(|| {
             let one_lane = suffix.is_some_and(|s| lower::component(self.str(s).as_bytes()).is_some());
@@ -412,22 +407,16 @@ impl<'s> Encoder<'s> {
     /// An offset register after `+`: a scalar register without modifiers.
     pub(super) fn offset(&mut self, term: &Term, reads: &mut Reads) -> Option<ScalarReg> {
         let reg = match term.value {
-            Value::Reg => self.source_reg(term.span)?,
-            Value::Pipe => match self.pipeline(term.span)?.vec_reg() {
-                Some(reg) => {
-                    if reg == ops::REG_CONST0 || reg == ops::REG_CONST1 {
-                        reads.consts[usize::from(reg - ops::REG_CONST0)].get_or_insert(term.span);
-                    }
-                    reg
-                }
-                None => {
-                    return self.wrong_kind(term.full_span(), "an offset register");
-                }
-            },
-            _ => {
-                return self.wrong_kind(term.full_span(), "an offset register");
-            }
+            Value::Reg => Some(self.source_reg(term.span)?),
+            Value::Pipe => self.pipeline(term.span)?.vec_reg(),
+            _ => None,
         };
+        let Some(reg) = reg else {
+            return self.wrong_kind(term.full_span(), "an offset register");
+        };
+        if reg == ops::REG_CONST0 || reg == ops::REG_CONST1 {
+            reads.consts[usize::from(reg - ops::REG_CONST0)].get_or_insert(term.span);
+        }
         Some(reg * 4 + self.component(term.suffix, term.span)?)
     }
 
@@ -739,9 +728,7 @@ impl<'s> Encoder<'s> {
         let expected = "a number (`1.5`, `-0.25`, `inf`, or raw bits `0x7e00`)";
         let term = match &operand.expr {
             Expr::Term { term, offset: None } if term.suffix.is_none() => *term,
-            _ => {
-                return self.wrong_kind(operand.span, expected);
-            }
+            _ => return self.wrong_kind(operand.span, expected),
         };
         let text = self.str(term.span);
         let neg = operand.neg.is_some();
@@ -792,9 +779,7 @@ impl<'s> Encoder<'s> {
                 };
             }
             Value::Number => {}
-            _ => {
-                return self.wrong_kind(span, expected);
-            }
+            _ => return self.wrong_kind(span, expected),
         }
         let Some(mut value) = decimal(text) else {
             return self.reject(error::number_range(
