@@ -5,10 +5,11 @@ use crate::instr::{
 };
 use crate::ops::proposed::Pipeline;
 use crate::ops::{self, Alignment, CombineOp, MulOp, OutMod, Perspective, VEC_REG_NAMES};
+use crate::syntax::lower::{self, IndexForm};
 
 use super::word::*;
+
 pub use crate::half::from_text as half_from_text;
-use crate::syntax::lower::{self, IndexForm};
 
 /// The destination (when there is one more operand than sources) and the sources.
 pub(super) fn split_dest<'w, 'a>(operands: &'w [Word<'a>], sources: usize) -> (Option<Word<'a>>, &'w [Word<'a>]) {
@@ -291,6 +292,7 @@ pub(super) fn swizzle_of(word: Word) -> Result<(u8, Word), MesaError> {
     let Some(letters) = word.strip_prefix(".") else {
         return Ok((ops::SWIZZLE_IDENTITY, word));
     };
+    // Exactly four letters: Mesa prints every swizzle whole.
     let swizzle = (letters.text.as_bytes().get(..4))
         .and_then(lower::swizzle)
         .ok_or_else(|| word.expected("a swizzle of four letters from xyzw"))?;
