@@ -2,7 +2,7 @@
 //! its text (letters, numbers, flags), checked and turned into the values of
 //! [`crate::instr`]. A reader words its own diagnostic when a piece does not fit.
 
-use crate::instr::{ScalarReg, ScalarSource, VaryingSource, VecReg, VecSource};
+use crate::instr::{ScalarReg, ScalarSource, Store, VaryingSource, VecReg, VecSource};
 use crate::ops::{self, Alignment, COMPONENTS, CombineOp, OutMod, VaryingAlignment, VaryingKindInfo};
 
 /// The lane a component letter names: `x` 0, `y` 1, `z` 2, `w` 3.
@@ -147,4 +147,28 @@ pub(crate) fn scalar_source(reg: Option<ScalarReg>, abs: bool, neg: bool) -> (Sc
         neg,
     };
     (source, reg.is_none())
+}
+
+/// A store of register `reg` to the temporaries at `index` of `alignment`, offset by a
+/// register; `lane` is the one float a one-float index stores. A whole register after a
+/// one-float index is how Mesa prints alignment 3 (`Reserved`), its source the register's
+/// first lane.
+pub(crate) fn temp_store(
+    alignment: Alignment,
+    index: u16,
+    offset: Option<ScalarReg>,
+    reg: VecReg,
+    lane: Option<u8>,
+) -> Store {
+    let alignment = match (alignment, lane) {
+        (Alignment::Scalar, None) => Alignment::Reserved,
+        _ => alignment,
+    };
+    let source = reg * 4 + lane.unwrap_or(0);
+    Store::Temp {
+        alignment,
+        index,
+        offset,
+        source,
+    }
 }

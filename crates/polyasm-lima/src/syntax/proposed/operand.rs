@@ -657,43 +657,33 @@ impl<'s> Encoder<'s> {
         let SrcReg::Vec(reg) = src.reg else {
             return self.wrong_kind(source.span, "a register to store");
         };
-        let source = if alignment == Alignment::Scalar && src.suffix.is_none() {
-            // A whole register after a one-float index: alignment 3, as Mesa prints it.
-            let lane = COMPONENTS[usize::from(index & 3)];
-            let help = format!(
-                "to store one float, name its component: `{}.{lane}`",
-                self.str(source.span)
-            );
-            self.push(error::unused_encoding(
-                self.span(source.span),
-                self.str(source.span),
-                "a whole register stored to a one-float index (alignment 3)",
-                help,
-            ));
-            return Some(Store::Temp {
-                alignment: Alignment::Reserved,
-                index,
-                offset,
-                source: reg * 4,
-            });
-        } else if alignment == Alignment::Scalar {
-            reg * 4 + self.component(src.suffix, src.span)?
-        } else {
-            if let Some(suffix) = src.suffix {
+        let lane = match src.suffix {
+            None if alignment == Alignment::Scalar => {
+                // A whole register after a one-float index: alignment 3, as Mesa prints it.
+                let lane = COMPONENTS[usize::from(index & 3)];
+                let help = format!(
+                    "to store one float, name its component: `{}.{lane}`",
+                    self.str(source.span)
+                );
+                self.push(error::unused_encoding(
+                    self.span(source.span),
+                    self.str(source.span),
+                    "a whole register stored to a one-float index (alignment 3)",
+                    help,
+                ));
+                None
+            }
+            _ if alignment == Alignment::Scalar => Some(self.component(src.suffix, src.span)?),
+            Some(suffix) => {
                 return self.bad_suffix(
                     suffix,
                     "follows a register stored whole",
                     "a vec2 or vec4 store names the register alone; the index says which lanes",
                 );
             }
-            reg * 4
+            None => None,
         };
-        Some(Store::Temp {
-            alignment,
-            index,
-            offset,
-            source,
-        })
+        Some(lower::temp_store(alignment, index, offset, reg, lane))
     }
 
     /// Records a branch target: a label, or a relative word offset with its sign.
