@@ -488,18 +488,14 @@ impl<'s> Encoder<'s> {
         reads: &mut Reads,
     ) -> Option<VaryingSource> {
         const EXPECTED: &str = "a varying index, a register, `cube(...)`, `normalize(...)`, `gl_FragCoord`, `gl_PointCoord` or `gl_FrontFacing`";
-        let no_perspective = |this: &mut Self, what: &str| -> Option<()> {
-            if perspective != Perspective::None {
-                let d = error::bad_modifier(
-                    this.span(operand.span),
-                    perspective.info().name,
-                    &format!("load.v with {what}"),
-                    "no perspective divide",
-                );
-                this.push(d);
-                return None;
-            }
-            Some(())
+        let no_perspective = |this: &mut Self, what: &str| match perspective {
+            Perspective::None => Some(()),
+            _ => this.reject(error::bad_modifier(
+                this.span(operand.span),
+                perspective.info().name,
+                &format!("load.v with {what}"),
+                "no perspective divide",
+            )),
         };
         if let Expr::Call { name, arg, .. } = &operand.expr
             && self.str(*name) != names::ABS
@@ -512,16 +508,7 @@ impl<'s> Encoder<'s> {
                 return self.wrong_kind(operand.span, EXPECTED);
             }
             no_perspective(self, func)?;
-            let is_index = matches!(
-                arg.expr,
-                Expr::Term {
-                    term: Term {
-                        value: Value::Number,
-                        ..
-                    },
-                    ..
-                }
-            );
+            let is_index = matches!(&arg.expr, Expr::Term { term, .. } if term.value == Value::Number);
             return if cube && is_index {
                 Some(VaryingSource::Cube(self.varying_fetch(&arg, reads)?))
             } else {
