@@ -1,8 +1,9 @@
 //! The two syntaxes of the Lima fragment processor: [`proposed`], the proposed fragment
 //! syntax (destination first), and [`mesa`], the text Mesa's disassembler prints. Each reads
-//! source into [`crate::instr::Instr`]s; one printer walk (`print.rs`) writes them back in
-//! either.
+//! source into [`crate::instr::Instr`]s, its operands' pieces lowered to the model by one
+//! shared lowering (`lower.rs`); one printer walk (`print.rs`) writes them back in either.
 
+mod lower;
 pub mod mesa;
 mod print;
 pub mod proposed;

@@ -4,9 +4,12 @@ use crate::instr::{
     CombineDest, ScalarReg, ScalarSource, Varying, VaryingFetch, VaryingSource, VecDest, VecReg, VecSource,
 };
 use crate::ops::proposed::Pipeline;
-use crate::ops::{self, Alignment, COMPONENTS, CombineOp, MulOp, OutMod, Perspective, VEC_REG_NAMES, VaryingAlignment};
+use crate::ops::{self, Alignment, CombineOp, MulOp, OutMod, Perspective, VEC_REG_NAMES};
+use crate::syntax::lower::{self, IndexForm};
 
 use super::word::*;
+
+pub use crate::half::from_text as half_from_text;
 
 /// The destination (when there is one more operand than sources) and the sources.
 pub(super) fn split_dest<'w, 'a>(operands: &'w [Word<'a>], sources: usize) -> (Option<Word<'a>>, &'w [Word<'a>]) {
@@ -106,15 +109,9 @@ pub(super) fn split_offset(word: Word) -> Result<(Word, Option<ScalarReg>), Mesa
     }
 }
 
-/// How an index is written: `N`, `N.xy`/`N.zw`, `N.c`.
-#[derive(Clone, Copy, Debug)]
-pub(super) enum IndexForm {
-    Whole(i64),
-    Pair(i64, i64),
-    Component(i64, i64),
-}
-
-pub(super) fn index_form(word: Word, signed: bool) -> Result<(IndexForm, Option<ScalarReg>), MesaError> {
+/// An index as written, `N`, `N.xy`/`N.zw` or `N.c` with an optional `+$r.c`: its form and
+/// number `N`, and the offset register.
+pub(super) fn index_form(word: Word, signed: bool) -> Result<((IndexForm, i64), Option<ScalarReg>), MesaError> {
     const WHAT: &str = "an index such as `3`, `1.xy` or `2.w`";
     // A digit first (after a `-` where the index is signed): `--5`, `-+5` and `+5` are quoted
     // whole, not read as a sign and an offset.
@@ -134,54 +131,37 @@ pub(super) fn index_form(word: Word, signed: bool) -> Result<(IndexForm, Option<
     let value = decimal(number.from(digits_from).until(digits), WHAT)? as i64;
     let value = if digits_from == 1 { -value } else { value };
     let suffix = number.from(digits_from + digits);
-    let form = match suffix.text {
-        "" => IndexForm::Whole(value),
-        ".xy" => IndexForm::Pair(value, 0),
-        ".zw" => IndexForm::Pair(value, 1),
-        _ => match component(suffix) {
-            Some((c, rest)) if rest.text.is_empty() => IndexForm::Component(value, i64::from(c)),
-            _ => return Err(suffix.expected("the end of the index, `.xy`, `.zw` or one component")),
-        },
-    };
-    Ok((form, offset))
+    let form = IndexForm::of(suffix.text.as_bytes())
+        .ok_or_else(|| suffix.expected("the end of the index, `.xy`, `.zw` or one component"))?;
+    Ok(((form, value), offset))
 }
 
 /// A load or store index (16 bits, printed as a signed number) and the alignment its form
 /// gives. Negative numbers read back as Mesa prints them: C's division and two's complement
 /// remainder.
-pub(super) fn read_memory_index(form: IndexForm, word: Word) -> Result<(Alignment, u16), MesaError> {
-    let (alignment, index) = match form {
-        IndexForm::Whole(n) => (Alignment::Vec4, n),
-        IndexForm::Pair(n, k) if n >= 0 => (Alignment::Vec2, 2 * n + k),
-        IndexForm::Pair(n, k) => (Alignment::Vec2, 2 * n - k),
-        IndexForm::Component(n, c) if n >= 0 => (Alignment::Scalar, 4 * n + c),
-        IndexForm::Component(n, c) => (Alignment::Scalar, 4 * n - (4 - c) % 4),
-    };
+pub(super) fn read_memory_index((form, n): (IndexForm, i64), word: Word) -> Result<(Alignment, u16), MesaError> {
+    let index = form.index(n);
     if !(-0x8000..=0xffff).contains(&index) {
         return Err(word.out_of_range("index", "16 bits: -32768 to 65535 in the index's own units"));
     }
-    Ok((alignment, index as u16))
+    Ok((form.alignment(), index as u16))
 }
 
 /// A varying index (6 bits) and the alignment its form gives.
 pub(super) fn varying_fetch(word: Word) -> Result<VaryingFetch, MesaError> {
-    let (form, offset) = index_form(word, false)?;
-    let (alignment, index) = match form {
-        IndexForm::Whole(n) => (VaryingAlignment::Vec4, n),
-        IndexForm::Pair(n, k) => (VaryingAlignment::Vec2, 2 * n + k),
-        IndexForm::Component(n, c) => (VaryingAlignment::Scalar, 4 * n + c),
-    };
+    let ((form, n), offset) = index_form(word, false)?;
+    let index = form.index(n);
     if index > 63 {
         return Err(word.out_of_range("varying index", "6 bits: 0-63 floats, 0-31 pairs or 0-15 vec4s"));
     }
-    if offset.is_some_and(|reg| u32::from(reg >> 2) == ops::fixed::NO_OFFSET_VECTOR) {
+    if offset.is_some_and(lower::means_no_offset) {
         return Err(word.misplaced(
             "a varying offset",
             "the offset register's number 15 means no offset: use `$0.x` to `^texture.w`",
         ));
     }
     Ok(VaryingFetch {
-        alignment,
+        alignment: form.varying_alignment(),
         index: index as u8,
         offset,
     })
@@ -205,11 +185,6 @@ pub(super) fn read_varying(
             .and_then(|w| w.strip_suffix(")"))
     };
     let starts_with_digit = |w: Word| w.text.starts_with(|c: char| c.is_ascii_digit());
-    let fixed = [
-        (&ops::VARYING_FRAG_COORD, VaryingSource::FragCoord),
-        (&ops::VARYING_POINT_COORD, VaryingSource::PointCoord),
-        (&ops::VARYING_FRONT_FACING, VaryingSource::FrontFacing),
-    ];
     let source = if let Some(inner) = call(&ops::VARYING_CUBE) {
         if starts_with_digit(inner) {
             VaryingSource::Cube(varying_fetch(inner)?)
@@ -218,7 +193,7 @@ pub(super) fn read_varying(
         }
     } else if let Some(inner) = call(&ops::VARYING_NORMALIZE) {
         VaryingSource::Normalize(read_vec_source(inner, false)?.0)
-    } else if let Some((_, kind)) = fixed.iter().find(|(info, _)| info.mesa == source.text) {
+    } else if let Some((_, kind)) = lower::FIXED_INPUTS.iter().find(|(info, _)| info.mesa == source.text) {
         *kind
     } else if starts_with_digit(source) {
         VaryingSource::Fetch {
@@ -243,10 +218,8 @@ pub(super) fn read_varying(
 
 /// The component letter at the start of `word` after a `.`.
 pub(super) fn component(word: Word) -> Option<(u8, Word)> {
-    let rest = word.strip_prefix(".")?;
-    let letter = rest.text.chars().next()?;
-    let c = COMPONENTS.iter().position(|&l| l == letter)?;
-    Some((c as u8, rest.from(letter.len_utf8())))
+    let c = lower::component(word.text.as_bytes().get(..2)?)?;
+    Some((c, word.from(2)))
 }
 
 /// `$N` for a destination (N up to 15), and what follows.
@@ -303,20 +276,11 @@ pub(super) fn read_mask(word: Word, empty: bool) -> Result<u8, MesaError> {
         }
         return Err(word.expected("a write mask such as `.xyz`"));
     };
-    let mut mask = 0u8;
-    for (i, letter) in letters.text.char_indices() {
-        let bit = COMPONENTS
-            .iter()
-            .position(|&l| l == letter)
-            .map(|c| 1u8 << c)
-            .filter(|bit| mask & bit == 0)
-            .ok_or_else(|| {
-                letters
-                    .from(i)
-                    .expected("the lanes of a write mask, each once, from xyzw")
-            })?;
-        mask |= bit;
-    }
+    let mask = lower::mask(letters.text.as_bytes(), false).map_err(|i| {
+        letters
+            .from(i)
+            .expected("the lanes of a write mask, each once, from xyzw")
+    })?;
     if mask == 0 && !empty {
         return Err(word.expected("a write mask with at least one lane"));
     }
@@ -328,15 +292,10 @@ pub(super) fn swizzle_of(word: Word) -> Result<(u8, Word), MesaError> {
     let Some(letters) = word.strip_prefix(".") else {
         return Ok((ops::SWIZZLE_IDENTITY, word));
     };
-    let mut swizzle = 0u8;
-    let mut chars = letters.text.char_indices();
-    for lane in 0..4 {
-        let c = chars
-            .next()
-            .and_then(|(_, l)| COMPONENTS.iter().position(|&c| c == l))
-            .ok_or_else(|| word.expected("a swizzle of four letters from xyzw"))?;
-        swizzle |= (c as u8) << (2 * lane);
-    }
+    // Exactly four letters: Mesa prints every swizzle whole.
+    let swizzle = (letters.text.as_bytes().get(..4))
+        .and_then(lower::swizzle)
+        .ok_or_else(|| word.expected("a swizzle of four letters from xyzw"))?;
     Ok((swizzle, letters.from(4)))
 }
 
@@ -358,25 +317,22 @@ pub(super) fn modifiers(word: Word) -> Result<(bool, bool, Word), MesaError> {
 /// A vector source; `vmul` allows `^v0` (returned as `true`, register 0).
 pub(super) fn read_vec_source(word: Word, vmul: bool) -> Result<(VecSource, bool), MesaError> {
     let (neg, abs, inner) = modifiers(word)?;
-    let (reg, piped, rest) = match inner.strip_prefix(Pipeline::Vmul.name()) {
-        Some(rest) if vmul => (0, true, rest),
-        _ => {
-            let (reg, rest) = source_register(inner)?;
-            (reg, false, rest)
-        }
+    let (reg, rest) = match inner.strip_prefix(Pipeline::Vmul.name()) {
+        Some(rest) if vmul => (None, rest),
+        _ => source_register(inner).map(|(reg, rest)| (Some(reg), rest))?,
     };
     let (swizzle, rest) = swizzle_of(rest)?;
     if !rest.text.is_empty() {
         return Err(rest.expected("the end of the source"));
     }
-    Ok((VecSource { reg, swizzle, abs, neg }, piped))
+    Ok(lower::vec_source(reg, swizzle, abs, neg))
 }
 
 /// A scalar source; `fmul` allows `^s0` (returned as `true`, register 0).
 pub(super) fn read_scalar_source(word: Word, fmul: bool) -> Result<(ScalarSource, bool), MesaError> {
     let (neg, abs, inner) = modifiers(word)?;
     if fmul && inner.text == Pipeline::Fmul.name() {
-        return Ok((ScalarSource { reg: 0, abs, neg }, true));
+        return Ok(lower::scalar_source(None, abs, neg));
     }
     let (reg, rest) = source_register(inner)?;
     let Some((c, rest)) = component(rest) else {
@@ -385,14 +341,7 @@ pub(super) fn read_scalar_source(word: Word, fmul: bool) -> Result<(ScalarSource
     if !rest.text.is_empty() {
         return Err(rest.expected("the end of the source"));
     }
-    Ok((
-        ScalarSource {
-            reg: reg * 4 + c,
-            abs,
-            neg,
-        },
-        false,
-    ))
+    Ok(lower::scalar_source(Some(reg * 4 + c), abs, neg))
 }
 
 /// A scalar register without modifiers.
@@ -446,10 +395,9 @@ pub(super) fn read_vec_dest(word: Word, empty: bool) -> Result<VecDest, MesaErro
 /// modifier is written, which only the scalar form has.
 pub(super) fn combine_dest(op: CombineOp, outmod: OutMod, word: Word) -> Result<CombineDest, MesaError> {
     let (reg, rest) = dest_register(word)?;
-    let vector_by_default = matches!(op, CombineOp::Atan | CombineOp::Atan2);
     if let Some((c, after)) = component(rest)
         && after.text.is_empty()
-        && (outmod != OutMod::None || !vector_by_default)
+        && !lower::combine_vector(op, outmod, true)
     {
         return Ok(CombineDest::Scalar {
             reg: reg * 4 + c,
@@ -464,78 +412,4 @@ pub(super) fn combine_dest(op: CombineOp, outmod: OutMod, word: Word) -> Result<
         ));
     }
     Ok(CombineDest::Vector(VecDest { reg, mask }))
-}
-
-/// The binary16 value of a constant as Mesa prints it: C's `%f` text (a decimal number,
-/// rounded to the nearest binary16 value, ties to even), `inf`, `-inf`, `nan` or `-nan`.
-/// `None` when the text is not a number or lies beyond the binary16 range.
-pub fn half_from_text(text: &str) -> Option<u16> {
-    let (sign, magnitude) = match text.strip_prefix('-') {
-        Some(rest) => (0x8000u16, rest),
-        None => (0, text),
-    };
-    match magnitude {
-        "inf" => return Some(sign | 0x7c00),
-        "nan" => return Some(sign | 0x7e00),
-        _ => {}
-    }
-    let (whole, fraction) = magnitude.split_once('.').unwrap_or((magnitude, ""));
-    let whole = whole.trim_start_matches('0');
-    let digits_ok = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
-    if (whole.is_empty() && fraction.is_empty() && !magnitude.starts_with('0'))
-        || !digits_ok(whole)
-        || !digits_ok(fraction)
-        || magnitude.starts_with('.')
-        || magnitude.ends_with('.')
-        || whole.len() > 6
-        || fraction.len() > 18
-    {
-        return None;
-    }
-    // The value is `scaled / 10^k`; a half's value is `units * 2^-24`. Compare exactly in
-    // integers: value * 10^k * 2^24.
-    let k = fraction.len() as u32;
-    let scaled = whole
-        .bytes()
-        .chain(fraction.bytes())
-        .fold(0u128, |n, b| n * 10 + u128::from(b - b'0'));
-    let target = scaled << 24;
-    let power = 10u128.pow(k);
-    let units = |h: u16| -> u128 {
-        let exponent = u32::from(h >> 10);
-        let fraction = u128::from(h & 0x3ff);
-        if exponent == 0 {
-            fraction
-        } else {
-            (fraction | 0x400) << (exponent - 1)
-        }
-    };
-    let value = |h: u16| units(h) * power;
-    const MAX_FINITE: u16 = 0x7bff;
-    // The largest half not above the target.
-    let (mut lo, mut hi) = (0u16, MAX_FINITE);
-    while lo < hi {
-        let mid = lo + (hi - lo).div_ceil(2);
-        if value(mid) <= target {
-            lo = mid;
-        } else {
-            hi = mid - 1;
-        }
-    }
-    let low = lo;
-    // Past the largest finite value, IEEE rounding gives infinity from 65520 on.
-    let high_value = if low == MAX_FINITE {
-        units(MAX_FINITE) * 2 - units(MAX_FINITE - 1)
-    } else {
-        units(low + 1)
-    } * power;
-    let (to_low, to_high) = (target - value(low), high_value.saturating_sub(target));
-    let pick = if to_low < to_high || (to_low == to_high && low & 1 == 0) {
-        low
-    } else if low == MAX_FINITE {
-        return None;
-    } else {
-        low + 1
-    };
-    Some(sign | pick)
 }

@@ -691,24 +691,19 @@ pub(super) fn read_field(
         Mnemonic::Store => {
             operand_count(name, operands, &[2], "an index and a source")?;
             let (form, offset) = index_form(operands[0], true)?;
-            let (mut alignment, index) = read_memory_index(form, operands[0])?;
-            let source = match alignment {
+            let (alignment, index) = read_memory_index(form, operands[0])?;
+            let (reg, lane) = match alignment {
                 Alignment::Scalar => match source_register(operands[1]) {
                     // A whole register after a one-float index: Mesa's text of alignment 3.
-                    Ok((reg, rest)) if rest.text.is_empty() => {
-                        alignment = Alignment::Reserved;
-                        reg * 4
+                    Ok((reg, rest)) if rest.text.is_empty() => (reg, None),
+                    _ => {
+                        let scalar = plain_scalar(operands[1], "the stored register")?;
+                        (scalar >> 2, Some(scalar & 3))
                     }
-                    _ => plain_scalar(operands[1], "the stored register")?,
                 },
-                _ => plain_vector_register(operands[1])? * 4,
+                _ => (plain_vector_register(operands[1])?, None),
             };
-            instr.store = Some(Store::Temp {
-                alignment,
-                index,
-                offset,
-                source,
-            });
+            instr.store = Some(crate::syntax::lower::temp_store(alignment, index, offset, reg, lane));
         }
         Mnemonic::FbRead(read) => {
             operand_count(name, operands, &[1], "a destination")?;

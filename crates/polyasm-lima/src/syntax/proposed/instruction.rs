@@ -138,18 +138,9 @@ impl<'s> Encoder<'s> {
             return false;
         };
         if kind == Kind::Store {
-            let last_is_number = operands.last().is_some_and(|o| {
-                matches!(
-                    o.expr,
-                    Expr::Term {
-                        term: Term {
-                            value: Value::Number,
-                            ..
-                        },
-                        ..
-                    }
-                )
-            });
+            let last_is_number = operands
+                .last()
+                .is_some_and(|o| matches!(&o.expr, Expr::Term { term, .. } if term.value == Value::Number));
             return matches!(term.value, Value::Reg | Value::Pipe) && last_is_number;
         }
         if !kind.has_dest() || operands.len() < 2 {

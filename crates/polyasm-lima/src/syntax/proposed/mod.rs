@@ -31,10 +31,8 @@ use crate::instr::{
     VaryingFetch, VaryingSource, VecAcc, VecDest, VecMul, VecSource,
 };
 use crate::ops::proposed::{self as names, Pipeline};
-use crate::ops::{
-    self, ALIGNMENTS, AccOp, Alignment, BranchCond, COMPONENTS, CombineOp, Field, LoadSource, OutMod, Perspective,
-    VARYING_KINDS, VaryingAlignment, VaryingForm,
-};
+use crate::ops::{self, AccOp, Alignment, BranchCond, COMPONENTS, CombineOp, Field, LoadSource, OutMod, Perspective};
+use crate::syntax::lower::{self, IndexForm};
 
 use self::kind::*;
 
@@ -341,10 +339,6 @@ struct Encoder<'s> {
     args: Vec<Operand>,
 }
 
-fn letter_index(c: u8) -> Option<u8> {
-    COMPONENTS.iter().position(|&l| l as u8 == c).map(|i| i as u8)
-}
-
 impl<'s> Encoder<'s> {
     /// An encoder for the statements of `text`.
     fn new(file: SourceId, text: &'s str, listing: bool, keep: bool) -> Encoder<'s> {
@@ -510,13 +504,3 @@ impl Encoder<'_> {
 
 /// A destination as written: a register and its suffix, or a pipeline register.
 type DestRead = Result<(u8, Option<TextRange>), (Pipeline, Term)>;
-
-/// The form of an index's suffix.
-#[derive(Clone, Copy)]
-enum IndexForm {
-    Vec4,
-    /// `.xy` (0) or `.zw` (1).
-    Half(u32),
-    /// One lane.
-    Lane(u32),
-}

@@ -4,6 +4,23 @@
 use super::*;
 
 impl<'s> Encoder<'s> {
+    /// Reports `diagnostic`; the operand gives no value.
+    pub(super) fn reject<T>(&mut self, diagnostic: Diagnostic) -> Option<T> {
+        self.push(diagnostic);
+        None
+    }
+
+    /// Reports the operand at `span` as the wrong kind of operand: what goes there is
+    /// `expected`.
+    pub(super) fn wrong_kind<T>(&mut self, span: TextRange, expected: &str) -> Option<T> {
+        self.reject(error::operand_kind(self.span(span), self.str(span), expected))
+    }
+
+    /// Reports suffix `suffix` as malformed: it `problem`, and `help` says what goes there.
+    pub(super) fn bad_suffix<T>(&mut self, suffix: TextRange, problem: &str, help: &str) -> Option<T> {
+        self.reject(error::bad_swizzle(self.span(suffix), self.str(suffix), problem, help))
+    }
+
     /// The plain term of an operand with no `-`, call or offset, or an error saying `expected`.
     pub(super) fn plain_term(
         &mut self,
@@ -15,11 +32,7 @@ impl<'s> Encoder<'s> {
             Expr::Term { term, offset } if operand.neg.is_none() && (offset_ok || offset.is_none()) => {
                 Some((*term, *offset))
             }
-            _ => {
-                let d = error::operand_kind(self.span(operand.span), self.str(operand.span), expected);
-                self.push(d);
-                None
-            }
+            _ => self.wrong_kind(operand.span, expected),
         }
     }
 
@@ -31,15 +44,11 @@ impl<'s> Encoder<'s> {
         });
         match number {
             Some(n) if n < 16 => Some(n as u8),
-            _ => {
-                let d = error::register_range(
-                    self.span(span),
-                    text,
-                    "registers are `$0`-`$5` (`$6`-`$11` also encode)".to_string(),
-                );
-                self.push(d);
-                None
-            }
+            _ => self.reject(error::register_range(
+                self.span(span),
+                text,
+                "registers are `$0`-`$5` (`$6`-`$11` also encode)".to_string(),
+            )),
         }
     }
 
@@ -48,13 +57,11 @@ impl<'s> Encoder<'s> {
         let n = self.reg_number(span)?;
         if n >= ops::GENERAL_REGS {
             let name = ops::VEC_REG_NAMES[usize::from(n)];
-            let d = error::register_range(
+            return self.reject(error::register_range(
                 self.span(span),
                 self.str(span),
                 format!("register number {n} is the pipeline register `{name}`: write that"),
-            );
-            self.push(d);
-            return None;
+            ));
         }
         if n >= ops::ALLOCATED_REGS {
             self.push(error::unallocated_register(self.span(span), self.str(span)));
@@ -94,9 +101,7 @@ impl<'s> Encoder<'s> {
                     None => "the pipeline registers are ^const0, ^const1, ^texture, ^uniform, ^v0, ^s0 and ^discard"
                         .to_string(),
                 };
-                let d = error::register_range(self.span(span), text, help);
-                self.push(d);
-                None
+                self.reject(error::register_range(self.span(span), text, help))
             }
         }
     }
@@ -107,13 +112,7 @@ impl<'s> Encoder<'s> {
             Expr::Call { name, arg, .. } if self.str(*name) == names::ABS => {
                 let arg = self.args[*arg as usize];
                 if arg.neg.is_some() {
-                    let d = error::operand_kind(
-                        self.span(operand.span),
-                        self.str(operand.span),
-                        "`-abs(...)`: the negation goes outside",
-                    );
-                    self.push(d);
-                    return None;
+                    return self.wrong_kind(operand.span, "`-abs(...)`: the negation goes outside");
                 }
                 (arg, true)
             }
@@ -121,11 +120,7 @@ impl<'s> Encoder<'s> {
         };
         let term = match &inner.expr {
             Expr::Term { term, offset: None } if matches!(term.value, Value::Reg | Value::Pipe) => *term,
-            _ => {
-                let d = error::operand_kind(self.span(operand.span), self.str(operand.span), "a register");
-                self.push(d);
-                return None;
-            }
+            _ => return self.wrong_kind(operand.span, "a register"),
         };
         let reg = match term.value {
             Value::Reg => SrcReg::Vec(self.source_reg(term.span)?),
@@ -133,13 +128,7 @@ impl<'s> Encoder<'s> {
                 Pipeline::Vmul => SrcReg::Vmul,
                 Pipeline::Fmul => SrcReg::Fmul,
                 Pipeline::Discard => {
-                    let d = error::operand_kind(
-                        self.span(term.span),
-                        self.str(term.span),
-                        "a register to read (`^discard` is only a destination)",
-                    );
-                    self.push(d);
-                    return None;
+                    return self.wrong_kind(term.span, "a register to read (`^discard` is only a destination)");
                 }
                 p => {
                     let reg = p
@@ -167,24 +156,15 @@ impl<'s> Encoder<'s> {
     pub(super) fn vec_src(&mut self, operand: &Operand, vmul_ok: bool, reads: &mut Reads) -> Option<(VecSource, bool)> {
         let src = self.source(operand, reads)?;
         let swizzle = self.swizzle(src.suffix)?;
-        let (reg, mul_in) = match src.reg {
-            SrcReg::Vec(reg) => (reg, false),
+        let reg = match src.reg {
+            SrcReg::Vec(reg) => Some(reg),
             SrcReg::Vmul if vmul_ok => {
                 reads.vmul.get_or_insert(src.span);
-                (0, true)
+                None
             }
-            SrcReg::Vmul => return self.misplaced_pipeline(src.span, Pipeline::Vmul.name(), names::UNIT_VEC_ACC),
-            SrcReg::Fmul => return self.misplaced_pipeline(src.span, Pipeline::Fmul.name(), names::UNIT_FLOAT_ACC),
+            SrcReg::Vmul | SrcReg::Fmul => return self.misplaced_pipeline(&src),
         };
-        Some((
-            VecSource {
-                reg,
-                swizzle,
-                abs: src.abs,
-                neg: src.neg,
-            },
-            mul_in,
-        ))
+        Some(lower::vec_source(reg, swizzle, src.abs, src.neg))
     }
 
     /// A scalar source; `^s0` is allowed (and gives `mul_in`) when `fmul_ok`.
@@ -195,38 +175,28 @@ impl<'s> Encoder<'s> {
         reads: &mut Reads,
     ) -> Option<(ScalarSource, bool)> {
         let src = self.source(operand, reads)?;
-        let (reg, mul_in) = match src.reg {
-            SrcReg::Vec(reg) => (reg * 4 + self.component(src.suffix, src.span)?, false),
+        let reg = match src.reg {
+            SrcReg::Vec(reg) => Some(reg * 4 + self.component(src.suffix, src.span)?),
             SrcReg::Fmul if fmul_ok => {
                 if let Some(suffix) = src.suffix {
-                    let d = error::bad_swizzle(
-                        self.span(suffix),
-                        self.str(suffix),
-                        "follows `^s0`, which is one value",
-                        "write `^s0` alone",
-                    );
-                    self.push(d);
-                    return None;
+                    return self.bad_suffix(suffix, "follows `^s0`, which is one value", "write `^s0` alone");
                 }
                 reads.fmul.get_or_insert(src.span);
-                (0, true)
+                None
             }
-            SrcReg::Fmul => return self.misplaced_pipeline(src.span, Pipeline::Fmul.name(), names::UNIT_FLOAT_ACC),
-            SrcReg::Vmul => return self.misplaced_pipeline(src.span, Pipeline::Vmul.name(), names::UNIT_VEC_ACC),
+            SrcReg::Fmul | SrcReg::Vmul => return self.misplaced_pipeline(&src),
         };
-        Some((
-            ScalarSource {
-                reg,
-                abs: src.abs,
-                neg: src.neg,
-            },
-            mul_in,
-        ))
+        Some(lower::scalar_source(reg, src.abs, src.neg))
     }
 
-    pub(super) fn misplaced_pipeline<T>(&mut self, span: TextRange, name: &str, unit: &str) -> Option<T> {
-        self.push(error::pipeline_source(self.span(span), name, unit));
-        None
+    /// Reports a multiplier's result read where it cannot be: only the accumulator after it
+    /// reads it, as its first source.
+    pub(super) fn misplaced_pipeline<T>(&mut self, src: &Src) -> Option<T> {
+        let (name, unit) = match src.reg {
+            SrcReg::Fmul => (Pipeline::Fmul.name(), names::UNIT_FLOAT_ACC),
+            _ => (Pipeline::Vmul.name(), names::UNIT_VEC_ACC),
+        };
+        self.reject(error::pipeline_source(self.span(src.span), name, unit))
     }
 
     /// A scalar register with no modifiers (offsets, LOD registers, branch operands, stores).
@@ -234,8 +204,7 @@ impl<'s> Encoder<'s> {
         let src = self.bare(operand, what, reads)?;
         match src.reg {
             SrcReg::Vec(reg) => Some(reg * 4 + self.component(src.suffix, src.span)?),
-            SrcReg::Vmul => self.misplaced_pipeline(src.span, Pipeline::Vmul.name(), names::UNIT_VEC_ACC),
-            SrcReg::Fmul => self.misplaced_pipeline(src.span, Pipeline::Fmul.name(), names::UNIT_FLOAT_ACC),
+            SrcReg::Vmul | SrcReg::Fmul => self.misplaced_pipeline(&src),
         }
     }
 
@@ -243,8 +212,7 @@ impl<'s> Encoder<'s> {
     pub(super) fn bare(&mut self, operand: &Operand, what: &str, reads: &mut Reads) -> Option<Src> {
         let src = self.source(operand, reads)?;
         if src.abs || src.neg {
-            self.push(error::operand_modifier(self.span(operand.span), what));
-            return None;
+            return self.reject(error::operand_modifier(self.span(operand.span), what));
         }
         Some(src)
     }
@@ -255,8 +223,7 @@ impl<'s> Encoder<'s> {
         let swizzle = self.swizzle(src.suffix)?;
         match src.reg {
             SrcReg::Vec(reg) => Some((reg, swizzle)),
-            SrcReg::Vmul => self.misplaced_pipeline(src.span, Pipeline::Vmul.name(), names::UNIT_VEC_ACC),
-            SrcReg::Fmul => self.misplaced_pipeline(src.span, Pipeline::Fmul.name(), names::UNIT_FLOAT_ACC),
+            SrcReg::Vmul | SrcReg::Fmul => self.misplaced_pipeline(&src),
         }
     }
 
@@ -265,43 +232,28 @@ impl<'s> Encoder<'s> {
         let Some(suffix) = suffix else {
             return Some(ops::SWIZZLE_IDENTITY);
         };
-        let letters = &self.str(suffix).as_bytes()[1..];
-        let mut lanes = [0u8; 4];
-        let valid = (1..=4).contains(&letters.len())
-            && letters
-                .iter()
-                .zip(&mut lanes)
-                .all(|(&c, lane)| letter_index(c).map(|i| *lane = i).is_some());
-        if valid {
-            let last = lanes[letters.len() - 1];
-            let lane = |i: usize| if i < letters.len() { lanes[i] } else { last };
-            return Some((0..4).fold(0u8, |acc, i| acc | lane(i) << (2 * i)));
+        if let Some(swizzle) = lower::swizzle(&self.str(suffix).as_bytes()[1..]) {
+            return Some(swizzle);
         }
-        let d = error::bad_swizzle(
-            self.span(suffix),
-            self.str(suffix),
+        self.bad_suffix(
+            suffix,
             "is not a swizzle",
             "a swizzle is 1 to 4 of the letters x, y, z, w; the last one repeats (`.xy` is `.xyyy`)",
-        );
-        self.push(d);
-        None
+        )
     }
 
     /// One component letter: the lane of a scalar operand.
     pub(super) fn component(&mut self, suffix: Option<TextRange>, span: TextRange) -> Option<u8> {
-        let text = suffix.map(|s| self.str(s));
-        match text.map(str::as_bytes) {
-            Some([b'.', c]) if letter_index(*c).is_some() => letter_index(*c),
-            _ => {
+        match suffix.and_then(|s| lower::component(self.str(s).as_bytes())) {
+            Some(lane) => Some(lane),
+            None => {
                 let at = suffix.unwrap_or(span);
-                let d = error::bad_swizzle(
+                self.reject(error::bad_swizzle(
                     self.span(at),
                     self.str(span),
                     "is not one component",
                     "a scalar operand names one component: `$1.x`, `^const0.w`",
-                );
-                self.push(d);
-                None
+                ))
             }
         }
     }
@@ -316,35 +268,16 @@ impl<'s> Encoder<'s> {
         if text == names::MASK_NONE && none_ok {
             return Some(0);
         }
-        let mut mask = 0u8;
-        let mut last: Option<u8> = None;
-        for &c in text.as_bytes() {
-            match letter_index(c) {
-                Some(lane) if last.is_none_or(|l| lane > l) => {
-                    mask |= 1 << lane;
-                    last = Some(lane);
-                }
-                _ => {
-                    let help = if none_ok {
-                        "a write mask lists the lanes written in the order x, y, z, w, each once, or is `.none`"
-                    } else {
-                        "a write mask lists the lanes written in the order x, y, z, w, each once"
-                    };
-                    let d = error::bad_swizzle(self.span(suffix), self.str(suffix), "is not a write mask", help);
-                    self.push(d);
-                    return None;
-                }
-            }
-        }
+        let Ok(mask) = lower::mask(text.as_bytes(), true) else {
+            let help = if none_ok {
+                "a write mask lists the lanes written in the order x, y, z, w, each once, or is `.none`"
+            } else {
+                "a write mask lists the lanes written in the order x, y, z, w, each once"
+            };
+            return self.bad_suffix(suffix, "is not a write mask", help);
+        };
         if mask == 0 {
-            let d = error::bad_swizzle(
-                self.span(suffix),
-                self.str(suffix),
-                "is not a write mask",
-                "name a lane",
-            );
-            self.push(d);
-            return None;
+            return self.bad_suffix(suffix, "is not a write mask", "name a lane");
         }
         Some(mask)
     }
@@ -355,15 +288,7 @@ impl<'s> Encoder<'s> {
         match term.value {
             Value::Reg => Some(Ok((self.dest_reg(term.span)?, term.suffix))),
             Value::Pipe => Some(Err((self.pipeline(term.span)?, term))),
-            _ => {
-                let d = error::operand_kind(
-                    self.span(operand.span),
-                    self.str(operand.span),
-                    "a destination register",
-                );
-                self.push(d);
-                None
-            }
+            _ => self.wrong_kind(operand.span, "a destination register"),
         }
     }
 
@@ -376,14 +301,11 @@ impl<'s> Encoder<'s> {
             })),
             Err((pipe, term)) if pipe == no_write => {
                 if let Some(suffix) = term.suffix {
-                    let d = error::bad_swizzle(
-                        self.span(suffix),
-                        self.str(suffix),
+                    return self.bad_suffix(
+                        suffix,
                         "is a mask on a destination that writes no register",
                         "drop the mask",
                     );
-                    self.push(d);
-                    return None;
                 }
                 Some(None)
             }
@@ -393,9 +315,7 @@ impl<'s> Encoder<'s> {
 
     pub(super) fn wrong_dest<T>(&mut self, operand: &Operand, no_write: Pipeline) -> Option<T> {
         let expected = format!("a destination register, or `{}` to write none", no_write.name());
-        let d = error::operand_kind(self.span(operand.span), self.str(operand.span), &expected);
-        self.push(d);
-        None
+        self.wrong_kind(operand.span, &expected)
     }
 
     /// The destination of a scalar ALU: `$N.c`, or `no_write` for none.
@@ -411,11 +331,7 @@ impl<'s> Encoder<'s> {
     pub(super) fn scalar_dest(&mut self, operand: &Operand) -> Option<ScalarReg> {
         match self.dest_term(operand)? {
             Ok((reg, suffix)) => Some(reg * 4 + self.component(suffix, operand.span)?),
-            Err(_) => {
-                let d = error::operand_kind(self.span(operand.span), self.str(operand.span), "a register component");
-                self.push(d);
-                None
-            }
+            Err(_) => self.wrong_kind(operand.span, "a register component"),
         }
     }
 
@@ -431,20 +347,9 @@ impl<'s> Encoder<'s> {
                 mask: ops::MASK_ALL,
             }),
             Ok((_, Some(suffix))) => {
-                let d = error::bad_swizzle(
-                    self.span(suffix),
-                    self.str(suffix),
-                    "is a mask where the whole register is written",
-                    "drop the mask",
-                );
-                self.push(d);
-                None
+                self.bad_suffix(suffix, "is a mask where the whole register is written", "drop the mask")
             }
-            Err(_) => {
-                let d = error::operand_kind(self.span(operand.span), self.str(operand.span), "a register");
-                self.push(d);
-                None
-            }
+            Err(_) => self.wrong_kind(operand.span, "a register"),
         }
     }
 
@@ -458,27 +363,13 @@ impl<'s> Encoder<'s> {
         form: Option<bool>,
         whole: &Op,
     ) -> Option<CombineDest> {
-        let (reg, suffix) = match self.dest_term(operand)? {
-            Ok(found) => found,
-            Err(_) => {
-                let d = error::operand_kind(
-                    self.span(operand.span),
-                    self.str(operand.span),
-                    "a destination register",
-                );
-                self.push(d);
-                return None;
-            }
+        let Ok((reg, suffix)) = self.dest_term(operand)? else {
+            return self.wrong_kind(operand.span, "a destination register");
         };
-        let one_lane = suffix.is_some_and(|s| {
-            let t = self.str(s).as_bytes();
-            t.len() == 2 && letter_index(t[1]).is_some()
+        let vector = form.unwrap_or_else(|| {
+            let one_lane = suffix.is_some_and(|s| lower::component(self.str(s).as_bytes()).is_some());
+            lower::combine_vector(op, outmod, one_lane)
         });
-        let vector = match form {
-            Some(vector) => vector,
-            None if one_lane => names::COMBINE_VECTOR_DEFAULT.contains(&op) && outmod == OutMod::None,
-            None => true,
-        };
         if vector {
             if outmod != OutMod::None {
                 return self.bad_modifier(
@@ -504,50 +395,28 @@ impl<'s> Encoder<'s> {
         let text = self.str(term.span);
         match parse_int_literal(text) {
             Ok(n) if n <= max => Some(n),
-            _ => {
-                let d = error::number_range(
-                    self.span(term.span),
-                    text,
-                    what,
-                    &format!("a whole number from 0 to {max}"),
-                );
-                self.push(d);
-                None
-            }
+            _ => self.reject(error::number_range(
+                self.span(term.span),
+                text,
+                what,
+                &format!("a whole number from 0 to {max}"),
+            )),
         }
     }
 
     /// An offset register after `+`: a scalar register without modifiers.
     pub(super) fn offset(&mut self, term: &Term, reads: &mut Reads) -> Option<ScalarReg> {
         let reg = match term.value {
-            Value::Reg => self.source_reg(term.span)?,
-            Value::Pipe => match self.pipeline(term.span)?.vec_reg() {
-                Some(reg) => {
-                    if reg == ops::REG_CONST0 || reg == ops::REG_CONST1 {
-                        reads.consts[usize::from(reg - ops::REG_CONST0)].get_or_insert(term.span);
-                    }
-                    reg
-                }
-                None => {
-                    let d = error::operand_kind(
-                        self.span(term.full_span()),
-                        self.str(term.full_span()),
-                        "an offset register",
-                    );
-                    self.push(d);
-                    return None;
-                }
-            },
-            _ => {
-                let d = error::operand_kind(
-                    self.span(term.full_span()),
-                    self.str(term.full_span()),
-                    "an offset register",
-                );
-                self.push(d);
-                return None;
-            }
+            Value::Reg => Some(self.source_reg(term.span)?),
+            Value::Pipe => self.pipeline(term.span)?.vec_reg(),
+            _ => None,
         };
+        let Some(reg) = reg else {
+            return self.wrong_kind(term.full_span(), "an offset register");
+        };
+        if reg == ops::REG_CONST0 || reg == ops::REG_CONST1 {
+            reads.consts[usize::from(reg - ops::REG_CONST0)].get_or_insert(term.span);
+        }
         Some(reg * 4 + self.component(term.suffix, term.span)?)
     }
 
@@ -560,46 +429,30 @@ impl<'s> Encoder<'s> {
     ) -> Option<(Alignment, u16, Option<ScalarReg>)> {
         let (term, offset) = self.plain_term(operand, what, true)?;
         if term.value != Value::Number {
-            let d = error::operand_kind(self.span(operand.span), self.str(operand.span), what);
-            self.push(d);
-            return None;
+            return self.wrong_kind(operand.span, what);
         }
-        let (alignment, scale, lane) = match self.index_suffix(term.suffix)? {
-            IndexForm::Vec4 => (Alignment::Vec4, 1, 0),
-            IndexForm::Half(half) => (Alignment::Vec2, 2, half),
-            IndexForm::Lane(lane) => (Alignment::Scalar, 4, lane),
-        };
-        let max = (0xffff - lane) / scale;
-        let slot = self.index(&term, u64::from(max), what.strip_prefix("a ").unwrap_or(what))?;
+        let form = self.index_form(term.suffix)?;
+        let max = form.largest(0xffff) as u64;
+        let slot = self.index(&term, max, what.strip_prefix("a ").unwrap_or(what))?;
         let offset = match offset {
             Some(o) => Some(self.offset(&o, reads)?),
             None => None,
         };
-        debug_assert!(ALIGNMENTS.iter().any(|r| r.value == alignment));
-        Some((alignment, (slot as u32 * scale + lane) as u16, offset))
+        Some((form.alignment(), form.index(slot as i64) as u16, offset))
     }
 
-    /// The suffix of an index: none (vec4), `.xy`/`.zw` (vec2) or one lane.
-    pub(super) fn index_suffix(&mut self, suffix: Option<TextRange>) -> Option<IndexForm> {
+    /// The form of an index by its suffix: none (vec4), `.xy`/`.zw` (vec2) or one lane.
+    pub(super) fn index_form(&mut self, suffix: Option<TextRange>) -> Option<IndexForm> {
         let Some(suffix) = suffix else {
             return Some(IndexForm::Vec4);
         };
-        match &self.str(suffix)[1..] {
-            "xy" => Some(IndexForm::Half(0)),
-            "zw" => Some(IndexForm::Half(1)),
-            t if t.len() == 1 && letter_index(t.as_bytes()[0]).is_some() => Some(IndexForm::Lane(u32::from(
-                letter_index(t.as_bytes()[0]).expect("checked"),
-            ))),
-            _ => {
-                let d = error::bad_swizzle(
-                    self.span(suffix),
-                    self.str(suffix),
-                    "is not an index part",
-                    "an index is `N` (a vec4), `N.xy` or `N.zw` (a vec2) or `N.x` ... `N.w` (one float)",
-                );
-                self.push(d);
-                None
-            }
+        match IndexForm::of(self.str(suffix).as_bytes()) {
+            Some(form) => Some(form),
+            None => self.bad_suffix(
+                suffix,
+                "is not an index part",
+                "an index is `N` (a vec4), `N.xy` or `N.zw` (a vec2) or `N.x` ... `N.w` (one float)",
+            ),
         }
     }
 
@@ -614,13 +467,10 @@ impl<'s> Encoder<'s> {
             Ok((reg, suffix)) => (reg, self.mask(suffix, true)?),
             Err((Pipeline::Discard, term)) => (ops::VARYING_DISCARD, self.mask(term.suffix, true)?),
             Err(_) => {
-                let d = error::operand_kind(
-                    self.span(dest.span),
-                    self.str(dest.span),
+                return self.wrong_kind(
+                    dest.span,
                     "a destination register, or `^discard` to feed only the texture unit",
                 );
-                self.push(d);
-                return None;
             }
         };
         let source = self.varying_source(perspective, source, reads)?;
@@ -637,48 +487,28 @@ impl<'s> Encoder<'s> {
         operand: &Operand,
         reads: &mut Reads,
     ) -> Option<VaryingSource> {
-        let no_perspective = |this: &mut Self, what: &str| -> Option<()> {
-            if perspective != Perspective::None {
-                let d = error::bad_modifier(
-                    this.span(operand.span),
-                    perspective.info().name,
-                    &format!("load.v with {what}"),
-                    "no perspective divide",
-                );
-                this.push(d);
-                return None;
-            }
-            Some(())
+        const EXPECTED: &str = "a varying index, a register, `cube(...)`, `normalize(...)`, `gl_FragCoord`, `gl_PointCoord` or `gl_FrontFacing`";
+        let no_perspective = |this: &mut Self, what: &str| match perspective {
+            Perspective::None => Some(()),
+            _ => this.reject(error::bad_modifier(
+                this.span(operand.span),
+                perspective.info().name,
+                &format!("load.v with {what}"),
+                "no perspective divide",
+            )),
         };
         if let Expr::Call { name, arg, .. } = &operand.expr
             && self.str(*name) != names::ABS
         {
             let arg = self.args[*arg as usize];
             let func = self.str(*name);
-            let cube = VARYING_KINDS
-                .iter()
-                .any(|k| k.name == func && k.name == ops::VARYING_CUBE.name);
+            let cube = func == ops::VARYING_CUBE.name;
             let normalize = func == ops::VARYING_NORMALIZE.name;
             if operand.neg.is_some() || !(cube || normalize) {
-                let d = error::operand_kind(
-                    self.span(operand.span),
-                    self.str(operand.span),
-                    "a varying index, a register, `cube(...)`, `normalize(...)`, `gl_FragCoord`, `gl_PointCoord` or `gl_FrontFacing`",
-                );
-                self.push(d);
-                return None;
+                return self.wrong_kind(operand.span, EXPECTED);
             }
             no_perspective(self, func)?;
-            let is_index = matches!(
-                arg.expr,
-                Expr::Term {
-                    term: Term {
-                        value: Value::Number,
-                        ..
-                    },
-                    ..
-                }
-            );
+            let is_index = matches!(&arg.expr, Expr::Term { term, .. } if term.value == Value::Number);
             return if cube && is_index {
                 Some(VaryingSource::Cube(self.varying_fetch(&arg, reads)?))
             } else {
@@ -695,23 +525,12 @@ impl<'s> Encoder<'s> {
             && operand.neg.is_none()
         {
             let text = self.str(term.span);
-            let kind = VARYING_KINDS
-                .iter()
-                .find(|k| k.form == VaryingForm::Fixed && k.name == text);
-            if let Some(kind) = kind {
+            if let Some((_, fixed)) = lower::FIXED_INPUTS.iter().find(|(kind, _)| kind.name == text) {
                 no_perspective(self, text)?;
                 if let Some(suffix) = term.suffix {
-                    let d = error::bad_swizzle(self.span(suffix), self.str(suffix), "follows a fixed input", "drop it");
-                    self.push(d);
-                    return None;
+                    return self.bad_suffix(suffix, "follows a fixed input", "drop it");
                 }
-                return Some(if kind.code == ops::VARYING_FRAG_COORD.code {
-                    VaryingSource::FragCoord
-                } else if kind.code == ops::VARYING_POINT_COORD.code {
-                    VaryingSource::PointCoord
-                } else {
-                    VaryingSource::FrontFacing
-                });
+                return Some(*fixed);
             }
         }
         if let Expr::Term { term, .. } = &operand.expr
@@ -723,13 +542,7 @@ impl<'s> Encoder<'s> {
             });
         }
         if matches!(&operand.expr, Expr::Term { term, .. } if term.value == Value::Name) {
-            let d = error::operand_kind(
-                self.span(operand.span),
-                self.str(operand.span),
-                "a varying index, a register, `cube(...)`, `normalize(...)`, `gl_FragCoord`, `gl_PointCoord` or `gl_FrontFacing`",
-            );
-            self.push(d);
-            return None;
+            return self.wrong_kind(operand.span, EXPECTED);
         }
         let (source, _) = self.vec_src(operand, false, reads)?;
         Some(VaryingSource::Register { perspective, source })
@@ -738,36 +551,28 @@ impl<'s> Encoder<'s> {
     /// `N`, `N.xy`/`N.zw` or `N.c` with an optional `+$r.c`: a varying by index.
     pub(super) fn varying_fetch(&mut self, operand: &Operand, reads: &mut Reads) -> Option<VaryingFetch> {
         if operand.neg.is_some() {
-            self.push(error::operand_modifier(self.span(operand.span), "a varying index"));
-            return None;
+            return self.reject(error::operand_modifier(self.span(operand.span), "a varying index"));
         }
         let (term, offset) = self.plain_term(operand, "a varying index", true)?;
-        let (alignment, scale, lane) = match self.index_suffix(term.suffix)? {
-            IndexForm::Vec4 => (VaryingAlignment::Vec4, 1, 0),
-            IndexForm::Half(half) => (VaryingAlignment::Vec2, 2, half),
-            IndexForm::Lane(lane) => (VaryingAlignment::Scalar, 4, lane),
-        };
-        let max = (63 - lane) / scale;
-        let slot = self.index(&term, u64::from(max), "varying index")?;
+        let form = self.index_form(term.suffix)?;
+        let slot = self.index(&term, form.largest(63) as u64, "varying index")?;
         let offset = match offset {
             Some(o) => {
                 let reg = self.offset(&o, reads)?;
-                if reg >> 2 == crate::ops::fixed::NO_OFFSET_VECTOR as u8 {
-                    let d = error::register_range(
+                if lower::means_no_offset(reg) {
+                    return self.reject(error::register_range(
                         self.span(o.full_span()),
                         self.str(o.full_span()),
                         "a varying offset cannot be `^uniform`: its register number means no offset".to_string(),
-                    );
-                    self.push(d);
-                    return None;
+                    ));
                 }
                 Some(reg)
             }
             None => None,
         };
         Some(VaryingFetch {
-            alignment,
-            index: (slot as u32 * scale + lane) as u8,
+            alignment: form.varying_alignment(),
+            index: form.index(slot as i64) as u8,
             offset,
         })
     }
@@ -775,13 +580,7 @@ impl<'s> Encoder<'s> {
     pub(super) fn texld(&mut self, lod: bool, operands: &[Operand], reads: &mut Reads) -> Option<Sampler> {
         let (term, offset) = self.plain_term(&operands[0], "a sampler number", true)?;
         if term.value != Value::Number || term.suffix.is_some() {
-            let d = error::operand_kind(
-                self.span(operands[0].span),
-                self.str(operands[0].span),
-                "a sampler number",
-            );
-            self.push(d);
-            return None;
+            return self.wrong_kind(operands[0].span, "a sampler number");
         }
         let index = self.index(&term, 4095, "sampler number")? as u16;
         let offset = match offset {
@@ -800,13 +599,10 @@ impl<'s> Encoder<'s> {
                     lod_bias = Some(self.bare_scalar(operand, "a texture LOD register", reads)?);
                 }
                 _ => {
-                    let d = error::operand_kind(
-                        self.span(operand.span),
-                        self.str(operand.span),
+                    return self.wrong_kind(
+                        operand.span,
                         "a LOD register (`$1.x`) or a constant bias (`bias(-0.5)`), each at most once",
                     );
-                    self.push(d);
-                    return None;
                 }
             }
         }
@@ -833,16 +629,12 @@ impl<'s> Encoder<'s> {
             Some(sixteenths) if sixteenths.fract() == 0.0 && (-256.0..=255.0).contains(&sixteenths) => {
                 Some(sixteenths as i16)
             }
-            _ => {
-                let d = error::number_range(
-                    self.span(arg.span),
-                    self.str(arg.span),
-                    "constant LOD bias",
-                    "a multiple of 1/16 (0.0625) from -16 to 15.9375",
-                );
-                self.push(d);
-                None
-            }
+            _ => self.reject(error::number_range(
+                self.span(arg.span),
+                self.str(arg.span),
+                "constant LOD bias",
+                "a multiple of 1/16 (0.0625) from -16 to 15.9375",
+            )),
         }
     }
 
@@ -850,51 +642,35 @@ impl<'s> Encoder<'s> {
         let (alignment, index, offset) = self.memory_index(index, "a temporary index", reads)?;
         let src = self.bare(source, "a stored register", reads)?;
         let SrcReg::Vec(reg) = src.reg else {
-            let name = self.str(source.span).to_string();
-            let d = error::operand_kind(self.span(source.span), &name, "a register to store");
-            self.push(d);
-            return None;
+            return self.wrong_kind(source.span, "a register to store");
         };
-        let source = if alignment == Alignment::Scalar && src.suffix.is_none() {
-            // A whole register after a one-float index: alignment 3, as Mesa prints it.
-            let lane = COMPONENTS[usize::from(index & 3)];
-            let help = format!(
-                "to store one float, name its component: `{}.{lane}`",
-                self.str(source.span)
-            );
-            self.push(error::unused_encoding(
-                self.span(source.span),
-                self.str(source.span),
-                "a whole register stored to a one-float index (alignment 3)",
-                help,
-            ));
-            return Some(Store::Temp {
-                alignment: Alignment::Reserved,
-                index,
-                offset,
-                source: reg * 4,
-            });
-        } else if alignment == Alignment::Scalar {
-            reg * 4 + self.component(src.suffix, src.span)?
-        } else {
-            if let Some(suffix) = src.suffix {
-                let d = error::bad_swizzle(
-                    self.span(suffix),
-                    self.str(suffix),
+        let lane = match src.suffix {
+            None if alignment == Alignment::Scalar => {
+                // A whole register after a one-float index: alignment 3, as Mesa prints it.
+                let lane = COMPONENTS[usize::from(index & 3)];
+                let help = format!(
+                    "to store one float, name its component: `{}.{lane}`",
+                    self.str(source.span)
+                );
+                self.push(error::unused_encoding(
+                    self.span(source.span),
+                    self.str(source.span),
+                    "a whole register stored to a one-float index (alignment 3)",
+                    help,
+                ));
+                None
+            }
+            _ if alignment == Alignment::Scalar => Some(self.component(src.suffix, src.span)?),
+            Some(suffix) => {
+                return self.bad_suffix(
+                    suffix,
                     "follows a register stored whole",
                     "a vec2 or vec4 store names the register alone; the index says which lanes",
                 );
-                self.push(d);
-                return None;
             }
-            reg * 4
+            None => None,
         };
-        Some(Store::Temp {
-            alignment,
-            index,
-            offset,
-            source,
-        })
+        Some(lower::temp_store(alignment, index, offset, reg, lane))
     }
 
     /// Records a branch target: a label, or a relative word offset with its sign.
@@ -917,12 +693,8 @@ impl<'s> Encoder<'s> {
         match target {
             Some(target) => self.branches.push((index, target, term.span)),
             None => {
-                let d = error::operand_kind(
-                    self.span(operand.span),
-                    self.str(operand.span),
-                    "a label or a relative word offset with its sign (`+4`, `-6`)",
-                );
-                self.push(d);
+                let expected = "a label or a relative word offset with its sign (`+4`, `-6`)";
+                self.wrong_kind::<()>(operand.span, expected);
             }
         }
     }
@@ -933,11 +705,7 @@ impl<'s> Encoder<'s> {
         let expected = "a number (`1.5`, `-0.25`, `inf`, or raw bits `0x7e00`)";
         let term = match &operand.expr {
             Expr::Term { term, offset: None } if term.suffix.is_none() => *term,
-            _ => {
-                let d = error::operand_kind(self.span(operand.span), self.str(operand.span), expected);
-                self.push(d);
-                return None;
-            }
+            _ => return self.wrong_kind(operand.span, expected),
         };
         let text = self.str(term.span);
         let neg = operand.neg.is_some();
@@ -948,12 +716,11 @@ impl<'s> Encoder<'s> {
         if !neg && signed && text[1..].starts_with(['+', '-']) {
             // `+-1`, `++1`: the lexer reads both signs as the number's.
             let sign = if text[..1] == text[1..2] { "" } else { "-" };
-            self.push(error::doubled_sign(
+            return self.reject(error::doubled_sign(
                 self.span(span),
                 written,
                 &format!("{sign}{}", &text[2..]),
             ));
-            return None;
         }
         if neg && signed {
             // `--1`, `-+1`: the lexer reads the second sign as the number's own.
@@ -961,8 +728,7 @@ impl<'s> Encoder<'s> {
                 Some(positive) => positive.to_string(),
                 None => format!("-{}", &text[1..]),
             };
-            self.push(error::doubled_sign(self.span(span), written, &one));
-            return None;
+            return self.reject(error::doubled_sign(self.span(span), written, &one));
         }
         let unsigned = text.trim_start_matches(['+', '-']);
         match term.value {
@@ -979,45 +745,37 @@ impl<'s> Encoder<'s> {
                         } else {
                             format!("raw bits take no sign: write `{unsigned}`")
                         };
-                        self.push(error::number_malformed(self.span(span), written, help));
-                        None
+                        self.reject(error::number_malformed(self.span(span), written, help))
                     }
-                    _ => {
-                        let d = error::number_range(self.span(span), written, "fp16 bit pattern", "0x0000 to 0xffff");
-                        self.push(d);
-                        None
-                    }
+                    _ => self.reject(error::number_range(
+                        self.span(span),
+                        written,
+                        "fp16 bit pattern",
+                        "0x0000 to 0xffff",
+                    )),
                 };
             }
             Value::Number => {}
-            _ => {
-                let d = error::operand_kind(self.span(span), self.str(span), expected);
-                self.push(d);
-                return None;
-            }
+            _ => return self.wrong_kind(span, expected),
         }
         let Some(mut value) = decimal(text) else {
-            let d = error::number_range(
+            return self.reject(error::number_range(
                 self.span(span),
                 written,
                 "number",
                 "decimal digits with an optional sign, fraction and exponent",
-            );
-            self.push(d);
-            return None;
+            ));
         };
         if neg {
             value = -value;
         }
         if value.abs() > 65504.0 {
-            self.push(error::half_range(self.span(span), self.str(span)));
-            return None;
+            return self.reject(error::half_range(self.span(span), self.str(span)));
         }
         let bits = crate::half::nearest(value);
         if crate::half::to_f64(bits) != value {
             let nearest = format!("{:?}", crate::half::to_f64(bits));
-            self.push(error::inexact_half(self.span(span), self.str(span), &nearest));
-            return None;
+            return self.reject(error::inexact_half(self.span(span), self.str(span), &nearest));
         }
         Some(bits)
     }
