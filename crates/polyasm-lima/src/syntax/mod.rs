@@ -5,6 +5,7 @@
 
 mod lower;
 pub mod mesa;
+mod operation;
 mod print;
 pub mod proposed;
 

@@ -30,7 +30,7 @@ impl<'s> Encoder<'s> {
                     op.span
                 };
                 let mut form = self.str(op.unit.map_or(op.name, |u| op.name.to(u))).to_string();
-                for word in kind.form() {
+                for word in kind.operands() {
                     form.push(' ');
                     form.push_str(word);
                 }
@@ -62,7 +62,7 @@ impl<'s> Encoder<'s> {
         let mut instr = Instr::default();
         let mut reads = Reads::default();
         let mut seen: [Option<TextRange>; 14] = [None; 14];
-        let mut field_spans: [Option<(TextRange, Kind)>; 14] = [None; 14];
+        let mut field_spans: [Option<(TextRange, Operation)>; 14] = [None; 14];
         for (i, (op, kind)) in ops.iter().zip(&kinds).enumerate() {
             let Some(kind) = *kind else { continue };
             if let Some(slot) = kind.slot() {
@@ -85,10 +85,10 @@ impl<'s> Encoder<'s> {
     }
 
     /// PP017: operations must follow the control word's order.
-    pub(super) fn check_order(&mut self, ops: &[Op], kinds: &[Option<Kind>]) {
+    pub(super) fn check_order(&mut self, ops: &[Op], kinds: &[Option<Operation>]) {
         let mut previous: Option<(usize, usize)> = None;
         for (i, kind) in kinds.iter().enumerate() {
-            let Some(slot) = kind.and_then(Kind::slot) else {
+            let Some(slot) = kind.and_then(Operation::slot) else {
                 continue;
             };
             if let Some((p, prev_slot)) = previous
@@ -118,11 +118,11 @@ impl<'s> Encoder<'s> {
     pub(super) fn reordered_line(
         &self,
         ops: &[Op],
-        kinds: &[Option<Kind>],
+        kinds: &[Option<Operation>],
         write: impl Fn(usize, &str) -> String,
     ) -> String {
         let mut order: Vec<usize> = (0..ops.len()).collect();
-        order.sort_by_key(|&i| kinds[i].and_then(Kind::slot).unwrap_or(0));
+        order.sort_by_key(|&i| kinds[i].and_then(Operation::slot).unwrap_or(0));
         order
             .iter()
             .map(|&i| write(i, self.str(ops[i].span)))
@@ -132,12 +132,12 @@ impl<'s> Encoder<'s> {
 
     /// Whether a read-only pipeline register or a number stands where the destination goes
     /// (or, for `store.t`, a register where the index goes and a number last).
-    pub(super) fn destination_last(&self, operands: &[Operand], kind: Kind) -> bool {
+    pub(super) fn destination_last(&self, operands: &[Operand], kind: Operation) -> bool {
         let Some(first) = operands.first() else { return false };
         let Expr::Term { term, .. } = &first.expr else {
             return false;
         };
-        if kind == Kind::Store {
+        if kind.form == Form::StoreT {
             let last_is_number = operands
                 .last()
                 .is_some_and(|o| matches!(&o.expr, Expr::Term { term, .. } if term.value == Value::Number));
@@ -162,7 +162,7 @@ impl<'s> Encoder<'s> {
         &self,
         ops: &[Op],
         operands: &[Operand],
-        kinds: &[Option<Kind>],
+        kinds: &[Option<Operation>],
         last_dest: &[usize],
     ) -> String {
         self.reordered_line(ops, kinds, |i, _| {
@@ -189,14 +189,21 @@ impl<'s> Encoder<'s> {
     }
 
     /// The checks across the units of one instruction.
-    pub(super) fn check_schedule(&mut self, instr: &Instr, reads: &Reads, spans: &[Option<(TextRange, Kind)>; 14]) {
+    pub(super) fn check_schedule(
+        &mut self,
+        instr: &Instr,
+        reads: &Reads,
+        spans: &[Option<(TextRange, Operation)>; 14],
+    ) {
         let at = |field: Field| spans[2 + field.info().index as usize];
         if let (Some((combine, _)), Some((branch, _))) = (at(Field::Combine), at(Field::Branch)) {
             self.push(error::combine_with_branch(self.span(combine), self.span(branch)));
         }
         if at(Field::FloatMul).is_none() {
             for field in [Field::Vec4Acc, Field::FloatAcc] {
-                if let Some((span, Kind::VecAcc(AccOp::Sel, _) | Kind::FloatAcc(AccOp::Sel, _))) = at(field) {
+                if let Some((span, kind)) = at(field)
+                    && kind.model() == Model::Acc(AccOp::Sel)
+                {
                     self.push(error::sel_without_fmul(self.span(span)));
                 }
             }
@@ -231,14 +238,7 @@ impl<'s> Encoder<'s> {
             let needs = [at(Field::Sampler), at(Field::Vec4Acc), at(Field::FloatAcc)]
                 .into_iter()
                 .flatten()
-                .find(|(_, kind)| {
-                    matches!(
-                        kind,
-                        Kind::Texld { .. }
-                            | Kind::VecAcc(AccOp::Dfdx | AccOp::Dfdy, _)
-                            | Kind::FloatAcc(AccOp::Dfdx | AccOp::Dfdy, _)
-                    )
-                });
+                .find(|(_, kind)| matches!(kind.model(), Model::Texld | Model::Acc(AccOp::Dfdx | AccOp::Dfdy)));
             if let Some((span, _)) = needs {
                 let text = self.str(span).split_whitespace().next().unwrap_or_default().to_string();
                 self.push(error::missing_sync(self.span(span), &text));
@@ -249,14 +249,14 @@ impl<'s> Encoder<'s> {
     // ----- operations -----
 
     /// Reads operation `op`, its operands `o`, into `instr`.
-    pub(super) fn operation(&mut self, op: &Op, o: &[Operand], kind: Kind, instr: &mut Instr, reads: &mut Reads) {
-        match kind {
-            Kind::Stop => instr.stop = true,
-            Kind::Sync => instr.sync = true,
-            Kind::Nop => {}
-            Kind::Varying(perspective) => instr.varying = self.varying(perspective, &o[0], &o[1], reads),
-            Kind::Texld { lod } => instr.sampler = self.texld(lod, o, reads),
-            Kind::Load(source) => {
+    pub(super) fn operation(&mut self, op: &Op, o: &[Operand], kind: Operation, instr: &mut Instr, reads: &mut Reads) {
+        match kind.model() {
+            Model::Stop => instr.stop = true,
+            Model::Sync => instr.sync = true,
+            Model::Nop => {}
+            Model::Varying => instr.varying = self.varying(kind.perspective, &o[0], &o[1], reads),
+            Model::Texld => instr.sampler = self.texld(kind.explicit_lod, o, reads),
+            Model::Load(source) => {
                 if matches!(source, LoadSource::Source1 | LoadSource::Source2) {
                     let span = op.unit.map_or(op.name, |unit| op.name.to(unit));
                     let text = self.str(span).to_string();
@@ -279,7 +279,7 @@ impl<'s> Encoder<'s> {
                     });
                 }
             }
-            Kind::VecMul(op_, shift, outmod) => {
+            Model::Mul(op_) if kind.is_vector() => {
                 let dest = self.vec_alu_dest(&o[0], Pipeline::Vmul);
                 let arg0 = self.vec_src(&o[1], false, reads);
                 let arg1 = if op_.is_binary() {
@@ -290,15 +290,15 @@ impl<'s> Encoder<'s> {
                 if let (Some(dest), Some(arg0), Some(arg1)) = (dest, arg0, arg1) {
                     instr.vec4_mul = Some(VecMul {
                         op: op_,
-                        shift,
-                        outmod,
+                        shift: kind.shift,
+                        outmod: kind.outmod,
                         dest,
                         arg0: arg0.0,
                         arg1: arg1.map(|a| a.0),
                     });
                 }
             }
-            Kind::FloatMul(op_, shift, outmod) => {
+            Model::Mul(op_) => {
                 let dest = self.scalar_alu_dest(&o[0], Pipeline::Fmul);
                 let arg0 = self.scalar_src(&o[1], false, reads);
                 let arg1 = if op_.is_binary() {
@@ -309,15 +309,15 @@ impl<'s> Encoder<'s> {
                 if let (Some(dest), Some(arg0), Some(arg1)) = (dest, arg0, arg1) {
                     instr.float_mul = Some(FloatMul {
                         op: op_,
-                        shift,
-                        outmod,
+                        shift: kind.shift,
+                        outmod: kind.outmod,
                         dest,
                         arg0: arg0.0,
                         arg1: arg1.map(|a| a.0),
                     });
                 }
             }
-            Kind::VecAcc(op_, outmod) => {
+            Model::Acc(op_) if kind.is_vector() => {
                 let dest = self.vec_alu_dest(&o[0], Pipeline::Discard);
                 let arg0 = self.vec_src(&o[1], true, reads);
                 let arg1 = if op_.is_binary() {
@@ -328,7 +328,7 @@ impl<'s> Encoder<'s> {
                 if let (Some(dest), Some((arg0, mul_in)), Some(arg1)) = (dest, arg0, arg1) {
                     instr.vec4_acc = Some(VecAcc {
                         op: op_,
-                        outmod,
+                        outmod: kind.outmod,
                         dest,
                         mul_in,
                         arg0,
@@ -336,7 +336,7 @@ impl<'s> Encoder<'s> {
                     });
                 }
             }
-            Kind::FloatAcc(op_, outmod) => {
+            Model::Acc(op_) => {
                 let dest = self.scalar_alu_dest(&o[0], Pipeline::Discard);
                 let arg0 = self.scalar_src(&o[1], true, reads);
                 let arg1 = if op_.is_binary() {
@@ -347,7 +347,7 @@ impl<'s> Encoder<'s> {
                 if let (Some(dest), Some((arg0, mul_in)), Some(arg1)) = (dest, arg0, arg1) {
                     instr.float_acc = Some(FloatAcc {
                         op: op_,
-                        outmod,
+                        outmod: kind.outmod,
                         dest,
                         mul_in,
                         arg0,
@@ -355,8 +355,8 @@ impl<'s> Encoder<'s> {
                     });
                 }
             }
-            Kind::CombineScalar(op_, outmod, form) => {
-                let dest = self.combine_dest(&o[0], op_, outmod, form, op);
+            Model::Combine(op_) => {
+                let dest = self.combine_dest(&o[0], op_, kind.outmod, kind.vec_dest, op);
                 let arg0 = self.scalar_src(&o[1], false, reads);
                 let arg1 = if op_.is_binary() {
                     self.scalar_src(&o[2], false, reads).map(Some)
@@ -372,7 +372,7 @@ impl<'s> Encoder<'s> {
                     });
                 }
             }
-            Kind::CombineMul => {
+            Model::CombineMul => {
                 let dest = self.plain_vec_dest(&o[0], true);
                 let arg0 = self.scalar_src(&o[1], false, reads);
                 let arg1 = self.bare_vec_source(&o[2], "the vector operand of `mul.s2`", reads);
@@ -385,25 +385,26 @@ impl<'s> Encoder<'s> {
                     });
                 }
             }
-            Kind::AtanPt2(outmod) => {
+            Model::AtanPt2 => {
                 let dest = self.scalar_dest(&o[0]);
                 let arg = self.bare_vec_source(&o[1], "the operand of `atan_pt2.s2`", reads);
                 if let (Some(dest), Some((arg, swizzle))) = (dest, arg) {
                     instr.combine = Some(Combine::AtanPt2 {
                         dest,
-                        outmod,
+                        outmod: kind.outmod,
                         arg,
                         swizzle,
                     });
                 }
             }
-            Kind::Store => instr.store = self.store(&o[0], &o[1], reads),
-            Kind::FbRead(read) => {
+            Model::Store => instr.store = self.store(&o[0], &o[1], reads),
+            Model::FbRead(read) => {
                 if let Some(dest) = self.plain_vec_dest(&o[0], false) {
                     instr.store = Some(Store::FbRead { read, dest: dest.reg });
                 }
             }
-            Kind::Branch(cond) => {
+            Model::Branch => {
+                let cond = kind.cond;
                 if cond == BranchCond::Always {
                     self.branch_target(&o[0]);
                     instr.branch = Some(Branch::Jump {
@@ -426,8 +427,8 @@ impl<'s> Encoder<'s> {
                     }
                 }
             }
-            Kind::Discard => instr.branch = Some(Branch::Discard),
-            Kind::Const(slot) => {
+            Model::Discard => instr.branch = Some(Branch::Discard),
+            Model::Const => {
                 let mut values = [0u16; 4];
                 let mut ok = true;
                 for (value, operand) in values.iter_mut().zip(o) {
@@ -437,7 +438,7 @@ impl<'s> Encoder<'s> {
                     }
                 }
                 if ok {
-                    if slot == 0 {
+                    if kind.form == Form::Const0 {
                         instr.const0 = Some(values);
                     } else {
                         instr.const1 = Some(values);

@@ -1,117 +1,10 @@
-//! What an operation of the proposed syntax is, read from its opcode word and unit alone:
-//! [`Kind`], the modifiers, the older names, and the diagnostic a word draws, as data. The
+//! An operation of the proposed syntax read from its opcode word and unit alone: its
+//! [`Operation`], the modifiers, the older names, and the diagnostic a word draws, as data. The
 //! parsing stage reads every word here; the encoder reports what does not read.
 
 use crate::ops::proposed::{self as names};
-use crate::ops::{
-    AccOp, BRANCH_CONDS, BranchCond, CombineOp, FORMS, FbRead, Field, Form, FormInfo, LoadSource, Model, MulOp,
-    OUTMODS, OutMod, PERSPECTIVES, Perspective,
-};
-
-/// What an operation is, once its opcode, unit and modifiers are read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    Stop,
-    Sync,
-    Nop,
-    Varying(Perspective),
-    Texld {
-        lod: bool,
-    },
-    Load(LoadSource),
-    VecMul(MulOp, i8, OutMod),
-    FloatMul(MulOp, i8, OutMod),
-    VecAcc(AccOp, OutMod),
-    FloatAcc(AccOp, OutMod),
-    /// The op, its output modifier and the destination form asked for (`Some(true)`: `_vec`).
-    CombineScalar(CombineOp, OutMod, Option<bool>),
-    CombineMul,
-    AtanPt2(OutMod),
-    Store,
-    FbRead(FbRead),
-    Branch(BranchCond),
-    Discard,
-    Const(usize),
-}
-
-impl Kind {
-    /// The position in the control word: stop, sync, then the fields; `None` for `nop`.
-    pub(super) fn slot(self) -> Option<usize> {
-        let field = match self {
-            Kind::Stop => return Some(0),
-            Kind::Sync => return Some(1),
-            Kind::Nop => return None,
-            Kind::Varying(_) => Field::Varying,
-            Kind::Texld { .. } => Field::Sampler,
-            Kind::Load(_) => Field::Uniform,
-            Kind::VecMul(..) => Field::Vec4Mul,
-            Kind::FloatMul(..) => Field::FloatMul,
-            Kind::VecAcc(..) => Field::Vec4Acc,
-            Kind::FloatAcc(..) => Field::FloatAcc,
-            Kind::CombineScalar(..) | Kind::CombineMul | Kind::AtanPt2(_) => Field::Combine,
-            Kind::Store | Kind::FbRead(_) => Field::TempWrite,
-            Kind::Branch(_) | Kind::Discard => Field::Branch,
-            Kind::Const(0) => Field::Const0,
-            Kind::Const(_) => Field::Const1,
-        };
-        Some(2 + field.info().index as usize)
-    }
-
-    /// Its row of [`FORMS`] (for an ALU op, the vector unit's: the operands are the same).
-    fn row(self) -> &'static FormInfo {
-        let form = match self {
-            Kind::Stop => Form::Stop,
-            Kind::Sync => Form::Sync,
-            Kind::Nop => Form::Nop,
-            Kind::Varying(_) => Form::LoadV,
-            Kind::Texld { .. } => Form::Texld,
-            Kind::Load(source) => source.form(),
-            Kind::VecMul(op, ..) | Kind::FloatMul(op, ..) => op.form(),
-            Kind::VecAcc(op, _) | Kind::FloatAcc(op, _) => op.form(),
-            Kind::CombineScalar(op, ..) => op.form(),
-            Kind::CombineMul => Form::MulS2,
-            Kind::AtanPt2(_) => Form::AtanPt2S2,
-            Kind::Store => Form::StoreT,
-            Kind::FbRead(read) => read.form(),
-            Kind::Branch(_) => Form::Branch,
-            Kind::Discard => Form::Discard,
-            Kind::Const(0) => Form::Const0,
-            Kind::Const(_) => Form::Const1,
-        };
-        form.info()
-    }
-
-    /// The operands it takes, as words for the help line (`dest src1 src2`): its row's, but
-    /// only the target for an unconditional branch.
-    pub(super) fn form(self) -> &'static [&'static str] {
-        match self {
-            Kind::Branch(BranchCond::Always) => &["target"],
-            _ => self.row().operands,
-        }
-    }
-
-    /// How many operands it takes, at least and at most.
-    pub(super) fn operand_range(self) -> (usize, usize) {
-        let form = self.form();
-        let required = form.iter().filter(|w| !w.starts_with('[')).count();
-        (required, form.len())
-    }
-
-    /// Whether its first operand is a destination that the older examples wrote last.
-    pub(super) fn has_dest(self) -> bool {
-        self.form().first() == Some(&"dest")
-    }
-
-    /// The name of its unit for messages.
-    pub(super) fn unit_name(self) -> &'static str {
-        match self {
-            Kind::Stop => "`stop`",
-            Kind::Sync => "`sync`",
-            Kind::Nop => "`nop`",
-            _ => self.slot().map_or("", |s| Field::ALL[s - 2].info().unit_name),
-        }
-    }
-}
+use crate::ops::{BRANCH_CONDS, FORMS, Form, FormInfo, Model, OUTMODS, OutMod, PERSPECTIVES};
+use crate::syntax::operation::Operation;
 
 /// `word` with an older name of an opcode at its start replaced by the current one (the
 /// aliases of [`FORMS`]); `replaced` sees each older name replaced.
@@ -168,7 +61,7 @@ pub(super) fn row_of<'w>(word: &'w str, unit: Option<&str>) -> Option<(&'static 
 }
 
 /// The operation of `word` (older names already replaced) on `unit`.
-pub(super) fn kind_of<'w>(word: &'w str, unit: Option<&str>) -> Result<Kind, KindError<'w>> {
+pub(super) fn kind_of<'w>(word: &'w str, unit: Option<&str>) -> Result<Operation, KindError<'w>> {
     let bad = |base: &str, modifier: &'w str, op: &'static str, allowed: &'static str| {
         Err(KindError::BadModifier {
             base_len: base.len(),
@@ -179,40 +72,37 @@ pub(super) fn kind_of<'w>(word: &'w str, unit: Option<&str>) -> Result<Kind, Kin
     };
     let (row, rest) = row_of(word, unit).ok_or(KindError::Unknown)?;
     let name = row.name();
+    let mut operation = Operation::new(row.op);
     match row.model {
         Model::Texld => match rest {
-            "" => Ok(Kind::Texld { lod: false }),
-            names::TEXLD_LOD => Ok(Kind::Texld { lod: true }),
-            _ => bad(name, rest, name, "`_lod`"),
+            "" => {}
+            names::TEXLD_LOD => operation.explicit_lod = true,
+            _ => return bad(name, rest, name, "`_lod`"),
         },
+        Model::Branch if rest.is_empty() => {}
         Model::Branch => {
-            if rest.is_empty() {
-                return Ok(Kind::Branch(BranchCond::Always));
-            }
             let cond = rest
                 .strip_prefix(names::COND_PREFIX)
                 .and_then(|c| BRANCH_CONDS.iter().find(|r| !r.name.is_empty() && r.name == c));
             match cond {
-                Some(row) => Ok(Kind::Branch(row.value)),
-                None => bad(
-                    name,
-                    rest,
-                    name,
-                    "a condition: `_lt`, `_eq`, `_le`, `_gt`, `_ne`, `_ge` or `_nv`",
-                ),
+                Some(row) => operation.cond = row.value,
+                None => {
+                    return bad(
+                        name,
+                        rest,
+                        name,
+                        "a condition: `_lt`, `_eq`, `_le`, `_gt`, `_ne`, `_ge` or `_nv`",
+                    );
+                }
             }
         }
-        Model::Varying => {
-            if rest.is_empty() {
-                return Ok(Kind::Varying(Perspective::None));
-            }
-            match PERSPECTIVES.iter().find(|r| !r.name.is_empty() && r.name == rest) {
-                Some(p) => Ok(Kind::Varying(p.value)),
-                None => bad(name, rest, row.mnemonic, "`_perspective_z` or `_perspective_w`"),
-            }
-        }
-        Model::Load(source) if rest.is_empty() => Ok(Kind::Load(source)),
-        Model::Load(_) => bad(name, rest, name, ""),
+        Model::Varying if rest.is_empty() => {}
+        Model::Varying => match PERSPECTIVES.iter().find(|r| !r.name.is_empty() && r.name == rest) {
+            Some(p) => operation.perspective = p.value,
+            None => return bad(name, rest, row.mnemonic, "`_perspective_z` or `_perspective_w`"),
+        },
+        Model::Load(_) if rest.is_empty() => {}
+        Model::Load(_) => return bad(name, rest, name, ""),
         Model::Mul(op) => {
             let allowed = if op == names::SHIFTED_OP {
                 modifier_names().mul
@@ -220,50 +110,30 @@ pub(super) fn kind_of<'w>(word: &'w str, unit: Option<&str>) -> Result<Kind, Kin
                 modifier_names().outmods
             };
             let mods = modifiers(rest, allowed, name.len(), name)?;
-            let outmod = outmod_of(&mods);
-            let shift = names::MUL_SHIFTS
+            operation.outmod = outmod_of(&mods);
+            operation.shift = names::MUL_SHIFTS
                 .iter()
                 .find(|(_, t)| mods.contains(t))
                 .map_or(0, |(s, _)| *s);
-            Ok(if row.field == Some(Field::Vec4Mul) {
-                Kind::VecMul(op, shift, outmod)
-            } else {
-                Kind::FloatMul(op, shift, outmod)
-            })
         }
-        Model::Acc(op) => {
+        Model::Acc(_) | Model::AtanPt2 => {
             let mods = modifiers(rest, modifier_names().outmods, name.len(), name)?;
-            let outmod = outmod_of(&mods);
-            Ok(if row.field == Some(Field::Vec4Acc) {
-                Kind::VecAcc(op, outmod)
-            } else {
-                Kind::FloatAcc(op, outmod)
-            })
-        }
-        Model::AtanPt2 => {
-            let mods = modifiers(rest, modifier_names().outmods, name.len(), name)?;
-            Ok(Kind::AtanPt2(outmod_of(&mods)))
+            operation.outmod = outmod_of(&mods);
         }
         Model::CombineMul => {
             modifiers(rest, &[], name.len(), row.mnemonic)?;
-            Ok(Kind::CombineMul)
         }
-        Model::Combine(op) => combine_scalar(op, name, rest),
+        Model::Combine(_) => combine_scalar(&mut operation, name, rest)?,
         // The forms without modifiers name nothing with one.
-        _ if !rest.is_empty() => Err(KindError::Unknown),
-        Model::Stop => Ok(Kind::Stop),
-        Model::Sync => Ok(Kind::Sync),
-        Model::Nop => Ok(Kind::Nop),
-        Model::Store => Ok(Kind::Store),
-        Model::FbRead(read) => Ok(Kind::FbRead(read)),
-        Model::Discard => Ok(Kind::Discard),
-        Model::Const => Ok(Kind::Const(usize::from(row.field == Some(Field::Const1)))),
+        _ if !rest.is_empty() => return Err(KindError::Unknown),
+        Model::Stop | Model::Sync | Model::Nop | Model::Store | Model::FbRead(_) | Model::Discard | Model::Const => {}
     }
+    Ok(operation)
 }
 
-/// A scalar op of the complex unit with its modifiers `rest`: the output modifier and the
-/// destination form asked for.
-fn combine_scalar<'w>(op: CombineOp, name: &'static str, rest: &'w str) -> Result<Kind, KindError<'w>> {
+/// The modifiers `rest` of a scalar op of the complex unit into `operation`: the output
+/// modifier and the destination form asked for.
+fn combine_scalar<'w>(operation: &mut Operation, name: &'static str, rest: &'w str) -> Result<(), KindError<'w>> {
     let mods = modifiers(rest, modifier_names().combine, name.len(), name)?;
     let vec = mods.contains(&names::COMBINE_VEC_DEST);
     let scalar = mods.contains(&names::COMBINE_SCALAR_DEST);
@@ -281,14 +151,9 @@ fn combine_scalar<'w>(op: CombineOp, name: &'static str, rest: &'w str) -> Resul
             allowed: "an output modifier only with a scalar destination, and `_vec` or `_scalar`, not both".into(),
         });
     }
-    let form = if vec {
-        Some(true)
-    } else if scalar {
-        Some(false)
-    } else {
-        None
-    };
-    Ok(Kind::CombineScalar(op, outmod, form))
+    operation.outmod = outmod;
+    operation.vec_dest = (vec || scalar).then_some(vec);
+    Ok(())
 }
 
 /// Splits `rest` (`_x2_sat`), which starts `base_len` bytes into the word of `op`, into

@@ -31,8 +31,11 @@ use crate::instr::{
     VaryingFetch, VaryingSource, VecAcc, VecDest, VecMul, VecSource,
 };
 use crate::ops::proposed::{self as names, Pipeline};
-use crate::ops::{self, AccOp, Alignment, BranchCond, COMPONENTS, CombineOp, Field, LoadSource, OutMod, Perspective};
+use crate::ops::{
+    self, AccOp, Alignment, BranchCond, COMPONENTS, CombineOp, Field, Form, LoadSource, Model, OutMod, Perspective,
+};
 use crate::syntax::lower::{self, IndexForm};
+use crate::syntax::operation::Operation;
 
 use self::kind::*;
 
@@ -201,7 +204,7 @@ fn parse_chunk(
 
 /// The operation of `op`, when its word is a current name that reads without a diagnostic:
 /// what the parsing stage works out ahead of the encoder.
-pub(super) fn plain_kind(text: &str, op: &Op) -> Option<Kind> {
+pub(super) fn plain_kind(text: &str, op: &Op) -> Option<Operation> {
     let mut renamed = false;
     let word = current_name(op.name.text(text), |_, _| renamed = true);
     if renamed {
@@ -214,7 +217,7 @@ pub(super) fn plain_kind(text: &str, op: &Op) -> Option<Kind> {
 /// program uses few of the finitely many, each many times. A word and unit of up to 15 bytes
 /// together are packed into one number, so that a lookup compares numbers, not strings.
 struct KindCache {
-    slots: Box<[(u128, Kind); KindCache::SLOTS]>,
+    slots: Box<[(u128, Operation); KindCache::SLOTS]>,
 }
 
 impl KindCache {
@@ -223,7 +226,7 @@ impl KindCache {
     fn new() -> KindCache {
         // Key 0 packs no word (a word has at least one byte), so every slot starts empty.
         KindCache {
-            slots: Box::new([(0, Kind::Nop); KindCache::SLOTS]),
+            slots: Box::new([(0, Operation::new(ops::Form::Nop)); KindCache::SLOTS]),
         }
     }
 
@@ -241,7 +244,7 @@ impl KindCache {
     }
 
     /// The kind of `op` when its word reads without a diagnostic ([`plain_kind`]).
-    fn kind(&mut self, text: &str, op: &Op) -> Option<Kind> {
+    fn kind(&mut self, text: &str, op: &Op) -> Option<Operation> {
         let name = op.name.text(text).as_bytes();
         let unit = op.unit.map_or(&[][..], |u| u.text(text).as_bytes());
         let Some(key) = KindCache::key(name, unit) else {
@@ -330,7 +333,7 @@ struct Encoder<'s> {
     /// unknown labels.
     budget: SuggestionBudget,
     /// The kinds of the operations of the instruction being read.
-    kinds: Vec<Option<Kind>>,
+    kinds: Vec<Option<Operation>>,
     /// Which operations of the instruction being read are encoded.
     usable: Vec<bool>,
     /// The words of the instructions so far, encoded as they come.

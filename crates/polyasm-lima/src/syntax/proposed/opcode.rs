@@ -1,5 +1,5 @@
 //! Opcode words of the proposed syntax in the encoder: the diagnostics of a word that does
-//! not read as a [`Kind`], and the suggestions for unknown ones.
+//! not read as an [`Operation`], and the suggestions for unknown ones.
 
 use super::*;
 
@@ -18,7 +18,7 @@ pub(super) fn opcode_suggestion(budget: &mut SuggestionBudget, word: &str, unit:
 impl<'s> Encoder<'s> {
     /// Reads the opcode, unit and modifiers of an operation (the parsing stage has read those
     /// that draw no diagnostic).
-    pub(super) fn kind(&mut self, op: &Op) -> Option<Kind> {
+    pub(super) fn kind(&mut self, op: &Op) -> Option<Operation> {
         if op.kind.is_some() {
             return op.kind;
         }

@@ -18,8 +18,8 @@ use chumsky::prelude::*;
 
 use polyasm_core::front::{HasSpan, Labels, Run, TextRange};
 
-use super::kind::Kind;
 use super::lexer::Tok;
+use crate::syntax::operation::Operation;
 
 /// What a term's first token is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -93,7 +93,7 @@ pub struct Op {
     pub span: TextRange,
     /// What it is, when its opcode word reads without a diagnostic: set once the statement is
     /// parsed (see `plain_kind`), so that the encoding stage need not read the word again.
-    pub kind: Option<Kind>,
+    pub kind: Option<Operation>,
 }
 
 /// One statement.
