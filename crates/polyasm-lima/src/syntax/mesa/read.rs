@@ -3,10 +3,8 @@
 use std::ops::Range;
 
 use crate::instr::{Branch, Combine, FloatAcc, FloatMul, Instr, Load, Sampler, Store, VecAcc, VecMul};
-use crate::ops::{
-    self, AccOp, Alignment, BranchCond, CombineOp, FORMS, Field, Form, FormInfo, LoadSource, Model, MulOp, OutMod,
-    Perspective,
-};
+use crate::ops::{self, Alignment, BranchCond, FORMS, Field, Form, FormInfo, Model, OutMod};
+use crate::syntax::operation::Operation;
 
 use super::operand::*;
 use super::print::print_instr;
@@ -181,44 +179,6 @@ pub(super) struct LineRead {
     branch: Option<(i64, Range<usize>)>,
 }
 
-/// What a field's first word names.
-#[derive(Clone, Copy, Debug)]
-pub(super) enum Mnemonic {
-    Varying(Perspective),
-    Sampler { bias_register: bool },
-    Load(LoadSource),
-    VecMul(MulOp, OutMod),
-    FloatMul(MulOp, OutMod),
-    VecAcc(AccOp, OutMod),
-    FloatAcc(AccOp, OutMod),
-    CombineScalar(CombineOp, OutMod),
-    CombineMul(OutMod),
-    AtanPt2(OutMod),
-    Store,
-    FbRead(ops::FbRead),
-    Jump(BranchCond),
-    Discard,
-    Const(Field),
-}
-
-impl Mnemonic {
-    fn field(self) -> Field {
-        match self {
-            Mnemonic::Varying(_) => Field::Varying,
-            Mnemonic::Sampler { .. } => Field::Sampler,
-            Mnemonic::Load(_) => Field::Uniform,
-            Mnemonic::VecMul(..) => Field::Vec4Mul,
-            Mnemonic::FloatMul(..) => Field::FloatMul,
-            Mnemonic::VecAcc(..) => Field::Vec4Acc,
-            Mnemonic::FloatAcc(..) => Field::FloatAcc,
-            Mnemonic::CombineScalar(..) | Mnemonic::CombineMul(_) | Mnemonic::AtanPt2(_) => Field::Combine,
-            Mnemonic::Store | Mnemonic::FbRead(_) => Field::TempWrite,
-            Mnemonic::Jump(_) | Mnemonic::Discard => Field::Branch,
-            Mnemonic::Const(field) => field,
-        }
-    }
-}
-
 /// The op name and output modifier of `head` (`max.pos`).
 pub(super) fn split_outmod(head: &str) -> (&str, OutMod) {
     for row in ops::OUTMODS.iter().filter(|r| !r.mesa.is_empty()) {
@@ -230,8 +190,9 @@ pub(super) fn split_outmod(head: &str) -> (&str, OutMod) {
 }
 
 /// What `name` names, if anything: a name of [`FORMS`]'s Mesa column (one lookup), or one with
-/// a perspective, a condition, a bias register or an output modifier inside.
-pub(super) fn mnemonic(name: &str) -> Option<Mnemonic> {
+/// a perspective, a condition, a bias register or an output modifier inside. The operation
+/// always writes a field: the control bits are no operation of Mesa's.
+pub(super) fn mnemonic(name: &str) -> Option<Operation> {
     if let Some(form) = Form::from_second_mnemonic(name) {
         return of_row(form.info(), OutMod::None);
     }
@@ -241,17 +202,26 @@ pub(super) fn mnemonic(name: &str) -> Option<Mnemonic> {
         return ops::PERSPECTIVES
             .iter()
             .find(|row| row.mesa == perspective)
-            .map(|row| Mnemonic::Varying(row.value));
+            .map(|row| Operation {
+                perspective: row.value,
+                ..Operation::new(Form::LoadV)
+            });
     }
     if let Some(rest) = name.strip_prefix(Form::Texld.info().mesa_name()) {
-        return (rest == ops::TEXLD_BIAS_SUFFIX).then_some(Mnemonic::Sampler { bias_register: true });
+        return (rest == ops::TEXLD_BIAS_SUFFIX).then_some(Operation {
+            bias_register: true,
+            ..Operation::new(Form::Texld)
+        });
     }
     if let Some(rest) = name.strip_prefix(Form::Branch.info().mesa_name()) {
         let cond = rest.strip_prefix('.')?;
         let row = ops::BRANCH_CONDS
             .iter()
             .find(|row| !row.mesa.is_empty() && row.mesa == cond)?;
-        return Some(Mnemonic::Jump(row.value));
+        return Some(Operation {
+            cond: row.value,
+            ..Operation::new(Form::Branch)
+        });
     }
     // An ALU op with its output modifier before the unit: `max.pos.v0`.
     let dot = name.rfind('.')?;
@@ -266,27 +236,18 @@ pub(super) fn mnemonic(name: &str) -> Option<Mnemonic> {
     if alu { of_row(row, outmod) } else { None }
 }
 
+/// The field `name` writes and its operation, if it names one ([`mnemonic`]).
+fn field_op(name: &str) -> Option<(Field, Operation)> {
+    mnemonic(name).and_then(|m| Some((m.field()?, m)))
+}
+
 /// What a row names with `outmod` and no other modifier; `None` for the control bits, which
 /// are no field.
-fn of_row(row: &FormInfo, outmod: OutMod) -> Option<Mnemonic> {
-    let vector = matches!(row.field, Some(Field::Vec4Mul | Field::Vec4Acc));
-    Some(match row.model {
-        Model::Stop | Model::Sync | Model::Nop => return None,
-        Model::Varying => Mnemonic::Varying(Perspective::None),
-        Model::Texld => Mnemonic::Sampler { bias_register: false },
-        Model::Load(source) => Mnemonic::Load(source),
-        Model::Mul(op) if vector => Mnemonic::VecMul(op, outmod),
-        Model::Mul(op) => Mnemonic::FloatMul(op, outmod),
-        Model::Acc(op) if vector => Mnemonic::VecAcc(op, outmod),
-        Model::Acc(op) => Mnemonic::FloatAcc(op, outmod),
-        Model::Combine(op) => Mnemonic::CombineScalar(op, outmod),
-        Model::CombineMul => Mnemonic::CombineMul(outmod),
-        Model::AtanPt2 => Mnemonic::AtanPt2(outmod),
-        Model::Store => Mnemonic::Store,
-        Model::FbRead(read) => Mnemonic::FbRead(read),
-        Model::Branch => Mnemonic::Jump(BranchCond::Always),
-        Model::Discard => Mnemonic::Discard,
-        Model::Const => Mnemonic::Const(row.field?),
+fn of_row(row: &FormInfo, outmod: OutMod) -> Option<Operation> {
+    row.field?;
+    Some(Operation {
+        outmod,
+        ..Operation::new(row.op)
     })
 }
 
@@ -384,7 +345,7 @@ pub(super) fn read_line(line: &str, base: usize) -> Result<Option<LineRead>, Mes
         parts.remove(0);
     }
     // Each field's mnemonic and words, the first word its name.
-    let mut fields: Vec<(Mnemonic, Vec<Word>)> = Vec::with_capacity(parts.len());
+    let mut fields: Vec<(Field, Operation, Vec<Word>)> = Vec::with_capacity(parts.len());
     let mut instr = Instr::default();
     for part in &parts {
         let words = part.words();
@@ -415,18 +376,18 @@ pub(super) fn read_line(line: &str, base: usize) -> Result<Option<LineRead>, Mes
                 found: part.text.to_string(),
             }));
         }
-        let Some(m) = mnemonic(name.text) else {
+        let Some((field, m)) = field_op(name.text) else {
             return Err(unknown_op(name));
         };
-        if let Some((previous, _)) = fields.last()
-            && previous.field() >= m.field()
+        if let Some(&(previous, ..)) = fields.last()
+            && previous >= field
         {
-            return Err(field_order(name, m.field(), previous.field(), &parts));
+            return Err(field_order(name, field, previous, &parts));
         }
-        fields.push((m, words));
+        fields.push((field, m, words));
     }
     let mut branch = None;
-    for (m, words) in fields {
+    for (_, m, words) in fields {
         read_field(m, words[0], &words[1..], &mut instr, &mut branch)?;
     }
     Ok(Some(LineRead { prefix, instr, branch }))
@@ -441,8 +402,8 @@ pub(super) fn field_order(name: Word, field: Field, previous: Field, parts: &[Wo
             .iter()
             .map(|part| {
                 let first = part.text.split_whitespace().next().unwrap_or_default();
-                let rank = match mnemonic(first) {
-                    Some(m) => m.field() as usize,
+                let rank = match field_op(first) {
+                    Some((field, _)) => field as usize,
                     // Flags go last, `sync` before `stop`.
                     None if first == Form::Sync.info().mesa_name() => Field::ALL.len(),
                     None => Field::ALL.len() + 1,
@@ -504,18 +465,21 @@ pub(super) fn describe_operands(sources: u8, dest: &str) -> String {
 }
 
 pub(super) fn read_field(
-    m: Mnemonic,
+    m: Operation,
     name: Word,
     operands: &[Word],
     instr: &mut Instr,
     branch: &mut Option<(i64, Range<usize>)>,
 ) -> Result<(), MesaError> {
-    match m {
-        Mnemonic::Varying(perspective) => {
+    match m.model() {
+        // The control bits are no field: `mnemonic` names none of them.
+        Model::Stop | Model::Sync | Model::Nop => {}
+        Model::Varying => {
             operand_count(name, operands, &[2], "a destination and a source")?;
-            instr.varying = Some(read_varying(perspective, name, operands[0], operands[1])?);
+            instr.varying = Some(read_varying(m.perspective, name, operands[0], operands[1])?);
         }
-        Mnemonic::Sampler { bias_register } => {
+        Model::Texld => {
+            let bias_register = m.bias_register;
             let count = if bias_register { 3 } else { 2 };
             let what = if bias_register {
                 "a bias, a sampler and a bias register"
@@ -540,7 +504,7 @@ pub(super) fn read_field(
                 constant_lod_bias: lod_bias_constant(operands[0])?,
             });
         }
-        Mnemonic::Load(source) => {
+        Model::Load(source) => {
             operand_count(name, operands, &[1], "an index")?;
             let (form, offset) = index_form(operands[0], true)?;
             let (alignment, index) = read_memory_index(form, operands[0])?;
@@ -551,7 +515,7 @@ pub(super) fn read_field(
                 offset,
             });
         }
-        Mnemonic::VecMul(op, outmod) => {
+        Model::Mul(op) if m.is_vector() => {
             let n = op.info().sources();
             let n_us = usize::from(n);
             let what = || {
@@ -567,7 +531,7 @@ pub(super) fn read_field(
             instr.vec4_mul = Some(VecMul {
                 op,
                 shift,
-                outmod,
+                outmod: m.outmod,
                 dest: dest.map(|d| read_vec_dest(d, false)).transpose()?,
                 arg0: read_vec_source(arg0, false)?.0,
                 arg1: sources
@@ -576,7 +540,7 @@ pub(super) fn read_field(
                     .transpose()?,
             });
         }
-        Mnemonic::FloatMul(op, outmod) => {
+        Model::Mul(op) => {
             let n = op.info().sources();
             let n_us = usize::from(n);
             let what = || {
@@ -592,7 +556,7 @@ pub(super) fn read_field(
             instr.float_mul = Some(FloatMul {
                 op,
                 shift,
-                outmod,
+                outmod: m.outmod,
                 dest: dest.map(scalar_dest).transpose()?,
                 arg0: read_scalar_source(arg0, false)?.0,
                 arg1: sources
@@ -601,7 +565,7 @@ pub(super) fn read_field(
                     .transpose()?,
             });
         }
-        Mnemonic::VecAcc(op, outmod) => {
+        Model::Acc(op) if m.is_vector() => {
             let n = op.info().sources();
             let n_us = usize::from(n);
             let what = || {
@@ -615,7 +579,7 @@ pub(super) fn read_field(
             let (arg0, mul_in) = read_vec_source(sources[0], true)?;
             instr.vec4_acc = Some(VecAcc {
                 op,
-                outmod,
+                outmod: m.outmod,
                 dest: dest.map(|d| read_vec_dest(d, false)).transpose()?,
                 mul_in,
                 arg0,
@@ -625,7 +589,7 @@ pub(super) fn read_field(
                     .transpose()?,
             });
         }
-        Mnemonic::FloatAcc(op, outmod) => {
+        Model::Acc(op) => {
             let n = op.info().sources();
             let n_us = usize::from(n);
             let what = || {
@@ -639,7 +603,7 @@ pub(super) fn read_field(
             let (arg0, mul_in) = read_scalar_source(sources[0], true)?;
             instr.float_acc = Some(FloatAcc {
                 op,
-                outmod,
+                outmod: m.outmod,
                 dest: dest.map(scalar_dest).transpose()?,
                 mul_in,
                 arg0,
@@ -649,14 +613,14 @@ pub(super) fn read_field(
                     .transpose()?,
             });
         }
-        Mnemonic::CombineScalar(op, outmod) => {
+        Model::Combine(op) => {
             let n = op.info().sources();
             operand_count_with(name, operands, &[usize::from(n) + 1], || {
                 describe_operands(n, "a destination")
             })?;
             instr.combine = Some(Combine::Scalar {
                 op,
-                dest: combine_dest(op, outmod, operands[0])?,
+                dest: combine_dest(op, m.outmod, operands[0])?,
                 arg0: read_scalar_source(operands[1], false)?.0,
                 arg1: operands
                     .get(2)
@@ -664,8 +628,8 @@ pub(super) fn read_field(
                     .transpose()?,
             });
         }
-        Mnemonic::CombineMul(outmod) => {
-            no_outmod(name, outmod)?;
+        Model::CombineMul => {
+            no_outmod(name, m.outmod)?;
             operand_count(name, operands, &[3], "a destination, a scalar and a vector")?;
             let dest = read_vec_dest(operands[0], true)?;
             let (arg1, swizzle) = plain_vector(operands[2])?;
@@ -676,8 +640,8 @@ pub(super) fn read_field(
                 swizzle,
             });
         }
-        Mnemonic::AtanPt2(outmod) => {
-            no_outmod(name, outmod)?;
+        Model::AtanPt2 => {
+            no_outmod(name, m.outmod)?;
             operand_count(name, operands, &[2], "a destination and a vector")?;
             let (outmod, dest) = split_outmod_prefix(operands[0]);
             let (arg, swizzle) = plain_vector(operands[1])?;
@@ -688,7 +652,7 @@ pub(super) fn read_field(
                 swizzle,
             });
         }
-        Mnemonic::Store => {
+        Model::Store => {
             operand_count(name, operands, &[2], "an index and a source")?;
             let (form, offset) = index_form(operands[0], true)?;
             let (alignment, index) = read_memory_index(form, operands[0])?;
@@ -705,7 +669,7 @@ pub(super) fn read_field(
             };
             instr.store = Some(crate::syntax::lower::temp_store(alignment, index, offset, reg, lane));
         }
-        Mnemonic::FbRead(read) => {
+        Model::FbRead(read) => {
             operand_count(name, operands, &[1], "a destination")?;
             let (dest, rest) = dest_register(operands[0])?;
             if !rest.text.is_empty() {
@@ -713,11 +677,12 @@ pub(super) fn read_field(
             }
             instr.store = Some(Store::FbRead { read, dest });
         }
-        Mnemonic::Discard => {
+        Model::Discard => {
             operand_count(name, operands, &[0], "no operands")?;
             instr.branch = Some(Branch::Discard);
         }
-        Mnemonic::Jump(cond) => {
+        Model::Branch => {
+            let cond = m.cond;
             let always = cond == BranchCond::Always;
             let what = if always { "a target" } else { "two scalars and a target" };
             operand_count(name, operands, &[if always { 1 } else { 3 }], what)?;
@@ -737,7 +702,7 @@ pub(super) fn read_field(
                 target: 0,
             });
         }
-        Mnemonic::Const(field) => {
+        Model::Const => {
             operand_count(name, operands, &[4], "4 numbers")?;
             let mut values = [0u16; 4];
             for (value, word) in values.iter_mut().zip(operands) {
@@ -747,8 +712,8 @@ pub(super) fn read_field(
                     })
                 })?;
             }
-            match field {
-                Field::Const0 => instr.const0 = Some(values),
+            match m.form {
+                Form::Const0 => instr.const0 = Some(values),
                 _ => instr.const1 = Some(values),
             }
         }
