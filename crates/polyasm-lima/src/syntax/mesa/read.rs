@@ -464,6 +464,32 @@ pub(super) fn describe_operands(sources: u8, dest: &str) -> String {
     }
 }
 
+/// The destination, when written, and the sources of an ALU op of `sources` sources.
+fn alu_operands<'w, 'a>(
+    name: Word,
+    operands: &'w [Word<'a>],
+    sources: u8,
+) -> Result<(Option<Word<'a>>, &'w [Word<'a>]), MesaError> {
+    let n = usize::from(sources);
+    operand_count_with(name, operands, &[n, n + 1], || {
+        format!(
+            "{} (the destination only when it writes a register)",
+            describe_operands(sources, "a destination")
+        )
+    })?;
+    Ok(split_dest(operands, n))
+}
+
+/// The second of `sources`, read by `read` without the multiplier's result, when there is one.
+fn second_source<T>(
+    sources: &[Word],
+    read: fn(Word, bool) -> Result<(T, bool), MesaError>,
+) -> Result<Option<T>, MesaError> {
+    sources.get(1).map(|w| read(*w, false).map(|s| s.0)).transpose()
+}
+
+/// Reads the operands of `m`, written with the word `name`, into its field of `instr`; a
+/// branch's absolute target goes to `branch`.
 pub(super) fn read_field(
     m: Operation,
     name: Word,
@@ -515,103 +541,55 @@ pub(super) fn read_field(
                 offset,
             });
         }
-        Model::Mul(op) if m.is_vector() => {
-            let n = op.info().sources();
-            let n_us = usize::from(n);
-            let what = || {
-                format!(
-                    "{} (the destination only when it writes a register)",
-                    describe_operands(n, "a destination")
-                )
-            };
-            operand_count_with(name, operands, &[n_us, n_us + 1], what)?;
-            let (dest, sources) = split_dest(operands, n_us);
-            let (arg0, code) = with_shift(sources[0], op)?;
-            let (op, shift) = ops::mul_op_from_code(code).expect("invariant: shift codes are 0-7");
-            instr.vec4_mul = Some(VecMul {
-                op,
-                shift,
-                outmod: m.outmod,
-                dest: dest.map(|d| read_vec_dest(d, false)).transpose()?,
-                arg0: read_vec_source(arg0, false)?.0,
-                arg1: sources
-                    .get(1)
-                    .map(|w| read_vec_source(*w, false).map(|s| s.0))
-                    .transpose()?,
-            });
-        }
         Model::Mul(op) => {
-            let n = op.info().sources();
-            let n_us = usize::from(n);
-            let what = || {
-                format!(
-                    "{} (the destination only when it writes a register)",
-                    describe_operands(n, "a destination")
-                )
-            };
-            operand_count_with(name, operands, &[n_us, n_us + 1], what)?;
-            let (dest, sources) = split_dest(operands, n_us);
+            let (dest, sources) = alu_operands(name, operands, op.info().sources())?;
             let (arg0, code) = with_shift(sources[0], op)?;
             let (op, shift) = ops::mul_op_from_code(code).expect("invariant: shift codes are 0-7");
-            instr.float_mul = Some(FloatMul {
-                op,
-                shift,
-                outmod: m.outmod,
-                dest: dest.map(scalar_dest).transpose()?,
-                arg0: read_scalar_source(arg0, false)?.0,
-                arg1: sources
-                    .get(1)
-                    .map(|w| read_scalar_source(*w, false).map(|s| s.0))
-                    .transpose()?,
-            });
-        }
-        Model::Acc(op) if m.is_vector() => {
-            let n = op.info().sources();
-            let n_us = usize::from(n);
-            let what = || {
-                format!(
-                    "{} (the destination only when it writes a register)",
-                    describe_operands(n, "a destination")
-                )
-            };
-            operand_count_with(name, operands, &[n_us, n_us + 1], what)?;
-            let (dest, sources) = split_dest(operands, n_us);
-            let (arg0, mul_in) = read_vec_source(sources[0], true)?;
-            instr.vec4_acc = Some(VecAcc {
-                op,
-                outmod: m.outmod,
-                dest: dest.map(|d| read_vec_dest(d, false)).transpose()?,
-                mul_in,
-                arg0,
-                arg1: sources
-                    .get(1)
-                    .map(|w| read_vec_source(*w, false).map(|s| s.0))
-                    .transpose()?,
-            });
+            let outmod = m.outmod;
+            if m.is_vector() {
+                instr.vec4_mul = Some(VecMul {
+                    op,
+                    shift,
+                    outmod,
+                    dest: dest.map(|d| read_vec_dest(d, false)).transpose()?,
+                    arg0: read_vec_source(arg0, false)?.0,
+                    arg1: second_source(sources, read_vec_source)?,
+                });
+            } else {
+                instr.float_mul = Some(FloatMul {
+                    op,
+                    shift,
+                    outmod,
+                    dest: dest.map(scalar_dest).transpose()?,
+                    arg0: read_scalar_source(arg0, false)?.0,
+                    arg1: second_source(sources, read_scalar_source)?,
+                });
+            }
         }
         Model::Acc(op) => {
-            let n = op.info().sources();
-            let n_us = usize::from(n);
-            let what = || {
-                format!(
-                    "{} (the destination only when it writes a register)",
-                    describe_operands(n, "a destination")
-                )
-            };
-            operand_count_with(name, operands, &[n_us, n_us + 1], what)?;
-            let (dest, sources) = split_dest(operands, n_us);
-            let (arg0, mul_in) = read_scalar_source(sources[0], true)?;
-            instr.float_acc = Some(FloatAcc {
-                op,
-                outmod: m.outmod,
-                dest: dest.map(scalar_dest).transpose()?,
-                mul_in,
-                arg0,
-                arg1: sources
-                    .get(1)
-                    .map(|w| read_scalar_source(*w, false).map(|s| s.0))
-                    .transpose()?,
-            });
+            let (dest, sources) = alu_operands(name, operands, op.info().sources())?;
+            let outmod = m.outmod;
+            if m.is_vector() {
+                let (arg0, mul_in) = read_vec_source(sources[0], true)?;
+                instr.vec4_acc = Some(VecAcc {
+                    op,
+                    outmod,
+                    dest: dest.map(|d| read_vec_dest(d, false)).transpose()?,
+                    mul_in,
+                    arg0,
+                    arg1: second_source(sources, read_vec_source)?,
+                });
+            } else {
+                let (arg0, mul_in) = read_scalar_source(sources[0], true)?;
+                instr.float_acc = Some(FloatAcc {
+                    op,
+                    outmod,
+                    dest: dest.map(scalar_dest).transpose()?,
+                    mul_in,
+                    arg0,
+                    arg1: second_source(sources, read_scalar_source)?,
+                });
+            }
         }
         Model::Combine(op) => {
             let n = op.info().sources();
@@ -622,10 +600,7 @@ pub(super) fn read_field(
                 op,
                 dest: combine_dest(op, m.outmod, operands[0])?,
                 arg0: read_scalar_source(operands[1], false)?.0,
-                arg1: operands
-                    .get(2)
-                    .map(|w| read_scalar_source(*w, false).map(|s| s.0))
-                    .transpose()?,
+                arg1: second_source(&operands[1..], read_scalar_source)?,
             });
         }
         Model::CombineMul => {

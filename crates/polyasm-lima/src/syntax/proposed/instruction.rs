@@ -248,6 +248,20 @@ impl<'s> Encoder<'s> {
 
     // ----- operations -----
 
+    /// The second source `o[2]` of a binary op, read by `read`; `Some(None)` for a unary op.
+    fn second_source<T>(
+        &mut self,
+        o: &[Operand],
+        binary: bool,
+        reads: &mut Reads,
+        read: ReadSource<'s, T>,
+    ) -> Option<Option<T>> {
+        match binary {
+            true => read(self, &o[2], false, reads).map(|s| Some(s.0)),
+            false => Some(None),
+        }
+    }
+
     /// Reads operation `op`, its operands `o`, into `instr`.
     pub(super) fn operation(&mut self, op: &Op, o: &[Operand], kind: Operation, instr: &mut Instr, reads: &mut Reads) {
         match kind.model() {
@@ -282,11 +296,7 @@ impl<'s> Encoder<'s> {
             Model::Mul(op_) if kind.is_vector() => {
                 let dest = self.vec_alu_dest(&o[0], Pipeline::Vmul);
                 let arg0 = self.vec_src(&o[1], false, reads);
-                let arg1 = if op_.is_binary() {
-                    self.vec_src(&o[2], false, reads).map(Some)
-                } else {
-                    Some(None)
-                };
+                let arg1 = self.second_source(o, op_.is_binary(), reads, Self::vec_src);
                 if let (Some(dest), Some(arg0), Some(arg1)) = (dest, arg0, arg1) {
                     instr.vec4_mul = Some(VecMul {
                         op: op_,
@@ -294,18 +304,14 @@ impl<'s> Encoder<'s> {
                         outmod: kind.outmod,
                         dest,
                         arg0: arg0.0,
-                        arg1: arg1.map(|a| a.0),
+                        arg1,
                     });
                 }
             }
             Model::Mul(op_) => {
                 let dest = self.scalar_alu_dest(&o[0], Pipeline::Fmul);
                 let arg0 = self.scalar_src(&o[1], false, reads);
-                let arg1 = if op_.is_binary() {
-                    self.scalar_src(&o[2], false, reads).map(Some)
-                } else {
-                    Some(None)
-                };
+                let arg1 = self.second_source(o, op_.is_binary(), reads, Self::scalar_src);
                 if let (Some(dest), Some(arg0), Some(arg1)) = (dest, arg0, arg1) {
                     instr.float_mul = Some(FloatMul {
                         op: op_,
@@ -313,18 +319,14 @@ impl<'s> Encoder<'s> {
                         outmod: kind.outmod,
                         dest,
                         arg0: arg0.0,
-                        arg1: arg1.map(|a| a.0),
+                        arg1,
                     });
                 }
             }
             Model::Acc(op_) if kind.is_vector() => {
                 let dest = self.vec_alu_dest(&o[0], Pipeline::Discard);
                 let arg0 = self.vec_src(&o[1], true, reads);
-                let arg1 = if op_.is_binary() {
-                    self.vec_src(&o[2], false, reads).map(Some)
-                } else {
-                    Some(None)
-                };
+                let arg1 = self.second_source(o, op_.is_binary(), reads, Self::vec_src);
                 if let (Some(dest), Some((arg0, mul_in)), Some(arg1)) = (dest, arg0, arg1) {
                     instr.vec4_acc = Some(VecAcc {
                         op: op_,
@@ -332,18 +334,14 @@ impl<'s> Encoder<'s> {
                         dest,
                         mul_in,
                         arg0,
-                        arg1: arg1.map(|a| a.0),
+                        arg1,
                     });
                 }
             }
             Model::Acc(op_) => {
                 let dest = self.scalar_alu_dest(&o[0], Pipeline::Discard);
                 let arg0 = self.scalar_src(&o[1], true, reads);
-                let arg1 = if op_.is_binary() {
-                    self.scalar_src(&o[2], false, reads).map(Some)
-                } else {
-                    Some(None)
-                };
+                let arg1 = self.second_source(o, op_.is_binary(), reads, Self::scalar_src);
                 if let (Some(dest), Some((arg0, mul_in)), Some(arg1)) = (dest, arg0, arg1) {
                     instr.float_acc = Some(FloatAcc {
                         op: op_,
@@ -351,24 +349,20 @@ impl<'s> Encoder<'s> {
                         dest,
                         mul_in,
                         arg0,
-                        arg1: arg1.map(|a| a.0),
+                        arg1,
                     });
                 }
             }
             Model::Combine(op_) => {
                 let dest = self.combine_dest(&o[0], op_, kind.outmod, kind.vec_dest, op);
                 let arg0 = self.scalar_src(&o[1], false, reads);
-                let arg1 = if op_.is_binary() {
-                    self.scalar_src(&o[2], false, reads).map(Some)
-                } else {
-                    Some(None)
-                };
+                let arg1 = self.second_source(o, op_.is_binary(), reads, Self::scalar_src);
                 if let (Some(dest), Some(arg0), Some(arg1)) = (dest, arg0, arg1) {
                     instr.combine = Some(Combine::Scalar {
                         op: op_,
                         dest,
                         arg0: arg0.0,
-                        arg1: arg1.map(|a| a.0),
+                        arg1,
                     });
                 }
             }
@@ -448,6 +442,9 @@ impl<'s> Encoder<'s> {
         }
     }
 }
+
+/// A reader of a source operand: [`Encoder::vec_src`] or [`Encoder::scalar_src`].
+type ReadSource<'s, T> = fn(&mut Encoder<'s>, &Operand, bool, &mut Reads) -> Option<(T, bool)>;
 
 /// An operand's text with older pipeline register names replaced.
 pub(super) fn renamed_operand(text: &str) -> String {
