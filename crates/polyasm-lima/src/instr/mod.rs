@@ -319,6 +319,16 @@ trait Layout: Copy {
 
     /// Walks the field's parts; unpacking first picks the form from the bits.
     fn walk(&mut self, w: &mut Walk);
+
+    /// The field's bits; `target_count` counts only for a branch.
+    fn pack_field(&self, _target_count: u8) -> u128 {
+        pack(self)
+    }
+
+    /// Reads the field from its bits, with a branch's target-count bits.
+    fn unpack_field(bits: u128, lost: &mut Vec<LostBits>) -> Result<(Self, Option<u8>), UndefinedOp> {
+        unpack(bits, lost).map(|value| (value, None))
+    }
 }
 
 /// The field's bits.
@@ -1147,6 +1157,15 @@ impl Layout for Branch {
         }
         w.num(41, 27, target);
     }
+
+    fn pack_field(&self, target_count: u8) -> u128 {
+        self.pack(target_count)
+    }
+
+    fn unpack_field(bits: u128, lost: &mut Vec<LostBits>) -> Result<(Branch, Option<u8>), UndefinedOp> {
+        let (branch, target_count) = Branch::unpack(bits, lost);
+        Ok((branch, Some(target_count)))
+    }
 }
 
 /// Bits 68..72 of the branch field: the length of the instruction at the target.
@@ -1198,112 +1217,103 @@ impl Layout for Constants {
     }
 }
 
-/// One instruction: the control bits and the optional fields in control-word order.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Instr {
-    /// End of program after this instruction.
-    pub stop: bool,
-    /// Inter-thread sync (set with texture fetches and derivatives).
-    pub sync: bool,
+/// Lists the twelve fields once, in control-word order: the [`Instr`] member, the model, the
+/// [`FieldRef`] variant and the control-word field; writes the code that goes over them.
+macro_rules! instr_fields {
+    ($($(#[$doc:meta])* $member:ident: $ty:ty => $variant:ident, $field:ident;)*) => {
+        /// One instruction: the control bits and the optional fields in control-word order.
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        pub struct Instr {
+            /// End of program after this instruction.
+            pub stop: bool,
+            /// Inter-thread sync (set with texture fetches and derivatives).
+            pub sync: bool,
+            $($(#[$doc])* pub $member: Option<$ty>,)*
+        }
+
+        /// One present field of an [`Instr`], as [`Instr::fields`] gives them.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum FieldRef<'a> {
+            $($variant(&'a $ty),)*
+        }
+
+        impl FieldRef<'_> {
+            /// Which field of the control word this is.
+            pub fn field(self) -> Field {
+                match self {
+                    $(FieldRef::$variant(_) => Field::$field,)*
+                }
+            }
+
+            /// The field's bits; `target_count` is a branch's target-count value.
+            pub fn pack(self, target_count: u8) -> u128 {
+                match self {
+                    $(FieldRef::$variant(value) => value.pack_field(target_count),)*
+                }
+            }
+        }
+
+        impl Instr {
+            /// Whether the field is present.
+            pub fn has(&self, field: Field) -> bool {
+                match field {
+                    $(Field::$field => self.$member.is_some(),)*
+                }
+            }
+
+            /// The fields present, in control-word order.
+            pub fn fields(&self) -> impl Iterator<Item = FieldRef<'_>> {
+                [$(self.$member.as_ref().map(FieldRef::$variant),)*].into_iter().flatten()
+            }
+
+            /// Reads field `field` from its bits into this instruction; a branch returns its
+            /// target-count bits.
+            pub fn unpack_field(
+                &mut self,
+                field: Field,
+                bits: u128,
+                lost: &mut Vec<LostBits>,
+            ) -> Result<Option<u8>, UndefinedOp> {
+                match field {
+                    $(Field::$field => {
+                        let (value, target_count) = Layout::unpack_field(bits, lost)?;
+                        self.$member = Some(value);
+                        Ok(target_count)
+                    })*
+                }
+            }
+        }
+    };
+}
+
+instr_fields! {
     /// Field 0, `.v`.
-    pub varying: Option<Varying>,
+    varying: Varying => Varying, Varying;
     /// Field 1, `texld`.
-    pub sampler: Option<Sampler>,
+    sampler: Sampler => Sampler, Sampler;
     /// Field 2, `load.u` / `load.t`.
-    pub load: Option<Load>,
+    load: Load => Load, Uniform;
     /// Field 3, `.v0`.
-    pub vec4_mul: Option<VecMul>,
+    vec4_mul: VecMul => VecMul, Vec4Mul;
     /// Field 4, `.s0`.
-    pub float_mul: Option<FloatMul>,
+    float_mul: FloatMul => FloatMul, FloatMul;
     /// Field 5, `.v1`.
-    pub vec4_acc: Option<VecAcc>,
+    vec4_acc: VecAcc => VecAcc, Vec4Acc;
     /// Field 6, `.s1`.
-    pub float_acc: Option<FloatAcc>,
+    float_acc: FloatAcc => FloatAcc, FloatAcc;
     /// Field 7, `.s2`.
-    pub combine: Option<Combine>,
+    combine: Combine => Combine, Combine;
     /// Field 8, `store.t` / `fb_color` / `fb_depth`.
-    pub store: Option<Store>,
+    store: Store => Store, TempWrite;
     /// Field 9, `branch` / `discard`.
-    pub branch: Option<Branch>,
+    branch: Branch => Branch, Branch;
     /// Field 10, `^const0`.
-    pub const0: Option<Constants>,
+    const0: Constants => Const0, Const0;
     /// Field 11, `^const1`.
-    pub const1: Option<Constants>,
-}
-
-/// One present field of an [`Instr`], as [`Instr::fields`] gives them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FieldRef<'a> {
-    Varying(&'a Varying),
-    Sampler(&'a Sampler),
-    Load(&'a Load),
-    VecMul(&'a VecMul),
-    FloatMul(&'a FloatMul),
-    VecAcc(&'a VecAcc),
-    FloatAcc(&'a FloatAcc),
-    Combine(&'a Combine),
-    Store(&'a Store),
-    Branch(&'a Branch),
-    Const0(&'a Constants),
-    Const1(&'a Constants),
-}
-
-impl FieldRef<'_> {
-    /// Which field of the control word this is.
-    pub fn field(self) -> Field {
-        match self {
-            FieldRef::Varying(_) => Field::Varying,
-            FieldRef::Sampler(_) => Field::Sampler,
-            FieldRef::Load(_) => Field::Uniform,
-            FieldRef::VecMul(_) => Field::Vec4Mul,
-            FieldRef::FloatMul(_) => Field::FloatMul,
-            FieldRef::VecAcc(_) => Field::Vec4Acc,
-            FieldRef::FloatAcc(_) => Field::FloatAcc,
-            FieldRef::Combine(_) => Field::Combine,
-            FieldRef::Store(_) => Field::TempWrite,
-            FieldRef::Branch(_) => Field::Branch,
-            FieldRef::Const0(_) => Field::Const0,
-            FieldRef::Const1(_) => Field::Const1,
-        }
-    }
-
-    /// The field's bits; `target_count` is a branch's target-count value.
-    pub fn pack(self, target_count: u8) -> u128 {
-        match self {
-            FieldRef::Varying(v) => pack(v),
-            FieldRef::Sampler(v) => pack(v),
-            FieldRef::Load(v) => pack(v),
-            FieldRef::VecMul(v) => pack(v),
-            FieldRef::FloatMul(v) => pack(v),
-            FieldRef::VecAcc(v) => pack(v),
-            FieldRef::FloatAcc(v) => pack(v),
-            FieldRef::Combine(v) => pack(v),
-            FieldRef::Store(v) => pack(v),
-            FieldRef::Branch(v) => v.pack(target_count),
-            FieldRef::Const0(v) | FieldRef::Const1(v) => pack(v),
-        }
-    }
+    const1: Constants => Const1, Const1;
 }
 
 impl Instr {
-    /// Whether the field is present.
-    pub fn has(&self, field: Field) -> bool {
-        match field {
-            Field::Varying => self.varying.is_some(),
-            Field::Sampler => self.sampler.is_some(),
-            Field::Uniform => self.load.is_some(),
-            Field::Vec4Mul => self.vec4_mul.is_some(),
-            Field::FloatMul => self.float_mul.is_some(),
-            Field::Vec4Acc => self.vec4_acc.is_some(),
-            Field::FloatAcc => self.float_acc.is_some(),
-            Field::Combine => self.combine.is_some(),
-            Field::TempWrite => self.store.is_some(),
-            Field::Branch => self.branch.is_some(),
-            Field::Const0 => self.const0.is_some(),
-            Field::Const1 => self.const1.is_some(),
-        }
-    }
-
     /// The 12 presence bits (bit i: field i), as in control-word bits 7..18.
     pub fn presence(&self) -> u32 {
         Field::ALL
@@ -1315,26 +1325,6 @@ impl Instr {
     /// The length in words, control word included.
     pub fn count(&self) -> u32 {
         count_for_presence(self.presence())
-    }
-
-    /// The fields present, in control-word order.
-    pub fn fields(&self) -> impl Iterator<Item = FieldRef<'_>> {
-        [
-            self.varying.as_ref().map(FieldRef::Varying),
-            self.sampler.as_ref().map(FieldRef::Sampler),
-            self.load.as_ref().map(FieldRef::Load),
-            self.vec4_mul.as_ref().map(FieldRef::VecMul),
-            self.float_mul.as_ref().map(FieldRef::FloatMul),
-            self.vec4_acc.as_ref().map(FieldRef::VecAcc),
-            self.float_acc.as_ref().map(FieldRef::FloatAcc),
-            self.combine.as_ref().map(FieldRef::Combine),
-            self.store.as_ref().map(FieldRef::Store),
-            self.branch.as_ref().map(FieldRef::Branch),
-            self.const0.as_ref().map(FieldRef::Const0),
-            self.const1.as_ref().map(FieldRef::Const1),
-        ]
-        .into_iter()
-        .flatten()
     }
 
     /// The payload fields in order, each as (field, bits); `target_count` is the branch's
@@ -1350,34 +1340,5 @@ impl Instr {
         for field in self.fields() {
             each(field.field(), field.pack(target_count));
         }
-    }
-
-    /// Reads field `field` from its bits into this instruction; a branch returns its
-    /// target-count bits.
-    pub fn unpack_field(
-        &mut self,
-        field: Field,
-        bits: u128,
-        lost: &mut Vec<LostBits>,
-    ) -> Result<Option<u8>, UndefinedOp> {
-        match field {
-            Field::Varying => self.varying = Some(unpack(bits, lost)?),
-            Field::Sampler => self.sampler = Some(unpack(bits, lost)?),
-            Field::Uniform => self.load = Some(unpack(bits, lost)?),
-            Field::Vec4Mul => self.vec4_mul = Some(unpack(bits, lost)?),
-            Field::FloatMul => self.float_mul = Some(unpack(bits, lost)?),
-            Field::Vec4Acc => self.vec4_acc = Some(unpack(bits, lost)?),
-            Field::FloatAcc => self.float_acc = Some(unpack(bits, lost)?),
-            Field::Combine => self.combine = Some(unpack(bits, lost)?),
-            Field::TempWrite => self.store = Some(unpack(bits, lost)?),
-            Field::Branch => {
-                let (branch, target_count) = Branch::unpack(bits, lost);
-                self.branch = Some(branch);
-                return Ok(Some(target_count));
-            }
-            Field::Const0 => self.const0 = Some(unpack(bits, lost)?),
-            Field::Const1 => self.const1 = Some(unpack(bits, lost)?),
-        }
-        Ok(None)
     }
 }
