@@ -494,7 +494,11 @@ struct View<'a> {
     step: &'a Step,
 }
 
-impl View<'_> {
+impl<'a> View<'a> {
+    fn new(regs: &'a [Vec4; GENERAL], pipe: &'a Pipe, step: &'a Step) -> View<'a> {
+        View { regs, pipe, step }
+    }
+
     fn vec(&self, reg: VecReg) -> Vec4 {
         match reg {
             r if usize::from(r) < GENERAL => self.regs[usize::from(r)],
@@ -840,11 +844,7 @@ impl Quad {
         if let Some(varying) = &instr.varying {
             each(&mut |i| {
                 let frag = &mut frags[i];
-                let view = View {
-                    regs: &frag.regs,
-                    pipe: &pipes[i],
-                    step,
-                };
+                let view = View::new(&frag.regs, &pipes[i], step);
                 let value = match &varying.source {
                     VaryingSource::Fetch { perspective: p, fetch } => {
                         perspective(fetch_varying(fetch, &view, frag.varying0, inputs), *p)
@@ -870,11 +870,7 @@ impl Quad {
 
         if let Some(sampler) = &instr.sampler {
             for i in (0..4).filter(|&i| active[i]) {
-                let view = View {
-                    regs: &frags[i].regs,
-                    pipe: &pipes[i],
-                    step,
-                };
+                let view = View::new(&frags[i].regs, &pipes[i], step);
                 let mut number = i64::from(sampler.index);
                 if let Some(reg) = sampler.offset {
                     number = number.saturating_add(view.component(reg).floor() as i64);
@@ -894,11 +890,7 @@ impl Quad {
         if let Some(load) = &instr.load {
             each(&mut |i| {
                 let frag = &frags[i];
-                let view = View {
-                    regs: &frag.regs,
-                    pipe: &pipes[i],
-                    step,
-                };
+                let view = View::new(&frag.regs, &pipes[i], step);
                 pipes[i].uniform = load_value(load, &view, &frag.temps, inputs);
             });
         }
@@ -906,11 +898,7 @@ impl Quad {
         if instr.vec4_mul.is_some() || instr.float_mul.is_some() {
             each(&mut |i| {
                 let frag = &mut frags[i];
-                let view = View {
-                    regs: &frag.regs,
-                    pipe: &pipes[i],
-                    step,
-                };
+                let view = View::new(&frag.regs, &pipes[i], step);
                 let vector = instr.vec4_mul.map(|m| {
                     let a = view.vec_source(&m.arg0);
                     let b = m.arg1.map_or([0.0; 4], |b| view.vec_source(&b));
@@ -943,11 +931,7 @@ impl Quad {
             let mut vargs = [([0.0f32; 4], [0.0f32; 4]); 4];
             let mut sargs = [(0.0f32, 0.0f32); 4];
             each(&mut |i| {
-                let view = View {
-                    regs: &frags[i].regs,
-                    pipe: &pipes[i],
-                    step,
-                };
+                let view = View::new(&frags[i].regs, &pipes[i], step);
                 if let Some(acc) = &instr.vec4_acc {
                     let a = if acc.mul_in {
                         modify_vec(pipes[i].vmul, &acc.arg0)
@@ -1013,11 +997,7 @@ impl Quad {
         if let Some(combine) = &instr.combine {
             each(&mut |i| {
                 let frag = &mut frags[i];
-                let view = View {
-                    regs: &frag.regs,
-                    pipe: &pipes[i],
-                    step,
-                };
+                let view = View::new(&frag.regs, &pipes[i], step);
                 match combine {
                     Combine::Scalar { op, dest, arg0, arg1 } => {
                         let a = view.scalar_source(arg0);
@@ -1063,11 +1043,7 @@ impl Quad {
                         offset,
                         source,
                     } => {
-                        let view = View {
-                            regs: &frag.regs,
-                            pipe: &pipes[i],
-                            step,
-                        };
+                        let view = View::new(&frag.regs, &pipes[i], step);
                         let offset = offset.map(|r| view.component(r));
                         if let Some((slot, first, lanes)) = element(alignment, index, offset, TEMP_SLOTS) {
                             // A scalar store writes one component; the others keep lanes in
@@ -1096,11 +1072,7 @@ impl Quad {
 
         for i in (0..4).filter(|&i| active[i]) {
             let frag = &mut frags[i];
-            let view = View {
-                regs: &frag.regs,
-                pipe: &pipes[i],
-                step,
-            };
+            let view = View::new(&frag.regs, &pipes[i], step);
             let taken = match instr.branch {
                 Some(Branch::Discard) => {
                     frag.state = State::Discarded;

@@ -90,7 +90,7 @@ pub struct ScalarSource {
 
 /// A vec4 destination: a register and a write mask, which should not be 0 (no write is
 /// `None` where a destination is optional).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct VecDest {
     /// The register written.
     pub reg: VecReg,
@@ -143,27 +143,119 @@ pub struct UndefinedOp {
     pub code: u8,
 }
 
-/// Reads and checks the bits of one field.
-struct Bits<'a> {
-    bits: u128,
-    field: Field,
-    lost: &'a mut Vec<LostBits>,
+/// A number or named value that a run of bits holds.
+trait Bitfield: Copy {
+    /// The bits (cut to the run's width when written).
+    fn to_bits(self) -> u64;
+    /// The value of `len` bits.
+    fn from_bits(bits: u64, len: u32) -> Self;
 }
 
-impl Bits<'_> {
-    fn get(&self, lo: u32, len: u32) -> u32 {
-        get(self.bits, lo, len) as u32
+macro_rules! unsigned_bitfields {
+    ($($ty:ty),*) => {$(
+        impl Bitfield for $ty {
+            fn to_bits(self) -> u64 {
+                self as u64
+            }
+
+            fn from_bits(bits: u64, _len: u32) -> $ty {
+                bits as $ty
+            }
+        }
+    )*};
+}
+
+unsigned_bitfields!(u8, u16);
+
+/// Two's complement numbers, sign-extended from the run's top bit.
+macro_rules! signed_bitfields {
+    ($($ty:ty),*) => {$(
+        impl Bitfield for $ty {
+            fn to_bits(self) -> u64 {
+                self as i64 as u64
+            }
+
+            fn from_bits(bits: u64, len: u32) -> $ty {
+                (((bits << (64 - len)) as i64) >> (64 - len)) as $ty
+            }
+        }
+    )*};
+}
+
+signed_bitfields!(i16, i32);
+
+impl Bitfield for bool {
+    fn to_bits(self) -> u64 {
+        self.into()
     }
 
-    fn flag(&self, bit: u32) -> bool {
-        self.get(bit, 1) == 1
+    fn from_bits(bits: u64, _len: u32) -> bool {
+        bits == 1
+    }
+}
+
+/// Named values whose table has a name for every value of their width.
+macro_rules! named_bitfields {
+    ($($ty:ident),*) => {$(
+        impl Bitfield for $ty {
+            fn to_bits(self) -> u64 {
+                self.code().into()
+            }
+
+            fn from_bits(bits: u64, _len: u32) -> $ty {
+                $ty::from_code(bits as u8).expect("invariant: the table names every value of the field's width")
+            }
+        }
+    )*};
+}
+
+named_bitfields!(OutMod, LoadSource, Alignment, FbRead);
+
+fn get(bits: u128, lo: u32, len: u32) -> u64 {
+    ((bits >> lo) & ((1u128 << len) - 1)) as u64
+}
+
+fn put(bits: &mut u128, lo: u32, len: u32, value: u64) {
+    *bits |= (u128::from(value) & ((1u128 << len) - 1)) << lo;
+}
+
+/// One pass over a field's layout, in either direction: packing writes the model's values, and
+/// the hidden bits' usual values, into `bits`; unpacking reads the values from `bits` into the
+/// model and records the hidden bits that differ. Each field's layout is written once, as a
+/// walk over its parts, so packing and unpacking cannot disagree.
+struct Walk<'a> {
+    bits: u128,
+    field: Field,
+    /// Where unpacking records the hidden bits that differ; `None` when packing.
+    lost: Option<&'a mut Vec<LostBits>>,
+    /// The first op number, met while unpacking, that no table has.
+    undefined: Option<UndefinedOp>,
+}
+
+impl Walk<'_> {
+    fn unpacking(&self) -> bool {
+        self.lost.is_some()
     }
 
-    /// Bits the model does not hold: records them when they are not `written`.
+    /// Bits `lo..lo + len` hold `value`.
+    fn num<T: Bitfield>(&mut self, lo: u32, len: u32, value: &mut T) {
+        if self.unpacking() {
+            *value = T::from_bits(get(self.bits, lo, len), len);
+        } else {
+            put(&mut self.bits, lo, len, value.to_bits());
+        }
+    }
+
+    /// Bits the model does not hold: packing writes `written`, unpacking records them when
+    /// they differ from it.
     fn hidden(&mut self, lo: u32, len: u32, written: u64, name: &'static str) {
+        let Some(lost) = &mut self.lost else {
+            put(&mut self.bits, lo, len, written);
+            return;
+        };
         let found = get(self.bits, lo, len);
         if found != written {
-            self.lost.push(LostBits {
+            lost.push(LostBits {
                 field: Some(self.field),
                 name,
                 lo,
@@ -174,55 +266,112 @@ impl Bits<'_> {
         }
     }
 
-    fn vec_source(&self, lo: u32) -> VecSource {
-        VecSource {
-            reg: self.get(lo, 4) as u8,
-            swizzle: self.get(lo + 4, 8) as u8,
-            abs: self.flag(lo + 12),
-            neg: self.flag(lo + 13),
+    /// An op number: unpacking records one that `from_code` does not know.
+    fn op<T: Copy>(&mut self, lo: u32, len: u32, op: &mut T, code: fn(T) -> u8, from_code: fn(u8) -> Option<T>) {
+        let mut number = code(*op);
+        self.num(lo, len, &mut number);
+        if self.unpacking() {
+            match from_code(number) {
+                Some(found) => *op = found,
+                None => {
+                    let field = self.field;
+                    self.undefined.get_or_insert(UndefinedOp { field, code: number });
+                }
+            }
         }
     }
 
-    /// A scalar source laid out as register [lo..lo+5], abs [lo+6], neg [lo+7].
-    fn scalar_source(&self, lo: u32) -> ScalarSource {
-        ScalarSource {
-            reg: self.get(lo, 6) as u8,
-            abs: self.flag(lo + 6),
-            neg: self.flag(lo + 7),
+    /// A part present when `present` (as unpacking reads it; packing writes what `value`
+    /// holds): `part` walks it, and when absent bits `lo..lo + len` hold 0.
+    fn optional<T: Default>(
+        &mut self,
+        present: bool,
+        value: &mut Option<T>,
+        (lo, len, name): (u32, u32, &'static str),
+        part: impl FnOnce(&mut Self, &mut T),
+    ) {
+        let present = if self.unpacking() { present } else { value.is_some() };
+        if present {
+            let mut inner = value.take().unwrap_or_default();
+            part(self, &mut inner);
+            *value = Some(inner);
+        } else {
+            self.hidden(lo, len, 0, name);
+            *value = None;
         }
     }
 
-    fn outmod(&self, lo: u32) -> OutMod {
-        OutMod::from_code(self.get(lo, 2) as u8).expect("invariant: every 2-bit value is an output modifier")
-    }
-
-    fn undefined(&self, code: u32) -> UndefinedOp {
-        UndefinedOp {
-            field: self.field,
-            code: code as u8,
-        }
+    /// A register number in bits `lo..lo + len`, present when bit `flag` is set.
+    fn flagged(&mut self, flag: u32, value: &mut Option<u8>, (lo, len, name): (u32, u32, &'static str)) {
+        let mut present = value.is_some();
+        self.num(flag, 1, &mut present);
+        self.optional(present, value, (lo, len, name), |w, reg| w.num(lo, len, reg));
     }
 }
 
-fn get(bits: u128, lo: u32, len: u32) -> u64 {
-    ((bits >> lo) & ((1u128 << len) - 1)) as u64
+/// A field's model, packed and unpacked by one walk over its layout.
+trait Layout: Copy {
+    /// The field it models.
+    const FIELD: Field;
+
+    /// A value for unpacking to overwrite.
+    fn blank() -> Self;
+
+    /// Walks the field's parts; unpacking first picks the form from the bits.
+    fn walk(&mut self, w: &mut Walk);
+
+    /// The field's bits; `target_count` counts only for a branch.
+    fn pack_field(&self, _target_count: u8) -> u128 {
+        pack(self)
+    }
+
+    /// Reads the field from its bits, with a branch's target-count bits.
+    fn unpack_field(bits: u128, lost: &mut Vec<LostBits>) -> Result<(Self, Option<u8>), UndefinedOp> {
+        unpack(bits, lost).map(|value| (value, None))
+    }
 }
 
-fn put(bits: &mut u128, lo: u32, len: u32, value: u64) {
-    *bits |= (u128::from(value) & ((1u128 << len) - 1)) << lo;
+/// The field's bits.
+fn pack<T: Layout>(value: &T) -> u128 {
+    let mut w = Walk {
+        bits: 0,
+        field: T::FIELD,
+        lost: None,
+        undefined: None,
+    };
+    let mut value = *value;
+    value.walk(&mut w);
+    w.bits
 }
 
-fn put_vec_source(bits: &mut u128, lo: u32, source: &VecSource) {
-    put(bits, lo, 4, source.reg.into());
-    put(bits, lo + 4, 8, source.swizzle.into());
-    put(bits, lo + 12, 1, source.abs.into());
-    put(bits, lo + 13, 1, source.neg.into());
+/// Reads a field from its bits, recording the hidden bits that differ in `lost`.
+fn unpack<T: Layout>(bits: u128, lost: &mut Vec<LostBits>) -> Result<T, UndefinedOp> {
+    let mut w = Walk {
+        bits,
+        field: T::FIELD,
+        lost: Some(lost),
+        undefined: None,
+    };
+    let mut value = T::blank();
+    value.walk(&mut w);
+    match w.undefined {
+        Some(undefined) => Err(undefined),
+        None => Ok(value),
+    }
 }
 
-fn put_scalar_source(bits: &mut u128, lo: u32, source: &ScalarSource) {
-    put(bits, lo, 6, source.reg.into());
-    put(bits, lo + 6, 1, source.abs.into());
-    put(bits, lo + 7, 1, source.neg.into());
+fn vec_source(w: &mut Walk, lo: u32, source: &mut VecSource) {
+    w.num(lo, 4, &mut source.reg);
+    w.num(lo + 4, 8, &mut source.swizzle);
+    w.num(lo + 12, 1, &mut source.abs);
+    w.num(lo + 13, 1, &mut source.neg);
+}
+
+/// A scalar source laid out as register [lo..lo+5], abs [lo+6], neg [lo+7].
+fn scalar_source(w: &mut Walk, lo: u32, source: &mut ScalarSource) {
+    w.num(lo, 6, &mut source.reg);
+    w.num(lo + 6, 1, &mut source.abs);
+    w.num(lo + 7, 1, &mut source.neg);
 }
 
 /// What a varying fetch reads by index.
@@ -280,165 +429,134 @@ pub struct Varying {
     pub source: VaryingSource,
 }
 
-impl Varying {
-    /// The field's 34 bits.
-    pub fn pack(&self) -> u128 {
-        let mut bits = 0u128;
-        let (kind, perspective) = match &self.source {
-            VaryingSource::Fetch { perspective, fetch } => {
-                put_fetch(&mut bits, fetch);
-                (&ops::VARYING_FETCH, *perspective)
-            }
-            VaryingSource::Register { perspective, source } => {
-                put_varying_register(&mut bits, source);
-                (&ops::VARYING_REGISTER, *perspective)
-            }
-            VaryingSource::Cube(fetch) => {
-                put_fetch(&mut bits, fetch);
-                (&ops::VARYING_CUBE, Perspective::None)
-            }
-            VaryingSource::CubeRegister(source) => {
-                put_varying_register(&mut bits, source);
-                (&ops::VARYING_CUBE_REGISTER, Perspective::None)
-            }
-            VaryingSource::Normalize(source) => {
-                put_varying_register(&mut bits, source);
-                (&ops::VARYING_NORMALIZE, Perspective::None)
-            }
+/// A fetch for unpacking to overwrite.
+const BLANK_FETCH: VaryingFetch = VaryingFetch {
+    alignment: VaryingAlignment::Scalar,
+    index: 0,
+    offset: None,
+};
+
+impl VaryingSource {
+    /// The kind of input and the perspective of the field's first four bits.
+    fn kind(&self) -> (&'static ops::VaryingKindInfo, Perspective) {
+        match *self {
+            VaryingSource::Fetch { perspective, .. } => (&ops::VARYING_FETCH, perspective),
+            VaryingSource::Register { perspective, .. } => (&ops::VARYING_REGISTER, perspective),
+            VaryingSource::Cube(_) => (&ops::VARYING_CUBE, Perspective::None),
+            VaryingSource::CubeRegister(_) => (&ops::VARYING_CUBE_REGISTER, Perspective::None),
+            VaryingSource::Normalize(_) => (&ops::VARYING_NORMALIZE, Perspective::None),
             VaryingSource::FragCoord => (&ops::VARYING_FRAG_COORD, Perspective::None),
             VaryingSource::PointCoord => (&ops::VARYING_POINT_COORD, Perspective::None),
             VaryingSource::FrontFacing => (&ops::VARYING_FRONT_FACING, Perspective::None),
-        };
-        if kind.form == ops::VaryingForm::Fixed {
-            bits |= fixed_varying_bits(kind);
         }
-        put(&mut bits, 0, 4, u64::from(kind.code + perspective.code()));
-        put(&mut bits, 24, 4, self.dest.into());
-        put(&mut bits, 28, 4, self.mask.into());
-        bits
     }
 
-    /// Reads the field's 34 bits.
-    pub fn unpack(bits: u128, lost: &mut Vec<LostBits>) -> Varying {
-        let mut b = Bits {
-            bits,
-            field: Field::Varying,
-            lost,
-        };
-        let code = b.get(0, 4) as u8;
+    /// The form the field's first four bits name, its operand still blank.
+    fn from_code(code: u8) -> VaryingSource {
         let perspective = Perspective::from_code(code & 3).expect("invariant: every 2-bit value is a perspective");
-        let source = match code >> 2 {
-            0 => VaryingSource::Fetch {
+        let source = VecSource::default();
+        match (code >> 2, perspective) {
+            (0, _) => VaryingSource::Fetch {
                 perspective,
-                fetch: unpack_fetch(&mut b),
+                fetch: BLANK_FETCH,
             },
-            1 => VaryingSource::Register {
-                perspective,
-                source: unpack_varying_register(&mut b),
-            },
-            2 => match perspective {
-                Perspective::None => VaryingSource::Cube(unpack_fetch(&mut b)),
-                Perspective::Reserved => VaryingSource::CubeRegister(unpack_varying_register(&mut b)),
-                Perspective::Z => VaryingSource::Normalize(unpack_varying_register(&mut b)),
-                Perspective::W => {
-                    unpack_fixed(&mut b, &ops::VARYING_FRAG_COORD);
-                    VaryingSource::FragCoord
-                }
-            },
-            _ => {
-                if perspective == Perspective::None {
-                    unpack_fixed(&mut b, &ops::VARYING_POINT_COORD);
-                    VaryingSource::PointCoord
-                } else {
-                    // Perspectives 1 to 3 all read gl_FrontFacing; compilers write 1.
-                    b.hidden(0, 2, 1, "perspective");
-                    unpack_fixed(&mut b, &ops::VARYING_FRONT_FACING);
-                    VaryingSource::FrontFacing
-                }
-            }
-        };
-        b.hidden(32, 2, 0, "unused");
+            (1, _) => VaryingSource::Register { perspective, source },
+            (2, Perspective::None) => VaryingSource::Cube(BLANK_FETCH),
+            (2, Perspective::Reserved) => VaryingSource::CubeRegister(source),
+            (2, Perspective::Z) => VaryingSource::Normalize(source),
+            (2, Perspective::W) => VaryingSource::FragCoord,
+            (_, Perspective::None) => VaryingSource::PointCoord,
+            // Perspectives 1 to 3 all read gl_FrontFacing; compilers write 1.
+            _ => VaryingSource::FrontFacing,
+        }
+    }
+}
+
+impl Layout for Varying {
+    const FIELD: Field = Field::Varying;
+
+    fn blank() -> Varying {
         Varying {
-            dest: b.get(24, 4) as u8,
-            mask: b.get(28, 4) as u8,
-            source,
+            dest: 0,
+            mask: 0,
+            source: VaryingSource::FragCoord,
         }
+    }
+
+    /// The field's 34 bits.
+    fn walk(&mut self, w: &mut Walk) {
+        let (kind, perspective) = self.source.kind();
+        let mut code = kind.code + perspective.code();
+        w.num(0, 4, &mut code);
+        if w.unpacking() {
+            self.source = VaryingSource::from_code(code);
+        }
+        match &mut self.source {
+            VaryingSource::Fetch { fetch, .. } | VaryingSource::Cube(fetch) => varying_fetch(w, fetch),
+            VaryingSource::Register { source, .. }
+            | VaryingSource::CubeRegister(source)
+            | VaryingSource::Normalize(source) => varying_register(w, source),
+            VaryingSource::FragCoord => fixed_input(w, &ops::VARYING_FRAG_COORD),
+            VaryingSource::PointCoord => fixed_input(w, &ops::VARYING_POINT_COORD),
+            VaryingSource::FrontFacing => {
+                w.hidden(0, 2, 1, "perspective");
+                fixed_input(w, &ops::VARYING_FRONT_FACING);
+            }
+        }
+        w.hidden(32, 2, 0, "unused");
+        w.num(24, 4, &mut self.dest);
+        w.num(28, 4, &mut self.mask);
     }
 }
 
-fn put_fetch(bits: &mut u128, fetch: &VaryingFetch) {
-    put(bits, 5, 2, fetch.alignment.code().into());
-    match fetch.offset {
-        Some(reg) => {
-            put(bits, 10, 4, u64::from(reg >> 2));
-            put(bits, 16, 2, u64::from(reg & 3));
-        }
-        None => put(bits, 10, 4, fixed::NO_OFFSET_VECTOR.into()),
+fn varying_fetch(w: &mut Walk, fetch: &mut VaryingFetch) {
+    w.hidden(4, 1, 0, "unused");
+    w.hidden(7, 3, 0, "unused");
+    w.hidden(14, 2, 0, "unused");
+    let mut alignment = fetch.alignment.code();
+    w.num(5, 2, &mut alignment);
+    if alignment == 2 {
+        // 2 reads as a vec4 like 3, the value compilers write.
+        w.hidden(5, 2, 3, "alignment");
     }
-    put(bits, 18, 6, fetch.index.into());
-}
-
-fn unpack_fetch(b: &mut Bits) -> VaryingFetch {
-    b.hidden(4, 1, 0, "unused");
-    b.hidden(7, 3, 0, "unused");
-    b.hidden(14, 2, 0, "unused");
-    let alignment = match b.get(5, 2) {
+    fetch.alignment = match alignment {
         0 => VaryingAlignment::Scalar,
         1 => VaryingAlignment::Vec2,
-        _ => {
-            // 2 reads as a vec4 like 3, the value compilers write.
-            b.hidden(5, 2, 3, "alignment");
-            VaryingAlignment::Vec4
-        }
+        _ => VaryingAlignment::Vec4,
     };
-    let offset_vector = b.get(10, 4);
-    let offset = if offset_vector == fixed::NO_OFFSET_VECTOR {
-        b.hidden(16, 2, 0, "offset_scalar");
-        None
-    } else {
-        Some((offset_vector * 4 + b.get(16, 2)) as u8)
-    };
-    VaryingFetch {
-        alignment,
-        index: b.get(18, 6) as u8,
-        offset,
-    }
+    // The offset register's vec4 number, 15 for none, and its component.
+    let mut vector = fetch.offset.map_or(fixed::NO_OFFSET_VECTOR as u8, |reg| reg >> 2);
+    w.num(10, 4, &mut vector);
+    let present = u32::from(vector) != fixed::NO_OFFSET_VECTOR;
+    w.optional(present, &mut fetch.offset, (16, 2, "offset_scalar"), |w, reg| {
+        let mut component = *reg & 3;
+        w.num(16, 2, &mut component);
+        *reg = vector << 2 | component;
+    });
+    w.num(18, 6, &mut fetch.index);
 }
 
-fn put_varying_register(bits: &mut u128, source: &VecSource) {
-    put(bits, 10, 4, source.reg.into());
-    put(bits, 14, 1, source.neg.into());
-    put(bits, 15, 1, source.abs.into());
-    put(bits, 16, 8, source.swizzle.into());
+fn varying_register(w: &mut Walk, source: &mut VecSource) {
+    w.hidden(4, 2, 0, "unused");
+    w.hidden(6, 1, 0, "normalize");
+    w.hidden(7, 3, 0, "unknown");
+    w.num(10, 4, &mut source.reg);
+    w.num(14, 1, &mut source.neg);
+    w.num(15, 1, &mut source.abs);
+    w.num(16, 8, &mut source.swizzle);
 }
 
-fn unpack_varying_register(b: &mut Bits) -> VecSource {
-    b.hidden(4, 2, 0, "unused");
-    b.hidden(6, 1, 0, "normalize");
-    b.hidden(7, 3, 0, "unknown");
-    VecSource {
-        reg: b.get(10, 4) as u8,
-        neg: b.flag(14),
-        abs: b.flag(15),
-        swizzle: b.get(16, 8) as u8,
-    }
-}
-
-/// Bits 4..23 of a fixed varying input as compilers write them.
-fn fixed_varying_bits(kind: &ops::VaryingKindInfo) -> u128 {
+/// Bits 4..23 of a fixed varying input, as compilers write them.
+fn fixed_input(w: &mut Walk, kind: &ops::VaryingKindInfo) {
     let mut bits = 0u128;
-    put(&mut bits, 5, 2, kind.alignment.into());
-    put(&mut bits, 10, 4, fixed::NO_OFFSET_VECTOR.into());
-    bits
-}
-
-fn unpack_fixed(b: &mut Bits, kind: &ops::VaryingKindInfo) {
-    b.hidden(4, 20, get(fixed_varying_bits(kind), 4, 20), "fixed input bits");
+    put(&mut bits, 1, 2, kind.alignment.into());
+    put(&mut bits, 6, 4, fixed::NO_OFFSET_VECTOR.into());
+    w.hidden(4, 20, bits as u64, "fixed input bits");
 }
 
 /// The texture unit (`texld`): samples at the coordinate the varying unit produced in the same
 /// instruction; the result is `^texture`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Sampler {
     /// Sampler number (12 bits).
     pub index: u16,
@@ -453,58 +571,6 @@ pub struct Sampler {
     pub constant_lod_bias: i16,
 }
 
-impl Sampler {
-    /// The field's 62 bits.
-    pub fn pack(&self) -> u128 {
-        let mut bits = 0u128;
-        if let Some(reg) = self.lod_bias {
-            put(&mut bits, 0, 6, reg.into());
-            put(&mut bits, 18, 1, 1);
-        }
-        if let Some(reg) = self.offset {
-            put(&mut bits, 6, 6, reg.into());
-            put(&mut bits, 29, 1, 1);
-        }
-        put(&mut bits, 17, 1, self.explicit_lod.into());
-        put(&mut bits, 20, 9, self.constant_lod_bias as u16 as u64);
-        put(&mut bits, 30, 12, self.index.into());
-        put(&mut bits, 42, 20, fixed::SAMPLER_UNKNOWN_2.into());
-        bits
-    }
-
-    /// Reads the field's 62 bits.
-    pub fn unpack(bits: u128, lost: &mut Vec<LostBits>) -> Sampler {
-        let mut b = Bits {
-            bits,
-            field: Field::Sampler,
-            lost,
-        };
-        let lod_bias = if b.flag(18) {
-            Some(b.get(0, 6) as u8)
-        } else {
-            b.hidden(0, 6, 0, "lod_bias");
-            None
-        };
-        let offset = if b.flag(29) {
-            Some(b.get(6, 6) as u8)
-        } else {
-            b.hidden(6, 6, 0, "index_offset");
-            None
-        };
-        b.hidden(12, 5, 0, "unused");
-        b.hidden(19, 1, 0, "unused");
-        b.hidden(42, 20, fixed::SAMPLER_UNKNOWN_2.into(), "unknown_2");
-        let bias = b.get(20, 9) as i16;
-        Sampler {
-            index: b.get(30, 12) as u16,
-            offset,
-            lod_bias,
-            explicit_lod: b.flag(17),
-            constant_lod_bias: (bias << 7) >> 7,
-        }
-    }
-}
-
 /// The load unit (`load.u`, `load.t`): reads uniform or temporary memory into `^uniform`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Load {
@@ -517,53 +583,6 @@ pub struct Load {
     pub index: u16,
     /// A scalar register added to the index.
     pub offset: Option<ScalarReg>,
-}
-
-impl Load {
-    /// The field's 41 bits.
-    pub fn pack(&self) -> u128 {
-        let mut bits = 0u128;
-        put(&mut bits, 0, 2, self.source.code().into());
-        put(&mut bits, 10, 2, self.alignment.code().into());
-        if let Some(reg) = self.offset {
-            put(&mut bits, 18, 6, reg.into());
-            put(&mut bits, 24, 1, 1);
-        }
-        put(&mut bits, 25, 16, self.index.into());
-        bits
-    }
-
-    /// Reads the field's 41 bits.
-    pub fn unpack(bits: u128, lost: &mut Vec<LostBits>) -> Load {
-        let mut b = Bits {
-            bits,
-            field: Field::Uniform,
-            lost,
-        };
-        let source = LoadSource::from_code(b.get(0, 2) as u8).expect("invariant: every 2-bit value is a load source");
-        b.hidden(2, 8, 0, "unused");
-        let alignment = match Alignment::from_code(b.get(10, 2) as u8) {
-            Some(Alignment::Reserved) | None => {
-                // 3 prints and reads as a scalar like 0, the value compilers write.
-                b.hidden(10, 2, 0, "alignment");
-                Alignment::Scalar
-            }
-            Some(alignment) => alignment,
-        };
-        b.hidden(12, 6, 0, "unused");
-        let offset = if b.flag(24) {
-            Some(b.get(18, 6) as u8)
-        } else {
-            b.hidden(18, 6, 0, "offset_reg");
-            None
-        };
-        Load {
-            source,
-            alignment,
-            index: b.get(25, 16) as u16,
-            offset,
-        }
-    }
 }
 
 /// The vector multiplier (`.v0`).
@@ -636,210 +655,203 @@ pub struct FloatAcc {
     pub arg1: Option<ScalarSource>,
 }
 
-fn put_mul_common(bits: &mut u128, code: u8, outmod: OutMod, op_lo: u32) {
-    put(bits, op_lo - 2, 2, outmod.code().into());
-    put(bits, op_lo, 5, code.into());
-}
+impl Layout for Sampler {
+    const FIELD: Field = Field::Sampler;
 
-impl VecMul {
-    /// The field's 43 bits.
-    pub fn pack(&self) -> u128 {
-        let mut bits = 0u128;
-        pack_vec_alu(&mut bits, self.dest, &self.arg0, self.arg1.as_ref());
-        put_mul_common(&mut bits, ops::mul_op_code(self.op, self.shift), self.outmod, 38);
-        bits
+    fn blank() -> Sampler {
+        Sampler::default()
     }
 
-    /// Reads the field's 43 bits.
-    pub fn unpack(bits: u128, lost: &mut Vec<LostBits>) -> Result<VecMul, UndefinedOp> {
-        let mut b = Bits {
-            bits,
-            field: Field::Vec4Mul,
-            lost,
-        };
-        let code = b.get(38, 5);
-        let (op, shift) = ops::mul_op_from_code(code as u8).ok_or(b.undefined(code))?;
-        let (dest, arg0, arg1) = unpack_vec_alu(&mut b, op.is_binary());
-        Ok(VecMul {
-            op,
-            shift,
-            outmod: b.outmod(36),
-            dest,
-            arg0,
-            arg1,
-        })
+    /// The field's 62 bits.
+    fn walk(&mut self, w: &mut Walk) {
+        w.flagged(18, &mut self.lod_bias, (0, 6, "lod_bias"));
+        w.flagged(29, &mut self.offset, (6, 6, "index_offset"));
+        w.hidden(12, 5, 0, "unused");
+        w.hidden(19, 1, 0, "unused");
+        w.hidden(42, 20, fixed::SAMPLER_UNKNOWN_2.into(), "unknown_2");
+        w.num(17, 1, &mut self.explicit_lod);
+        w.num(20, 9, &mut self.constant_lod_bias);
+        w.num(30, 12, &mut self.index);
     }
 }
 
-/// Sources [0..27], dest [28..31], mask [32..35] of both vector ALUs.
-fn pack_vec_alu(bits: &mut u128, dest: Option<VecDest>, arg0: &VecSource, arg1: Option<&VecSource>) {
-    put_vec_source(bits, 0, arg0);
-    if let Some(arg1) = arg1 {
-        put_vec_source(bits, 14, arg1);
+impl Layout for Load {
+    const FIELD: Field = Field::Uniform;
+
+    fn blank() -> Load {
+        Load {
+            source: LoadSource::Uniform,
+            alignment: Alignment::Scalar,
+            index: 0,
+            offset: None,
+        }
     }
-    if let Some(dest) = dest {
-        put(bits, 28, 4, dest.reg.into());
-        put(bits, 32, 4, dest.mask.into());
+
+    /// The field's 41 bits.
+    fn walk(&mut self, w: &mut Walk) {
+        w.num(0, 2, &mut self.source);
+        w.hidden(2, 8, 0, "unused");
+        w.num(10, 2, &mut self.alignment);
+        if self.alignment == Alignment::Reserved {
+            // 3 prints and reads as a scalar like 0, the value compilers write.
+            w.hidden(10, 2, 0, "alignment");
+            self.alignment = Alignment::Scalar;
+        }
+        w.hidden(12, 6, 0, "unused");
+        w.flagged(24, &mut self.offset, (18, 6, "offset_reg"));
+        w.num(25, 16, &mut self.index);
     }
 }
 
-fn unpack_vec_alu(b: &mut Bits, binary: bool) -> (Option<VecDest>, VecSource, Option<VecSource>) {
-    let mask = b.get(32, 4) as u8;
-    let dest = if mask == 0 {
-        b.hidden(28, 4, 0, "dest");
-        None
-    } else {
-        Some(VecDest {
-            reg: b.get(28, 4) as u8,
-            mask,
-        })
-    };
-    let arg1 = if binary {
-        Some(b.vec_source(14))
-    } else {
-        b.hidden(14, 14, 0, "arg1");
-        None
-    };
-    (dest, b.vec_source(0), arg1)
+/// The parts of the four ALUs: the op number at `op_lo` (5 bits), the output modifier below
+/// it, and for the adders the `mul_in` bit above it.
+fn alu_op<T: Copy>(
+    w: &mut Walk,
+    op_lo: u32,
+    op: &mut T,
+    code: fn(T) -> u8,
+    from_code: fn(u8) -> Option<T>,
+    outmod: &mut OutMod,
+) {
+    w.op(op_lo, 5, op, code, from_code);
+    w.num(op_lo - 2, 2, outmod);
 }
 
-impl FloatMul {
-    /// The field's 30 bits.
-    pub fn pack(&self) -> u128 {
-        let mut bits = 0u128;
-        pack_scalar_alu(&mut bits, self.dest, &self.arg0, self.arg1.as_ref());
-        put_mul_common(&mut bits, ops::mul_op_code(self.op, self.shift), self.outmod, 25);
-        bits
-    }
-
-    /// Reads the field's 30 bits.
-    pub fn unpack(bits: u128, lost: &mut Vec<LostBits>) -> Result<FloatMul, UndefinedOp> {
-        let mut b = Bits {
-            bits,
-            field: Field::FloatMul,
-            lost,
-        };
-        let code = b.get(25, 5);
-        let (op, shift) = ops::mul_op_from_code(code as u8).ok_or(b.undefined(code))?;
-        let (dest, arg0, arg1) = unpack_scalar_alu(&mut b, op.is_binary());
-        Ok(FloatMul {
-            op,
-            shift,
-            outmod: b.outmod(23),
-            dest,
-            arg0,
-            arg1,
-        })
-    }
+/// Sources [0..27], dest [28..31], mask [32..35] of both vector ALUs; `arg1` is present when
+/// the op is `binary`.
+fn vec_alu(w: &mut Walk, dest: &mut Option<VecDest>, arg0: &mut VecSource, arg1: &mut Option<VecSource>, binary: bool) {
+    let mut mask = dest.map_or(0, |dest| dest.mask);
+    w.num(32, 4, &mut mask);
+    w.optional(mask != 0, dest, (28, 4, "dest"), |w, dest| {
+        w.num(28, 4, &mut dest.reg);
+        dest.mask = mask;
+    });
+    w.optional(binary, arg1, (14, 14, "arg1"), |w, arg1| vec_source(w, 14, arg1));
+    vec_source(w, 0, arg0);
 }
 
 /// Sources [0..15], dest [16..21], output_en [22] of both scalar ALUs.
-fn pack_scalar_alu(bits: &mut u128, dest: Option<ScalarReg>, arg0: &ScalarSource, arg1: Option<&ScalarSource>) {
-    put_scalar_source(bits, 0, arg0);
-    if let Some(arg1) = arg1 {
-        put_scalar_source(bits, 8, arg1);
+fn scalar_alu(
+    w: &mut Walk,
+    dest: &mut Option<ScalarReg>,
+    arg0: &mut ScalarSource,
+    arg1: &mut Option<ScalarSource>,
+    binary: bool,
+) {
+    w.flagged(22, dest, (16, 6, "dest"));
+    w.optional(binary, arg1, (8, 8, "arg1"), |w, arg1| scalar_source(w, 8, arg1));
+    scalar_source(w, 0, arg0);
+}
+
+/// A multiplier's op and shift as one op number.
+fn mul_code((op, shift): (MulOp, i8)) -> u8 {
+    ops::mul_op_code(op, shift)
+}
+
+impl Layout for VecMul {
+    const FIELD: Field = Field::Vec4Mul;
+
+    fn blank() -> VecMul {
+        VecMul {
+            op: MulOp::Mov,
+            shift: 0,
+            outmod: OutMod::None,
+            dest: None,
+            arg0: VecSource::default(),
+            arg1: None,
+        }
     }
-    if let Some(dest) = dest {
-        put(bits, 16, 6, dest.into());
-        put(bits, 22, 1, 1);
+
+    /// The field's 43 bits.
+    fn walk(&mut self, w: &mut Walk) {
+        let mut op = (self.op, self.shift);
+        alu_op(w, 38, &mut op, mul_code, ops::mul_op_from_code, &mut self.outmod);
+        (self.op, self.shift) = op;
+        vec_alu(w, &mut self.dest, &mut self.arg0, &mut self.arg1, self.op.is_binary());
     }
 }
 
-fn unpack_scalar_alu(b: &mut Bits, binary: bool) -> (Option<ScalarReg>, ScalarSource, Option<ScalarSource>) {
-    let dest = if b.flag(22) {
-        Some(b.get(16, 6) as u8)
-    } else {
-        b.hidden(16, 6, 0, "dest");
-        None
-    };
-    let arg1 = if binary {
-        Some(b.scalar_source(8))
-    } else {
-        b.hidden(8, 8, 0, "arg1");
-        None
-    };
-    (dest, b.scalar_source(0), arg1)
+impl Layout for FloatMul {
+    const FIELD: Field = Field::FloatMul;
+
+    fn blank() -> FloatMul {
+        FloatMul {
+            op: MulOp::Mov,
+            shift: 0,
+            outmod: OutMod::None,
+            dest: None,
+            arg0: ScalarSource::default(),
+            arg1: None,
+        }
+    }
+
+    /// The field's 30 bits.
+    fn walk(&mut self, w: &mut Walk) {
+        let mut op = (self.op, self.shift);
+        alu_op(w, 25, &mut op, mul_code, ops::mul_op_from_code, &mut self.outmod);
+        (self.op, self.shift) = op;
+        scalar_alu(w, &mut self.dest, &mut self.arg0, &mut self.arg1, self.op.is_binary());
+    }
 }
 
-impl VecAcc {
+impl Layout for VecAcc {
+    const FIELD: Field = Field::Vec4Acc;
+
+    fn blank() -> VecAcc {
+        VecAcc {
+            op: AccOp::Mov,
+            outmod: OutMod::None,
+            dest: None,
+            mul_in: false,
+            arg0: VecSource::default(),
+            arg1: None,
+        }
+    }
+
     /// The field's 44 bits.
-    pub fn pack(&self) -> u128 {
-        let mut bits = 0u128;
-        let mut arg0 = self.arg0;
+    fn walk(&mut self, w: &mut Walk) {
+        alu_op(w, 38, &mut self.op, AccOp::code, AccOp::from_code, &mut self.outmod);
+        w.num(43, 1, &mut self.mul_in);
+        // With mul_in the first source's register is not encoded.
         if self.mul_in {
-            arg0.reg = 0;
+            self.arg0.reg = 0;
         }
-        pack_vec_alu(&mut bits, self.dest, &arg0, self.arg1.as_ref());
-        put_mul_common(&mut bits, self.op.code(), self.outmod, 38);
-        put(&mut bits, 43, 1, self.mul_in.into());
-        bits
-    }
-
-    /// Reads the field's 44 bits.
-    pub fn unpack(bits: u128, lost: &mut Vec<LostBits>) -> Result<VecAcc, UndefinedOp> {
-        let mut b = Bits {
-            bits,
-            field: Field::Vec4Acc,
-            lost,
-        };
-        let code = b.get(38, 5);
-        let op = AccOp::from_code(code as u8).ok_or(b.undefined(code))?;
-        let mul_in = b.flag(43);
-        let (dest, mut arg0, arg1) = unpack_vec_alu(&mut b, op.is_binary());
-        if mul_in {
-            b.hidden(0, 4, 0, "arg0_source");
-            arg0.reg = 0;
+        vec_alu(w, &mut self.dest, &mut self.arg0, &mut self.arg1, self.op.is_binary());
+        if self.mul_in {
+            w.hidden(0, 4, 0, "arg0_source");
+            self.arg0.reg = 0;
         }
-        Ok(VecAcc {
-            op,
-            outmod: b.outmod(36),
-            dest,
-            mul_in,
-            arg0,
-            arg1,
-        })
     }
 }
 
-impl FloatAcc {
-    /// The field's 31 bits.
-    pub fn pack(&self) -> u128 {
-        let mut bits = 0u128;
-        let mut arg0 = self.arg0;
-        if self.mul_in {
-            arg0.reg = 0;
+impl Layout for FloatAcc {
+    const FIELD: Field = Field::FloatAcc;
+
+    fn blank() -> FloatAcc {
+        FloatAcc {
+            op: AccOp::Mov,
+            outmod: OutMod::None,
+            dest: None,
+            mul_in: false,
+            arg0: ScalarSource::default(),
+            arg1: None,
         }
-        pack_scalar_alu(&mut bits, self.dest, &arg0, self.arg1.as_ref());
-        put_mul_common(&mut bits, self.op.code(), self.outmod, 25);
-        put(&mut bits, 30, 1, self.mul_in.into());
-        bits
     }
 
-    /// Reads the field's 31 bits.
-    pub fn unpack(bits: u128, lost: &mut Vec<LostBits>) -> Result<FloatAcc, UndefinedOp> {
-        let mut b = Bits {
-            bits,
-            field: Field::FloatAcc,
-            lost,
-        };
-        let code = b.get(25, 5);
-        let op = AccOp::from_code(code as u8)
-            .filter(|op| !op.info().vector_only)
-            .ok_or(b.undefined(code))?;
-        let mul_in = b.flag(30);
-        let (dest, mut arg0, arg1) = unpack_scalar_alu(&mut b, op.is_binary());
-        if mul_in {
-            b.hidden(0, 6, 0, "arg0_source");
-            arg0.reg = 0;
+    /// The field's 31 bits.
+    fn walk(&mut self, w: &mut Walk) {
+        let scalar_op = |code| AccOp::from_code(code).filter(|op: &AccOp| !op.info().vector_only);
+        alu_op(w, 25, &mut self.op, AccOp::code, scalar_op, &mut self.outmod);
+        w.num(30, 1, &mut self.mul_in);
+        // With mul_in the first source's register is not encoded.
+        if self.mul_in {
+            self.arg0.reg = 0;
         }
-        Ok(FloatAcc {
-            op,
-            outmod: b.outmod(23),
-            dest,
-            mul_in,
-            arg0,
-            arg1,
-        })
+        scalar_alu(w, &mut self.dest, &mut self.arg0, &mut self.arg1, self.op.is_binary());
+        if self.mul_in {
+            w.hidden(0, 6, 0, "arg0_source");
+            self.arg0.reg = 0;
+        }
     }
 }
 
@@ -897,129 +909,6 @@ pub enum Combine {
     },
 }
 
-impl Combine {
-    /// The field's 30 bits.
-    pub fn pack(&self) -> u128 {
-        let mut bits = 0u128;
-        match self {
-            Combine::Scalar { op, dest, arg0, arg1 } => {
-                put(&mut bits, 2, 4, op.code().into());
-                if let Some(arg1) = arg1 {
-                    put(&mut bits, 6, 1, arg1.abs.into());
-                    put(&mut bits, 7, 1, arg1.neg.into());
-                    put(&mut bits, 8, 6, arg1.reg.into());
-                }
-                put_combine_arg0(&mut bits, arg0);
-                match dest {
-                    CombineDest::Scalar { reg, outmod } => {
-                        put(&mut bits, 22, 2, outmod.code().into());
-                        put(&mut bits, 24, 6, (*reg).into());
-                    }
-                    CombineDest::Vector(dest) => {
-                        put(&mut bits, 0, 1, 1);
-                        put_combine_vec_dest(&mut bits, dest);
-                    }
-                }
-            }
-            Combine::MulVec {
-                dest,
-                arg0,
-                arg1,
-                swizzle,
-            } => {
-                put(&mut bits, 0, 2, 3);
-                put(&mut bits, 2, 8, (*swizzle).into());
-                put(&mut bits, 10, 4, (*arg1).into());
-                put_combine_arg0(&mut bits, arg0);
-                put_combine_vec_dest(&mut bits, dest);
-            }
-            Combine::AtanPt2 {
-                dest,
-                outmod,
-                arg,
-                swizzle,
-            } => {
-                put(&mut bits, 1, 1, 1);
-                put(&mut bits, 2, 8, (*swizzle).into());
-                put(&mut bits, 10, 4, (*arg).into());
-                put(&mut bits, 22, 2, outmod.code().into());
-                put(&mut bits, 24, 6, (*dest).into());
-            }
-        }
-        bits
-    }
-
-    /// Reads the field's 30 bits.
-    pub fn unpack(bits: u128, lost: &mut Vec<LostBits>) -> Result<Combine, UndefinedOp> {
-        let mut b = Bits {
-            bits,
-            field: Field::Combine,
-            lost,
-        };
-        let dest_vec = b.flag(0);
-        let arg0 = ScalarSource {
-            reg: b.get(16, 6) as u8,
-            abs: b.flag(14),
-            neg: b.flag(15),
-        };
-        let vec_dest = VecDest {
-            reg: b.get(26, 4) as u8,
-            mask: b.get(22, 4) as u8,
-        };
-        if b.flag(1) {
-            let arg = b.get(10, 4) as u8;
-            let swizzle = b.get(2, 8) as u8;
-            if dest_vec {
-                return Ok(Combine::MulVec {
-                    dest: vec_dest,
-                    arg0,
-                    arg1: arg,
-                    swizzle,
-                });
-            }
-            b.hidden(14, 8, 0, "arg0");
-            return Ok(Combine::AtanPt2 {
-                dest: b.get(24, 6) as u8,
-                outmod: b.outmod(22),
-                arg,
-                swizzle,
-            });
-        }
-        let code = b.get(2, 4);
-        let op = CombineOp::from_code(code as u8).ok_or(b.undefined(code))?;
-        let arg1 = if op.is_binary() {
-            Some(ScalarSource {
-                reg: b.get(8, 6) as u8,
-                abs: b.flag(6),
-                neg: b.flag(7),
-            })
-        } else {
-            b.hidden(6, 8, 0, "arg1");
-            None
-        };
-        let dest = if dest_vec {
-            CombineDest::Vector(vec_dest)
-        } else {
-            CombineDest::Scalar {
-                reg: b.get(24, 6) as u8,
-                outmod: b.outmod(22),
-            }
-        };
-        Ok(Combine::Scalar { op, dest, arg0, arg1 })
-    }
-}
-
-fn put_combine_arg0(bits: &mut u128, arg0: &ScalarSource) {
-    put(bits, 14, 1, arg0.abs.into());
-    put(bits, 15, 1, arg0.neg.into());
-    put(bits, 16, 6, arg0.reg.into());
-}
-
-fn put_combine_vec_dest(bits: &mut u128, dest: &VecDest) {
-    put(bits, 22, 4, dest.mask.into());
-    put(bits, 26, 4, dest.reg.into());
-}
-
 /// The temp-write unit: a store to temporary memory, or a framebuffer read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Store {
@@ -1045,80 +934,6 @@ pub enum Store {
     },
 }
 
-impl Store {
-    /// The field's 41 bits.
-    pub fn pack(&self) -> u128 {
-        let mut bits = 0u128;
-        match self {
-            Store::Temp {
-                alignment,
-                index,
-                offset,
-                source,
-            } => {
-                put(&mut bits, 0, 2, fixed::STORE_DEST.into());
-                let source = match alignment {
-                    Alignment::Scalar => *source,
-                    _ => source & !3,
-                };
-                put(&mut bits, 4, 6, source.into());
-                put(&mut bits, 10, 2, alignment.code().into());
-                if let Some(reg) = offset {
-                    put(&mut bits, 18, 6, (*reg).into());
-                    put(&mut bits, 24, 1, 1);
-                }
-                put(&mut bits, 25, 16, (*index).into());
-            }
-            Store::FbRead { read, dest } => {
-                put(&mut bits, 0, 1, read.code().into());
-                put(&mut bits, 1, 5, fixed::FB_READ_TAG.into());
-                put(&mut bits, 6, 4, (*dest).into());
-                put(&mut bits, 10, 31, fixed::FB_READ_FILL.into());
-            }
-        }
-        bits
-    }
-
-    /// Reads the field's 41 bits.
-    pub fn unpack(bits: u128, lost: &mut Vec<LostBits>) -> Store {
-        let mut b = Bits {
-            bits,
-            field: Field::TempWrite,
-            lost,
-        };
-        if b.get(1, 5) == fixed::FB_READ_TAG {
-            b.hidden(10, 31, fixed::FB_READ_FILL.into(), "unknown");
-            let read = if b.flag(0) { FbRead::Color } else { FbRead::Depth };
-            return Store::FbRead {
-                read,
-                dest: b.get(6, 4) as u8,
-            };
-        }
-        b.hidden(0, 2, fixed::STORE_DEST.into(), "dest");
-        b.hidden(2, 2, 0, "unused");
-        let alignment =
-            Alignment::from_code(b.get(10, 2) as u8).expect("invariant: every 2-bit value is a store alignment");
-        let mut source = b.get(4, 6) as u8;
-        if alignment != Alignment::Scalar {
-            b.hidden(4, 2, 0, "source component");
-            source &= !3;
-        }
-        b.hidden(12, 6, 0, "unused");
-        let offset = if b.flag(24) {
-            Some(b.get(18, 6) as u8)
-        } else {
-            b.hidden(18, 6, 0, "offset_reg");
-            None
-        };
-        Store::Temp {
-            alignment,
-            index: b.get(25, 16) as u16,
-            offset,
-            source,
-        }
-    }
-}
-
 /// The branch unit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Branch {
@@ -1138,33 +953,233 @@ pub enum Branch {
     Discard,
 }
 
+impl Layout for Combine {
+    const FIELD: Field = Field::Combine;
+
+    fn blank() -> Combine {
+        Combine::AtanPt2 {
+            dest: 0,
+            outmod: OutMod::None,
+            arg: 0,
+            swizzle: 0,
+        }
+    }
+
+    /// The field's 30 bits.
+    fn walk(&mut self, w: &mut Walk) {
+        let (mut dest_vec, mut src_vec) = match self {
+            Combine::Scalar { dest, .. } => (matches!(dest, CombineDest::Vector(_)), false),
+            Combine::MulVec { .. } => (true, true),
+            Combine::AtanPt2 { .. } => (false, true),
+        };
+        w.num(0, 1, &mut dest_vec);
+        w.num(1, 1, &mut src_vec);
+        if w.unpacking() {
+            *self = Combine::from_flags(dest_vec, src_vec);
+        }
+        match self {
+            Combine::Scalar { op, dest, arg0, arg1 } => {
+                w.op(2, 4, op, CombineOp::code, CombineOp::from_code);
+                w.optional(op.is_binary(), arg1, (6, 8, "arg1"), |w, arg1| {
+                    w.num(6, 1, &mut arg1.abs);
+                    w.num(7, 1, &mut arg1.neg);
+                    w.num(8, 6, &mut arg1.reg);
+                });
+                combine_arg0(w, arg0);
+                match dest {
+                    CombineDest::Scalar { reg, outmod } => combine_scalar_dest(w, reg, outmod),
+                    CombineDest::Vector(dest) => combine_vec_dest(w, dest),
+                }
+            }
+            Combine::MulVec {
+                dest,
+                arg0,
+                arg1,
+                swizzle,
+            } => {
+                w.num(2, 8, swizzle);
+                w.num(10, 4, arg1);
+                combine_arg0(w, arg0);
+                combine_vec_dest(w, dest);
+            }
+            Combine::AtanPt2 {
+                dest,
+                outmod,
+                arg,
+                swizzle,
+            } => {
+                w.num(2, 8, swizzle);
+                w.num(10, 4, arg);
+                w.hidden(14, 8, 0, "arg0");
+                combine_scalar_dest(w, dest, outmod);
+            }
+        }
+    }
+}
+
+impl Combine {
+    /// The form the `dest_vec` and `src_vec` bits name, its operands blank.
+    fn from_flags(dest_vec: bool, src_vec: bool) -> Combine {
+        match (dest_vec, src_vec) {
+            (true, true) => Combine::MulVec {
+                dest: VecDest::default(),
+                arg0: ScalarSource::default(),
+                arg1: 0,
+                swizzle: 0,
+            },
+            (false, true) => Combine::blank(),
+            (_, false) => Combine::Scalar {
+                op: CombineOp::Mov,
+                dest: if dest_vec {
+                    CombineDest::Vector(VecDest::default())
+                } else {
+                    CombineDest::Scalar {
+                        reg: 0,
+                        outmod: OutMod::None,
+                    }
+                },
+                arg0: ScalarSource::default(),
+                arg1: None,
+            },
+        }
+    }
+}
+
+fn combine_arg0(w: &mut Walk, arg0: &mut ScalarSource) {
+    w.num(14, 1, &mut arg0.abs);
+    w.num(15, 1, &mut arg0.neg);
+    w.num(16, 6, &mut arg0.reg);
+}
+
+fn combine_scalar_dest(w: &mut Walk, reg: &mut ScalarReg, outmod: &mut OutMod) {
+    w.num(22, 2, outmod);
+    w.num(24, 6, reg);
+}
+
+fn combine_vec_dest(w: &mut Walk, dest: &mut VecDest) {
+    w.num(22, 4, &mut dest.mask);
+    w.num(26, 4, &mut dest.reg);
+}
+
+impl Layout for Store {
+    const FIELD: Field = Field::TempWrite;
+
+    fn blank() -> Store {
+        Store::Temp {
+            alignment: Alignment::Scalar,
+            index: 0,
+            offset: None,
+            source: 0,
+        }
+    }
+
+    /// The field's 41 bits.
+    fn walk(&mut self, w: &mut Walk) {
+        if w.unpacking() && get(w.bits, 1, 5) == u64::from(fixed::FB_READ_TAG) {
+            *self = Store::FbRead {
+                read: FbRead::Depth,
+                dest: 0,
+            };
+        }
+        match self {
+            Store::FbRead { read, dest } => {
+                w.hidden(1, 5, fixed::FB_READ_TAG.into(), "tag");
+                w.hidden(10, 31, fixed::FB_READ_FILL.into(), "unknown");
+                w.num(0, 1, read);
+                w.num(6, 4, dest);
+            }
+            Store::Temp {
+                alignment,
+                index,
+                offset,
+                source,
+            } => {
+                w.hidden(0, 2, fixed::STORE_DEST.into(), "dest");
+                w.hidden(2, 2, 0, "unused");
+                w.num(10, 2, alignment);
+                // Other alignments than one float store a whole register.
+                let (mut vector, mut component) = (*source >> 2, *source & 3);
+                if *alignment == Alignment::Scalar {
+                    w.num(4, 2, &mut component);
+                } else {
+                    w.hidden(4, 2, 0, "source component");
+                    component = 0;
+                }
+                w.num(6, 4, &mut vector);
+                *source = vector << 2 | component;
+                w.hidden(12, 6, 0, "unused");
+                w.flagged(24, offset, (18, 6, "offset_reg"));
+                w.num(25, 16, index);
+            }
+        }
+    }
+}
+
+impl Layout for Branch {
+    const FIELD: Field = Field::Branch;
+
+    fn blank() -> Branch {
+        Branch::Jump {
+            cond: BranchCond::Always,
+            arg0: 0,
+            arg1: 0,
+            target: 0,
+        }
+    }
+
+    /// The field's bits but the target count.
+    fn walk(&mut self, w: &mut Walk) {
+        if w.unpacking() && w.bits == u128::from(fixed::DISCARD_WORD0) {
+            *self = Branch::Discard;
+        }
+        let Branch::Jump {
+            cond,
+            arg0,
+            arg1,
+            target,
+        } = self
+        else {
+            w.hidden(0, 32, fixed::DISCARD_WORD0.into(), "discard");
+            return;
+        };
+        w.hidden(0, 4, 0, "unused");
+        w.hidden(19, 22, 0, "unused");
+        // The condition's three bits lie in reverse order.
+        let mut code = cond.code().reverse_bits() >> 5;
+        w.num(16, 3, &mut code);
+        *cond = BranchCond::from_code(code.reverse_bits() >> 5).expect("invariant: every 3-bit value is a condition");
+        if *cond == BranchCond::Always {
+            w.hidden(4, 12, 0, "arguments");
+            (*arg0, *arg1) = (0, 0);
+        } else {
+            w.num(10, 6, arg0);
+            w.num(4, 6, arg1);
+        }
+        w.num(41, 27, target);
+    }
+
+    fn pack_field(&self, target_count: u8) -> u128 {
+        self.pack(target_count)
+    }
+
+    fn unpack_field(bits: u128, lost: &mut Vec<LostBits>) -> Result<(Branch, Option<u8>), UndefinedOp> {
+        let (branch, target_count) = Branch::unpack(bits, lost);
+        Ok((branch, Some(target_count)))
+    }
+}
+
 /// Bits 68..72 of the branch field: the length of the instruction at the target.
 pub const BRANCH_TARGET_COUNT_LO: u32 = 68;
 
 impl Branch {
     /// The field's 73 bits; `target_count` is the length of the instruction at the target
     /// (0 when none starts there), which [`encode`] computes.
+    ///
+    /// [`encode`]: words::encode
     pub fn pack(&self, target_count: u8) -> u128 {
-        let mut bits = 0u128;
-        match self {
-            Branch::Jump {
-                cond,
-                arg0,
-                arg1,
-                target,
-            } => {
-                let code = cond.code();
-                if *cond != BranchCond::Always {
-                    put(&mut bits, 4, 6, (*arg1).into());
-                    put(&mut bits, 10, 6, (*arg0).into());
-                }
-                put(&mut bits, 16, 1, u64::from(code >> 2 & 1));
-                put(&mut bits, 17, 1, u64::from(code >> 1 & 1));
-                put(&mut bits, 18, 1, u64::from(code & 1));
-                put(&mut bits, 41, 27, *target as u32 as u64);
-                put(&mut bits, BRANCH_TARGET_COUNT_LO, 5, target_count.into());
-            }
-            Branch::Discard => put(&mut bits, 0, 32, fixed::DISCARD_WORD0.into()),
+        let mut bits = pack(self);
+        if let Branch::Jump { .. } = self {
+            put(&mut bits, BRANCH_TARGET_COUNT_LO, 5, target_count.into());
         }
         bits
     }
@@ -1174,155 +1189,131 @@ impl Branch {
     ///
     /// [`decode`]: crate::decode::decode
     pub fn unpack(bits: u128, lost: &mut Vec<LostBits>) -> (Branch, u8) {
-        if bits == u128::from(fixed::DISCARD_WORD0) {
-            return (Branch::Discard, 0);
-        }
-        let mut b = Bits {
-            bits,
-            field: Field::Branch,
-            lost,
+        // A branch has no op number, so no error.
+        let branch = unpack(bits, lost).unwrap_or(Branch::Discard);
+        let target_count = match branch {
+            Branch::Jump { .. } => get(bits, BRANCH_TARGET_COUNT_LO, 5) as u8,
+            Branch::Discard => 0,
         };
-        b.hidden(0, 4, 0, "unused");
-        b.hidden(19, 22, 0, "unused");
-        let code = (b.get(18, 1) | b.get(17, 1) << 1 | b.get(16, 1) << 2) as u8;
-        let cond = BranchCond::from_code(code).expect("invariant: every 3-bit value is a condition");
-        let (arg0, arg1) = if cond == BranchCond::Always {
-            b.hidden(4, 12, 0, "arguments");
-            (0, 0)
-        } else {
-            (b.get(10, 6) as u8, b.get(4, 6) as u8)
-        };
-        let target = ((b.get(41, 27) << 5) as i32) >> 5;
-        let branch = Branch::Jump {
-            cond,
-            arg0,
-            arg1,
-            target,
-        };
-        (branch, b.get(BRANCH_TARGET_COUNT_LO, 5) as u8)
+        (branch, target_count)
     }
 }
 
 /// Four IEEE binary16 values, x first.
 pub type Constants = [u16; 4];
 
-fn pack_constants(values: &Constants) -> u128 {
-    values
-        .iter()
-        .enumerate()
-        .fold(0u128, |bits, (i, &v)| bits | u128::from(v) << (16 * i))
+impl Layout for Constants {
+    const FIELD: Field = Field::Const0;
+
+    fn blank() -> Constants {
+        [0; 4]
+    }
+
+    /// The field's 64 bits.
+    fn walk(&mut self, w: &mut Walk) {
+        for (lo, value) in (0..).step_by(16).zip(self) {
+            w.num(lo, 16, value);
+        }
+    }
 }
 
-fn unpack_constants(bits: u128) -> Constants {
-    [0, 1, 2, 3].map(|i| (bits >> (16 * i)) as u16)
+/// Lists the twelve fields once, in control-word order: the [`Instr`] member, the model, the
+/// [`FieldRef`] variant and the control-word field; writes the code that goes over them.
+macro_rules! instr_fields {
+    ($($(#[$doc:meta])* $member:ident: $ty:ty => $variant:ident, $field:ident;)*) => {
+        /// One instruction: the control bits and the optional fields in control-word order.
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        pub struct Instr {
+            /// End of program after this instruction.
+            pub stop: bool,
+            /// Inter-thread sync (set with texture fetches and derivatives).
+            pub sync: bool,
+            $($(#[$doc])* pub $member: Option<$ty>,)*
+        }
+
+        /// One present field of an [`Instr`], as [`Instr::fields`] gives them.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum FieldRef<'a> {
+            $($variant(&'a $ty),)*
+        }
+
+        impl FieldRef<'_> {
+            /// Which field of the control word this is.
+            pub fn field(self) -> Field {
+                match self {
+                    $(FieldRef::$variant(_) => Field::$field,)*
+                }
+            }
+
+            /// The field's bits; `target_count` is a branch's target-count value.
+            pub fn pack(self, target_count: u8) -> u128 {
+                match self {
+                    $(FieldRef::$variant(value) => value.pack_field(target_count),)*
+                }
+            }
+        }
+
+        impl Instr {
+            /// Whether the field is present.
+            pub fn has(&self, field: Field) -> bool {
+                match field {
+                    $(Field::$field => self.$member.is_some(),)*
+                }
+            }
+
+            /// The fields present, in control-word order.
+            pub fn fields(&self) -> impl Iterator<Item = FieldRef<'_>> {
+                [$(self.$member.as_ref().map(FieldRef::$variant),)*].into_iter().flatten()
+            }
+
+            /// Reads field `field` from its bits into this instruction; a branch returns its
+            /// target-count bits.
+            pub fn unpack_field(
+                &mut self,
+                field: Field,
+                bits: u128,
+                lost: &mut Vec<LostBits>,
+            ) -> Result<Option<u8>, UndefinedOp> {
+                match field {
+                    $(Field::$field => {
+                        let (value, target_count) = Layout::unpack_field(bits, lost)?;
+                        self.$member = Some(value);
+                        Ok(target_count)
+                    })*
+                }
+            }
+        }
+    };
 }
 
-/// One instruction: the control bits and the optional fields in control-word order.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Instr {
-    /// End of program after this instruction.
-    pub stop: bool,
-    /// Inter-thread sync (set with texture fetches and derivatives).
-    pub sync: bool,
+instr_fields! {
     /// Field 0, `.v`.
-    pub varying: Option<Varying>,
+    varying: Varying => Varying, Varying;
     /// Field 1, `texld`.
-    pub sampler: Option<Sampler>,
+    sampler: Sampler => Sampler, Sampler;
     /// Field 2, `load.u` / `load.t`.
-    pub load: Option<Load>,
+    load: Load => Load, Uniform;
     /// Field 3, `.v0`.
-    pub vec4_mul: Option<VecMul>,
+    vec4_mul: VecMul => VecMul, Vec4Mul;
     /// Field 4, `.s0`.
-    pub float_mul: Option<FloatMul>,
+    float_mul: FloatMul => FloatMul, FloatMul;
     /// Field 5, `.v1`.
-    pub vec4_acc: Option<VecAcc>,
+    vec4_acc: VecAcc => VecAcc, Vec4Acc;
     /// Field 6, `.s1`.
-    pub float_acc: Option<FloatAcc>,
+    float_acc: FloatAcc => FloatAcc, FloatAcc;
     /// Field 7, `.s2`.
-    pub combine: Option<Combine>,
+    combine: Combine => Combine, Combine;
     /// Field 8, `store.t` / `fb_color` / `fb_depth`.
-    pub store: Option<Store>,
+    store: Store => Store, TempWrite;
     /// Field 9, `branch` / `discard`.
-    pub branch: Option<Branch>,
+    branch: Branch => Branch, Branch;
     /// Field 10, `^const0`.
-    pub const0: Option<Constants>,
+    const0: Constants => Const0, Const0;
     /// Field 11, `^const1`.
-    pub const1: Option<Constants>,
-}
-
-/// One present field of an [`Instr`], as [`Instr::fields`] gives them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FieldRef<'a> {
-    Varying(&'a Varying),
-    Sampler(&'a Sampler),
-    Load(&'a Load),
-    VecMul(&'a VecMul),
-    FloatMul(&'a FloatMul),
-    VecAcc(&'a VecAcc),
-    FloatAcc(&'a FloatAcc),
-    Combine(&'a Combine),
-    Store(&'a Store),
-    Branch(&'a Branch),
-    Const0(&'a Constants),
-    Const1(&'a Constants),
-}
-
-impl FieldRef<'_> {
-    /// Which field of the control word this is.
-    pub fn field(self) -> Field {
-        match self {
-            FieldRef::Varying(_) => Field::Varying,
-            FieldRef::Sampler(_) => Field::Sampler,
-            FieldRef::Load(_) => Field::Uniform,
-            FieldRef::VecMul(_) => Field::Vec4Mul,
-            FieldRef::FloatMul(_) => Field::FloatMul,
-            FieldRef::VecAcc(_) => Field::Vec4Acc,
-            FieldRef::FloatAcc(_) => Field::FloatAcc,
-            FieldRef::Combine(_) => Field::Combine,
-            FieldRef::Store(_) => Field::TempWrite,
-            FieldRef::Branch(_) => Field::Branch,
-            FieldRef::Const0(_) => Field::Const0,
-            FieldRef::Const1(_) => Field::Const1,
-        }
-    }
-
-    /// The field's bits; `target_count` is a branch's target-count value.
-    pub fn pack(self, target_count: u8) -> u128 {
-        match self {
-            FieldRef::Varying(v) => v.pack(),
-            FieldRef::Sampler(v) => v.pack(),
-            FieldRef::Load(v) => v.pack(),
-            FieldRef::VecMul(v) => v.pack(),
-            FieldRef::FloatMul(v) => v.pack(),
-            FieldRef::VecAcc(v) => v.pack(),
-            FieldRef::FloatAcc(v) => v.pack(),
-            FieldRef::Combine(v) => v.pack(),
-            FieldRef::Store(v) => v.pack(),
-            FieldRef::Branch(v) => v.pack(target_count),
-            FieldRef::Const0(v) | FieldRef::Const1(v) => pack_constants(v),
-        }
-    }
+    const1: Constants => Const1, Const1;
 }
 
 impl Instr {
-    /// Whether the field is present.
-    pub fn has(&self, field: Field) -> bool {
-        match field {
-            Field::Varying => self.varying.is_some(),
-            Field::Sampler => self.sampler.is_some(),
-            Field::Uniform => self.load.is_some(),
-            Field::Vec4Mul => self.vec4_mul.is_some(),
-            Field::FloatMul => self.float_mul.is_some(),
-            Field::Vec4Acc => self.vec4_acc.is_some(),
-            Field::FloatAcc => self.float_acc.is_some(),
-            Field::Combine => self.combine.is_some(),
-            Field::TempWrite => self.store.is_some(),
-            Field::Branch => self.branch.is_some(),
-            Field::Const0 => self.const0.is_some(),
-            Field::Const1 => self.const1.is_some(),
-        }
-    }
-
     /// The 12 presence bits (bit i: field i), as in control-word bits 7..18.
     pub fn presence(&self) -> u32 {
         Field::ALL
@@ -1334,26 +1325,6 @@ impl Instr {
     /// The length in words, control word included.
     pub fn count(&self) -> u32 {
         count_for_presence(self.presence())
-    }
-
-    /// The fields present, in control-word order.
-    pub fn fields(&self) -> impl Iterator<Item = FieldRef<'_>> {
-        [
-            self.varying.as_ref().map(FieldRef::Varying),
-            self.sampler.as_ref().map(FieldRef::Sampler),
-            self.load.as_ref().map(FieldRef::Load),
-            self.vec4_mul.as_ref().map(FieldRef::VecMul),
-            self.float_mul.as_ref().map(FieldRef::FloatMul),
-            self.vec4_acc.as_ref().map(FieldRef::VecAcc),
-            self.float_acc.as_ref().map(FieldRef::FloatAcc),
-            self.combine.as_ref().map(FieldRef::Combine),
-            self.store.as_ref().map(FieldRef::Store),
-            self.branch.as_ref().map(FieldRef::Branch),
-            self.const0.as_ref().map(FieldRef::Const0),
-            self.const1.as_ref().map(FieldRef::Const1),
-        ]
-        .into_iter()
-        .flatten()
     }
 
     /// The payload fields in order, each as (field, bits); `target_count` is the branch's
@@ -1369,34 +1340,5 @@ impl Instr {
         for field in self.fields() {
             each(field.field(), field.pack(target_count));
         }
-    }
-
-    /// Reads field `field` from its bits into this instruction; a branch returns its
-    /// target-count bits.
-    pub fn unpack_field(
-        &mut self,
-        field: Field,
-        bits: u128,
-        lost: &mut Vec<LostBits>,
-    ) -> Result<Option<u8>, UndefinedOp> {
-        match field {
-            Field::Varying => self.varying = Some(Varying::unpack(bits, lost)),
-            Field::Sampler => self.sampler = Some(Sampler::unpack(bits, lost)),
-            Field::Uniform => self.load = Some(Load::unpack(bits, lost)),
-            Field::Vec4Mul => self.vec4_mul = Some(VecMul::unpack(bits, lost)?),
-            Field::FloatMul => self.float_mul = Some(FloatMul::unpack(bits, lost)?),
-            Field::Vec4Acc => self.vec4_acc = Some(VecAcc::unpack(bits, lost)?),
-            Field::FloatAcc => self.float_acc = Some(FloatAcc::unpack(bits, lost)?),
-            Field::Combine => self.combine = Some(Combine::unpack(bits, lost)?),
-            Field::TempWrite => self.store = Some(Store::unpack(bits, lost)),
-            Field::Branch => {
-                let (branch, target_count) = Branch::unpack(bits, lost);
-                self.branch = Some(branch);
-                return Ok(Some(target_count));
-            }
-            Field::Const0 => self.const0 = Some(unpack_constants(bits)),
-            Field::Const1 => self.const1 = Some(unpack_constants(bits)),
-        }
-        Ok(None)
     }
 }
