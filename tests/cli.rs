@@ -644,7 +644,7 @@ fn temporaries(dir: &Path) -> Vec<String> {
 #[cfg(unix)]
 #[test]
 fn sigint_and_sigterm_while_writing_leave_no_temporary_file() {
-    use std::os::unix::process::ExitStatusExt;
+    use std::os::unix::process::{CommandExt, ExitStatusExt};
     for signal in [libc::SIGINT, libc::SIGTERM] {
         let dir = temp();
         let input = dir.path().join("big.bin");
@@ -653,14 +653,22 @@ fn sigint_and_sigterm_while_writing_leave_no_temporary_file() {
         // write and sync. The signal goes out once the temporary file exists; if polyasm
         // finished first, try again with more to write.
         let mut words = 1usize << 21;
-        let mut attempts = 0;
         let interrupted = loop {
             std::fs::write(&input, vec![0u8; words * 4]).unwrap();
-            let mut child = polyasm()
+            let mut command = polyasm();
+            command
                 .args(["disasm", "-t", "vu", path_str(&input), "-o", path_str(&out)])
-                .stderr(Stdio::null())
-                .spawn()
-                .unwrap();
+                .stderr(Stdio::null());
+            // A background job of a non-interactive shell starts with SIGINT ignored, and
+            // polyasm rightly keeps an ignored signal ignored: the child gets the default.
+            // SAFETY: signal() is async-signal-safe, so it may run between fork and exec.
+            unsafe {
+                command.pre_exec(move || {
+                    libc::signal(signal, libc::SIG_DFL);
+                    Ok(())
+                });
+            }
+            let mut child = command.spawn().unwrap();
             let writing = loop {
                 if !temporaries(dir.path()).is_empty() {
                     break true;
@@ -668,7 +676,7 @@ fn sigint_and_sigterm_while_writing_leave_no_temporary_file() {
                 if child.try_wait().unwrap().is_some() {
                     break false;
                 }
-                std::thread::yield_now();
+                std::thread::sleep(std::time::Duration::from_millis(1));
             };
             if writing {
                 // SAFETY: kill sends a signal to the child we started.
@@ -679,14 +687,10 @@ fn sigint_and_sigterm_while_writing_leave_no_temporary_file() {
                 break true;
             }
             let _ = std::fs::remove_file(&out);
-            // A loaded machine may run polyasm through its write before this thread looks:
-            // more to write widens the window, and a few more tries at the largest size
-            // outlast a busy moment.
-            attempts += 1;
-            if attempts == 12 {
+            words *= 2;
+            if words > 1 << 25 {
                 break false;
             }
-            words = (words * 2).min(1 << 24);
         };
         assert!(interrupted, "polyasm was never caught writing");
         assert_eq!(temporaries(dir.path()), Vec::<String>::new(), "signal {signal}");
