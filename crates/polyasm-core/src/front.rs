@@ -77,36 +77,26 @@ pub trait StatementLexer<'s> {
 }
 
 /// Lexes the whole input in chunks of [`STATEMENTS_PER_CHUNK`] statements. `each_chunk` gets
-/// the chunk's tokens, each statement's index range into them, and the lexing errors met.
+/// the chunk's tokens, each statement's index range into them, and the lexing errors met; the
+/// two buffers are kept from chunk to chunk.
 pub fn lex_in_chunks<'s, L: StatementLexer<'s>>(
     lexer: &mut L,
-    each_chunk: impl FnMut(&[Spanned<L::Token>], &[Range<usize>], Vec<L::Error>),
+    mut each_chunk: impl FnMut(&[Spanned<L::Token>], &[Range<usize>], Vec<L::Error>),
 ) {
     let mut tokens = Vec::with_capacity(STATEMENTS_PER_CHUNK * 8);
     let mut statements = Vec::with_capacity(STATEMENTS_PER_CHUNK);
-    lex_in_chunks_with(lexer, &mut tokens, &mut statements, each_chunk);
-}
-
-/// [`lex_in_chunks`] with the chunk's buffers kept by the caller, so that a source read in
-/// pieces lexes every piece into the same ones instead of growing new ones each time.
-pub fn lex_in_chunks_with<'s, L: StatementLexer<'s>>(
-    lexer: &mut L,
-    tokens: &mut Vec<Spanned<L::Token>>,
-    statements: &mut Vec<Range<usize>>,
-    mut each_chunk: impl FnMut(&[Spanned<L::Token>], &[Range<usize>], Vec<L::Error>),
-) {
     while !lexer.at_end() {
         tokens.clear();
         statements.clear();
         let mut errors = Vec::new();
         while statements.len() < STATEMENTS_PER_CHUNK && !lexer.at_end() {
             let start = tokens.len();
-            if let Err(e) = lexer.next_statement(tokens) {
+            if let Err(e) = lexer.next_statement(&mut tokens) {
                 errors.push(e);
             }
             statements.push(start..tokens.len());
         }
-        each_chunk(tokens, statements, errors);
+        each_chunk(&tokens, &statements, errors);
     }
 }
 

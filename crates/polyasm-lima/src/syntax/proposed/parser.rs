@@ -7,7 +7,7 @@
 //!
 //! Parse results are small and hold no list of their own: operations, operands and the
 //! operands inside calls go to the parser's state, an [`Arena`] that chumsky rewinds when it
-//! backtracks and that is kept from chunk to chunk, so that reading a statement allocates
+//! backtracks and that holds a whole chunk's lists, so that reading a statement allocates
 //! nothing.
 
 use std::ops::Range;
@@ -116,13 +116,6 @@ pub struct Arena {
 }
 
 impl Arena {
-    /// Empties the arena, keeping its memory for the next statements.
-    pub fn clear(&mut self) {
-        self.ops.clear();
-        self.operands.clear();
-        self.args.clear();
-    }
-
     /// The lengths of the three lists, to go back to with [`Arena::truncate`].
     fn mark(&self) -> [usize; 3] {
         [self.ops.len(), self.operands.len(), self.args.len()]
