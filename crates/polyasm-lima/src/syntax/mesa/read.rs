@@ -561,12 +561,9 @@ fn read_field(
             instr.varying = Some(read_varying(m.perspective, name, operands[0], operands[1])?);
         }
         Model::Texld => {
-            let bias_register = m.bias_register;
-            let count = if bias_register { 3 } else { 2 };
-            let what = if bias_register {
-                "a bias, a sampler and a bias register"
-            } else {
-                "a bias and a sampler"
+            let (count, what) = match m.bias_register {
+                true => (3, "a bias, a sampler and a bias register"),
+                false => (2, "a bias and a sampler"),
             };
             operand_count(name, operands, &[count], what)?;
             let (index, offset) = split_offset(operands[1])?;
@@ -574,7 +571,7 @@ fn read_field(
             if index > 0xfff {
                 return Err(operands[1].out_of_range("sampler", "0 to 4095"));
             }
-            let lod_bias = match bias_register {
+            let lod_bias = match m.bias_register {
                 true => Some(plain_scalar(operands[2], "the LOD bias register")?),
                 false => None,
             };
