@@ -28,3 +28,8 @@ impl Syntax {
         Syntax::NAMES.iter().position(|n| *n == name).map(|i| all[i])
     }
 }
+
+/// Whether a branch can go `relative` words: the field holds 27 bits with the sign.
+fn in_branch_range(relative: i64) -> bool {
+    (-(1i64 << 26)..(1i64 << 26)).contains(&relative)
+}

@@ -174,7 +174,7 @@ impl front::Encode<Vec<(Range<usize>, LineResult)>> for Program {
             let own = starts[index] as i64;
             let relative = target - own;
             let found = usize::try_from(target).ok().and_then(|t| starts.binary_search(&t).ok());
-            if found.is_none() || !(-(1i64 << 26)..1i64 << 26).contains(&relative) {
+            if found.is_none() || !crate::syntax::in_branch_range(relative) {
                 let after = starts.partition_point(|&s| (s as i64) <= target);
                 self.errors.push(MesaError {
                     span,
@@ -507,16 +507,11 @@ fn operand_count_with(
     })
 }
 
-/// "1 operand", "a destination and 2 operands", ...
-fn describe_operands(sources: u8, dest: &str) -> String {
-    let sources = match sources {
-        1 => "1 source".to_string(),
-        n => format!("{n} sources"),
-    };
-    if dest.is_empty() {
-        sources
-    } else {
-        format!("{dest} and {sources}")
+/// "a destination and 1 source", "a destination and 2 sources".
+fn describe_operands(sources: u8) -> String {
+    match sources {
+        1 => "a destination and 1 source".to_string(),
+        n => format!("a destination and {n} sources"),
     }
 }
 
@@ -530,7 +525,7 @@ fn alu_operands<'w, 'a>(
     operand_count_with(name, operands, &[n, n + 1], || {
         format!(
             "{} (the destination only when it writes a register)",
-            describe_operands(sources, "a destination")
+            describe_operands(sources)
         )
     })?;
     Ok(split_dest(operands, n))
@@ -646,9 +641,7 @@ fn read_field(
         }
         Model::Combine(op) => {
             let n = op.info().sources();
-            operand_count_with(name, operands, &[usize::from(n) + 1], || {
-                describe_operands(n, "a destination")
-            })?;
+            operand_count_with(name, operands, &[usize::from(n) + 1], || describe_operands(n))?;
             instr.combine = Some(Combine::Scalar {
                 op,
                 dest: combine_dest(op, m.outmod, operands[0])?,

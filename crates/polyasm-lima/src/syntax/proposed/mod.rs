@@ -402,14 +402,7 @@ impl<'s> Encoder<'s> {
             self.spans.push(span);
         }
     }
-}
 
-/// Whether a branch can go `relative` words: the field holds 27 bits with the sign.
-fn in_branch_range(relative: i64) -> bool {
-    (-(1i64 << 26)..(1i64 << 26)).contains(&relative)
-}
-
-impl Encoder<'_> {
     /// The word offset of instruction `i`, or the end for `i` past the last.
     fn start_of(&self, i: usize) -> i64 {
         self.words.starts().get(i).map_or(self.words.len(), |&start| start) as i64
@@ -453,7 +446,7 @@ impl front::Encode<Chunk> for Encoder<'_> {
                     }
                 }
             };
-            if !in_branch_range(relative) {
+            if !crate::syntax::in_branch_range(relative) {
                 self.push(error::branch_range(span.in_source(self.file), relative));
                 continue;
             }
