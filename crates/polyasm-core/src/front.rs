@@ -76,30 +76,6 @@ pub trait StatementLexer<'s> {
     fn next_statement(&mut self, out: &mut Vec<Spanned<Self::Token>>) -> Result<(), Self::Error>;
 }
 
-/// Lexes the whole input in chunks of [`STATEMENTS_PER_CHUNK`] statements. `each_chunk` gets
-/// the chunk's tokens, each statement's index range into them, and the lexing errors met; the
-/// two buffers are kept from chunk to chunk.
-pub fn lex_in_chunks<'s, L: StatementLexer<'s>>(
-    lexer: &mut L,
-    mut each_chunk: impl FnMut(&[Spanned<L::Token>], &[Range<usize>], Vec<L::Error>),
-) {
-    let mut tokens = Vec::with_capacity(STATEMENTS_PER_CHUNK * 8);
-    let mut statements = Vec::with_capacity(STATEMENTS_PER_CHUNK);
-    while !lexer.at_end() {
-        tokens.clear();
-        statements.clear();
-        let mut errors = Vec::new();
-        while statements.len() < STATEMENTS_PER_CHUNK && !lexer.at_end() {
-            let start = tokens.len();
-            if let Err(e) = lexer.next_statement(&mut tokens) {
-                errors.push(e);
-            }
-            statements.push(start..tokens.len());
-        }
-        each_chunk(&tokens, &statements, errors);
-    }
-}
-
 /// Inputs at least this long are lexed and parsed on a second thread while this one encodes
 /// ([`pipeline`]); for shorter ones a thread costs more than it saves.
 pub const PIPELINE_MIN_BYTES: usize = 256 * 1024;
@@ -203,9 +179,22 @@ where
         reader.parallel(),
         move |emit| {
             let mut lexer = reader.lexer();
-            lex_in_chunks(&mut lexer, |tokens, statements, errors| {
-                emit(reader.parse(tokens, statements, errors))
-            });
+            // A chunk's tokens and each statement's index range into them; kept from chunk to chunk.
+            let mut tokens = Vec::with_capacity(STATEMENTS_PER_CHUNK * 8);
+            let mut statements = Vec::with_capacity(STATEMENTS_PER_CHUNK);
+            while !lexer.at_end() {
+                tokens.clear();
+                statements.clear();
+                let mut errors = Vec::new();
+                while statements.len() < STATEMENTS_PER_CHUNK && !lexer.at_end() {
+                    let start = tokens.len();
+                    if let Err(e) = lexer.next_statement(&mut tokens) {
+                        errors.push(e);
+                    }
+                    statements.push(start..tokens.len());
+                }
+                emit(reader.parse(&tokens, &statements, errors));
+            }
         },
         |chunk| encoder.encode(chunk),
     );
