@@ -51,22 +51,20 @@ pub fn has_offset_prefix(text: &str) -> bool {
 pub fn read_program(text: &str) -> (Vec<ReadInstr>, Vec<MesaError>) {
     // Lines are read on their own, a chunk at a time, on a second thread for big texts; the
     // offsets and targets that join them are worked out by the encoder, in order.
-    front::assemble(Lines { text }, Program::default())
+    front::assemble(Lines { text, pos: 0 }, Program::default())
 }
 
-/// The reading stage of [`read_program`]: the text's lines, each read on its own.
+/// Mesa's text a line at a time: the reading stage of [`read_program`], and its statement
+/// lexer, which hands over each line (split at `\n`) as a statement of one token whose span is
+/// the line without its line break.
+#[derive(Clone, Copy)]
 struct Lines<'s> {
     text: &'s str,
-}
-
-/// Hands over each line of a text, split at `\n`, as a statement of one token whose span is
-/// the line (without its line break).
-struct LineLexer<'s> {
-    text: &'s str,
+    /// Where the next line starts.
     pos: usize,
 }
 
-impl<'s> StatementLexer<'s> for LineLexer<'s> {
+impl<'s> StatementLexer<'s> for Lines<'s> {
     type Token = ();
     type Error = Infallible;
 
@@ -85,26 +83,22 @@ impl<'s> StatementLexer<'s> for LineLexer<'s> {
 }
 
 impl<'s> front::Reader<'s> for Lines<'s> {
-    type Lexer = LineLexer<'s>;
+    type Lexer = Lines<'s>;
     type Chunk = Vec<(Range<usize>, LineResult)>;
 
     fn parallel(&self) -> bool {
         self.text.len() >= front::PIPELINE_MIN_BYTES
     }
 
-    fn lexer(&self) -> LineLexer<'s> {
-        LineLexer {
-            text: self.text,
-            pos: 0,
-        }
+    fn lexer(&self) -> Lines<'s> {
+        Lines { pos: 0, ..*self }
     }
 
     /// Each line read, with its byte range.
     fn parse(&mut self, lines: &[Spanned<()>], _: &[Range<usize>], _: Vec<Infallible>) -> Self::Chunk {
-        let text = self.text;
         lines
             .iter()
-            .map(|(_, line)| (line.clone(), read_line(&text[line.clone()], line.start)))
+            .map(|(_, line)| (line.clone(), read_line(&self.text[line.clone()], line.start)))
             .collect()
     }
 }
@@ -171,8 +165,7 @@ impl front::Encode<Vec<(Range<usize>, LineResult)>> for Program {
         }
         let starts: Vec<usize> = self.instrs.iter().map(|r| r.offset).collect();
         for (index, target, span) in self.branches {
-            let own = starts[index] as i64;
-            let relative = target - own;
+            let relative = target - starts[index] as i64;
             let found = usize::try_from(target).ok().and_then(|t| starts.binary_search(&t).ok());
             if found.is_none() || !crate::syntax::in_branch_range(relative) {
                 let after = starts.partition_point(|&s| (s as i64) <= target);

@@ -81,7 +81,11 @@ pub fn assemble_proposed_object(sources: &SourceMap, file: SourceId, listing: bo
 /// branches are resolved at the end ([`front::Encode::finish`]).
 fn assemble(sources: &SourceMap, file: SourceId, listing: bool, keep: bool) -> Outcome<Assembled> {
     let text = sources.get(file).text();
-    front::assemble(Reader::new(text), Encoder::new(file, text, listing, keep))
+    let reader = Reader {
+        text,
+        kinds_read: KindCache::new(),
+    };
+    front::assemble(reader, Encoder::new(file, text, listing, keep))
 }
 
 /// The reading stage of [`front::assemble`]: lexes and parses the text into [`Chunk`]s, and
@@ -90,15 +94,6 @@ struct Reader<'s> {
     text: &'s str,
     /// The kinds read so far, kept from chunk to chunk.
     kinds_read: KindCache,
-}
-
-impl<'s> Reader<'s> {
-    fn new(text: &'s str) -> Reader<'s> {
-        Reader {
-            text,
-            kinds_read: KindCache::new(),
-        }
-    }
 }
 
 impl<'s> front::Reader<'s> for Reader<'s> {
@@ -181,7 +176,7 @@ impl Chunk {
 
 /// The operation of `op`, when its word is a current name that reads without a diagnostic:
 /// what the parsing stage works out ahead of the encoder.
-pub(super) fn plain_kind(text: &str, op: &Op) -> Option<Operation> {
+fn plain_kind(text: &str, op: &Op) -> Option<Operation> {
     let mut renamed = false;
     let word = current_name(op.name.text(text), |_, _| renamed = true);
     if renamed {
