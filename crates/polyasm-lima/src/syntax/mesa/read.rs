@@ -57,7 +57,6 @@ pub fn read_program(text: &str) -> (Vec<ReadInstr>, Vec<MesaError>) {
 /// Mesa's text a line at a time: the reading stage of [`read_program`], and its statement
 /// lexer, which hands over each line (split at `\n`) as a statement of one token whose span is
 /// the line without its line break.
-#[derive(Clone, Copy)]
 struct Lines<'s> {
     text: &'s str,
     /// Where the next line starts.
