@@ -76,40 +76,6 @@ pub trait StatementLexer<'s> {
     fn next_statement(&mut self, out: &mut Vec<Spanned<Self::Token>>) -> Result<(), Self::Error>;
 }
 
-/// Lexes the whole input in chunks of [`STATEMENTS_PER_CHUNK`] statements. `each_chunk` gets
-/// the chunk's tokens, each statement's index range into them, and the lexing errors met.
-pub fn lex_in_chunks<'s, L: StatementLexer<'s>>(
-    lexer: &mut L,
-    each_chunk: impl FnMut(&[Spanned<L::Token>], &[Range<usize>], Vec<L::Error>),
-) {
-    let mut tokens = Vec::with_capacity(STATEMENTS_PER_CHUNK * 8);
-    let mut statements = Vec::with_capacity(STATEMENTS_PER_CHUNK);
-    lex_in_chunks_with(lexer, &mut tokens, &mut statements, each_chunk);
-}
-
-/// [`lex_in_chunks`] with the chunk's buffers kept by the caller, so that a source read in
-/// pieces lexes every piece into the same ones instead of growing new ones each time.
-pub fn lex_in_chunks_with<'s, L: StatementLexer<'s>>(
-    lexer: &mut L,
-    tokens: &mut Vec<Spanned<L::Token>>,
-    statements: &mut Vec<Range<usize>>,
-    mut each_chunk: impl FnMut(&[Spanned<L::Token>], &[Range<usize>], Vec<L::Error>),
-) {
-    while !lexer.at_end() {
-        tokens.clear();
-        statements.clear();
-        let mut errors = Vec::new();
-        while statements.len() < STATEMENTS_PER_CHUNK && !lexer.at_end() {
-            let start = tokens.len();
-            if let Err(e) = lexer.next_statement(tokens) {
-                errors.push(e);
-            }
-            statements.push(start..tokens.len());
-        }
-        each_chunk(tokens, statements, errors);
-    }
-}
-
 /// Inputs at least this long are lexed and parsed on a second thread while this one encodes
 /// ([`pipeline`]); for shorter ones a thread costs more than it saves.
 pub const PIPELINE_MIN_BYTES: usize = 256 * 1024;
@@ -213,9 +179,22 @@ where
         reader.parallel(),
         move |emit| {
             let mut lexer = reader.lexer();
-            lex_in_chunks(&mut lexer, |tokens, statements, errors| {
-                emit(reader.parse(tokens, statements, errors))
-            });
+            // A chunk's tokens and each statement's index range into them; kept from chunk to chunk.
+            let mut tokens = Vec::with_capacity(STATEMENTS_PER_CHUNK * 8);
+            let mut statements = Vec::with_capacity(STATEMENTS_PER_CHUNK);
+            while !lexer.at_end() {
+                tokens.clear();
+                statements.clear();
+                let mut errors = Vec::new();
+                while statements.len() < STATEMENTS_PER_CHUNK && !lexer.at_end() {
+                    let start = tokens.len();
+                    if let Err(e) = lexer.next_statement(&mut tokens) {
+                        errors.push(e);
+                    }
+                    statements.push(start..tokens.len());
+                }
+                emit(reader.parse(&tokens, &statements, errors));
+            }
         },
         |chunk| encoder.encode(chunk),
     );

@@ -42,18 +42,7 @@ use polyasm_core::{CodeInfo, Diagnostic, Object, Outcome, SourceId, SourceMap, S
 
 pub use crate::syntax::Syntax;
 
-use crate::decode::Decoded;
 use crate::instr::{Branch, Instr};
-
-/// The syntax a source is written in when none is named: Mesa's when its first line holding
-/// anything starts with Mesa's `@N: ` prefix, else the proposed one.
-fn detect_syntax(text: &str) -> Syntax {
-    if syntax::mesa::has_offset_prefix(text) {
-        Syntax::Mesa
-    } else {
-        Syntax::Proposed
-    }
-}
 
 /// How to assemble.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,8 +66,11 @@ impl Default for AssembleOptions {
 /// Assembles source `file` of `sources`. The object holds the words and, when
 /// `options.listing`, one listing entry per instruction whose address is its word offset.
 pub fn assemble(sources: &SourceMap, file: SourceId, options: &AssembleOptions) -> Outcome<Object> {
-    let text = sources.get(file).text();
-    match options.syntax.unwrap_or_else(|| detect_syntax(text)) {
+    let detected = || match syntax::mesa::has_offset_prefix(sources.get(file).text()) {
+        true => Syntax::Mesa,
+        false => Syntax::Proposed,
+    };
+    match options.syntax.unwrap_or_else(detected) {
         Syntax::Mesa => assemble_mesa(sources, file, options.listing),
         Syntax::Proposed => syntax::proposed::assemble_proposed_object(sources, file, options.listing),
     }
@@ -176,15 +168,9 @@ pub fn disassemble(words: &[u32], syntax: Syntax, name: &str, from: WordsFrom) -
     }
     let text = match syntax {
         Syntax::Mesa => syntax::mesa::print_program(&program),
-        Syntax::Proposed => print_proposed(&program),
+        Syntax::Proposed => syntax::proposed::print_proposed(&program.iter().map(|d| d.instr).collect::<Vec<_>>()),
     };
     Outcome::new(text, diagnostics)
-}
-
-/// The proposed syntax's printer, with labels for branch targets.
-fn print_proposed(program: &[Decoded]) -> String {
-    let instrs: Vec<Instr> = program.iter().map(|d| d.instr).collect();
-    syntax::proposed::print_proposed(&instrs)
 }
 
 /// The `lima` target of the command line.
@@ -220,7 +206,7 @@ static INFO: TargetInfo = TargetInfo {
 /// The syntaxes `--syntax` names.
 const SYNTAXES: OptionKind = OptionKind::Words {
     plural: "syntaxes",
-    words: &["proposed", "mesa"],
+    words: &Syntax::NAMES,
 };
 
 static FORMATS: &[FormatInfo] = &[FormatInfo {
@@ -244,19 +230,27 @@ fn syntax_option(options: &TargetOptions) -> Option<Syntax> {
 }
 
 /// The words of disassembler or `run` input: an MBS1 file (by its magic), or words in binary
-/// or hex.
-fn input_words(sources: &SourceMap, input: &DisasmInput) -> Outcome<(Vec<u32>, WordsFrom)> {
-    if input.bytes.starts_with(&mbs::TAG_FILE) {
-        return match mbs::read(input.bytes) {
+/// or hex, with the warnings met reading them; every diagnostic when one is an error.
+fn input_words(
+    sources: &SourceMap,
+    input: &DisasmInput,
+) -> Result<(Vec<u32>, WordsFrom, Vec<Diagnostic>), Vec<Diagnostic>> {
+    let read = if input.bytes.starts_with(&mbs::TAG_FILE) {
+        match mbs::read(input.bytes) {
             Ok(program) => Outcome::ok((program.words, WordsFrom::Mbs)),
             Err(e) => Outcome::failed(vec![error::mbs_error(input.name, &e)]),
+        }
+    } else {
+        let from = match input.encoding {
+            InputEncoding::Binary => WordsFrom::Binary,
+            InputEncoding::Hex => WordsFrom::Hex,
         };
-    }
-    let from = match input.encoding {
-        InputEncoding::Binary => WordsFrom::Binary,
-        InputEncoding::Hex => WordsFrom::Hex,
+        polyasm_core::words::read_words(sources, input, &INFO).map(|words| (words, from))
     };
-    polyasm_core::words::read_words(sources, input, &INFO).map(|words| (words, from))
+    match read.value {
+        Some((words, from)) if !read.has_errors() => Ok((words, from, read.diagnostics)),
+        _ => Err(read.diagnostics),
+    }
 }
 
 impl Target for LimaTarget {
@@ -297,15 +291,11 @@ impl Target for LimaTarget {
 
     fn disassemble(&self, sources: &SourceMap, input: &DisasmInput, options: &TargetOptions) -> Outcome<String> {
         let syntax = syntax_option(options).unwrap_or(Syntax::Proposed);
-        let read = input_words(sources, input);
-        let Some((words, from)) = read
-            .value
-            .filter(|_| !read.diagnostics.iter().any(Diagnostic::is_error))
-        else {
-            return Outcome::failed(read.diagnostics);
+        let (words, from, mut diagnostics) = match input_words(sources, input) {
+            Ok(read) => read,
+            Err(diagnostics) => return Outcome::failed(diagnostics),
         };
         let mut outcome = disassemble(&words, syntax, input.name, from);
-        let mut diagnostics = read.diagnostics;
         diagnostics.append(&mut outcome.diagnostics);
         outcome.diagnostics = diagnostics;
         outcome
@@ -346,12 +336,9 @@ impl Runner for LimaTarget {
             text_source: None,
             name,
         };
-        let read = input_words(&SourceMap::new(), &input);
-        let Some((words, from)) = read
-            .value
-            .filter(|_| !read.diagnostics.iter().any(Diagnostic::is_error))
-        else {
-            return Some(Outcome::failed(read.diagnostics));
+        let (words, from, _) = match input_words(&SourceMap::new(), &input) {
+            Ok(read) => read,
+            Err(diagnostics) => return Some(Outcome::failed(diagnostics)),
         };
         // The words must be a program; the text is not needed.
         let checked = disassemble(&words, Syntax::Mesa, name, from);

@@ -19,11 +19,17 @@ pub enum Syntax {
 }
 
 impl Syntax {
-    /// Every syntax with its `--syntax` name.
-    pub const NAMES: [(&'static str, Syntax); 2] = [("proposed", Syntax::Proposed), ("mesa", Syntax::Mesa)];
+    /// Every syntax's `--syntax` name, in the order of the variants.
+    pub const NAMES: [&'static str; 2] = ["proposed", "mesa"];
 
     /// The syntax called `name` on the command line.
     pub fn from_name(name: &str) -> Option<Syntax> {
-        Syntax::NAMES.iter().find(|(n, _)| *n == name).map(|(_, s)| *s)
+        let all = [Syntax::Proposed, Syntax::Mesa];
+        Syntax::NAMES.iter().position(|n| *n == name).map(|i| all[i])
     }
+}
+
+/// Whether a branch can go `relative` words: the field holds 27 bits with the sign.
+fn in_branch_range(relative: i64) -> bool {
+    (-(1i64 << 26)..(1i64 << 26)).contains(&relative)
 }

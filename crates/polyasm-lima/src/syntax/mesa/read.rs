@@ -1,6 +1,9 @@
 //! Mesa's text read back into instructions: lines, fields and their opcode words.
 
+use std::convert::Infallible;
 use std::ops::Range;
+
+use polyasm_core::front::{self, Spanned, StatementLexer};
 
 use crate::instr::{Branch, Combine, FloatAcc, FloatMul, Instr, Load, Sampler, Store, VecAcc, VecMul};
 use crate::ops::{self, Alignment, BranchCond, FORMS, Field, Form, FormInfo, Model, OutMod};
@@ -46,63 +49,126 @@ pub fn has_offset_prefix(text: &str) -> bool {
 /// become relative ones and must be instruction starts. Returns the instructions read and
 /// every error; the instructions are the program only when there is no error.
 pub fn read_program(text: &str) -> (Vec<ReadInstr>, Vec<MesaError>) {
-    let mut instrs: Vec<ReadInstr> = Vec::new();
-    let mut errors = Vec::new();
-    let mut branches: Vec<(usize, i64, Range<usize>)> = Vec::new();
-    let mut offset = 0usize;
-    let mut offsets_checked = true;
     // Lines are read on their own, a chunk at a time, on a second thread for big texts; the
-    // offsets and targets that join them are worked out here, in order.
-    polyasm_core::front::pipeline(
-        text.len() >= polyasm_core::front::PIPELINE_MIN_BYTES,
-        |emit| read_lines(text, emit),
-        |chunk: Vec<(Range<usize>, LineResult)>| {
-            for (line, read) in chunk {
-                match read {
-                    Ok(None) => {}
-                    Ok(Some(read)) => {
-                        if let Some((printed, span)) = read.prefix
-                            && offsets_checked
-                            && printed != offset as u64
-                        {
-                            errors.push(MesaError {
-                                span,
-                                kind: MesaErrorKind::Offset {
-                                    printed,
-                                    actual: offset,
-                                },
-                            });
-                            // Every later offset would disagree too.
-                            offsets_checked = false;
-                        }
-                        if let Some((target, span)) = read.branch {
-                            branches.push((instrs.len(), target, span));
-                        }
-                        instrs.push(ReadInstr {
-                            instr: read.instr,
-                            offset,
-                            line,
-                        });
-                        offset += read.instr.count() as usize;
-                    }
-                    Err(e) => {
-                        errors.push(e);
-                        // The sizes of the lines after a failed one are not known.
-                        offsets_checked = false;
-                    }
+    // offsets and targets that join them are worked out by the encoder, in order.
+    front::assemble(Lines { text, pos: 0 }, Program::default())
+}
+
+/// Mesa's text a line at a time: the reading stage of [`read_program`], and its statement
+/// lexer, which hands over each line (split at `\n`) as a statement of one token whose span is
+/// the line without its line break.
+struct Lines<'s> {
+    text: &'s str,
+    /// Where the next line starts.
+    pos: usize,
+}
+
+impl<'s> StatementLexer<'s> for Lines<'s> {
+    type Token = ();
+    type Error = Infallible;
+
+    fn at_end(&self) -> bool {
+        self.pos >= self.text.len()
+    }
+
+    fn next_statement(&mut self, out: &mut Vec<Spanned<()>>) -> Result<(), Infallible> {
+        let rest = &self.text[self.pos..];
+        let raw = rest.find('\n').map_or(rest, |end| &rest[..end]);
+        let line = raw.strip_suffix('\r').unwrap_or(raw);
+        out.push(((), self.pos..self.pos + line.len()));
+        self.pos += raw.len() + 1;
+        Ok(())
+    }
+}
+
+impl<'s> front::Reader<'s> for Lines<'s> {
+    type Lexer = Lines<'s>;
+    type Chunk = Vec<(Range<usize>, LineResult)>;
+
+    fn parallel(&self) -> bool {
+        self.text.len() >= front::PIPELINE_MIN_BYTES
+    }
+
+    fn lexer(&self) -> Lines<'s> {
+        Lines { pos: 0, ..*self }
+    }
+
+    /// Each line read, with its byte range.
+    fn parse(&mut self, lines: &[Spanned<()>], _: &[Range<usize>], _: Vec<Infallible>) -> Self::Chunk {
+        lines
+            .iter()
+            .map(|(_, line)| (line.clone(), read_line(&self.text[line.clone()], line.start)))
+            .collect()
+    }
+}
+
+/// The encoding stage of [`read_program`]: the lines read, joined in order by their word
+/// offsets, and the errors found.
+#[derive(Default)]
+struct Program {
+    instrs: Vec<ReadInstr>,
+    errors: Vec<MesaError>,
+    /// (instruction, absolute target, span of the target).
+    branches: Vec<(usize, i64, Range<usize>)>,
+    /// The word offset of the next instruction.
+    offset: usize,
+    /// Whether the `@N: ` prefixes are no longer checked: after a wrong one or a failed line.
+    offsets_unchecked: bool,
+}
+
+impl front::Encode<Vec<(Range<usize>, LineResult)>> for Program {
+    type Output = (Vec<ReadInstr>, Vec<MesaError>);
+
+    fn encode(&mut self, lines: Vec<(Range<usize>, LineResult)>) {
+        for (line, read) in lines {
+            let read = match read {
+                Ok(Some(read)) => read,
+                Ok(None) => continue,
+                Err(e) => {
+                    self.errors.push(e);
+                    // The sizes of the lines after a failed one are not known.
+                    self.offsets_unchecked = true;
+                    continue;
                 }
+            };
+            if let Some((printed, span)) = read.prefix
+                && !self.offsets_unchecked
+                && printed != self.offset as u64
+            {
+                self.errors.push(MesaError {
+                    span,
+                    kind: MesaErrorKind::Offset {
+                        printed,
+                        actual: self.offset,
+                    },
+                });
+                // Every later offset would disagree too.
+                self.offsets_unchecked = true;
             }
-        },
-    );
-    if errors.is_empty() {
-        let starts: Vec<usize> = instrs.iter().map(|r| r.offset).collect();
-        for (index, target, span) in branches {
-            let own = starts[index] as i64;
-            let relative = target - own;
+            if let Some((target, span)) = read.branch {
+                self.branches.push((self.instrs.len(), target, span));
+            }
+            self.instrs.push(ReadInstr {
+                instr: read.instr,
+                offset: self.offset,
+                line,
+            });
+            self.offset += read.instr.count() as usize;
+        }
+    }
+
+    /// Makes the branch targets relative, once every line is read without an error.
+    fn finish(mut self) -> (Vec<ReadInstr>, Vec<MesaError>) {
+        if !self.errors.is_empty() {
+            return (self.instrs, self.errors);
+        }
+        let starts: Vec<usize> = self.instrs.iter().map(|r| r.offset).collect();
+        for (index, target, span) in self.branches {
+            let relative = target - starts[index] as i64;
             let found = usize::try_from(target).ok().and_then(|t| starts.binary_search(&t).ok());
-            if found.is_none() || !(-(1i64 << 26)..1i64 << 26).contains(&relative) {
+            if found.is_none() || !crate::syntax::in_branch_range(relative) {
                 let after = starts.partition_point(|&s| (s as i64) <= target);
-                errors.push(MesaError {
+                self.errors.push(MesaError {
                     span,
                     kind: MesaErrorKind::Target {
                         target,
@@ -111,34 +177,16 @@ pub fn read_program(text: &str) -> (Vec<ReadInstr>, Vec<MesaError>) {
                 });
                 continue;
             }
-            if let Some(Branch::Jump { target, .. }) = &mut instrs[index].instr.branch {
+            if let Some(Branch::Jump { target, .. }) = &mut self.instrs[index].instr.branch {
                 *target = relative as i32;
             }
         }
+        (self.instrs, self.errors)
     }
-    (instrs, errors)
 }
 
 /// What [`read_line`] gives.
-pub(super) type LineResult = Result<Option<LineRead>, MesaError>;
-
-/// The lines of `text` read one by one, each with its byte range (without the line break),
-/// emitted a chunk at a time.
-pub(super) fn read_lines(text: &str, emit: &mut dyn FnMut(Vec<(Range<usize>, LineResult)>)) {
-    const LINES_PER_CHUNK: usize = 4096;
-    let mut chunk = Vec::with_capacity(LINES_PER_CHUNK);
-    let mut line_start = 0;
-    for raw in text.split('\n') {
-        let base = line_start;
-        line_start += raw.len() + 1;
-        let line = raw.strip_suffix('\r').unwrap_or(raw);
-        chunk.push((base..base + line.len(), read_line(line, base)));
-        if chunk.len() == LINES_PER_CHUNK {
-            emit(std::mem::replace(&mut chunk, Vec::with_capacity(LINES_PER_CHUNK)));
-        }
-    }
-    emit(chunk);
-}
+type LineResult = Result<Option<LineRead>, MesaError>;
 
 /// Reads the text of one instruction printed at word `offset` (as [`print_instr`] prints it,
 /// without the prefix); the branch target becomes relative to `offset` without further checks.
@@ -173,14 +221,14 @@ pub fn unshown_fields(instr: &Instr, offset: usize) -> Vec<Field> {
 }
 
 /// A line read: its `@` offset, the instruction, and the absolute target of its branch.
-pub(super) struct LineRead {
+struct LineRead {
     prefix: Option<(u64, Range<usize>)>,
     instr: Instr,
     branch: Option<(i64, Range<usize>)>,
 }
 
 /// The op name and output modifier of `head` (`max.pos`).
-pub(super) fn split_outmod(head: &str) -> (&str, OutMod) {
+fn split_outmod(head: &str) -> (&str, OutMod) {
     for row in ops::OUTMODS.iter().filter(|r| !r.mesa.is_empty()) {
         if let Some(op) = head.strip_suffix(row.mesa) {
             return (op, row.value);
@@ -192,7 +240,7 @@ pub(super) fn split_outmod(head: &str) -> (&str, OutMod) {
 /// What `name` names, if anything: a name of [`FORMS`]'s Mesa column (one lookup), or one with
 /// a perspective, a condition, a bias register or an output modifier inside. The operation
 /// always writes a field: the control bits are no operation of Mesa's.
-pub(super) fn mnemonic(name: &str) -> Option<Operation> {
+fn mnemonic(name: &str) -> Option<Operation> {
     if let Some(form) = Form::from_second_mnemonic(name) {
         return of_row(form.info(), OutMod::None);
     }
@@ -254,7 +302,7 @@ fn of_row(row: &FormInfo, outmod: OutMod) -> Option<Operation> {
 /// Every operation name Mesa prints, for suggestions: the Mesa column of [`FORMS`] in row
 /// order, a varying fetch with each perspective, texld also with its bias register, a branch
 /// with each condition.
-pub(super) fn all_mnemonics() -> &'static [String] {
+fn all_mnemonics() -> &'static [String] {
     static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
     NAMES.get_or_init(|| {
         let mut names = Vec::new();
@@ -287,14 +335,14 @@ pub(super) fn all_mnemonics() -> &'static [String] {
 }
 
 /// The name with its output modifier taken out (`max.pos.v0` -> `max.v0`), for suggestions.
-pub(super) fn without_outmod(name: &str) -> String {
+fn without_outmod(name: &str) -> String {
     match name.rfind('.') {
         Some(dot) => format!("{}{}", split_outmod(&name[..dot]).0, &name[dot..]),
         None => name.to_string(),
     }
 }
 
-pub(super) fn unknown_op(word: Word) -> MesaError {
+fn unknown_op(word: Word) -> MesaError {
     let bare = without_outmod(word.text);
     let suggestion = polyasm_core::text::suggest(&bare, all_mnemonics().iter().map(String::as_str));
     word.error(MesaErrorKind::UnknownOp {
@@ -304,7 +352,7 @@ pub(super) fn unknown_op(word: Word) -> MesaError {
 }
 
 /// Reads one line: `None` for a line with nothing on it.
-pub(super) fn read_line(line: &str, base: usize) -> Result<Option<LineRead>, MesaError> {
+fn read_line(line: &str, base: usize) -> Result<Option<LineRead>, MesaError> {
     let line = Word {
         text: line.split('#').next().unwrap_or_default(),
         at: base,
@@ -394,7 +442,7 @@ pub(super) fn read_line(line: &str, base: usize) -> Result<Option<LineRead>, Mes
 }
 
 /// The error of a field out of order, with the line's fields in the right order.
-pub(super) fn field_order(name: Word, field: Field, previous: Field, parts: &[Word]) -> MesaError {
+fn field_order(name: Word, field: Field, previous: Field, parts: &[Word]) -> MesaError {
     let reordered = if field == previous {
         String::new()
     } else {
@@ -423,12 +471,12 @@ pub(super) fn field_order(name: Word, field: Field, previous: Field, parts: &[Wo
 
 /// Checks the number of operands of `name`: `counts` are the accepted numbers, described by
 /// `expected`.
-pub(super) fn operand_count(name: Word, operands: &[Word], counts: &[usize], expected: &str) -> Result<(), MesaError> {
+fn operand_count(name: Word, operands: &[Word], counts: &[usize], expected: &str) -> Result<(), MesaError> {
     operand_count_with(name, operands, counts, || expected.to_string())
 }
 
 /// [`operand_count`], with the expected operands described only when they are wrong.
-pub(super) fn operand_count_with(
+fn operand_count_with(
     name: Word,
     operands: &[Word],
     counts: &[usize],
@@ -451,16 +499,11 @@ pub(super) fn operand_count_with(
     })
 }
 
-/// "1 operand", "a destination and 2 operands", ...
-pub(super) fn describe_operands(sources: u8, dest: &str) -> String {
-    let sources = match sources {
-        1 => "1 source".to_string(),
-        n => format!("{n} sources"),
-    };
-    if dest.is_empty() {
-        sources
-    } else {
-        format!("{dest} and {sources}")
+/// "a destination and 1 source", "a destination and 2 sources".
+fn describe_operands(sources: u8) -> String {
+    match sources {
+        1 => "a destination and 1 source".to_string(),
+        n => format!("a destination and {n} sources"),
     }
 }
 
@@ -474,7 +517,7 @@ fn alu_operands<'w, 'a>(
     operand_count_with(name, operands, &[n, n + 1], || {
         format!(
             "{} (the destination only when it writes a register)",
-            describe_operands(sources, "a destination")
+            describe_operands(sources)
         )
     })?;
     Ok(split_dest(operands, n))
@@ -490,7 +533,7 @@ fn second_source<T>(
 
 /// Reads the operands of `m`, written with the word `name`, into its field of `instr`; a
 /// branch's absolute target goes to `branch`.
-pub(super) fn read_field(
+fn read_field(
     m: Operation,
     name: Word,
     operands: &[Word],
@@ -505,12 +548,9 @@ pub(super) fn read_field(
             instr.varying = Some(read_varying(m.perspective, name, operands[0], operands[1])?);
         }
         Model::Texld => {
-            let bias_register = m.bias_register;
-            let count = if bias_register { 3 } else { 2 };
-            let what = if bias_register {
-                "a bias, a sampler and a bias register"
-            } else {
-                "a bias and a sampler"
+            let (count, what) = match m.bias_register {
+                true => (3, "a bias, a sampler and a bias register"),
+                false => (2, "a bias and a sampler"),
             };
             operand_count(name, operands, &[count], what)?;
             let (index, offset) = split_offset(operands[1])?;
@@ -518,7 +558,7 @@ pub(super) fn read_field(
             if index > 0xfff {
                 return Err(operands[1].out_of_range("sampler", "0 to 4095"));
             }
-            let lod_bias = match bias_register {
+            let lod_bias = match m.bias_register {
                 true => Some(plain_scalar(operands[2], "the LOD bias register")?),
                 false => None,
             };
@@ -593,9 +633,7 @@ pub(super) fn read_field(
         }
         Model::Combine(op) => {
             let n = op.info().sources();
-            operand_count_with(name, operands, &[usize::from(n) + 1], || {
-                describe_operands(n, "a destination")
-            })?;
+            operand_count_with(name, operands, &[usize::from(n) + 1], || describe_operands(n))?;
             instr.combine = Some(Combine::Scalar {
                 op,
                 dest: combine_dest(op, m.outmod, operands[0])?,

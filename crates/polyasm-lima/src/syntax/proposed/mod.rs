@@ -3,6 +3,7 @@
 //! file is reported, each with its span; labels resolve to relative word offsets once the
 //! lengths of all instructions are known. docs/lima.md describes the syntax unit by unit.
 
+use std::convert::Infallible;
 use std::ops::Range;
 
 mod instruction;
@@ -17,7 +18,7 @@ pub use self::print::{print_instr, print_proposed, unset_constants};
 pub use crate::syntax::print::half;
 
 use polyasm_core::diagnostic::Collector;
-use polyasm_core::front::{self, TextRange};
+use polyasm_core::front::{self, Spanned, TextRange};
 use polyasm_core::number::parse_int_literal;
 use polyasm_core::text::{NameMap, SuggestionBudget, suggest};
 use polyasm_core::{Diagnostic, Object, Outcome, SourceId, SourceMap, Span, Symbol};
@@ -75,49 +76,73 @@ pub fn assemble_proposed_object(sources: &SourceMap, file: SourceId, listing: bo
 }
 
 /// Assembles source `file`; the instructions are in the result when `keep` is set. The text is
-/// lexed and parsed a chunk of statements at a time, on a second thread for a big source
-/// ([`front::pipeline`]), and the encoder reads the chunks in order into instructions and
-/// words; labels and branches are resolved at the end ([`Encoder::finish`]).
+/// lexed and parsed a chunk of statements at a time ([`Reader`]), on a second thread for a big
+/// source, and the encoder reads the chunks in order into instructions and words; labels and
+/// branches are resolved at the end ([`front::Encode::finish`]).
 fn assemble(sources: &SourceMap, file: SourceId, listing: bool, keep: bool) -> Outcome<Assembled> {
     let text = sources.get(file).text();
-    let mut encoder = Encoder::new(file, text, listing, keep);
-    front::pipeline(
-        text.len() >= front::PIPELINE_MIN_BYTES,
-        |emit| read_chunks(text, emit),
-        |mut chunk: Chunk| {
-            // The operands inside calls are the encoder's for the chunk, for reading at any
-            // depth; the operations and operands of each statement are read from the arena.
-            encoder.args = std::mem::take(&mut chunk.arena.args);
-            for parsed in &chunk.parsed {
-                match parsed {
-                    Parsed::Statement(statement) => encoder.statement(statement, &chunk.arena),
-                    Parsed::Failed(errors) => {
-                        for (range, found, expected) in errors {
-                            encoder.syntax_error(range.in_source(file), found, expected);
-                        }
-                    }
-                }
-            }
-        },
-    );
-    encoder.finish()
+    let reader = Reader {
+        text,
+        kinds_read: KindCache::new(),
+    };
+    front::assemble(reader, Encoder::new(file, text, listing, keep))
 }
 
-/// Lexes and parses `text`, emitting a chunk of statements at a time.
-fn read_chunks(text: &str, emit: &mut dyn FnMut(Chunk)) {
-    let mut tokens = Vec::with_capacity(front::STATEMENTS_PER_CHUNK * 16);
-    let mut statements = Vec::with_capacity(front::STATEMENTS_PER_CHUNK);
-    let mut kinds_read = KindCache::new();
-    front::lex_in_chunks_with(
-        &mut Lexer::new(text),
-        &mut tokens,
-        &mut statements,
-        |tokens, statements, _no_errors| {
-            let mut chunk = Chunk::new();
-            parse_chunk(text, tokens, statements, &mut chunk, &mut kinds_read);
-            emit(chunk);
-        },
-    );
+/// The reading stage of [`front::assemble`]: lexes and parses the text into [`Chunk`]s, and
+/// reads the kinds of their operations ahead of the encoder.
+struct Reader<'s> {
+    text: &'s str,
+    /// The kinds read so far, kept from chunk to chunk.
+    kinds_read: KindCache,
+}
+
+impl<'s> front::Reader<'s> for Reader<'s> {
+    type Lexer = Lexer<'s>;
+    type Chunk = Chunk;
+
+    fn parallel(&self) -> bool {
+        self.text.len() >= front::PIPELINE_MIN_BYTES
+    }
+
+    fn lexer(&self) -> Lexer<'s> {
+        Lexer::new(self.text)
+    }
+
+    /// Parses the statements of a chunk, and reads the kinds of their operations. A valid
+    /// statement is read by [`parser::quick_statement`]; chumsky reads the others.
+    fn parse(&mut self, tokens: &[Spanned<Tok>], statements: &[Range<usize>], _no_errors: Vec<Infallible>) -> Chunk {
+        let text = self.text;
+        let mut chunk = Chunk::new();
+        let fast = parser::statement();
+        let rich = parser::statement();
+        for statement in statements.iter().filter(|s| !s.is_empty()) {
+            if let Some(statement) = parser::quick_statement(&tokens[statement.clone()], &mut chunk.arena) {
+                chunk.parsed.push(Parsed::Statement(statement));
+                continue;
+            }
+            let parsed = &mut chunk.parsed;
+            let one = std::slice::from_ref(statement);
+            front::parse_statements(&fast, &rich, tokens, one, &mut chunk.arena, |_, _, parsed_one| {
+                parsed.push(match parsed_one {
+                    Ok(statement) => Parsed::Statement(statement),
+                    Err(errors) => Parsed::Failed(
+                        errors
+                            .iter()
+                            .map(|e| {
+                                let (range, found, expected) = front::describe_syntax_error(e, text);
+                                let found = polyasm_core::text::escape_controls(&found).into_owned();
+                                (TextRange::from(range), found, expected)
+                            })
+                            .collect(),
+                    ),
+                })
+            });
+        }
+        for op in &mut chunk.arena.ops {
+            op.kind = self.kinds_read.kind(text, op);
+        }
+        chunk
+    }
 }
 
 /// One statement as the parser left it: read, or its syntax errors (the range, what was
@@ -149,62 +174,9 @@ impl Chunk {
     }
 }
 
-/// Parses the statements of a chunk of tokens into `chunk`, emptied first, and reads the kinds
-/// of their operations (`kinds_read` keeps those read before). A valid statement is read by [`parser::quick_statement`]; chumsky
-/// reads the others.
-fn parse_chunk(
-    text: &str,
-    tokens: &[(Tok, Range<usize>)],
-    statements: &[Range<usize>],
-    chunk: &mut Chunk,
-    kinds_read: &mut KindCache,
-) {
-    chunk.parsed.clear();
-    chunk.arena.clear();
-    let fast = parser::statement();
-    let rich = parser::statement();
-    for statement in statements {
-        let toks = &tokens[statement.clone()];
-        if toks.is_empty() {
-            continue;
-        }
-        if let Some(statement) = parser::quick_statement(toks, &mut chunk.arena) {
-            chunk.parsed.push(Parsed::Statement(statement));
-            continue;
-        }
-        let whole = 0..toks.len();
-        let one = std::slice::from_ref(&whole);
-        let parsed = &mut chunk.parsed;
-        front::parse_statements(
-            &fast,
-            &rich,
-            toks,
-            one,
-            &mut chunk.arena,
-            |_, _, parsed_one| match parsed_one {
-                Ok(statement) => parsed.push(Parsed::Statement(statement)),
-                Err(errors) => {
-                    let errors = errors
-                        .iter()
-                        .map(|e| {
-                            let (range, found, expected) = front::describe_syntax_error(e, text);
-                            let found = polyasm_core::text::escape_controls(&found).into_owned();
-                            (TextRange::from(range), found, expected)
-                        })
-                        .collect();
-                    parsed.push(Parsed::Failed(errors));
-                }
-            },
-        );
-    }
-    for op in &mut chunk.arena.ops {
-        op.kind = kinds_read.kind(text, op);
-    }
-}
-
 /// The operation of `op`, when its word is a current name that reads without a diagnostic:
 /// what the parsing stage works out ahead of the encoder.
-pub(super) fn plain_kind(text: &str, op: &Op) -> Option<Operation> {
+fn plain_kind(text: &str, op: &Op) -> Option<Operation> {
     let mut renamed = false;
     let word = current_name(op.name.text(text), |_, _| renamed = true);
     if renamed {
@@ -383,10 +355,10 @@ impl<'s> Encoder<'s> {
         self.diagnostics.push(start, diagnostic);
     }
 
-    fn syntax_error(&mut self, span: Span, found: &str, expected: &str) {
-        self.push(error::syntax_error(span, found, expected));
+    fn syntax_error(&mut self, range: TextRange, found: &str, expected: &str) {
+        self.push(error::syntax_error(self.span(range), found, expected));
         // Keep instruction indices in step with the lines for the labels after it.
-        self.add(Instr::default(), TextRange::new(span.start as usize, span.end as usize));
+        self.add(Instr::default(), range);
     }
 
     /// Reads a statement, its lists in `arena`.
@@ -425,17 +397,31 @@ impl<'s> Encoder<'s> {
             self.spans.push(span);
         }
     }
-}
 
-/// Whether a branch can go `relative` words: the field holds 27 bits with the sign.
-fn in_branch_range(relative: i64) -> bool {
-    (-(1i64 << 26)..(1i64 << 26)).contains(&relative)
-}
-
-impl Encoder<'_> {
     /// The word offset of instruction `i`, or the end for `i` past the last.
     fn start_of(&self, i: usize) -> i64 {
         self.words.starts().get(i).map_or(self.words.len(), |&start| start) as i64
+    }
+}
+
+impl front::Encode<Chunk> for Encoder<'_> {
+    type Output = Outcome<Assembled>;
+
+    /// Reads a chunk's statements into instructions and words, and takes its syntax errors.
+    fn encode(&mut self, mut chunk: Chunk) {
+        // The operands inside calls are the encoder's for the chunk, for reading at any depth;
+        // the operations and operands of each statement are read from the arena.
+        self.args = std::mem::take(&mut chunk.arena.args);
+        for parsed in &chunk.parsed {
+            match parsed {
+                Parsed::Statement(statement) => self.statement(statement, &chunk.arena),
+                Parsed::Failed(errors) => {
+                    for (range, found, expected) in errors {
+                        self.syntax_error(*range, found, expected);
+                    }
+                }
+            }
+        }
     }
 
     /// Resolves the branches, and gives the instructions and words with every diagnostic.
@@ -455,7 +441,7 @@ impl Encoder<'_> {
                     }
                 }
             };
-            if !in_branch_range(relative) {
+            if !crate::syntax::in_branch_range(relative) {
                 self.push(error::branch_range(span.in_source(self.file), relative));
                 continue;
             }

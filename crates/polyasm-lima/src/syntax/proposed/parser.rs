@@ -7,7 +7,7 @@
 //!
 //! Parse results are small and hold no list of their own: operations, operands and the
 //! operands inside calls go to the parser's state, an [`Arena`] that chumsky rewinds when it
-//! backtracks and that is kept from chunk to chunk, so that reading a statement allocates
+//! backtracks and that holds a whole chunk's lists, so that reading a statement allocates
 //! nothing.
 
 use std::ops::Range;
@@ -116,13 +116,6 @@ pub struct Arena {
 }
 
 impl Arena {
-    /// Empties the arena, keeping its memory for the next statements.
-    pub fn clear(&mut self) {
-        self.ops.clear();
-        self.operands.clear();
-        self.args.clear();
-    }
-
     /// The lengths of the three lists, to go back to with [`Arena::truncate`].
     fn mark(&self) -> [usize; 3] {
         [self.ops.len(), self.operands.len(), self.args.len()]
@@ -267,9 +260,9 @@ impl Quick<'_, '_> {
         self.token(first).to(self.token(end - 1))
     }
 
-    /// Takes a `.suffix` when one comes next.
-    fn suffix(&mut self) -> Option<TextRange> {
-        (self.peek() == Some(Tok::Suffix)).then(|| {
+    /// Takes the next token when it is `tok`, giving its range.
+    fn eat(&mut self, tok: Tok) -> Option<TextRange> {
+        (self.peek() == Some(tok)).then(|| {
             self.at += 1;
             self.token(self.at - 1)
         })
@@ -294,12 +287,8 @@ impl Quick<'_, '_> {
 
     fn op(&mut self) -> Option<Op> {
         let first = self.at;
-        if self.peek() != Some(Tok::Name) {
-            return None;
-        }
-        self.at += 1;
-        let name = self.token(first);
-        let unit = self.suffix();
+        let name = self.eat(Tok::Name)?;
+        let unit = self.eat(Tok::Suffix);
         let start = self.arena.operands.len();
         while matches!(
             self.peek(),
@@ -327,38 +316,30 @@ impl Quick<'_, '_> {
         };
         self.at += 1;
         let span = self.token(self.at - 1);
-        let suffix = self.suffix();
+        let suffix = self.eat(Tok::Suffix);
         Some(Term { value, span, suffix })
     }
 
     fn operand(&mut self) -> Option<Operand> {
         let first = self.at;
-        let neg = (self.peek() == Some(Tok::Minus)).then(|| {
-            self.at += 1;
-            self.token(first)
-        });
+        let neg = self.eat(Tok::Minus);
         let at_call =
             self.peek() == Some(Tok::Name) && self.tokens.get(self.at + 1).map(|(t, _)| *t) == Some(Tok::Open);
         let expr = if at_call {
             let name = self.token(self.at);
             self.at += 2;
             let arg = self.operand()?;
-            if self.peek() != Some(Tok::Close) {
-                return None;
-            }
-            self.at += 1;
+            let close = self.eat(Tok::Close)?;
             Expr::Call {
                 name,
                 arg: self.arena.push_arg(arg),
-                close: self.token(self.at - 1),
+                close,
             }
         } else {
             let term = self.term()?;
-            let offset = if self.peek() == Some(Tok::Plus) {
-                self.at += 1;
-                Some(self.term()?)
-            } else {
-                None
+            let offset = match self.eat(Tok::Plus) {
+                Some(_) => Some(self.term()?),
+                None => None,
             };
             Expr::Term { term, offset }
         };
