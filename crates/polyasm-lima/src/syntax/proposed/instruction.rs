@@ -222,7 +222,7 @@ impl<'s> Encoder<'s> {
             self.push(error::pipeline_unproduced(
                 self.span(span),
                 Pipeline::Vmul.name(),
-                names::UNIT_VEC_MUL,
+                Field::Vec4Mul.info().units[0],
             ));
         }
         if let Some(span) = reads.fmul
@@ -231,7 +231,7 @@ impl<'s> Encoder<'s> {
             self.push(error::pipeline_unproduced(
                 self.span(span),
                 Pipeline::Fmul.name(),
-                names::UNIT_FLOAT_MUL,
+                Field::FloatMul.info().units[0],
             ));
         }
         if !instr.sync {

@@ -193,8 +193,8 @@ impl<'s> Encoder<'s> {
     /// reads it, as its first source.
     pub(super) fn misplaced_pipeline<T>(&mut self, src: &Src) -> Option<T> {
         let (name, unit) = match src.reg {
-            SrcReg::Fmul => (Pipeline::Fmul.name(), names::UNIT_FLOAT_ACC),
-            _ => (Pipeline::Vmul.name(), names::UNIT_VEC_ACC),
+            SrcReg::Fmul => (Pipeline::Fmul.name(), Field::FloatAcc.info().units[0]),
+            _ => (Pipeline::Vmul.name(), Field::Vec4Acc.info().units[0]),
         };
         self.reject(error::pipeline_source(self.span(src.span), name, unit))
     }
