@@ -594,23 +594,22 @@ name_table! {
 impl LoadSource {
     /// Its row of [`FORMS`].
     pub fn form(self) -> Form {
-        match self {
-            LoadSource::Uniform => Form::LoadU,
-            LoadSource::Source1 => Form::LoadU1,
-            LoadSource::Source2 => Form::LoadU2,
-            LoadSource::Temporary => Form::LoadT,
-        }
+        form_of(Model::Load(self))
     }
 }
 
 impl FbRead {
     /// Its row of [`FORMS`].
     pub fn form(self) -> Form {
-        match self {
-            FbRead::Depth => Form::FbDepth,
-            FbRead::Color => Form::FbColor,
-        }
+        form_of(Model::FbRead(self))
     }
+}
+
+/// The row of [`FORMS`] that is `model`, for the models one row each is.
+fn form_of(model: Model) -> Form {
+    let row = FORMS.iter().find(|row| row.model == model);
+    row.expect("invariant: every load source and framebuffer read has a row")
+        .op
 }
 
 /// The shape of a varying source kind's bits.

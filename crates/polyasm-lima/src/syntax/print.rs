@@ -267,8 +267,8 @@ impl Printer<'_> {
     }
 
     /// The op name, the shift (proposed), the output modifier, the unit and a space.
-    fn head(&self, text: &mut String, name: &str, shift: i8, outmod: OutMod, field: Field) {
-        text.push_str(name);
+    fn head(&self, name: &str, shift: i8, outmod: OutMod, field: Field) -> String {
+        let mut text = name.to_string();
         if !self.mesa
             && let Some((_, t)) = names::MUL_SHIFTS.iter().find(|(s, _)| *s == shift)
         {
@@ -277,6 +277,7 @@ impl Printer<'_> {
         text.push_str(self.pick(outmod.info().name, outmod.info().mesa));
         text.push_str(unit(field));
         text.push(' ');
+        text
     }
 
     /// Mesa's `<<N` after the first source of a shifted `mul`.
@@ -381,8 +382,7 @@ impl Printer<'_> {
     }
 
     fn vec4_mul(&self, m: &VecMul) -> String {
-        let mut text = String::new();
-        self.head(&mut text, self.name(m.op.info()), m.shift, m.outmod, Field::Vec4Mul);
+        let mut text = self.head(self.name(m.op.info()), m.shift, m.outmod, Field::Vec4Mul);
         self.alu_dest(&mut text, m.dest.as_ref(), Pipeline::Vmul, |t, d| self.vec_dest(t, d));
         vec_source(&mut text, &m.arg0, None);
         self.shift(&mut text, m.op, m.shift);
@@ -397,8 +397,7 @@ impl Printer<'_> {
     }
 
     fn float_mul(&self, m: &FloatMul) -> String {
-        let mut text = String::new();
-        self.head(&mut text, self.name(m.op.info()), m.shift, m.outmod, Field::FloatMul);
+        let mut text = self.head(self.name(m.op.info()), m.shift, m.outmod, Field::FloatMul);
         self.alu_dest(&mut text, m.dest, Pipeline::Fmul, |t, d| self.scalar_dest(t, d));
         scalar_source(&mut text, &m.arg0, None);
         self.shift(&mut text, m.op, m.shift);
@@ -410,8 +409,7 @@ impl Printer<'_> {
     }
 
     fn vec4_acc(&self, a: &VecAcc) -> String {
-        let mut text = String::new();
-        self.head(&mut text, self.name(a.op.info()), 0, a.outmod, Field::Vec4Acc);
+        let mut text = self.head(self.name(a.op.info()), 0, a.outmod, Field::Vec4Acc);
         self.alu_dest(&mut text, a.dest.as_ref(), Pipeline::Discard, |t, d| {
             self.vec_dest(t, d)
         });
@@ -424,8 +422,7 @@ impl Printer<'_> {
     }
 
     fn float_acc(&self, a: &FloatAcc) -> String {
-        let mut text = String::new();
-        self.head(&mut text, self.name(a.op.info()), 0, a.outmod, Field::FloatAcc);
+        let mut text = self.head(self.name(a.op.info()), 0, a.outmod, Field::FloatAcc);
         self.alu_dest(&mut text, a.dest, Pipeline::Discard, |t, d| self.scalar_dest(t, d));
         scalar_source(&mut text, &a.arg0, a.mul_in.then_some(Pipeline::Fmul));
         if let Some(arg1) = self.second(a.op.is_binary(), a.arg1) {
@@ -436,7 +433,6 @@ impl Printer<'_> {
     }
 
     fn combine(&self, c: &Combine) -> String {
-        let mut text = String::new();
         match c {
             Combine::Scalar { op, dest, arg0, arg1 } => {
                 // The proposed syntax names the destination form where it is not the op's own.
@@ -454,7 +450,7 @@ impl Printer<'_> {
                 if !self.mesa {
                     name.push_str(form.unwrap_or_default());
                 }
-                self.head(&mut text, &name, 0, outmod, Field::Combine);
+                let mut text = self.head(&name, 0, outmod, Field::Combine);
                 match dest {
                     CombineDest::Scalar { reg, .. } => self.scalar_dest(&mut text, *reg),
                     CombineDest::Vector(d) => self.vec_dest(&mut text, d),
@@ -465,6 +461,7 @@ impl Printer<'_> {
                     text.push(' ');
                     scalar_source(&mut text, &arg1, None);
                 }
+                text
             }
             Combine::MulVec {
                 dest,
@@ -472,19 +469,14 @@ impl Printer<'_> {
                 arg1,
                 swizzle: s,
             } => {
-                self.head(
-                    &mut text,
-                    self.name(Form::MulS2.info()),
-                    0,
-                    OutMod::None,
-                    Field::Combine,
-                );
+                let mut text = self.head(self.name(Form::MulS2.info()), 0, OutMod::None, Field::Combine);
                 self.vec_dest(&mut text, dest);
                 text.push(' ');
                 scalar_source(&mut text, arg0, None);
                 text.push(' ');
                 text.push_str(reg_name(*arg1));
                 swizzle(&mut text, *s);
+                text
             }
             Combine::AtanPt2 {
                 dest,
@@ -492,26 +484,21 @@ impl Printer<'_> {
                 arg,
                 swizzle: s,
             } => {
-                if self.mesa {
-                    // Mesa writes the output modifier after the space, right before the destination.
-                    self.head(
-                        &mut text,
-                        self.name(Form::AtanPt2S2.info()),
-                        0,
-                        OutMod::None,
-                        Field::Combine,
-                    );
-                    text.push_str(outmod.info().mesa);
+                // Mesa writes the output modifier after the space, right before the destination.
+                let (in_head, before_dest) = if self.mesa {
+                    (OutMod::None, outmod.info().mesa)
                 } else {
-                    self.head(&mut text, self.name(Form::AtanPt2S2.info()), 0, *outmod, Field::Combine);
-                }
+                    (*outmod, "")
+                };
+                let mut text = self.head(self.name(Form::AtanPt2S2.info()), 0, in_head, Field::Combine);
+                text.push_str(before_dest);
                 self.scalar_dest(&mut text, *dest);
                 text.push(' ');
                 text.push_str(reg_name(*arg));
                 swizzle(&mut text, *s);
+                text
             }
         }
-        text
     }
 
     fn store(&self, s: &Store) -> String {

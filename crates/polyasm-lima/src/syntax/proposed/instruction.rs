@@ -29,7 +29,7 @@ impl<'s> Encoder<'s> {
                 } else {
                     op.span
                 };
-                let mut form = self.str(op.unit.map_or(op.name, |u| op.name.to(u))).to_string();
+                let mut form = self.str(opcode_span(op)).to_string();
                 for word in kind.operands() {
                     form.push(' ');
                     form.push_str(word);
@@ -101,8 +101,8 @@ impl<'s> Encoder<'s> {
                 let d = error::field_order(
                     self.span(ops[i].span),
                     self.span(ops[p].span),
-                    self.str(ops[i].unit.map_or(ops[i].name, |u| ops[i].name.to(u))),
-                    self.str(ops[p].unit.map_or(ops[p].name, |u| ops[p].name.to(u))),
+                    self.str(opcode_span(&ops[i])),
+                    self.str(opcode_span(&ops[p])),
                     &right,
                 );
                 self.push(d);
@@ -167,7 +167,7 @@ impl<'s> Encoder<'s> {
     ) -> String {
         self.reordered_line(ops, kinds, |i, _| {
             let op = &ops[i];
-            let mut head = self.str(op.unit.map_or(op.name, |u| op.name.to(u))).to_string();
+            let mut head = self.str(opcode_span(op)).to_string();
             for (old, new) in names::OLD_OPCODES {
                 if let Some(rest) = head.strip_prefix(old) {
                     head = format!("{new}{rest}");
@@ -216,23 +216,16 @@ impl<'s> Encoder<'s> {
                 self.push(error::constant_not_set(self.span(span), name, field.info().mesa));
             }
         }
-        if let Some(span) = reads.vmul
-            && at(Field::Vec4Mul).is_none()
-        {
-            self.push(error::pipeline_unproduced(
-                self.span(span),
-                Pipeline::Vmul.name(),
-                Field::Vec4Mul.info().units[0],
-            ));
-        }
-        if let Some(span) = reads.fmul
-            && at(Field::FloatMul).is_none()
-        {
-            self.push(error::pipeline_unproduced(
-                self.span(span),
-                Pipeline::Fmul.name(),
-                Field::FloatMul.info().units[0],
-            ));
+        for (read, pipeline, field) in [
+            (reads.vmul, Pipeline::Vmul, Field::Vec4Mul),
+            (reads.fmul, Pipeline::Fmul, Field::FloatMul),
+        ] {
+            if let Some(span) = read
+                && at(field).is_none()
+            {
+                let unit = field.info().units[0];
+                self.push(error::pipeline_unproduced(self.span(span), pipeline.name(), unit));
+            }
         }
         if !instr.sync {
             let needs = [at(Field::Sampler), at(Field::Vec4Acc), at(Field::FloatAcc)]
@@ -272,7 +265,7 @@ impl<'s> Encoder<'s> {
             Model::Texld => instr.sampler = self.texld(kind.explicit_lod, o, reads),
             Model::Load(source) => {
                 if matches!(source, LoadSource::Source1 | LoadSource::Source2) {
-                    let span = op.unit.map_or(op.name, |unit| op.name.to(unit));
+                    let span = opcode_span(op);
                     let text = self.str(span).to_string();
                     let what = format!("load source {}", source.code());
                     self.push(error::unused_encoding(
@@ -441,6 +434,11 @@ impl<'s> Encoder<'s> {
             }
         }
     }
+}
+
+/// The opcode word of `op` with its unit (`add.v1`).
+pub(super) fn opcode_span(op: &Op) -> TextRange {
+    op.unit.map_or(op.name, |unit| op.name.to(unit))
 }
 
 /// A reader of a source operand: [`Encoder::vec_src`] or [`Encoder::scalar_src`].
