@@ -1,8 +1,8 @@
 //! Opcode words of the proposed syntax in the encoder: the diagnostics of a word that does
 //! not read as an [`Operation`], and the suggestions for unknown ones.
 
-use super::*;
 use super::instruction::opcode_span;
+use super::*;
 
 /// The opcode, with its unit, nearest to `word`, while `budget` lasts.
 pub(super) fn opcode_suggestion(budget: &mut SuggestionBudget, word: &str, unit: Option<&str>) -> Option<String> {

@@ -2,6 +2,7 @@
 //! indices, varyings, samplers, branch targets and constants.
 
 use super::*;
+use polyasm_core::number::parse_f64;
 
 impl<'s> Encoder<'s> {
     /// Reports `diagnostic`; the operand gives no value.
@@ -621,7 +622,7 @@ impl<'s> Encoder<'s> {
         let (term, _) = self.plain_term(arg, "a number", false)?;
         let text = self.str(term.span);
         let value = if term.value == Value::Number && term.suffix.is_none() {
-            decimal(text)
+            parse_f64(text).ok()
         } else {
             None
         };
@@ -758,7 +759,7 @@ impl<'s> Encoder<'s> {
             Value::Number => {}
             _ => return self.wrong_kind(span, expected),
         }
-        let Some(mut value) = decimal(text) else {
+        let Some(mut value) = parse_f64(text).ok() else {
             return self.reject(error::number_range(
                 self.span(span),
                 written,
@@ -779,36 +780,4 @@ impl<'s> Encoder<'s> {
         }
         Some(bits)
     }
-}
-
-/// A decimal number: `[+-]? (digits [. digits?] | . digits) ([eE] [+-]? digits)?`.
-pub(super) fn decimal(text: &str) -> Option<f64> {
-    let bytes = text.as_bytes();
-    let mut i = usize::from(matches!(bytes.first(), Some(b'+' | b'-')));
-    let digits = |from: usize| bytes[from..].iter().take_while(|b| b.is_ascii_digit()).count();
-    let integer = digits(i);
-    i += integer;
-    let mut fraction = 0;
-    if bytes.get(i) == Some(&b'.') {
-        fraction = digits(i + 1);
-        i += 1 + fraction;
-    }
-    if integer + fraction == 0 {
-        return None;
-    }
-    if matches!(bytes.get(i), Some(b'e' | b'E')) {
-        i += 1;
-        if matches!(bytes.get(i), Some(b'+' | b'-')) {
-            i += 1;
-        }
-        let exponent = digits(i);
-        if exponent == 0 {
-            return None;
-        }
-        i += exponent;
-    }
-    if i != bytes.len() {
-        return None;
-    }
-    text.parse::<f64>().ok().filter(|v| v.is_finite())
 }
