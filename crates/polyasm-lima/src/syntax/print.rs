@@ -64,36 +64,15 @@ pub fn half(bits: u16) -> String {
 
 /// An IEEE binary16 value as C's `printf("%f")` prints it, as Mesa does: exact, six decimals
 /// rounded to nearest with ties to even, `-` on every negative value including -0, `inf`/`nan`
-/// with their sign.
+/// with their sign. Rust's formatting of the exact value rounds the same way for every
+/// binary16 value; only a NaN loses its sign there.
 pub fn format_half(bits: u16) -> String {
-    let sign = if bits & 0x8000 != 0 { "-" } else { "" };
-    let exponent = u32::from(bits >> 10 & 0x1f);
-    let fraction = u64::from(bits & 0x3ff);
-    if exponent == 0x1f {
-        return format!("{sign}{}", if fraction == 0 { "inf" } else { "nan" });
+    let value = to_f64(bits);
+    if value.is_nan() {
+        let sign = if bits & 0x8000 != 0 { "-" } else { "" };
+        return format!("{sign}nan");
     }
-    // value = mantissa * 2^(power), exactly.
-    let (mantissa, power) = if exponent == 0 {
-        (fraction, -24i32)
-    } else {
-        (fraction | 0x400, exponent as i32 - 25)
-    };
-    // millionths = round(mantissa * 10^6 * 2^power); the largest value, 65504e6, fits in u64.
-    let scaled = mantissa * 1_000_000;
-    let millionths = if power >= 0 {
-        scaled << power
-    } else {
-        let shift = (-power) as u32;
-        let whole = scaled >> shift;
-        let rest = scaled & ((1u64 << shift) - 1);
-        let half = 1u64 << (shift - 1);
-        if rest > half || (rest == half && whole & 1 == 1) {
-            whole + 1
-        } else {
-            whole
-        }
-    };
-    format!("{sign}{}.{:06}", millionths / 1_000_000, millionths % 1_000_000)
+    format!("{value:.6}")
 }
 
 fn reg_name(reg: VecReg) -> &'static str {

@@ -9,10 +9,7 @@ impl<'s> Encoder<'s> {
         // Buffers kept between instructions, so that an instruction allocates nothing.
         let mut kinds = std::mem::take(&mut self.kinds);
         kinds.clear();
-        for op in ops {
-            let kind = self.kind(op);
-            kinds.push(kind);
-        }
+        kinds.extend(ops.iter().map(|op| self.kind(op)));
         self.check_order(ops, &kinds);
         // Operand counts, then the destination-last check on the rest.
         let mut usable = std::mem::take(&mut self.usable);
@@ -391,45 +388,35 @@ impl<'s> Encoder<'s> {
                 }
             }
             Model::Branch => {
+                // The two scalars compared, then the target, last.
                 let cond = kind.cond;
-                if cond == BranchCond::Always {
-                    self.branch_target(&o[0]);
+                let (arg0, arg1) = match cond {
+                    BranchCond::Always => (Some(0), Some(0)),
+                    _ => (
+                        self.bare_scalar(&o[0], "a branch operand", reads),
+                        self.bare_scalar(&o[1], "a branch operand", reads),
+                    ),
+                };
+                self.branch_target(&o[o.len() - 1]);
+                if let (Some(arg0), Some(arg1)) = (arg0, arg1) {
                     instr.branch = Some(Branch::Jump {
                         cond,
-                        arg0: 0,
-                        arg1: 0,
+                        arg0,
+                        arg1,
                         target: 0,
                     });
-                } else {
-                    let arg0 = self.bare_scalar(&o[0], "a branch operand", reads);
-                    let arg1 = self.bare_scalar(&o[1], "a branch operand", reads);
-                    self.branch_target(&o[2]);
-                    if let (Some(arg0), Some(arg1)) = (arg0, arg1) {
-                        instr.branch = Some(Branch::Jump {
-                            cond,
-                            arg0,
-                            arg1,
-                            target: 0,
-                        });
-                    }
                 }
             }
             Model::Discard => instr.branch = Some(Branch::Discard),
             Model::Const => {
-                let mut values = [0u16; 4];
-                let mut ok = true;
-                for (value, operand) in values.iter_mut().zip(o) {
-                    match self.half(operand) {
-                        Some(bits) => *value = bits,
-                        None => ok = false,
-                    }
-                }
-                if ok {
-                    if kind.form == Form::Const0 {
-                        instr.const0 = Some(values);
-                    } else {
-                        instr.const1 = Some(values);
-                    }
+                // Every constant is read, so that each bad one is reported.
+                let values = [0, 1, 2, 3].map(|i| self.half(&o[i]));
+                if let [Some(x), Some(y), Some(z), Some(w)] = values {
+                    let field = match kind.form {
+                        Form::Const0 => &mut instr.const0,
+                        _ => &mut instr.const1,
+                    };
+                    *field = Some([x, y, z, w]);
                 }
             }
         }
