@@ -162,6 +162,9 @@ fn unit(field: Field) -> &'static str {
     field.info().units[0]
 }
 
+/// Writes a source operand, or the pipeline register named instead of its register.
+type WriteSource<S> = fn(&mut String, &S, Option<Pipeline>);
+
 /// Writes an instruction in one syntax.
 struct Printer<'t> {
     /// Mesa's text, else the proposed syntax.
@@ -270,12 +273,17 @@ impl Printer<'_> {
         }
     }
 
-    /// The second source: Mesa's text shows one exactly when the op takes two.
-    fn second<T: Copy + Default>(&self, binary: bool, arg1: Option<T>) -> Option<T> {
-        if self.mesa {
+    /// A space and the second source, written by `write`: Mesa's text shows one exactly when
+    /// the op takes two (`binary`), the proposed syntax when there is one.
+    fn second<S: Copy + Default>(&self, text: &mut String, binary: bool, arg1: Option<S>, write: WriteSource<S>) {
+        let shown = if self.mesa {
             binary.then(|| arg1.unwrap_or_default())
         } else {
             arg1
+        };
+        if let Some(arg1) = shown {
+            text.push(' ');
+            write(text, &arg1, None);
         }
     }
 
@@ -366,12 +374,10 @@ impl Printer<'_> {
         vec_source(&mut text, &m.arg0, None);
         self.shift(&mut text, m.op, m.shift);
         // Mesa's space before the second source stays when a one-source op has none.
-        if self.mesa || m.arg1.is_some() {
+        if self.mesa && !m.op.is_binary() {
             text.push(' ');
         }
-        if let Some(arg1) = self.second(m.op.is_binary(), m.arg1) {
-            vec_source(&mut text, &arg1, None);
-        }
+        self.second(&mut text, m.op.is_binary(), m.arg1, vec_source);
         text
     }
 
@@ -380,10 +386,7 @@ impl Printer<'_> {
         self.alu_dest(&mut text, m.dest, Pipeline::Fmul, |t, d| self.scalar_dest(t, d));
         scalar_source(&mut text, &m.arg0, None);
         self.shift(&mut text, m.op, m.shift);
-        if let Some(arg1) = self.second(m.op.is_binary(), m.arg1) {
-            text.push(' ');
-            scalar_source(&mut text, &arg1, None);
-        }
+        self.second(&mut text, m.op.is_binary(), m.arg1, scalar_source);
         text
     }
 
@@ -393,10 +396,7 @@ impl Printer<'_> {
             self.vec_dest(t, d)
         });
         vec_source(&mut text, &a.arg0, a.mul_in.then_some(Pipeline::Vmul));
-        if let Some(arg1) = self.second(a.op.is_binary(), a.arg1) {
-            text.push(' ');
-            vec_source(&mut text, &arg1, None);
-        }
+        self.second(&mut text, a.op.is_binary(), a.arg1, vec_source);
         text
     }
 
@@ -404,10 +404,7 @@ impl Printer<'_> {
         let mut text = self.head(self.name(a.op.info()), 0, a.outmod, Field::FloatAcc);
         self.alu_dest(&mut text, a.dest, Pipeline::Discard, |t, d| self.scalar_dest(t, d));
         scalar_source(&mut text, &a.arg0, a.mul_in.then_some(Pipeline::Fmul));
-        if let Some(arg1) = self.second(a.op.is_binary(), a.arg1) {
-            text.push(' ');
-            scalar_source(&mut text, &arg1, None);
-        }
+        self.second(&mut text, a.op.is_binary(), a.arg1, scalar_source);
         text
     }
 
@@ -436,10 +433,7 @@ impl Printer<'_> {
                 }
                 text.push(' ');
                 scalar_source(&mut text, arg0, None);
-                if let Some(arg1) = self.second(op.is_binary(), *arg1) {
-                    text.push(' ');
-                    scalar_source(&mut text, &arg1, None);
-                }
+                self.second(&mut text, op.is_binary(), *arg1, scalar_source);
                 text
             }
             Combine::MulVec {

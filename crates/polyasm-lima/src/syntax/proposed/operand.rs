@@ -135,11 +135,7 @@ impl<'s> Encoder<'s> {
                     let reg = p
                         .vec_reg()
                         .expect("invariant: the other pipeline registers have numbers");
-                    if reg == ops::REG_CONST0 {
-                        reads.consts[0].get_or_insert(term.span);
-                    } else if reg == ops::REG_CONST1 {
-                        reads.consts[1].get_or_insert(term.span);
-                    }
+                    read_constant(reads, reg, term.span);
                     SrcReg::Vec(reg)
                 }
             },
@@ -415,9 +411,7 @@ impl<'s> Encoder<'s> {
         let Some(reg) = reg else {
             return self.wrong_kind(term.full_span(), "an offset register");
         };
-        if reg == ops::REG_CONST0 || reg == ops::REG_CONST1 {
-            reads.consts[usize::from(reg - ops::REG_CONST0)].get_or_insert(term.span);
-        }
+        read_constant(reads, reg, term.span);
         Some(reg * 4 + self.component(term.suffix, term.span)?)
     }
 
@@ -779,5 +773,12 @@ impl<'s> Encoder<'s> {
             return self.reject(error::inexact_half(self.span(span), self.str(span), &nearest));
         }
         Some(bits)
+    }
+}
+
+/// Notes the first read of `^const0` or `^const1` at `span`, when `reg` is one of them.
+fn read_constant(reads: &mut Reads, reg: u8, span: TextRange) {
+    if let Some(slot) = reads.consts.get_mut(usize::from(reg.wrapping_sub(ops::REG_CONST0))) {
+        slot.get_or_insert(span);
     }
 }
