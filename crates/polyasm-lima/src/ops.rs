@@ -35,6 +35,11 @@ macro_rules! fields {
         impl Field {
             /// Every field in control-word order.
             pub const ALL: [Field; 12] = [$(Field::$field),*];
+
+            /// This field's row of [`FIELDS`].
+            pub fn info(self) -> &'static FieldInfo {
+                &FIELDS[self as usize]
+            }
         }
     };
 }
@@ -88,13 +93,6 @@ pub struct FieldInfo {
     pub presence: u32,
     /// One line for docs and help.
     pub doc: &'static str,
-}
-
-impl Field {
-    /// This field's row of [`FIELDS`].
-    pub fn info(self) -> &'static FieldInfo {
-        &FIELDS[self as usize]
-    }
 }
 
 /// Bits of the control word: `count` [0..4], `stop` [5], `sync` [6], presence [7..18],
