@@ -1,5 +1,5 @@
 //! Numbers as the dialects write them: integer literals, plain decimal numbers with a
-//! maximum, decimal literals as `f32`, and where a number token ends for the lexers that read
+//! maximum, decimal literals as `f32` or `f64`, and where a number token ends for the lexers that read
 //! one.
 
 use crate::front::{is_ident_continue, scan_while};
@@ -126,6 +126,17 @@ pub enum FloatError {
 /// rounded to the nearest f32. A literal that rounds to infinity is an error; one that
 /// rounds to a subnormal or to 0 is not.
 pub fn parse_f32(text: &str) -> Result<f32, FloatError> {
+    parse_float(text)
+}
+
+/// [`parse_f32`], rounded to the nearest `f64` instead (Lima's proposed syntax, whose
+/// constants must be exact in binary16).
+pub fn parse_f64(text: &str) -> Result<f64, FloatError> {
+    parse_float(text)
+}
+
+/// A decimal number literal, as [`parse_f32`] reads it, rounded to the nearest `F`.
+fn parse_float<F: std::str::FromStr + Into<f64> + Copy>(text: &str) -> Result<F, FloatError> {
     let bytes = text.as_bytes();
     let malformed = |problem| Err(FloatError::Malformed(problem));
     let digits_from = |i: usize| {
@@ -166,8 +177,8 @@ pub fn parse_f32(text: &str) -> Result<f32, FloatError> {
     if let Some(c) = text.get(i..).and_then(|rest| rest.chars().next()) {
         return malformed(NumberProblem::Unexpected { at: i, c });
     }
-    match text.parse::<f32>() {
-        Ok(value) if value.is_finite() => Ok(value),
+    match text.parse::<F>() {
+        Ok(value) if value.into().is_finite() => Ok(value),
         Ok(_) => Err(FloatError::OutOfRange),
         Err(_) => malformed(NumberProblem::NoDigits),
     }

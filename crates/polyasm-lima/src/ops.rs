@@ -7,33 +7,70 @@
 //! sources, register names, varying source kinds, and the fixed values of the bits no syntax
 //! shows. The encoder, decoder, printers and parsers read their names and numbers from here.
 
-/// The 12 optional fields of an instruction, in control-word order (presence bit `7 + index`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Field {
+/// Declares the fields of an instruction in control-word order: the [`Field`] enum, its rows
+/// ([`FIELDS`]) and [`Field::ALL`]. A field's index is its place in the order, its presence bit
+/// `7 + index`.
+macro_rules! fields {
+    ($($(#[$meta:meta])* $field:ident $mesa:literal [$($unit:literal),*] $unit_name:literal $bits:literal $doc:literal;)*) => {
+        /// The 12 optional fields of an instruction, in control-word order (presence bit `7 + index`).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Field {
+            $($(#[$meta])* $field,)*
+        }
+
+        /// Every field of an instruction, in control-word and payload order.
+        pub static FIELDS: [FieldInfo; 12] = [$(
+            FieldInfo {
+                field: Field::$field,
+                index: Field::$field as u8,
+                mesa: $mesa,
+                units: &[$($unit),*],
+                unit_name: $unit_name,
+                bits: $bits,
+                presence: 1 << (ctrl::PRESENCE_SHIFT + Field::$field as u32),
+                doc: $doc,
+            },
+        )*];
+
+        impl Field {
+            /// Every field in control-word order.
+            pub const ALL: [Field; 12] = [$(Field::$field),*];
+
+            /// This field's row of [`FIELDS`].
+            pub fn info(self) -> &'static FieldInfo {
+                &FIELDS[self as usize]
+            }
+        }
+    };
+}
+
+// The columns: Mesa's name, the proposed syntax's units, the unit's name in messages, the
+// size in bits, the doc line.
+fields! {
     /// Varying fetch (`.v`).
-    Varying,
+    Varying "varying" [".v"] "varying" 34 "varying fetch: a varying, a register, cube/normalize, or gl_FragCoord/PointCoord/FrontFacing";
     /// Texture sampler (`texld`).
-    Sampler,
+    Sampler "sampler" [] "texture" 62 "texture fetch at the coordinate the varying unit produced, result in ^texture";
     /// Uniform or temporary load (`.u` / `.t`).
-    Uniform,
+    Uniform "uniform" [".u", ".t"] "load" 41 "uniform or temporary load, result in ^uniform";
     /// Vector multiplier (`.v0`).
-    Vec4Mul,
+    Vec4Mul "vec4_mul" [".v0"] "`.v0`" 43 "vector multiplier and logic unit, result also in ^v0";
     /// Scalar multiplier (`.s0`).
-    FloatMul,
+    FloatMul "float_mul" [".s0"] "`.s0`" 30 "scalar multiplier and logic unit, result also in ^s0";
     /// Vector adder (`.v1`).
-    Vec4Acc,
+    Vec4Acc "vec4_acc" [".v1"] "`.v1`" 44 "vector adder: add, compare, round, sums, derivatives, select";
     /// Scalar adder (`.s1`).
-    FloatAcc,
+    FloatAcc "float_acc" [".s1"] "`.s1`" 31 "scalar adder: add, compare, round, derivatives, select";
     /// Complex scalar unit (`.s2`).
-    Combine,
+    Combine "combine" [".s2"] "`.s2`" 30 "complex scalar unit: rcp, sqrt, exp2, sin, atan, ... and scalar times vec4";
     /// Temporary store and framebuffer read (`store.t`, `fb_color`, `fb_depth`).
-    TempWrite,
+    TempWrite "temp_write" [".t"] "store/framebuffer" 41 "store to temporary memory, or read the framebuffer's colour or depth";
     /// Branch and discard.
-    Branch,
+    Branch "branch" [] "branch" 73 "conditional or unconditional branch, or discard";
     /// The first four fp16 constants (`^const0`).
-    Const0,
+    Const0 "const0" [] "`const0`" 64 "four fp16 constants read as ^const0";
     /// The second four fp16 constants (`^const1`).
-    Const1,
+    Const1 "const1" [] "`const1`" 64 "four fp16 constants read as ^const1";
 }
 
 /// One row of [`FIELDS`].
@@ -41,7 +78,8 @@ pub enum Field {
 pub struct FieldInfo {
     /// The field this row describes.
     pub field: Field,
-    /// Position in the control word's presence bits and in the payload order.
+    /// Position in the control word's presence bits and in the payload order (its place in
+    /// [`Field::ALL`]).
     pub index: u8,
     /// Mesa's name of the field (`ppir_codegen_field_shift_*`).
     pub mesa: &'static str,
@@ -51,157 +89,10 @@ pub struct FieldInfo {
     pub unit_name: &'static str,
     /// Size of the field in the payload, in bits.
     pub bits: u32,
-    /// Its presence bit as a control-word mask.
+    /// Its presence bit as a control-word mask (bit `7 + index`).
     pub presence: u32,
     /// One line for docs and help.
     pub doc: &'static str,
-}
-
-/// Every field of an instruction, in control-word and payload order.
-pub static FIELDS: [FieldInfo; 12] = [
-    FieldInfo {
-        field: Field::Varying,
-        index: 0,
-        mesa: "varying",
-        units: &[".v"],
-        unit_name: "varying",
-        bits: 34,
-        presence: 0x80,
-        doc: "varying fetch: a varying, a register, cube/normalize, or gl_FragCoord/PointCoord/FrontFacing",
-    },
-    FieldInfo {
-        field: Field::Sampler,
-        index: 1,
-        mesa: "sampler",
-        units: &[],
-        unit_name: "texture",
-        bits: 62,
-        presence: 0x100,
-        doc: "texture fetch at the coordinate the varying unit produced, result in ^texture",
-    },
-    FieldInfo {
-        field: Field::Uniform,
-        index: 2,
-        mesa: "uniform",
-        units: &[".u", ".t"],
-        unit_name: "load",
-        bits: 41,
-        presence: 0x200,
-        doc: "uniform or temporary load, result in ^uniform",
-    },
-    FieldInfo {
-        field: Field::Vec4Mul,
-        index: 3,
-        mesa: "vec4_mul",
-        units: &[".v0"],
-        unit_name: "`.v0`",
-        bits: 43,
-        presence: 0x400,
-        doc: "vector multiplier and logic unit, result also in ^v0",
-    },
-    FieldInfo {
-        field: Field::FloatMul,
-        index: 4,
-        mesa: "float_mul",
-        units: &[".s0"],
-        unit_name: "`.s0`",
-        bits: 30,
-        presence: 0x800,
-        doc: "scalar multiplier and logic unit, result also in ^s0",
-    },
-    FieldInfo {
-        field: Field::Vec4Acc,
-        index: 5,
-        mesa: "vec4_acc",
-        units: &[".v1"],
-        unit_name: "`.v1`",
-        bits: 44,
-        presence: 0x1000,
-        doc: "vector adder: add, compare, round, sums, derivatives, select",
-    },
-    FieldInfo {
-        field: Field::FloatAcc,
-        index: 6,
-        mesa: "float_acc",
-        units: &[".s1"],
-        unit_name: "`.s1`",
-        bits: 31,
-        presence: 0x2000,
-        doc: "scalar adder: add, compare, round, derivatives, select",
-    },
-    FieldInfo {
-        field: Field::Combine,
-        index: 7,
-        mesa: "combine",
-        units: &[".s2"],
-        unit_name: "`.s2`",
-        bits: 30,
-        presence: 0x4000,
-        doc: "complex scalar unit: rcp, sqrt, exp2, sin, atan, ... and scalar times vec4",
-    },
-    FieldInfo {
-        field: Field::TempWrite,
-        index: 8,
-        mesa: "temp_write",
-        units: &[".t"],
-        unit_name: "store/framebuffer",
-        bits: 41,
-        presence: 0x8000,
-        doc: "store to temporary memory, or read the framebuffer's colour or depth",
-    },
-    FieldInfo {
-        field: Field::Branch,
-        index: 9,
-        mesa: "branch",
-        units: &[],
-        unit_name: "branch",
-        bits: 73,
-        presence: 0x10000,
-        doc: "conditional or unconditional branch, or discard",
-    },
-    FieldInfo {
-        field: Field::Const0,
-        index: 10,
-        mesa: "const0",
-        units: &[],
-        unit_name: "`const0`",
-        bits: 64,
-        presence: 0x20000,
-        doc: "four fp16 constants read as ^const0",
-    },
-    FieldInfo {
-        field: Field::Const1,
-        index: 11,
-        mesa: "const1",
-        units: &[],
-        unit_name: "`const1`",
-        bits: 64,
-        presence: 0x40000,
-        doc: "four fp16 constants read as ^const1",
-    },
-];
-
-impl Field {
-    /// Every field in control-word order.
-    pub const ALL: [Field; 12] = [
-        Field::Varying,
-        Field::Sampler,
-        Field::Uniform,
-        Field::Vec4Mul,
-        Field::FloatMul,
-        Field::Vec4Acc,
-        Field::FloatAcc,
-        Field::Combine,
-        Field::TempWrite,
-        Field::Branch,
-        Field::Const0,
-        Field::Const1,
-    ];
-
-    /// This field's row of [`FIELDS`].
-    pub fn info(self) -> &'static FieldInfo {
-        &FIELDS[self as usize]
-    }
 }
 
 /// Bits of the control word: `count` [0..4], `stop` [5], `sync` [6], presence [7..18],
@@ -701,23 +592,22 @@ name_table! {
 impl LoadSource {
     /// Its row of [`FORMS`].
     pub fn form(self) -> Form {
-        match self {
-            LoadSource::Uniform => Form::LoadU,
-            LoadSource::Source1 => Form::LoadU1,
-            LoadSource::Source2 => Form::LoadU2,
-            LoadSource::Temporary => Form::LoadT,
-        }
+        form_of(Model::Load(self))
     }
 }
 
 impl FbRead {
     /// Its row of [`FORMS`].
     pub fn form(self) -> Form {
-        match self {
-            FbRead::Depth => Form::FbDepth,
-            FbRead::Color => Form::FbColor,
-        }
+        form_of(Model::FbRead(self))
     }
+}
+
+/// The row of [`FORMS`] that is `model`, for the models one row each is.
+fn form_of(model: Model) -> Form {
+    let row = FORMS.iter().find(|row| row.model == model);
+    row.expect("invariant: every load source and framebuffer read has a row")
+        .op
 }
 
 /// The shape of a varying source kind's bits.
@@ -752,98 +642,48 @@ pub struct VaryingKindInfo {
     pub doc: &'static str,
 }
 
-/// Varying fetch of a varying by index (`source_type` 0).
-pub static VARYING_FETCH: VaryingKindInfo = VaryingKindInfo {
-    code: 0b0000,
-    perspective: true,
-    form: VaryingForm::Immediate,
-    name: "",
-    mesa: "",
-    alignment: 0,
-    doc: "a varying by index, with an optional offset register",
-};
-/// A register source (`source_type` 1), e.g. computed texture coordinates.
-pub static VARYING_REGISTER: VaryingKindInfo = VaryingKindInfo {
-    code: 0b0100,
-    perspective: true,
-    form: VaryingForm::Register,
-    name: "",
-    mesa: "",
-    alignment: 0,
-    doc: "a register with swizzle, abs and negate",
-};
-/// Cube-map coordinate transform of a varying.
-pub static VARYING_CUBE: VaryingKindInfo = VaryingKindInfo {
-    code: 0b1000,
-    perspective: false,
-    form: VaryingForm::Immediate,
-    name: "cube",
-    mesa: "cube",
-    alignment: 0,
-    doc: "cube-map coordinate transform of a varying",
-};
-/// Cube-map coordinate transform of a register.
-pub static VARYING_CUBE_REGISTER: VaryingKindInfo = VaryingKindInfo {
-    code: 0b1001,
-    perspective: false,
-    form: VaryingForm::Register,
-    name: "cube",
-    mesa: "cube",
-    alignment: 0,
-    doc: "cube-map coordinate transform of a register",
-};
-/// vec3 normalize of a register.
-pub static VARYING_NORMALIZE: VaryingKindInfo = VaryingKindInfo {
-    code: 0b1010,
-    perspective: false,
-    form: VaryingForm::Register,
-    name: "normalize",
-    mesa: "normalize",
-    alignment: 0,
-    doc: "vec3 normalize of a register",
-};
-/// The fragment's window position.
-pub static VARYING_FRAG_COORD: VaryingKindInfo = VaryingKindInfo {
-    code: 0b1011,
-    perspective: false,
-    form: VaryingForm::Fixed,
-    name: "gl_FragCoord",
-    mesa: "gl_FragCoord",
-    alignment: 3,
-    doc: "the fragment's window position (w not inverted)",
-};
-/// The position within a point sprite.
-pub static VARYING_POINT_COORD: VaryingKindInfo = VaryingKindInfo {
-    code: 0b1100,
-    perspective: false,
-    form: VaryingForm::Fixed,
-    name: "gl_PointCoord",
-    mesa: "gl_PointCoord",
-    alignment: 1,
-    doc: "the position within a point sprite",
-};
-/// Whether the primitive faces the viewer.
-pub static VARYING_FRONT_FACING: VaryingKindInfo = VaryingKindInfo {
-    code: 0b1101,
-    perspective: false,
-    form: VaryingForm::Fixed,
-    name: "gl_FrontFacing",
-    mesa: "gl_FrontFacing",
-    alignment: 0,
-    doc: "1.0 for a front-facing primitive",
-};
+/// Declares the varying source kinds, each a static row, and [`VARYING_KINDS`], all of them in
+/// order.
+macro_rules! varying_kinds {
+    ($($(#[$meta:meta])* $kind:ident = $code:literal, $perspective:literal, $form:ident, $name:literal, $mesa:literal, $alignment:literal, $doc:literal;)*) => {
+        $(
+            $(#[$meta])*
+            pub static $kind: VaryingKindInfo = VaryingKindInfo {
+                code: $code,
+                perspective: $perspective,
+                form: VaryingForm::$form,
+                name: $name,
+                mesa: $mesa,
+                alignment: $alignment,
+                doc: $doc,
+            };
+        )*
 
-/// Every varying source kind.
-pub static VARYING_KINDS: [&VaryingKindInfo; 8] = [
-    &VARYING_FETCH,
-    &VARYING_REGISTER,
-    &VARYING_CUBE,
-    &VARYING_CUBE_REGISTER,
-    &VARYING_NORMALIZE,
-    &VARYING_FRAG_COORD,
-    &VARYING_POINT_COORD,
-    &VARYING_FRONT_FACING,
-];
+        /// Every varying source kind.
+        pub static VARYING_KINDS: [&VaryingKindInfo; 8] = [$(&$kind),*];
+    };
+}
+
+// The columns, as [`VaryingKindInfo`]'s fields: code, perspective, form, name, Mesa's name,
+// alignment, doc.
+varying_kinds! {
+    /// Varying fetch of a varying by index (`source_type` 0).
+    VARYING_FETCH = 0b0000, true, Immediate, "", "", 0, "a varying by index, with an optional offset register";
+    /// A register source (`source_type` 1), e.g. computed texture coordinates.
+    VARYING_REGISTER = 0b0100, true, Register, "", "", 0, "a register with swizzle, abs and negate";
+    /// Cube-map coordinate transform of a varying.
+    VARYING_CUBE = 0b1000, false, Immediate, "cube", "cube", 0, "cube-map coordinate transform of a varying";
+    /// Cube-map coordinate transform of a register.
+    VARYING_CUBE_REGISTER = 0b1001, false, Register, "cube", "cube", 0, "cube-map coordinate transform of a register";
+    /// vec3 normalize of a register.
+    VARYING_NORMALIZE = 0b1010, false, Register, "normalize", "normalize", 0, "vec3 normalize of a register";
+    /// The fragment's window position.
+    VARYING_FRAG_COORD = 0b1011, false, Fixed, "gl_FragCoord", "gl_FragCoord", 3, "the fragment's window position (w not inverted)";
+    /// The position within a point sprite.
+    VARYING_POINT_COORD = 0b1100, false, Fixed, "gl_PointCoord", "gl_PointCoord", 1, "the position within a point sprite";
+    /// Whether the primitive faces the viewer.
+    VARYING_FRONT_FACING = 0b1101, false, Fixed, "gl_FrontFacing", "gl_FrontFacing", 0, "1.0 for a front-facing primitive";
+}
 
 /// Names of the 16 values of a 4-bit vec4 register field used as a source: `$0`-`$11`, then
 /// the pipeline registers. Mesa's compiler allocates `$0`-`$5`.
@@ -900,21 +740,6 @@ pub mod proposed {
     pub static COMBINE_VECTOR_DEFAULT: &[CombineOp] = &[CombineOp::Atan, CombineOp::Atan2];
     /// Prefix of a branch condition modifier: `branch_lt`.
     pub const COND_PREFIX: &str = "_";
-    /// Units of the proposed syntax: the text after the opcode's `.`.
-    pub const UNIT_VARYING: &str = ".v";
-    /// The vector multiplier's unit.
-    pub const UNIT_VEC_MUL: &str = ".v0";
-    /// The scalar multiplier's unit.
-    pub const UNIT_FLOAT_MUL: &str = ".s0";
-    /// The vector adder's unit.
-    pub const UNIT_VEC_ACC: &str = ".v1";
-    /// The scalar adder's unit.
-    pub const UNIT_FLOAT_ACC: &str = ".s1";
-    /// The complex unit's unit.
-    pub const UNIT_COMBINE: &str = ".s2";
-    /// The temporary store's unit.
-    pub const UNIT_STORE: &str = ".t";
-
     /// The multiplier's shift as a modifier (Direct3D's `_x2` ... `_d8`): (shift, text).
     pub static MUL_SHIFTS: &[(i8, &str)] = &[
         (1, "_x2"),
@@ -960,67 +785,37 @@ pub mod proposed {
 
     /// Every spelling of a pipeline register; the first of each register is the one printed.
     pub static PIPELINE_NAMES: &[PipelineName] = &[
-        PipelineName {
-            name: "^const0",
-            reg: Pipeline::Const0,
-            replaced_by: None,
-        },
-        PipelineName {
-            name: "^const1",
-            reg: Pipeline::Const1,
-            replaced_by: None,
-        },
-        PipelineName {
-            name: "^texture",
-            reg: Pipeline::Texture,
-            replaced_by: None,
-        },
-        PipelineName {
-            name: "^uniform",
-            reg: Pipeline::Uniform,
-            replaced_by: None,
-        },
-        PipelineName {
-            name: "^u",
-            reg: Pipeline::Uniform,
-            replaced_by: None,
-        },
-        PipelineName {
-            name: "^v0",
-            reg: Pipeline::Vmul,
-            replaced_by: None,
-        },
-        PipelineName {
-            name: "^s0",
-            reg: Pipeline::Fmul,
-            replaced_by: None,
-        },
-        PipelineName {
-            name: "^discard",
-            reg: Pipeline::Discard,
-            replaced_by: None,
-        },
-        PipelineName {
-            name: "^tex_sampler",
-            reg: Pipeline::Texture,
-            replaced_by: Some("^texture"),
-        },
-        PipelineName {
-            name: "^tex_coord",
-            reg: Pipeline::Discard,
-            replaced_by: Some("^discard"),
-        },
-        PipelineName {
-            name: "^vmul",
-            reg: Pipeline::Vmul,
-            replaced_by: Some("^v0"),
-        },
-        PipelineName {
-            name: "^fmul",
-            reg: Pipeline::Fmul,
-            replaced_by: Some("^s0"),
-        },
+        current("^const0", Pipeline::Const0),
+        current("^const1", Pipeline::Const1),
+        current("^texture", Pipeline::Texture),
+        current("^uniform", Pipeline::Uniform),
+        current("^u", Pipeline::Uniform),
+        current("^v0", Pipeline::Vmul),
+        current("^s0", Pipeline::Fmul),
+        current("^discard", Pipeline::Discard),
+        older("^tex_sampler", Pipeline::Texture, "^texture"),
+        older("^tex_coord", Pipeline::Discard, "^discard"),
+        older("^vmul", Pipeline::Vmul, "^v0"),
+        older("^fmul", Pipeline::Fmul, "^s0"),
     ];
+
+    /// A spelling read and printed.
+    const fn current(name: &'static str, reg: Pipeline) -> PipelineName {
+        PipelineName {
+            name,
+            reg,
+            replaced_by: None,
+        }
+    }
+
+    /// An older spelling still read, with the one to write instead.
+    const fn older(name: &'static str, reg: Pipeline, new: &'static str) -> PipelineName {
+        PipelineName {
+            name,
+            reg,
+            replaced_by: Some(new),
+        }
+    }
 
     impl Pipeline {
         /// The vec4 register number of a pipeline register that has one.

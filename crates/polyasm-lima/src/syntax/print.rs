@@ -64,36 +64,15 @@ pub fn half(bits: u16) -> String {
 
 /// An IEEE binary16 value as C's `printf("%f")` prints it, as Mesa does: exact, six decimals
 /// rounded to nearest with ties to even, `-` on every negative value including -0, `inf`/`nan`
-/// with their sign.
+/// with their sign. Rust's formatting of the exact value rounds the same way for every
+/// binary16 value; only a NaN loses its sign there.
 pub fn format_half(bits: u16) -> String {
-    let sign = if bits & 0x8000 != 0 { "-" } else { "" };
-    let exponent = u32::from(bits >> 10 & 0x1f);
-    let fraction = u64::from(bits & 0x3ff);
-    if exponent == 0x1f {
-        return format!("{sign}{}", if fraction == 0 { "inf" } else { "nan" });
+    let value = to_f64(bits);
+    if value.is_nan() {
+        let sign = if bits & 0x8000 != 0 { "-" } else { "" };
+        return format!("{sign}nan");
     }
-    // value = mantissa * 2^(power), exactly.
-    let (mantissa, power) = if exponent == 0 {
-        (fraction, -24i32)
-    } else {
-        (fraction | 0x400, exponent as i32 - 25)
-    };
-    // millionths = round(mantissa * 10^6 * 2^power); the largest value, 65504e6, fits in u64.
-    let scaled = mantissa * 1_000_000;
-    let millionths = if power >= 0 {
-        scaled << power
-    } else {
-        let shift = (-power) as u32;
-        let whole = scaled >> shift;
-        let rest = scaled & ((1u64 << shift) - 1);
-        let half = 1u64 << (shift - 1);
-        if rest > half || (rest == half && whole & 1 == 1) {
-            whole + 1
-        } else {
-            whole
-        }
-    };
-    format!("{sign}{}.{:06}", millionths / 1_000_000, millionths % 1_000_000)
+    format!("{value:.6}")
 }
 
 fn reg_name(reg: VecReg) -> &'static str {
@@ -183,6 +162,9 @@ fn unit(field: Field) -> &'static str {
     field.info().units[0]
 }
 
+/// Writes a source operand, or the pipeline register named instead of its register.
+type WriteSource<S> = fn(&mut String, &S, Option<Pipeline>);
+
 /// Writes an instruction in one syntax.
 struct Printer<'t> {
     /// Mesa's text, else the proposed syntax.
@@ -267,8 +249,8 @@ impl Printer<'_> {
     }
 
     /// The op name, the shift (proposed), the output modifier, the unit and a space.
-    fn head(&self, text: &mut String, name: &str, shift: i8, outmod: OutMod, field: Field) {
-        text.push_str(name);
+    fn head(&self, name: &str, shift: i8, outmod: OutMod, field: Field) -> String {
+        let mut text = name.to_string();
         if !self.mesa
             && let Some((_, t)) = names::MUL_SHIFTS.iter().find(|(s, _)| *s == shift)
         {
@@ -277,6 +259,7 @@ impl Printer<'_> {
         text.push_str(self.pick(outmod.info().name, outmod.info().mesa));
         text.push_str(unit(field));
         text.push(' ');
+        text
     }
 
     /// Mesa's `<<N` after the first source of a shifted `mul`.
@@ -290,12 +273,17 @@ impl Printer<'_> {
         }
     }
 
-    /// The second source: Mesa's text shows one exactly when the op takes two.
-    fn second<T: Copy + Default>(&self, binary: bool, arg1: Option<T>) -> Option<T> {
-        if self.mesa {
+    /// A space and the second source, written by `write`: Mesa's text shows one exactly when
+    /// the op takes two (`binary`), the proposed syntax when there is one.
+    fn second<S: Copy + Default>(&self, text: &mut String, binary: bool, arg1: Option<S>, write: WriteSource<S>) {
+        let shown = if self.mesa {
             binary.then(|| arg1.unwrap_or_default())
         } else {
             arg1
+        };
+        if let Some(arg1) = shown {
+            text.push(' ');
+            write(text, &arg1, None);
         }
     }
 
@@ -381,62 +369,46 @@ impl Printer<'_> {
     }
 
     fn vec4_mul(&self, m: &VecMul) -> String {
-        let mut text = String::new();
-        self.head(&mut text, self.name(m.op.info()), m.shift, m.outmod, Field::Vec4Mul);
+        let mut text = self.head(self.name(m.op.info()), m.shift, m.outmod, Field::Vec4Mul);
         self.alu_dest(&mut text, m.dest.as_ref(), Pipeline::Vmul, |t, d| self.vec_dest(t, d));
         vec_source(&mut text, &m.arg0, None);
         self.shift(&mut text, m.op, m.shift);
         // Mesa's space before the second source stays when a one-source op has none.
-        if self.mesa || m.arg1.is_some() {
+        if self.mesa && !m.op.is_binary() {
             text.push(' ');
         }
-        if let Some(arg1) = self.second(m.op.is_binary(), m.arg1) {
-            vec_source(&mut text, &arg1, None);
-        }
+        self.second(&mut text, m.op.is_binary(), m.arg1, vec_source);
         text
     }
 
     fn float_mul(&self, m: &FloatMul) -> String {
-        let mut text = String::new();
-        self.head(&mut text, self.name(m.op.info()), m.shift, m.outmod, Field::FloatMul);
+        let mut text = self.head(self.name(m.op.info()), m.shift, m.outmod, Field::FloatMul);
         self.alu_dest(&mut text, m.dest, Pipeline::Fmul, |t, d| self.scalar_dest(t, d));
         scalar_source(&mut text, &m.arg0, None);
         self.shift(&mut text, m.op, m.shift);
-        if let Some(arg1) = self.second(m.op.is_binary(), m.arg1) {
-            text.push(' ');
-            scalar_source(&mut text, &arg1, None);
-        }
+        self.second(&mut text, m.op.is_binary(), m.arg1, scalar_source);
         text
     }
 
     fn vec4_acc(&self, a: &VecAcc) -> String {
-        let mut text = String::new();
-        self.head(&mut text, self.name(a.op.info()), 0, a.outmod, Field::Vec4Acc);
+        let mut text = self.head(self.name(a.op.info()), 0, a.outmod, Field::Vec4Acc);
         self.alu_dest(&mut text, a.dest.as_ref(), Pipeline::Discard, |t, d| {
             self.vec_dest(t, d)
         });
         vec_source(&mut text, &a.arg0, a.mul_in.then_some(Pipeline::Vmul));
-        if let Some(arg1) = self.second(a.op.is_binary(), a.arg1) {
-            text.push(' ');
-            vec_source(&mut text, &arg1, None);
-        }
+        self.second(&mut text, a.op.is_binary(), a.arg1, vec_source);
         text
     }
 
     fn float_acc(&self, a: &FloatAcc) -> String {
-        let mut text = String::new();
-        self.head(&mut text, self.name(a.op.info()), 0, a.outmod, Field::FloatAcc);
+        let mut text = self.head(self.name(a.op.info()), 0, a.outmod, Field::FloatAcc);
         self.alu_dest(&mut text, a.dest, Pipeline::Discard, |t, d| self.scalar_dest(t, d));
         scalar_source(&mut text, &a.arg0, a.mul_in.then_some(Pipeline::Fmul));
-        if let Some(arg1) = self.second(a.op.is_binary(), a.arg1) {
-            text.push(' ');
-            scalar_source(&mut text, &arg1, None);
-        }
+        self.second(&mut text, a.op.is_binary(), a.arg1, scalar_source);
         text
     }
 
     fn combine(&self, c: &Combine) -> String {
-        let mut text = String::new();
         match c {
             Combine::Scalar { op, dest, arg0, arg1 } => {
                 // The proposed syntax names the destination form where it is not the op's own.
@@ -454,17 +426,15 @@ impl Printer<'_> {
                 if !self.mesa {
                     name.push_str(form.unwrap_or_default());
                 }
-                self.head(&mut text, &name, 0, outmod, Field::Combine);
+                let mut text = self.head(&name, 0, outmod, Field::Combine);
                 match dest {
                     CombineDest::Scalar { reg, .. } => self.scalar_dest(&mut text, *reg),
                     CombineDest::Vector(d) => self.vec_dest(&mut text, d),
                 }
                 text.push(' ');
                 scalar_source(&mut text, arg0, None);
-                if let Some(arg1) = self.second(op.is_binary(), *arg1) {
-                    text.push(' ');
-                    scalar_source(&mut text, &arg1, None);
-                }
+                self.second(&mut text, op.is_binary(), *arg1, scalar_source);
+                text
             }
             Combine::MulVec {
                 dest,
@@ -472,19 +442,14 @@ impl Printer<'_> {
                 arg1,
                 swizzle: s,
             } => {
-                self.head(
-                    &mut text,
-                    self.name(Form::MulS2.info()),
-                    0,
-                    OutMod::None,
-                    Field::Combine,
-                );
+                let mut text = self.head(self.name(Form::MulS2.info()), 0, OutMod::None, Field::Combine);
                 self.vec_dest(&mut text, dest);
                 text.push(' ');
                 scalar_source(&mut text, arg0, None);
                 text.push(' ');
                 text.push_str(reg_name(*arg1));
                 swizzle(&mut text, *s);
+                text
             }
             Combine::AtanPt2 {
                 dest,
@@ -492,26 +457,21 @@ impl Printer<'_> {
                 arg,
                 swizzle: s,
             } => {
-                if self.mesa {
-                    // Mesa writes the output modifier after the space, right before the destination.
-                    self.head(
-                        &mut text,
-                        self.name(Form::AtanPt2S2.info()),
-                        0,
-                        OutMod::None,
-                        Field::Combine,
-                    );
-                    text.push_str(outmod.info().mesa);
+                // Mesa writes the output modifier after the space, right before the destination.
+                let (in_head, before_dest) = if self.mesa {
+                    (OutMod::None, outmod.info().mesa)
                 } else {
-                    self.head(&mut text, self.name(Form::AtanPt2S2.info()), 0, *outmod, Field::Combine);
-                }
+                    (*outmod, "")
+                };
+                let mut text = self.head(self.name(Form::AtanPt2S2.info()), 0, in_head, Field::Combine);
+                text.push_str(before_dest);
                 self.scalar_dest(&mut text, *dest);
                 text.push(' ');
                 text.push_str(reg_name(*arg));
                 swizzle(&mut text, *s);
+                text
             }
         }
-        text
     }
 
     fn store(&self, s: &Store) -> String {

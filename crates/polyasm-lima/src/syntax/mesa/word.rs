@@ -217,20 +217,13 @@ impl<'a> Word<'a> {
 
     /// The words of this piece, split at whitespace.
     pub(super) fn words(self) -> Vec<Word<'a>> {
-        let mut words = Vec::new();
-        let bytes = self.text.as_bytes();
-        let mut i = 0;
-        while i < bytes.len() {
-            if bytes[i].is_ascii_whitespace() {
-                i += 1;
-                continue;
-            }
-            let start = i;
-            while i < bytes.len() && !bytes[i].is_ascii_whitespace() {
-                i += 1;
-            }
-            words.push(self.from(start).until(i - start));
-        }
-        words
+        // Each piece is followed by one separator byte, an ASCII whitespace character.
+        let mut at = 0;
+        let pieces = self.text.split(|c: char| c.is_ascii_whitespace()).map(|piece| {
+            let word = self.from(at).until(piece.len());
+            at += piece.len() + 1;
+            word
+        });
+        pieces.filter(|word| !word.text.is_empty()).collect()
     }
 }

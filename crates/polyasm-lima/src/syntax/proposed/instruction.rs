@@ -9,10 +9,7 @@ impl<'s> Encoder<'s> {
         // Buffers kept between instructions, so that an instruction allocates nothing.
         let mut kinds = std::mem::take(&mut self.kinds);
         kinds.clear();
-        for op in ops {
-            let kind = self.kind(op);
-            kinds.push(kind);
-        }
+        kinds.extend(ops.iter().map(|op| self.kind(op)));
         self.check_order(ops, &kinds);
         // Operand counts, then the destination-last check on the rest.
         let mut usable = std::mem::take(&mut self.usable);
@@ -29,7 +26,7 @@ impl<'s> Encoder<'s> {
                 } else {
                     op.span
                 };
-                let mut form = self.str(op.unit.map_or(op.name, |u| op.name.to(u))).to_string();
+                let mut form = self.str(opcode_span(op)).to_string();
                 for word in kind.operands() {
                     form.push(' ');
                     form.push_str(word);
@@ -101,8 +98,8 @@ impl<'s> Encoder<'s> {
                 let d = error::field_order(
                     self.span(ops[i].span),
                     self.span(ops[p].span),
-                    self.str(ops[i].unit.map_or(ops[i].name, |u| ops[i].name.to(u))),
-                    self.str(ops[p].unit.map_or(ops[p].name, |u| ops[p].name.to(u))),
+                    self.str(opcode_span(&ops[i])),
+                    self.str(opcode_span(&ops[p])),
                     &right,
                 );
                 self.push(d);
@@ -167,7 +164,7 @@ impl<'s> Encoder<'s> {
     ) -> String {
         self.reordered_line(ops, kinds, |i, _| {
             let op = &ops[i];
-            let mut head = self.str(op.unit.map_or(op.name, |u| op.name.to(u))).to_string();
+            let mut head = self.str(opcode_span(op)).to_string();
             for (old, new) in names::OLD_OPCODES {
                 if let Some(rest) = head.strip_prefix(old) {
                     head = format!("{new}{rest}");
@@ -216,23 +213,16 @@ impl<'s> Encoder<'s> {
                 self.push(error::constant_not_set(self.span(span), name, field.info().mesa));
             }
         }
-        if let Some(span) = reads.vmul
-            && at(Field::Vec4Mul).is_none()
-        {
-            self.push(error::pipeline_unproduced(
-                self.span(span),
-                Pipeline::Vmul.name(),
-                names::UNIT_VEC_MUL,
-            ));
-        }
-        if let Some(span) = reads.fmul
-            && at(Field::FloatMul).is_none()
-        {
-            self.push(error::pipeline_unproduced(
-                self.span(span),
-                Pipeline::Fmul.name(),
-                names::UNIT_FLOAT_MUL,
-            ));
+        for (read, pipeline, field) in [
+            (reads.vmul, Pipeline::Vmul, Field::Vec4Mul),
+            (reads.fmul, Pipeline::Fmul, Field::FloatMul),
+        ] {
+            if let Some(span) = read
+                && at(field).is_none()
+            {
+                let unit = field.info().units[0];
+                self.push(error::pipeline_unproduced(self.span(span), pipeline.name(), unit));
+            }
         }
         if !instr.sync {
             let needs = [at(Field::Sampler), at(Field::Vec4Acc), at(Field::FloatAcc)]
@@ -272,7 +262,7 @@ impl<'s> Encoder<'s> {
             Model::Texld => instr.sampler = self.texld(kind.explicit_lod, o, reads),
             Model::Load(source) => {
                 if matches!(source, LoadSource::Source1 | LoadSource::Source2) {
-                    let span = op.unit.map_or(op.name, |unit| op.name.to(unit));
+                    let span = opcode_span(op);
                     let text = self.str(span).to_string();
                     let what = format!("load source {}", source.code());
                     self.push(error::unused_encoding(
@@ -398,49 +388,44 @@ impl<'s> Encoder<'s> {
                 }
             }
             Model::Branch => {
+                // The two scalars compared, then the target, last.
                 let cond = kind.cond;
-                if cond == BranchCond::Always {
-                    self.branch_target(&o[0]);
+                let (arg0, arg1) = match cond {
+                    BranchCond::Always => (Some(0), Some(0)),
+                    _ => (
+                        self.bare_scalar(&o[0], "a branch operand", reads),
+                        self.bare_scalar(&o[1], "a branch operand", reads),
+                    ),
+                };
+                self.branch_target(&o[o.len() - 1]);
+                if let (Some(arg0), Some(arg1)) = (arg0, arg1) {
                     instr.branch = Some(Branch::Jump {
                         cond,
-                        arg0: 0,
-                        arg1: 0,
+                        arg0,
+                        arg1,
                         target: 0,
                     });
-                } else {
-                    let arg0 = self.bare_scalar(&o[0], "a branch operand", reads);
-                    let arg1 = self.bare_scalar(&o[1], "a branch operand", reads);
-                    self.branch_target(&o[2]);
-                    if let (Some(arg0), Some(arg1)) = (arg0, arg1) {
-                        instr.branch = Some(Branch::Jump {
-                            cond,
-                            arg0,
-                            arg1,
-                            target: 0,
-                        });
-                    }
                 }
             }
             Model::Discard => instr.branch = Some(Branch::Discard),
             Model::Const => {
-                let mut values = [0u16; 4];
-                let mut ok = true;
-                for (value, operand) in values.iter_mut().zip(o) {
-                    match self.half(operand) {
-                        Some(bits) => *value = bits,
-                        None => ok = false,
-                    }
-                }
-                if ok {
-                    if kind.form == Form::Const0 {
-                        instr.const0 = Some(values);
-                    } else {
-                        instr.const1 = Some(values);
-                    }
+                // Every constant is read, so that each bad one is reported.
+                let values = [0, 1, 2, 3].map(|i| self.half(&o[i]));
+                if let [Some(x), Some(y), Some(z), Some(w)] = values {
+                    let field = match kind.form {
+                        Form::Const0 => &mut instr.const0,
+                        _ => &mut instr.const1,
+                    };
+                    *field = Some([x, y, z, w]);
                 }
             }
         }
     }
+}
+
+/// The opcode word of `op` with its unit (`add.v1`).
+pub(super) fn opcode_span(op: &Op) -> TextRange {
+    op.unit.map_or(op.name, |unit| op.name.to(unit))
 }
 
 /// A reader of a source operand: [`Encoder::vec_src`] or [`Encoder::scalar_src`].

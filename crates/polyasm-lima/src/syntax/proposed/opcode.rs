@@ -1,6 +1,7 @@
 //! Opcode words of the proposed syntax in the encoder: the diagnostics of a word that does
 //! not read as an [`Operation`], and the suggestions for unknown ones.
 
+use super::instruction::opcode_span;
 use super::*;
 
 /// The opcode, with its unit, nearest to `word`, while `budget` lasts.
@@ -66,7 +67,7 @@ impl<'s> Encoder<'s> {
             .filter(|(name, _)| split(word, name).is_some())
             .max_by_key(|(name, _)| name.len())
             .map(|(name, _)| *name);
-        let span = self.span(op.unit.map_or(op.name, |u| op.name.to(u)));
+        let span = self.span(opcode_span(op));
         match base {
             Some(base) => {
                 let written: Vec<String> = forms

@@ -2,6 +2,7 @@
 //! indices, varyings, samplers, branch targets and constants.
 
 use super::*;
+use polyasm_core::number::parse_f64;
 
 impl<'s> Encoder<'s> {
     /// Reports `diagnostic`; the operand gives no value.
@@ -134,11 +135,7 @@ impl<'s> Encoder<'s> {
                     let reg = p
                         .vec_reg()
                         .expect("invariant: the other pipeline registers have numbers");
-                    if reg == ops::REG_CONST0 {
-                        reads.consts[0].get_or_insert(term.span);
-                    } else if reg == ops::REG_CONST1 {
-                        reads.consts[1].get_or_insert(term.span);
-                    }
+                    read_constant(reads, reg, term.span);
                     SrcReg::Vec(reg)
                 }
             },
@@ -193,8 +190,8 @@ impl<'s> Encoder<'s> {
     /// reads it, as its first source.
     pub(super) fn misplaced_pipeline<T>(&mut self, src: &Src) -> Option<T> {
         let (name, unit) = match src.reg {
-            SrcReg::Fmul => (Pipeline::Fmul.name(), names::UNIT_FLOAT_ACC),
-            _ => (Pipeline::Vmul.name(), names::UNIT_VEC_ACC),
+            SrcReg::Fmul => (Pipeline::Fmul.name(), Field::FloatAcc.info().units[0]),
+            _ => (Pipeline::Vmul.name(), Field::Vec4Acc.info().units[0]),
         };
         self.reject(error::pipeline_source(self.span(src.span), name, unit))
     }
@@ -414,9 +411,7 @@ impl<'s> Encoder<'s> {
         let Some(reg) = reg else {
             return self.wrong_kind(term.full_span(), "an offset register");
         };
-        if reg == ops::REG_CONST0 || reg == ops::REG_CONST1 {
-            reads.consts[usize::from(reg - ops::REG_CONST0)].get_or_insert(term.span);
-        }
+        read_constant(reads, reg, term.span);
         Some(reg * 4 + self.component(term.suffix, term.span)?)
     }
 
@@ -621,7 +616,7 @@ impl<'s> Encoder<'s> {
         let (term, _) = self.plain_term(arg, "a number", false)?;
         let text = self.str(term.span);
         let value = if term.value == Value::Number && term.suffix.is_none() {
-            decimal(text)
+            parse_f64(text).ok()
         } else {
             None
         };
@@ -758,7 +753,7 @@ impl<'s> Encoder<'s> {
             Value::Number => {}
             _ => return self.wrong_kind(span, expected),
         }
-        let Some(mut value) = decimal(text) else {
+        let Some(mut value) = parse_f64(text).ok() else {
             return self.reject(error::number_range(
                 self.span(span),
                 written,
@@ -781,34 +776,9 @@ impl<'s> Encoder<'s> {
     }
 }
 
-/// A decimal number: `[+-]? (digits [. digits?] | . digits) ([eE] [+-]? digits)?`.
-pub(super) fn decimal(text: &str) -> Option<f64> {
-    let bytes = text.as_bytes();
-    let mut i = usize::from(matches!(bytes.first(), Some(b'+' | b'-')));
-    let digits = |from: usize| bytes[from..].iter().take_while(|b| b.is_ascii_digit()).count();
-    let integer = digits(i);
-    i += integer;
-    let mut fraction = 0;
-    if bytes.get(i) == Some(&b'.') {
-        fraction = digits(i + 1);
-        i += 1 + fraction;
+/// Notes the first read of `^const0` or `^const1` at `span`, when `reg` is one of them.
+fn read_constant(reads: &mut Reads, reg: u8, span: TextRange) {
+    if let Some(slot) = reads.consts.get_mut(usize::from(reg.wrapping_sub(ops::REG_CONST0))) {
+        slot.get_or_insert(span);
     }
-    if integer + fraction == 0 {
-        return None;
-    }
-    if matches!(bytes.get(i), Some(b'e' | b'E')) {
-        i += 1;
-        if matches!(bytes.get(i), Some(b'+' | b'-')) {
-            i += 1;
-        }
-        let exponent = digits(i);
-        if exponent == 0 {
-            return None;
-        }
-        i += exponent;
-    }
-    if i != bytes.len() {
-        return None;
-    }
-    text.parse::<f64>().ok().filter(|v| v.is_finite())
 }
