@@ -118,6 +118,27 @@ pub struct LostBits {
     pub written: u64,
 }
 
+impl LostBits {
+    /// The bits `lo..lo + len` of `field` (what `name` says they are) when they hold `found`
+    /// rather than the `written` value; `None` when the two agree.
+    pub(crate) fn differ(
+        field: Option<Field>,
+        name: &'static str,
+        (lo, len): (u32, u32),
+        found: u64,
+        written: u64,
+    ) -> Option<LostBits> {
+        (found != written).then_some(LostBits {
+            field,
+            name,
+            lo,
+            len,
+            found,
+            written,
+        })
+    }
+}
+
 impl std::fmt::Display for LostBits {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let place = match self.field {
@@ -253,17 +274,13 @@ impl Walk<'_> {
             put(&mut self.bits, lo, len, written);
             return;
         };
-        let found = get(self.bits, lo, len);
-        if found != written {
-            lost.push(LostBits {
-                field: Some(self.field),
-                name,
-                lo,
-                len,
-                found,
-                written,
-            });
-        }
+        lost.extend(LostBits::differ(
+            Some(self.field),
+            name,
+            (lo, len),
+            get(self.bits, lo, len),
+            written,
+        ));
     }
 
     /// An op number: unpacking records one that `from_code` does not know.
@@ -585,75 +602,54 @@ pub struct Load {
     pub offset: Option<ScalarReg>,
 }
 
-/// The vector multiplier (`.v0`).
+/// A multiplier: the vector one (`.v0`, [`VecMul`]) with vec4 sources and destination, or the
+/// scalar one (`.s0`, [`FloatMul`]) with scalar ones.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct VecMul {
+pub struct Mul<S, D> {
     /// The operation.
     pub op: MulOp,
     /// For [`MulOp::Mul`], the product is scaled by 2^shift, -4..=3; 0 for every other op.
     pub shift: i8,
     /// Output modifier.
     pub outmod: OutMod,
-    /// The register written; `None` leaves the result only on `^v0`.
-    pub dest: Option<VecDest>,
+    /// The register written (the scalar unit's: the register component, `output_en`); `None`
+    /// leaves the result only on `^v0` (`^s0`).
+    pub dest: Option<D>,
     /// First source.
-    pub arg0: VecSource,
+    pub arg0: S,
     /// Second source, for two-operand ops (`None` writes Mesa's zero bits).
-    pub arg1: Option<VecSource>,
+    pub arg1: Option<S>,
 }
 
+/// The vector multiplier (`.v0`).
+pub type VecMul = Mul<VecSource, VecDest>;
 /// The scalar multiplier (`.s0`).
+pub type FloatMul = Mul<ScalarSource, ScalarReg>;
+
+/// An adder: the vector one (`.v1`, [`VecAcc`]) with vec4 sources and destination, or the
+/// scalar one (`.s1`, [`FloatAcc`]) with scalar ones.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct FloatMul {
-    /// The operation.
-    pub op: MulOp,
-    /// For [`MulOp::Mul`], the product is scaled by 2^shift, -4..=3; 0 for every other op.
-    pub shift: i8,
+pub struct Acc<S, D> {
+    /// The operation (on the scalar unit, not the vector-only `sum3`/`sum4`).
+    pub op: AccOp,
     /// Output modifier.
     pub outmod: OutMod,
-    /// The register component written (`output_en`); `None` leaves the result only on `^s0`.
-    pub dest: Option<ScalarReg>,
+    /// The register written (the scalar unit's: the register component, `output_en`); `None`
+    /// writes nothing.
+    pub dest: Option<D>,
+    /// The first source is the multiplier's result of the same kind, `^v0` (`^s0`), (`mul_in`);
+    /// `arg0.reg` is then not encoded and should be 0, its swizzle and modifiers still apply.
+    pub mul_in: bool,
     /// First source.
-    pub arg0: ScalarSource,
+    pub arg0: S,
     /// Second source, for two-operand ops.
-    pub arg1: Option<ScalarSource>,
+    pub arg1: Option<S>,
 }
 
 /// The vector adder (`.v1`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct VecAcc {
-    /// The operation.
-    pub op: AccOp,
-    /// Output modifier.
-    pub outmod: OutMod,
-    /// The register written; `None` writes nothing.
-    pub dest: Option<VecDest>,
-    /// The first source is the vector multiplier's result `^v0` (`mul_in`); `arg0.reg` is
-    /// then not encoded and should be 0, its swizzle and modifiers still apply.
-    pub mul_in: bool,
-    /// First source.
-    pub arg0: VecSource,
-    /// Second source, for two-operand ops.
-    pub arg1: Option<VecSource>,
-}
-
+pub type VecAcc = Acc<VecSource, VecDest>;
 /// The scalar adder (`.s1`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct FloatAcc {
-    /// The operation (not the vector-only `sum3`/`sum4`).
-    pub op: AccOp,
-    /// Output modifier.
-    pub outmod: OutMod,
-    /// The register component written (`output_en`); `None` writes nothing.
-    pub dest: Option<ScalarReg>,
-    /// The first source is the scalar multiplier's result `^s0` (`mul_in`); `arg0.reg` is
-    /// then not encoded and should be 0, its modifiers still apply.
-    pub mul_in: bool,
-    /// First source.
-    pub arg0: ScalarSource,
-    /// Second source, for two-operand ops.
-    pub arg1: Option<ScalarSource>,
-}
+pub type FloatAcc = Acc<ScalarSource, ScalarReg>;
 
 impl Layout for Sampler {
     const FIELD: Field = Field::Sampler;
@@ -703,44 +699,87 @@ impl Layout for Load {
     }
 }
 
-/// The parts of the four ALUs: the op number at `op_lo` (5 bits), the output modifier below
-/// it, and for the adders the `mul_in` bit above it.
-fn alu_op<T: Copy>(
-    w: &mut Walk,
-    op_lo: u32,
-    op: &mut T,
-    code: fn(T) -> u8,
-    from_code: fn(u8) -> Option<T>,
-    outmod: &mut OutMod,
-) {
-    w.op(op_lo, 5, op, code, from_code);
-    w.num(op_lo - 2, 2, outmod);
+/// The sources of the vector or of the scalar ALUs, and where their fields' parts lie.
+trait AluSource: Copy + Default {
+    /// The destination of these ALUs.
+    type Dest: Copy;
+    /// The multiplier's and the adder's fields.
+    const FIELDS: (Field, Field);
+    /// The op number's first bit (5 bits; the output modifier lies below it, an adder's
+    /// `mul_in` bit above it).
+    const OP_LO: u32;
+    /// The width of a source's register number.
+    const REG_BITS: u32;
+
+    /// The adder's op with this number (the scalar adder has no vector-only op).
+    fn acc_op(code: u8) -> Option<AccOp>;
+
+    /// The register number.
+    fn reg(&mut self) -> &mut u8;
+
+    /// The sources and the destination; `arg1` is present when the op is `binary`.
+    fn walk_operands(
+        w: &mut Walk,
+        dest: &mut Option<Self::Dest>,
+        arg0: &mut Self,
+        arg1: &mut Option<Self>,
+        binary: bool,
+    );
 }
 
-/// Sources [0..27], dest [28..31], mask [32..35] of both vector ALUs; `arg1` is present when
-/// the op is `binary`.
-fn vec_alu(w: &mut Walk, dest: &mut Option<VecDest>, arg0: &mut VecSource, arg1: &mut Option<VecSource>, binary: bool) {
-    let mut mask = dest.map_or(0, |dest| dest.mask);
-    w.num(32, 4, &mut mask);
-    w.optional(mask != 0, dest, (28, 4, "dest"), |w, dest| {
-        w.num(28, 4, &mut dest.reg);
-        dest.mask = mask;
-    });
-    w.optional(binary, arg1, (14, 14, "arg1"), |w, arg1| vec_source(w, 14, arg1));
-    vec_source(w, 0, arg0);
+impl AluSource for VecSource {
+    type Dest = VecDest;
+    const FIELDS: (Field, Field) = (Field::Vec4Mul, Field::Vec4Acc);
+    const OP_LO: u32 = 38;
+    const REG_BITS: u32 = 4;
+
+    fn acc_op(code: u8) -> Option<AccOp> {
+        AccOp::from_code(code)
+    }
+
+    fn reg(&mut self) -> &mut u8 {
+        &mut self.reg
+    }
+
+    /// Sources [0..27], dest [28..31], mask [32..35].
+    fn walk_operands(w: &mut Walk, dest: &mut Option<VecDest>, arg0: &mut Self, arg1: &mut Option<Self>, binary: bool) {
+        let mut mask = dest.map_or(0, |dest| dest.mask);
+        w.num(32, 4, &mut mask);
+        w.optional(mask != 0, dest, (28, 4, "dest"), |w, dest| {
+            w.num(28, 4, &mut dest.reg);
+            dest.mask = mask;
+        });
+        w.optional(binary, arg1, (14, 14, "arg1"), |w, arg1| vec_source(w, 14, arg1));
+        vec_source(w, 0, arg0);
+    }
 }
 
-/// Sources [0..15], dest [16..21], output_en [22] of both scalar ALUs.
-fn scalar_alu(
-    w: &mut Walk,
-    dest: &mut Option<ScalarReg>,
-    arg0: &mut ScalarSource,
-    arg1: &mut Option<ScalarSource>,
-    binary: bool,
-) {
-    w.flagged(22, dest, (16, 6, "dest"));
-    w.optional(binary, arg1, (8, 8, "arg1"), |w, arg1| scalar_source(w, 8, arg1));
-    scalar_source(w, 0, arg0);
+impl AluSource for ScalarSource {
+    type Dest = ScalarReg;
+    const FIELDS: (Field, Field) = (Field::FloatMul, Field::FloatAcc);
+    const OP_LO: u32 = 25;
+    const REG_BITS: u32 = 6;
+
+    fn acc_op(code: u8) -> Option<AccOp> {
+        AccOp::from_code(code).filter(|op| !op.info().vector_only)
+    }
+
+    fn reg(&mut self) -> &mut u8 {
+        &mut self.reg
+    }
+
+    /// Sources [0..15], dest [16..21], output_en [22].
+    fn walk_operands(
+        w: &mut Walk,
+        dest: &mut Option<ScalarReg>,
+        arg0: &mut Self,
+        arg1: &mut Option<Self>,
+        binary: bool,
+    ) {
+        w.flagged(22, dest, (16, 6, "dest"));
+        w.optional(binary, arg1, (8, 8, "arg1"), |w, arg1| scalar_source(w, 8, arg1));
+        scalar_source(w, 0, arg0);
+    }
 }
 
 /// A multiplier's op and shift as one op number.
@@ -748,109 +787,57 @@ fn mul_code((op, shift): (MulOp, i8)) -> u8 {
     ops::mul_op_code(op, shift)
 }
 
-impl Layout for VecMul {
-    const FIELD: Field = Field::Vec4Mul;
+impl<S: AluSource> Layout for Mul<S, S::Dest> {
+    const FIELD: Field = S::FIELDS.0;
 
-    fn blank() -> VecMul {
-        VecMul {
+    fn blank() -> Self {
+        Mul {
             op: MulOp::Mov,
             shift: 0,
             outmod: OutMod::None,
             dest: None,
-            arg0: VecSource::default(),
+            arg0: S::default(),
             arg1: None,
         }
     }
 
-    /// The field's 43 bits.
+    /// The field's 43 (vector) or 30 (scalar) bits.
     fn walk(&mut self, w: &mut Walk) {
         let mut op = (self.op, self.shift);
-        alu_op(w, 38, &mut op, mul_code, ops::mul_op_from_code, &mut self.outmod);
+        w.op(S::OP_LO, 5, &mut op, mul_code, ops::mul_op_from_code);
         (self.op, self.shift) = op;
-        vec_alu(w, &mut self.dest, &mut self.arg0, &mut self.arg1, self.op.is_binary());
+        w.num(S::OP_LO - 2, 2, &mut self.outmod);
+        S::walk_operands(w, &mut self.dest, &mut self.arg0, &mut self.arg1, self.op.is_binary());
     }
 }
 
-impl Layout for FloatMul {
-    const FIELD: Field = Field::FloatMul;
+impl<S: AluSource> Layout for Acc<S, S::Dest> {
+    const FIELD: Field = S::FIELDS.1;
 
-    fn blank() -> FloatMul {
-        FloatMul {
-            op: MulOp::Mov,
-            shift: 0,
-            outmod: OutMod::None,
-            dest: None,
-            arg0: ScalarSource::default(),
-            arg1: None,
-        }
-    }
-
-    /// The field's 30 bits.
-    fn walk(&mut self, w: &mut Walk) {
-        let mut op = (self.op, self.shift);
-        alu_op(w, 25, &mut op, mul_code, ops::mul_op_from_code, &mut self.outmod);
-        (self.op, self.shift) = op;
-        scalar_alu(w, &mut self.dest, &mut self.arg0, &mut self.arg1, self.op.is_binary());
-    }
-}
-
-impl Layout for VecAcc {
-    const FIELD: Field = Field::Vec4Acc;
-
-    fn blank() -> VecAcc {
-        VecAcc {
+    fn blank() -> Self {
+        Acc {
             op: AccOp::Mov,
             outmod: OutMod::None,
             dest: None,
             mul_in: false,
-            arg0: VecSource::default(),
+            arg0: S::default(),
             arg1: None,
         }
     }
 
-    /// The field's 44 bits.
+    /// The field's 44 (vector) or 31 (scalar) bits.
     fn walk(&mut self, w: &mut Walk) {
-        alu_op(w, 38, &mut self.op, AccOp::code, AccOp::from_code, &mut self.outmod);
-        w.num(43, 1, &mut self.mul_in);
+        w.op(S::OP_LO, 5, &mut self.op, AccOp::code, S::acc_op);
+        w.num(S::OP_LO - 2, 2, &mut self.outmod);
+        w.num(S::OP_LO + 5, 1, &mut self.mul_in);
         // With mul_in the first source's register is not encoded.
         if self.mul_in {
-            self.arg0.reg = 0;
+            *self.arg0.reg() = 0;
         }
-        vec_alu(w, &mut self.dest, &mut self.arg0, &mut self.arg1, self.op.is_binary());
+        S::walk_operands(w, &mut self.dest, &mut self.arg0, &mut self.arg1, self.op.is_binary());
         if self.mul_in {
-            w.hidden(0, 4, 0, "arg0_source");
-            self.arg0.reg = 0;
-        }
-    }
-}
-
-impl Layout for FloatAcc {
-    const FIELD: Field = Field::FloatAcc;
-
-    fn blank() -> FloatAcc {
-        FloatAcc {
-            op: AccOp::Mov,
-            outmod: OutMod::None,
-            dest: None,
-            mul_in: false,
-            arg0: ScalarSource::default(),
-            arg1: None,
-        }
-    }
-
-    /// The field's 31 bits.
-    fn walk(&mut self, w: &mut Walk) {
-        let scalar_op = |code| AccOp::from_code(code).filter(|op: &AccOp| !op.info().vector_only);
-        alu_op(w, 25, &mut self.op, AccOp::code, scalar_op, &mut self.outmod);
-        w.num(30, 1, &mut self.mul_in);
-        // With mul_in the first source's register is not encoded.
-        if self.mul_in {
-            self.arg0.reg = 0;
-        }
-        scalar_alu(w, &mut self.dest, &mut self.arg0, &mut self.arg1, self.op.is_binary());
-        if self.mul_in {
-            w.hidden(0, 6, 0, "arg0_source");
-            self.arg0.reg = 0;
+            w.hidden(0, S::REG_BITS, 0, "arg0_source");
+            *self.arg0.reg() = 0;
         }
     }
 }

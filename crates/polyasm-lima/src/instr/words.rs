@@ -21,18 +21,10 @@ pub fn read_bits(words: &[u32], at: u32, len: u32) -> u128 {
     value
 }
 
-/// The length of the instruction starting at word `offset`, if one does.
-pub(crate) fn count_at(starts: &[usize], counts: &[u32], offset: i64) -> u32 {
-    usize::try_from(offset)
-        .ok()
-        .and_then(|offset| starts.binary_search(&offset).ok())
-        .map_or(0, |i| counts[i])
-}
-
 /// The length of the instruction starting `relative` words from the start of instruction
-/// `from`, if one does: [`count_at`], searching out from `from` (branches mostly go near), so
+/// `from`, if one does (0 otherwise), searching out from `from` (branches mostly go near), so
 /// that a big program's branches do not each search the whole list.
-fn count_near(starts: &[usize], counts: &[u32], from: usize, relative: i64) -> u32 {
+pub(crate) fn count_near(starts: &[usize], counts: &[u32], from: usize, relative: i64) -> u32 {
     let Some(offset) = usize::try_from(starts[from] as i64 + relative).ok() else {
         return 0;
     };
