@@ -422,17 +422,18 @@ impl Program {
 }
 
 /// Where a fragment is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 enum State {
     Running,
     Stopped,
     Discarded,
     /// Not a fragment of this quad (a single fragment's three neighbours).
+    #[default]
     Absent,
 }
 
-/// One fragment's registers and memory.
-#[derive(Clone, Debug)]
+/// One fragment's registers and memory; by default absent.
+#[derive(Clone, Debug, Default)]
 struct Fragment {
     regs: [Vec4; GENERAL],
     /// The temporaries up to the highest slot any fragment of this quad slot has written;
@@ -449,19 +450,6 @@ struct Fragment {
 }
 
 impl Fragment {
-    fn new() -> Fragment {
-        Fragment {
-            regs: [[0.0; 4]; GENERAL],
-            temps: Vec::new(),
-            touched: Vec::new(),
-            varying0: [0.0; 4],
-            frag_coord: [0.0; 4],
-            pc: 0,
-            steps: 0,
-            state: State::Absent,
-        }
-    }
-
     /// Starts the fragment again with these inputs; the temporaries' memory is kept, zeroed.
     fn reset(&mut self, varying0: Vec4, frag_coord: Vec4, state: State) {
         self.regs = [[0.0; 4]; GENERAL];
@@ -701,35 +689,44 @@ fn combine_op(op: CombineOp, a: f32, b: f32) -> Vec4 {
     [scalar; 4]
 }
 
-/// The slot and lanes of a load or store: `index` (plus the offset register's value, rounded
-/// down) in units of the alignment; `None` outside memory.
-fn element(alignment: Alignment, index: u16, offset: Option<f32>, slots: usize) -> Option<(usize, usize, usize)> {
-    let mut at = i64::from(index);
-    if let Some(offset) = offset {
-        at = at.saturating_add(offset.floor() as i64);
-    }
-    let at = usize::try_from(at).ok()?;
-    let (slot, first, lanes) = match alignment {
-        Alignment::Scalar | Alignment::Reserved => (at / 4, at % 4, 1),
-        Alignment::Vec2 => (at / 2, at % 2 * 2, 2),
-        Alignment::Vec4 => (at, 0, 4),
+/// A number plus the offset register's value, rounded down (saturating).
+fn offset_number(number: i64, offset: Option<f32>) -> i64 {
+    number.saturating_add(offset.map_or(0, |offset| offset.floor() as i64))
+}
+
+/// The slot, first lane and lane count of element `index` (plus the offset register's value,
+/// rounded down) in units of `lanes` components (1, 2 or 4); `None` below 0.
+fn element(index: i64, offset: Option<f32>, lanes: usize) -> Option<(usize, usize, usize)> {
+    let at = usize::try_from(offset_number(index, offset)).ok()?;
+    let per_slot = 4 / lanes;
+    Some((at / per_slot, at % per_slot * lanes, lanes))
+}
+
+/// The slot and lanes of a load or store in units of the alignment; `None` outside memory.
+fn memory_element(
+    alignment: Alignment,
+    index: u16,
+    offset: Option<f32>,
+    slots: usize,
+) -> Option<(usize, usize, usize)> {
+    let lanes = match alignment {
+        Alignment::Scalar | Alignment::Reserved => 1,
+        Alignment::Vec2 => 2,
+        Alignment::Vec4 => 4,
     };
-    (slot < slots).then_some((slot, first, lanes))
+    element(index.into(), offset, lanes).filter(|&(slot, _, _)| slot < slots)
 }
 
 /// Reads a varying by index: the components fill the lanes from x, the rest read 0.
 fn fetch_varying(fetch: &VaryingFetch, view: &View, varying0: Vec4, inputs: &Inputs) -> Vec4 {
-    let mut at = i64::from(fetch.index);
-    if let Some(reg) = fetch.offset {
-        at = at.saturating_add(view.component(reg).floor() as i64);
-    }
-    let Ok(at) = usize::try_from(at) else {
-        return [0.0; 4];
+    let lanes = match fetch.alignment {
+        VaryingAlignment::Scalar => 1,
+        VaryingAlignment::Vec2 => 2,
+        VaryingAlignment::Vec4 => 4,
     };
-    let (slot, first, lanes) = match fetch.alignment {
-        VaryingAlignment::Scalar => (at / 4, at % 4, 1),
-        VaryingAlignment::Vec2 => (at / 2, at % 2 * 2, 2),
-        VaryingAlignment::Vec4 => (at, 0, 4),
+    let offset = fetch.offset.map(|reg| view.component(reg));
+    let Some((slot, first, lanes)) = element(fetch.index.into(), offset, lanes) else {
+        return [0.0; 4];
     };
     let value = if slot == 0 {
         varying0
@@ -773,22 +770,21 @@ fn normalize(v: Vec4) -> Vec4 {
 
 /// The four fragments of a 2x2 quad: 0 bottom left, 1 bottom right, 2 top left, 3 top
 /// right. Reused from quad to quad.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Quad {
     frags: [Fragment; 4],
-}
-
-impl Default for Quad {
-    fn default() -> Quad {
-        Quad::new()
-    }
 }
 
 impl Quad {
     /// Four absent fragments.
     pub fn new() -> Quad {
-        Quad {
-            frags: [Fragment::new(), Fragment::new(), Fragment::new(), Fragment::new()],
+        Quad::default()
+    }
+
+    fn output(&self, i: usize) -> Output {
+        match self.frags[i].state {
+            State::Discarded => Output::Discarded,
+            _ => Output::Color(self.frags[i].regs[0]),
         }
     }
 
@@ -871,10 +867,7 @@ impl Quad {
         if let Some(sampler) = &instr.sampler {
             for i in (0..4).filter(|&i| active[i]) {
                 let view = View::new(&frags[i].regs, &pipes[i], step);
-                let mut number = i64::from(sampler.index);
-                if let Some(reg) = sampler.offset {
-                    number = number.saturating_add(view.component(reg).floor() as i64);
-                }
+                let number = offset_number(sampler.index.into(), sampler.offset.map(|r| view.component(r)));
                 let texture = usize::try_from(number)
                     .ok()
                     .and_then(|n| inputs.textures.get(n))
@@ -1045,7 +1038,7 @@ impl Quad {
                     } => {
                         let view = View::new(&frag.regs, &pipes[i], step);
                         let offset = offset.map(|r| view.component(r));
-                        if let Some((slot, first, lanes)) = element(alignment, index, offset, TEMP_SLOTS) {
+                        if let Some((slot, first, lanes)) = memory_element(alignment, index, offset, TEMP_SLOTS) {
                             // A scalar store writes one component; the others keep lanes in
                             // place (alignment 3: the register's lane named by the index).
                             let value = match alignment {
@@ -1139,7 +1132,7 @@ fn load_value(load: &Load, view: &View, temps: &[Vec4], inputs: &Inputs) -> Vec4
         LoadSource::Source1 | LoadSource::Source2 => return [0.0; 4],
     };
     let mut out = [0.0; 4];
-    if let Some((slot, first, lanes)) = element(load.alignment, load.index, offset, slots)
+    if let Some((slot, first, lanes)) = memory_element(load.alignment, load.index, offset, slots)
         && let Some(value) = memory.get(slot)
     {
         out[first..first + lanes].copy_from_slice(&value[first..first + lanes]);
@@ -1155,15 +1148,6 @@ pub fn run_fragment(program: &Program, inputs: &Inputs) -> Result<Output, RunErr
     quad.frags[0].reset(varying0, inputs.frag_coord, State::Running);
     quad.run(program, inputs).map_err(|fault| fault.error)?;
     Ok(quad.output(0))
-}
-
-impl Quad {
-    fn output(&self, i: usize) -> Output {
-        match self.frags[i].state {
-            State::Discarded => Output::Discarded,
-            _ => Output::Color(self.frags[i].regs[0]),
-        }
-    }
 }
 
 pub use polyasm_core::picture::{Image, channel};
@@ -1221,24 +1205,22 @@ fn render_quad_row(
         if first_failure.load(Ordering::Relaxed) < row {
             return Ok(());
         }
+        // Fragment i's pixel, x from the left and y from the bottom.
+        let pixel = |i: usize| (2 * qx + (i as u32 & 1), 2 * row as u32 + (i as u32 >> 1));
         for (i, frag) in quad.frags.iter_mut().enumerate() {
-            let x = 2 * qx + (i as u32 & 1);
-            let y = 2 * row as u32 + (i as u32 >> 1);
+            let (x, y) = pixel(i);
             let (cx, cy) = (x as f32 + 0.5, y as f32 + 0.5);
             frag.reset([cx / w, cy / h, 0.0, 1.0], [cx, cy, 0.0, 1.0], State::Running);
         }
         if let Err(fault) = quad.run(program, inputs) {
             first_failure.fetch_min(row, Ordering::Relaxed);
             let mut error = fault.error;
-            error.pixel = Some((
-                2 * qx + (fault.frag as u32 & 1),
-                2 * row as u32 + (fault.frag as u32 >> 1),
-            ));
+            error.pixel = Some(pixel(fault.frag));
             return Err(error);
         }
         for i in 0..4 {
-            let x = 2 * qx + (i as u32 & 1);
-            if x >= width || 2 * row as u32 + (i as u32 >> 1) >= height {
+            let (x, y) = pixel(i);
+            if x >= width || y >= height {
                 continue;
             }
             let out = match i >> 1 {

@@ -167,6 +167,10 @@ pub enum MbsErrorKind {
 }
 
 impl MbsError {
+    fn at(offset: usize, kind: MbsErrorKind) -> MbsError {
+        MbsError { offset, kind }
+    }
+
     /// The stable diagnostic code.
     pub fn code(&self) -> &'static str {
         match self.kind {
@@ -224,10 +228,7 @@ struct Chunk<'b> {
 /// past the end of that data is [`MbsErrorKind::Truncated`] at the header.
 fn next_chunk<'b>(r: &mut Reader<'b>, base: usize) -> Result<Chunk<'b>, MbsError> {
     let at = base + r.at;
-    let truncated = |_| MbsError {
-        offset: at,
-        kind: MbsErrorKind::Truncated,
-    };
+    let truncated = |_| MbsError::at(at, MbsErrorKind::Truncated);
     let tag = r.take(4, "a chunk's tag").map_err(truncated)?;
     let size = r.u32("a chunk's size").map_err(truncated)?;
     let body = r.take(size as usize, "a chunk's body").map_err(truncated)?;
@@ -242,34 +243,26 @@ fn next_chunk<'b>(r: &mut Reader<'b>, base: usize) -> Result<Chunk<'b>, MbsError
 /// Reads the program words of a fragment MBS1 file.
 pub fn read(bytes: &[u8]) -> Result<MbsProgram, MbsError> {
     if !bytes.starts_with(&TAG_FILE) {
-        return Err(MbsError {
-            offset: 0,
-            kind: MbsErrorKind::NotMbs,
-        });
+        return Err(MbsError::at(0, MbsErrorKind::NotMbs));
     }
     let file = next_chunk(&mut Reader::new(bytes), 0)?;
     let fragment = next_chunk(&mut Reader::new(file.body), file.body_at)?;
     if fragment.tag != TAG_FRAGMENT {
-        return Err(MbsError {
-            offset: fragment.at,
-            kind: MbsErrorKind::NotFragment { tag: fragment.tag },
-        });
+        return Err(MbsError::at(
+            fragment.at,
+            MbsErrorKind::NotFragment { tag: fragment.tag },
+        ));
     }
     let mut r = Reader::new(fragment.body);
-    let version = r.u32("the core version").map_err(|_| MbsError {
-        offset: fragment.body_at,
-        kind: MbsErrorKind::Truncated,
-    })?;
+    let version = r
+        .u32("the core version")
+        .map_err(|_| MbsError::at(fragment.body_at, MbsErrorKind::Truncated))?;
     while r.left() > 0 {
         let chunk = next_chunk(&mut r, fragment.body_at)?;
         if chunk.tag == TAG_CODE {
             if !chunk.body.len().is_multiple_of(4) {
-                return Err(MbsError {
-                    offset: chunk.at,
-                    kind: MbsErrorKind::PartialWord {
-                        size: chunk.body.len() as u32,
-                    },
-                });
+                let size = chunk.body.len() as u32;
+                return Err(MbsError::at(chunk.at, MbsErrorKind::PartialWord { size }));
             }
             let words = chunk
                 .body
@@ -279,8 +272,5 @@ pub fn read(bytes: &[u8]) -> Result<MbsProgram, MbsError> {
             return Ok(MbsProgram { version, words });
         }
     }
-    Err(MbsError {
-        offset: fragment.body_at,
-        kind: MbsErrorKind::NoCode,
-    })
+    Err(MbsError::at(fragment.body_at, MbsErrorKind::NoCode))
 }
