@@ -172,24 +172,8 @@ trait Bitfield: Copy {
     fn from_bits(bits: u64, len: u32) -> Self;
 }
 
-macro_rules! unsigned_bitfields {
-    ($($ty:ty),*) => {$(
-        impl Bitfield for $ty {
-            fn to_bits(self) -> u64 {
-                self as u64
-            }
-
-            fn from_bits(bits: u64, _len: u32) -> $ty {
-                bits as $ty
-            }
-        }
-    )*};
-}
-
-unsigned_bitfields!(u8, u16);
-
-/// Two's complement numbers, sign-extended from the run's top bit.
-macro_rules! signed_bitfields {
+/// Whole numbers; two's complement ones are sign-extended from the run's top bit.
+macro_rules! integer_bitfields {
     ($($ty:ty),*) => {$(
         impl Bitfield for $ty {
             fn to_bits(self) -> u64 {
@@ -197,13 +181,17 @@ macro_rules! signed_bitfields {
             }
 
             fn from_bits(bits: u64, len: u32) -> $ty {
-                (((bits << (64 - len)) as i64) >> (64 - len)) as $ty
+                if <$ty>::MIN == 0 {
+                    bits as $ty
+                } else {
+                    (((bits << (64 - len)) as i64) >> (64 - len)) as $ty
+                }
             }
         }
     )*};
 }
 
-signed_bitfields!(i16, i32);
+integer_bitfields!(u8, u16, i16, i32);
 
 impl Bitfield for bool {
     fn to_bits(self) -> u64 {
@@ -231,6 +219,27 @@ macro_rules! named_bitfields {
 }
 
 named_bitfields!(OutMod, LoadSource, Alignment, FbRead);
+
+/// The values a model starts from: the identity ops, no output modifier, and the alignment and
+/// load source numbered 0.
+macro_rules! defaults {
+    ($($ty:ident = $value:ident),*) => {$(
+        impl Default for $ty {
+            fn default() -> $ty {
+                $ty::$value
+            }
+        }
+    )*};
+}
+
+defaults!(
+    MulOp = Mov,
+    AccOp = Mov,
+    OutMod = None,
+    Alignment = Scalar,
+    VaryingAlignment = Scalar,
+    LoadSource = Uniform
+);
 
 fn get(bits: u128, lo: u32, len: u32) -> u64 {
     ((bits >> lo) & ((1u128 << len) - 1)) as u64
@@ -270,17 +279,11 @@ impl Walk<'_> {
     /// Bits the model does not hold: packing writes `written`, unpacking records them when
     /// they differ from it.
     fn hidden(&mut self, lo: u32, len: u32, written: u64, name: &'static str) {
-        let Some(lost) = &mut self.lost else {
-            put(&mut self.bits, lo, len, written);
-            return;
-        };
-        lost.extend(LostBits::differ(
-            Some(self.field),
-            name,
-            (lo, len),
-            get(self.bits, lo, len),
-            written,
-        ));
+        let found = get(self.bits, lo, len);
+        match &mut self.lost {
+            Some(lost) => lost.extend(LostBits::differ(Some(self.field), name, (lo, len), found, written)),
+            None => put(&mut self.bits, lo, len, written),
+        }
     }
 
     /// An op number: unpacking records one that `from_code` does not know.
@@ -327,12 +330,9 @@ impl Walk<'_> {
 }
 
 /// A field's model, packed and unpacked by one walk over its layout.
-trait Layout: Copy {
+trait Layout: Copy + Default {
     /// The field it models.
     const FIELD: Field;
-
-    /// A value for unpacking to overwrite.
-    fn blank() -> Self;
 
     /// Walks the field's parts; unpacking first picks the form from the bits.
     fn walk(&mut self, w: &mut Walk);
@@ -369,7 +369,7 @@ fn unpack<T: Layout>(bits: u128, lost: &mut Vec<LostBits>) -> Result<T, Undefine
         lost: Some(lost),
         undefined: None,
     };
-    let mut value = T::blank();
+    let mut value = T::default();
     value.walk(&mut w);
     match w.undefined {
         Some(undefined) => Err(undefined),
@@ -392,7 +392,7 @@ fn scalar_source(w: &mut Walk, lo: u32, source: &mut ScalarSource) {
 }
 
 /// What a varying fetch reads by index.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct VaryingFetch {
     /// How many components, and how the index counts.
     pub alignment: VaryingAlignment,
@@ -404,7 +404,7 @@ pub struct VaryingFetch {
 }
 
 /// The source of a varying fetch (the field's `source_type:perspective` and operand).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum VaryingSource {
     /// A varying by index (source_type 0).
     Fetch {
@@ -427,6 +427,7 @@ pub enum VaryingSource {
     /// `normalize(register)` (vec3).
     Normalize(VecSource),
     /// `gl_FragCoord`.
+    #[default]
     FragCoord,
     /// `gl_PointCoord`.
     PointCoord,
@@ -436,7 +437,7 @@ pub enum VaryingSource {
 
 /// The varying unit (`.v`): fetches a varying or transforms a register; its result also
 /// feeds the sampler as the texture coordinate.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Varying {
     /// Destination register; [`ops::VARYING_DISCARD`] (15) writes nothing.
     pub dest: VecReg,
@@ -445,13 +446,6 @@ pub struct Varying {
     /// What is read.
     pub source: VaryingSource,
 }
-
-/// A fetch for unpacking to overwrite.
-const BLANK_FETCH: VaryingFetch = VaryingFetch {
-    alignment: VaryingAlignment::Scalar,
-    index: 0,
-    offset: None,
-};
 
 impl VaryingSource {
     /// The kind of input and the perspective of the field's first four bits.
@@ -475,10 +469,10 @@ impl VaryingSource {
         match (code >> 2, perspective) {
             (0, _) => VaryingSource::Fetch {
                 perspective,
-                fetch: BLANK_FETCH,
+                fetch: VaryingFetch::default(),
             },
             (1, _) => VaryingSource::Register { perspective, source },
-            (2, Perspective::None) => VaryingSource::Cube(BLANK_FETCH),
+            (2, Perspective::None) => VaryingSource::Cube(VaryingFetch::default()),
             (2, Perspective::Reserved) => VaryingSource::CubeRegister(source),
             (2, Perspective::Z) => VaryingSource::Normalize(source),
             (2, Perspective::W) => VaryingSource::FragCoord,
@@ -491,14 +485,6 @@ impl VaryingSource {
 
 impl Layout for Varying {
     const FIELD: Field = Field::Varying;
-
-    fn blank() -> Varying {
-        Varying {
-            dest: 0,
-            mask: 0,
-            source: VaryingSource::FragCoord,
-        }
-    }
 
     /// The field's 34 bits.
     fn walk(&mut self, w: &mut Walk) {
@@ -589,7 +575,7 @@ pub struct Sampler {
 }
 
 /// The load unit (`load.u`, `load.t`): reads uniform or temporary memory into `^uniform`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Load {
     /// Uniform or temporary memory.
     pub source: LoadSource,
@@ -604,7 +590,7 @@ pub struct Load {
 
 /// A multiplier: the vector one (`.v0`, [`VecMul`]) with vec4 sources and destination, or the
 /// scalar one (`.s0`, [`FloatMul`]) with scalar ones.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Mul<S, D> {
     /// The operation.
     pub op: MulOp,
@@ -628,7 +614,7 @@ pub type FloatMul = Mul<ScalarSource, ScalarReg>;
 
 /// An adder: the vector one (`.v1`, [`VecAcc`]) with vec4 sources and destination, or the
 /// scalar one (`.s1`, [`FloatAcc`]) with scalar ones.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Acc<S, D> {
     /// The operation (on the scalar unit, not the vector-only `sum3`/`sum4`).
     pub op: AccOp,
@@ -654,10 +640,6 @@ pub type FloatAcc = Acc<ScalarSource, ScalarReg>;
 impl Layout for Sampler {
     const FIELD: Field = Field::Sampler;
 
-    fn blank() -> Sampler {
-        Sampler::default()
-    }
-
     /// The field's 62 bits.
     fn walk(&mut self, w: &mut Walk) {
         w.flagged(18, &mut self.lod_bias, (0, 6, "lod_bias"));
@@ -673,15 +655,6 @@ impl Layout for Sampler {
 
 impl Layout for Load {
     const FIELD: Field = Field::Uniform;
-
-    fn blank() -> Load {
-        Load {
-            source: LoadSource::Uniform,
-            alignment: Alignment::Scalar,
-            index: 0,
-            offset: None,
-        }
-    }
 
     /// The field's 41 bits.
     fn walk(&mut self, w: &mut Walk) {
@@ -702,7 +675,7 @@ impl Layout for Load {
 /// The sources of the vector or of the scalar ALUs, and where their fields' parts lie.
 trait AluSource: Copy + Default {
     /// The destination of these ALUs.
-    type Dest: Copy;
+    type Dest: Copy + Default;
     /// The multiplier's and the adder's fields.
     const FIELDS: (Field, Field);
     /// The op number's first bit (5 bits; the output modifier lies below it, an adder's
@@ -790,17 +763,6 @@ fn mul_code((op, shift): (MulOp, i8)) -> u8 {
 impl<S: AluSource> Layout for Mul<S, S::Dest> {
     const FIELD: Field = S::FIELDS.0;
 
-    fn blank() -> Self {
-        Mul {
-            op: MulOp::Mov,
-            shift: 0,
-            outmod: OutMod::None,
-            dest: None,
-            arg0: S::default(),
-            arg1: None,
-        }
-    }
-
     /// The field's 43 (vector) or 30 (scalar) bits.
     fn walk(&mut self, w: &mut Walk) {
         let mut op = (self.op, self.shift);
@@ -813,17 +775,6 @@ impl<S: AluSource> Layout for Mul<S, S::Dest> {
 
 impl<S: AluSource> Layout for Acc<S, S::Dest> {
     const FIELD: Field = S::FIELDS.1;
-
-    fn blank() -> Self {
-        Acc {
-            op: AccOp::Mov,
-            outmod: OutMod::None,
-            dest: None,
-            mul_in: false,
-            arg0: S::default(),
-            arg1: None,
-        }
-    }
 
     /// The field's 44 (vector) or 31 (scalar) bits.
     fn walk(&mut self, w: &mut Walk) {
@@ -940,10 +891,9 @@ pub enum Branch {
     Discard,
 }
 
-impl Layout for Combine {
-    const FIELD: Field = Field::Combine;
-
-    fn blank() -> Combine {
+/// The form unpacking starts from: the `atan_pt2` form, its operands 0.
+impl Default for Combine {
+    fn default() -> Combine {
         Combine::AtanPt2 {
             dest: 0,
             outmod: OutMod::None,
@@ -951,6 +901,10 @@ impl Layout for Combine {
             swizzle: 0,
         }
     }
+}
+
+impl Layout for Combine {
+    const FIELD: Field = Field::Combine;
 
     /// The field's 30 bits.
     fn walk(&mut self, w: &mut Walk) {
@@ -968,11 +922,9 @@ impl Layout for Combine {
             Combine::Scalar { op, dest, arg0, arg1 } => {
                 w.op(2, 4, op, CombineOp::code, CombineOp::from_code);
                 w.optional(op.is_binary(), arg1, (6, 8, "arg1"), |w, arg1| {
-                    w.num(6, 1, &mut arg1.abs);
-                    w.num(7, 1, &mut arg1.neg);
-                    w.num(8, 6, &mut arg1.reg);
+                    combine_source(w, 6, arg1)
                 });
-                combine_arg0(w, arg0);
+                combine_source(w, 14, arg0);
                 match dest {
                     CombineDest::Scalar { reg, outmod } => combine_scalar_dest(w, reg, outmod),
                     CombineDest::Vector(dest) => combine_vec_dest(w, dest),
@@ -986,7 +938,7 @@ impl Layout for Combine {
             } => {
                 w.num(2, 8, swizzle);
                 w.num(10, 4, arg1);
-                combine_arg0(w, arg0);
+                combine_source(w, 14, arg0);
                 combine_vec_dest(w, dest);
             }
             Combine::AtanPt2 {
@@ -1014,7 +966,7 @@ impl Combine {
                 arg1: 0,
                 swizzle: 0,
             },
-            (false, true) => Combine::blank(),
+            (false, true) => Combine::default(),
             (_, false) => Combine::Scalar {
                 op: CombineOp::Mov,
                 dest: if dest_vec {
@@ -1032,10 +984,11 @@ impl Combine {
     }
 }
 
-fn combine_arg0(w: &mut Walk, arg0: &mut ScalarSource) {
-    w.num(14, 1, &mut arg0.abs);
-    w.num(15, 1, &mut arg0.neg);
-    w.num(16, 6, &mut arg0.reg);
+/// A scalar source of the complex unit laid out as abs [lo], neg [lo+1], register [lo+2..lo+7].
+fn combine_source(w: &mut Walk, lo: u32, source: &mut ScalarSource) {
+    w.num(lo, 1, &mut source.abs);
+    w.num(lo + 1, 1, &mut source.neg);
+    w.num(lo + 2, 6, &mut source.reg);
 }
 
 fn combine_scalar_dest(w: &mut Walk, reg: &mut ScalarReg, outmod: &mut OutMod) {
@@ -1048,10 +1001,9 @@ fn combine_vec_dest(w: &mut Walk, dest: &mut VecDest) {
     w.num(26, 4, &mut dest.reg);
 }
 
-impl Layout for Store {
-    const FIELD: Field = Field::TempWrite;
-
-    fn blank() -> Store {
+/// The form unpacking starts from: a one-float store of `$0.x` to index 0.
+impl Default for Store {
+    fn default() -> Store {
         Store::Temp {
             alignment: Alignment::Scalar,
             index: 0,
@@ -1059,6 +1011,10 @@ impl Layout for Store {
             source: 0,
         }
     }
+}
+
+impl Layout for Store {
+    const FIELD: Field = Field::TempWrite;
 
     /// The field's 41 bits.
     fn walk(&mut self, w: &mut Walk) {
@@ -1102,10 +1058,9 @@ impl Layout for Store {
     }
 }
 
-impl Layout for Branch {
-    const FIELD: Field = Field::Branch;
-
-    fn blank() -> Branch {
+/// The form unpacking starts from: an unconditional jump of 0 words.
+impl Default for Branch {
+    fn default() -> Branch {
         Branch::Jump {
             cond: BranchCond::Always,
             arg0: 0,
@@ -1113,6 +1068,10 @@ impl Layout for Branch {
             target: 0,
         }
     }
+}
+
+impl Layout for Branch {
+    const FIELD: Field = Field::Branch;
 
     /// The field's bits but the target count.
     fn walk(&mut self, w: &mut Walk) {
@@ -1191,10 +1150,6 @@ pub type Constants = [u16; 4];
 
 impl Layout for Constants {
     const FIELD: Field = Field::Const0;
-
-    fn blank() -> Constants {
-        [0; 4]
-    }
 
     /// The field's 64 bits.
     fn walk(&mut self, w: &mut Walk) {
