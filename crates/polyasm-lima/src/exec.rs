@@ -791,37 +791,20 @@ impl Quad {
     /// Runs the quad until every fragment has stopped or discarded.
     fn run(&mut self, program: &Program, inputs: &Inputs) -> Result<(), Fault> {
         if program.steps.is_empty() {
-            return Err(Fault {
-                frag: 0,
-                error: RunError {
-                    offset: 0,
-                    pixel: None,
-                    kind: RunErrorKind::Empty,
-                },
-            });
+            return Err(fault(0, 0, RunErrorKind::Empty));
         }
+        let limit = inputs.max_steps;
         loop {
-            let pc = self
-                .frags
-                .iter()
-                .filter(|f| f.state == State::Running)
-                .map(|f| f.pc)
-                .min();
-            let Some(pc) = pc else {
+            let running = self.frags.iter().filter(|f| f.state == State::Running);
+            let Some(pc) = running.map(|f| f.pc).min() else {
                 return Ok(());
             };
             let active = [0, 1, 2, 3].map(|i| self.frags[i].state == State::Running && self.frags[i].pc == pc);
             let step = &program.steps[pc];
             for (i, frag) in self.frags.iter_mut().enumerate() {
                 if active[i] {
-                    if frag.steps == inputs.max_steps {
-                        return Err(fault(
-                            step,
-                            i,
-                            RunErrorKind::StepLimit {
-                                limit: inputs.max_steps,
-                            },
-                        ));
+                    if frag.steps == limit {
+                        return Err(fault(step.offset, i, RunErrorKind::StepLimit { limit }));
                     }
                     frag.steps += 1;
                 }
@@ -873,7 +856,7 @@ impl Quad {
                     .and_then(|n| inputs.textures.get(n))
                     .and_then(Option::as_ref);
                 let Some(texture) = texture else {
-                    return Err(fault(step, i, RunErrorKind::NoTexture { sampler: number }));
+                    return Err(fault(step.offset, i, RunErrorKind::NoTexture { sampler: number }));
                 };
                 let [s, t, _, _] = pipes[i].coord;
                 pipes[i].texture = texture.sample(s, t, inputs.filter, inputs.wrap);
@@ -1083,12 +1066,12 @@ impl Quad {
             } else if taken {
                 match step.jump.expect("invariant: a jump has a target") {
                     Jump::To(to) => frag.pc = to,
-                    Jump::Nowhere(target) => return Err(fault(step, i, RunErrorKind::BadTarget { target })),
+                    Jump::Nowhere(target) => return Err(fault(step.offset, i, RunErrorKind::BadTarget { target })),
                 }
             } else if frag.pc + 1 < len {
                 frag.pc += 1;
             } else {
-                return Err(fault(step, i, RunErrorKind::NoStop));
+                return Err(fault(step.offset, i, RunErrorKind::NoStop));
             }
         }
         Ok(())
@@ -1111,11 +1094,11 @@ struct Fault {
     error: RunError,
 }
 
-fn fault(step: &Step, frag: usize, kind: RunErrorKind) -> Fault {
+fn fault(offset: usize, frag: usize, kind: RunErrorKind) -> Fault {
     Fault {
         frag,
         error: RunError {
-            offset: step.offset,
+            offset,
             pixel: None,
             kind,
         },

@@ -27,26 +27,19 @@ use crate::exec::{
     UNIFORM_SLOTS, VARYING_SLOTS, Vec4, Wrap, try_vec,
 };
 
-static VARYINGS: SlotKind = SlotKind {
-    what: "varying",
-    count: VARYING_SLOTS,
-    parse: slot_number,
-    hint: "numbers from 0 to 63",
-};
+static VARYINGS: SlotKind = numbered("varying", VARYING_SLOTS, "numbers from 0 to 63");
+static UNIFORMS: SlotKind = numbered("uniform", UNIFORM_SLOTS, "numbers from 0 to 65535");
+static SAMPLER_SLOTS: SlotKind = numbered("sampler", SAMPLERS, "numbers from 0 to 4095");
 
-static UNIFORMS: SlotKind = SlotKind {
-    what: "uniform",
-    count: UNIFORM_SLOTS,
-    parse: slot_number,
-    hint: "numbers from 0 to 65535",
-};
-
-static SAMPLER_SLOTS: SlotKind = SlotKind {
-    what: "sampler",
-    count: SAMPLERS,
-    parse: slot_number,
-    hint: "numbers from 0 to 4095",
-};
+/// `count` slots of `what`, named by their numbers.
+const fn numbered(what: &'static str, count: usize, hint: &'static str) -> SlotKind {
+    SlotKind {
+        what,
+        count,
+        parse: slot_number,
+        hint,
+    }
+}
 
 fn slot_number(text: &str) -> Option<usize> {
     let number = parse_decimal(text, u64::MAX, LeadingZeros::Allowed).ok()?;

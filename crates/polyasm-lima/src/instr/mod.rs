@@ -522,11 +522,7 @@ fn varying_fetch(w: &mut Walk, fetch: &mut VaryingFetch) {
         // 2 reads as a vec4 like 3, the value compilers write.
         w.hidden(5, 2, 3, "alignment");
     }
-    fetch.alignment = match alignment {
-        0 => VaryingAlignment::Scalar,
-        1 => VaryingAlignment::Vec2,
-        _ => VaryingAlignment::Vec4,
-    };
+    fetch.alignment = VaryingAlignment::from_code(alignment).unwrap_or(VaryingAlignment::Vec4);
     // The offset register's vec4 number, 15 for none, and its component.
     let mut vector = fetch.offset.map_or(fixed::NO_OFFSET_VECTOR as u8, |reg| reg >> 2);
     w.num(10, 4, &mut vector);
