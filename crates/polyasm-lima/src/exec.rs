@@ -292,28 +292,22 @@ impl RunError {
 
 impl fmt::Display for RunError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let at = self.offset;
         match &self.kind {
             RunErrorKind::Empty => return write!(f, "the program has no instruction to run"),
             RunErrorKind::StepLimit { limit } => write!(
                 f,
-                "the fragment ran {limit} instructions without reaching `stop`; the next is at word {}",
-                self.offset
+                "the fragment ran {limit} instructions without reaching `stop`; the next is at word {at}"
             )?,
             RunErrorKind::NoTexture { sampler } => write!(
                 f,
-                "the instruction at word {} samples texture {sampler}, which was not given",
-                self.offset
+                "the instruction at word {at} samples texture {sampler}, which was not given"
             )?,
             RunErrorKind::BadTarget { target } => write!(
                 f,
-                "the branch at word {} jumps to word {target}, where no instruction starts",
-                self.offset
+                "the branch at word {at} jumps to word {target}, where no instruction starts"
             )?,
-            RunErrorKind::NoStop => write!(
-                f,
-                "the instruction at word {} is the last and ran without `stop`",
-                self.offset
-            )?,
+            RunErrorKind::NoStop => write!(f, "the instruction at word {at} is the last and ran without `stop`")?,
         }
         if let Some((x, y)) = self.pixel {
             write!(f, " (pixel {x}, {y} from the bottom left)")?;

@@ -96,10 +96,9 @@ impl FragmentInfo {
     }
 }
 
-fn chunk(out: &mut Vec<u8>, tag: [u8; 4], body: &[u8]) {
-    out.extend_from_slice(&tag);
-    out.extend_from_slice(&(body.len() as u32).to_le_bytes());
-    out.extend_from_slice(body);
+/// A chunk: its tag, its size and `body`.
+fn chunk(tag: [u8; 4], body: &[u8]) -> Vec<u8> {
+    [&tag, &(body.len() as u32).to_le_bytes(), body].concat()
 }
 
 fn words_le(words: &[u32]) -> Vec<u8> {
@@ -108,23 +107,17 @@ fn words_le(words: &[u32]) -> Vec<u8> {
 
 /// The MBS1 file of a fragment program.
 pub fn write(words: &[u32], info: &FragmentInfo) -> Vec<u8> {
-    let mut fragment = Vec::with_capacity(80 + words.len() * 4);
-    fragment.extend_from_slice(&info.core.version().to_le_bytes());
-    chunk(
-        &mut fragment,
-        TAG_STACK,
-        &words_le(&[info.stack_size, info.stack_offset]),
-    );
-    chunk(&mut fragment, TAG_DISCARD, &words_le(&[info.has_discard.into()]));
-    chunk(&mut fragment, TAG_FRAMEBUFFER_USE, &info.framebuffer_use);
-    chunk(&mut fragment, TAG_UNIFORMS, &words_le(&[0, 0]));
-    chunk(&mut fragment, TAG_VARYINGS, &words_le(&[0]));
-    chunk(&mut fragment, TAG_CODE, &words_le(words));
-    let mut file = Vec::with_capacity(fragment.len() + 16);
-    let mut cfra = Vec::with_capacity(fragment.len() + 8);
-    chunk(&mut cfra, TAG_FRAGMENT, &fragment);
-    chunk(&mut file, TAG_FILE, &cfra);
-    file
+    let fragment = [
+        info.core.version().to_le_bytes().to_vec(),
+        chunk(TAG_STACK, &words_le(&[info.stack_size, info.stack_offset])),
+        chunk(TAG_DISCARD, &words_le(&[info.has_discard.into()])),
+        chunk(TAG_FRAMEBUFFER_USE, &info.framebuffer_use),
+        chunk(TAG_UNIFORMS, &words_le(&[0, 0])),
+        chunk(TAG_VARYINGS, &words_le(&[0])),
+        chunk(TAG_CODE, &words_le(words)),
+    ]
+    .concat();
+    chunk(TAG_FILE, &chunk(TAG_FRAGMENT, &fragment))
 }
 
 /// A fragment program read from an MBS1 file.

@@ -1268,15 +1268,6 @@ impl Instr {
     /// The payload fields in order, each as (field, bits); `target_count` is the branch's
     /// target-count value.
     pub fn encode_fields(&self, target_count: u8) -> Vec<(Field, u128)> {
-        let mut fields = Vec::with_capacity(12);
-        self.each_field(target_count, |field, bits| fields.push((field, bits)));
-        fields
-    }
-
-    /// Calls `each` with every payload field in order, as [`Instr::encode_fields`] lists them.
-    fn each_field(&self, target_count: u8, mut each: impl FnMut(Field, u128)) {
-        for field in self.fields() {
-            each(field.field(), field.pack(target_count));
-        }
+        self.fields().map(|f| (f.field(), f.pack(target_count))).collect()
     }
 }

@@ -219,8 +219,8 @@ fn payload(instr: &Instr, target_count: u8) -> [u32; 18] {
     // The bits not yet written, `pending` of them (below 32 between fields; a field has at
     // most 73), and the next word to write.
     let (mut acc, mut pending, mut next) = (0u128, 0, 0);
-    instr.each_field(target_count, |field, bits| {
-        let len = field.info().bits;
+    for field in instr.fields() {
+        let (bits, len) = (field.pack(target_count), field.field().info().bits);
         acc |= (bits & ((1u128 << len) - 1)) << pending;
         pending += len;
         while pending >= 32 {
@@ -229,7 +229,7 @@ fn payload(instr: &Instr, target_count: u8) -> [u32; 18] {
             pending -= 32;
             next += 1;
         }
-    });
+    }
     if pending > 0 {
         payload[next] = acc as u32;
     }
