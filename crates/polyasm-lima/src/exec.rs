@@ -532,9 +532,12 @@ fn bool_value(b: bool) -> f32 {
     if b { 1.0 } else { 0.0 }
 }
 
-fn write_vec(regs: &mut [Vec4; GENERAL], dest: VecDest, value: Vec4) {
+/// Writes `value` to `dest`, if any.
+fn write_vec(regs: &mut [Vec4; GENERAL], dest: Option<VecDest>, value: Vec4) {
     // Pipeline register numbers as destinations write nothing.
-    if let Some(reg) = regs.get_mut(usize::from(dest.reg)) {
+    if let Some(dest) = dest
+        && let Some(reg) = regs.get_mut(usize::from(dest.reg))
+    {
         for (lane, x) in value.iter().enumerate() {
             if dest.mask >> lane & 1 == 1 {
                 reg[lane] = *x;
@@ -543,8 +546,11 @@ fn write_vec(regs: &mut [Vec4; GENERAL], dest: VecDest, value: Vec4) {
     }
 }
 
-fn write_scalar(regs: &mut [Vec4; GENERAL], reg: ScalarReg, value: f32) {
-    if let Some(vec) = regs.get_mut(usize::from(reg >> 2)) {
+/// Writes `value` to the register component `dest`, if any.
+fn write_scalar(regs: &mut [Vec4; GENERAL], dest: Option<ScalarReg>, value: f32) {
+    if let Some(reg) = dest
+        && let Some(vec) = regs.get_mut(usize::from(reg >> 2))
+    {
         vec[usize::from(reg & 3)] = value;
     }
 }
@@ -831,13 +837,9 @@ impl Quad {
                     VaryingSource::FrontFacing => [bool_value(inputs.front_facing), 0.0, 0.0, 0.0],
                 };
                 pipes[i].coord = value;
-                if varying.dest != VARYING_DISCARD {
-                    let dest = VecDest {
-                        reg: varying.dest,
-                        mask: varying.mask,
-                    };
-                    write_vec(&mut frag.regs, dest, value);
-                }
+                let (reg, mask) = (varying.dest, varying.mask);
+                let dest = (reg != VARYING_DISCARD).then_some(VecDest { reg, mask });
+                write_vec(&mut frag.regs, dest, value);
             });
         }
 
@@ -883,15 +885,11 @@ impl Quad {
                 });
                 if let Some((value, dest)) = vector {
                     pipes[i].vmul = value;
-                    if let Some(dest) = dest {
-                        write_vec(&mut frag.regs, dest, value);
-                    }
+                    write_vec(&mut frag.regs, dest, value);
                 }
                 if let Some((value, dest)) = scalar {
                     pipes[i].fmul = value;
-                    if let Some(dest) = dest {
-                        write_scalar(&mut frag.regs, dest, value);
-                    }
+                    write_scalar(&mut frag.regs, dest, value);
                 }
             });
         }
@@ -940,9 +938,7 @@ impl Quad {
                         op => [0, 1, 2, 3].map(|l| acc_op(op, a[l], b[l], select)),
                     };
                     let value = value.map(|x| out_mod(x, acc.outmod));
-                    if let Some(dest) = acc.dest {
-                        write_vec(&mut frag.regs, dest, value);
-                    }
+                    write_vec(&mut frag.regs, acc.dest, value);
                 }
                 if let Some(acc) = &instr.float_acc {
                     let (a, b) = sargs[i];
@@ -957,9 +953,7 @@ impl Quad {
                         }
                         op => acc_op(op, a, b, select),
                     };
-                    if let Some(dest) = acc.dest {
-                        write_scalar(&mut frag.regs, dest, out_mod(value, acc.outmod));
-                    }
+                    write_scalar(&mut frag.regs, acc.dest, out_mod(value, acc.outmod));
                 }
             });
         }
@@ -975,9 +969,9 @@ impl Quad {
                         let value = combine_op(*op, a, b);
                         match dest {
                             CombineDest::Scalar { reg, outmod } => {
-                                write_scalar(&mut frag.regs, *reg, out_mod(value[0], *outmod))
+                                write_scalar(&mut frag.regs, Some(*reg), out_mod(value[0], *outmod))
                             }
-                            CombineDest::Vector(dest) => write_vec(&mut frag.regs, *dest, value),
+                            CombineDest::Vector(dest) => write_vec(&mut frag.regs, Some(*dest), value),
                         }
                     }
                     Combine::MulVec {
@@ -988,7 +982,7 @@ impl Quad {
                     } => {
                         let a = view.scalar_source(arg0);
                         let v = swizzle(view.vec(*arg1), *swz);
-                        write_vec(&mut frag.regs, *dest, v.map(|x| a * x));
+                        write_vec(&mut frag.regs, Some(*dest), v.map(|x| a * x));
                     }
                     Combine::AtanPt2 {
                         dest,
@@ -997,7 +991,7 @@ impl Quad {
                         swizzle: swz,
                     } => {
                         let v = swizzle(view.vec(*arg), *swz);
-                        write_scalar(&mut frag.regs, *dest, out_mod(atan_pt2(v), *outmod));
+                        write_scalar(&mut frag.regs, Some(*dest), out_mod(atan_pt2(v), *outmod));
                     }
                 }
             });
@@ -1034,7 +1028,7 @@ impl Quad {
                             FbRead::Color => inputs.fb_color,
                             FbRead::Depth => [inputs.fb_depth, 0.0, 0.0, 0.0],
                         };
-                        write_vec(&mut frag.regs, VecDest { reg: dest, mask: 0xF }, value);
+                        write_vec(&mut frag.regs, Some(VecDest { reg: dest, mask: 0xF }), value);
                     }
                 }
             });
