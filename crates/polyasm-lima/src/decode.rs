@@ -139,14 +139,9 @@ fn decode_one(words: &[u32], at: usize) -> Result<(Decoded, Option<u8>), DecodeE
     let padding = payload.len() as u32 * 32 - bit;
     let found = read_bits(payload, bit, padding) as u64;
     lost.extend(LostBits::differ(None, "padding", (bit, padding), found, 0));
-    let unknown = (ctrl::UNKNOWN_SHIFT, 32 - ctrl::UNKNOWN_SHIFT);
-    lost.extend(LostBits::differ(
-        None,
-        "unknown",
-        unknown,
-        (ctrl_word >> ctrl::UNKNOWN_SHIFT).into(),
-        0,
-    ));
+    let unknown = ctrl_word >> ctrl::UNKNOWN_SHIFT;
+    let bits = (ctrl::UNKNOWN_SHIFT, 32 - ctrl::UNKNOWN_SHIFT);
+    lost.extend(LostBits::differ(None, "unknown", bits, unknown.into(), 0));
     Ok((
         Decoded {
             offset: at,
@@ -164,15 +159,9 @@ fn check_links(words: &[u32], decoded: &mut [Decoded], target_counts: &[Option<u
     for i in 0..decoded.len() {
         let found = words[starts[i]] >> ctrl::NEXT_COUNT_SHIFT & 0x7f;
         let expected = control_word(&decoded[i].instr, counts[i], counts.get(i + 1).copied()) >> ctrl::NEXT_COUNT_SHIFT;
-        let next = (ctrl::NEXT_COUNT_SHIFT, 7);
-        let lost = &mut decoded[i].lost;
-        lost.extend(LostBits::differ(
-            None,
-            "next_count and prefetch",
-            next,
-            found.into(),
-            expected.into(),
-        ));
+        let bits = (ctrl::NEXT_COUNT_SHIFT, 7);
+        let lost = LostBits::differ(None, "next_count and prefetch", bits, found.into(), expected.into());
+        decoded[i].lost.extend(lost);
         if let (Some(Branch::Jump { target, .. }), Some(found)) = (decoded[i].instr.branch, target_counts[i]) {
             let expected = count_near(&starts, &counts, i, i64::from(target));
             let bits = (crate::instr::BRANCH_TARGET_COUNT_LO, 5);

@@ -77,21 +77,13 @@ impl FragmentInfo {
     pub fn for_program(program: &[Instr]) -> FragmentInfo {
         let has = |f: &dyn Fn(&Instr) -> bool| program.iter().any(f);
         let reads = |read| has(&|i: &Instr| matches!(i.store, Some(Store::FbRead { read: r, .. }) if r == read));
+        let (color, depth) = (reads(FbRead::Color).into(), reads(FbRead::Depth).into());
         FragmentInfo {
             core: Core::Mali400,
             stack_size: 0,
             stack_offset: 0,
             has_discard: has(&|i: &Instr| i.branch == Some(Branch::Discard)),
-            framebuffer_use: [
-                reads(FbRead::Color).into(),
-                1,
-                reads(FbRead::Depth).into(),
-                0,
-                0,
-                0,
-                0,
-                0,
-            ],
+            framebuffer_use: [color, 1, depth, 0, 0, 0, 0, 0],
         }
     }
 }
