@@ -695,26 +695,20 @@ fn offset_number(number: i64, offset: Option<f32>) -> i64 {
 }
 
 /// The slot, first lane and lane count of element `index` (plus the offset register's value,
-/// rounded down) in units of `lanes` components (1, 2 or 4); `None` below 0.
-fn element(index: i64, offset: Option<f32>, lanes: usize) -> Option<(usize, usize, usize)> {
+/// rounded down) in units of `lanes` components (1, 2 or 4); `None` outside `slots` slots.
+fn element(index: i64, offset: Option<f32>, lanes: usize, slots: usize) -> Option<(usize, usize, usize)> {
     let at = usize::try_from(offset_number(index, offset)).ok()?;
     let per_slot = 4 / lanes;
-    Some((at / per_slot, at % per_slot * lanes, lanes))
+    (at / per_slot < slots).then_some((at / per_slot, at % per_slot * lanes, lanes))
 }
 
-/// The slot and lanes of a load or store in units of the alignment; `None` outside memory.
-fn memory_element(
-    alignment: Alignment,
-    index: u16,
-    offset: Option<f32>,
-    slots: usize,
-) -> Option<(usize, usize, usize)> {
-    let lanes = match alignment {
+/// How many components a load or store of this alignment moves.
+fn lanes(alignment: Alignment) -> usize {
+    match alignment {
         Alignment::Scalar | Alignment::Reserved => 1,
         Alignment::Vec2 => 2,
         Alignment::Vec4 => 4,
-    };
-    element(index.into(), offset, lanes).filter(|&(slot, _, _)| slot < slots)
+    }
 }
 
 /// Reads a varying by index: the components fill the lanes from x, the rest read 0.
@@ -725,7 +719,7 @@ fn fetch_varying(fetch: &VaryingFetch, view: &View, varying0: Vec4, inputs: &Inp
         VaryingAlignment::Vec4 => 4,
     };
     let offset = fetch.offset.map(|reg| view.component(reg));
-    let Some((slot, first, lanes)) = element(fetch.index.into(), offset, lanes) else {
+    let Some((slot, first, lanes)) = element(fetch.index.into(), offset, lanes, usize::MAX) else {
         return [0.0; 4];
     };
     let value = if slot == 0 {
@@ -1009,7 +1003,8 @@ impl Quad {
                     } => {
                         let view = View::new(&frag.regs, &pipes[i], step);
                         let offset = offset.map(|r| view.component(r));
-                        if let Some((slot, first, lanes)) = memory_element(alignment, index, offset, TEMP_SLOTS) {
+                        if let Some((slot, first, lanes)) = element(index.into(), offset, lanes(alignment), TEMP_SLOTS)
+                        {
                             // A scalar store writes one component; the others keep lanes in
                             // place (alignment 3: the register's lane named by the index).
                             let value = match alignment {
@@ -1103,7 +1098,7 @@ fn load_value(load: &Load, view: &View, temps: &[Vec4], inputs: &Inputs) -> Vec4
         LoadSource::Source1 | LoadSource::Source2 => return [0.0; 4],
     };
     let mut out = [0.0; 4];
-    if let Some((slot, first, lanes)) = memory_element(load.alignment, load.index, offset, slots)
+    if let Some((slot, first, lanes)) = element(load.index.into(), offset, lanes(load.alignment), slots)
         && let Some(value) = memory.get(slot)
     {
         out[first..first + lanes].copy_from_slice(&value[first..first + lanes]);
