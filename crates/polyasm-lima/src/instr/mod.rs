@@ -260,6 +260,8 @@ struct Walk<'a> {
     lost: Option<&'a mut Vec<LostBits>>,
     /// The first op number, met while unpacking, that no table has.
     undefined: Option<UndefinedOp>,
+    /// A branch's target-count value: what packing writes, what unpacking reads.
+    target_count: u8,
 }
 
 impl Walk<'_> {
@@ -336,44 +338,37 @@ trait Layout: Copy + Default {
 
     /// Walks the field's parts; unpacking first picks the form from the bits.
     fn walk(&mut self, w: &mut Walk);
-
-    /// The field's bits; `target_count` counts only for a branch.
-    fn pack_field(&self, _target_count: u8) -> u128 {
-        pack(self)
-    }
-
-    /// Reads the field from its bits, with a branch's target-count bits.
-    fn unpack_field(bits: u128, lost: &mut Vec<LostBits>) -> Result<(Self, Option<u8>), UndefinedOp> {
-        unpack(bits, lost).map(|value| (value, None))
-    }
 }
 
-/// The field's bits.
-fn pack<T: Layout>(value: &T) -> u128 {
+/// The field's bits; `target_count` counts only for a branch.
+fn pack<T: Layout>(value: &T, target_count: u8) -> u128 {
     let mut w = Walk {
         bits: 0,
         field: T::FIELD,
         lost: None,
         undefined: None,
+        target_count,
     };
     let mut value = *value;
     value.walk(&mut w);
     w.bits
 }
 
-/// Reads a field from its bits, recording the hidden bits that differ in `lost`.
-fn unpack<T: Layout>(bits: u128, lost: &mut Vec<LostBits>) -> Result<T, UndefinedOp> {
+/// Reads a field from its bits, recording the hidden bits that differ in `lost`; also returns
+/// a branch's target-count bits (0 for other fields).
+fn unpack<T: Layout>(bits: u128, lost: &mut Vec<LostBits>) -> Result<(T, u8), UndefinedOp> {
     let mut w = Walk {
         bits,
         field: T::FIELD,
         lost: Some(lost),
         undefined: None,
+        target_count: 0,
     };
     let mut value = T::default();
     value.walk(&mut w);
     match w.undefined {
         Some(undefined) => Err(undefined),
-        None => Ok(value),
+        None => Ok((value, w.target_count)),
     }
 }
 
@@ -1069,7 +1064,7 @@ impl Default for Branch {
 impl Layout for Branch {
     const FIELD: Field = Field::Branch;
 
-    /// The field's bits but the target count.
+    /// The field's 73 bits.
     fn walk(&mut self, w: &mut Walk) {
         if w.unpacking() && w.bits == u128::from(fixed::DISCARD_WORD0) {
             *self = Branch::Discard;
@@ -1098,15 +1093,9 @@ impl Layout for Branch {
             w.num(4, 6, arg1);
         }
         w.num(41, 27, target);
-    }
-
-    fn pack_field(&self, target_count: u8) -> u128 {
-        self.pack(target_count)
-    }
-
-    fn unpack_field(bits: u128, lost: &mut Vec<LostBits>) -> Result<(Branch, Option<u8>), UndefinedOp> {
-        let (branch, target_count) = Branch::unpack(bits, lost);
-        Ok((branch, Some(target_count)))
+        let mut target_count = w.target_count;
+        w.num(BRANCH_TARGET_COUNT_LO, 5, &mut target_count);
+        w.target_count = target_count;
     }
 }
 
@@ -1119,11 +1108,7 @@ impl Branch {
     ///
     /// [`encode`]: words::encode
     pub fn pack(&self, target_count: u8) -> u128 {
-        let mut bits = pack(self);
-        if let Branch::Jump { .. } = self {
-            put(&mut bits, BRANCH_TARGET_COUNT_LO, 5, target_count.into());
-        }
-        bits
+        pack(self, target_count)
     }
 
     /// Reads the field's 73 bits; also returns the target-count bits, which [`decode`]
@@ -1132,12 +1117,7 @@ impl Branch {
     /// [`decode`]: crate::decode::decode
     pub fn unpack(bits: u128, lost: &mut Vec<LostBits>) -> (Branch, u8) {
         // A branch has no op number, so no error.
-        let branch = unpack(bits, lost).unwrap_or(Branch::Discard);
-        let target_count = match branch {
-            Branch::Jump { .. } => get(bits, BRANCH_TARGET_COUNT_LO, 5) as u8,
-            Branch::Discard => 0,
-        };
-        (branch, target_count)
+        unpack(bits, lost).unwrap_or((Branch::Discard, 0))
     }
 }
 
@@ -1186,7 +1166,7 @@ macro_rules! instr_fields {
             /// The field's bits; `target_count` is a branch's target-count value.
             pub fn pack(self, target_count: u8) -> u128 {
                 match self {
-                    $(FieldRef::$variant(value) => value.pack_field(target_count),)*
+                    $(FieldRef::$variant(value) => pack(value, target_count),)*
                 }
             }
         }
@@ -1214,9 +1194,9 @@ macro_rules! instr_fields {
             ) -> Result<Option<u8>, UndefinedOp> {
                 match field {
                     $(Field::$field => {
-                        let (value, target_count) = Layout::unpack_field(bits, lost)?;
+                        let (value, target_count) = unpack(bits, lost)?;
                         self.$member = Some(value);
-                        Ok(target_count)
+                        Ok((Field::$field == Field::Branch).then_some(target_count))
                     })*
                 }
             }
