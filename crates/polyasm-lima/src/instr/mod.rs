@@ -542,10 +542,8 @@ fn varying_register(w: &mut Walk, source: &mut VecSource) {
 
 /// Bits 4..23 of a fixed varying input, as compilers write them.
 fn fixed_input(w: &mut Walk, kind: &ops::VaryingKindInfo) {
-    let mut bits = 0u128;
-    put(&mut bits, 1, 2, kind.alignment.into());
-    put(&mut bits, 6, 4, fixed::NO_OFFSET_VECTOR.into());
-    w.hidden(4, 20, bits as u64, "fixed input bits");
+    let bits = u64::from(kind.alignment) << 1 | u64::from(fixed::NO_OFFSET_VECTOR) << 6;
+    w.hidden(4, 20, bits, "fixed input bits");
 }
 
 /// The texture unit (`texld`): samples at the coordinate the varying unit produced in the same
