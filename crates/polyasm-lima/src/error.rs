@@ -66,11 +66,9 @@ pub fn mesa_error(file: SourceId, error: &MesaError) -> Diagnostic {
             Some("a line is the fields joined by `, `, then `, sync` and `, stop`, each once and in that order".to_string()),
         ),
     };
-    let diagnostic = Diagnostic::error(error.code(), error.to_string()).with_primary(span, label);
-    match help {
-        Some(help) => diagnostic.with_help(help),
-        None => diagnostic,
-    }
+    let mut diagnostic = Diagnostic::error(error.code(), error.to_string()).with_primary(span, label);
+    diagnostic.help = help.map(String::into_boxed_str);
+    diagnostic
 }
 
 /// The warning that Mesa's text of instruction `offset` does not show every bit of `fields`,
