@@ -698,8 +698,12 @@ fn offset_number(number: i64, offset: Option<f32>) -> i64 {
 /// rounded down) in units of `lanes` components (1, 2 or 4); `None` outside `slots` slots.
 fn element(index: i64, offset: Option<f32>, lanes: usize, slots: usize) -> Option<(usize, usize, usize)> {
     let at = usize::try_from(offset_number(index, offset)).ok()?;
-    let per_slot = 4 / lanes;
-    (at / per_slot < slots).then_some((at / per_slot, at % per_slot * lanes, lanes))
+    let (slot, first) = match lanes {
+        1 => (at / 4, at % 4),
+        2 => (at / 2, at % 2 * 2),
+        _ => (at, 0),
+    };
+    (slot < slots).then_some((slot, first, lanes))
 }
 
 /// How many components a load or store of this alignment moves.

@@ -140,10 +140,8 @@ impl Words {
 
     /// How many words the instructions pushed take (after [`Words::finish`] too).
     pub fn len(&self) -> usize {
-        match (self.starts.last(), self.counts.last()) {
-            (Some(&start), Some(&count)) => start + count as usize,
-            _ => 0,
-        }
+        let last = self.starts.last().zip(self.counts.last());
+        last.map_or(0, |(&start, &count)| start + count as usize)
     }
 
     /// Whether no instruction was pushed.
