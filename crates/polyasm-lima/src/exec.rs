@@ -128,12 +128,8 @@ impl Texture {
             return Ok(None);
         }
         let mut texels = try_vec(w * h)?;
-        for row in rgba.chunks_exact(w * 4).rev() {
-            texels.extend(
-                row.chunks_exact(4)
-                    .map(|p| [0, 1, 2, 3].map(|i| f32::from(p[i]) / 255.0)),
-            );
-        }
+        let pixels = rgba.chunks_exact(w * 4).rev().flat_map(|row| row.chunks_exact(4));
+        texels.extend(pixels.map(|p| [0, 1, 2, 3].map(|i| f32::from(p[i]) / 255.0)));
         Ok(Some(Texture { width, height, texels }))
     }
 
