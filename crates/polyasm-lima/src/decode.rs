@@ -5,7 +5,7 @@
 //! re-encoding gives different words. `next_count`, `prefetch` and a branch's target-count
 //! bits are compared with what [`crate::instr::words::encode`] computes for the decoded program.
 
-use crate::instr::words::{control_word, count_at, read_bits};
+use crate::instr::words::{control_word, count_near, read_bits};
 use crate::instr::{Branch, Instr, LostBits, UndefinedOp, count_for_presence};
 use crate::ops::{Field, ctrl};
 
@@ -133,38 +133,15 @@ fn decode_one(words: &[u32], at: usize) -> Result<(Decoded, Option<u8>), DecodeE
         }
         let bits = read_bits(payload, bit, info.bits);
         bit += info.bits;
-        if let Some(t) = instr
-            .unpack_field(field, bits, &mut lost)
-            .map_err(|e| fail(DecodeErrorKind::UndefinedOp(e)))?
-        {
-            target_count = Some(t);
-        }
+        let count = instr.unpack_field(field, bits, &mut lost);
+        target_count = target_count.or(count.map_err(|e| fail(DecodeErrorKind::UndefinedOp(e)))?);
     }
     let padding = payload.len() as u32 * 32 - bit;
-    if padding > 0 {
-        let found = read_bits(payload, bit, padding) as u64;
-        if found != 0 {
-            lost.push(LostBits {
-                field: None,
-                name: "padding",
-                lo: bit,
-                len: padding,
-                found,
-                written: 0,
-            });
-        }
-    }
+    let found = read_bits(payload, bit, padding) as u64;
+    lost.extend(LostBits::differ(None, "padding", (bit, padding), found, 0));
     let unknown = ctrl_word >> ctrl::UNKNOWN_SHIFT;
-    if unknown != 0 {
-        lost.push(LostBits {
-            field: None,
-            name: "unknown",
-            lo: ctrl::UNKNOWN_SHIFT,
-            len: 32 - ctrl::UNKNOWN_SHIFT,
-            found: unknown.into(),
-            written: 0,
-        });
-    }
+    let bits = (ctrl::UNKNOWN_SHIFT, 32 - ctrl::UNKNOWN_SHIFT);
+    lost.extend(LostBits::differ(None, "unknown", bits, unknown.into(), 0));
     Ok((
         Decoded {
             offset: at,
@@ -182,28 +159,14 @@ fn check_links(words: &[u32], decoded: &mut [Decoded], target_counts: &[Option<u
     for i in 0..decoded.len() {
         let found = words[starts[i]] >> ctrl::NEXT_COUNT_SHIFT & 0x7f;
         let expected = control_word(&decoded[i].instr, counts[i], counts.get(i + 1).copied()) >> ctrl::NEXT_COUNT_SHIFT;
-        if found != expected {
-            decoded[i].lost.push(LostBits {
-                field: None,
-                name: "next_count and prefetch",
-                lo: ctrl::NEXT_COUNT_SHIFT,
-                len: 7,
-                found: found.into(),
-                written: expected.into(),
-            });
-        }
+        let bits = (ctrl::NEXT_COUNT_SHIFT, 7);
+        let lost = LostBits::differ(None, "next_count and prefetch", bits, found.into(), expected.into());
+        decoded[i].lost.extend(lost);
         if let (Some(Branch::Jump { target, .. }), Some(found)) = (decoded[i].instr.branch, target_counts[i]) {
-            let expected = count_at(&starts, &counts, starts[i] as i64 + i64::from(target));
-            if u32::from(found) != expected {
-                decoded[i].lost.push(LostBits {
-                    field: Some(Field::Branch),
-                    name: "target count",
-                    lo: crate::instr::BRANCH_TARGET_COUNT_LO,
-                    len: 5,
-                    found: found.into(),
-                    written: expected.into(),
-                });
-            }
+            let expected = count_near(&starts, &counts, i, i64::from(target));
+            let bits = (crate::instr::BRANCH_TARGET_COUNT_LO, 5);
+            let lost = LostBits::differ(Some(Field::Branch), "target count", bits, found.into(), expected.into());
+            decoded[i].lost.extend(lost);
         }
     }
 }

@@ -22,10 +22,7 @@ pub fn mesa_error(file: SourceId, error: &MesaError) -> Diagnostic {
     let (label, help): (&str, Option<String>) = match &error.kind {
         MesaErrorKind::UnknownOp { suggestion, .. } => (
             "no unit has this operation",
-            Some(match suggestion {
-                Some(name) => format!("did you mean `{name}`?"),
-                None => "Mesa names an operation `op[.modifier].unit`, like `mov.v0`, `add.s1` or `rcp.s2`; docs/lima.md lists them".to_string(),
-            }),
+            Some(did_you_mean(*suggestion, "Mesa names an operation `op[.modifier].unit`, like `mov.v0`, `add.s1` or `rcp.s2`; docs/lima.md lists them".to_string())),
         ),
         MesaErrorKind::FieldOrder { reordered, field, .. } if reordered.is_empty() => (
             "one per instruction",
@@ -69,11 +66,9 @@ pub fn mesa_error(file: SourceId, error: &MesaError) -> Diagnostic {
             Some("a line is the fields joined by `, `, then `, sync` and `, stop`, each once and in that order".to_string()),
         ),
     };
-    let diagnostic = Diagnostic::error(error.code(), error.to_string()).with_primary(span, label);
-    match help {
-        Some(help) => diagnostic.with_help(help),
-        None => diagnostic,
-    }
+    let mut diagnostic = Diagnostic::error(error.code(), error.to_string()).with_primary(span, label);
+    diagnostic.help = help.map(String::into_boxed_str);
+    diagnostic
 }
 
 /// The warning that Mesa's text of instruction `offset` does not show every bit of `fields`,
@@ -139,12 +134,17 @@ pub fn syntax_error(span: Span, found: &str, expected: &str) -> Diagnostic {
 
 /// An opcode no unit has.
 pub fn unknown_opcode(span: Span, name: &str, suggestion: Option<&str>) -> Diagnostic {
-    let d = Diagnostic::error(Code::UnknownOpcode, format!("unknown opcode `{name}`"))
-        .with_primary(span, "no unit has this opcode");
-    match suggestion {
-        Some(s) => d.with_help(format!("did you mean `{s}`?")),
-        None => d.with_help("docs/lima.md lists the opcodes of every unit"),
-    }
+    Diagnostic::error(Code::UnknownOpcode, format!("unknown opcode `{name}`"))
+        .with_primary(span, "no unit has this opcode")
+        .with_help(did_you_mean(
+            suggestion,
+            "docs/lima.md lists the opcodes of every unit".to_string(),
+        ))
+}
+
+/// The help of a name that is not known: the `suggestion`, or `otherwise` when there is none.
+fn did_you_mean(suggestion: Option<&str>, otherwise: String) -> String {
+    suggestion.map_or(otherwise, |s| format!("did you mean `{s}`?"))
 }
 
 /// An opcode written with a unit that does not have it, or with no unit where one is needed.
@@ -291,14 +291,10 @@ pub fn half_range(span: Span, text: &str) -> Diagnostic {
 
 /// A branch to a label no line defines.
 pub fn unknown_label(span: Span, name: &str, suggestion: Option<&str>) -> Diagnostic {
-    let d = Diagnostic::error(Code::UnknownLabel, format!("unknown label `{name}`"))
-        .with_primary(span, "no line defines it");
-    match suggestion {
-        Some(s) => d.with_help(format!("did you mean `{s}`?")),
-        None => d.with_help(format!(
-            "define it with `{name}:` on a line of its own before the instruction to branch to"
-        )),
-    }
+    let otherwise = format!("define it with `{name}:` on a line of its own before the instruction to branch to");
+    Diagnostic::error(Code::UnknownLabel, format!("unknown label `{name}`"))
+        .with_primary(span, "no line defines it")
+        .with_help(did_you_mean(suggestion, otherwise))
 }
 
 /// A label defined twice.

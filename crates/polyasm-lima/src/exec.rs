@@ -128,12 +128,8 @@ impl Texture {
             return Ok(None);
         }
         let mut texels = try_vec(w * h)?;
-        for row in rgba.chunks_exact(w * 4).rev() {
-            texels.extend(
-                row.chunks_exact(4)
-                    .map(|p| [0, 1, 2, 3].map(|i| f32::from(p[i]) / 255.0)),
-            );
-        }
+        let pixels = rgba.chunks_exact(w * 4).rev().flat_map(|row| row.chunks_exact(4));
+        texels.extend(pixels.map(|p| [0, 1, 2, 3].map(|i| f32::from(p[i]) / 255.0)));
         Ok(Some(Texture { width, height, texels }))
     }
 
@@ -292,28 +288,22 @@ impl RunError {
 
 impl fmt::Display for RunError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let at = self.offset;
         match &self.kind {
             RunErrorKind::Empty => return write!(f, "the program has no instruction to run"),
             RunErrorKind::StepLimit { limit } => write!(
                 f,
-                "the fragment ran {limit} instructions without reaching `stop`; the next is at word {}",
-                self.offset
+                "the fragment ran {limit} instructions without reaching `stop`; the next is at word {at}"
             )?,
             RunErrorKind::NoTexture { sampler } => write!(
                 f,
-                "the instruction at word {} samples texture {sampler}, which was not given",
-                self.offset
+                "the instruction at word {at} samples texture {sampler}, which was not given"
             )?,
             RunErrorKind::BadTarget { target } => write!(
                 f,
-                "the branch at word {} jumps to word {target}, where no instruction starts",
-                self.offset
+                "the branch at word {at} jumps to word {target}, where no instruction starts"
             )?,
-            RunErrorKind::NoStop => write!(
-                f,
-                "the instruction at word {} is the last and ran without `stop`",
-                self.offset
-            )?,
+            RunErrorKind::NoStop => write!(f, "the instruction at word {at} is the last and ran without `stop`")?,
         }
         if let Some((x, y)) = self.pixel {
             write!(f, " (pixel {x}, {y} from the bottom left)")?;
@@ -422,17 +412,18 @@ impl Program {
 }
 
 /// Where a fragment is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 enum State {
     Running,
     Stopped,
     Discarded,
     /// Not a fragment of this quad (a single fragment's three neighbours).
+    #[default]
     Absent,
 }
 
-/// One fragment's registers and memory.
-#[derive(Clone, Debug)]
+/// One fragment's registers and memory; by default absent.
+#[derive(Clone, Debug, Default)]
 struct Fragment {
     regs: [Vec4; GENERAL],
     /// The temporaries up to the highest slot any fragment of this quad slot has written;
@@ -449,19 +440,6 @@ struct Fragment {
 }
 
 impl Fragment {
-    fn new() -> Fragment {
-        Fragment {
-            regs: [[0.0; 4]; GENERAL],
-            temps: Vec::new(),
-            touched: Vec::new(),
-            varying0: [0.0; 4],
-            frag_coord: [0.0; 4],
-            pc: 0,
-            steps: 0,
-            state: State::Absent,
-        }
-    }
-
     /// Starts the fragment again with these inputs; the temporaries' memory is kept, zeroed.
     fn reset(&mut self, varying0: Vec4, frag_coord: Vec4, state: State) {
         self.regs = [[0.0; 4]; GENERAL];
@@ -550,9 +528,12 @@ fn bool_value(b: bool) -> f32 {
     if b { 1.0 } else { 0.0 }
 }
 
-fn write_vec(regs: &mut [Vec4; GENERAL], dest: VecDest, value: Vec4) {
+/// Writes `value` to `dest`, if any.
+fn write_vec(regs: &mut [Vec4; GENERAL], dest: Option<VecDest>, value: Vec4) {
     // Pipeline register numbers as destinations write nothing.
-    if let Some(reg) = regs.get_mut(usize::from(dest.reg)) {
+    if let Some(dest) = dest
+        && let Some(reg) = regs.get_mut(usize::from(dest.reg))
+    {
         for (lane, x) in value.iter().enumerate() {
             if dest.mask >> lane & 1 == 1 {
                 reg[lane] = *x;
@@ -561,8 +542,11 @@ fn write_vec(regs: &mut [Vec4; GENERAL], dest: VecDest, value: Vec4) {
     }
 }
 
-fn write_scalar(regs: &mut [Vec4; GENERAL], reg: ScalarReg, value: f32) {
-    if let Some(vec) = regs.get_mut(usize::from(reg >> 2)) {
+/// Writes `value` to the register component `dest`, if any.
+fn write_scalar(regs: &mut [Vec4; GENERAL], dest: Option<ScalarReg>, value: f32) {
+    if let Some(reg) = dest
+        && let Some(vec) = regs.get_mut(usize::from(reg >> 2))
+    {
         vec[usize::from(reg & 3)] = value;
     }
 }
@@ -701,35 +685,42 @@ fn combine_op(op: CombineOp, a: f32, b: f32) -> Vec4 {
     [scalar; 4]
 }
 
-/// The slot and lanes of a load or store: `index` (plus the offset register's value, rounded
-/// down) in units of the alignment; `None` outside memory.
-fn element(alignment: Alignment, index: u16, offset: Option<f32>, slots: usize) -> Option<(usize, usize, usize)> {
-    let mut at = i64::from(index);
-    if let Some(offset) = offset {
-        at = at.saturating_add(offset.floor() as i64);
-    }
-    let at = usize::try_from(at).ok()?;
-    let (slot, first, lanes) = match alignment {
-        Alignment::Scalar | Alignment::Reserved => (at / 4, at % 4, 1),
-        Alignment::Vec2 => (at / 2, at % 2 * 2, 2),
-        Alignment::Vec4 => (at, 0, 4),
+/// A number plus the offset register's value, rounded down (saturating).
+fn offset_number(number: i64, offset: Option<f32>) -> i64 {
+    number.saturating_add(offset.map_or(0, |offset| offset.floor() as i64))
+}
+
+/// The slot, first lane and lane count of element `index` (plus the offset register's value,
+/// rounded down) in units of `lanes` components (1, 2 or 4); `None` outside `slots` slots.
+fn element(index: i64, offset: Option<f32>, lanes: usize, slots: usize) -> Option<(usize, usize, usize)> {
+    let at = usize::try_from(offset_number(index, offset)).ok()?;
+    let (slot, first) = match lanes {
+        1 => (at / 4, at % 4),
+        2 => (at / 2, at % 2 * 2),
+        _ => (at, 0),
     };
     (slot < slots).then_some((slot, first, lanes))
 }
 
+/// How many components a load or store of this alignment moves.
+fn lanes(alignment: Alignment) -> usize {
+    match alignment {
+        Alignment::Scalar | Alignment::Reserved => 1,
+        Alignment::Vec2 => 2,
+        Alignment::Vec4 => 4,
+    }
+}
+
 /// Reads a varying by index: the components fill the lanes from x, the rest read 0.
 fn fetch_varying(fetch: &VaryingFetch, view: &View, varying0: Vec4, inputs: &Inputs) -> Vec4 {
-    let mut at = i64::from(fetch.index);
-    if let Some(reg) = fetch.offset {
-        at = at.saturating_add(view.component(reg).floor() as i64);
-    }
-    let Ok(at) = usize::try_from(at) else {
-        return [0.0; 4];
+    let lanes = match fetch.alignment {
+        VaryingAlignment::Scalar => 1,
+        VaryingAlignment::Vec2 => 2,
+        VaryingAlignment::Vec4 => 4,
     };
-    let (slot, first, lanes) = match fetch.alignment {
-        VaryingAlignment::Scalar => (at / 4, at % 4, 1),
-        VaryingAlignment::Vec2 => (at / 2, at % 2 * 2, 2),
-        VaryingAlignment::Vec4 => (at, 0, 4),
+    let offset = fetch.offset.map(|reg| view.component(reg));
+    let Some((slot, first, lanes)) = element(fetch.index.into(), offset, lanes, usize::MAX) else {
+        return [0.0; 4];
     };
     let value = if slot == 0 {
         varying0
@@ -773,59 +764,41 @@ fn normalize(v: Vec4) -> Vec4 {
 
 /// The four fragments of a 2x2 quad: 0 bottom left, 1 bottom right, 2 top left, 3 top
 /// right. Reused from quad to quad.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Quad {
     frags: [Fragment; 4],
-}
-
-impl Default for Quad {
-    fn default() -> Quad {
-        Quad::new()
-    }
 }
 
 impl Quad {
     /// Four absent fragments.
     pub fn new() -> Quad {
-        Quad {
-            frags: [Fragment::new(), Fragment::new(), Fragment::new(), Fragment::new()],
+        Quad::default()
+    }
+
+    fn output(&self, i: usize) -> Output {
+        match self.frags[i].state {
+            State::Discarded => Output::Discarded,
+            _ => Output::Color(self.frags[i].regs[0]),
         }
     }
 
     /// Runs the quad until every fragment has stopped or discarded.
     fn run(&mut self, program: &Program, inputs: &Inputs) -> Result<(), Fault> {
         if program.steps.is_empty() {
-            return Err(Fault {
-                frag: 0,
-                error: RunError {
-                    offset: 0,
-                    pixel: None,
-                    kind: RunErrorKind::Empty,
-                },
-            });
+            return Err(fault(0, 0, RunErrorKind::Empty));
         }
+        let limit = inputs.max_steps;
         loop {
-            let pc = self
-                .frags
-                .iter()
-                .filter(|f| f.state == State::Running)
-                .map(|f| f.pc)
-                .min();
-            let Some(pc) = pc else {
+            let running = self.frags.iter().filter(|f| f.state == State::Running);
+            let Some(pc) = running.map(|f| f.pc).min() else {
                 return Ok(());
             };
             let active = [0, 1, 2, 3].map(|i| self.frags[i].state == State::Running && self.frags[i].pc == pc);
             let step = &program.steps[pc];
             for (i, frag) in self.frags.iter_mut().enumerate() {
                 if active[i] {
-                    if frag.steps == inputs.max_steps {
-                        return Err(fault(
-                            step,
-                            i,
-                            RunErrorKind::StepLimit {
-                                limit: inputs.max_steps,
-                            },
-                        ));
+                    if frag.steps == limit {
+                        return Err(fault(step.offset, i, RunErrorKind::StepLimit { limit }));
                     }
                     frag.steps += 1;
                 }
@@ -858,29 +831,22 @@ impl Quad {
                     VaryingSource::FrontFacing => [bool_value(inputs.front_facing), 0.0, 0.0, 0.0],
                 };
                 pipes[i].coord = value;
-                if varying.dest != VARYING_DISCARD {
-                    let dest = VecDest {
-                        reg: varying.dest,
-                        mask: varying.mask,
-                    };
-                    write_vec(&mut frag.regs, dest, value);
-                }
+                let (reg, mask) = (varying.dest, varying.mask);
+                let dest = (reg != VARYING_DISCARD).then_some(VecDest { reg, mask });
+                write_vec(&mut frag.regs, dest, value);
             });
         }
 
         if let Some(sampler) = &instr.sampler {
             for i in (0..4).filter(|&i| active[i]) {
                 let view = View::new(&frags[i].regs, &pipes[i], step);
-                let mut number = i64::from(sampler.index);
-                if let Some(reg) = sampler.offset {
-                    number = number.saturating_add(view.component(reg).floor() as i64);
-                }
+                let number = offset_number(sampler.index.into(), sampler.offset.map(|r| view.component(r)));
                 let texture = usize::try_from(number)
                     .ok()
                     .and_then(|n| inputs.textures.get(n))
                     .and_then(Option::as_ref);
                 let Some(texture) = texture else {
-                    return Err(fault(step, i, RunErrorKind::NoTexture { sampler: number }));
+                    return Err(fault(step.offset, i, RunErrorKind::NoTexture { sampler: number }));
                 };
                 let [s, t, _, _] = pipes[i].coord;
                 pipes[i].texture = texture.sample(s, t, inputs.filter, inputs.wrap);
@@ -913,15 +879,11 @@ impl Quad {
                 });
                 if let Some((value, dest)) = vector {
                     pipes[i].vmul = value;
-                    if let Some(dest) = dest {
-                        write_vec(&mut frag.regs, dest, value);
-                    }
+                    write_vec(&mut frag.regs, dest, value);
                 }
                 if let Some((value, dest)) = scalar {
                     pipes[i].fmul = value;
-                    if let Some(dest) = dest {
-                        write_scalar(&mut frag.regs, dest, value);
-                    }
+                    write_scalar(&mut frag.regs, dest, value);
                 }
             });
         }
@@ -970,9 +932,7 @@ impl Quad {
                         op => [0, 1, 2, 3].map(|l| acc_op(op, a[l], b[l], select)),
                     };
                     let value = value.map(|x| out_mod(x, acc.outmod));
-                    if let Some(dest) = acc.dest {
-                        write_vec(&mut frag.regs, dest, value);
-                    }
+                    write_vec(&mut frag.regs, acc.dest, value);
                 }
                 if let Some(acc) = &instr.float_acc {
                     let (a, b) = sargs[i];
@@ -987,9 +947,7 @@ impl Quad {
                         }
                         op => acc_op(op, a, b, select),
                     };
-                    if let Some(dest) = acc.dest {
-                        write_scalar(&mut frag.regs, dest, out_mod(value, acc.outmod));
-                    }
+                    write_scalar(&mut frag.regs, acc.dest, out_mod(value, acc.outmod));
                 }
             });
         }
@@ -1005,9 +963,9 @@ impl Quad {
                         let value = combine_op(*op, a, b);
                         match dest {
                             CombineDest::Scalar { reg, outmod } => {
-                                write_scalar(&mut frag.regs, *reg, out_mod(value[0], *outmod))
+                                write_scalar(&mut frag.regs, Some(*reg), out_mod(value[0], *outmod))
                             }
-                            CombineDest::Vector(dest) => write_vec(&mut frag.regs, *dest, value),
+                            CombineDest::Vector(dest) => write_vec(&mut frag.regs, Some(*dest), value),
                         }
                     }
                     Combine::MulVec {
@@ -1018,7 +976,7 @@ impl Quad {
                     } => {
                         let a = view.scalar_source(arg0);
                         let v = swizzle(view.vec(*arg1), *swz);
-                        write_vec(&mut frag.regs, *dest, v.map(|x| a * x));
+                        write_vec(&mut frag.regs, Some(*dest), v.map(|x| a * x));
                     }
                     Combine::AtanPt2 {
                         dest,
@@ -1027,7 +985,7 @@ impl Quad {
                         swizzle: swz,
                     } => {
                         let v = swizzle(view.vec(*arg), *swz);
-                        write_scalar(&mut frag.regs, *dest, out_mod(atan_pt2(v), *outmod));
+                        write_scalar(&mut frag.regs, Some(*dest), out_mod(atan_pt2(v), *outmod));
                     }
                 }
             });
@@ -1045,7 +1003,8 @@ impl Quad {
                     } => {
                         let view = View::new(&frag.regs, &pipes[i], step);
                         let offset = offset.map(|r| view.component(r));
-                        if let Some((slot, first, lanes)) = element(alignment, index, offset, TEMP_SLOTS) {
+                        if let Some((slot, first, lanes)) = element(index.into(), offset, lanes(alignment), TEMP_SLOTS)
+                        {
                             // A scalar store writes one component; the others keep lanes in
                             // place (alignment 3: the register's lane named by the index).
                             let value = match alignment {
@@ -1064,7 +1023,7 @@ impl Quad {
                             FbRead::Color => inputs.fb_color,
                             FbRead::Depth => [inputs.fb_depth, 0.0, 0.0, 0.0],
                         };
-                        write_vec(&mut frag.regs, VecDest { reg: dest, mask: 0xF }, value);
+                        write_vec(&mut frag.regs, Some(VecDest { reg: dest, mask: 0xF }), value);
                     }
                 }
             });
@@ -1090,12 +1049,12 @@ impl Quad {
             } else if taken {
                 match step.jump.expect("invariant: a jump has a target") {
                     Jump::To(to) => frag.pc = to,
-                    Jump::Nowhere(target) => return Err(fault(step, i, RunErrorKind::BadTarget { target })),
+                    Jump::Nowhere(target) => return Err(fault(step.offset, i, RunErrorKind::BadTarget { target })),
                 }
             } else if frag.pc + 1 < len {
                 frag.pc += 1;
             } else {
-                return Err(fault(step, i, RunErrorKind::NoStop));
+                return Err(fault(step.offset, i, RunErrorKind::NoStop));
             }
         }
         Ok(())
@@ -1118,11 +1077,11 @@ struct Fault {
     error: RunError,
 }
 
-fn fault(step: &Step, frag: usize, kind: RunErrorKind) -> Fault {
+fn fault(offset: usize, frag: usize, kind: RunErrorKind) -> Fault {
     Fault {
         frag,
         error: RunError {
-            offset: step.offset,
+            offset,
             pixel: None,
             kind,
         },
@@ -1139,7 +1098,7 @@ fn load_value(load: &Load, view: &View, temps: &[Vec4], inputs: &Inputs) -> Vec4
         LoadSource::Source1 | LoadSource::Source2 => return [0.0; 4],
     };
     let mut out = [0.0; 4];
-    if let Some((slot, first, lanes)) = element(load.alignment, load.index, offset, slots)
+    if let Some((slot, first, lanes)) = element(load.index.into(), offset, lanes(load.alignment), slots)
         && let Some(value) = memory.get(slot)
     {
         out[first..first + lanes].copy_from_slice(&value[first..first + lanes]);
@@ -1155,15 +1114,6 @@ pub fn run_fragment(program: &Program, inputs: &Inputs) -> Result<Output, RunErr
     quad.frags[0].reset(varying0, inputs.frag_coord, State::Running);
     quad.run(program, inputs).map_err(|fault| fault.error)?;
     Ok(quad.output(0))
-}
-
-impl Quad {
-    fn output(&self, i: usize) -> Output {
-        match self.frags[i].state {
-            State::Discarded => Output::Discarded,
-            _ => Output::Color(self.frags[i].regs[0]),
-        }
-    }
 }
 
 pub use polyasm_core::picture::{Image, channel};
@@ -1221,24 +1171,22 @@ fn render_quad_row(
         if first_failure.load(Ordering::Relaxed) < row {
             return Ok(());
         }
+        // Fragment i's pixel, x from the left and y from the bottom.
+        let pixel = |i: usize| (2 * qx + (i as u32 & 1), 2 * row as u32 + (i as u32 >> 1));
         for (i, frag) in quad.frags.iter_mut().enumerate() {
-            let x = 2 * qx + (i as u32 & 1);
-            let y = 2 * row as u32 + (i as u32 >> 1);
+            let (x, y) = pixel(i);
             let (cx, cy) = (x as f32 + 0.5, y as f32 + 0.5);
             frag.reset([cx / w, cy / h, 0.0, 1.0], [cx, cy, 0.0, 1.0], State::Running);
         }
         if let Err(fault) = quad.run(program, inputs) {
             first_failure.fetch_min(row, Ordering::Relaxed);
             let mut error = fault.error;
-            error.pixel = Some((
-                2 * qx + (fault.frag as u32 & 1),
-                2 * row as u32 + (fault.frag as u32 >> 1),
-            ));
+            error.pixel = Some(pixel(fault.frag));
             return Err(error);
         }
         for i in 0..4 {
-            let x = 2 * qx + (i as u32 & 1);
-            if x >= width || 2 * row as u32 + (i as u32 >> 1) >= height {
+            let (x, y) = pixel(i);
+            if x >= width || y >= height {
                 continue;
             }
             let out = match i >> 1 {

@@ -77,29 +77,20 @@ impl FragmentInfo {
     pub fn for_program(program: &[Instr]) -> FragmentInfo {
         let has = |f: &dyn Fn(&Instr) -> bool| program.iter().any(f);
         let reads = |read| has(&|i: &Instr| matches!(i.store, Some(Store::FbRead { read: r, .. }) if r == read));
+        let (color, depth) = (reads(FbRead::Color).into(), reads(FbRead::Depth).into());
         FragmentInfo {
             core: Core::Mali400,
             stack_size: 0,
             stack_offset: 0,
             has_discard: has(&|i: &Instr| i.branch == Some(Branch::Discard)),
-            framebuffer_use: [
-                reads(FbRead::Color).into(),
-                1,
-                reads(FbRead::Depth).into(),
-                0,
-                0,
-                0,
-                0,
-                0,
-            ],
+            framebuffer_use: [color, 1, depth, 0, 0, 0, 0, 0],
         }
     }
 }
 
-fn chunk(out: &mut Vec<u8>, tag: [u8; 4], body: &[u8]) {
-    out.extend_from_slice(&tag);
-    out.extend_from_slice(&(body.len() as u32).to_le_bytes());
-    out.extend_from_slice(body);
+/// A chunk: its tag, its size and `body`.
+fn chunk(tag: [u8; 4], body: &[u8]) -> Vec<u8> {
+    [&tag, &(body.len() as u32).to_le_bytes(), body].concat()
 }
 
 fn words_le(words: &[u32]) -> Vec<u8> {
@@ -108,23 +99,17 @@ fn words_le(words: &[u32]) -> Vec<u8> {
 
 /// The MBS1 file of a fragment program.
 pub fn write(words: &[u32], info: &FragmentInfo) -> Vec<u8> {
-    let mut fragment = Vec::with_capacity(80 + words.len() * 4);
-    fragment.extend_from_slice(&info.core.version().to_le_bytes());
-    chunk(
-        &mut fragment,
-        TAG_STACK,
-        &words_le(&[info.stack_size, info.stack_offset]),
-    );
-    chunk(&mut fragment, TAG_DISCARD, &words_le(&[info.has_discard.into()]));
-    chunk(&mut fragment, TAG_FRAMEBUFFER_USE, &info.framebuffer_use);
-    chunk(&mut fragment, TAG_UNIFORMS, &words_le(&[0, 0]));
-    chunk(&mut fragment, TAG_VARYINGS, &words_le(&[0]));
-    chunk(&mut fragment, TAG_CODE, &words_le(words));
-    let mut file = Vec::with_capacity(fragment.len() + 16);
-    let mut cfra = Vec::with_capacity(fragment.len() + 8);
-    chunk(&mut cfra, TAG_FRAGMENT, &fragment);
-    chunk(&mut file, TAG_FILE, &cfra);
-    file
+    let fragment = [
+        info.core.version().to_le_bytes().to_vec(),
+        chunk(TAG_STACK, &words_le(&[info.stack_size, info.stack_offset])),
+        chunk(TAG_DISCARD, &words_le(&[info.has_discard.into()])),
+        chunk(TAG_FRAMEBUFFER_USE, &info.framebuffer_use),
+        chunk(TAG_UNIFORMS, &words_le(&[0, 0])),
+        chunk(TAG_VARYINGS, &words_le(&[0])),
+        chunk(TAG_CODE, &words_le(words)),
+    ]
+    .concat();
+    chunk(TAG_FILE, &chunk(TAG_FRAGMENT, &fragment))
 }
 
 /// A fragment program read from an MBS1 file.
@@ -167,6 +152,10 @@ pub enum MbsErrorKind {
 }
 
 impl MbsError {
+    fn at(offset: usize, kind: MbsErrorKind) -> MbsError {
+        MbsError { offset, kind }
+    }
+
     /// The stable diagnostic code.
     pub fn code(&self) -> &'static str {
         match self.kind {
@@ -224,10 +213,7 @@ struct Chunk<'b> {
 /// past the end of that data is [`MbsErrorKind::Truncated`] at the header.
 fn next_chunk<'b>(r: &mut Reader<'b>, base: usize) -> Result<Chunk<'b>, MbsError> {
     let at = base + r.at;
-    let truncated = |_| MbsError {
-        offset: at,
-        kind: MbsErrorKind::Truncated,
-    };
+    let truncated = |_| MbsError::at(at, MbsErrorKind::Truncated);
     let tag = r.take(4, "a chunk's tag").map_err(truncated)?;
     let size = r.u32("a chunk's size").map_err(truncated)?;
     let body = r.take(size as usize, "a chunk's body").map_err(truncated)?;
@@ -242,34 +228,26 @@ fn next_chunk<'b>(r: &mut Reader<'b>, base: usize) -> Result<Chunk<'b>, MbsError
 /// Reads the program words of a fragment MBS1 file.
 pub fn read(bytes: &[u8]) -> Result<MbsProgram, MbsError> {
     if !bytes.starts_with(&TAG_FILE) {
-        return Err(MbsError {
-            offset: 0,
-            kind: MbsErrorKind::NotMbs,
-        });
+        return Err(MbsError::at(0, MbsErrorKind::NotMbs));
     }
     let file = next_chunk(&mut Reader::new(bytes), 0)?;
     let fragment = next_chunk(&mut Reader::new(file.body), file.body_at)?;
     if fragment.tag != TAG_FRAGMENT {
-        return Err(MbsError {
-            offset: fragment.at,
-            kind: MbsErrorKind::NotFragment { tag: fragment.tag },
-        });
+        return Err(MbsError::at(
+            fragment.at,
+            MbsErrorKind::NotFragment { tag: fragment.tag },
+        ));
     }
     let mut r = Reader::new(fragment.body);
-    let version = r.u32("the core version").map_err(|_| MbsError {
-        offset: fragment.body_at,
-        kind: MbsErrorKind::Truncated,
-    })?;
+    let version = r
+        .u32("the core version")
+        .map_err(|_| MbsError::at(fragment.body_at, MbsErrorKind::Truncated))?;
     while r.left() > 0 {
         let chunk = next_chunk(&mut r, fragment.body_at)?;
         if chunk.tag == TAG_CODE {
             if !chunk.body.len().is_multiple_of(4) {
-                return Err(MbsError {
-                    offset: chunk.at,
-                    kind: MbsErrorKind::PartialWord {
-                        size: chunk.body.len() as u32,
-                    },
-                });
+                let size = chunk.body.len() as u32;
+                return Err(MbsError::at(chunk.at, MbsErrorKind::PartialWord { size }));
             }
             let words = chunk
                 .body
@@ -279,8 +257,5 @@ pub fn read(bytes: &[u8]) -> Result<MbsProgram, MbsError> {
             return Ok(MbsProgram { version, words });
         }
     }
-    Err(MbsError {
-        offset: fragment.body_at,
-        kind: MbsErrorKind::NoCode,
-    })
+    Err(MbsError::at(fragment.body_at, MbsErrorKind::NoCode))
 }

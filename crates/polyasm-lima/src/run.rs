@@ -27,26 +27,19 @@ use crate::exec::{
     UNIFORM_SLOTS, VARYING_SLOTS, Vec4, Wrap, try_vec,
 };
 
-static VARYINGS: SlotKind = SlotKind {
-    what: "varying",
-    count: VARYING_SLOTS,
-    parse: slot_number,
-    hint: "numbers from 0 to 63",
-};
+static VARYINGS: SlotKind = numbered("varying", VARYING_SLOTS, "numbers from 0 to 63");
+static UNIFORMS: SlotKind = numbered("uniform", UNIFORM_SLOTS, "numbers from 0 to 65535");
+static SAMPLER_SLOTS: SlotKind = numbered("sampler", SAMPLERS, "numbers from 0 to 4095");
 
-static UNIFORMS: SlotKind = SlotKind {
-    what: "uniform",
-    count: UNIFORM_SLOTS,
-    parse: slot_number,
-    hint: "numbers from 0 to 65535",
-};
-
-static SAMPLER_SLOTS: SlotKind = SlotKind {
-    what: "sampler",
-    count: SAMPLERS,
-    parse: slot_number,
-    hint: "numbers from 0 to 4095",
-};
+/// `count` slots of `what`, named by their numbers.
+const fn numbered(what: &'static str, count: usize, hint: &'static str) -> SlotKind {
+    SlotKind {
+        what,
+        count,
+        parse: slot_number,
+        hint,
+    }
+}
 
 fn slot_number(text: &str) -> Option<usize> {
     let number = parse_decimal(text, u64::MAX, LeadingZeros::Allowed).ok()?;
@@ -159,18 +152,27 @@ pub struct RunSettings {
     pub size: Option<(u32, u32)>,
 }
 
+/// The `(slot, value)` pairs given to option `long`, in command-line order; a slot given twice
+/// is a usage error, with `help`.
+fn each_slot_once<T>(
+    long: &str,
+    pairs: impl Iterator<Item = (usize, T)>,
+    help: &str,
+) -> Result<Vec<(usize, T)>, UsageError> {
+    let mut once: Vec<(usize, T)> = Vec::new();
+    for (slot, value) in pairs {
+        if once.iter().any(|(given, _)| *given == slot) {
+            return Err(usage(format!("{long} {slot} is given twice"), help));
+        }
+        once.push((slot, value));
+    }
+    Ok(once)
+}
+
 /// The `N=X,Y,Z,W` values of `--varying` or `--uniform` as a table by slot, each slot once.
 fn slot_table(options: &TargetOptions, long: &str) -> Result<Vec<Vec4>, UsageError> {
     let mut table: Vec<Vec4> = Vec::new();
-    let mut given: Vec<usize> = Vec::new();
-    for (slot, value) in options.values.slots(long) {
-        if given.contains(&slot) {
-            return Err(usage(
-                format!("{long} {slot} is given twice"),
-                format!("give each {long} once"),
-            ));
-        }
-        given.push(slot);
+    for (slot, value) in each_slot_once(long, options.values.slots(long), &format!("give each {long} once"))? {
         if table.len() <= slot {
             table.resize(slot + 1, [0.0; 4]);
         }
@@ -184,16 +186,11 @@ pub fn run_settings(options: &TargetOptions) -> Result<RunSettings, UsageError> 
     let defaults = Inputs::default();
     let varyings = slot_table(options, "varying")?;
     let uniforms = slot_table(options, "uniform")?;
-    let mut textures: Vec<(usize, String)> = Vec::new();
-    for (sampler, path) in options.values.slot_files("texture") {
-        if textures.iter().any(|(n, _)| *n == sampler) {
-            return Err(usage(
-                format!("texture {sampler} is given twice"),
-                "give each sampler one texture",
-            ));
-        }
-        textures.push((sampler, path.to_string()));
-    }
+    let files = options
+        .values
+        .slot_files("texture")
+        .map(|(n, path)| (n, path.to_string()));
+    let textures = each_slot_once("texture", files, "give each sampler one texture")?;
     let size = options.values.size("size");
     if size.is_some() {
         if options.values.flag("fragcoord") {
@@ -240,13 +237,16 @@ pub fn png_size(bytes: &[u8]) -> Result<(u32, u32), String> {
 /// The width and height in the header of the PNG picture `input` starts with; only the
 /// chunks before the pixels are read.
 fn header_size(input: impl io::BufRead + io::Seek) -> Result<(u32, u32), String> {
-    let mut decoder = png::Decoder::new(input);
+    let info = read_header(png::Decoder::new(input))?;
+    Ok((info.info().width, info.info().height))
+}
+
+/// A reader past the PNG picture's header, which `decoder` reads within [`MAX_TEXTURE_FILE`].
+fn read_header<R: io::BufRead + io::Seek>(mut decoder: png::Decoder<R>) -> Result<png::Reader<R>, String> {
     decoder.set_limits(png::Limits {
         bytes: MAX_TEXTURE_FILE as usize,
     });
-    let reader = decoder.read_info().map_err(|e| png_reason(&e))?;
-    let info = reader.info();
-    Ok((info.width, info.height))
+    decoder.read_info().map_err(|e| png_reason(&e))
 }
 
 /// Whether a `width` x `height` texture fits: at most [`MAX_TEXTURE_SIDE`] a side, and with
@@ -279,14 +279,8 @@ pub fn decode_png(bytes: &[u8]) -> Result<Texture, String> {
 pub fn decode_png_within(bytes: &[u8], texels: u64) -> Result<Texture, String> {
     let mut decoder = png::Decoder::new(io::Cursor::new(bytes));
     decoder.set_transformations(png::Transformations::normalize_to_color8());
-    decoder.set_limits(png::Limits {
-        bytes: MAX_TEXTURE_FILE as usize,
-    });
-    let mut reader = decoder.read_info().map_err(|e| png_reason(&e))?;
-    let (width, height) = {
-        let info = reader.info();
-        (info.width, info.height)
-    };
+    let mut reader = read_header(decoder)?;
+    let (width, height) = (reader.info().width, reader.info().height);
     check_texture_size(width, height, texels)?;
     let size = reader
         .output_buffer_size()
@@ -447,11 +441,10 @@ pub fn format_output(output: &Output) -> String {
 pub fn run_object(object: &Object, options: &TargetOptions, io: &mut RunIo) -> RunOutcome {
     let settings = run_settings(options)?;
     let words: Vec<u32> = object.words().collect();
-    let program = match Program::from_words(&words) {
-        Ok(program) => program,
-        Err(e) => return Ok(Outcome::failed(vec![crate::error::decode_error("the program", &e)])),
-    };
-    Ok(run_program(&program, object, settings, io))
+    Ok(match Program::from_words(&words) {
+        Ok(program) => run_program(&program, object, settings, io),
+        Err(e) => Outcome::failed(vec![crate::error::decode_error("the program", &e)]),
+    })
 }
 
 /// [`run_object`] once the program is decoded; `object` gives the source spans of errors.
@@ -466,33 +459,20 @@ pub fn run_program(
         Err(d) => return Outcome::failed(vec![*d]),
     };
     settings.inputs.textures = textures.table;
-    let mut outcome = run_with_textures(program, object, &settings, io);
-    outcome.diagnostics.splice(0..0, textures.warnings);
-    outcome
-}
-
-/// [`run_program`] once the textures are read.
-fn run_with_textures(
-    program: &Program,
-    object: &Object,
-    settings: &RunSettings,
-    io: &mut RunIo,
-) -> Outcome<ExitStatus> {
     let inputs = &settings.inputs;
     let bytes = match settings.size {
-        Some((width, height)) => match exec::render(program, inputs, width, height) {
-            Ok(image) => {
-                let mut png = Vec::new();
-                image.write_png(&mut png).expect("a Vec takes any bytes");
-                png
-            }
-            Err(e) => return Outcome::failed(vec![crate::error::run_error(&e, object)]),
-        },
-        None => match exec::run_fragment(program, inputs) {
-            Ok(output) => format_output(&output).into_bytes(),
-            Err(e) => return Outcome::failed(vec![crate::error::run_error(&e, object)]),
-        },
+        Some((width, height)) => exec::render(program, inputs, width, height).map(|image| {
+            let mut png = Vec::new();
+            image.write_png(&mut png).expect("a Vec takes any bytes");
+            png
+        }),
+        None => exec::run_fragment(program, inputs).map(|output| format_output(&output).into_bytes()),
     };
-    // A reader that stopped early (`| head`) ends the run quietly.
-    output_written(io.stdout.write_all(&bytes).and_then(|()| io.stdout.flush()))
+    let mut outcome = match bytes {
+        // A reader that stopped early (`| head`) ends the run quietly.
+        Ok(bytes) => output_written(io.stdout.write_all(&bytes).and_then(|()| io.stdout.flush())),
+        Err(e) => Outcome::failed(vec![crate::error::run_error(&e, object)]),
+    };
+    outcome.diagnostics.splice(0..0, textures.warnings);
+    outcome
 }

@@ -118,6 +118,27 @@ pub struct LostBits {
     pub written: u64,
 }
 
+impl LostBits {
+    /// The bits `lo..lo + len` of `field` (what `name` says they are) when they hold `found`
+    /// rather than the `written` value; `None` when the two agree.
+    pub(crate) fn differ(
+        field: Option<Field>,
+        name: &'static str,
+        (lo, len): (u32, u32),
+        found: u64,
+        written: u64,
+    ) -> Option<LostBits> {
+        (found != written).then_some(LostBits {
+            field,
+            name,
+            lo,
+            len,
+            found,
+            written,
+        })
+    }
+}
+
 impl std::fmt::Display for LostBits {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let place = match self.field {
@@ -151,24 +172,8 @@ trait Bitfield: Copy {
     fn from_bits(bits: u64, len: u32) -> Self;
 }
 
-macro_rules! unsigned_bitfields {
-    ($($ty:ty),*) => {$(
-        impl Bitfield for $ty {
-            fn to_bits(self) -> u64 {
-                self as u64
-            }
-
-            fn from_bits(bits: u64, _len: u32) -> $ty {
-                bits as $ty
-            }
-        }
-    )*};
-}
-
-unsigned_bitfields!(u8, u16);
-
-/// Two's complement numbers, sign-extended from the run's top bit.
-macro_rules! signed_bitfields {
+/// Whole numbers; two's complement ones are sign-extended from the run's top bit.
+macro_rules! integer_bitfields {
     ($($ty:ty),*) => {$(
         impl Bitfield for $ty {
             fn to_bits(self) -> u64 {
@@ -176,13 +181,17 @@ macro_rules! signed_bitfields {
             }
 
             fn from_bits(bits: u64, len: u32) -> $ty {
-                (((bits << (64 - len)) as i64) >> (64 - len)) as $ty
+                if <$ty>::MIN == 0 {
+                    bits as $ty
+                } else {
+                    (((bits << (64 - len)) as i64) >> (64 - len)) as $ty
+                }
             }
         }
     )*};
 }
 
-signed_bitfields!(i16, i32);
+integer_bitfields!(u8, u16, i16, i32);
 
 impl Bitfield for bool {
     fn to_bits(self) -> u64 {
@@ -211,6 +220,27 @@ macro_rules! named_bitfields {
 
 named_bitfields!(OutMod, LoadSource, Alignment, FbRead);
 
+/// The values a model starts from: the identity ops, no output modifier, and the alignment and
+/// load source numbered 0.
+macro_rules! defaults {
+    ($($ty:ident = $value:ident),*) => {$(
+        impl Default for $ty {
+            fn default() -> $ty {
+                $ty::$value
+            }
+        }
+    )*};
+}
+
+defaults!(
+    MulOp = Mov,
+    AccOp = Mov,
+    OutMod = None,
+    Alignment = Scalar,
+    VaryingAlignment = Scalar,
+    LoadSource = Uniform
+);
+
 fn get(bits: u128, lo: u32, len: u32) -> u64 {
     ((bits >> lo) & ((1u128 << len) - 1)) as u64
 }
@@ -230,6 +260,8 @@ struct Walk<'a> {
     lost: Option<&'a mut Vec<LostBits>>,
     /// The first op number, met while unpacking, that no table has.
     undefined: Option<UndefinedOp>,
+    /// A branch's target-count value: what packing writes, what unpacking reads.
+    target_count: u8,
 }
 
 impl Walk<'_> {
@@ -249,20 +281,10 @@ impl Walk<'_> {
     /// Bits the model does not hold: packing writes `written`, unpacking records them when
     /// they differ from it.
     fn hidden(&mut self, lo: u32, len: u32, written: u64, name: &'static str) {
-        let Some(lost) = &mut self.lost else {
-            put(&mut self.bits, lo, len, written);
-            return;
-        };
         let found = get(self.bits, lo, len);
-        if found != written {
-            lost.push(LostBits {
-                field: Some(self.field),
-                name,
-                lo,
-                len,
-                found,
-                written,
-            });
+        match &mut self.lost {
+            Some(lost) => lost.extend(LostBits::differ(Some(self.field), name, (lo, len), found, written)),
+            None => put(&mut self.bits, lo, len, written),
         }
     }
 
@@ -310,53 +332,43 @@ impl Walk<'_> {
 }
 
 /// A field's model, packed and unpacked by one walk over its layout.
-trait Layout: Copy {
+trait Layout: Copy + Default {
     /// The field it models.
     const FIELD: Field;
 
-    /// A value for unpacking to overwrite.
-    fn blank() -> Self;
-
     /// Walks the field's parts; unpacking first picks the form from the bits.
     fn walk(&mut self, w: &mut Walk);
-
-    /// The field's bits; `target_count` counts only for a branch.
-    fn pack_field(&self, _target_count: u8) -> u128 {
-        pack(self)
-    }
-
-    /// Reads the field from its bits, with a branch's target-count bits.
-    fn unpack_field(bits: u128, lost: &mut Vec<LostBits>) -> Result<(Self, Option<u8>), UndefinedOp> {
-        unpack(bits, lost).map(|value| (value, None))
-    }
 }
 
-/// The field's bits.
-fn pack<T: Layout>(value: &T) -> u128 {
+/// The field's bits; `target_count` counts only for a branch.
+fn pack<T: Layout>(value: &T, target_count: u8) -> u128 {
     let mut w = Walk {
         bits: 0,
         field: T::FIELD,
         lost: None,
         undefined: None,
+        target_count,
     };
     let mut value = *value;
     value.walk(&mut w);
     w.bits
 }
 
-/// Reads a field from its bits, recording the hidden bits that differ in `lost`.
-fn unpack<T: Layout>(bits: u128, lost: &mut Vec<LostBits>) -> Result<T, UndefinedOp> {
+/// Reads a field from its bits, recording the hidden bits that differ in `lost`; also returns
+/// a branch's target-count bits (0 for other fields).
+fn unpack<T: Layout>(bits: u128, lost: &mut Vec<LostBits>) -> Result<(T, u8), UndefinedOp> {
     let mut w = Walk {
         bits,
         field: T::FIELD,
         lost: Some(lost),
         undefined: None,
+        target_count: 0,
     };
-    let mut value = T::blank();
+    let mut value = T::default();
     value.walk(&mut w);
     match w.undefined {
         Some(undefined) => Err(undefined),
-        None => Ok(value),
+        None => Ok((value, w.target_count)),
     }
 }
 
@@ -375,7 +387,7 @@ fn scalar_source(w: &mut Walk, lo: u32, source: &mut ScalarSource) {
 }
 
 /// What a varying fetch reads by index.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct VaryingFetch {
     /// How many components, and how the index counts.
     pub alignment: VaryingAlignment,
@@ -387,7 +399,7 @@ pub struct VaryingFetch {
 }
 
 /// The source of a varying fetch (the field's `source_type:perspective` and operand).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum VaryingSource {
     /// A varying by index (source_type 0).
     Fetch {
@@ -410,6 +422,7 @@ pub enum VaryingSource {
     /// `normalize(register)` (vec3).
     Normalize(VecSource),
     /// `gl_FragCoord`.
+    #[default]
     FragCoord,
     /// `gl_PointCoord`.
     PointCoord,
@@ -419,7 +432,7 @@ pub enum VaryingSource {
 
 /// The varying unit (`.v`): fetches a varying or transforms a register; its result also
 /// feeds the sampler as the texture coordinate.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Varying {
     /// Destination register; [`ops::VARYING_DISCARD`] (15) writes nothing.
     pub dest: VecReg,
@@ -428,13 +441,6 @@ pub struct Varying {
     /// What is read.
     pub source: VaryingSource,
 }
-
-/// A fetch for unpacking to overwrite.
-const BLANK_FETCH: VaryingFetch = VaryingFetch {
-    alignment: VaryingAlignment::Scalar,
-    index: 0,
-    offset: None,
-};
 
 impl VaryingSource {
     /// The kind of input and the perspective of the field's first four bits.
@@ -458,10 +464,10 @@ impl VaryingSource {
         match (code >> 2, perspective) {
             (0, _) => VaryingSource::Fetch {
                 perspective,
-                fetch: BLANK_FETCH,
+                fetch: VaryingFetch::default(),
             },
             (1, _) => VaryingSource::Register { perspective, source },
-            (2, Perspective::None) => VaryingSource::Cube(BLANK_FETCH),
+            (2, Perspective::None) => VaryingSource::Cube(VaryingFetch::default()),
             (2, Perspective::Reserved) => VaryingSource::CubeRegister(source),
             (2, Perspective::Z) => VaryingSource::Normalize(source),
             (2, Perspective::W) => VaryingSource::FragCoord,
@@ -474,14 +480,6 @@ impl VaryingSource {
 
 impl Layout for Varying {
     const FIELD: Field = Field::Varying;
-
-    fn blank() -> Varying {
-        Varying {
-            dest: 0,
-            mask: 0,
-            source: VaryingSource::FragCoord,
-        }
-    }
 
     /// The field's 34 bits.
     fn walk(&mut self, w: &mut Walk) {
@@ -519,11 +517,7 @@ fn varying_fetch(w: &mut Walk, fetch: &mut VaryingFetch) {
         // 2 reads as a vec4 like 3, the value compilers write.
         w.hidden(5, 2, 3, "alignment");
     }
-    fetch.alignment = match alignment {
-        0 => VaryingAlignment::Scalar,
-        1 => VaryingAlignment::Vec2,
-        _ => VaryingAlignment::Vec4,
-    };
+    fetch.alignment = VaryingAlignment::from_code(alignment).unwrap_or(VaryingAlignment::Vec4);
     // The offset register's vec4 number, 15 for none, and its component.
     let mut vector = fetch.offset.map_or(fixed::NO_OFFSET_VECTOR as u8, |reg| reg >> 2);
     w.num(10, 4, &mut vector);
@@ -548,10 +542,8 @@ fn varying_register(w: &mut Walk, source: &mut VecSource) {
 
 /// Bits 4..23 of a fixed varying input, as compilers write them.
 fn fixed_input(w: &mut Walk, kind: &ops::VaryingKindInfo) {
-    let mut bits = 0u128;
-    put(&mut bits, 1, 2, kind.alignment.into());
-    put(&mut bits, 6, 4, fixed::NO_OFFSET_VECTOR.into());
-    w.hidden(4, 20, bits as u64, "fixed input bits");
+    let bits = u64::from(kind.alignment) << 1 | u64::from(fixed::NO_OFFSET_VECTOR) << 6;
+    w.hidden(4, 20, bits, "fixed input bits");
 }
 
 /// The texture unit (`texld`): samples at the coordinate the varying unit produced in the same
@@ -572,7 +564,7 @@ pub struct Sampler {
 }
 
 /// The load unit (`load.u`, `load.t`): reads uniform or temporary memory into `^uniform`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Load {
     /// Uniform or temporary memory.
     pub source: LoadSource,
@@ -585,82 +577,57 @@ pub struct Load {
     pub offset: Option<ScalarReg>,
 }
 
-/// The vector multiplier (`.v0`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct VecMul {
+/// A multiplier: the vector one (`.v0`, [`VecMul`]) with vec4 sources and destination, or the
+/// scalar one (`.s0`, [`FloatMul`]) with scalar ones.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Mul<S, D> {
     /// The operation.
     pub op: MulOp,
     /// For [`MulOp::Mul`], the product is scaled by 2^shift, -4..=3; 0 for every other op.
     pub shift: i8,
     /// Output modifier.
     pub outmod: OutMod,
-    /// The register written; `None` leaves the result only on `^v0`.
-    pub dest: Option<VecDest>,
+    /// The register written (the scalar unit's: the register component, `output_en`); `None`
+    /// leaves the result only on `^v0` (`^s0`).
+    pub dest: Option<D>,
     /// First source.
-    pub arg0: VecSource,
+    pub arg0: S,
     /// Second source, for two-operand ops (`None` writes Mesa's zero bits).
-    pub arg1: Option<VecSource>,
+    pub arg1: Option<S>,
 }
 
+/// The vector multiplier (`.v0`).
+pub type VecMul = Mul<VecSource, VecDest>;
 /// The scalar multiplier (`.s0`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct FloatMul {
-    /// The operation.
-    pub op: MulOp,
-    /// For [`MulOp::Mul`], the product is scaled by 2^shift, -4..=3; 0 for every other op.
-    pub shift: i8,
+pub type FloatMul = Mul<ScalarSource, ScalarReg>;
+
+/// An adder: the vector one (`.v1`, [`VecAcc`]) with vec4 sources and destination, or the
+/// scalar one (`.s1`, [`FloatAcc`]) with scalar ones.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Acc<S, D> {
+    /// The operation (on the scalar unit, not the vector-only `sum3`/`sum4`).
+    pub op: AccOp,
     /// Output modifier.
     pub outmod: OutMod,
-    /// The register component written (`output_en`); `None` leaves the result only on `^s0`.
-    pub dest: Option<ScalarReg>,
+    /// The register written (the scalar unit's: the register component, `output_en`); `None`
+    /// writes nothing.
+    pub dest: Option<D>,
+    /// The first source is the multiplier's result of the same kind, `^v0` (`^s0`), (`mul_in`);
+    /// `arg0.reg` is then not encoded and should be 0, its swizzle and modifiers still apply.
+    pub mul_in: bool,
     /// First source.
-    pub arg0: ScalarSource,
+    pub arg0: S,
     /// Second source, for two-operand ops.
-    pub arg1: Option<ScalarSource>,
+    pub arg1: Option<S>,
 }
 
 /// The vector adder (`.v1`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct VecAcc {
-    /// The operation.
-    pub op: AccOp,
-    /// Output modifier.
-    pub outmod: OutMod,
-    /// The register written; `None` writes nothing.
-    pub dest: Option<VecDest>,
-    /// The first source is the vector multiplier's result `^v0` (`mul_in`); `arg0.reg` is
-    /// then not encoded and should be 0, its swizzle and modifiers still apply.
-    pub mul_in: bool,
-    /// First source.
-    pub arg0: VecSource,
-    /// Second source, for two-operand ops.
-    pub arg1: Option<VecSource>,
-}
-
+pub type VecAcc = Acc<VecSource, VecDest>;
 /// The scalar adder (`.s1`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct FloatAcc {
-    /// The operation (not the vector-only `sum3`/`sum4`).
-    pub op: AccOp,
-    /// Output modifier.
-    pub outmod: OutMod,
-    /// The register component written (`output_en`); `None` writes nothing.
-    pub dest: Option<ScalarReg>,
-    /// The first source is the scalar multiplier's result `^s0` (`mul_in`); `arg0.reg` is
-    /// then not encoded and should be 0, its modifiers still apply.
-    pub mul_in: bool,
-    /// First source.
-    pub arg0: ScalarSource,
-    /// Second source, for two-operand ops.
-    pub arg1: Option<ScalarSource>,
-}
+pub type FloatAcc = Acc<ScalarSource, ScalarReg>;
 
 impl Layout for Sampler {
     const FIELD: Field = Field::Sampler;
-
-    fn blank() -> Sampler {
-        Sampler::default()
-    }
 
     /// The field's 62 bits.
     fn walk(&mut self, w: &mut Walk) {
@@ -678,15 +645,6 @@ impl Layout for Sampler {
 impl Layout for Load {
     const FIELD: Field = Field::Uniform;
 
-    fn blank() -> Load {
-        Load {
-            source: LoadSource::Uniform,
-            alignment: Alignment::Scalar,
-            index: 0,
-            offset: None,
-        }
-    }
-
     /// The field's 41 bits.
     fn walk(&mut self, w: &mut Walk) {
         w.num(0, 2, &mut self.source);
@@ -703,44 +661,87 @@ impl Layout for Load {
     }
 }
 
-/// The parts of the four ALUs: the op number at `op_lo` (5 bits), the output modifier below
-/// it, and for the adders the `mul_in` bit above it.
-fn alu_op<T: Copy>(
-    w: &mut Walk,
-    op_lo: u32,
-    op: &mut T,
-    code: fn(T) -> u8,
-    from_code: fn(u8) -> Option<T>,
-    outmod: &mut OutMod,
-) {
-    w.op(op_lo, 5, op, code, from_code);
-    w.num(op_lo - 2, 2, outmod);
+/// The sources of the vector or of the scalar ALUs, and where their fields' parts lie.
+trait AluSource: Copy + Default {
+    /// The destination of these ALUs.
+    type Dest: Copy + Default;
+    /// The multiplier's and the adder's fields.
+    const FIELDS: (Field, Field);
+    /// The op number's first bit (5 bits; the output modifier lies below it, an adder's
+    /// `mul_in` bit above it).
+    const OP_LO: u32;
+    /// The width of a source's register number.
+    const REG_BITS: u32;
+
+    /// The adder's op with this number (the scalar adder has no vector-only op).
+    fn acc_op(code: u8) -> Option<AccOp>;
+
+    /// The register number.
+    fn reg(&mut self) -> &mut u8;
+
+    /// The sources and the destination; `arg1` is present when the op is `binary`.
+    fn walk_operands(
+        w: &mut Walk,
+        dest: &mut Option<Self::Dest>,
+        arg0: &mut Self,
+        arg1: &mut Option<Self>,
+        binary: bool,
+    );
 }
 
-/// Sources [0..27], dest [28..31], mask [32..35] of both vector ALUs; `arg1` is present when
-/// the op is `binary`.
-fn vec_alu(w: &mut Walk, dest: &mut Option<VecDest>, arg0: &mut VecSource, arg1: &mut Option<VecSource>, binary: bool) {
-    let mut mask = dest.map_or(0, |dest| dest.mask);
-    w.num(32, 4, &mut mask);
-    w.optional(mask != 0, dest, (28, 4, "dest"), |w, dest| {
-        w.num(28, 4, &mut dest.reg);
-        dest.mask = mask;
-    });
-    w.optional(binary, arg1, (14, 14, "arg1"), |w, arg1| vec_source(w, 14, arg1));
-    vec_source(w, 0, arg0);
+impl AluSource for VecSource {
+    type Dest = VecDest;
+    const FIELDS: (Field, Field) = (Field::Vec4Mul, Field::Vec4Acc);
+    const OP_LO: u32 = 38;
+    const REG_BITS: u32 = 4;
+
+    fn acc_op(code: u8) -> Option<AccOp> {
+        AccOp::from_code(code)
+    }
+
+    fn reg(&mut self) -> &mut u8 {
+        &mut self.reg
+    }
+
+    /// Sources [0..27], dest [28..31], mask [32..35].
+    fn walk_operands(w: &mut Walk, dest: &mut Option<VecDest>, arg0: &mut Self, arg1: &mut Option<Self>, binary: bool) {
+        let mut mask = dest.map_or(0, |dest| dest.mask);
+        w.num(32, 4, &mut mask);
+        w.optional(mask != 0, dest, (28, 4, "dest"), |w, dest| {
+            w.num(28, 4, &mut dest.reg);
+            dest.mask = mask;
+        });
+        w.optional(binary, arg1, (14, 14, "arg1"), |w, arg1| vec_source(w, 14, arg1));
+        vec_source(w, 0, arg0);
+    }
 }
 
-/// Sources [0..15], dest [16..21], output_en [22] of both scalar ALUs.
-fn scalar_alu(
-    w: &mut Walk,
-    dest: &mut Option<ScalarReg>,
-    arg0: &mut ScalarSource,
-    arg1: &mut Option<ScalarSource>,
-    binary: bool,
-) {
-    w.flagged(22, dest, (16, 6, "dest"));
-    w.optional(binary, arg1, (8, 8, "arg1"), |w, arg1| scalar_source(w, 8, arg1));
-    scalar_source(w, 0, arg0);
+impl AluSource for ScalarSource {
+    type Dest = ScalarReg;
+    const FIELDS: (Field, Field) = (Field::FloatMul, Field::FloatAcc);
+    const OP_LO: u32 = 25;
+    const REG_BITS: u32 = 6;
+
+    fn acc_op(code: u8) -> Option<AccOp> {
+        AccOp::from_code(code).filter(|op| !op.info().vector_only)
+    }
+
+    fn reg(&mut self) -> &mut u8 {
+        &mut self.reg
+    }
+
+    /// Sources [0..15], dest [16..21], output_en [22].
+    fn walk_operands(
+        w: &mut Walk,
+        dest: &mut Option<ScalarReg>,
+        arg0: &mut Self,
+        arg1: &mut Option<Self>,
+        binary: bool,
+    ) {
+        w.flagged(22, dest, (16, 6, "dest"));
+        w.optional(binary, arg1, (8, 8, "arg1"), |w, arg1| scalar_source(w, 8, arg1));
+        scalar_source(w, 0, arg0);
+    }
 }
 
 /// A multiplier's op and shift as one op number.
@@ -748,109 +749,35 @@ fn mul_code((op, shift): (MulOp, i8)) -> u8 {
     ops::mul_op_code(op, shift)
 }
 
-impl Layout for VecMul {
-    const FIELD: Field = Field::Vec4Mul;
+impl<S: AluSource> Layout for Mul<S, S::Dest> {
+    const FIELD: Field = S::FIELDS.0;
 
-    fn blank() -> VecMul {
-        VecMul {
-            op: MulOp::Mov,
-            shift: 0,
-            outmod: OutMod::None,
-            dest: None,
-            arg0: VecSource::default(),
-            arg1: None,
-        }
-    }
-
-    /// The field's 43 bits.
+    /// The field's 43 (vector) or 30 (scalar) bits.
     fn walk(&mut self, w: &mut Walk) {
         let mut op = (self.op, self.shift);
-        alu_op(w, 38, &mut op, mul_code, ops::mul_op_from_code, &mut self.outmod);
+        w.op(S::OP_LO, 5, &mut op, mul_code, ops::mul_op_from_code);
         (self.op, self.shift) = op;
-        vec_alu(w, &mut self.dest, &mut self.arg0, &mut self.arg1, self.op.is_binary());
+        w.num(S::OP_LO - 2, 2, &mut self.outmod);
+        S::walk_operands(w, &mut self.dest, &mut self.arg0, &mut self.arg1, self.op.is_binary());
     }
 }
 
-impl Layout for FloatMul {
-    const FIELD: Field = Field::FloatMul;
+impl<S: AluSource> Layout for Acc<S, S::Dest> {
+    const FIELD: Field = S::FIELDS.1;
 
-    fn blank() -> FloatMul {
-        FloatMul {
-            op: MulOp::Mov,
-            shift: 0,
-            outmod: OutMod::None,
-            dest: None,
-            arg0: ScalarSource::default(),
-            arg1: None,
-        }
-    }
-
-    /// The field's 30 bits.
+    /// The field's 44 (vector) or 31 (scalar) bits.
     fn walk(&mut self, w: &mut Walk) {
-        let mut op = (self.op, self.shift);
-        alu_op(w, 25, &mut op, mul_code, ops::mul_op_from_code, &mut self.outmod);
-        (self.op, self.shift) = op;
-        scalar_alu(w, &mut self.dest, &mut self.arg0, &mut self.arg1, self.op.is_binary());
-    }
-}
-
-impl Layout for VecAcc {
-    const FIELD: Field = Field::Vec4Acc;
-
-    fn blank() -> VecAcc {
-        VecAcc {
-            op: AccOp::Mov,
-            outmod: OutMod::None,
-            dest: None,
-            mul_in: false,
-            arg0: VecSource::default(),
-            arg1: None,
-        }
-    }
-
-    /// The field's 44 bits.
-    fn walk(&mut self, w: &mut Walk) {
-        alu_op(w, 38, &mut self.op, AccOp::code, AccOp::from_code, &mut self.outmod);
-        w.num(43, 1, &mut self.mul_in);
+        w.op(S::OP_LO, 5, &mut self.op, AccOp::code, S::acc_op);
+        w.num(S::OP_LO - 2, 2, &mut self.outmod);
+        w.num(S::OP_LO + 5, 1, &mut self.mul_in);
         // With mul_in the first source's register is not encoded.
         if self.mul_in {
-            self.arg0.reg = 0;
+            *self.arg0.reg() = 0;
         }
-        vec_alu(w, &mut self.dest, &mut self.arg0, &mut self.arg1, self.op.is_binary());
+        S::walk_operands(w, &mut self.dest, &mut self.arg0, &mut self.arg1, self.op.is_binary());
         if self.mul_in {
-            w.hidden(0, 4, 0, "arg0_source");
-            self.arg0.reg = 0;
-        }
-    }
-}
-
-impl Layout for FloatAcc {
-    const FIELD: Field = Field::FloatAcc;
-
-    fn blank() -> FloatAcc {
-        FloatAcc {
-            op: AccOp::Mov,
-            outmod: OutMod::None,
-            dest: None,
-            mul_in: false,
-            arg0: ScalarSource::default(),
-            arg1: None,
-        }
-    }
-
-    /// The field's 31 bits.
-    fn walk(&mut self, w: &mut Walk) {
-        let scalar_op = |code| AccOp::from_code(code).filter(|op: &AccOp| !op.info().vector_only);
-        alu_op(w, 25, &mut self.op, AccOp::code, scalar_op, &mut self.outmod);
-        w.num(30, 1, &mut self.mul_in);
-        // With mul_in the first source's register is not encoded.
-        if self.mul_in {
-            self.arg0.reg = 0;
-        }
-        scalar_alu(w, &mut self.dest, &mut self.arg0, &mut self.arg1, self.op.is_binary());
-        if self.mul_in {
-            w.hidden(0, 6, 0, "arg0_source");
-            self.arg0.reg = 0;
+            w.hidden(0, S::REG_BITS, 0, "arg0_source");
+            *self.arg0.reg() = 0;
         }
     }
 }
@@ -953,10 +880,9 @@ pub enum Branch {
     Discard,
 }
 
-impl Layout for Combine {
-    const FIELD: Field = Field::Combine;
-
-    fn blank() -> Combine {
+/// The form unpacking starts from: the `atan_pt2` form, its operands 0.
+impl Default for Combine {
+    fn default() -> Combine {
         Combine::AtanPt2 {
             dest: 0,
             outmod: OutMod::None,
@@ -964,6 +890,10 @@ impl Layout for Combine {
             swizzle: 0,
         }
     }
+}
+
+impl Layout for Combine {
+    const FIELD: Field = Field::Combine;
 
     /// The field's 30 bits.
     fn walk(&mut self, w: &mut Walk) {
@@ -981,11 +911,9 @@ impl Layout for Combine {
             Combine::Scalar { op, dest, arg0, arg1 } => {
                 w.op(2, 4, op, CombineOp::code, CombineOp::from_code);
                 w.optional(op.is_binary(), arg1, (6, 8, "arg1"), |w, arg1| {
-                    w.num(6, 1, &mut arg1.abs);
-                    w.num(7, 1, &mut arg1.neg);
-                    w.num(8, 6, &mut arg1.reg);
+                    combine_source(w, 6, arg1)
                 });
-                combine_arg0(w, arg0);
+                combine_source(w, 14, arg0);
                 match dest {
                     CombineDest::Scalar { reg, outmod } => combine_scalar_dest(w, reg, outmod),
                     CombineDest::Vector(dest) => combine_vec_dest(w, dest),
@@ -999,7 +927,7 @@ impl Layout for Combine {
             } => {
                 w.num(2, 8, swizzle);
                 w.num(10, 4, arg1);
-                combine_arg0(w, arg0);
+                combine_source(w, 14, arg0);
                 combine_vec_dest(w, dest);
             }
             Combine::AtanPt2 {
@@ -1027,7 +955,7 @@ impl Combine {
                 arg1: 0,
                 swizzle: 0,
             },
-            (false, true) => Combine::blank(),
+            (false, true) => Combine::default(),
             (_, false) => Combine::Scalar {
                 op: CombineOp::Mov,
                 dest: if dest_vec {
@@ -1045,10 +973,11 @@ impl Combine {
     }
 }
 
-fn combine_arg0(w: &mut Walk, arg0: &mut ScalarSource) {
-    w.num(14, 1, &mut arg0.abs);
-    w.num(15, 1, &mut arg0.neg);
-    w.num(16, 6, &mut arg0.reg);
+/// A scalar source of the complex unit laid out as abs [lo], neg [lo+1], register [lo+2..lo+7].
+fn combine_source(w: &mut Walk, lo: u32, source: &mut ScalarSource) {
+    w.num(lo, 1, &mut source.abs);
+    w.num(lo + 1, 1, &mut source.neg);
+    w.num(lo + 2, 6, &mut source.reg);
 }
 
 fn combine_scalar_dest(w: &mut Walk, reg: &mut ScalarReg, outmod: &mut OutMod) {
@@ -1061,10 +990,9 @@ fn combine_vec_dest(w: &mut Walk, dest: &mut VecDest) {
     w.num(26, 4, &mut dest.reg);
 }
 
-impl Layout for Store {
-    const FIELD: Field = Field::TempWrite;
-
-    fn blank() -> Store {
+/// The form unpacking starts from: a one-float store of `$0.x` to index 0.
+impl Default for Store {
+    fn default() -> Store {
         Store::Temp {
             alignment: Alignment::Scalar,
             index: 0,
@@ -1072,6 +1000,10 @@ impl Layout for Store {
             source: 0,
         }
     }
+}
+
+impl Layout for Store {
+    const FIELD: Field = Field::TempWrite;
 
     /// The field's 41 bits.
     fn walk(&mut self, w: &mut Walk) {
@@ -1115,10 +1047,9 @@ impl Layout for Store {
     }
 }
 
-impl Layout for Branch {
-    const FIELD: Field = Field::Branch;
-
-    fn blank() -> Branch {
+/// The form unpacking starts from: an unconditional jump of 0 words.
+impl Default for Branch {
+    fn default() -> Branch {
         Branch::Jump {
             cond: BranchCond::Always,
             arg0: 0,
@@ -1126,8 +1057,12 @@ impl Layout for Branch {
             target: 0,
         }
     }
+}
 
-    /// The field's bits but the target count.
+impl Layout for Branch {
+    const FIELD: Field = Field::Branch;
+
+    /// The field's 73 bits.
     fn walk(&mut self, w: &mut Walk) {
         if w.unpacking() && w.bits == u128::from(fixed::DISCARD_WORD0) {
             *self = Branch::Discard;
@@ -1156,15 +1091,9 @@ impl Layout for Branch {
             w.num(4, 6, arg1);
         }
         w.num(41, 27, target);
-    }
-
-    fn pack_field(&self, target_count: u8) -> u128 {
-        self.pack(target_count)
-    }
-
-    fn unpack_field(bits: u128, lost: &mut Vec<LostBits>) -> Result<(Branch, Option<u8>), UndefinedOp> {
-        let (branch, target_count) = Branch::unpack(bits, lost);
-        Ok((branch, Some(target_count)))
+        let mut target_count = w.target_count;
+        w.num(BRANCH_TARGET_COUNT_LO, 5, &mut target_count);
+        w.target_count = target_count;
     }
 }
 
@@ -1177,11 +1106,7 @@ impl Branch {
     ///
     /// [`encode`]: words::encode
     pub fn pack(&self, target_count: u8) -> u128 {
-        let mut bits = pack(self);
-        if let Branch::Jump { .. } = self {
-            put(&mut bits, BRANCH_TARGET_COUNT_LO, 5, target_count.into());
-        }
-        bits
+        pack(self, target_count)
     }
 
     /// Reads the field's 73 bits; also returns the target-count bits, which [`decode`]
@@ -1190,12 +1115,7 @@ impl Branch {
     /// [`decode`]: crate::decode::decode
     pub fn unpack(bits: u128, lost: &mut Vec<LostBits>) -> (Branch, u8) {
         // A branch has no op number, so no error.
-        let branch = unpack(bits, lost).unwrap_or(Branch::Discard);
-        let target_count = match branch {
-            Branch::Jump { .. } => get(bits, BRANCH_TARGET_COUNT_LO, 5) as u8,
-            Branch::Discard => 0,
-        };
-        (branch, target_count)
+        unpack(bits, lost).unwrap_or((Branch::Discard, 0))
     }
 }
 
@@ -1204,10 +1124,6 @@ pub type Constants = [u16; 4];
 
 impl Layout for Constants {
     const FIELD: Field = Field::Const0;
-
-    fn blank() -> Constants {
-        [0; 4]
-    }
 
     /// The field's 64 bits.
     fn walk(&mut self, w: &mut Walk) {
@@ -1248,7 +1164,7 @@ macro_rules! instr_fields {
             /// The field's bits; `target_count` is a branch's target-count value.
             pub fn pack(self, target_count: u8) -> u128 {
                 match self {
-                    $(FieldRef::$variant(value) => value.pack_field(target_count),)*
+                    $(FieldRef::$variant(value) => pack(value, target_count),)*
                 }
             }
         }
@@ -1276,9 +1192,9 @@ macro_rules! instr_fields {
             ) -> Result<Option<u8>, UndefinedOp> {
                 match field {
                     $(Field::$field => {
-                        let (value, target_count) = Layout::unpack_field(bits, lost)?;
+                        let (value, target_count) = unpack(bits, lost)?;
                         self.$member = Some(value);
-                        Ok(target_count)
+                        Ok((Field::$field == Field::Branch).then_some(target_count))
                     })*
                 }
             }
@@ -1330,15 +1246,6 @@ impl Instr {
     /// The payload fields in order, each as (field, bits); `target_count` is the branch's
     /// target-count value.
     pub fn encode_fields(&self, target_count: u8) -> Vec<(Field, u128)> {
-        let mut fields = Vec::with_capacity(12);
-        self.each_field(target_count, |field, bits| fields.push((field, bits)));
-        fields
-    }
-
-    /// Calls `each` with every payload field in order, as [`Instr::encode_fields`] lists them.
-    fn each_field(&self, target_count: u8, mut each: impl FnMut(Field, u128)) {
-        for field in self.fields() {
-            each(field.field(), field.pack(target_count));
-        }
+        self.fields().map(|f| (f.field(), f.pack(target_count))).collect()
     }
 }

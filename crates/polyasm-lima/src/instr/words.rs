@@ -21,18 +21,10 @@ pub fn read_bits(words: &[u32], at: u32, len: u32) -> u128 {
     value
 }
 
-/// The length of the instruction starting at word `offset`, if one does.
-pub(crate) fn count_at(starts: &[usize], counts: &[u32], offset: i64) -> u32 {
-    usize::try_from(offset)
-        .ok()
-        .and_then(|offset| starts.binary_search(&offset).ok())
-        .map_or(0, |i| counts[i])
-}
-
 /// The length of the instruction starting `relative` words from the start of instruction
-/// `from`, if one does: [`count_at`], searching out from `from` (branches mostly go near), so
+/// `from`, if one does (0 otherwise), searching out from `from` (branches mostly go near), so
 /// that a big program's branches do not each search the whole list.
-fn count_near(starts: &[usize], counts: &[u32], from: usize, relative: i64) -> u32 {
+pub(crate) fn count_near(starts: &[usize], counts: &[u32], from: usize, relative: i64) -> u32 {
     let Some(offset) = usize::try_from(starts[from] as i64 + relative).ok() else {
         return 0;
     };
@@ -148,10 +140,8 @@ impl Words {
 
     /// How many words the instructions pushed take (after [`Words::finish`] too).
     pub fn len(&self) -> usize {
-        match (self.starts.last(), self.counts.last()) {
-            (Some(&start), Some(&count)) => start + count as usize,
-            _ => 0,
-        }
+        let last = self.starts.last().zip(self.counts.last());
+        last.map_or(0, |(&start, &count)| start + count as usize)
     }
 
     /// Whether no instruction was pushed.
@@ -227,8 +217,8 @@ fn payload(instr: &Instr, target_count: u8) -> [u32; 18] {
     // The bits not yet written, `pending` of them (below 32 between fields; a field has at
     // most 73), and the next word to write.
     let (mut acc, mut pending, mut next) = (0u128, 0, 0);
-    instr.each_field(target_count, |field, bits| {
-        let len = field.info().bits;
+    for field in instr.fields() {
+        let (bits, len) = (field.pack(target_count), field.field().info().bits);
         acc |= (bits & ((1u128 << len) - 1)) << pending;
         pending += len;
         while pending >= 32 {
@@ -237,7 +227,7 @@ fn payload(instr: &Instr, target_count: u8) -> [u32; 18] {
             pending -= 32;
             next += 1;
         }
-    });
+    }
     if pending > 0 {
         payload[next] = acc as u32;
     }
