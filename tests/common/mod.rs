@@ -11,13 +11,26 @@ use std::time::{Duration, Instant};
 pub const SEED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/vu/seed.vu");
 pub const MVP: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/nv2a/mvp.vsh");
 
-/// The built `polyasm`, with no colour variables from the environment.
+/// The built `polyasm`, with no colour variables from the environment and SIGINT's default
+/// action (a background job of a non-interactive shell starts with SIGINT ignored, and
+/// polyasm rightly keeps an ignored signal ignored, which the signal tests would not see).
 pub fn polyasm() -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_polyasm"));
     command
         .env_remove("NO_COLOR")
         .env_remove("FORCE_COLOR")
         .env_remove("CLICOLOR_FORCE");
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: signal() is async-signal-safe, so it may run between fork and exec.
+        unsafe {
+            command.pre_exec(|| {
+                libc::signal(libc::SIGINT, libc::SIG_DFL);
+                Ok(())
+            });
+        }
+    }
     command
 }
 
