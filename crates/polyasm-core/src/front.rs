@@ -206,7 +206,7 @@ where
 /// through it alone; a statement it rejects is parsed again with `rich` for the message.
 ///
 /// `state` is the parsers' chumsky state: `()` for none, or an arena such as
-/// [`chumsky::extra::TruncateState`] that collects a statement's list items (rewound when the
+/// [`chumsky::inspector::TruncateState`] that collects a statement's list items (rewound when the
 /// parser backtracks), so that parse results stay small. `each` sees it after every statement;
 /// emptying it is the caller's business.
 pub fn parse_statements<'t, T, O, S, PF, PR>(

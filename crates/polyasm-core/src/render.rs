@@ -38,7 +38,7 @@ const EXCERPT_CONTEXT: usize = 24;
 pub const MAX_QUOTED_CHARS: usize = 128;
 
 /// The most characters of a message, label, note or help line.
-const MAX_MESSAGE_CHARS: usize = 400;
+pub const MAX_MESSAGE_CHARS: usize = 400;
 
 /// Renders one diagnostic; the result ends with a newline. [`Renderer`] keeps the settings
 /// for many.

@@ -1,6 +1,6 @@
 //! The standard streams of a program that `polyasm run` runs, and how its run ends.
 //!
-//! [`crate::Target::run`] gets a [`RunIo`]: the program's standard input (a [`BufRead`]), its
+//! [`crate::Runner::run`] gets a [`RunIo`]: the program's standard input (a [`BufRead`]), its
 //! standard output and its standard error. The target buffers what the program prints and
 //! flushes it before the program waits for input and when it ends, so that a prompt appears
 //! before the program blocks. It returns an [`ExitStatus`], which becomes polyasm's own exit
@@ -30,7 +30,7 @@ use std::io::{self, BufRead, Read, Write};
 use crate::diagnostic::{Diagnostic, Outcome};
 use crate::explain::Code;
 
-/// The program's standard streams during [`crate::Target::run`].
+/// The program's standard streams during [`crate::Runner::run`].
 pub struct RunIo<'a> {
     /// What the program reads: polyasm's standard input, or nothing when the program itself
     /// came from standard input.
@@ -40,7 +40,7 @@ pub struct RunIo<'a> {
     pub stdout: &'a mut dyn Write,
     /// The program's own error stream (polyasm's standard error).
     pub stderr: &'a mut dyn Write,
-    /// Where a run that writes files of its own ([`crate::Target::run_writes_files`]) writes
+    /// Where a run that writes files of its own ([`crate::RunOutput::Files`]) writes
     /// them; `None` otherwise.
     pub files: Option<&'a mut dyn RunFiles>,
 }

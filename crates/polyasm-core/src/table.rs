@@ -62,7 +62,7 @@ pub const BLESS_ENV: &str = "POLYASM_BLESS_DOCS";
 /// lower-cases a name into a buffer of this many bytes.
 pub const MAX_NAME_LEN: usize = 32;
 
-/// Declares a dialect's instruction table. See the [module docs](crate::table) for the shape
+/// Declares a dialect's instruction table. See the [module docs](mod@crate::table) for the shape
 /// of an invocation; it generates:
 ///
 /// - the enum, one variant per row (the row's doc string is the variant's doc), with `COUNT`,

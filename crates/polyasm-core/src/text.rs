@@ -124,7 +124,7 @@ pub(crate) fn undecodable_utf16(
 }
 
 /// How much of the line of the first invalid byte a PA002 diagnostic shows past that byte.
-const NOT_UTF8_SHOWN: usize = 4096;
+pub const NOT_UTF8_SHOWN: usize = 4096;
 
 /// PA002 for a source named `name` whose bytes are not UTF-8, pointing at the first invalid
 /// byte: the text up to the end of that byte's line (at most [`NOT_UTF8_SHOWN`] bytes past it,

@@ -1,6 +1,6 @@
 //! The MBS1 container of a fragment program, as Mesa's standalone tools and the ARM offline
 //! compiler use it. Every chunk is a 4-byte tag, a little-endian 32-bit size and that many
-//! bytes. [`write`] produces
+//! bytes. [`write()`] produces
 //!
 //! ```text
 //! MBS1 { CFRA { core version, FSTA {stack size, stack offset}, FDIS {has discard},

@@ -95,8 +95,8 @@ pub struct FieldInfo {
     pub doc: &'static str,
 }
 
-/// Bits of the control word: `count` [0..4], `stop` [5], `sync` [6], presence [7..18],
-/// `next_count` [19..24], `prefetch` [25], unknown [26..31].
+/// Bits of the control word: `count` \[0..4\], `stop` \[5\], `sync` \[6\], presence \[7..18\],
+/// `next_count` \[19..24\], `prefetch` \[25\], unknown \[26..31\].
 pub mod ctrl {
     /// Mask of the instruction length in words, control word included.
     pub const COUNT_MASK: u32 = 0x1f;

@@ -150,7 +150,7 @@ pub struct Expander<'c> {
     /// Every expansion, indexed by [`Token::origin`].
     pub expansions: Expansions,
     /// Errors with the expansion they arose in: one for each code and place in a macro body
-    /// ([`Self::report`]), and under `--max-errors` only those shown.
+    /// (`Self::report`), and under `--max-errors` only those shown.
     pub errors: Found,
     /// Errors made so far, counting those not reported again ([`Self::report`]).
     failures: usize,

@@ -230,7 +230,7 @@ impl Program {
         })
     }
 
-    /// Sorted, distinct indices into [`OUTPUTS`] of the output registers the program writes,
+    /// Sorted, distinct indices into [`crate::ops::OUTPUTS`] of the output registers the program writes,
     /// under the same rules as [`Program::written_constants`].
     pub fn written_outputs(&self) -> Vec<usize> {
         self.written(|target| match target {

@@ -1,4 +1,4 @@
-//! The GPU renderer: the bytecode interpreted by [`runtime::WGSL`](crate::runtime::WGSL) in a
+//! The GPU renderer: the bytecode interpreted by [`runtime::WGSL`] in a
 //! compute shader through wgpu, headless (Vulkan, no window), read back into an [`Image`].
 //!
 //! ```no_run

@@ -4,7 +4,7 @@
 //! plus the `stop` and `sync` bits. Each struct holds every meaningful bit of its field; the
 //! bits no syntax shows are not in the model: [`Instr::encode_fields`] writes the values Mesa's
 //! compiler writes there, and unpacking reports other values as [`LostBits`]. The parsers of
-//! both syntaxes fill this model; [`encode`] turns a program into words, computing the lengths,
+//! both syntaxes fill this model; [`words::encode`] turns a program into words, computing the lengths,
 //! presence bits, `next_count`, `prefetch` and the branch's target-count bits.
 //!
 //! Numbers that do not fit their field are cut to the field's width when packed (a register

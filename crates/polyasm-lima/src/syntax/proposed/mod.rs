@@ -1,5 +1,5 @@
 //! The proposed syntax to instructions, with every check: statements from the parser become
-//! [`Instr`]s of the model, which [`crate::instr::Words`] packs as they come. Every error of a
+//! [`Instr`]s of the model, which [`crate::instr::words::Words`] packs as they come. Every error of a
 //! file is reported, each with its span; labels resolve to relative word offsets once the
 //! lengths of all instructions are known. docs/lima.md describes the syntax unit by unit.
 
