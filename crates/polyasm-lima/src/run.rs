@@ -159,9 +159,10 @@ fn each_slot_once<T>(
     pairs: impl Iterator<Item = (usize, T)>,
     help: &str,
 ) -> Result<Vec<(usize, T)>, UsageError> {
+    let mut given = std::collections::HashSet::new();
     let mut once: Vec<(usize, T)> = Vec::new();
     for (slot, value) in pairs {
-        if once.iter().any(|(given, _)| *given == slot) {
+        if !given.insert(slot) {
             return Err(usage(format!("{long} {slot} is given twice"), help));
         }
         once.push((slot, value));
