@@ -11,11 +11,11 @@
 /// ([`FIELDS`]) and [`Field::ALL`]. A field's index is its place in the order, its presence bit
 /// `7 + index`.
 macro_rules! fields {
-    ($($(#[$meta:meta])* $field:ident $mesa:literal [$($unit:literal),*] $unit_name:literal $bits:literal $doc:literal;)*) => {
+    ($($field:ident $mesa:literal [$($unit:literal),*] $unit_name:literal $bits:literal $doc:literal;)*) => {
         /// The 12 optional fields of an instruction, in control-word order (presence bit `7 + index`).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Field {
-            $($(#[$meta])* $field,)*
+            $(#[doc = $doc] $field,)*
         }
 
         /// Every field of an instruction, in control-word and payload order.
@@ -47,29 +47,17 @@ macro_rules! fields {
 // The columns: Mesa's name, the proposed syntax's units, the unit's name in messages, the
 // size in bits, the doc line.
 fields! {
-    /// Varying fetch (`.v`).
     Varying "varying" [".v"] "varying" 34 "varying fetch: a varying, a register, cube/normalize, or gl_FragCoord/PointCoord/FrontFacing";
-    /// Texture sampler (`texld`).
     Sampler "sampler" [] "texture" 62 "texture fetch at the coordinate the varying unit produced, result in ^texture";
-    /// Uniform or temporary load (`.u` / `.t`).
     Uniform "uniform" [".u", ".t"] "load" 41 "uniform or temporary load, result in ^uniform";
-    /// Vector multiplier (`.v0`).
     Vec4Mul "vec4_mul" [".v0"] "`.v0`" 43 "vector multiplier and logic unit, result also in ^v0";
-    /// Scalar multiplier (`.s0`).
     FloatMul "float_mul" [".s0"] "`.s0`" 30 "scalar multiplier and logic unit, result also in ^s0";
-    /// Vector adder (`.v1`).
     Vec4Acc "vec4_acc" [".v1"] "`.v1`" 44 "vector adder: add, compare, round, sums, derivatives, select";
-    /// Scalar adder (`.s1`).
     FloatAcc "float_acc" [".s1"] "`.s1`" 31 "scalar adder: add, compare, round, derivatives, select";
-    /// Complex scalar unit (`.s2`).
     Combine "combine" [".s2"] "`.s2`" 30 "complex scalar unit: rcp, sqrt, exp2, sin, atan, ... and scalar times vec4";
-    /// Temporary store and framebuffer read (`store.t`, `fb_color`, `fb_depth`).
     TempWrite "temp_write" [".t"] "store/framebuffer" 41 "store to temporary memory, or read the framebuffer's colour or depth";
-    /// Branch and discard.
     Branch "branch" [] "branch" 73 "conditional or unconditional branch, or discard";
-    /// The first four fp16 constants (`^const0`).
     Const0 "const0" [] "`const0`" 64 "four fp16 constants read as ^const0";
-    /// The second four fp16 constants (`^const1`).
     Const1 "const1" [] "`const1`" 64 "four fp16 constants read as ^const1";
 }
 
@@ -645,9 +633,9 @@ pub struct VaryingKindInfo {
 /// Declares the varying source kinds, each a static row, and [`VARYING_KINDS`], all of them in
 /// order.
 macro_rules! varying_kinds {
-    ($($(#[$meta:meta])* $kind:ident = $code:literal, $perspective:literal, $form:ident, $name:literal, $mesa:literal, $alignment:literal, $doc:literal;)*) => {
+    ($($kind:ident = $code:literal, $perspective:literal, $form:ident, $name:literal, $mesa:literal, $alignment:literal, $doc:literal;)*) => {
         $(
-            $(#[$meta])*
+            #[doc = $doc]
             pub static $kind: VaryingKindInfo = VaryingKindInfo {
                 code: $code,
                 perspective: $perspective,
@@ -667,21 +655,13 @@ macro_rules! varying_kinds {
 // The columns, as [`VaryingKindInfo`]'s fields: code, perspective, form, name, Mesa's name,
 // alignment, doc.
 varying_kinds! {
-    /// Varying fetch of a varying by index (`source_type` 0).
     VARYING_FETCH = 0b0000, true, Immediate, "", "", 0, "a varying by index, with an optional offset register";
-    /// A register source (`source_type` 1), e.g. computed texture coordinates.
     VARYING_REGISTER = 0b0100, true, Register, "", "", 0, "a register with swizzle, abs and negate";
-    /// Cube-map coordinate transform of a varying.
     VARYING_CUBE = 0b1000, false, Immediate, "cube", "cube", 0, "cube-map coordinate transform of a varying";
-    /// Cube-map coordinate transform of a register.
     VARYING_CUBE_REGISTER = 0b1001, false, Register, "cube", "cube", 0, "cube-map coordinate transform of a register";
-    /// vec3 normalize of a register.
     VARYING_NORMALIZE = 0b1010, false, Register, "normalize", "normalize", 0, "vec3 normalize of a register";
-    /// The fragment's window position.
     VARYING_FRAG_COORD = 0b1011, false, Fixed, "gl_FragCoord", "gl_FragCoord", 3, "the fragment's window position (w not inverted)";
-    /// The position within a point sprite.
     VARYING_POINT_COORD = 0b1100, false, Fixed, "gl_PointCoord", "gl_PointCoord", 1, "the position within a point sprite";
-    /// Whether the primitive faces the viewer.
     VARYING_FRONT_FACING = 0b1101, false, Fixed, "gl_FrontFacing", "gl_FrontFacing", 0, "1.0 for a front-facing primitive";
 }
 
@@ -841,32 +821,10 @@ pub mod proposed {
 
     /// Older opcode spellings still read, with the name to write instead: the aliases of
     /// [`FORMS`](super::FORMS) (an alias names a form without a unit).
-    pub static OLD_OPCODES: [(&str, &str); OLD_OPCODE_COUNT] = old_opcodes();
-
-    const OLD_OPCODE_COUNT: usize = {
-        let mut count = 0;
-        let mut i = 0;
-        while i < super::FORMS.len() {
-            count += super::FORMS[i].aliases.len();
-            i += 1;
-        }
-        count
-    };
-
-    const fn old_opcodes() -> [(&'static str, &'static str); OLD_OPCODE_COUNT] {
-        let mut out = [("", ""); OLD_OPCODE_COUNT];
-        let (mut i, mut n) = (0, 0);
-        while i < super::FORMS.len() {
-            let row = &super::FORMS[i];
-            let mut j = 0;
-            while j < row.aliases.len() {
-                out[n] = (row.aliases[j], row.mnemonic);
-                n += 1;
-                j += 1;
-            }
-            i += 1;
-        }
-        out
+    pub fn old_opcodes() -> impl Iterator<Item = (&'static str, &'static str)> {
+        super::FORMS
+            .iter()
+            .flat_map(|row| row.aliases.iter().map(move |&alias| (alias, row.mnemonic)))
     }
 }
 

@@ -67,9 +67,7 @@ pub type Mask = u8;
 /// negate: `-abs(x)`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct VecSource {
-    /// The register.
     pub reg: VecReg,
-    /// The swizzle.
     pub swizzle: Swizzle,
     /// Take the absolute value.
     pub abs: bool,
@@ -80,7 +78,6 @@ pub struct VecSource {
 /// A scalar source operand: one component of a register and the modifiers.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ScalarSource {
-    /// The register component.
     pub reg: ScalarReg,
     /// Take the absolute value.
     pub abs: bool,
@@ -92,9 +89,7 @@ pub struct ScalarSource {
 /// `None` where a destination is optional).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct VecDest {
-    /// The register written.
     pub reg: VecReg,
-    /// The lanes written.
     pub mask: Mask,
 }
 
@@ -110,9 +105,7 @@ pub struct LostBits {
     /// First bit, relative to the field (or to the control word; for the padding, to the
     /// payload).
     pub lo: u32,
-    /// Number of bits.
     pub len: u32,
-    /// The value found.
     pub found: u64,
     /// The value the encoder writes instead.
     pub written: u64,
@@ -160,7 +153,6 @@ impl std::fmt::Display for LostBits {
 pub struct UndefinedOp {
     /// The field holding it.
     pub field: Field,
-    /// The number.
     pub code: u8,
 }
 
@@ -403,16 +395,12 @@ pub struct VaryingFetch {
 pub enum VaryingSource {
     /// A varying by index (source_type 0).
     Fetch {
-        /// Perspective divide.
         perspective: Perspective,
-        /// What is read.
         fetch: VaryingFetch,
     },
     /// A register (source_type 1), e.g. computed texture coordinates.
     Register {
-        /// Perspective divide.
         perspective: Perspective,
-        /// The register read.
         source: VecSource,
     },
     /// `cube(varying)`.
@@ -436,9 +424,7 @@ pub enum VaryingSource {
 pub struct Varying {
     /// Destination register; [`ops::VARYING_DISCARD`] (15) writes nothing.
     pub dest: VecReg,
-    /// Write mask.
     pub mask: Mask,
-    /// What is read.
     pub source: VaryingSource,
 }
 
@@ -581,16 +567,13 @@ pub struct Load {
 /// scalar one (`.s0`, [`FloatMul`]) with scalar ones.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Mul<S, D> {
-    /// The operation.
     pub op: MulOp,
     /// For [`MulOp::Mul`], the product is scaled by 2^shift, -4..=3; 0 for every other op.
     pub shift: i8,
-    /// Output modifier.
     pub outmod: OutMod,
     /// The register written (the scalar unit's: the register component, `output_en`); `None`
     /// leaves the result only on `^v0` (`^s0`).
     pub dest: Option<D>,
-    /// First source.
     pub arg0: S,
     /// Second source, for two-operand ops (`None` writes Mesa's zero bits).
     pub arg1: Option<S>,
@@ -607,7 +590,6 @@ pub type FloatMul = Mul<ScalarSource, ScalarReg>;
 pub struct Acc<S, D> {
     /// The operation (on the scalar unit, not the vector-only `sum3`/`sum4`).
     pub op: AccOp,
-    /// Output modifier.
     pub outmod: OutMod,
     /// The register written (the scalar unit's: the register component, `output_en`); `None`
     /// writes nothing.
@@ -615,7 +597,6 @@ pub struct Acc<S, D> {
     /// The first source is the multiplier's result of the same kind, `^v0` (`^s0`), (`mul_in`);
     /// `arg0.reg` is then not encoded and should be 0, its swizzle and modifiers still apply.
     pub mul_in: bool,
-    /// First source.
     pub arg0: S,
     /// Second source, for two-operand ops.
     pub arg1: Option<S>,
@@ -744,18 +725,20 @@ impl AluSource for ScalarSource {
     }
 }
 
-/// A multiplier's op and shift as one op number.
-fn mul_code((op, shift): (MulOp, i8)) -> u8 {
-    ops::mul_op_code(op, shift)
-}
-
 impl<S: AluSource> Layout for Mul<S, S::Dest> {
     const FIELD: Field = S::FIELDS.0;
 
     /// The field's 43 (vector) or 30 (scalar) bits.
     fn walk(&mut self, w: &mut Walk) {
+        // The op and its shift are one op number.
         let mut op = (self.op, self.shift);
-        w.op(S::OP_LO, 5, &mut op, mul_code, ops::mul_op_from_code);
+        w.op(
+            S::OP_LO,
+            5,
+            &mut op,
+            |(op, shift)| ops::mul_op_code(op, shift),
+            ops::mul_op_from_code,
+        );
         (self.op, self.shift) = op;
         w.num(S::OP_LO - 2, 2, &mut self.outmod);
         S::walk_operands(w, &mut self.dest, &mut self.arg0, &mut self.arg1, self.op.is_binary());
@@ -787,12 +770,7 @@ impl<S: AluSource> Layout for Acc<S, S::Dest> {
 pub enum CombineDest {
     /// One register component with an output modifier (`dest_vec` = 0; Mesa's choice for
     /// rcp to cos).
-    Scalar {
-        /// The register component.
-        reg: ScalarReg,
-        /// Output modifier.
-        outmod: OutMod,
-    },
+    Scalar { reg: ScalarReg, outmod: OutMod },
     /// A register through a write mask, without output modifier (`dest_vec` = 1; Mesa's
     /// choice for atan and atan2 part 1, mask usually `.xyz`).
     Vector(VecDest),
@@ -803,11 +781,9 @@ pub enum CombineDest {
 pub enum Combine {
     /// A scalar op (`src_vec` = 0).
     Scalar {
-        /// The operation.
         op: CombineOp,
         /// Where the result goes.
         dest: CombineDest,
-        /// First source.
         arg0: ScalarSource,
         /// Second source, for `atan2` only.
         arg1: Option<ScalarSource>,
@@ -827,11 +803,9 @@ pub enum Combine {
     AtanPt2 {
         /// The register component written.
         dest: ScalarReg,
-        /// Output modifier.
         outmod: OutMod,
         /// The vector register read (no modifiers).
         arg: VecReg,
-        /// Its swizzle.
         swizzle: Swizzle,
     },
 }
@@ -853,12 +827,7 @@ pub enum Store {
         source: ScalarReg,
     },
     /// `fb_color` / `fb_depth`: reads the framebuffer into a register.
-    FbRead {
-        /// Colour or depth.
-        read: FbRead,
-        /// The register written.
-        dest: VecReg,
-    },
+    FbRead { read: FbRead, dest: VecReg },
 }
 
 /// The branch unit.

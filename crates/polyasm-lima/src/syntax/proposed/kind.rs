@@ -13,7 +13,7 @@ pub(super) fn current_name<'w>(
     mut replaced: impl FnMut(&'static str, &'static str),
 ) -> std::borrow::Cow<'w, str> {
     let mut word = std::borrow::Cow::Borrowed(word);
-    for &(old, new) in &names::OLD_OPCODES {
+    for (old, new) in names::old_opcodes() {
         if let Some(rest) = split(&word, old) {
             replaced(old, new);
             let renamed = format!("{new}{rest}");
