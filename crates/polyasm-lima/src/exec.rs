@@ -467,17 +467,23 @@ struct Pipe {
     facc: (f32, f32),
 }
 
-/// One fragment running one instruction: the registers its units read and write (the
-/// fragment's, the instruction's constants, and the pipeline registers) and its memory.
+/// One fragment running one instruction: what its units read and write (the fragment's
+/// registers and memory, the instruction's constants, the pipeline registers, the inputs).
 struct Unit<'a> {
     frag: &'a mut Fragment,
     step: &'a Step,
+    inputs: &'a Inputs,
     pipe: Pipe,
 }
 
 impl<'a> Unit<'a> {
-    fn new(frag: &'a mut Fragment, step: &'a Step, pipe: Pipe) -> Unit<'a> {
-        Unit { frag, step, pipe }
+    fn new(frag: &'a mut Fragment, step: &'a Step, inputs: &'a Inputs, pipe: Pipe) -> Unit<'a> {
+        Unit {
+            frag,
+            step,
+            inputs,
+            pipe,
+        }
     }
 
     fn vec(&self, reg: VecReg) -> Vec4 {
@@ -532,13 +538,13 @@ impl<'a> Unit<'a> {
 
     /// The units up to the adders: varying, texture, load, the multipliers, and the adders'
     /// operands.
-    fn front(&mut self, inputs: &Inputs) -> Result<(), RunErrorKind> {
-        let instr = &self.step.instr;
+    fn front(&mut self) -> Result<(), RunErrorKind> {
+        let (instr, inputs) = (&self.step.instr, self.inputs);
         if let Some(varying) = &instr.varying {
             let value = match &varying.source {
-                VaryingSource::Fetch { perspective: p, fetch } => perspective(self.fetch_varying(fetch, inputs), *p),
+                VaryingSource::Fetch { perspective: p, fetch } => perspective(self.fetch_varying(fetch), *p),
                 VaryingSource::Register { perspective: p, source } => perspective(self.vec_source(source), *p),
-                VaryingSource::Cube(fetch) => cube(self.fetch_varying(fetch, inputs)),
+                VaryingSource::Cube(fetch) => cube(self.fetch_varying(fetch)),
                 VaryingSource::CubeRegister(source) => cube(self.vec_source(source)),
                 VaryingSource::Normalize(source) => normalize(self.vec_source(source)),
                 VaryingSource::FragCoord => self.frag.frag_coord,
@@ -560,7 +566,7 @@ impl<'a> Unit<'a> {
             self.pipe.texture = texture.sample(s, t, inputs.filter, inputs.wrap);
         }
         if let Some(load) = &instr.load {
-            self.pipe.uniform = self.load(load, inputs);
+            self.pipe.uniform = self.load(load);
         }
         // Both multipliers read the registers as they were before them.
         let vector = instr.vec4_mul.map(|m| {
@@ -607,15 +613,8 @@ impl<'a> Unit<'a> {
     /// The units from the adders on: the adders, the complex unit, the temporary store or
     /// framebuffer read, then the branch, which moves the fragment on. This is fragment `i`
     /// of those `active` in the quad, whose pipeline registers `pipes` holds.
-    fn back(
-        &mut self,
-        pipes: &[Pipe; 4],
-        i: usize,
-        active: [bool; 4],
-        inputs: &Inputs,
-        len: usize,
-    ) -> Result<(), RunErrorKind> {
-        let instr = &self.step.instr;
+    fn back(&mut self, pipes: &[Pipe; 4], i: usize, active: [bool; 4], len: usize) -> Result<(), RunErrorKind> {
+        let (instr, inputs) = (&self.step.instr, self.inputs);
         let select = self.pipe.fmul != 0.0;
         // The two fragments a derivative subtracts, when both run.
         let derivative = |op| {
@@ -735,7 +734,7 @@ impl<'a> Unit<'a> {
     }
 
     /// Reads a varying by index: the components fill the lanes from x, the rest read 0.
-    fn fetch_varying(&self, fetch: &VaryingFetch, inputs: &Inputs) -> Vec4 {
+    fn fetch_varying(&self, fetch: &VaryingFetch) -> Vec4 {
         let lanes = match fetch.alignment {
             VaryingAlignment::Scalar => 1,
             VaryingAlignment::Vec2 => 2,
@@ -748,7 +747,7 @@ impl<'a> Unit<'a> {
         let value = if slot == 0 {
             self.frag.varying0
         } else {
-            inputs.varyings.get(slot).copied().unwrap_or([0.0; 4])
+            self.inputs.varyings.get(slot).copied().unwrap_or([0.0; 4])
         };
         let mut out = [0.0; 4];
         out[..lanes].copy_from_slice(&value[first..first + lanes]);
@@ -756,9 +755,9 @@ impl<'a> Unit<'a> {
     }
 
     /// What a load puts on `^uniform`: the components keep their lanes, the others read 0.
-    fn load(&self, load: &Load, inputs: &Inputs) -> Vec4 {
+    fn load(&self, load: &Load) -> Vec4 {
         let (memory, slots) = match load.source {
-            LoadSource::Uniform => (inputs.uniforms.as_slice(), UNIFORM_SLOTS),
+            LoadSource::Uniform => (self.inputs.uniforms.as_slice(), UNIFORM_SLOTS),
             LoadSource::Temporary => (self.frag.temps.as_slice(), TEMP_SLOTS),
             // Sources no compiler writes: what they read is unknown, so they read 0.
             LoadSource::Source1 | LoadSource::Source2 => return [0.0; 4],
@@ -842,13 +841,8 @@ fn acc_op(op: AccOp, a: f32, b: f32, select: bool) -> f32 {
         AccOp::Ceil => a.ceil(),
         AccOp::Min => a.min(b),
         AccOp::Max => a.max(b),
-        AccOp::Sel => {
-            if select {
-                a
-            } else {
-                b
-            }
-        }
+        AccOp::Sel if select => a,
+        AccOp::Sel => b,
         // The scalar adder has no sums: they pass arg0 through. Derivatives are handled
         // before this.
         AccOp::Sum3 | AccOp::Sum4 | AccOp::Dfdx | AccOp::Dfdy | AccOp::Mov => a,
@@ -1015,7 +1009,9 @@ impl Quad {
         }
     }
 
-    /// Runs the quad until every fragment has stopped or discarded.
+    /// Runs the quad until every fragment has stopped or discarded. At each step, every active
+    /// fragment runs the units up to the adders' operands, then each the rest, so that
+    /// derivatives read the neighbours' operands.
     fn run(&mut self, program: &Program, inputs: &Inputs) -> Result<(), Fault> {
         if program.steps.is_empty() {
             return Err(fault(0, 0, RunErrorKind::Empty));
@@ -1036,25 +1032,18 @@ impl Quad {
                     frag.steps += 1;
                 }
             }
-            self.execute(step, active, inputs, program.steps.len())?;
+            let mut pipes = [Pipe::default(); 4];
+            for i in (0..4).filter(|&i| active[i]) {
+                let mut unit = Unit::new(&mut self.frags[i], step, inputs, Pipe::default());
+                unit.front().map_err(|kind| fault(step.offset, i, kind))?;
+                pipes[i] = unit.pipe;
+            }
+            for i in (0..4).filter(|&i| active[i]) {
+                let mut unit = Unit::new(&mut self.frags[i], step, inputs, pipes[i]);
+                unit.back(&pipes, i, active, program.steps.len())
+                    .map_err(|kind| fault(step.offset, i, kind))?;
+            }
         }
-    }
-
-    /// Runs one instruction for the active fragments: each runs the units up to the adders'
-    /// operands, then each the rest, so that derivatives read the neighbours' operands.
-    fn execute(&mut self, step: &Step, active: [bool; 4], inputs: &Inputs, len: usize) -> Result<(), Fault> {
-        let mut pipes = [Pipe::default(); 4];
-        for i in (0..4).filter(|&i| active[i]) {
-            let mut unit = Unit::new(&mut self.frags[i], step, Pipe::default());
-            unit.front(inputs).map_err(|kind| fault(step.offset, i, kind))?;
-            pipes[i] = unit.pipe;
-        }
-        for i in (0..4).filter(|&i| active[i]) {
-            let mut unit = Unit::new(&mut self.frags[i], step, pipes[i]);
-            unit.back(&pipes, i, active, inputs, len)
-                .map_err(|kind| fault(step.offset, i, kind))?;
-        }
-        Ok(())
     }
 }
 
@@ -1164,22 +1153,15 @@ fn render_quad_row(
             return Err(error);
         }
         for i in 0..4 {
-            let (x, y) = pixel(i);
-            if x >= width || y >= height {
-                continue;
+            // A helper past the right or the top edge has no pixel in the rows.
+            let out = if i < 2 { Some(&mut *bottom) } else { top.as_deref_mut() };
+            let x = pixel(i).0 as usize;
+            if let Some(out) = out.and_then(|row| row.get_mut(x * 4..x * 4 + 4)) {
+                out.copy_from_slice(&match quad.output(i) {
+                    Output::Color(c) => c.map(channel),
+                    Output::Discarded => [0; 4],
+                });
             }
-            let out = match i >> 1 {
-                0 => &mut *bottom,
-                _ => match top.as_deref_mut() {
-                    Some(top) => top,
-                    None => continue,
-                },
-            };
-            let color = match quad.output(i) {
-                Output::Color(c) => c.map(channel),
-                Output::Discarded => [0; 4],
-            };
-            out[x as usize * 4..x as usize * 4 + 4].copy_from_slice(&color);
         }
     }
     Ok(())
