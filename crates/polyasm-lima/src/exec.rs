@@ -347,12 +347,10 @@ fn constants(values: Option<Constants>) -> Vec4 {
 impl Program {
     /// Prepares instructions laid out back to back from word 0.
     pub fn new(instrs: &[Instr]) -> Program {
-        let mut offsets = Vec::with_capacity(instrs.len());
-        let mut at = 0usize;
-        for instr in instrs {
-            offsets.push(at);
-            at += instr.count() as usize;
-        }
+        let offsets: Vec<usize> = instrs
+            .iter()
+            .scan(0, |at, instr| Some(std::mem::replace(at, *at + instr.count() as usize)))
+            .collect();
         let steps = instrs
             .iter()
             .zip(&offsets)
@@ -440,8 +438,9 @@ struct Fragment {
 }
 
 impl Fragment {
-    /// Starts the fragment again with these inputs; the temporaries' memory is kept, zeroed.
-    fn reset(&mut self, varying0: Vec4, frag_coord: Vec4, state: State) {
+    /// Starts the fragment running again with these inputs; the temporaries' memory is kept,
+    /// zeroed.
+    fn reset(&mut self, varying0: Vec4, frag_coord: Vec4) {
         self.regs = [[0.0; 4]; GENERAL];
         for slot in self.touched.drain(..) {
             self.temps[slot] = [0.0; 4];
@@ -450,7 +449,7 @@ impl Fragment {
         self.frag_coord = frag_coord;
         self.pc = 0;
         self.steps = 0;
-        self.state = state;
+        self.state = State::Running;
     }
 }
 
@@ -568,27 +567,24 @@ impl<'a> Unit<'a> {
         if let Some(load) = &instr.load {
             self.pipe.uniform = self.load(load);
         }
-        // Both multipliers read the registers as they were before them.
-        let vector = instr.vec4_mul.map(|m| {
-            let a = self.vec_source(&m.arg0);
-            let b = m.arg1.map_or([0.0; 4], |b| self.vec_source(&b));
+        if let Some(m) = &instr.vec4_mul {
+            let (a, b) = (
+                self.vec_source(&m.arg0),
+                m.arg1.map_or([0.0; 4], |b| self.vec_source(&b)),
+            );
             let scale = shift_scale(m.shift);
-            let value = [0, 1, 2, 3].map(|l| out_mod(mul_op(m.op, scale, a[l], b[l]), m.outmod));
-            (value, m.dest)
-        });
-        let scalar = instr.float_mul.map(|m| {
-            let a = self.scalar_source(&m.arg0);
-            let b = m.arg1.map_or(0.0, |b| self.scalar_source(&b));
-            (out_mod(mul_op(m.op, shift_scale(m.shift), a, b), m.outmod), m.dest)
-        });
-        if let Some((value, dest)) = vector {
-            self.pipe.vmul = value;
-            self.write_vec(dest, value);
+            self.pipe.vmul = [0, 1, 2, 3].map(|l| out_mod(mul_op(m.op, scale, a[l], b[l]), m.outmod));
         }
-        if let Some((value, dest)) = scalar {
-            self.pipe.fmul = value;
-            self.write_scalar(dest, value);
+        if let Some(m) = &instr.float_mul {
+            let (a, b) = (
+                self.scalar_source(&m.arg0),
+                m.arg1.map_or(0.0, |b| self.scalar_source(&b)),
+            );
+            self.pipe.fmul = out_mod(mul_op(m.op, shift_scale(m.shift), a, b), m.outmod);
         }
+        // Both multipliers read the registers before either writes.
+        self.write_vec(instr.vec4_mul.and_then(|m| m.dest), self.pipe.vmul);
+        self.write_scalar(instr.float_mul.and_then(|m| m.dest), self.pipe.fmul);
         if let Some(acc) = &instr.vec4_acc {
             let a = if acc.mul_in {
                 self.pipe.vmul
@@ -990,18 +986,13 @@ fn normalize(v: Vec4) -> Vec4 {
 }
 
 /// The four fragments of a 2x2 quad: 0 bottom left, 1 bottom right, 2 top left, 3 top
-/// right. Reused from quad to quad.
+/// right; by default absent. Reused from quad to quad.
 #[derive(Clone, Debug, Default)]
-pub struct Quad {
+struct Quad {
     frags: [Fragment; 4],
 }
 
 impl Quad {
-    /// Four absent fragments.
-    pub fn new() -> Quad {
-        Quad::default()
-    }
-
     fn output(&self, i: usize) -> Output {
         match self.frags[i].state {
             State::Discarded => Output::Discarded,
@@ -1077,9 +1068,9 @@ fn fault(offset: usize, frag: usize, kind: RunErrorKind) -> Fault {
 /// Runs one fragment: varying 0 is `inputs.varyings[0]`, `gl_FragCoord` is
 /// `inputs.frag_coord`, and derivatives are 0 (the fragment has no neighbours).
 pub fn run_fragment(program: &Program, inputs: &Inputs) -> Result<Output, RunError> {
-    let mut quad = Quad::new();
+    let mut quad = Quad::default();
     let varying0 = inputs.varyings.first().copied().unwrap_or([0.0; 4]);
-    quad.frags[0].reset(varying0, inputs.frag_coord, State::Running);
+    quad.frags[0].reset(varying0, inputs.frag_coord);
     quad.run(program, inputs).map_err(|fault| fault.error)?;
     Ok(quad.output(0))
 }
@@ -1108,7 +1099,7 @@ pub fn render(program: &Program, inputs: &Inputs, width: u32, height: u32) -> Re
     let failures: Vec<(usize, RunError)> = quad_rows
         .into_par_iter()
         .enumerate()
-        .map_init(Quad::new, |quad, (row, (bottom, top))| {
+        .map_init(Quad::default, |quad, (row, (bottom, top))| {
             render_quad_row(program, inputs, (width, height), row, bottom, top, quad, &first_failure)
                 .err()
                 .map(|e| (row, e))
@@ -1144,7 +1135,7 @@ fn render_quad_row(
         for (i, frag) in quad.frags.iter_mut().enumerate() {
             let (x, y) = pixel(i);
             let (cx, cy) = (x as f32 + 0.5, y as f32 + 0.5);
-            frag.reset([cx / w, cy / h, 0.0, 1.0], [cx, cy, 0.0, 1.0], State::Running);
+            frag.reset([cx / w, cy / h, 0.0, 1.0], [cx, cy, 0.0, 1.0]);
         }
         if let Err(fault) = quad.run(program, inputs) {
             first_failure.fetch_min(row, Ordering::Relaxed);
