@@ -453,8 +453,7 @@ impl Fragment {
     }
 }
 
-/// The pipeline registers of one fragment in one instruction, and the adders' operands,
-/// which derivatives read from the neighbours.
+/// The pipeline registers of one fragment in one instruction.
 #[derive(Clone, Copy, Debug, Default)]
 struct Pipe {
     coord: Vec4,
@@ -462,8 +461,14 @@ struct Pipe {
     uniform: Vec4,
     vmul: Vec4,
     fmul: f32,
-    vacc: (Vec4, Vec4),
-    facc: (f32, f32),
+}
+
+/// The adders' operands of one fragment (arg0 and arg1 of `.v1` and of `.s1`), which
+/// derivatives read from the neighbours.
+#[derive(Clone, Copy, Debug, Default)]
+struct AccArgs {
+    vector: (Vec4, Vec4),
+    scalar: (f32, f32),
 }
 
 /// One fragment running one instruction: what its units read and write (the fragment's
@@ -472,11 +477,11 @@ struct Unit<'a> {
     frag: &'a mut Fragment,
     step: &'a Step,
     inputs: &'a Inputs,
-    pipe: Pipe,
+    pipe: &'a mut Pipe,
 }
 
 impl<'a> Unit<'a> {
-    fn new(frag: &'a mut Fragment, step: &'a Step, inputs: &'a Inputs, pipe: Pipe) -> Unit<'a> {
+    fn new(frag: &'a mut Fragment, step: &'a Step, inputs: &'a Inputs, pipe: &'a mut Pipe) -> Unit<'a> {
         Unit {
             frag,
             step,
@@ -518,10 +523,8 @@ impl<'a> Unit<'a> {
         if let Some(dest) = dest
             && let Some(reg) = self.frag.regs.get_mut(usize::from(dest.reg))
         {
-            for (lane, x) in value.iter().enumerate() {
-                if dest.mask >> lane & 1 == 1 {
-                    reg[lane] = *x;
-                }
+            for lane in (0..4).filter(|lane| dest.mask >> lane & 1 == 1) {
+                reg[lane] = value[lane];
             }
         }
     }
@@ -535,9 +538,9 @@ impl<'a> Unit<'a> {
         }
     }
 
-    /// The units up to the adders: varying, texture, load, the multipliers, and the adders'
-    /// operands.
-    fn front(&mut self) -> Result<(), RunErrorKind> {
+    /// The units up to the adders: varying, texture, load, the multipliers; returns the
+    /// adders' operands.
+    fn front(&mut self) -> Result<AccArgs, RunErrorKind> {
         let (instr, inputs) = (&self.step.instr, self.inputs);
         if let Some(varying) = &instr.varying {
             let value = match &varying.source {
@@ -568,23 +571,22 @@ impl<'a> Unit<'a> {
             self.pipe.uniform = self.load(load);
         }
         if let Some(m) = &instr.vec4_mul {
-            let (a, b) = (
-                self.vec_source(&m.arg0),
-                m.arg1.map_or([0.0; 4], |b| self.vec_source(&b)),
-            );
+            let a = self.vec_source(&m.arg0);
+            let b = m.arg1.map_or([0.0; 4], |b| self.vec_source(&b));
             let scale = shift_scale(m.shift);
             self.pipe.vmul = [0, 1, 2, 3].map(|l| out_mod(mul_op(m.op, scale, a[l], b[l]), m.outmod));
         }
         if let Some(m) = &instr.float_mul {
-            let (a, b) = (
-                self.scalar_source(&m.arg0),
-                m.arg1.map_or(0.0, |b| self.scalar_source(&b)),
+            let b = m.arg1.map_or(0.0, |b| self.scalar_source(&b));
+            self.pipe.fmul = out_mod(
+                mul_op(m.op, shift_scale(m.shift), self.scalar_source(&m.arg0), b),
+                m.outmod,
             );
-            self.pipe.fmul = out_mod(mul_op(m.op, shift_scale(m.shift), a, b), m.outmod);
         }
         // Both multipliers read the registers before either writes.
         self.write_vec(instr.vec4_mul.and_then(|m| m.dest), self.pipe.vmul);
         self.write_scalar(instr.float_mul.and_then(|m| m.dest), self.pipe.fmul);
+        let mut args = AccArgs::default();
         if let Some(acc) = &instr.vec4_acc {
             let a = if acc.mul_in {
                 self.pipe.vmul
@@ -592,7 +594,7 @@ impl<'a> Unit<'a> {
                 self.vec(acc.arg0.reg)
             };
             let b = acc.arg1.map_or([0.0; 4], |b| self.vec_source(&b));
-            self.pipe.vacc = (modify_vec(a, &acc.arg0), b);
+            args.vector = (modify_vec(a, &acc.arg0), b);
         }
         if let Some(acc) = &instr.float_acc {
             let a = if acc.mul_in {
@@ -601,38 +603,38 @@ impl<'a> Unit<'a> {
                 self.component(acc.arg0.reg)
             };
             let b = acc.arg1.map_or(0.0, |b| self.scalar_source(&b));
-            self.pipe.facc = (modify(a, acc.arg0.abs, acc.arg0.neg), b);
+            args.scalar = (modify(a, acc.arg0.abs, acc.arg0.neg), b);
         }
-        Ok(())
+        Ok(args)
     }
 
     /// The units from the adders on: the adders, the complex unit, the temporary store or
     /// framebuffer read, then the branch, which moves the fragment on. This is fragment `i`
-    /// of those `active` in the quad, whose pipeline registers `pipes` holds.
-    fn back(&mut self, pipes: &[Pipe; 4], i: usize, active: [bool; 4], len: usize) -> Result<(), RunErrorKind> {
+    /// of those `active` in the quad, whose adders' operands `args` holds.
+    fn back(&mut self, args: &[AccArgs; 4], i: usize, active: [bool; 4], len: usize) -> Result<(), RunErrorKind> {
         let (instr, inputs) = (&self.step.instr, self.inputs);
         let select = self.pipe.fmul != 0.0;
         // The two fragments a derivative subtracts, when both run.
         let derivative = |op| {
             let (lo, hi) = neighbours(i, op);
-            (active[lo] && active[hi]).then(|| (&pipes[lo], &pipes[hi]))
+            (active[lo] && active[hi]).then(|| (&args[lo], &args[hi]))
         };
         if let Some(acc) = &instr.vec4_acc {
-            let (a, b) = self.pipe.vacc;
+            let (a, b) = args[i].vector;
             let value = match acc.op {
                 AccOp::Sum3 => [a[0] + a[1] + a[2]; 4],
                 AccOp::Sum4 => [a[0] + a[1] + a[2] + a[3]; 4],
-                AccOp::Dfdx | AccOp::Dfdy => {
-                    derivative(acc.op).map_or([0.0; 4], |(lo, hi)| [0, 1, 2, 3].map(|l| hi.vacc.0[l] - lo.vacc.0[l]))
-                }
+                AccOp::Dfdx | AccOp::Dfdy => derivative(acc.op).map_or([0.0; 4], |(lo, hi)| {
+                    [0, 1, 2, 3].map(|l| hi.vector.0[l] - lo.vector.0[l])
+                }),
                 op => [0, 1, 2, 3].map(|l| acc_op(op, a[l], b[l], select)),
             };
             self.write_vec(acc.dest, value.map(|x| out_mod(x, acc.outmod)));
         }
         if let Some(acc) = &instr.float_acc {
-            let (a, b) = self.pipe.facc;
+            let (a, b) = args[i].scalar;
             let value = match acc.op {
-                AccOp::Dfdx | AccOp::Dfdy => derivative(acc.op).map_or(0.0, |(lo, hi)| hi.facc.0 - lo.facc.0),
+                AccOp::Dfdx | AccOp::Dfdy => derivative(acc.op).map_or(0.0, |(lo, hi)| hi.scalar.0 - lo.scalar.0),
                 op => acc_op(op, a, b, select),
             };
             self.write_scalar(acc.dest, out_mod(value, acc.outmod));
@@ -1024,14 +1026,14 @@ impl Quad {
                 }
             }
             let mut pipes = [Pipe::default(); 4];
+            let mut args = [AccArgs::default(); 4];
             for i in (0..4).filter(|&i| active[i]) {
-                let mut unit = Unit::new(&mut self.frags[i], step, inputs, Pipe::default());
-                unit.front().map_err(|kind| fault(step.offset, i, kind))?;
-                pipes[i] = unit.pipe;
+                let mut unit = Unit::new(&mut self.frags[i], step, inputs, &mut pipes[i]);
+                args[i] = unit.front().map_err(|kind| fault(step.offset, i, kind))?;
             }
             for i in (0..4).filter(|&i| active[i]) {
-                let mut unit = Unit::new(&mut self.frags[i], step, inputs, pipes[i]);
-                unit.back(&pipes, i, active, program.steps.len())
+                let mut unit = Unit::new(&mut self.frags[i], step, inputs, &mut pipes[i]);
+                unit.back(&args, i, active, program.steps.len())
                     .map_err(|kind| fault(step.offset, i, kind))?;
             }
         }
