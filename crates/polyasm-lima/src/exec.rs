@@ -386,13 +386,9 @@ impl Program {
     /// `None` when a fetch adds a register to its sampler number, so that any sampler may be
     /// read.
     pub fn samplers(&self) -> Option<Vec<usize>> {
-        let mut samplers = Vec::new();
-        for sampler in self.steps.iter().filter_map(|s| s.instr.sampler) {
-            if sampler.offset.is_some() {
-                return None;
-            }
-            samplers.push(usize::from(sampler.index));
-        }
+        let samplers = self.steps.iter().filter_map(|s| s.instr.sampler);
+        let fixed = samplers.map(|sampler| sampler.offset.is_none().then_some(usize::from(sampler.index)));
+        let mut samplers: Vec<usize> = fixed.collect::<Option<_>>()?;
         samplers.sort_unstable();
         samplers.dedup();
         Some(samplers)
@@ -1017,13 +1013,11 @@ impl Quad {
             };
             let active = [0, 1, 2, 3].map(|i| self.frags[i].state == State::Running && self.frags[i].pc == pc);
             let step = &program.steps[pc];
-            for (i, frag) in self.frags.iter_mut().enumerate() {
-                if active[i] {
-                    if frag.steps == limit {
-                        return Err(fault(step.offset, i, RunErrorKind::StepLimit { limit }));
-                    }
-                    frag.steps += 1;
+            for i in (0..4).filter(|&i| active[i]) {
+                if self.frags[i].steps == limit {
+                    return Err(fault(step.offset, i, RunErrorKind::StepLimit { limit }));
                 }
+                self.frags[i].steps += 1;
             }
             let mut pipes = [Pipe::default(); 4];
             let mut args = [AccArgs::default(); 4];

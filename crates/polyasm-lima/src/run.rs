@@ -172,23 +172,20 @@ fn slot_table(options: &TargetOptions, long: &str) -> Result<Vec<Vec4>, UsageErr
 
 /// Reads the run options and checks them together (not the texture files).
 pub fn run_settings(options: &TargetOptions) -> Result<RunSettings, UsageError> {
-    let defaults = Inputs::default();
+    let (values, defaults) = (&options.values, Inputs::default());
     let varyings = slot_table(options, "varying")?;
     let uniforms = slot_table(options, "uniform")?;
-    let files = options
-        .values
-        .slot_files("texture")
-        .map(|(n, path)| (n, path.to_string()));
+    let files = values.slot_files("texture").map(|(n, path)| (n, path.to_string()));
     let textures = each_slot_once("texture", files, "give each sampler one texture")?;
-    let size = options.values.size("size");
+    let size = values.size("size");
     if size.is_some() {
-        if options.values.flag("fragcoord") {
+        if values.flag("fragcoord") {
             return Err(usage(
                 "`--fragcoord` sets the one fragment's position, and `--size` renders every pixel at its own",
                 "leave out `--fragcoord` when rendering, or `--size` to run one fragment",
             ));
         }
-        if options.values.slots("varying").any(|(slot, _)| slot == 0) {
+        if values.slots("varying").any(|(slot, _)| slot == 0) {
             return Err(usage(
                 "varying 0 is each pixel's (u, v) when rendering with `--size`",
                 "pass your values in another varying, or leave out `--size` to run one fragment",
@@ -198,21 +195,18 @@ pub fn run_settings(options: &TargetOptions) -> Result<RunSettings, UsageError> 
     let inputs = Inputs {
         varyings,
         uniforms,
-        frag_coord: options.values.lanes("fragcoord").unwrap_or(defaults.frag_coord),
-        fb_color: options.values.lanes("fb-color").unwrap_or(defaults.fb_color),
-        fb_depth: options
-            .values
-            .lanes("fb-depth")
-            .map_or(defaults.fb_depth, |[depth, ..]| depth),
-        filter: match options.values.word("filter") {
+        frag_coord: values.lanes("fragcoord").unwrap_or(defaults.frag_coord),
+        fb_color: values.lanes("fb-color").unwrap_or(defaults.fb_color),
+        fb_depth: values.lanes("fb-depth").map_or(defaults.fb_depth, |[depth, ..]| depth),
+        filter: match values.word("filter") {
             Some("nearest") => Filter::Nearest,
             _ => Filter::Linear,
         },
-        wrap: match options.values.word("wrap") {
+        wrap: match values.word("wrap") {
             Some("clamp") => Wrap::Clamp,
             _ => Wrap::Repeat,
         },
-        max_steps: options.values.whole("max-steps").unwrap_or(defaults.max_steps),
+        max_steps: values.whole("max-steps").unwrap_or(defaults.max_steps),
         ..defaults
     };
     Ok(RunSettings { inputs, textures, size })
