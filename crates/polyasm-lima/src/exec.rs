@@ -734,17 +734,14 @@ impl<'a> Unit<'a> {
             VaryingAlignment::Vec2 => 2,
             VaryingAlignment::Vec4 => 4,
         };
-        let Some((slot, first, lanes)) = element(fetch.index.into(), self.offset(fetch.offset), lanes, usize::MAX)
-        else {
-            return [0.0; 4];
-        };
-        let value = if slot == 0 {
-            self.frag.varying0
-        } else {
-            self.inputs.varyings.get(slot).copied().unwrap_or([0.0; 4])
-        };
         let mut out = [0.0; 4];
-        out[..lanes].copy_from_slice(&value[first..first + lanes]);
+        if let Some((slot, first, lanes)) = element(fetch.index.into(), self.offset(fetch.offset), lanes, usize::MAX) {
+            let value = match slot {
+                0 => self.frag.varying0,
+                _ => self.inputs.varyings.get(slot).copied().unwrap_or([0.0; 4]),
+            };
+            out[..lanes].copy_from_slice(&value[first..first + lanes]);
+        }
         out
     }
 

@@ -271,13 +271,10 @@ pub fn decode_png_within(bytes: &[u8], texels: u64) -> Result<Texture, String> {
     let mut buffer = try_vec::<u8>(size).map_err(|e| memory_reason(&e))?;
     buffer.resize(size, 0);
     let frame = reader.next_frame(&mut buffer).map_err(|e| png_reason(&e))?;
-    let channels = match frame.color_type {
-        png::ColorType::Grayscale => 1,
-        png::ColorType::GrayscaleAlpha => 2,
-        png::ColorType::Rgb => 3,
-        png::ColorType::Rgba => 4,
-        png::ColorType::Indexed => return Err("the palette could not be expanded".to_string()),
-    };
+    if frame.color_type == png::ColorType::Indexed {
+        return Err("the palette could not be expanded".to_string());
+    }
+    let channels = frame.color_type.samples();
     let mut rgba = try_vec::<u8>(width as usize * height as usize * 4).map_err(|e| memory_reason(&e))?;
     for row in buffer.chunks(frame.line_size).take(height as usize) {
         for pixel in row.chunks_exact(channels).take(width as usize) {
