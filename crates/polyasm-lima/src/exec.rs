@@ -573,11 +573,9 @@ impl<'a> Unit<'a> {
             self.pipe.vmul = [0, 1, 2, 3].map(|l| out_mod(mul_op(m.op, scale, a[l], b[l]), m.outmod));
         }
         if let Some(m) = &instr.float_mul {
+            let a = self.scalar_source(&m.arg0);
             let b = m.arg1.map_or(0.0, |b| self.scalar_source(&b));
-            self.pipe.fmul = out_mod(
-                mul_op(m.op, shift_scale(m.shift), self.scalar_source(&m.arg0), b),
-                m.outmod,
-            );
+            self.pipe.fmul = out_mod(mul_op(m.op, shift_scale(m.shift), a, b), m.outmod);
         }
         // Both multipliers read the registers before either writes.
         self.write_vec(instr.vec4_mul.and_then(|m| m.dest), self.pipe.vmul);
