@@ -100,15 +100,15 @@ pub fn decode(words: &[u32]) -> Result<Vec<Decoded>, DecodeError> {
     Ok(decoded)
 }
 
-/// Decodes the instruction at word `at`; also returns its branch's target-count bits.
-fn decode_one(words: &[u32], at: usize) -> Result<(Decoded, Option<u8>), DecodeError> {
-    let fail = |kind| DecodeError { offset: at, kind };
-    let ctrl_word = words[at];
+/// Decodes the instruction at word `offset`; also returns its branch's target-count bits.
+fn decode_one(words: &[u32], offset: usize) -> Result<(Decoded, Option<u8>), DecodeError> {
+    let fail = |kind| DecodeError { offset, kind };
+    let ctrl_word = words[offset];
     let count = ctrl_word & ctrl::COUNT_MASK;
     if count == 0 {
         return Err(fail(DecodeErrorKind::ZeroCount));
     }
-    let left = words.len() - at;
+    let left = words.len() - offset;
     if count as usize > left {
         return Err(fail(DecodeErrorKind::PastEnd { count, left }));
     }
@@ -117,7 +117,7 @@ fn decode_one(words: &[u32], at: usize) -> Result<(Decoded, Option<u8>), DecodeE
     if count != expected {
         return Err(fail(DecodeErrorKind::CountMismatch { count, expected }));
     }
-    let payload = &words[at + 1..at + count as usize];
+    let payload = &words[offset + 1..offset + count as usize];
     let mut instr = Instr {
         stop: ctrl_word & ctrl::STOP != 0,
         sync: ctrl_word & ctrl::SYNC != 0,
@@ -142,14 +142,7 @@ fn decode_one(words: &[u32], at: usize) -> Result<(Decoded, Option<u8>), DecodeE
     let unknown = ctrl_word >> ctrl::UNKNOWN_SHIFT;
     let bits = (ctrl::UNKNOWN_SHIFT, 32 - ctrl::UNKNOWN_SHIFT);
     lost.extend(LostBits::differ(None, "unknown", bits, unknown.into(), 0));
-    Ok((
-        Decoded {
-            offset: at,
-            instr,
-            lost,
-        },
-        target_count,
-    ))
+    Ok((Decoded { offset, instr, lost }, target_count))
 }
 
 /// Compares `next_count`, `prefetch` and the branches' target counts with the program.

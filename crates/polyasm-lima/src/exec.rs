@@ -347,12 +347,10 @@ fn constants(values: Option<Constants>) -> Vec4 {
 impl Program {
     /// Prepares instructions laid out back to back from word 0.
     pub fn new(instrs: &[Instr]) -> Program {
-        let mut offsets = Vec::with_capacity(instrs.len());
-        let mut at = 0usize;
-        for instr in instrs {
-            offsets.push(at);
-            at += instr.count() as usize;
-        }
+        let offsets: Vec<usize> = instrs
+            .iter()
+            .scan(0, |at, instr| Some(std::mem::replace(at, *at + instr.count() as usize)))
+            .collect();
         let steps = instrs
             .iter()
             .zip(&offsets)
@@ -388,13 +386,9 @@ impl Program {
     /// `None` when a fetch adds a register to its sampler number, so that any sampler may be
     /// read.
     pub fn samplers(&self) -> Option<Vec<usize>> {
-        let mut samplers = Vec::new();
-        for sampler in self.steps.iter().filter_map(|s| s.instr.sampler) {
-            if sampler.offset.is_some() {
-                return None;
-            }
-            samplers.push(usize::from(sampler.index));
-        }
+        let samplers = self.steps.iter().filter_map(|s| s.instr.sampler);
+        let fixed = samplers.map(|sampler| sampler.offset.is_none().then_some(usize::from(sampler.index)));
+        let mut samplers: Vec<usize> = fixed.collect::<Option<_>>()?;
         samplers.sort_unstable();
         samplers.dedup();
         Some(samplers)
@@ -440,8 +434,9 @@ struct Fragment {
 }
 
 impl Fragment {
-    /// Starts the fragment again with these inputs; the temporaries' memory is kept, zeroed.
-    fn reset(&mut self, varying0: Vec4, frag_coord: Vec4, state: State) {
+    /// Starts the fragment running again with these inputs; the temporaries' memory is kept,
+    /// zeroed.
+    fn reset(&mut self, varying0: Vec4, frag_coord: Vec4) {
         self.regs = [[0.0; 4]; GENERAL];
         for slot in self.touched.drain(..) {
             self.temps[slot] = [0.0; 4];
@@ -450,7 +445,7 @@ impl Fragment {
         self.frag_coord = frag_coord;
         self.pc = 0;
         self.steps = 0;
-        self.state = state;
+        self.state = State::Running;
     }
 }
 
@@ -464,22 +459,36 @@ struct Pipe {
     fmul: f32,
 }
 
-/// The registers a unit reads: the fragment's, the instruction's constants, and the
-/// pipeline registers.
-struct View<'a> {
-    regs: &'a [Vec4; GENERAL],
-    pipe: &'a Pipe,
-    step: &'a Step,
+/// The adders' operands of one fragment (arg0 and arg1 of `.v1` and of `.s1`), which
+/// derivatives read from the neighbours.
+#[derive(Clone, Copy, Debug, Default)]
+struct AccArgs {
+    vector: (Vec4, Vec4),
+    scalar: (f32, f32),
 }
 
-impl<'a> View<'a> {
-    fn new(regs: &'a [Vec4; GENERAL], pipe: &'a Pipe, step: &'a Step) -> View<'a> {
-        View { regs, pipe, step }
+/// One fragment running one instruction: what its units read and write (the fragment's
+/// registers and memory, the instruction's constants, the pipeline registers, the inputs).
+struct Unit<'a> {
+    frag: &'a mut Fragment,
+    step: &'a Step,
+    inputs: &'a Inputs,
+    pipe: &'a mut Pipe,
+}
+
+impl<'a> Unit<'a> {
+    fn new(frag: &'a mut Fragment, step: &'a Step, inputs: &'a Inputs, pipe: &'a mut Pipe) -> Unit<'a> {
+        Unit {
+            frag,
+            step,
+            inputs,
+            pipe,
+        }
     }
 
     fn vec(&self, reg: VecReg) -> Vec4 {
         match reg {
-            r if usize::from(r) < GENERAL => self.regs[usize::from(r)],
+            r if usize::from(r) < GENERAL => self.frag.regs[usize::from(r)],
             REG_CONST0 => self.step.const0,
             REG_CONST1 => self.step.const1,
             REG_TEXTURE => self.pipe.texture,
@@ -491,12 +500,268 @@ impl<'a> View<'a> {
         self.vec(reg >> 2 & 0xf)[usize::from(reg & 3)]
     }
 
+    /// The value of an offset register, if any.
+    fn offset(&self, reg: Option<ScalarReg>) -> Option<f32> {
+        reg.map(|reg| self.component(reg))
+    }
+
     fn vec_source(&self, source: &VecSource) -> Vec4 {
         modify_vec(self.vec(source.reg), source)
     }
 
     fn scalar_source(&self, source: &ScalarSource) -> f32 {
         modify(self.component(source.reg), source.abs, source.neg)
+    }
+
+    /// Writes `value` to `dest`, if any.
+    fn write_vec(&mut self, dest: Option<VecDest>, value: Vec4) {
+        // Pipeline register numbers as destinations write nothing.
+        if let Some(dest) = dest
+            && let Some(reg) = self.frag.regs.get_mut(usize::from(dest.reg))
+        {
+            for lane in (0..4).filter(|lane| dest.mask >> lane & 1 == 1) {
+                reg[lane] = value[lane];
+            }
+        }
+    }
+
+    /// Writes `value` to the register component `dest`, if any.
+    fn write_scalar(&mut self, dest: Option<ScalarReg>, value: f32) {
+        if let Some(reg) = dest
+            && let Some(vec) = self.frag.regs.get_mut(usize::from(reg >> 2))
+        {
+            vec[usize::from(reg & 3)] = value;
+        }
+    }
+
+    /// The units up to the adders: varying, texture, load, the multipliers; returns the
+    /// adders' operands.
+    fn front(&mut self) -> Result<AccArgs, RunErrorKind> {
+        let (instr, inputs) = (&self.step.instr, self.inputs);
+        if let Some(varying) = &instr.varying {
+            let value = match &varying.source {
+                VaryingSource::Fetch { perspective: p, fetch } => perspective(self.fetch_varying(fetch), *p),
+                VaryingSource::Register { perspective: p, source } => perspective(self.vec_source(source), *p),
+                VaryingSource::Cube(fetch) => cube(self.fetch_varying(fetch)),
+                VaryingSource::CubeRegister(source) => cube(self.vec_source(source)),
+                VaryingSource::Normalize(source) => normalize(self.vec_source(source)),
+                VaryingSource::FragCoord => self.frag.frag_coord,
+                VaryingSource::PointCoord => [inputs.point_coord[0], inputs.point_coord[1], 0.0, 0.0],
+                VaryingSource::FrontFacing => [bool_value(inputs.front_facing), 0.0, 0.0, 0.0],
+            };
+            self.pipe.coord = value;
+            let (reg, mask) = (varying.dest, varying.mask);
+            self.write_vec((reg != VARYING_DISCARD).then_some(VecDest { reg, mask }), value);
+        }
+        if let Some(sampler) = &instr.sampler {
+            let number = offset_number(sampler.index.into(), self.offset(sampler.offset));
+            let texture = usize::try_from(number)
+                .ok()
+                .and_then(|n| inputs.textures.get(n))
+                .and_then(Option::as_ref)
+                .ok_or(RunErrorKind::NoTexture { sampler: number })?;
+            let [s, t, _, _] = self.pipe.coord;
+            self.pipe.texture = texture.sample(s, t, inputs.filter, inputs.wrap);
+        }
+        if let Some(load) = &instr.load {
+            self.pipe.uniform = self.load(load);
+        }
+        if let Some(m) = &instr.vec4_mul {
+            let a = self.vec_source(&m.arg0);
+            let b = m.arg1.map_or([0.0; 4], |b| self.vec_source(&b));
+            let scale = shift_scale(m.shift);
+            self.pipe.vmul = [0, 1, 2, 3].map(|l| out_mod(mul_op(m.op, scale, a[l], b[l]), m.outmod));
+        }
+        if let Some(m) = &instr.float_mul {
+            let a = self.scalar_source(&m.arg0);
+            let b = m.arg1.map_or(0.0, |b| self.scalar_source(&b));
+            self.pipe.fmul = out_mod(mul_op(m.op, shift_scale(m.shift), a, b), m.outmod);
+        }
+        // Both multipliers read the registers before either writes.
+        self.write_vec(instr.vec4_mul.and_then(|m| m.dest), self.pipe.vmul);
+        self.write_scalar(instr.float_mul.and_then(|m| m.dest), self.pipe.fmul);
+        let mut args = AccArgs::default();
+        if let Some(acc) = &instr.vec4_acc {
+            let a = if acc.mul_in {
+                self.pipe.vmul
+            } else {
+                self.vec(acc.arg0.reg)
+            };
+            let b = acc.arg1.map_or([0.0; 4], |b| self.vec_source(&b));
+            args.vector = (modify_vec(a, &acc.arg0), b);
+        }
+        if let Some(acc) = &instr.float_acc {
+            let a = if acc.mul_in {
+                self.pipe.fmul
+            } else {
+                self.component(acc.arg0.reg)
+            };
+            let b = acc.arg1.map_or(0.0, |b| self.scalar_source(&b));
+            args.scalar = (modify(a, acc.arg0.abs, acc.arg0.neg), b);
+        }
+        Ok(args)
+    }
+
+    /// The units from the adders on: the adders, the complex unit, the temporary store or
+    /// framebuffer read, then the branch, which moves the fragment on. This is fragment `i`
+    /// of those `active` in the quad, whose adders' operands `args` holds.
+    fn back(&mut self, args: &[AccArgs; 4], i: usize, active: [bool; 4], len: usize) -> Result<(), RunErrorKind> {
+        let (instr, inputs) = (&self.step.instr, self.inputs);
+        let select = self.pipe.fmul != 0.0;
+        // The two fragments a derivative subtracts, when both run.
+        let derivative = |op| {
+            let (lo, hi) = neighbours(i, op);
+            (active[lo] && active[hi]).then(|| (&args[lo], &args[hi]))
+        };
+        if let Some(acc) = &instr.vec4_acc {
+            let (a, b) = args[i].vector;
+            let value = match acc.op {
+                AccOp::Sum3 => [a[0] + a[1] + a[2]; 4],
+                AccOp::Sum4 => [a[0] + a[1] + a[2] + a[3]; 4],
+                AccOp::Dfdx | AccOp::Dfdy => derivative(acc.op).map_or([0.0; 4], |(lo, hi)| {
+                    [0, 1, 2, 3].map(|l| hi.vector.0[l] - lo.vector.0[l])
+                }),
+                op => [0, 1, 2, 3].map(|l| acc_op(op, a[l], b[l], select)),
+            };
+            self.write_vec(acc.dest, value.map(|x| out_mod(x, acc.outmod)));
+        }
+        if let Some(acc) = &instr.float_acc {
+            let (a, b) = args[i].scalar;
+            let value = match acc.op {
+                AccOp::Dfdx | AccOp::Dfdy => derivative(acc.op).map_or(0.0, |(lo, hi)| hi.scalar.0 - lo.scalar.0),
+                op => acc_op(op, a, b, select),
+            };
+            self.write_scalar(acc.dest, out_mod(value, acc.outmod));
+        }
+
+        match instr.combine {
+            Some(Combine::Scalar { op, dest, arg0, arg1 }) => {
+                let b = arg1.map_or(0.0, |b| self.scalar_source(&b));
+                let value = combine_op(op, self.scalar_source(&arg0), b);
+                match dest {
+                    CombineDest::Scalar { reg, outmod } => self.write_scalar(Some(reg), out_mod(value[0], outmod)),
+                    CombineDest::Vector(dest) => self.write_vec(Some(dest), value),
+                }
+            }
+            Some(Combine::MulVec {
+                dest,
+                arg0,
+                arg1,
+                swizzle: swz,
+            }) => {
+                let a = self.scalar_source(&arg0);
+                self.write_vec(Some(dest), swizzle(self.vec(arg1), swz).map(|x| a * x));
+            }
+            Some(Combine::AtanPt2 {
+                dest,
+                outmod,
+                arg,
+                swizzle: swz,
+            }) => {
+                let value = atan_pt2(swizzle(self.vec(arg), swz));
+                self.write_scalar(Some(dest), out_mod(value, outmod));
+            }
+            None => {}
+        }
+
+        match instr.store {
+            Some(Store::Temp {
+                alignment,
+                index,
+                offset,
+                source,
+            }) => {
+                let element = element(index.into(), self.offset(offset), lanes(alignment), TEMP_SLOTS);
+                if let Some((slot, first, lanes)) = element {
+                    // A scalar store writes one component; the others keep lanes in place
+                    // (alignment 3: the register's lane named by the index).
+                    let value = match alignment {
+                        Alignment::Scalar => [self.component(source); 4],
+                        _ => self.vec(source >> 2),
+                    };
+                    let frag = &mut *self.frag;
+                    if frag.temps.len() <= slot {
+                        frag.temps.resize(slot + 1, [0.0; 4]);
+                    }
+                    frag.touched.push(slot);
+                    frag.temps[slot][first..first + lanes].copy_from_slice(&value[first..first + lanes]);
+                }
+            }
+            Some(Store::FbRead { read, dest }) => {
+                let value = match read {
+                    FbRead::Color => inputs.fb_color,
+                    FbRead::Depth => [inputs.fb_depth, 0.0, 0.0, 0.0],
+                };
+                self.write_vec(Some(VecDest { reg: dest, mask: 0xF }), value);
+            }
+            None => {}
+        }
+
+        let taken = match instr.branch {
+            Some(Branch::Discard) => {
+                self.frag.state = State::Discarded;
+                return Ok(());
+            }
+            Some(Branch::Jump { cond, arg0, arg1, .. }) => {
+                let (a, b) = (self.component(arg0), self.component(arg1));
+                let code = cond.code();
+                (code & 1 != 0 && a < b) || (code & 2 != 0 && a == b) || (code & 4 != 0 && a > b)
+            }
+            None => false,
+        };
+        let frag = &mut *self.frag;
+        if instr.stop {
+            frag.state = State::Stopped;
+        } else if taken {
+            match self.step.jump.expect("invariant: a jump has a target") {
+                Jump::To(to) => frag.pc = to,
+                Jump::Nowhere(target) => return Err(RunErrorKind::BadTarget { target }),
+            }
+        } else if frag.pc + 1 < len {
+            frag.pc += 1;
+        } else {
+            return Err(RunErrorKind::NoStop);
+        }
+        Ok(())
+    }
+
+    /// Reads a varying by index: the components fill the lanes from x, the rest read 0.
+    fn fetch_varying(&self, fetch: &VaryingFetch) -> Vec4 {
+        let lanes = match fetch.alignment {
+            VaryingAlignment::Scalar => 1,
+            VaryingAlignment::Vec2 => 2,
+            VaryingAlignment::Vec4 => 4,
+        };
+        let mut out = [0.0; 4];
+        if let Some((slot, first, lanes)) = element(fetch.index.into(), self.offset(fetch.offset), lanes, usize::MAX) {
+            let value = match slot {
+                0 => self.frag.varying0,
+                _ => self.inputs.varyings.get(slot).copied().unwrap_or([0.0; 4]),
+            };
+            out[..lanes].copy_from_slice(&value[first..first + lanes]);
+        }
+        out
+    }
+
+    /// What a load puts on `^uniform`: the components keep their lanes, the others read 0.
+    fn load(&self, load: &Load) -> Vec4 {
+        let (memory, slots) = match load.source {
+            LoadSource::Uniform => (self.inputs.uniforms.as_slice(), UNIFORM_SLOTS),
+            LoadSource::Temporary => (self.frag.temps.as_slice(), TEMP_SLOTS),
+            // Sources no compiler writes: what they read is unknown, so they read 0.
+            LoadSource::Source1 | LoadSource::Source2 => return [0.0; 4],
+        };
+        let mut out = [0.0; 4];
+        if let Some((slot, first, lanes)) = element(
+            load.index.into(),
+            self.offset(load.offset),
+            lanes(load.alignment),
+            slots,
+        ) && let Some(value) = memory.get(slot)
+        {
+            out[first..first + lanes].copy_from_slice(&value[first..first + lanes]);
+        }
+        out
     }
 }
 
@@ -526,29 +791,6 @@ fn out_mod(x: f32, outmod: OutMod) -> f32 {
 
 fn bool_value(b: bool) -> f32 {
     if b { 1.0 } else { 0.0 }
-}
-
-/// Writes `value` to `dest`, if any.
-fn write_vec(regs: &mut [Vec4; GENERAL], dest: Option<VecDest>, value: Vec4) {
-    // Pipeline register numbers as destinations write nothing.
-    if let Some(dest) = dest
-        && let Some(reg) = regs.get_mut(usize::from(dest.reg))
-    {
-        for (lane, x) in value.iter().enumerate() {
-            if dest.mask >> lane & 1 == 1 {
-                reg[lane] = *x;
-            }
-        }
-    }
-}
-
-/// Writes `value` to the register component `dest`, if any.
-fn write_scalar(regs: &mut [Vec4; GENERAL], dest: Option<ScalarReg>, value: f32) {
-    if let Some(reg) = dest
-        && let Some(vec) = regs.get_mut(usize::from(reg >> 2))
-    {
-        vec[usize::from(reg & 3)] = value;
-    }
 }
 
 /// A multiplier op on one lane.
@@ -588,13 +830,8 @@ fn acc_op(op: AccOp, a: f32, b: f32, select: bool) -> f32 {
         AccOp::Ceil => a.ceil(),
         AccOp::Min => a.min(b),
         AccOp::Max => a.max(b),
-        AccOp::Sel => {
-            if select {
-                a
-            } else {
-                b
-            }
-        }
+        AccOp::Sel if select => a,
+        AccOp::Sel => b,
         // The scalar adder has no sums: they pass arg0 through. Derivatives are handled
         // before this.
         AccOp::Sum3 | AccOp::Sum4 | AccOp::Dfdx | AccOp::Dfdy | AccOp::Mov => a,
@@ -711,27 +948,6 @@ fn lanes(alignment: Alignment) -> usize {
     }
 }
 
-/// Reads a varying by index: the components fill the lanes from x, the rest read 0.
-fn fetch_varying(fetch: &VaryingFetch, view: &View, varying0: Vec4, inputs: &Inputs) -> Vec4 {
-    let lanes = match fetch.alignment {
-        VaryingAlignment::Scalar => 1,
-        VaryingAlignment::Vec2 => 2,
-        VaryingAlignment::Vec4 => 4,
-    };
-    let offset = fetch.offset.map(|reg| view.component(reg));
-    let Some((slot, first, lanes)) = element(fetch.index.into(), offset, lanes, usize::MAX) else {
-        return [0.0; 4];
-    };
-    let value = if slot == 0 {
-        varying0
-    } else {
-        inputs.varyings.get(slot).copied().unwrap_or([0.0; 4])
-    };
-    let mut out = [0.0; 4];
-    out[..lanes].copy_from_slice(&value[first..first + lanes]);
-    out
-}
-
 fn perspective(value: Vec4, perspective: Perspective) -> Vec4 {
     match perspective {
         Perspective::Z => value.map(|x| x / value[2]),
@@ -763,18 +979,13 @@ fn normalize(v: Vec4) -> Vec4 {
 }
 
 /// The four fragments of a 2x2 quad: 0 bottom left, 1 bottom right, 2 top left, 3 top
-/// right. Reused from quad to quad.
+/// right; by default absent. Reused from quad to quad.
 #[derive(Clone, Debug, Default)]
-pub struct Quad {
+struct Quad {
     frags: [Fragment; 4],
 }
 
 impl Quad {
-    /// Four absent fragments.
-    pub fn new() -> Quad {
-        Quad::default()
-    }
-
     fn output(&self, i: usize) -> Output {
         match self.frags[i].state {
             State::Discarded => Output::Discarded,
@@ -782,7 +993,9 @@ impl Quad {
         }
     }
 
-    /// Runs the quad until every fragment has stopped or discarded.
+    /// Runs the quad until every fragment has stopped or discarded. At each step, every active
+    /// fragment runs the units up to the adders' operands, then each the rest, so that
+    /// derivatives read the neighbours' operands.
     fn run(&mut self, program: &Program, inputs: &Inputs) -> Result<(), Fault> {
         if program.steps.is_empty() {
             return Err(fault(0, 0, RunErrorKind::Empty));
@@ -795,269 +1008,24 @@ impl Quad {
             };
             let active = [0, 1, 2, 3].map(|i| self.frags[i].state == State::Running && self.frags[i].pc == pc);
             let step = &program.steps[pc];
-            for (i, frag) in self.frags.iter_mut().enumerate() {
-                if active[i] {
-                    if frag.steps == limit {
-                        return Err(fault(step.offset, i, RunErrorKind::StepLimit { limit }));
-                    }
-                    frag.steps += 1;
-                }
-            }
-            self.execute(step, active, inputs, program.steps.len())?;
-        }
-    }
-
-    /// Runs one instruction for the active fragments.
-    fn execute(&mut self, step: &Step, active: [bool; 4], inputs: &Inputs, len: usize) -> Result<(), Fault> {
-        let instr = &step.instr;
-        let mut pipes = [Pipe::default(); 4];
-        let frags = &mut self.frags;
-        let each = |f: &mut dyn FnMut(usize)| (0..4).filter(|&i| active[i]).for_each(f);
-
-        if let Some(varying) = &instr.varying {
-            each(&mut |i| {
-                let frag = &mut frags[i];
-                let view = View::new(&frag.regs, &pipes[i], step);
-                let value = match &varying.source {
-                    VaryingSource::Fetch { perspective: p, fetch } => {
-                        perspective(fetch_varying(fetch, &view, frag.varying0, inputs), *p)
-                    }
-                    VaryingSource::Register { perspective: p, source } => perspective(view.vec_source(source), *p),
-                    VaryingSource::Cube(fetch) => cube(fetch_varying(fetch, &view, frag.varying0, inputs)),
-                    VaryingSource::CubeRegister(source) => cube(view.vec_source(source)),
-                    VaryingSource::Normalize(source) => normalize(view.vec_source(source)),
-                    VaryingSource::FragCoord => frag.frag_coord,
-                    VaryingSource::PointCoord => [inputs.point_coord[0], inputs.point_coord[1], 0.0, 0.0],
-                    VaryingSource::FrontFacing => [bool_value(inputs.front_facing), 0.0, 0.0, 0.0],
-                };
-                pipes[i].coord = value;
-                let (reg, mask) = (varying.dest, varying.mask);
-                let dest = (reg != VARYING_DISCARD).then_some(VecDest { reg, mask });
-                write_vec(&mut frag.regs, dest, value);
-            });
-        }
-
-        if let Some(sampler) = &instr.sampler {
             for i in (0..4).filter(|&i| active[i]) {
-                let view = View::new(&frags[i].regs, &pipes[i], step);
-                let number = offset_number(sampler.index.into(), sampler.offset.map(|r| view.component(r)));
-                let texture = usize::try_from(number)
-                    .ok()
-                    .and_then(|n| inputs.textures.get(n))
-                    .and_then(Option::as_ref);
-                let Some(texture) = texture else {
-                    return Err(fault(step.offset, i, RunErrorKind::NoTexture { sampler: number }));
-                };
-                let [s, t, _, _] = pipes[i].coord;
-                pipes[i].texture = texture.sample(s, t, inputs.filter, inputs.wrap);
+                if self.frags[i].steps == limit {
+                    return Err(fault(step.offset, i, RunErrorKind::StepLimit { limit }));
+                }
+                self.frags[i].steps += 1;
+            }
+            let mut pipes = [Pipe::default(); 4];
+            let mut args = [AccArgs::default(); 4];
+            for i in (0..4).filter(|&i| active[i]) {
+                let mut unit = Unit::new(&mut self.frags[i], step, inputs, &mut pipes[i]);
+                args[i] = unit.front().map_err(|kind| fault(step.offset, i, kind))?;
+            }
+            for i in (0..4).filter(|&i| active[i]) {
+                let mut unit = Unit::new(&mut self.frags[i], step, inputs, &mut pipes[i]);
+                unit.back(&args, i, active, program.steps.len())
+                    .map_err(|kind| fault(step.offset, i, kind))?;
             }
         }
-
-        if let Some(load) = &instr.load {
-            each(&mut |i| {
-                let frag = &frags[i];
-                let view = View::new(&frag.regs, &pipes[i], step);
-                pipes[i].uniform = load_value(load, &view, &frag.temps, inputs);
-            });
-        }
-
-        if instr.vec4_mul.is_some() || instr.float_mul.is_some() {
-            each(&mut |i| {
-                let frag = &mut frags[i];
-                let view = View::new(&frag.regs, &pipes[i], step);
-                let vector = instr.vec4_mul.map(|m| {
-                    let a = view.vec_source(&m.arg0);
-                    let b = m.arg1.map_or([0.0; 4], |b| view.vec_source(&b));
-                    let scale = shift_scale(m.shift);
-                    let value = [0, 1, 2, 3].map(|l| out_mod(mul_op(m.op, scale, a[l], b[l]), m.outmod));
-                    (value, m.dest)
-                });
-                let scalar = instr.float_mul.map(|m| {
-                    let a = view.scalar_source(&m.arg0);
-                    let b = m.arg1.map_or(0.0, |b| view.scalar_source(&b));
-                    (out_mod(mul_op(m.op, shift_scale(m.shift), a, b), m.outmod), m.dest)
-                });
-                if let Some((value, dest)) = vector {
-                    pipes[i].vmul = value;
-                    write_vec(&mut frag.regs, dest, value);
-                }
-                if let Some((value, dest)) = scalar {
-                    pipes[i].fmul = value;
-                    write_scalar(&mut frag.regs, dest, value);
-                }
-            });
-        }
-
-        if instr.vec4_acc.is_some() || instr.float_acc.is_some() {
-            // Every active fragment's operands first: derivatives read the neighbours'.
-            let mut vargs = [([0.0f32; 4], [0.0f32; 4]); 4];
-            let mut sargs = [(0.0f32, 0.0f32); 4];
-            each(&mut |i| {
-                let view = View::new(&frags[i].regs, &pipes[i], step);
-                if let Some(acc) = &instr.vec4_acc {
-                    let a = if acc.mul_in {
-                        modify_vec(pipes[i].vmul, &acc.arg0)
-                    } else {
-                        view.vec_source(&acc.arg0)
-                    };
-                    let b = acc.arg1.map_or([0.0; 4], |b| view.vec_source(&b));
-                    vargs[i] = (a, b);
-                }
-                if let Some(acc) = &instr.float_acc {
-                    let a = if acc.mul_in {
-                        modify(pipes[i].fmul, acc.arg0.abs, acc.arg0.neg)
-                    } else {
-                        view.scalar_source(&acc.arg0)
-                    };
-                    let b = acc.arg1.map_or(0.0, |b| view.scalar_source(&b));
-                    sargs[i] = (a, b);
-                }
-            });
-            each(&mut |i| {
-                let select = pipes[i].fmul != 0.0;
-                let frag = &mut frags[i];
-                if let Some(acc) = &instr.vec4_acc {
-                    let (a, b) = vargs[i];
-                    let value = match acc.op {
-                        AccOp::Sum3 => [a[0] + a[1] + a[2]; 4],
-                        AccOp::Sum4 => [a[0] + a[1] + a[2] + a[3]; 4],
-                        AccOp::Dfdx | AccOp::Dfdy => {
-                            let (lo, hi) = neighbours(i, acc.op);
-                            if active[lo] && active[hi] {
-                                [0, 1, 2, 3].map(|l| vargs[hi].0[l] - vargs[lo].0[l])
-                            } else {
-                                [0.0; 4]
-                            }
-                        }
-                        op => [0, 1, 2, 3].map(|l| acc_op(op, a[l], b[l], select)),
-                    };
-                    let value = value.map(|x| out_mod(x, acc.outmod));
-                    write_vec(&mut frag.regs, acc.dest, value);
-                }
-                if let Some(acc) = &instr.float_acc {
-                    let (a, b) = sargs[i];
-                    let value = match acc.op {
-                        AccOp::Dfdx | AccOp::Dfdy => {
-                            let (lo, hi) = neighbours(i, acc.op);
-                            if active[lo] && active[hi] {
-                                sargs[hi].0 - sargs[lo].0
-                            } else {
-                                0.0
-                            }
-                        }
-                        op => acc_op(op, a, b, select),
-                    };
-                    write_scalar(&mut frag.regs, acc.dest, out_mod(value, acc.outmod));
-                }
-            });
-        }
-
-        if let Some(combine) = &instr.combine {
-            each(&mut |i| {
-                let frag = &mut frags[i];
-                let view = View::new(&frag.regs, &pipes[i], step);
-                match combine {
-                    Combine::Scalar { op, dest, arg0, arg1 } => {
-                        let a = view.scalar_source(arg0);
-                        let b = arg1.map_or(0.0, |b| view.scalar_source(&b));
-                        let value = combine_op(*op, a, b);
-                        match dest {
-                            CombineDest::Scalar { reg, outmod } => {
-                                write_scalar(&mut frag.regs, Some(*reg), out_mod(value[0], *outmod))
-                            }
-                            CombineDest::Vector(dest) => write_vec(&mut frag.regs, Some(*dest), value),
-                        }
-                    }
-                    Combine::MulVec {
-                        dest,
-                        arg0,
-                        arg1,
-                        swizzle: swz,
-                    } => {
-                        let a = view.scalar_source(arg0);
-                        let v = swizzle(view.vec(*arg1), *swz);
-                        write_vec(&mut frag.regs, Some(*dest), v.map(|x| a * x));
-                    }
-                    Combine::AtanPt2 {
-                        dest,
-                        outmod,
-                        arg,
-                        swizzle: swz,
-                    } => {
-                        let v = swizzle(view.vec(*arg), *swz);
-                        write_scalar(&mut frag.regs, Some(*dest), out_mod(atan_pt2(v), *outmod));
-                    }
-                }
-            });
-        }
-
-        if let Some(store) = &instr.store {
-            each(&mut |i| {
-                let frag = &mut frags[i];
-                match *store {
-                    Store::Temp {
-                        alignment,
-                        index,
-                        offset,
-                        source,
-                    } => {
-                        let view = View::new(&frag.regs, &pipes[i], step);
-                        let offset = offset.map(|r| view.component(r));
-                        if let Some((slot, first, lanes)) = element(index.into(), offset, lanes(alignment), TEMP_SLOTS)
-                        {
-                            // A scalar store writes one component; the others keep lanes in
-                            // place (alignment 3: the register's lane named by the index).
-                            let value = match alignment {
-                                Alignment::Scalar => [view.component(source); 4],
-                                _ => view.vec(source >> 2),
-                            };
-                            if frag.temps.len() <= slot {
-                                frag.temps.resize(slot + 1, [0.0; 4]);
-                            }
-                            frag.touched.push(slot);
-                            frag.temps[slot][first..first + lanes].copy_from_slice(&value[first..first + lanes]);
-                        }
-                    }
-                    Store::FbRead { read, dest } => {
-                        let value = match read {
-                            FbRead::Color => inputs.fb_color,
-                            FbRead::Depth => [inputs.fb_depth, 0.0, 0.0, 0.0],
-                        };
-                        write_vec(&mut frag.regs, Some(VecDest { reg: dest, mask: 0xF }), value);
-                    }
-                }
-            });
-        }
-
-        for i in (0..4).filter(|&i| active[i]) {
-            let frag = &mut frags[i];
-            let view = View::new(&frag.regs, &pipes[i], step);
-            let taken = match instr.branch {
-                Some(Branch::Discard) => {
-                    frag.state = State::Discarded;
-                    continue;
-                }
-                Some(Branch::Jump { cond, arg0, arg1, .. }) => {
-                    let (a, b) = (view.component(arg0), view.component(arg1));
-                    let code = cond.code();
-                    (code & 1 != 0 && a < b) || (code & 2 != 0 && a == b) || (code & 4 != 0 && a > b)
-                }
-                None => false,
-            };
-            if instr.stop {
-                frag.state = State::Stopped;
-            } else if taken {
-                match step.jump.expect("invariant: a jump has a target") {
-                    Jump::To(to) => frag.pc = to,
-                    Jump::Nowhere(target) => return Err(fault(step.offset, i, RunErrorKind::BadTarget { target })),
-                }
-            } else if frag.pc + 1 < len {
-                frag.pc += 1;
-            } else {
-                return Err(fault(step.offset, i, RunErrorKind::NoStop));
-            }
-        }
-        Ok(())
     }
 }
 
@@ -1088,30 +1056,12 @@ fn fault(offset: usize, frag: usize, kind: RunErrorKind) -> Fault {
     }
 }
 
-/// What a load puts on `^uniform`: the components keep their lanes, the others read 0.
-fn load_value(load: &Load, view: &View, temps: &[Vec4], inputs: &Inputs) -> Vec4 {
-    let offset = load.offset.map(|r| view.component(r));
-    let (memory, slots) = match load.source {
-        LoadSource::Uniform => (inputs.uniforms.as_slice(), UNIFORM_SLOTS),
-        LoadSource::Temporary => (temps, TEMP_SLOTS),
-        // Sources no compiler writes: what they read is unknown, so they read 0.
-        LoadSource::Source1 | LoadSource::Source2 => return [0.0; 4],
-    };
-    let mut out = [0.0; 4];
-    if let Some((slot, first, lanes)) = element(load.index.into(), offset, lanes(load.alignment), slots)
-        && let Some(value) = memory.get(slot)
-    {
-        out[first..first + lanes].copy_from_slice(&value[first..first + lanes]);
-    }
-    out
-}
-
 /// Runs one fragment: varying 0 is `inputs.varyings[0]`, `gl_FragCoord` is
 /// `inputs.frag_coord`, and derivatives are 0 (the fragment has no neighbours).
 pub fn run_fragment(program: &Program, inputs: &Inputs) -> Result<Output, RunError> {
-    let mut quad = Quad::new();
+    let mut quad = Quad::default();
     let varying0 = inputs.varyings.first().copied().unwrap_or([0.0; 4]);
-    quad.frags[0].reset(varying0, inputs.frag_coord, State::Running);
+    quad.frags[0].reset(varying0, inputs.frag_coord);
     quad.run(program, inputs).map_err(|fault| fault.error)?;
     Ok(quad.output(0))
 }
@@ -1140,7 +1090,7 @@ pub fn render(program: &Program, inputs: &Inputs, width: u32, height: u32) -> Re
     let failures: Vec<(usize, RunError)> = quad_rows
         .into_par_iter()
         .enumerate()
-        .map_init(Quad::new, |quad, (row, (bottom, top))| {
+        .map_init(Quad::default, |quad, (row, (bottom, top))| {
             render_quad_row(program, inputs, (width, height), row, bottom, top, quad, &first_failure)
                 .err()
                 .map(|e| (row, e))
@@ -1176,7 +1126,7 @@ fn render_quad_row(
         for (i, frag) in quad.frags.iter_mut().enumerate() {
             let (x, y) = pixel(i);
             let (cx, cy) = (x as f32 + 0.5, y as f32 + 0.5);
-            frag.reset([cx / w, cy / h, 0.0, 1.0], [cx, cy, 0.0, 1.0], State::Running);
+            frag.reset([cx / w, cy / h, 0.0, 1.0], [cx, cy, 0.0, 1.0]);
         }
         if let Err(fault) = quad.run(program, inputs) {
             first_failure.fetch_min(row, Ordering::Relaxed);
@@ -1185,22 +1135,15 @@ fn render_quad_row(
             return Err(error);
         }
         for i in 0..4 {
-            let (x, y) = pixel(i);
-            if x >= width || y >= height {
-                continue;
+            // A helper past the right or the top edge has no pixel in the rows.
+            let out = if i < 2 { Some(&mut *bottom) } else { top.as_deref_mut() };
+            let x = pixel(i).0 as usize;
+            if let Some(out) = out.and_then(|row| row.get_mut(x * 4..x * 4 + 4)) {
+                out.copy_from_slice(&match quad.output(i) {
+                    Output::Color(c) => c.map(channel),
+                    Output::Discarded => [0; 4],
+                });
             }
-            let out = match i >> 1 {
-                0 => &mut *bottom,
-                _ => match top.as_deref_mut() {
-                    Some(top) => top,
-                    None => continue,
-                },
-            };
-            let color = match quad.output(i) {
-                Output::Color(c) => c.map(channel),
-                Output::Discarded => [0; 4],
-            };
-            out[x as usize * 4..x as usize * 4 + 4].copy_from_slice(&color);
         }
     }
     Ok(())

@@ -77,15 +77,8 @@ pub fn from_text(text: &str) -> Option<u16> {
         .fold(0u128, |n, b| n * 10 + u128::from(b - b'0'));
     let target = scaled << 24;
     let power = 10u128.pow(k);
-    let units = |h: u16| -> u128 {
-        let exponent = u32::from(h >> 10);
-        let fraction = u128::from(h & 0x3ff);
-        if exponent == 0 {
-            fraction
-        } else {
-            (fraction | 0x400) << (exponent - 1)
-        }
-    };
+    // A finite half in units of 2^-24 (exact: a whole number below 2^40).
+    let units = |h: u16| (to_f64(h) * 16_777_216.0) as u128;
     let value = |h: u16| units(h) * power;
     const MAX_FINITE: u16 = 0x7bff;
     // The largest half not above the target.

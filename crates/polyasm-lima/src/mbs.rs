@@ -233,10 +233,8 @@ pub fn read(bytes: &[u8]) -> Result<MbsProgram, MbsError> {
     let file = next_chunk(&mut Reader::new(bytes), 0)?;
     let fragment = next_chunk(&mut Reader::new(file.body), file.body_at)?;
     if fragment.tag != TAG_FRAGMENT {
-        return Err(MbsError::at(
-            fragment.at,
-            MbsErrorKind::NotFragment { tag: fragment.tag },
-        ));
+        let tag = fragment.tag;
+        return Err(MbsError::at(fragment.at, MbsErrorKind::NotFragment { tag }));
     }
     let mut r = Reader::new(fragment.body);
     let version = r

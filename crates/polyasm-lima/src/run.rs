@@ -14,8 +14,9 @@
 //! assert_eq!(String::from_utf8(stdout).unwrap(), "$0 = (1, 1, 1, 1)\n");
 //! ```
 
-use std::io;
+use std::io::{self, Read};
 
+use polyasm_core::fs;
 use polyasm_core::number::{LeadingZeros, parse_decimal};
 use polyasm_core::options::{OptionKind, OptionSpec, SlotKind, TargetOptions, UsageError, usage};
 use polyasm_core::stream::{ExitStatus, RunIo, output_written};
@@ -46,24 +47,29 @@ fn slot_number(text: &str) -> Option<usize> {
     usize::try_from(number).ok()
 }
 
+/// `--LONG N=X,Y,Z,W`: the vec4 of a slot, lanes left out 0.
+const fn vec4_slot(long: &'static str, slots: &'static SlotKind, help: &'static str) -> OptionSpec {
+    OptionSpec::new(long, "N=X,Y,Z,W", OptionKind::Slot { slots, fill: [0.0; 4] }, help)
+}
+
+const fn lanes(min: usize, max: usize, fill: Vec4) -> OptionKind {
+    OptionKind::Lanes { min, max, fill }
+}
+
+const fn words(plural: &'static str, words: &'static [&'static str]) -> OptionKind {
+    OptionKind::Words { plural, words }
+}
+
 /// The options of `polyasm run` for Lima.
 pub static RUN_OPTIONS: &[OptionSpec] = &[
-    OptionSpec::new(
+    vec4_slot(
         "varying",
-        "N=X,Y,Z,W",
-        OptionKind::Slot {
-            slots: &VARYINGS,
-            fill: [0.0; 4],
-        },
+        &VARYINGS,
         "lima: set varying N (0 to 63; lanes left out: 0); when rendering, varying 0 is the pixel's (u, v)",
     ),
-    OptionSpec::new(
+    vec4_slot(
         "uniform",
-        "N=X,Y,Z,W",
-        OptionKind::Slot {
-            slots: &UNIFORMS,
-            fill: [0.0; 4],
-        },
+        &UNIFORMS,
         "lima: set uniform N (0 to 65535; lanes left out: 0)",
     ),
     OptionSpec::new(
@@ -75,11 +81,7 @@ pub static RUN_OPTIONS: &[OptionSpec] = &[
     OptionSpec::new(
         "fragcoord",
         "X,Y[,Z,W]",
-        OptionKind::Lanes {
-            min: 2,
-            max: 4,
-            fill: [0.0, 0.0, 0.0, 1.0],
-        },
+        lanes(2, 4, [0.0, 0.0, 0.0, 1.0]),
         "lima: gl_FragCoord of the one fragment (default 0,0,0,1)",
     ),
     OptionSpec::new(
@@ -91,19 +93,13 @@ pub static RUN_OPTIONS: &[OptionSpec] = &[
     OptionSpec::new(
         "filter",
         "linear|nearest",
-        OptionKind::Words {
-            plural: "filters",
-            words: &["linear", "nearest"],
-        },
+        words("filters", &["linear", "nearest"]),
         "lima: texture filtering (default linear: bilinear)",
     ),
     OptionSpec::new(
         "wrap",
         "repeat|clamp",
-        OptionKind::Words {
-            plural: "wrap modes",
-            words: &["repeat", "clamp"],
-        },
+        words("wrap modes", &["repeat", "clamp"]),
         "lima: what texture coordinates outside [0, 1] read (default repeat)",
     ),
     OptionSpec::new(
@@ -119,21 +115,13 @@ pub static RUN_OPTIONS: &[OptionSpec] = &[
     OptionSpec::new(
         "fb-color",
         "R,G,B,A",
-        OptionKind::Lanes {
-            min: 1,
-            max: 4,
-            fill: [0.0; 4],
-        },
+        lanes(1, 4, [0.0; 4]),
         "lima: the framebuffer colour that fb_color reads (default 0,0,0,0)",
     ),
     OptionSpec::new(
         "fb-depth",
         "D",
-        OptionKind::Lanes {
-            min: 1,
-            max: 1,
-            fill: [0.0; 4],
-        },
+        lanes(1, 1, [0.0; 4]),
         "lima: the depth that fb_depth reads (default 0)",
     ),
 ];
@@ -184,23 +172,20 @@ fn slot_table(options: &TargetOptions, long: &str) -> Result<Vec<Vec4>, UsageErr
 
 /// Reads the run options and checks them together (not the texture files).
 pub fn run_settings(options: &TargetOptions) -> Result<RunSettings, UsageError> {
-    let defaults = Inputs::default();
+    let (values, defaults) = (&options.values, Inputs::default());
     let varyings = slot_table(options, "varying")?;
     let uniforms = slot_table(options, "uniform")?;
-    let files = options
-        .values
-        .slot_files("texture")
-        .map(|(n, path)| (n, path.to_string()));
+    let files = values.slot_files("texture").map(|(n, path)| (n, path.to_string()));
     let textures = each_slot_once("texture", files, "give each sampler one texture")?;
-    let size = options.values.size("size");
+    let size = values.size("size");
     if size.is_some() {
-        if options.values.flag("fragcoord") {
+        if values.flag("fragcoord") {
             return Err(usage(
                 "`--fragcoord` sets the one fragment's position, and `--size` renders every pixel at its own",
                 "leave out `--fragcoord` when rendering, or `--size` to run one fragment",
             ));
         }
-        if options.values.slots("varying").any(|(slot, _)| slot == 0) {
+        if values.slots("varying").any(|(slot, _)| slot == 0) {
             return Err(usage(
                 "varying 0 is each pixel's (u, v) when rendering with `--size`",
                 "pass your values in another varying, or leave out `--size` to run one fragment",
@@ -210,21 +195,18 @@ pub fn run_settings(options: &TargetOptions) -> Result<RunSettings, UsageError> 
     let inputs = Inputs {
         varyings,
         uniforms,
-        frag_coord: options.values.lanes("fragcoord").unwrap_or(defaults.frag_coord),
-        fb_color: options.values.lanes("fb-color").unwrap_or(defaults.fb_color),
-        fb_depth: options
-            .values
-            .lanes("fb-depth")
-            .map_or(defaults.fb_depth, |[depth, ..]| depth),
-        filter: match options.values.word("filter") {
+        frag_coord: values.lanes("fragcoord").unwrap_or(defaults.frag_coord),
+        fb_color: values.lanes("fb-color").unwrap_or(defaults.fb_color),
+        fb_depth: values.lanes("fb-depth").map_or(defaults.fb_depth, |[depth, ..]| depth),
+        filter: match values.word("filter") {
             Some("nearest") => Filter::Nearest,
             _ => Filter::Linear,
         },
-        wrap: match options.values.word("wrap") {
+        wrap: match values.word("wrap") {
             Some("clamp") => Wrap::Clamp,
             _ => Wrap::Repeat,
         },
-        max_steps: options.values.whole("max-steps").unwrap_or(defaults.max_steps),
+        max_steps: values.whole("max-steps").unwrap_or(defaults.max_steps),
         ..defaults
     };
     Ok(RunSettings { inputs, textures, size })
@@ -289,13 +271,10 @@ pub fn decode_png_within(bytes: &[u8], texels: u64) -> Result<Texture, String> {
     let mut buffer = try_vec::<u8>(size).map_err(|e| memory_reason(&e))?;
     buffer.resize(size, 0);
     let frame = reader.next_frame(&mut buffer).map_err(|e| png_reason(&e))?;
-    let channels = match frame.color_type {
-        png::ColorType::Grayscale => 1,
-        png::ColorType::GrayscaleAlpha => 2,
-        png::ColorType::Rgb => 3,
-        png::ColorType::Rgba => 4,
-        png::ColorType::Indexed => return Err("the palette could not be expanded".to_string()),
-    };
+    if frame.color_type == png::ColorType::Indexed {
+        return Err("the palette could not be expanded".to_string());
+    }
+    let channels = frame.color_type.samples();
     let mut rgba = try_vec::<u8>(width as usize * height as usize * 4).map_err(|e| memory_reason(&e))?;
     for row in buffer.chunks(frame.line_size).take(height as usize) {
         for pixel in row.chunks_exact(channels).take(width as usize) {
@@ -349,16 +328,6 @@ pub struct Textures {
 /// FIFO nobody writes is an empty file); a pipe or device, which can be read only once, is
 /// read whole (at most [`MAX_TEXTURE_FILE`] bytes) when its header is checked.
 pub fn load_textures(textures: &[(usize, String)], used: Option<&[usize]>) -> Result<Textures, Box<Diagnostic>> {
-    use io::Read;
-    let fail = |sampler: usize, path: &str, reason: &str| Box::new(crate::error::texture_error(sampler, path, reason));
-    let io_fail = |sampler: usize, path: &str, e: &io::Error| fail(sampler, path, &polyasm_core::fs::reason(e));
-    let read_fail = |sampler: usize, path: &str, e: polyasm_core::fs::ReadError| {
-        let reason = match e {
-            polyasm_core::fs::ReadError::TooLarge => format!("it is larger than {MAX_TEXTURE_FILE} bytes"),
-            polyasm_core::fs::ReadError::Io(e) => polyasm_core::fs::reason(&e),
-        };
-        fail(sampler, path, &reason)
-    };
     /// A sampled texture between the header check and the decoding.
     enum Opened {
         /// A regular file, opened again to be decoded (not held open, so that a run may bind
@@ -371,51 +340,44 @@ pub fn load_textures(textures: &[(usize, String)], used: Option<&[usize]>) -> Re
     let mut sampled = Vec::new();
     let mut texels = 0u64;
     for (sampler, path) in textures {
-        let file =
-            polyasm_core::fs::open_for_reading(std::path::Path::new(path)).map_err(|e| io_fail(*sampler, path, &e))?;
-        let meta = file.metadata().map_err(|e| io_fail(*sampler, path, &e))?;
+        let fail = |reason: String| Box::new(crate::error::texture_error(*sampler, path, &reason));
+        let (file, meta) = open_texture(path).map_err(fail)?;
         if meta.is_dir() {
-            return Err(fail(*sampler, path, "it is a directory"));
+            return Err(fail("it is a directory".to_string()));
         }
         if used.is_some_and(|used| used.binary_search(sampler).is_err()) {
             warnings.push(crate::error::unused_texture(*sampler, path));
             continue;
         }
         let (opened, (width, height)) = if meta.is_file() {
-            let size = header_size(io::BufReader::new(&file)).map_err(|reason| fail(*sampler, path, &reason))?;
-            (Opened::File, size)
+            (Opened::File, header_size(io::BufReader::new(&file)).map_err(fail)?)
         } else {
             // The signature first, so that an endless device that is no PNG is not read on.
             let mut bytes = Vec::new();
-            (&file)
-                .take(PNG_SIGNATURE.len() as u64)
-                .read_to_end(&mut bytes)
-                .map_err(|e| io_fail(*sampler, path, &e))?;
+            let signature = (&file).take(PNG_SIGNATURE.len() as u64).read_to_end(&mut bytes);
+            signature.map_err(|e| fail(fs::reason(&e)))?;
             if bytes == PNG_SIGNATURE {
-                let rest = polyasm_core::fs::read_bounded(&file, MAX_TEXTURE_FILE - bytes.len() as u64, 0)
-                    .map_err(|e| read_fail(*sampler, path, e))?;
-                bytes.extend_from_slice(&rest);
+                bytes.extend(read_bounded(&file, MAX_TEXTURE_FILE - bytes.len() as u64, 0).map_err(fail)?);
             }
-            let size = png_size(&bytes).map_err(|reason| fail(*sampler, path, &reason))?;
+            let size = png_size(&bytes).map_err(fail)?;
             (Opened::Bytes(bytes), size)
         };
-        check_texture_size(width, height, texels).map_err(|reason| fail(*sampler, path, &reason))?;
+        check_texture_size(width, height, texels).map_err(fail)?;
         texels += u64::from(width) * u64::from(height);
         sampled.push((*sampler, path, opened));
     }
     let mut table: Vec<Option<Texture>> = Vec::new();
     let mut texels = 0u64;
     for (sampler, path, opened) in sampled {
+        let fail = |reason: String| Box::new(crate::error::texture_error(sampler, path, &reason));
         let bytes = match opened {
             Opened::Bytes(bytes) => bytes,
             Opened::File => {
-                let file = polyasm_core::fs::open_for_reading(std::path::Path::new(path))
-                    .map_err(|e| io_fail(sampler, path, &e))?;
-                let len = file.metadata().map_err(|e| io_fail(sampler, path, &e))?.len();
-                polyasm_core::fs::read_bounded(&file, MAX_TEXTURE_FILE, len).map_err(|e| read_fail(sampler, path, e))?
+                let (file, meta) = open_texture(path).map_err(fail)?;
+                read_bounded(&file, MAX_TEXTURE_FILE, meta.len()).map_err(fail)?
             }
         };
-        let texture = decode_png_within(&bytes, texels).map_err(|reason| fail(sampler, path, &reason))?;
+        let texture = decode_png_within(&bytes, texels).map_err(fail)?;
         texels += u64::from(texture.width()) * u64::from(texture.height());
         if table.len() <= sampler {
             table.resize(sampler + 1, None);
@@ -423,6 +385,21 @@ pub fn load_textures(textures: &[(usize, String)], used: Option<&[usize]>) -> Re
         table[sampler] = Some(texture);
     }
     Ok(Textures { table, warnings })
+}
+
+/// A texture file, opened without waiting for a writer, and what kind of file it is.
+fn open_texture(path: &str) -> Result<(std::fs::File, std::fs::Metadata), String> {
+    let file = fs::open_for_reading(std::path::Path::new(path)).map_err(|e| fs::reason(&e))?;
+    let meta = file.metadata().map_err(|e| fs::reason(&e))?;
+    Ok((file, meta))
+}
+
+/// At most `limit` bytes of `file`, whose length is `len` when it is a regular file.
+fn read_bounded(file: impl Read, limit: u64, len: u64) -> Result<Vec<u8>, String> {
+    fs::read_bounded(file, limit, len).map_err(|e| match e {
+        fs::ReadError::TooLarge => format!("it is larger than {MAX_TEXTURE_FILE} bytes"),
+        fs::ReadError::Io(e) => fs::reason(&e),
+    })
 }
 
 /// The eight bytes every PNG file starts with.
