@@ -2,22 +2,21 @@
 //! [`Operation`], the modifiers, the older names, and the diagnostic a word draws, as data. The
 //! parsing stage reads every word here; the encoder reports what does not read.
 
+use std::borrow::Cow;
+
 use crate::ops::proposed::{self as names};
 use crate::ops::{BRANCH_CONDS, FORMS, Form, FormInfo, Model, OUTMODS, OutMod, PERSPECTIVES};
 use crate::syntax::operation::Operation;
 
 /// `word` with an older name of an opcode at its start replaced by the current one (the
 /// aliases of [`FORMS`]); `replaced` sees each older name replaced.
-pub(super) fn current_name<'w>(
-    word: &'w str,
-    mut replaced: impl FnMut(&'static str, &'static str),
-) -> std::borrow::Cow<'w, str> {
-    let mut word = std::borrow::Cow::Borrowed(word);
+pub(super) fn current_name<'w>(word: &'w str, mut replaced: impl FnMut(&'static str, &'static str)) -> Cow<'w, str> {
+    let mut word = Cow::Borrowed(word);
     for &(old, new) in &names::OLD_OPCODES {
         if let Some(rest) = split(&word, old) {
             replaced(old, new);
             let renamed = format!("{new}{rest}");
-            word = std::borrow::Cow::Owned(renamed);
+            word = Cow::Owned(renamed);
         }
     }
     word
@@ -32,7 +31,7 @@ pub(super) enum KindError<'w> {
         base_len: usize,
         modifier: &'w str,
         op: &'static str,
-        allowed: std::borrow::Cow<'static, str>,
+        allowed: Cow<'static, str>,
     },
     /// Two modifiers of one sort (`what`: output modifiers, shifts).
     Conflict {
@@ -41,6 +40,18 @@ pub(super) enum KindError<'w> {
         what: &'static str,
         found: Vec<&'static str>,
     },
+}
+
+impl<'w> KindError<'w> {
+    /// [`KindError::BadModifier`].
+    fn bad(base_len: usize, modifier: &'w str, op: &'static str, allowed: impl Into<Cow<'static, str>>) -> Self {
+        KindError::BadModifier {
+            base_len,
+            modifier,
+            op,
+            allowed: allowed.into(),
+        }
+    }
 }
 
 /// The row of [`FORMS`] that the longest base of `word` (the word, or the text before one of
@@ -62,14 +73,7 @@ pub(super) fn row_of<'w>(word: &'w str, unit: Option<&str>) -> Option<(&'static 
 
 /// The operation of `word` (older names already replaced) on `unit`.
 pub(super) fn kind_of<'w>(word: &'w str, unit: Option<&str>) -> Result<Operation, KindError<'w>> {
-    let bad = |base: &str, modifier: &'w str, op: &'static str, allowed: &'static str| {
-        Err(KindError::BadModifier {
-            base_len: base.len(),
-            modifier,
-            op,
-            allowed: allowed.into(),
-        })
-    };
+    let bad = |base: &str, modifier, op, allowed: &'static str| Err(KindError::bad(base.len(), modifier, op, allowed));
     let (row, rest) = row_of(word, unit).ok_or(KindError::Unknown)?;
     let name = row.name();
     let mut operation = Operation::new(row.op);
@@ -144,12 +148,8 @@ fn combine_scalar<'w>(operation: &mut Operation, name: &'static str, rest: &'w s
         } else {
             outmod.info().name
         };
-        return Err(KindError::BadModifier {
-            base_len: name.len(),
-            modifier,
-            op: name,
-            allowed: "an output modifier only with a scalar destination, and `_vec` or `_scalar`, not both".into(),
-        });
+        let allowed = "an output modifier only with a scalar destination, and `_vec` or `_scalar`, not both";
+        return Err(KindError::bad(name.len(), modifier, name, allowed));
     }
     operation.outmod = outmod;
     operation.vec_dest = (vec || scalar).then_some(vec);
@@ -184,28 +184,21 @@ fn modifiers<'w>(
                 } else {
                     format!("{list}, each at most once")
                 };
-                return Err(KindError::BadModifier {
-                    base_len,
-                    modifier: &left[..end],
-                    op,
-                    allowed: list.into(),
-                });
+                return Err(KindError::bad(base_len, &left[..end], op, list));
             }
         }
     }
     // Two output modifiers, or two shifts, are one too many.
-    let is_outmod = |m: &&str| OUTMODS.iter().any(|r| r.name == *m);
-    let is_shift = |m: &&str| names::MUL_SHIFTS.iter().any(|(_, t)| t == m);
-    for (what, is) in [
-        ("output modifier", &is_outmod as &dyn Fn(&&str) -> bool),
-        ("shift", &is_shift),
-    ] {
-        if found.iter().filter(|m| is(m)).count() > 1 {
+    let is_outmod: fn(&&str) -> bool = |m| OUTMODS.iter().any(|r| r.name == *m);
+    let is_shift: fn(&&str) -> bool = |m| names::MUL_SHIFTS.iter().any(|(_, t)| t == m);
+    for (what, is) in [("output modifier", is_outmod), ("shift", is_shift)] {
+        let of_sort = found.iter().copied().filter(is);
+        if of_sort.clone().count() > 1 {
             return Err(KindError::Conflict {
                 base_len,
                 op,
                 what,
-                found: found.iter().copied().filter(|m| is(m)).collect(),
+                found: of_sort.collect(),
             });
         }
     }
@@ -250,18 +243,22 @@ pub(super) struct ModifierNames {
 pub(super) fn modifier_names() -> &'static ModifierNames {
     static NAMES: std::sync::OnceLock<ModifierNames> = std::sync::OnceLock::new();
     NAMES.get_or_init(|| {
-        let outmods: Vec<&'static str> = OUTMODS.iter().filter(|r| !r.name.is_empty()).map(|r| r.name).collect();
-        let mut mul = outmods.clone();
-        mul.extend(names::MUL_SHIFTS.iter().map(|(_, t)| *t));
-        let mut combine = outmods.clone();
-        combine.extend([names::COMBINE_VEC_DEST, names::COMBINE_SCALAR_DEST]);
+        let outmods = OUTMODS.iter().filter(|r| !r.name.is_empty()).map(|r| r.name);
+        let mul: Vec<_> = outmods
+            .clone()
+            .chain(names::MUL_SHIFTS.iter().map(|(_, t)| *t))
+            .collect();
+        let combine: Vec<_> = outmods
+            .clone()
+            .chain([names::COMBINE_VEC_DEST, names::COMBINE_SCALAR_DEST])
+            .collect();
         // Each is read at most once, so a list this long fits in a `Mods`.
         assert!(
             mul.len().max(combine.len()) <= MAX_MODIFIERS,
             "invariant: modifier lists fit"
         );
         ModifierNames {
-            outmods: outmods.leak(),
+            outmods: outmods.collect::<Vec<_>>().leak(),
             mul: mul.leak(),
             combine: combine.leak(),
         }

@@ -28,8 +28,8 @@ use self::parser::{Arena, Expr, Op, Operand, Statement, Term, Value};
 use crate::error;
 use crate::instr::words::Words;
 use crate::instr::{
-    Branch, Combine, CombineDest, FloatAcc, FloatMul, Instr, Load, Sampler, ScalarReg, ScalarSource, Store, Varying,
-    VaryingFetch, VaryingSource, VecAcc, VecDest, VecMul, VecSource,
+    Acc, Branch, Combine, CombineDest, Instr, Load, Mul, Sampler, ScalarReg, ScalarSource, Store, Varying,
+    VaryingFetch, VaryingSource, VecDest, VecSource,
 };
 use crate::ops::proposed::{self as names, Pipeline};
 use crate::ops::{
