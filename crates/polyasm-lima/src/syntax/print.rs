@@ -10,7 +10,7 @@ use std::fmt::Write;
 
 use crate::half::to_f64;
 use crate::instr::{
-    Branch, Combine, CombineDest, FieldRef, FloatAcc, FloatMul, Instr, Load, Sampler, ScalarReg, ScalarSource, Store,
+    Branch, Combine, CombineDest, FieldRef, FloatAcc, FloatMul, Instr, Sampler, ScalarReg, ScalarSource, Store,
     Varying, VaryingFetch, VaryingSource, VecAcc, VecDest, VecMul, VecReg, VecSource,
 };
 use crate::ops::proposed::{self as names, Pipeline};
@@ -187,7 +187,7 @@ impl Printer<'_> {
         match field {
             FieldRef::Varying(v) => self.varying(v),
             FieldRef::Sampler(s) => self.sampler(s),
-            FieldRef::Load(l) => self.load(l),
+            FieldRef::Load(l) => self.memory(l.source.form(), l.alignment, l.index, l.offset),
             FieldRef::VecMul(m) => self.vec4_mul(m),
             FieldRef::FloatMul(m) => self.float_mul(m),
             FieldRef::VecAcc(a) => self.vec4_acc(a),
@@ -238,14 +238,15 @@ impl Printer<'_> {
         self.mask(text, dest.mask);
     }
 
-    /// A load or store index by its alignment; Mesa prints it as a signed 16-bit number.
-    fn memory_index(&self, text: &mut String, alignment: Alignment, index: u16) {
-        let index = if self.mesa {
-            i32::from(index as i16)
-        } else {
-            i32::from(index)
-        };
-        index_form(text, index, alignment_lanes(alignment));
+    /// A load or store: its name, its index by its alignment (Mesa prints it as a signed 16-bit
+    /// number) and its offset.
+    fn memory(&self, form: Form, alignment: Alignment, index: u16, off: Option<ScalarReg>) -> String {
+        let row = form.info();
+        let mut text = format!("{} ", self.pick(row.mnemonic, row.second.unwrap_or_default()));
+        let index: i32 = if self.mesa { index as i16 as i32 } else { index.into() };
+        index_form(&mut text, index, alignment_lanes(alignment));
+        offset(&mut text, off);
+        text
     }
 
     /// The op name, the shift (proposed), the output modifier, the unit and a space.
@@ -357,14 +358,6 @@ impl Printer<'_> {
         if !self.mesa && s.constant_lod_bias != 0 {
             let _ = write!(text, " {}({:?})", names::BIAS, f64::from(s.constant_lod_bias) / 16.0);
         }
-        text
-    }
-
-    fn load(&self, l: &Load) -> String {
-        let row = l.source.form().info();
-        let mut text = format!("{} ", self.pick(row.mnemonic, row.second.unwrap_or_default()));
-        self.memory_index(&mut text, l.alignment, l.index);
-        offset(&mut text, l.offset);
         text
     }
 
@@ -482,10 +475,7 @@ impl Printer<'_> {
                 offset: off,
                 source,
             } => {
-                let row = Form::StoreT.info();
-                let mut text = format!("{} ", self.pick(row.mnemonic, row.second.unwrap_or_default()));
-                self.memory_index(&mut text, *alignment, *index);
-                offset(&mut text, *off);
+                let mut text = self.memory(Form::StoreT, *alignment, *index, *off);
                 text.push(' ');
                 if *alignment == Alignment::Scalar {
                     scalar_name(&mut text, *source);

@@ -206,17 +206,11 @@ pub fn unshown_fields(instr: &Instr, offset: usize) -> Vec<Field> {
     let Ok(back) = read_instr(&print_instr(instr, offset), offset) else {
         return Field::ALL.into_iter().filter(|f| instr.has(*f)).collect();
     };
-    let fields = |i: &Instr| -> Vec<Option<u128>> {
-        let mut bits = vec![None; Field::ALL.len()];
-        for (field, value) in i.encode_fields(0) {
-            bits[field as usize] = Some(value);
-        }
-        bits
-    };
-    let (original, read) = (fields(instr), fields(&back));
+    let (original, read) = (instr.encode_fields(0), back.encode_fields(0));
+    let bits = |fields: &[(Field, u128)], field| fields.iter().find(|(f, _)| *f == field).map(|(_, bits)| *bits);
     Field::ALL
         .into_iter()
-        .filter(|f| original[*f as usize] != read[*f as usize])
+        .filter(|&f| bits(&original, f) != bits(&read, f))
         .collect()
 }
 
@@ -229,12 +223,10 @@ struct LineRead {
 
 /// The op name and output modifier of `head` (`max.pos`).
 fn split_outmod(head: &str) -> (&str, OutMod) {
-    for row in ops::OUTMODS.iter().filter(|r| !r.mesa.is_empty()) {
-        if let Some(op) = head.strip_suffix(row.mesa) {
-            return (op, row.value);
-        }
-    }
-    (head, OutMod::None)
+    let mut outmods = ops::OUTMODS.iter().filter(|r| !r.mesa.is_empty());
+    outmods
+        .find_map(|r| Some((head.strip_suffix(r.mesa)?, r.value)))
+        .unwrap_or((head, OutMod::None))
 }
 
 /// What `name` names, if anything: one of [`all_mnemonics`] (a name of [`FORMS`]'s Mesa column
@@ -474,10 +466,8 @@ fn operand_count_with(
 
 /// "a destination and 1 source", "a destination and 2 sources".
 fn describe_operands(sources: u8) -> String {
-    match sources {
-        1 => "a destination and 1 source".to_string(),
-        n => format!("a destination and {n} sources"),
-    }
+    let plural = if sources == 1 { "" } else { "s" };
+    format!("a destination and {sources} source{plural}")
 }
 
 /// The destination, when written, and the sources of an ALU op of `sources` sources.
@@ -493,7 +483,11 @@ fn alu_operands<'w, 'a>(
             describe_operands(sources)
         )
     })?;
-    Ok(split_dest(operands, n))
+    // The destination is there when there is one more operand than sources.
+    Ok(match operands.split_first() {
+        Some((dest, sources)) if operands.len() > n => (Some(*dest), sources),
+        _ => (None, operands),
+    })
 }
 
 /// The second of `sources`, read by `read` without the multiplier's result, when there is one.

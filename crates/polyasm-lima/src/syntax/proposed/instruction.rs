@@ -21,11 +21,8 @@ impl<'s> Encoder<'s> {
             let (min, max) = kind.operand_range();
             let found = op.operands.len();
             if found < min || found > max {
-                let span = if found > max {
-                    front::span_from(op.operands.of(operands), max).unwrap_or(op.span)
-                } else {
-                    op.span
-                };
+                // The operands past the most it takes, or the whole operation.
+                let span = front::span_from(op.operands.of(operands), max).unwrap_or(op.span);
                 let mut form = self.str(opcode_span(op)).to_string();
                 for word in kind.operands() {
                     form.push(' ');
