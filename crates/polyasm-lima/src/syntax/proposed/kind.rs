@@ -108,12 +108,8 @@ pub(super) fn kind_of<'w>(word: &'w str, unit: Option<&str>) -> Result<Operation
         Model::Load(_) if rest.is_empty() => {}
         Model::Load(_) => return bad(name, rest, name, ""),
         Model::Mul(op) => {
-            let allowed = if op == names::SHIFTED_OP {
-                modifier_names().mul
-            } else {
-                modifier_names().outmods
-            };
-            let mods = modifiers(rest, allowed, name.len(), name)?;
+            let shifts = names::MUL_SHIFTS.iter().filter(|_| op == names::SHIFTED_OP);
+            let mods = modifiers(rest, &with_outmods(shifts.map(|(_, t)| *t)), name.len(), name)?;
             operation.outmod = outmod_of(&mods);
             operation.shift = names::MUL_SHIFTS
                 .iter()
@@ -121,7 +117,7 @@ pub(super) fn kind_of<'w>(word: &'w str, unit: Option<&str>) -> Result<Operation
                 .map_or(0, |(s, _)| *s);
         }
         Model::Acc(_) | Model::AtanPt2 => {
-            let mods = modifiers(rest, modifier_names().outmods, name.len(), name)?;
+            let mods = modifiers(rest, &with_outmods([]), name.len(), name)?;
             operation.outmod = outmod_of(&mods);
         }
         Model::CombineMul => {
@@ -138,7 +134,8 @@ pub(super) fn kind_of<'w>(word: &'w str, unit: Option<&str>) -> Result<Operation
 /// The modifiers `rest` of a scalar op of the complex unit into `operation`: the output
 /// modifier and the destination form asked for.
 fn combine_scalar<'w>(operation: &mut Operation, name: &'static str, rest: &'w str) -> Result<(), KindError<'w>> {
-    let mods = modifiers(rest, modifier_names().combine, name.len(), name)?;
+    let dest_forms = [names::COMBINE_VEC_DEST, names::COMBINE_SCALAR_DEST];
+    let mods = modifiers(rest, &with_outmods(dest_forms), name.len(), name)?;
     let vec = mods.contains(&names::COMBINE_VEC_DEST);
     let scalar = mods.contains(&names::COMBINE_SCALAR_DEST);
     let outmod = outmod_of(&mods);
@@ -163,8 +160,8 @@ fn modifiers<'w>(
     allowed: &[&'static str],
     base_len: usize,
     op: &'static str,
-) -> Result<Mods, KindError<'w>> {
-    let mut found = Mods::default();
+) -> Result<Vec<&'static str>, KindError<'w>> {
+    let mut found = Vec::new();
     let mut left = rest;
     while !left.is_empty() {
         let hit = allowed
@@ -205,64 +202,10 @@ fn modifiers<'w>(
     Ok(found)
 }
 
-/// The most modifiers one opcode takes: each of its allowed ones at most once.
-pub(super) const MAX_MODIFIERS: usize = 16;
-
-/// The modifiers read from an opcode word, in order, without allocating.
-#[derive(Clone, Copy, Default)]
-pub(super) struct Mods {
-    names: [&'static str; MAX_MODIFIERS],
-    len: usize,
-}
-
-impl Mods {
-    pub(super) fn push(&mut self, name: &'static str) {
-        self.names[self.len] = name;
-        self.len += 1;
-    }
-}
-
-impl std::ops::Deref for Mods {
-    type Target = [&'static str];
-
-    fn deref(&self) -> &[&'static str] {
-        &self.names[..self.len]
-    }
-}
-
-/// The modifiers each kind of opcode takes, from the table, built once.
-pub(super) struct ModifierNames {
-    /// The output modifiers.
-    outmods: &'static [&'static str],
-    /// `mul` of the multipliers: the output modifiers and the shifts.
-    mul: &'static [&'static str],
-    /// The scalar ops of `.s2`: the output modifiers and the destination forms.
-    combine: &'static [&'static str],
-}
-
-pub(super) fn modifier_names() -> &'static ModifierNames {
-    static NAMES: std::sync::OnceLock<ModifierNames> = std::sync::OnceLock::new();
-    NAMES.get_or_init(|| {
-        let outmods = OUTMODS.iter().filter(|r| !r.name.is_empty()).map(|r| r.name);
-        let mul: Vec<_> = outmods
-            .clone()
-            .chain(names::MUL_SHIFTS.iter().map(|(_, t)| *t))
-            .collect();
-        let combine: Vec<_> = outmods
-            .clone()
-            .chain([names::COMBINE_VEC_DEST, names::COMBINE_SCALAR_DEST])
-            .collect();
-        // Each is read at most once, so a list this long fits in a `Mods`.
-        assert!(
-            mul.len().max(combine.len()) <= MAX_MODIFIERS,
-            "invariant: modifier lists fit"
-        );
-        ModifierNames {
-            outmods: outmods.collect::<Vec<_>>().leak(),
-            mul: mul.leak(),
-            combine: combine.leak(),
-        }
-    })
+/// The names of the output modifiers, then `more`: the modifiers an op takes.
+fn with_outmods(more: impl IntoIterator<Item = &'static str>) -> Vec<&'static str> {
+    let outmods = OUTMODS.iter().filter(|r| !r.name.is_empty()).map(|r| r.name);
+    outmods.chain(more).collect()
 }
 
 /// `Some(rest)` when `word` is `base` followed by nothing or by `_` modifiers.
