@@ -37,8 +37,7 @@ pub(crate) fn instr_text(instr: &Instr, syntax: Syntax, target: &dyn Fn(&mut Str
         let mut line = parts.join(", ");
         for (set, form) in [(instr.sync, Form::Sync), (instr.stop, Form::Stop)] {
             if set {
-                line.push_str(", ");
-                line.push_str(form.info().mesa_name());
+                let _ = write!(line, ", {}", form.info().mesa_name());
             }
         }
         return line;
@@ -149,14 +148,6 @@ fn fetch(text: &mut String, fetch: &VaryingFetch) {
     offset(text, fetch.offset);
 }
 
-fn alignment_lanes(alignment: Alignment) -> u32 {
-    match alignment {
-        Alignment::Scalar | Alignment::Reserved => 1,
-        Alignment::Vec2 => 2,
-        Alignment::Vec4 => 4,
-    }
-}
-
 /// The unit suffix of `field` (`.v0`).
 fn unit(field: Field) -> &'static str {
     field.info().units[0]
@@ -244,7 +235,12 @@ impl Printer<'_> {
         let row = form.info();
         let mut text = format!("{} ", self.pick(row.mnemonic, row.second.unwrap_or_default()));
         let index: i32 = if self.mesa { index as i16 as i32 } else { index.into() };
-        index_form(&mut text, index, alignment_lanes(alignment));
+        let lanes = match alignment {
+            Alignment::Scalar | Alignment::Reserved => 1,
+            Alignment::Vec2 => 2,
+            Alignment::Vec4 => 4,
+        };
+        index_form(&mut text, index, lanes);
         offset(&mut text, off);
         text
     }

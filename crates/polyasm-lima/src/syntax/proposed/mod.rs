@@ -374,13 +374,9 @@ impl<'s> Encoder<'s> {
 
     /// Defines label `name` at the next instruction; PP015 when it is defined already.
     fn label(&mut self, name: TextRange) {
-        let text = name.text(self.text);
+        let text = self.str(name);
         if let Some(&(_, defined)) = self.labels.get(text) {
-            self.push(error::duplicate_label(
-                name.in_source(self.file),
-                defined.in_source(self.file),
-                text,
-            ));
+            self.push(error::duplicate_label(self.span(name), self.span(defined), text));
         } else {
             self.labels.insert(text, (self.words.pushed(), name));
             self.label_order.push(text);
