@@ -1,8 +1,5 @@
-//! What an operation is once its word is read, in either syntax: its row of [`FORMS`] and
-//! the modifiers the word carries. Both readers turn a word into an [`Operation`] and lower
-//! it into its field; its field, slot, operands and unit come from the row's columns.
-//!
-//! [`FORMS`]: crate::ops::FORMS
+//! [`Operation`]: what an opcode word names, in either syntax. Both readers turn a word into
+//! one and lower it into its field; its field, slot, operands and unit come from its row.
 
 use crate::ops::{BranchCond, Field, Form, FormInfo, Model, OutMod, Perspective};
 

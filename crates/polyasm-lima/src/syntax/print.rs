@@ -10,7 +10,7 @@ use std::fmt::Write;
 
 use crate::half::to_f64;
 use crate::instr::{
-    Branch, Combine, CombineDest, FieldRef, FloatAcc, FloatMul, Instr, Load, Sampler, ScalarReg, ScalarSource, Store,
+    Branch, Combine, CombineDest, FieldRef, FloatAcc, FloatMul, Instr, Sampler, ScalarReg, ScalarSource, Store,
     Varying, VaryingFetch, VaryingSource, VecAcc, VecDest, VecMul, VecReg, VecSource,
 };
 use crate::ops::proposed::{self as names, Pipeline};
@@ -37,8 +37,7 @@ pub(crate) fn instr_text(instr: &Instr, syntax: Syntax, target: &dyn Fn(&mut Str
         let mut line = parts.join(", ");
         for (set, form) in [(instr.sync, Form::Sync), (instr.stop, Form::Stop)] {
             if set {
-                line.push_str(", ");
-                line.push_str(form.info().mesa_name());
+                let _ = write!(line, ", {}", form.info().mesa_name());
             }
         }
         return line;
@@ -149,14 +148,6 @@ fn fetch(text: &mut String, fetch: &VaryingFetch) {
     offset(text, fetch.offset);
 }
 
-fn alignment_lanes(alignment: Alignment) -> u32 {
-    match alignment {
-        Alignment::Scalar | Alignment::Reserved => 1,
-        Alignment::Vec2 => 2,
-        Alignment::Vec4 => 4,
-    }
-}
-
 /// The unit suffix of `field` (`.v0`).
 fn unit(field: Field) -> &'static str {
     field.info().units[0]
@@ -187,7 +178,7 @@ impl Printer<'_> {
         match field {
             FieldRef::Varying(v) => self.varying(v),
             FieldRef::Sampler(s) => self.sampler(s),
-            FieldRef::Load(l) => self.load(l),
+            FieldRef::Load(l) => self.memory(l.source.form(), l.alignment, l.index, l.offset),
             FieldRef::VecMul(m) => self.vec4_mul(m),
             FieldRef::FloatMul(m) => self.float_mul(m),
             FieldRef::VecAcc(a) => self.vec4_acc(a),
@@ -238,14 +229,20 @@ impl Printer<'_> {
         self.mask(text, dest.mask);
     }
 
-    /// A load or store index by its alignment; Mesa prints it as a signed 16-bit number.
-    fn memory_index(&self, text: &mut String, alignment: Alignment, index: u16) {
-        let index = if self.mesa {
-            i32::from(index as i16)
-        } else {
-            i32::from(index)
+    /// A load or store: its name, its index by its alignment (Mesa prints it as a signed 16-bit
+    /// number) and its offset.
+    fn memory(&self, form: Form, alignment: Alignment, index: u16, off: Option<ScalarReg>) -> String {
+        let row = form.info();
+        let mut text = format!("{} ", self.pick(row.mnemonic, row.second.unwrap_or_default()));
+        let index: i32 = if self.mesa { index as i16 as i32 } else { index.into() };
+        let lanes = match alignment {
+            Alignment::Scalar | Alignment::Reserved => 1,
+            Alignment::Vec2 => 2,
+            Alignment::Vec4 => 4,
         };
-        index_form(text, index, alignment_lanes(alignment));
+        index_form(&mut text, index, lanes);
+        offset(&mut text, off);
+        text
     }
 
     /// The op name, the shift (proposed), the output modifier, the unit and a space.
@@ -357,14 +354,6 @@ impl Printer<'_> {
         if !self.mesa && s.constant_lod_bias != 0 {
             let _ = write!(text, " {}({:?})", names::BIAS, f64::from(s.constant_lod_bias) / 16.0);
         }
-        text
-    }
-
-    fn load(&self, l: &Load) -> String {
-        let row = l.source.form().info();
-        let mut text = format!("{} ", self.pick(row.mnemonic, row.second.unwrap_or_default()));
-        self.memory_index(&mut text, l.alignment, l.index);
-        offset(&mut text, l.offset);
         text
     }
 
@@ -482,10 +471,7 @@ impl Printer<'_> {
                 offset: off,
                 source,
             } => {
-                let row = Form::StoreT.info();
-                let mut text = format!("{} ", self.pick(row.mnemonic, row.second.unwrap_or_default()));
-                self.memory_index(&mut text, *alignment, *index);
-                offset(&mut text, *off);
+                let mut text = self.memory(Form::StoreT, *alignment, *index, *off);
                 text.push(' ');
                 if *alignment == Alignment::Scalar {
                     scalar_name(&mut text, *source);

@@ -11,15 +11,6 @@ use super::word::*;
 
 pub use crate::half::from_text as half_from_text;
 
-/// The destination (when there is one more operand than sources) and the sources.
-pub(super) fn split_dest<'w, 'a>(operands: &'w [Word<'a>], sources: usize) -> (Option<Word<'a>>, &'w [Word<'a>]) {
-    if operands.len() > sources {
-        (Some(operands[0]), &operands[1..])
-    } else {
-        (None, operands)
-    }
-}
-
 pub(super) fn no_outmod(name: Word, outmod: OutMod) -> Result<(), MesaError> {
     match outmod {
         OutMod::None => Ok(()),
@@ -32,12 +23,10 @@ pub(super) fn no_outmod(name: Word, outmod: OutMod) -> Result<(), MesaError> {
 
 /// `.sat$0.w` -> (sat, `$0.w`).
 pub(super) fn split_outmod_prefix(word: Word) -> (OutMod, Word) {
-    for row in ops::OUTMODS.iter().filter(|r| !r.mesa.is_empty()) {
-        if let Some(rest) = word.strip_prefix(row.mesa) {
-            return (row.value, rest);
-        }
-    }
-    (OutMod::None, word)
+    let mut outmods = ops::OUTMODS.iter().filter(|r| !r.mesa.is_empty());
+    outmods
+        .find_map(|r| Some((r.value, word.strip_prefix(r.mesa)?)))
+        .unwrap_or((OutMod::None, word))
 }
 
 /// The source with its `<<N` shift taken off: the op number `mul` gets (0-7); only `mul`

@@ -6,7 +6,7 @@ use std::ops::Range;
 use polyasm_core::front::{self, Spanned, StatementLexer};
 
 use crate::instr::{Branch, Combine, FloatAcc, FloatMul, Instr, Load, Sampler, Store, VecAcc, VecMul};
-use crate::ops::{self, Alignment, BranchCond, FORMS, Field, Form, FormInfo, Model, OutMod};
+use crate::ops::{self, Alignment, BranchCond, FORMS, Field, Form, Model, OutMod};
 use crate::syntax::operation::Operation;
 
 use super::operand::*;
@@ -206,17 +206,11 @@ pub fn unshown_fields(instr: &Instr, offset: usize) -> Vec<Field> {
     let Ok(back) = read_instr(&print_instr(instr, offset), offset) else {
         return Field::ALL.into_iter().filter(|f| instr.has(*f)).collect();
     };
-    let fields = |i: &Instr| -> Vec<Option<u128>> {
-        let mut bits = vec![None; Field::ALL.len()];
-        for (field, value) in i.encode_fields(0) {
-            bits[field as usize] = Some(value);
-        }
-        bits
-    };
-    let (original, read) = (fields(instr), fields(&back));
+    let (original, read) = (instr.encode_fields(0), back.encode_fields(0));
+    let bits = |fields: &[(Field, u128)], field| fields.iter().find(|(f, _)| *f == field).map(|(_, bits)| *bits);
     Field::ALL
         .into_iter()
-        .filter(|f| original[*f as usize] != read[*f as usize])
+        .filter(|&f| bits(&original, f) != bits(&read, f))
         .collect()
 }
 
@@ -229,59 +223,34 @@ struct LineRead {
 
 /// The op name and output modifier of `head` (`max.pos`).
 fn split_outmod(head: &str) -> (&str, OutMod) {
-    for row in ops::OUTMODS.iter().filter(|r| !r.mesa.is_empty()) {
-        if let Some(op) = head.strip_suffix(row.mesa) {
-            return (op, row.value);
-        }
-    }
-    (head, OutMod::None)
+    let mut outmods = ops::OUTMODS.iter().filter(|r| !r.mesa.is_empty());
+    outmods
+        .find_map(|r| Some((head.strip_suffix(r.mesa)?, r.value)))
+        .unwrap_or((head, OutMod::None))
 }
 
-/// What `name` names, if anything: a name of [`FORMS`]'s Mesa column (one lookup), or one with
-/// a perspective, a condition, a bias register or an output modifier inside. The operation
-/// always writes a field: the control bits are no operation of Mesa's.
+/// What `name` names, if anything: one of [`all_mnemonics`] (a name of [`FORMS`]'s Mesa column
+/// in one lookup), or an ALU op with an output modifier before its unit (`max.pos.v0`). The
+/// operation always writes a field: the control bits are no operation of Mesa's.
 fn mnemonic(name: &str) -> Option<Operation> {
-    if let Some(form) = Form::from_second_mnemonic(name) {
-        return of_row(form.info(), OutMod::None);
+    let named = match Form::from_second_mnemonic(name) {
+        Some(form) => Some(Operation::new(form)),
+        None => all_mnemonics().iter().find(|(n, _)| n == name).map(|(_, m)| *m),
+    };
+    if let Some(m) = named {
+        return m.field().is_some().then_some(m);
     }
-    let varying = Form::LoadV.info();
-    if let Some(rest) = name.strip_prefix(varying.mesa_name()) {
-        let perspective = rest.strip_suffix(varying.unit())?;
-        return ops::PERSPECTIVES
-            .iter()
-            .find(|row| row.mesa == perspective)
-            .map(|row| Operation {
-                perspective: row.value,
-                ..Operation::new(Form::LoadV)
-            });
-    }
-    if let Some(rest) = name.strip_prefix(Form::Texld.info().mesa_name()) {
-        return (rest == ops::TEXLD_BIAS_SUFFIX).then_some(Operation {
-            bias_register: true,
-            ..Operation::new(Form::Texld)
-        });
-    }
-    if let Some(rest) = name.strip_prefix(Form::Branch.info().mesa_name()) {
-        let cond = rest.strip_prefix('.')?;
-        let row = ops::BRANCH_CONDS
-            .iter()
-            .find(|row| !row.mesa.is_empty() && row.mesa == cond)?;
-        return Some(Operation {
-            cond: row.value,
-            ..Operation::new(Form::Branch)
-        });
-    }
-    // An ALU op with its output modifier before the unit: `max.pos.v0`.
     let dot = name.rfind('.')?;
     let (op, outmod) = split_outmod(&name[..dot]);
     let mut buffer = [0u8; polyasm_core::table::MAX_NAME_LEN];
     let bare = polyasm_core::table::join_into(op, &name[dot..], &mut buffer)?;
-    let row = Form::from_second_mnemonic(bare)?.info();
+    let mut m = Operation::new(Form::from_second_mnemonic(bare)?);
+    m.outmod = outmod;
     let alu = matches!(
-        row.model,
+        m.model(),
         Model::Mul(_) | Model::Acc(_) | Model::Combine(_) | Model::CombineMul | Model::AtanPt2
     );
-    if alu { of_row(row, outmod) } else { None }
+    alu.then_some(m)
 }
 
 /// The field `name` writes and its operation, if it names one ([`mnemonic`]).
@@ -289,45 +258,41 @@ fn field_op(name: &str) -> Option<(Field, Operation)> {
     mnemonic(name).and_then(|m| Some((m.field()?, m)))
 }
 
-/// What a row names with `outmod` and no other modifier; `None` for the control bits, which
-/// are no field.
-fn of_row(row: &FormInfo, outmod: OutMod) -> Option<Operation> {
-    row.field?;
-    Some(Operation {
-        outmod,
-        ..Operation::new(row.op)
-    })
-}
-
-/// Every operation name Mesa prints, for suggestions: the Mesa column of [`FORMS`] in row
-/// order, a varying fetch with each perspective, texld also with its bias register, a branch
-/// with each condition.
-fn all_mnemonics() -> &'static [String] {
-    static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+/// Every operation name Mesa prints and what it names, in the order suggestions offer them:
+/// the Mesa column of [`FORMS`] in row order, a varying fetch with each perspective, texld
+/// also with its bias register, a branch with each condition.
+fn all_mnemonics() -> &'static [(String, Operation)] {
+    static NAMES: std::sync::OnceLock<Vec<(String, Operation)>> = std::sync::OnceLock::new();
     NAMES.get_or_init(|| {
         let mut names = Vec::new();
         for row in &FORMS {
             let Some(mesa) = row.second else { continue };
+            let plain = Operation::new(row.op);
+            let mut m = plain;
             match row.model {
                 Model::Stop | Model::Sync => {}
                 Model::Varying => {
                     for perspective in ops::PERSPECTIVES {
-                        names.push(format!("{}{}{}", row.mesa_name(), perspective.mesa, row.unit()));
+                        m.perspective = perspective.value;
+                        names.push((format!("{}{}{}", row.mesa_name(), perspective.mesa, row.unit()), m));
                     }
                 }
                 Model::Texld => {
-                    names.push(mesa.to_string());
-                    names.push(format!("{mesa}{}", ops::TEXLD_BIAS_SUFFIX));
+                    m.bias_register = true;
+                    names.push((mesa.to_string(), plain));
+                    names.push((format!("{mesa}{}", ops::TEXLD_BIAS_SUFFIX), m));
                 }
                 Model::Branch => {
                     for cond in ops::BRANCH_CONDS {
-                        names.push(match cond.mesa {
+                        m.cond = cond.value;
+                        let name = match cond.mesa {
                             "" => mesa.to_string(),
                             name => format!("{mesa}.{name}"),
-                        });
+                        };
+                        names.push((name, m));
                     }
                 }
-                _ => names.push(mesa.to_string()),
+                _ => names.push((mesa.to_string(), plain)),
             }
         }
         names
@@ -344,7 +309,7 @@ fn without_outmod(name: &str) -> String {
 
 fn unknown_op(word: Word) -> MesaError {
     let bare = without_outmod(word.text);
-    let suggestion = polyasm_core::text::suggest(&bare, all_mnemonics().iter().map(String::as_str));
+    let suggestion = polyasm_core::text::suggest(&bare, all_mnemonics().iter().map(|(n, _)| n.as_str()));
     word.error(MesaErrorKind::UnknownOp {
         name: word.text.to_string(),
         suggestion,
@@ -501,10 +466,8 @@ fn operand_count_with(
 
 /// "a destination and 1 source", "a destination and 2 sources".
 fn describe_operands(sources: u8) -> String {
-    match sources {
-        1 => "a destination and 1 source".to_string(),
-        n => format!("a destination and {n} sources"),
-    }
+    let plural = if sources == 1 { "" } else { "s" };
+    format!("a destination and {sources} source{plural}")
 }
 
 /// The destination, when written, and the sources of an ALU op of `sources` sources.
@@ -520,7 +483,11 @@ fn alu_operands<'w, 'a>(
             describe_operands(sources)
         )
     })?;
-    Ok(split_dest(operands, n))
+    // The destination is there when there is one more operand than sources.
+    Ok(match operands.split_first() {
+        Some((dest, sources)) if operands.len() > n => (Some(*dest), sources),
+        _ => (None, operands),
+    })
 }
 
 /// The second of `sources`, read by `read` without the multiplier's result, when there is one.

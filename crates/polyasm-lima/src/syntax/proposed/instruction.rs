@@ -21,11 +21,8 @@ impl<'s> Encoder<'s> {
             let (min, max) = kind.operand_range();
             let found = op.operands.len();
             if found < min || found > max {
-                let span = if found > max {
-                    front::span_from(op.operands.of(operands), max).unwrap_or(op.span)
-                } else {
-                    op.span
-                };
+                // The operands past the most it takes, or the whole operation.
+                let span = front::span_from(op.operands.of(operands), max).unwrap_or(op.span);
                 let mut form = self.str(opcode_span(op)).to_string();
                 for word in kind.operands() {
                     form.push(' ');
@@ -58,21 +55,19 @@ impl<'s> Encoder<'s> {
         }
         let mut instr = Instr::default();
         let mut reads = Reads::default();
-        let mut seen: [Option<TextRange>; 14] = [None; 14];
         let mut field_spans: [Option<(TextRange, Operation)>; 14] = [None; 14];
         for (i, (op, kind)) in ops.iter().zip(&kinds).enumerate() {
             let Some(kind) = *kind else { continue };
             if let Some(slot) = kind.slot() {
-                if let Some(first) = seen[slot] {
+                if let Some((first, _)) = field_spans[slot] {
                     let d = error::unit_twice(self.span(op.span), self.span(first), kind.unit_name());
                     self.push(d);
                     continue;
                 }
-                seen[slot] = Some(op.span);
                 field_spans[slot] = Some((op.span, kind));
             }
             if usable[i] {
-                self.operation(op, op.operands.of(operands), kind, &mut instr, &mut reads);
+                let _ = self.operation(op, op.operands.of(operands), kind, &mut instr, &mut reads);
             }
         }
         self.check_schedule(&instr, &reads, &field_spans);
@@ -252,8 +247,16 @@ impl<'s> Encoder<'s> {
         }
     }
 
-    /// Reads operation `op`, its operands `o`, into `instr`.
-    pub(super) fn operation(&mut self, op: &Op, o: &[Operand], kind: Operation, instr: &mut Instr, reads: &mut Reads) {
+    /// Reads operation `op`, its operands `o`, into `instr`; `None` where an operand does not
+    /// read (each operand is read first, so that each bad one is reported).
+    pub(super) fn operation(
+        &mut self,
+        op: &Op,
+        o: &[Operand],
+        kind: Operation,
+        instr: &mut Instr,
+        reads: &mut Reads,
+    ) -> Option<()> {
         match kind.model() {
             Model::Stop => instr.stop = true,
             Model::Sync => instr.sync = true,
@@ -272,120 +275,106 @@ impl<'s> Encoder<'s> {
                         "`load.u` reads uniforms and `load.t` temporaries".to_string(),
                     ));
                 }
-                if let Some((alignment, index, offset)) =
-                    self.memory_index(&o[0], "a uniform or temporary index", reads)
-                {
-                    instr.load = Some(Load {
-                        source,
-                        alignment,
-                        index,
-                        offset,
-                    });
-                }
+                let (alignment, index, offset) = self.memory_index(&o[0], "a uniform or temporary index", reads)?;
+                instr.load = Some(Load {
+                    source,
+                    alignment,
+                    index,
+                    offset,
+                });
             }
-            Model::Mul(op_) if kind.is_vector() => {
+            Model::Mul(op) if kind.is_vector() => {
                 let dest = self.vec_alu_dest(&o[0], Pipeline::Vmul);
                 let arg0 = self.vec_src(&o[1], false, reads);
-                let arg1 = self.second_source(o, op_.is_binary(), reads, Self::vec_src);
-                if let (Some(dest), Some(arg0), Some(arg1)) = (dest, arg0, arg1) {
-                    instr.vec4_mul = Some(VecMul {
-                        op: op_,
-                        shift: kind.shift,
-                        outmod: kind.outmod,
-                        dest,
-                        arg0: arg0.0,
-                        arg1,
-                    });
-                }
+                let arg1 = self.second_source(o, op.is_binary(), reads, Self::vec_src);
+                instr.vec4_mul = Some(Mul {
+                    op,
+                    shift: kind.shift,
+                    outmod: kind.outmod,
+                    dest: dest?,
+                    arg0: arg0?.0,
+                    arg1: arg1?,
+                });
             }
-            Model::Mul(op_) => {
+            Model::Mul(op) => {
                 let dest = self.scalar_alu_dest(&o[0], Pipeline::Fmul);
                 let arg0 = self.scalar_src(&o[1], false, reads);
-                let arg1 = self.second_source(o, op_.is_binary(), reads, Self::scalar_src);
-                if let (Some(dest), Some(arg0), Some(arg1)) = (dest, arg0, arg1) {
-                    instr.float_mul = Some(FloatMul {
-                        op: op_,
-                        shift: kind.shift,
-                        outmod: kind.outmod,
-                        dest,
-                        arg0: arg0.0,
-                        arg1,
-                    });
-                }
+                let arg1 = self.second_source(o, op.is_binary(), reads, Self::scalar_src);
+                instr.float_mul = Some(Mul {
+                    op,
+                    shift: kind.shift,
+                    outmod: kind.outmod,
+                    dest: dest?,
+                    arg0: arg0?.0,
+                    arg1: arg1?,
+                });
             }
-            Model::Acc(op_) if kind.is_vector() => {
+            Model::Acc(op) if kind.is_vector() => {
                 let dest = self.vec_alu_dest(&o[0], Pipeline::Discard);
                 let arg0 = self.vec_src(&o[1], true, reads);
-                let arg1 = self.second_source(o, op_.is_binary(), reads, Self::vec_src);
-                if let (Some(dest), Some((arg0, mul_in)), Some(arg1)) = (dest, arg0, arg1) {
-                    instr.vec4_acc = Some(VecAcc {
-                        op: op_,
-                        outmod: kind.outmod,
-                        dest,
-                        mul_in,
-                        arg0,
-                        arg1,
-                    });
-                }
+                let arg1 = self.second_source(o, op.is_binary(), reads, Self::vec_src);
+                let (arg0, mul_in) = arg0?;
+                instr.vec4_acc = Some(Acc {
+                    op,
+                    outmod: kind.outmod,
+                    dest: dest?,
+                    mul_in,
+                    arg0,
+                    arg1: arg1?,
+                });
             }
-            Model::Acc(op_) => {
+            Model::Acc(op) => {
                 let dest = self.scalar_alu_dest(&o[0], Pipeline::Discard);
                 let arg0 = self.scalar_src(&o[1], true, reads);
-                let arg1 = self.second_source(o, op_.is_binary(), reads, Self::scalar_src);
-                if let (Some(dest), Some((arg0, mul_in)), Some(arg1)) = (dest, arg0, arg1) {
-                    instr.float_acc = Some(FloatAcc {
-                        op: op_,
-                        outmod: kind.outmod,
-                        dest,
-                        mul_in,
-                        arg0,
-                        arg1,
-                    });
-                }
+                let arg1 = self.second_source(o, op.is_binary(), reads, Self::scalar_src);
+                let (arg0, mul_in) = arg0?;
+                instr.float_acc = Some(Acc {
+                    op,
+                    outmod: kind.outmod,
+                    dest: dest?,
+                    mul_in,
+                    arg0,
+                    arg1: arg1?,
+                });
             }
-            Model::Combine(op_) => {
-                let dest = self.combine_dest(&o[0], op_, kind.outmod, kind.vec_dest, op);
+            Model::Combine(combine) => {
+                let dest = self.combine_dest(&o[0], combine, kind.outmod, kind.vec_dest, op);
                 let arg0 = self.scalar_src(&o[1], false, reads);
-                let arg1 = self.second_source(o, op_.is_binary(), reads, Self::scalar_src);
-                if let (Some(dest), Some(arg0), Some(arg1)) = (dest, arg0, arg1) {
-                    instr.combine = Some(Combine::Scalar {
-                        op: op_,
-                        dest,
-                        arg0: arg0.0,
-                        arg1,
-                    });
-                }
+                let arg1 = self.second_source(o, combine.is_binary(), reads, Self::scalar_src);
+                instr.combine = Some(Combine::Scalar {
+                    op: combine,
+                    dest: dest?,
+                    arg0: arg0?.0,
+                    arg1: arg1?,
+                });
             }
             Model::CombineMul => {
                 let dest = self.plain_vec_dest(&o[0], true);
                 let arg0 = self.scalar_src(&o[1], false, reads);
                 let arg1 = self.bare_vec_source(&o[2], "the vector operand of `mul.s2`", reads);
-                if let (Some(dest), Some(arg0), Some((arg1, swizzle))) = (dest, arg0, arg1) {
-                    instr.combine = Some(Combine::MulVec {
-                        dest,
-                        arg0: arg0.0,
-                        arg1,
-                        swizzle,
-                    });
-                }
+                let (arg1, swizzle) = arg1?;
+                instr.combine = Some(Combine::MulVec {
+                    dest: dest?,
+                    arg0: arg0?.0,
+                    arg1,
+                    swizzle,
+                });
             }
             Model::AtanPt2 => {
                 let dest = self.scalar_dest(&o[0]);
                 let arg = self.bare_vec_source(&o[1], "the operand of `atan_pt2.s2`", reads);
-                if let (Some(dest), Some((arg, swizzle))) = (dest, arg) {
-                    instr.combine = Some(Combine::AtanPt2 {
-                        dest,
-                        outmod: kind.outmod,
-                        arg,
-                        swizzle,
-                    });
-                }
+                let (arg, swizzle) = arg?;
+                instr.combine = Some(Combine::AtanPt2 {
+                    dest: dest?,
+                    outmod: kind.outmod,
+                    arg,
+                    swizzle,
+                });
             }
             Model::Store => instr.store = self.store(&o[0], &o[1], reads),
             Model::FbRead(read) => {
-                if let Some(dest) = self.plain_vec_dest(&o[0], false) {
-                    instr.store = Some(Store::FbRead { read, dest: dest.reg });
-                }
+                let dest = self.plain_vec_dest(&o[0], false)?;
+                instr.store = Some(Store::FbRead { read, dest: dest.reg });
             }
             Model::Branch => {
                 // The two scalars compared, then the target, last.
@@ -398,28 +387,25 @@ impl<'s> Encoder<'s> {
                     ),
                 };
                 self.branch_target(&o[o.len() - 1]);
-                if let (Some(arg0), Some(arg1)) = (arg0, arg1) {
-                    instr.branch = Some(Branch::Jump {
-                        cond,
-                        arg0,
-                        arg1,
-                        target: 0,
-                    });
-                }
+                instr.branch = Some(Branch::Jump {
+                    cond,
+                    arg0: arg0?,
+                    arg1: arg1?,
+                    target: 0,
+                });
             }
             Model::Discard => instr.branch = Some(Branch::Discard),
             Model::Const => {
                 // Every constant is read, so that each bad one is reported.
-                let values = [0, 1, 2, 3].map(|i| self.half(&o[i]));
-                if let [Some(x), Some(y), Some(z), Some(w)] = values {
-                    let field = match kind.form {
-                        Form::Const0 => &mut instr.const0,
-                        _ => &mut instr.const1,
-                    };
-                    *field = Some([x, y, z, w]);
-                }
+                let [x, y, z, w] = [0, 1, 2, 3].map(|i| self.half(&o[i]));
+                let field = match kind.form {
+                    Form::Const0 => &mut instr.const0,
+                    _ => &mut instr.const1,
+                };
+                *field = Some([x?, y?, z?, w?]);
             }
         }
+        Some(())
     }
 }
 

@@ -2,22 +2,21 @@
 //! [`Operation`], the modifiers, the older names, and the diagnostic a word draws, as data. The
 //! parsing stage reads every word here; the encoder reports what does not read.
 
+use std::borrow::Cow;
+
 use crate::ops::proposed::{self as names};
 use crate::ops::{BRANCH_CONDS, FORMS, Form, FormInfo, Model, OUTMODS, OutMod, PERSPECTIVES};
 use crate::syntax::operation::Operation;
 
 /// `word` with an older name of an opcode at its start replaced by the current one (the
 /// aliases of [`FORMS`]); `replaced` sees each older name replaced.
-pub(super) fn current_name<'w>(
-    word: &'w str,
-    mut replaced: impl FnMut(&'static str, &'static str),
-) -> std::borrow::Cow<'w, str> {
-    let mut word = std::borrow::Cow::Borrowed(word);
+pub(super) fn current_name<'w>(word: &'w str, mut replaced: impl FnMut(&'static str, &'static str)) -> Cow<'w, str> {
+    let mut word = Cow::Borrowed(word);
     for (old, new) in names::old_opcodes() {
         if let Some(rest) = split(&word, old) {
             replaced(old, new);
             let renamed = format!("{new}{rest}");
-            word = std::borrow::Cow::Owned(renamed);
+            word = Cow::Owned(renamed);
         }
     }
     word
@@ -32,7 +31,7 @@ pub(super) enum KindError<'w> {
         base_len: usize,
         modifier: &'w str,
         op: &'static str,
-        allowed: std::borrow::Cow<'static, str>,
+        allowed: Cow<'static, str>,
     },
     /// Two modifiers of one sort (`what`: output modifiers, shifts).
     Conflict {
@@ -41,6 +40,18 @@ pub(super) enum KindError<'w> {
         what: &'static str,
         found: Vec<&'static str>,
     },
+}
+
+impl<'w> KindError<'w> {
+    /// [`KindError::BadModifier`].
+    fn bad(base_len: usize, modifier: &'w str, op: &'static str, allowed: impl Into<Cow<'static, str>>) -> Self {
+        KindError::BadModifier {
+            base_len,
+            modifier,
+            op,
+            allowed: allowed.into(),
+        }
+    }
 }
 
 /// The row of [`FORMS`] that the longest base of `word` (the word, or the text before one of
@@ -62,14 +73,7 @@ pub(super) fn row_of<'w>(word: &'w str, unit: Option<&str>) -> Option<(&'static 
 
 /// The operation of `word` (older names already replaced) on `unit`.
 pub(super) fn kind_of<'w>(word: &'w str, unit: Option<&str>) -> Result<Operation, KindError<'w>> {
-    let bad = |base: &str, modifier: &'w str, op: &'static str, allowed: &'static str| {
-        Err(KindError::BadModifier {
-            base_len: base.len(),
-            modifier,
-            op,
-            allowed: allowed.into(),
-        })
-    };
+    let bad = |base: &str, modifier, op, allowed: &'static str| Err(KindError::bad(base.len(), modifier, op, allowed));
     let (row, rest) = row_of(word, unit).ok_or(KindError::Unknown)?;
     let name = row.name();
     let mut operation = Operation::new(row.op);
@@ -104,12 +108,8 @@ pub(super) fn kind_of<'w>(word: &'w str, unit: Option<&str>) -> Result<Operation
         Model::Load(_) if rest.is_empty() => {}
         Model::Load(_) => return bad(name, rest, name, ""),
         Model::Mul(op) => {
-            let allowed = if op == names::SHIFTED_OP {
-                modifier_names().mul
-            } else {
-                modifier_names().outmods
-            };
-            let mods = modifiers(rest, allowed, name.len(), name)?;
+            let shifts = names::MUL_SHIFTS.iter().filter(|_| op == names::SHIFTED_OP);
+            let mods = modifiers(rest, &with_outmods(shifts.map(|(_, t)| *t)), name.len(), name)?;
             operation.outmod = outmod_of(&mods);
             operation.shift = names::MUL_SHIFTS
                 .iter()
@@ -117,7 +117,7 @@ pub(super) fn kind_of<'w>(word: &'w str, unit: Option<&str>) -> Result<Operation
                 .map_or(0, |(s, _)| *s);
         }
         Model::Acc(_) | Model::AtanPt2 => {
-            let mods = modifiers(rest, modifier_names().outmods, name.len(), name)?;
+            let mods = modifiers(rest, &with_outmods([]), name.len(), name)?;
             operation.outmod = outmod_of(&mods);
         }
         Model::CombineMul => {
@@ -134,7 +134,8 @@ pub(super) fn kind_of<'w>(word: &'w str, unit: Option<&str>) -> Result<Operation
 /// The modifiers `rest` of a scalar op of the complex unit into `operation`: the output
 /// modifier and the destination form asked for.
 fn combine_scalar<'w>(operation: &mut Operation, name: &'static str, rest: &'w str) -> Result<(), KindError<'w>> {
-    let mods = modifiers(rest, modifier_names().combine, name.len(), name)?;
+    let dest_forms = [names::COMBINE_VEC_DEST, names::COMBINE_SCALAR_DEST];
+    let mods = modifiers(rest, &with_outmods(dest_forms), name.len(), name)?;
     let vec = mods.contains(&names::COMBINE_VEC_DEST);
     let scalar = mods.contains(&names::COMBINE_SCALAR_DEST);
     let outmod = outmod_of(&mods);
@@ -144,12 +145,8 @@ fn combine_scalar<'w>(operation: &mut Operation, name: &'static str, rest: &'w s
         } else {
             outmod.info().name
         };
-        return Err(KindError::BadModifier {
-            base_len: name.len(),
-            modifier,
-            op: name,
-            allowed: "an output modifier only with a scalar destination, and `_vec` or `_scalar`, not both".into(),
-        });
+        let allowed = "an output modifier only with a scalar destination, and `_vec` or `_scalar`, not both";
+        return Err(KindError::bad(name.len(), modifier, name, allowed));
     }
     operation.outmod = outmod;
     operation.vec_dest = (vec || scalar).then_some(vec);
@@ -163,8 +160,8 @@ fn modifiers<'w>(
     allowed: &[&'static str],
     base_len: usize,
     op: &'static str,
-) -> Result<Mods, KindError<'w>> {
-    let mut found = Mods::default();
+) -> Result<Vec<&'static str>, KindError<'w>> {
+    let mut found = Vec::new();
     let mut left = rest;
     while !left.is_empty() {
         let hit = allowed
@@ -184,88 +181,31 @@ fn modifiers<'w>(
                 } else {
                     format!("{list}, each at most once")
                 };
-                return Err(KindError::BadModifier {
-                    base_len,
-                    modifier: &left[..end],
-                    op,
-                    allowed: list.into(),
-                });
+                return Err(KindError::bad(base_len, &left[..end], op, list));
             }
         }
     }
     // Two output modifiers, or two shifts, are one too many.
-    let is_outmod = |m: &&str| OUTMODS.iter().any(|r| r.name == *m);
-    let is_shift = |m: &&str| names::MUL_SHIFTS.iter().any(|(_, t)| t == m);
-    for (what, is) in [
-        ("output modifier", &is_outmod as &dyn Fn(&&str) -> bool),
-        ("shift", &is_shift),
-    ] {
-        if found.iter().filter(|m| is(m)).count() > 1 {
+    let is_outmod: fn(&&str) -> bool = |m| OUTMODS.iter().any(|r| r.name == *m);
+    let is_shift: fn(&&str) -> bool = |m| names::MUL_SHIFTS.iter().any(|(_, t)| t == m);
+    for (what, is) in [("output modifier", is_outmod), ("shift", is_shift)] {
+        let of_sort = found.iter().copied().filter(is);
+        if of_sort.clone().count() > 1 {
             return Err(KindError::Conflict {
                 base_len,
                 op,
                 what,
-                found: found.iter().copied().filter(|m| is(m)).collect(),
+                found: of_sort.collect(),
             });
         }
     }
     Ok(found)
 }
 
-/// The most modifiers one opcode takes: each of its allowed ones at most once.
-pub(super) const MAX_MODIFIERS: usize = 16;
-
-/// The modifiers read from an opcode word, in order, without allocating.
-#[derive(Clone, Copy, Default)]
-pub(super) struct Mods {
-    names: [&'static str; MAX_MODIFIERS],
-    len: usize,
-}
-
-impl Mods {
-    pub(super) fn push(&mut self, name: &'static str) {
-        self.names[self.len] = name;
-        self.len += 1;
-    }
-}
-
-impl std::ops::Deref for Mods {
-    type Target = [&'static str];
-
-    fn deref(&self) -> &[&'static str] {
-        &self.names[..self.len]
-    }
-}
-
-/// The modifiers each kind of opcode takes, from the table, built once.
-pub(super) struct ModifierNames {
-    /// The output modifiers.
-    outmods: &'static [&'static str],
-    /// `mul` of the multipliers: the output modifiers and the shifts.
-    mul: &'static [&'static str],
-    /// The scalar ops of `.s2`: the output modifiers and the destination forms.
-    combine: &'static [&'static str],
-}
-
-pub(super) fn modifier_names() -> &'static ModifierNames {
-    static NAMES: std::sync::OnceLock<ModifierNames> = std::sync::OnceLock::new();
-    NAMES.get_or_init(|| {
-        let outmods: Vec<&'static str> = OUTMODS.iter().filter(|r| !r.name.is_empty()).map(|r| r.name).collect();
-        let mut mul = outmods.clone();
-        mul.extend(names::MUL_SHIFTS.iter().map(|(_, t)| *t));
-        let mut combine = outmods.clone();
-        combine.extend([names::COMBINE_VEC_DEST, names::COMBINE_SCALAR_DEST]);
-        // Each is read at most once, so a list this long fits in a `Mods`.
-        assert!(
-            mul.len().max(combine.len()) <= MAX_MODIFIERS,
-            "invariant: modifier lists fit"
-        );
-        ModifierNames {
-            outmods: outmods.leak(),
-            mul: mul.leak(),
-            combine: combine.leak(),
-        }
-    })
+/// The names of the output modifiers, then `more`: the modifiers an op takes.
+fn with_outmods(more: impl IntoIterator<Item = &'static str>) -> Vec<&'static str> {
+    let outmods = OUTMODS.iter().filter(|r| !r.name.is_empty()).map(|r| r.name);
+    outmods.chain(more).collect()
 }
 
 /// `Some(rest)` when `word` is `base` followed by nothing or by `_` modifiers.

@@ -28,8 +28,8 @@ use self::parser::{Arena, Expr, Op, Operand, Statement, Term, Value};
 use crate::error;
 use crate::instr::words::Words;
 use crate::instr::{
-    Branch, Combine, CombineDest, FloatAcc, FloatMul, Instr, Load, Sampler, ScalarReg, ScalarSource, Store, Varying,
-    VaryingFetch, VaryingSource, VecAcc, VecDest, VecMul, VecSource,
+    Acc, Branch, Combine, CombineDest, Instr, Load, Mul, Sampler, ScalarReg, ScalarSource, Store, Varying,
+    VaryingFetch, VaryingSource, VecDest, VecSource,
 };
 use crate::ops::proposed::{self as names, Pipeline};
 use crate::ops::{
@@ -374,13 +374,9 @@ impl<'s> Encoder<'s> {
 
     /// Defines label `name` at the next instruction; PP015 when it is defined already.
     fn label(&mut self, name: TextRange) {
-        let text = name.text(self.text);
+        let text = self.str(name);
         if let Some(&(_, defined)) = self.labels.get(text) {
-            self.push(error::duplicate_label(
-                name.in_source(self.file),
-                defined.in_source(self.file),
-                text,
-            ));
+            self.push(error::duplicate_label(self.span(name), self.span(defined), text));
         } else {
             self.labels.insert(text, (self.words.pushed(), name));
             self.label_order.push(text);

@@ -47,16 +47,12 @@ impl<'s> Encoder<'s> {
                 op,
                 what,
                 found,
-            }) => {
-                self.push(error::modifier_conflict(self.span(mods_at(base_len)), op, what, &found));
-                None
-            }
+            }) => self.reject(error::modifier_conflict(self.span(mods_at(base_len)), op, what, &found)),
         }
     }
 
     pub(super) fn bad_modifier<T>(&mut self, span: TextRange, modifier: &str, op: &str, allowed: &str) -> Option<T> {
-        self.push(error::bad_modifier(self.span(span), modifier, op, allowed));
-        None
+        self.reject(error::bad_modifier(self.span(span), modifier, op, allowed))
     }
 
     /// PP002 or PP003 for an opcode `kind_of` does not know.

@@ -401,8 +401,9 @@ impl<'s> Encoder<'s> {
         }
     }
 
-    /// An offset register after `+`: a scalar register without modifiers.
-    pub(super) fn offset(&mut self, term: &Term, reads: &mut Reads) -> Option<ScalarReg> {
+    /// The offset register after `+`, when there is one: a scalar register without modifiers.
+    pub(super) fn offset(&mut self, term: Option<Term>, reads: &mut Reads) -> Option<Option<ScalarReg>> {
+        let Some(term) = term else { return Some(None) };
         let reg = match term.value {
             Value::Reg => Some(self.source_reg(term.span)?),
             Value::Pipe => self.pipeline(term.span)?.vec_reg(),
@@ -412,7 +413,7 @@ impl<'s> Encoder<'s> {
             return self.wrong_kind(term.full_span(), "an offset register");
         };
         read_constant(reads, reg, term.span);
-        Some(reg * 4 + self.component(term.suffix, term.span)?)
+        Some(Some(reg * 4 + self.component(term.suffix, term.span)?))
     }
 
     /// `N`, `N.xy`/`N.zw` or `N.c`, with an optional `+$r.c`: a load or store index.
@@ -429,10 +430,7 @@ impl<'s> Encoder<'s> {
         let form = self.index_form(term.suffix)?;
         let max = form.largest(0xffff) as u64;
         let slot = self.index(&term, max, what.strip_prefix("a ").unwrap_or(what))?;
-        let offset = match offset {
-            Some(o) => Some(self.offset(&o, reads)?),
-            None => None,
-        };
+        let offset = self.offset(offset, reads)?;
         Some((form.alignment(), form.index(slot as i64) as u16, offset))
     }
 
@@ -551,24 +549,20 @@ impl<'s> Encoder<'s> {
         let (term, offset) = self.plain_term(operand, "a varying index", true)?;
         let form = self.index_form(term.suffix)?;
         let slot = self.index(&term, form.largest(63) as u64, "varying index")?;
-        let offset = match offset {
-            Some(o) => {
-                let reg = self.offset(&o, reads)?;
-                if lower::means_no_offset(reg) {
-                    return self.reject(error::register_range(
-                        self.span(o.full_span()),
-                        self.str(o.full_span()),
-                        "a varying offset cannot be `^uniform`: its register number means no offset".to_string(),
-                    ));
-                }
-                Some(reg)
-            }
-            None => None,
-        };
+        let reg = self.offset(offset, reads)?;
+        if let (Some(o), Some(reg)) = (offset, reg)
+            && lower::means_no_offset(reg)
+        {
+            return self.reject(error::register_range(
+                self.span(o.full_span()),
+                self.str(o.full_span()),
+                "a varying offset cannot be `^uniform`: its register number means no offset".to_string(),
+            ));
+        }
         Some(VaryingFetch {
             alignment: form.varying_alignment(),
             index: form.index(slot as i64) as u8,
-            offset,
+            offset: reg,
         })
     }
 
@@ -578,10 +572,7 @@ impl<'s> Encoder<'s> {
             return self.wrong_kind(operands[0].span, "a sampler number");
         }
         let index = self.index(&term, 4095, "sampler number")? as u16;
-        let offset = match offset {
-            Some(o) => Some(self.offset(&o, reads)?),
-            None => None,
-        };
+        let offset = self.offset(offset, reads)?;
         let mut lod_bias = None;
         let mut constant: Option<i16> = None;
         for operand in &operands[1..] {
