@@ -821,10 +821,13 @@ pub mod proposed {
 
     /// Older opcode spellings still read, with the name to write instead: the aliases of
     /// [`FORMS`](super::FORMS) (an alias names a form without a unit).
-    pub fn old_opcodes() -> impl Iterator<Item = (&'static str, &'static str)> {
-        super::FORMS
-            .iter()
-            .flat_map(|row| row.aliases.iter().map(move |&alias| (alias, row.mnemonic)))
+    pub fn old_opcodes() -> &'static [(&'static str, &'static str)] {
+        static OLD: std::sync::OnceLock<Vec<(&str, &str)>> = std::sync::OnceLock::new();
+        let rows = super::FORMS.iter();
+        OLD.get_or_init(|| {
+            rows.flat_map(|row| row.aliases.iter().map(|&alias| (alias, row.mnemonic)))
+                .collect()
+        })
     }
 }
 

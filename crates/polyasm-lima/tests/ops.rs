@@ -62,7 +62,7 @@ fn each_unit_has_its_ops_once_and_only_the_vector_adder_has_the_sums() {
         }
         assert!(row.sources() <= 2);
     }
-    assert_eq!(proposed::old_opcodes().collect::<Vec<_>>(), [("texld_2d", "texld")]);
+    assert_eq!(proposed::old_opcodes(), [("texld_2d", "texld")]);
 }
 
 #[test]

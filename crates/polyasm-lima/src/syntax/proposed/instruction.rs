@@ -160,7 +160,7 @@ impl<'s> Encoder<'s> {
         self.reordered_line(ops, kinds, |i, _| {
             let op = &ops[i];
             let mut head = self.str(opcode_span(op)).to_string();
-            for (old, new) in names::old_opcodes() {
+            for &(old, new) in names::old_opcodes() {
                 if let Some(rest) = head.strip_prefix(old) {
                     head = format!("{new}{rest}");
                 }

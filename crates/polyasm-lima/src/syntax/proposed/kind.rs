@@ -12,7 +12,7 @@ use crate::syntax::operation::Operation;
 /// aliases of [`FORMS`]); `replaced` sees each older name replaced.
 pub(super) fn current_name<'w>(word: &'w str, mut replaced: impl FnMut(&'static str, &'static str)) -> Cow<'w, str> {
     let mut word = Cow::Borrowed(word);
-    for (old, new) in names::old_opcodes() {
+    for &(old, new) in names::old_opcodes() {
         if let Some(rest) = split(&word, old) {
             replaced(old, new);
             let renamed = format!("{new}{rest}");

@@ -81,19 +81,13 @@ pub fn assemble_proposed_object(sources: &SourceMap, file: SourceId, listing: bo
 /// branches are resolved at the end ([`front::Encode::finish`]).
 fn assemble(sources: &SourceMap, file: SourceId, listing: bool, keep: bool) -> Outcome<Assembled> {
     let text = sources.get(file).text();
-    let reader = Reader {
-        text,
-        kinds_read: KindCache::new(),
-    };
-    front::assemble(reader, Encoder::new(file, text, listing, keep))
+    front::assemble(Reader { text }, Encoder::new(file, text, listing, keep))
 }
 
 /// The reading stage of [`front::assemble`]: lexes and parses the text into [`Chunk`]s, and
 /// reads the kinds of their operations ahead of the encoder.
 struct Reader<'s> {
     text: &'s str,
-    /// The kinds read so far, kept from chunk to chunk.
-    kinds_read: KindCache,
 }
 
 impl<'s> front::Reader<'s> for Reader<'s> {
@@ -139,7 +133,7 @@ impl<'s> front::Reader<'s> for Reader<'s> {
             });
         }
         for op in &mut chunk.arena.ops {
-            op.kind = self.kinds_read.kind(text, op);
+            op.kind = plain_kind(text, op);
         }
         chunk
     }
@@ -183,55 +177,6 @@ fn plain_kind(text: &str, op: &Op) -> Option<Operation> {
         return None;
     }
     kind_of(&word, op.unit.map(|u| u.text(text))).ok()
-}
-
-/// The kinds of the opcode words (with their units) read lately without a diagnostic: a
-/// program uses few of the finitely many, each many times. A word and unit of up to 15 bytes
-/// together are packed into one number, so that a lookup compares numbers, not strings.
-struct KindCache {
-    slots: Box<[(u128, Operation); KindCache::SLOTS]>,
-}
-
-impl KindCache {
-    const SLOTS: usize = 64;
-
-    fn new() -> KindCache {
-        // Key 0 packs no word (a word has at least one byte), so every slot starts empty.
-        KindCache {
-            slots: Box::new([(0, Operation::new(ops::Form::Nop)); KindCache::SLOTS]),
-        }
-    }
-
-    /// The word, the unit, and the word's length in the top byte; `None` when they are longer.
-    fn key(name: &[u8], unit: &[u8]) -> Option<u128> {
-        let len = name.len() + unit.len();
-        if len > 15 {
-            return None;
-        }
-        let mut bytes = [0u8; 16];
-        bytes[..name.len()].copy_from_slice(name);
-        bytes[name.len()..len].copy_from_slice(unit);
-        bytes[15] = name.len() as u8;
-        Some(u128::from_le_bytes(bytes))
-    }
-
-    /// The kind of `op` when its word reads without a diagnostic ([`plain_kind`]).
-    fn kind(&mut self, text: &str, op: &Op) -> Option<Operation> {
-        let name = op.name.text(text).as_bytes();
-        let unit = op.unit.map_or(&[][..], |u| u.text(text).as_bytes());
-        let Some(key) = KindCache::key(name, unit) else {
-            return plain_kind(text, op);
-        };
-        let folded = (key as u64) ^ ((key >> 64) as u64);
-        let slot = (folded.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58) as usize;
-        let (cached, kind) = self.slots[slot];
-        if cached == key {
-            return Some(kind);
-        }
-        let kind = plain_kind(text, op)?;
-        self.slots[slot] = (key, kind);
-        Some(kind)
-    }
 }
 
 /// Assembles a string in the proposed syntax: its instructions (warnings dropped), or every
