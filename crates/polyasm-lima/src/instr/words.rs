@@ -4,21 +4,12 @@
 use super::*;
 use crate::ops::ctrl;
 
-/// Reads `len` bits at bit `at` of `words`.
+/// Reads `len` bits at bit `at` of `words` (at most 97, so that they lie in four words).
 #[doc(hidden)]
 pub fn read_bits(words: &[u32], at: u32, len: u32) -> u128 {
-    let mut value = 0u128;
-    let mut done = 0;
-    while done < len {
-        let bit = at + done;
-        let word = words[(bit / 32) as usize];
-        let shift = bit % 32;
-        let take = (32 - shift).min(len - done);
-        let chunk = (word >> shift) & (((1u64 << take) - 1) as u32);
-        value |= u128::from(chunk) << done;
-        done += take;
-    }
-    value
+    let span = &words[(at / 32) as usize..(at + len).div_ceil(32) as usize];
+    let window = span.iter().rev().fold(0u128, |acc, &word| acc << 32 | u128::from(word));
+    (window >> (at % 32)) & ((1u128 << len) - 1)
 }
 
 /// The length of the instruction starting `relative` words from the start of instruction
