@@ -160,16 +160,13 @@ pub fn wrong_unit(span: Span, op: &str, unit: Option<&str>, units: &str) -> Diag
 
 /// A modifier the opcode does not take.
 pub fn bad_modifier(span: Span, modifier: &str, op: &str, allowed: &str) -> Diagnostic {
+    let allowed = if allowed.is_empty() { "no modifier" } else { allowed };
     Diagnostic::error(
         Code::BadModifier,
         format!("`{op}` does not take the modifier `{modifier}`"),
     )
     .with_primary(span, "not a modifier of this opcode")
-    .with_help(if allowed.is_empty() {
-        format!("`{op}` takes no modifier")
-    } else {
-        format!("`{op}` takes {allowed}")
-    })
+    .with_help(format!("`{op}` takes {allowed}"))
 }
 
 /// Two modifiers of one kind (`kind`: "output modifier" or "shift") on one opcode.
@@ -185,26 +182,16 @@ pub fn modifier_conflict(span: Span, op: &str, kind: &str, found: &[&str]) -> Di
 
 /// An operation with the wrong number of operands; `form` is what it takes.
 pub fn operand_count(span: Span, op: &str, form: &str, found: usize) -> Diagnostic {
-    Diagnostic::error(
-        Code::OperandCount,
-        format!(
-            "`{op}` takes {}, found {found}",
-            polyasm_core::text::count(form_operands(form), "operand")
-        ),
-    )
-    .with_primary(
-        span,
-        if found > form_operands(form) {
-            "too many operands"
-        } else {
-            "operands missing"
-        },
-    )
-    .with_help(format!("write `{form}`"))
-}
-
-fn form_operands(form: &str) -> usize {
-    form.split_whitespace().count().saturating_sub(1)
+    // The form's first word is the opcode.
+    let takes = form.split_whitespace().count().saturating_sub(1);
+    let label = match found > takes {
+        true => "too many operands",
+        false => "operands missing",
+    };
+    let takes = polyasm_core::text::count(takes, "operand");
+    Diagnostic::error(Code::OperandCount, format!("`{op}` takes {takes}, found {found}"))
+        .with_primary(span, label)
+        .with_help(format!("write `{form}`"))
 }
 
 /// An operand of the wrong kind: `expected` says what belongs there.
@@ -319,10 +306,9 @@ pub fn field_order(span: Span, after: Span, op: &str, previous: &str, right: &st
         .with_primary(span, "out of order")
         .with_secondary(after, "comes later in the control word")
         .with_note("operations are written in the order of their bits in the control word: stop, sync, varying, texld, load, .v0, .s0, .v1, .s1, .s2, store, branch, const0, const1")
-        .with_help(if right.is_empty() {
-            "write the operations in control-word order".to_string()
-        } else {
-            format!("write `{right}`")
+        .with_help(match right {
+            "" => "write the operations in control-word order".to_string(),
+            right => format!("write `{right}`"),
         })
 }
 
