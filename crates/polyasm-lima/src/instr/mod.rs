@@ -1193,10 +1193,7 @@ instr_fields! {
 impl Instr {
     /// The 12 presence bits (bit i: field i), as in control-word bits 7..18.
     pub fn presence(&self) -> u32 {
-        Field::ALL
-            .iter()
-            .filter(|f| self.has(**f))
-            .fold(0, |acc, f| acc | 1 << f.info().index)
+        self.fields().fold(0, |acc, f| acc | 1 << f.field().info().index)
     }
 
     /// The length in words, control word included.
