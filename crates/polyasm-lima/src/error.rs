@@ -75,25 +75,19 @@ pub fn mesa_error(file: SourceId, error: &MesaError) -> Diagnostic {
 /// so that reading it back gives other words.
 pub fn unshown_bits_warning(name: &str, offset: usize, fields: &[Field]) -> Diagnostic {
     let names: Vec<&str> = fields.iter().map(|f| f.info().mesa).collect();
-    Diagnostic::warning(
-        Code::UnshownBits,
-        format!(
-            "{name}: word {offset}: Mesa's text does not show every bit of the {} {}",
-            names.join(", "),
-            if names.len() == 1 { "field" } else { "fields" }
-        ),
-    )
-    .with_note("assembling the text writes Mesa's usual values there, so the words differ")
+    let noun = if names.len() == 1 { "field" } else { "fields" };
+    let names = names.join(", ");
+    let message = format!("{name}: word {offset}: Mesa's text does not show every bit of the {names} {noun}");
+    Diagnostic::warning(Code::UnshownBits, message)
+        .with_note("assembling the text writes Mesa's usual values there, so the words differ")
 }
 
 /// The warning that the branch of instruction `offset` goes where no instruction starts, so
 /// that its text cannot be assembled again.
 pub fn stray_target_warning(name: &str, offset: usize, target: i64) -> Diagnostic {
-    Diagnostic::warning(
-        Code::StrayTarget,
-        format!("{name}: word {offset}: the branch goes to word {target}, where no instruction starts"),
-    )
-    .with_note("the disassembly shows the target, but assembling it again is an error (PP107)")
+    let message = format!("{name}: word {offset}: the branch goes to word {target}, where no instruction starts");
+    Diagnostic::warning(Code::StrayTarget, message)
+        .with_note("the disassembly shows the target, but assembling it again is an error (PP107)")
 }
 
 /// The error of disassembler input that is not a program; `place` says where the
@@ -160,51 +154,34 @@ pub fn wrong_unit(span: Span, op: &str, unit: Option<&str>, units: &str) -> Diag
 
 /// A modifier the opcode does not take.
 pub fn bad_modifier(span: Span, modifier: &str, op: &str, allowed: &str) -> Diagnostic {
-    Diagnostic::error(
-        Code::BadModifier,
-        format!("`{op}` does not take the modifier `{modifier}`"),
-    )
-    .with_primary(span, "not a modifier of this opcode")
-    .with_help(if allowed.is_empty() {
-        format!("`{op}` takes no modifier")
-    } else {
-        format!("`{op}` takes {allowed}")
-    })
+    let allowed = if allowed.is_empty() { "no modifier" } else { allowed };
+    let message = format!("`{op}` does not take the modifier `{modifier}`");
+    Diagnostic::error(Code::BadModifier, message)
+        .with_primary(span, "not a modifier of this opcode")
+        .with_help(format!("`{op}` takes {allowed}"))
 }
 
 /// Two modifiers of one kind (`kind`: "output modifier" or "shift") on one opcode.
 pub fn modifier_conflict(span: Span, op: &str, kind: &str, found: &[&str]) -> Diagnostic {
     let found: Vec<String> = found.iter().map(|m| format!("`{m}`")).collect();
-    Diagnostic::error(
-        Code::BadModifier,
-        format!("`{op}` takes one {kind}, found {}", found.join(" and ")),
-    )
-    .with_primary(span, format!("one {kind} too many"))
-    .with_help(format!("keep one {kind}"))
+    let message = format!("`{op}` takes one {kind}, found {}", found.join(" and "));
+    Diagnostic::error(Code::BadModifier, message)
+        .with_primary(span, format!("one {kind} too many"))
+        .with_help(format!("keep one {kind}"))
 }
 
 /// An operation with the wrong number of operands; `form` is what it takes.
 pub fn operand_count(span: Span, op: &str, form: &str, found: usize) -> Diagnostic {
-    Diagnostic::error(
-        Code::OperandCount,
-        format!(
-            "`{op}` takes {}, found {found}",
-            polyasm_core::text::count(form_operands(form), "operand")
-        ),
-    )
-    .with_primary(
-        span,
-        if found > form_operands(form) {
-            "too many operands"
-        } else {
-            "operands missing"
-        },
-    )
-    .with_help(format!("write `{form}`"))
-}
-
-fn form_operands(form: &str) -> usize {
-    form.split_whitespace().count().saturating_sub(1)
+    // The form's first word is the opcode.
+    let takes = form.split_whitespace().count().saturating_sub(1);
+    let label = match found > takes {
+        true => "too many operands",
+        false => "operands missing",
+    };
+    let takes = polyasm_core::text::count(takes, "operand");
+    Diagnostic::error(Code::OperandCount, format!("`{op}` takes {takes}, found {found}"))
+        .with_primary(span, label)
+        .with_help(format!("write `{form}`"))
 }
 
 /// An operand of the wrong kind: `expected` says what belongs there.
@@ -232,13 +209,11 @@ pub fn unallocated_register(span: Span, text: &str) -> Diagnostic {
 
 /// A read-only pipeline register or a number where the destination belongs.
 pub fn destination_last(span: Span, found: &str, corrected: &str) -> Diagnostic {
-    Diagnostic::error(
-        Code::DestinationLast,
-        format!("`{found}` cannot be a destination: the destination comes first"),
-    )
-    .with_primary(span, "read-only, or not a register")
-    .with_note("this looks like the older order, with the destination last")
-    .with_help(format!("write the destination first: `{corrected}`"))
+    let message = format!("`{found}` cannot be a destination: the destination comes first");
+    Diagnostic::error(Code::DestinationLast, message)
+        .with_primary(span, "read-only, or not a register")
+        .with_note("this looks like the older order, with the destination last")
+        .with_help(format!("write the destination first: `{corrected}`"))
 }
 
 /// A swizzle or write mask that is not one.
@@ -271,22 +246,18 @@ pub fn doubled_sign(span: Span, text: &str, one: &str) -> Diagnostic {
 
 /// A constant that binary16 cannot hold exactly.
 pub fn inexact_half(span: Span, text: &str, nearest: &str) -> Diagnostic {
-    Diagnostic::error(
-        Code::InexactHalf,
-        format!("`{text}` is not exactly representable as an fp16 constant"),
-    )
-    .with_primary(span, "not a binary16 value")
-    .with_help(format!("the nearest fp16 value is {nearest}"))
+    let message = format!("`{text}` is not exactly representable as an fp16 constant");
+    Diagnostic::error(Code::InexactHalf, message)
+        .with_primary(span, "not a binary16 value")
+        .with_help(format!("the nearest fp16 value is {nearest}"))
 }
 
 /// A constant beyond binary16's range.
 pub fn half_range(span: Span, text: &str) -> Diagnostic {
-    Diagnostic::error(
-        Code::HalfRange,
-        format!("`{text}` is outside the range of an fp16 constant"),
-    )
-    .with_primary(span, "too large for binary16")
-    .with_help("fp16 constants lie within -65504 to 65504; write `inf` or `-inf` for infinities")
+    let message = format!("`{text}` is outside the range of an fp16 constant");
+    Diagnostic::error(Code::HalfRange, message)
+        .with_primary(span, "too large for binary16")
+        .with_help("fp16 constants lie within -65504 to 65504; write `inf` or `-inf` for infinities")
 }
 
 /// A branch to a label no line defines.
@@ -319,22 +290,19 @@ pub fn field_order(span: Span, after: Span, op: &str, previous: &str, right: &st
         .with_primary(span, "out of order")
         .with_secondary(after, "comes later in the control word")
         .with_note("operations are written in the order of their bits in the control word: stop, sync, varying, texld, load, .v0, .s0, .v1, .s1, .s2, store, branch, const0, const1")
-        .with_help(if right.is_empty() {
-            "write the operations in control-word order".to_string()
-        } else {
-            format!("write `{right}`")
+        .with_help(match right {
+            "" => "write the operations in control-word order".to_string(),
+            right => format!("write `{right}`"),
         })
 }
 
 /// Two operations of one unit in one instruction.
 pub fn unit_twice(span: Span, first: Span, unit: &str) -> Diagnostic {
-    Diagnostic::error(
-        Code::UnitTwice,
-        format!("the {unit} unit is used twice in one instruction"),
-    )
-    .with_primary(span, "second use")
-    .with_secondary(first, "first use")
-    .with_help("each unit runs one operation per instruction: move one of them to another instruction")
+    let message = format!("the {unit} unit is used twice in one instruction");
+    Diagnostic::error(Code::UnitTwice, message)
+        .with_primary(span, "second use")
+        .with_secondary(first, "first use")
+        .with_help("each unit runs one operation per instruction: move one of them to another instruction")
 }
 
 /// `^v0`/`^s0` anywhere but the first source of the matching adder.
@@ -372,24 +340,20 @@ pub fn sel_without_fmul(span: Span) -> Diagnostic {
 /// Words that read `^const0`/`^const1` without that constant field, which the proposed
 /// syntax cannot write (PP022 when the text is assembled).
 pub fn unset_constant_warning(name: &str, offset: usize, reg: &str, field: &str) -> Diagnostic {
-    Diagnostic::warning(
-        Code::UnsetConstantWords,
-        format!("{name}: word {offset}: `{reg}` is read but the instruction has no `{field}`"),
-    )
-    .with_note("the proposed syntax refuses such a read (PP022), so this text does not assemble again")
-    .with_help("`--syntax mesa` prints these words in text that assembles to them")
+    let message = format!("{name}: word {offset}: `{reg}` is read but the instruction has no `{field}`");
+    Diagnostic::warning(Code::UnsetConstantWords, message)
+        .with_note("the proposed syntax refuses such a read (PP022), so this text does not assemble again")
+        .with_help("`--syntax mesa` prints these words in text that assembles to them")
 }
 
 /// A read of `^const0`/`^const1` in an instruction without that constant field.
 pub fn constant_not_set(span: Span, name: &str, field: &str) -> Diagnostic {
-    Diagnostic::error(
-        Code::ConstantNotSet,
-        format!("`{name}` is read but this instruction has no `{field}`"),
-    )
-    .with_primary(span, "undefined value")
-    .with_help(format!(
-        "constants live for one instruction: add `{field} x y z w` to it"
-    ))
+    let message = format!("`{name}` is read but this instruction has no `{field}`");
+    Diagnostic::error(Code::ConstantNotSet, message)
+        .with_primary(span, "undefined value")
+        .with_help(format!(
+            "constants live for one instruction: add `{field} x y z w` to it"
+        ))
 }
 
 /// A texture fetch or derivative in an instruction without `sync`.
@@ -402,12 +366,10 @@ pub fn missing_sync(span: Span, op: &str) -> Diagnostic {
 /// An encoding that no compiler writes (`load.u1`, a store with alignment 3): `text` is what
 /// selects it, `what` names it.
 pub fn unused_encoding(span: Span, text: &str, what: &str, help: String) -> Diagnostic {
-    Diagnostic::warning(
-        Code::UnusedEncoding,
-        format!("`{text}` is {what}, which no compiler writes"),
-    )
-    .with_primary(span, "encodes, but what the hardware does with it is unknown")
-    .with_help(help)
+    let message = format!("`{text}` is {what}, which no compiler writes");
+    Diagnostic::warning(Code::UnusedEncoding, message)
+        .with_primary(span, "encodes, but what the hardware does with it is unknown")
+        .with_help(help)
 }
 
 /// An older name still read.
@@ -426,14 +388,12 @@ pub fn operand_modifier(span: Span, what: &str) -> Diagnostic {
 
 /// `^v0`/`^s0` read in an instruction without the multiplier op that gives it.
 pub fn pipeline_unproduced(span: Span, name: &str, unit: &str) -> Diagnostic {
-    Diagnostic::error(
-        Code::PipelineUnproduced,
-        format!("`{name}` is read but this instruction has no `{unit}` op"),
-    )
-    .with_primary(span, "undefined value")
-    .with_help(format!(
-        "pipeline registers live for one instruction: add the `{unit}` op that gives `{name}`"
-    ))
+    let message = format!("`{name}` is read but this instruction has no `{unit}` op");
+    Diagnostic::error(Code::PipelineUnproduced, message)
+        .with_primary(span, "undefined value")
+        .with_help(format!(
+            "pipeline registers live for one instruction: add the `{unit}` op that gives `{name}`"
+        ))
 }
 
 /// A run-time error; the label points at the instruction's source line when `object` has a
@@ -453,12 +413,11 @@ pub fn run_error(error: &RunError, object: &polyasm_core::Object) -> Diagnostic 
     };
     let diagnostic = Diagnostic::error(error.code(), error.to_string()).with_help(help);
     let offset = (error.offset * 4) as u32;
-    let span = object
+    let entry = object
         .listing
         .iter()
-        .find(|entry| entry.offset == offset && entry.len > 0)
-        .and_then(|entry| entry.span);
-    match span {
+        .find(|entry| entry.offset == offset && entry.len > 0);
+    match entry.and_then(|entry| entry.span) {
         Some(span) => diagnostic.with_primary(span, "this instruction"),
         None => diagnostic,
     }
@@ -466,20 +425,15 @@ pub fn run_error(error: &RunError, object: &polyasm_core::Object) -> Diagnostic 
 
 /// A `--texture` file that cannot be read or is not a PNG picture.
 pub fn texture_error(sampler: usize, path: &str, reason: &str) -> Diagnostic {
-    Diagnostic::error(
-        Code::TextureUnreadable,
-        format!("cannot read texture {sampler} from `{path}`: {reason}"),
-    )
-    .with_help("a texture is a PNG picture of at most 4096 pixels a side")
+    let message = format!("cannot read texture {sampler} from `{path}`: {reason}");
+    Diagnostic::error(Code::TextureUnreadable, message)
+        .with_help("a texture is a PNG picture of at most 4096 pixels a side")
 }
 
 /// The warning that texture `sampler` is given but the program never samples it.
 pub fn unused_texture(sampler: usize, path: &str) -> Diagnostic {
-    Diagnostic::warning(
-        Code::UnusedTexture,
-        format!("texture {sampler} (`{path}`) is not read: the program never samples sampler {sampler}"),
-    )
-    .with_help(format!(
+    let message = format!("texture {sampler} (`{path}`) is not read: the program never samples sampler {sampler}");
+    Diagnostic::warning(Code::UnusedTexture, message).with_help(format!(
         "check the sampler number of `--texture {sampler}=...` against the program's `texld`, or leave it out"
     ))
 }

@@ -131,16 +131,9 @@ pub enum WordsFrom {
 /// warning with its word offset; words that are no program are an error. `name` names the
 /// input in messages.
 pub fn disassemble(words: &[u32], syntax: Syntax, name: &str, from: WordsFrom) -> Outcome<String> {
-    let program = match decode::decode(words) {
+    let program = match decode_program(words, name, from) {
         Ok(program) => program,
-        Err(e) => {
-            let at = match from {
-                WordsFrom::Binary => format!("at byte {} of the input", e.offset * 4),
-                WordsFrom::Hex => format!("at hex word {} of the input (counting from 0)", e.offset),
-                WordsFrom::Mbs => format!("at byte {} of the words in the `DBIN` chunk", e.offset * 4),
-            };
-            return Outcome::failed(vec![error::not_a_program(name, &e, &at)]);
-        }
+        Err(e) => return Outcome::failed(vec![e]),
     };
     let mut diagnostics = Vec::new();
     let starts: Vec<usize> = program.iter().map(|d| d.offset).collect();
@@ -171,6 +164,19 @@ pub fn disassemble(words: &[u32], syntax: Syntax, name: &str, from: WordsFrom) -
         Syntax::Proposed => syntax::proposed::print_proposed(&program.iter().map(|d| d.instr).collect::<Vec<_>>()),
     };
     Outcome::new(text, diagnostics)
+}
+
+/// Decodes `words`, or gives the error that they are not a program, with the place in the
+/// input (by `from`) where the instruction at fault starts.
+fn decode_program(words: &[u32], name: &str, from: WordsFrom) -> Result<Vec<decode::Decoded>, Diagnostic> {
+    decode::decode(words).map_err(|e| {
+        let at = match from {
+            WordsFrom::Binary => format!("at byte {} of the input", e.offset * 4),
+            WordsFrom::Hex => format!("at hex word {} of the input (counting from 0)", e.offset),
+            WordsFrom::Mbs => format!("at byte {} of the words in the `DBIN` chunk", e.offset * 4),
+        };
+        error::not_a_program(name, &e, &at)
+    })
 }
 
 /// The `lima` target of the command line.
@@ -230,27 +236,19 @@ fn syntax_option(options: &TargetOptions) -> Option<Syntax> {
 }
 
 /// The words of disassembler or `run` input: an MBS1 file (by its magic), or words in binary
-/// or hex, with the warnings met reading them; every diagnostic when one is an error.
-fn input_words(
-    sources: &SourceMap,
-    input: &DisasmInput,
-) -> Result<(Vec<u32>, WordsFrom, Vec<Diagnostic>), Vec<Diagnostic>> {
-    let read = if input.bytes.starts_with(&mbs::TAG_FILE) {
-        match mbs::read(input.bytes) {
+/// or hex, with the warnings met reading them.
+fn input_words(sources: &SourceMap, input: &DisasmInput) -> Outcome<(Vec<u32>, WordsFrom)> {
+    if input.bytes.starts_with(&mbs::TAG_FILE) {
+        return match mbs::read(input.bytes) {
             Ok(program) => Outcome::ok((program.words, WordsFrom::Mbs)),
             Err(e) => Outcome::failed(vec![error::mbs_error(input.name, &e)]),
-        }
-    } else {
-        let from = match input.encoding {
-            InputEncoding::Binary => WordsFrom::Binary,
-            InputEncoding::Hex => WordsFrom::Hex,
         };
-        polyasm_core::words::read_words(sources, input, &INFO).map(|words| (words, from))
-    };
-    match read.value {
-        Some((words, from)) if !read.has_errors() => Ok((words, from, read.diagnostics)),
-        _ => Err(read.diagnostics),
     }
+    let from = match input.encoding {
+        InputEncoding::Binary => WordsFrom::Binary,
+        InputEncoding::Hex => WordsFrom::Hex,
+    };
+    polyasm_core::words::read_words(sources, input, &INFO).map(|words| (words, from))
 }
 
 impl Target for LimaTarget {
@@ -291,13 +289,12 @@ impl Target for LimaTarget {
 
     fn disassemble(&self, sources: &SourceMap, input: &DisasmInput, options: &TargetOptions) -> Outcome<String> {
         let syntax = syntax_option(options).unwrap_or(Syntax::Proposed);
-        let (words, from, mut diagnostics) = match input_words(sources, input) {
-            Ok(read) => read,
-            Err(diagnostics) => return Outcome::failed(diagnostics),
+        let read = input_words(sources, input);
+        let Some((words, from)) = read.value else {
+            return Outcome::failed(read.diagnostics);
         };
         let mut outcome = disassemble(&words, syntax, input.name, from);
-        diagnostics.append(&mut outcome.diagnostics);
-        outcome.diagnostics = diagnostics;
+        outcome.diagnostics.splice(0..0, read.diagnostics);
         outcome
     }
 
@@ -336,15 +333,14 @@ impl Runner for LimaTarget {
             text_source: None,
             name,
         };
-        let (words, from, _) = match input_words(&SourceMap::new(), &input) {
-            Ok(read) => read,
-            Err(diagnostics) => return Some(Outcome::failed(diagnostics)),
+        let read = input_words(&SourceMap::new(), &input);
+        let Some((words, from)) = read.value else {
+            return Some(Outcome::failed(read.diagnostics));
         };
-        // The words must be a program; the text is not needed.
-        let checked = disassemble(&words, Syntax::Mesa, name, from);
-        if checked.has_errors() {
-            return Some(Outcome::failed(checked.diagnostics));
-        }
-        Some(Outcome::ok(Object::from_words(&words)))
+        // The words must be a program.
+        Some(match decode_program(&words, name, from) {
+            Ok(_) => Outcome::ok(Object::from_words(&words)),
+            Err(e) => Outcome::failed(vec![e]),
+        })
     }
 }

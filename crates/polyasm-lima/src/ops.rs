@@ -598,17 +598,6 @@ fn form_of(model: Model) -> Form {
         .op
 }
 
-/// The shape of a varying source kind's bits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum VaryingForm {
-    /// Fetched by index: alignment, offset register, index.
-    Immediate,
-    /// Read from a register with swizzle and modifiers.
-    Register,
-    /// A fixed input: bits 4..23 hold fixed values.
-    Fixed,
-}
-
 /// A kind of varying source: the 4-bit `source_type:perspective` value (source_type in bits
 /// 2..3, perspective in bits 0..1 of the field).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -616,53 +605,40 @@ pub struct VaryingKindInfo {
     /// `source_type << 2 | perspective`; for the plain fetch and register kinds, the
     /// perspective is added to this base.
     pub code: u8,
-    /// Whether the perspective bits are free (plain fetch and register kinds).
-    pub perspective: bool,
-    /// How the rest of the field reads.
-    pub form: VaryingForm,
     /// The proposed syntax's name (empty for the plain kinds, which print the operand alone).
     pub name: &'static str,
     /// The name Mesa prints (a function around the operand, or the whole source).
     pub mesa: &'static str,
-    /// For [`VaryingForm::Fixed`], the alignment written; otherwise 0.
+    /// For a fixed input (`gl_FragCoord` ...), the alignment written; otherwise 0.
     pub alignment: u8,
     /// One line for docs and help.
     pub doc: &'static str,
 }
 
-/// Declares the varying source kinds, each a static row, and [`VARYING_KINDS`], all of them in
-/// order.
+/// Declares the varying source kinds, each a static row.
 macro_rules! varying_kinds {
-    ($($kind:ident = $code:literal, $perspective:literal, $form:ident, $name:literal, $mesa:literal, $alignment:literal, $doc:literal;)*) => {
-        $(
-            #[doc = $doc]
-            pub static $kind: VaryingKindInfo = VaryingKindInfo {
-                code: $code,
-                perspective: $perspective,
-                form: VaryingForm::$form,
-                name: $name,
-                mesa: $mesa,
-                alignment: $alignment,
-                doc: $doc,
-            };
-        )*
-
-        /// Every varying source kind.
-        pub static VARYING_KINDS: [&VaryingKindInfo; 8] = [$(&$kind),*];
-    };
+    ($($kind:ident = $code:literal, $name:literal, $mesa:literal, $alignment:literal, $doc:literal;)*) => {$(
+        #[doc = $doc]
+        pub static $kind: VaryingKindInfo = VaryingKindInfo {
+            code: $code,
+            name: $name,
+            mesa: $mesa,
+            alignment: $alignment,
+            doc: $doc,
+        };
+    )*};
 }
 
-// The columns, as [`VaryingKindInfo`]'s fields: code, perspective, form, name, Mesa's name,
-// alignment, doc.
+// The columns, as [`VaryingKindInfo`]'s fields: code, name, Mesa's name, alignment, doc.
 varying_kinds! {
-    VARYING_FETCH = 0b0000, true, Immediate, "", "", 0, "a varying by index, with an optional offset register";
-    VARYING_REGISTER = 0b0100, true, Register, "", "", 0, "a register with swizzle, abs and negate";
-    VARYING_CUBE = 0b1000, false, Immediate, "cube", "cube", 0, "cube-map coordinate transform of a varying";
-    VARYING_CUBE_REGISTER = 0b1001, false, Register, "cube", "cube", 0, "cube-map coordinate transform of a register";
-    VARYING_NORMALIZE = 0b1010, false, Register, "normalize", "normalize", 0, "vec3 normalize of a register";
-    VARYING_FRAG_COORD = 0b1011, false, Fixed, "gl_FragCoord", "gl_FragCoord", 3, "the fragment's window position (w not inverted)";
-    VARYING_POINT_COORD = 0b1100, false, Fixed, "gl_PointCoord", "gl_PointCoord", 1, "the position within a point sprite";
-    VARYING_FRONT_FACING = 0b1101, false, Fixed, "gl_FrontFacing", "gl_FrontFacing", 0, "1.0 for a front-facing primitive";
+    VARYING_FETCH = 0b0000, "", "", 0, "a varying by index, with an optional offset register";
+    VARYING_REGISTER = 0b0100, "", "", 0, "a register with swizzle, abs and negate";
+    VARYING_CUBE = 0b1000, "cube", "cube", 0, "cube-map coordinate transform of a varying";
+    VARYING_CUBE_REGISTER = 0b1001, "cube", "cube", 0, "cube-map coordinate transform of a register";
+    VARYING_NORMALIZE = 0b1010, "normalize", "normalize", 0, "vec3 normalize of a register";
+    VARYING_FRAG_COORD = 0b1011, "gl_FragCoord", "gl_FragCoord", 3, "the fragment's window position (w not inverted)";
+    VARYING_POINT_COORD = 0b1100, "gl_PointCoord", "gl_PointCoord", 1, "the position within a point sprite";
+    VARYING_FRONT_FACING = 0b1101, "gl_FrontFacing", "gl_FrontFacing", 0, "1.0 for a front-facing primitive";
 }
 
 /// Names of the 16 values of a 4-bit vec4 register field used as a source: `$0`-`$11`, then

@@ -332,36 +332,29 @@ trait Layout: Copy + Default {
     fn walk(&mut self, w: &mut Walk);
 }
 
-/// The field's bits; `target_count` counts only for a branch.
-fn pack<T: Layout>(value: &T, target_count: u8) -> u128 {
+/// Walks `value` over `bits`: unpacking when `lost` is given, else packing.
+fn walk<T: Layout>(mut value: T, bits: u128, lost: Option<&mut Vec<LostBits>>, target_count: u8) -> (T, Walk<'_>) {
     let mut w = Walk {
-        bits: 0,
+        bits,
         field: T::FIELD,
-        lost: None,
+        lost,
         undefined: None,
         target_count,
     };
-    let mut value = *value;
     value.walk(&mut w);
-    w.bits
+    (value, w)
+}
+
+/// The field's bits; `target_count` counts only for a branch.
+fn pack<T: Layout>(value: &T, target_count: u8) -> u128 {
+    walk(*value, 0, None, target_count).1.bits
 }
 
 /// Reads a field from its bits, recording the hidden bits that differ in `lost`; also returns
 /// a branch's target-count bits (0 for other fields).
 fn unpack<T: Layout>(bits: u128, lost: &mut Vec<LostBits>) -> Result<(T, u8), UndefinedOp> {
-    let mut w = Walk {
-        bits,
-        field: T::FIELD,
-        lost: Some(lost),
-        undefined: None,
-        target_count: 0,
-    };
-    let mut value = T::default();
-    value.walk(&mut w);
-    match w.undefined {
-        Some(undefined) => Err(undefined),
-        None => Ok((value, w.target_count)),
-    }
+    let (value, w) = walk(T::default(), bits, Some(lost), 0);
+    w.undefined.map_or(Ok((value, w.target_count)), Err)
 }
 
 fn vec_source(w: &mut Walk, lo: u32, source: &mut VecSource) {
@@ -443,24 +436,23 @@ impl VaryingSource {
         }
     }
 
-    /// The form the field's first four bits name, its operand still blank.
+    /// The form the field's first four bits name, its operand still blank: the last kind
+    /// whose code is at most `code` (gl_FrontFacing's also covers the codes after it).
     fn from_code(code: u8) -> VaryingSource {
         let perspective = Perspective::from_code(code & 3).expect("invariant: every 2-bit value is a perspective");
-        let source = VecSource::default();
-        match (code >> 2, perspective) {
-            (0, _) => VaryingSource::Fetch {
-                perspective,
-                fetch: VaryingFetch::default(),
-            },
-            (1, _) => VaryingSource::Register { perspective, source },
-            (2, Perspective::None) => VaryingSource::Cube(VaryingFetch::default()),
-            (2, Perspective::Reserved) => VaryingSource::CubeRegister(source),
-            (2, Perspective::Z) => VaryingSource::Normalize(source),
-            (2, Perspective::W) => VaryingSource::FragCoord,
-            (_, Perspective::None) => VaryingSource::PointCoord,
-            // Perspectives 1 to 3 all read gl_FrontFacing; compilers write 1.
-            _ => VaryingSource::FrontFacing,
-        }
+        let (fetch, source) = (VaryingFetch::default(), VecSource::default());
+        let blanks = [
+            VaryingSource::Fetch { perspective, fetch },
+            VaryingSource::Register { perspective, source },
+            VaryingSource::Cube(fetch),
+            VaryingSource::CubeRegister(source),
+            VaryingSource::Normalize(source),
+            VaryingSource::FragCoord,
+            VaryingSource::PointCoord,
+            VaryingSource::FrontFacing,
+        ];
+        let kind = blanks.into_iter().rfind(|blank| blank.kind().0.code <= code);
+        kind.expect("invariant: the plain fetch's code is 0")
     }
 }
 
@@ -1201,10 +1193,7 @@ instr_fields! {
 impl Instr {
     /// The 12 presence bits (bit i: field i), as in control-word bits 7..18.
     pub fn presence(&self) -> u32 {
-        Field::ALL
-            .iter()
-            .filter(|f| self.has(**f))
-            .fold(0, |acc, f| acc | 1 << f.info().index)
+        self.fields().fold(0, |acc, f| acc | 1 << f.field().info().index)
     }
 
     /// The length in words, control word included.

@@ -4,21 +4,12 @@
 use super::*;
 use crate::ops::ctrl;
 
-/// Reads `len` bits at bit `at` of `words`.
+/// Reads `len` bits at bit `at` of `words` (at most 97, so that they lie in four words).
 #[doc(hidden)]
 pub fn read_bits(words: &[u32], at: u32, len: u32) -> u128 {
-    let mut value = 0u128;
-    let mut done = 0;
-    while done < len {
-        let bit = at + done;
-        let word = words[(bit / 32) as usize];
-        let shift = bit % 32;
-        let take = (32 - shift).min(len - done);
-        let chunk = (word >> shift) & (((1u64 << take) - 1) as u32);
-        value |= u128::from(chunk) << done;
-        done += take;
-    }
-    value
+    let span = &words[(at / 32) as usize..(at + len).div_ceil(32) as usize];
+    let window = span.iter().rev().fold(0u128, |acc, &word| acc << 32 | u128::from(word));
+    (window >> (at % 32)) & ((1u128 << len) - 1)
 }
 
 /// The length of the instruction starting `relative` words from the start of instruction
@@ -50,17 +41,15 @@ pub(crate) fn count_near(starts: &[usize], counts: &[u32], from: usize, relative
 /// The control word of an instruction of length `count` followed by one of `next_count`
 /// (`None` for the last instruction).
 pub fn control_word(instr: &Instr, count: u32, next_count: Option<u32>) -> u32 {
-    let mut word = count | instr.presence() << ctrl::PRESENCE_SHIFT;
-    if instr.stop {
-        word |= ctrl::STOP;
-    }
-    if instr.sync {
-        word |= ctrl::SYNC;
-    }
-    if let Some(next) = next_count {
-        word |= (next & ctrl::NEXT_COUNT_MASK) << ctrl::NEXT_COUNT_SHIFT | ctrl::PREFETCH;
-    }
-    word
+    let stop = if instr.stop { ctrl::STOP } else { 0 };
+    let sync = if instr.sync { ctrl::SYNC } else { 0 };
+    let next = next_count.map_or(0, next_bits);
+    count | stop | sync | instr.presence() << ctrl::PRESENCE_SHIFT | next
+}
+
+/// The control-word bits of a next instruction of length `next`: `next_count` and `prefetch`.
+fn next_bits(next: u32) -> u32 {
+    (next & ctrl::NEXT_COUNT_MASK) << ctrl::NEXT_COUNT_SHIFT | ctrl::PREFETCH
 }
 
 /// Encodes a program: the instructions back to back, each a control word (length, stop, sync,
@@ -116,7 +105,7 @@ impl Words {
     pub fn push(&mut self, instr: &Instr) {
         let count = instr.count();
         if let Some(&previous) = self.starts.last() {
-            self.words[previous] |= (count & ctrl::NEXT_COUNT_MASK) << ctrl::NEXT_COUNT_SHIFT | ctrl::PREFETCH;
+            self.words[previous] |= next_bits(count);
         }
         if matches!(instr.branch, Some(Branch::Jump { .. })) {
             self.jumps.push(Jump {
@@ -164,14 +153,6 @@ impl Words {
             .then(|| count_near(&self.starts, &self.counts, from, relative))
     }
 
-    /// Writes the payload of a branch to an offset again, with target length `target_count`.
-    fn repack(&mut self, jump: &Jump, target_count: u32) {
-        let payload = payload(&jump.instr, target_count as u8);
-        let from = self.starts[jump.at] + 1;
-        let len = self.counts[jump.at] as usize - 1;
-        self.words[from..from + len].copy_from_slice(&payload[..len]);
-    }
-
     /// How many instructions were pushed.
     pub fn pushed(&self) -> usize {
         self.starts.len()
@@ -203,7 +184,10 @@ impl Words {
                 }
                 _ => 0,
             };
-            self.repack(&jump, target_count);
+            let payload = payload(&jump.instr, target_count as u8);
+            let from = self.starts[jump.at] + 1;
+            let len = self.counts[jump.at] as usize - 1;
+            self.words[from..from + len].copy_from_slice(&payload[..len]);
         }
         std::mem::take(&mut self.words)
     }
