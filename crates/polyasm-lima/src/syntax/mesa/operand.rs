@@ -100,7 +100,7 @@ pub(super) fn split_offset(word: Word) -> Result<(Word, Option<ScalarReg>), Mesa
 
 /// An index as written, `N`, `N.xy`/`N.zw` or `N.c` with an optional `+$r.c`: its form and
 /// number `N`, and the offset register.
-pub(super) fn index_form(word: Word, signed: bool) -> Result<((IndexForm, i64), Option<ScalarReg>), MesaError> {
+fn index_form(word: Word, signed: bool) -> Result<(IndexForm, i64, Option<ScalarReg>), MesaError> {
     const WHAT: &str = "an index such as `3`, `1.xy` or `2.w`";
     // A digit first (after a `-` where the index is signed): `--5`, `-+5` and `+5` are quoted
     // whole, not read as a sign and an offset.
@@ -122,23 +122,24 @@ pub(super) fn index_form(word: Word, signed: bool) -> Result<((IndexForm, i64), 
     let suffix = number.from(digits_from + digits);
     let form = IndexForm::of(suffix.text.as_bytes())
         .ok_or_else(|| suffix.expected("the end of the index, `.xy`, `.zw` or one component"))?;
-    Ok(((form, value), offset))
+    Ok((form, value, offset))
 }
 
-/// A load or store index (16 bits, printed as a signed number) and the alignment its form
-/// gives. Negative numbers read back as Mesa prints them: C's division and two's complement
-/// remainder.
-pub(super) fn read_memory_index((form, n): (IndexForm, i64), word: Word) -> Result<(Alignment, u16), MesaError> {
+/// A load or store index (16 bits, printed as a signed number), the alignment its form gives
+/// and the offset register. Negative numbers read back as Mesa prints them: C's division and
+/// two's complement remainder.
+pub(super) fn memory_index(word: Word) -> Result<(Alignment, u16, Option<ScalarReg>), MesaError> {
+    let (form, n, offset) = index_form(word, true)?;
     let index = form.index(n);
     if !(-0x8000..=0xffff).contains(&index) {
         return Err(word.out_of_range("index", "16 bits: -32768 to 65535 in the index's own units"));
     }
-    Ok((form.alignment(), index as u16))
+    Ok((form.alignment(), index as u16, offset))
 }
 
 /// A varying index (6 bits) and the alignment its form gives.
 pub(super) fn varying_fetch(word: Word) -> Result<VaryingFetch, MesaError> {
-    let ((form, n), offset) = index_form(word, false)?;
+    let (form, n, offset) = index_form(word, false)?;
     let index = form.index(n);
     if index > 63 {
         return Err(word.out_of_range("varying index", "6 bits: 0-63 floats, 0-31 pairs or 0-15 vec4s"));

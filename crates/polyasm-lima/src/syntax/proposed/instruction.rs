@@ -23,11 +23,7 @@ impl<'s> Encoder<'s> {
             if found < min || found > max {
                 // The operands past the most it takes, or the whole operation.
                 let span = front::span_from(op.operands.of(operands), max).unwrap_or(op.span);
-                let mut form = self.str(opcode_span(op)).to_string();
-                for word in kind.operands() {
-                    form.push(' ');
-                    form.push_str(word);
-                }
+                let form = [&[self.str(opcode_span(op))], kind.operands()].concat().join(" ");
                 let d = error::operand_count(self.span(span), self.str(op.name), &form, found);
                 self.push(d);
                 continue;
@@ -165,18 +161,14 @@ impl<'s> Encoder<'s> {
                     head = format!("{new}{rest}");
                 }
             }
-            let mut words: Vec<&str> = op.operands.of(operands).iter().map(|o| self.str(o.span)).collect();
-            if last_dest.contains(&i)
-                && let Some(dest) = words.pop()
-            {
-                words.insert(0, dest);
+            let written = op.operands.of(operands).iter();
+            let renamed = written.map(|o| renamed_operand(self.str(o.span)));
+            let mut words: Vec<String> = std::iter::once(head).chain(renamed).collect();
+            if last_dest.contains(&i) {
+                // The destination, written last, goes first.
+                words[1..].rotate_right(1);
             }
-            let mut text = head;
-            for operand in words {
-                text.push(' ');
-                text.push_str(&renamed_operand(operand));
-            }
-            text
+            words.join(" ")
         })
     }
 
