@@ -61,15 +61,12 @@ pub(super) fn decimal(word: Word, what: &'static str) -> Result<u64, MesaError> 
 
 /// A decimal number with an optional `-`. An error quotes the number as written, sign and all.
 pub(super) fn signed_decimal(word: Word, what: &'static str) -> Result<i64, MesaError> {
-    let (negative, digits) = match word.strip_prefix("-") {
-        Some(digits) => (true, digits),
-        None => (false, word),
-    };
-    let value = decimal(digits, what).map_err(|error| match error.kind {
+    let negative = word.strip_prefix("-");
+    let value = decimal(negative.unwrap_or(word), what).map_err(|error| match error.kind {
         MesaErrorKind::OutOfRange { what, range, .. } => word.out_of_range(what, range),
         _ => word.expected(what),
     })? as i64;
-    Ok(if negative { -value } else { value })
+    Ok(if negative.is_some() { -value } else { value })
 }
 
 /// `biasHHH`: the constant LOD bias as 3 hex digits of a 9-bit two's complement number.
@@ -104,10 +101,7 @@ fn index_form(word: Word, signed: bool) -> Result<(IndexForm, i64, Option<Scalar
     const WHAT: &str = "an index such as `3`, `1.xy` or `2.w`";
     // A digit first (after a `-` where the index is signed): `--5`, `-+5` and `+5` are quoted
     // whole, not read as a sign and an offset.
-    let unsigned = match word.strip_prefix("-") {
-        Some(rest) if signed => rest,
-        _ => word,
-    };
+    let unsigned = word.strip_prefix("-").filter(|_| signed).unwrap_or(word);
     if !unsigned.text.starts_with(|c: char| c.is_ascii_digit()) {
         return Err(word.expected(WHAT));
     }
@@ -291,10 +285,8 @@ pub(super) fn swizzle_of(word: Word) -> Result<(u8, Word), MesaError> {
 
 /// `-` and `abs( )` around `inner`.
 pub(super) fn modifiers(word: Word) -> Result<(bool, bool, Word), MesaError> {
-    let (neg, word) = match word.strip_prefix("-") {
-        Some(rest) => (true, rest),
-        None => (false, word),
-    };
+    let rest = word.strip_prefix("-");
+    let (neg, word) = (rest.is_some(), rest.unwrap_or(word));
     match word.strip_prefix("abs(") {
         Some(inner) => match inner.strip_suffix(")") {
             Some(inner) => Ok((neg, true, inner)),

@@ -211,30 +211,26 @@ impl<'s> Encoder<'s> {
         let Some(suffix) = suffix else {
             return Some(ops::SWIZZLE_IDENTITY);
         };
-        if let Some(swizzle) = lower::swizzle(&self.str(suffix).as_bytes()[1..]) {
-            return Some(swizzle);
-        }
-        self.bad_suffix(
-            suffix,
-            "is not a swizzle",
-            "a swizzle is 1 to 4 of the letters x, y, z, w; the last one repeats (`.xy` is `.xyyy`)",
-        )
+        lower::swizzle(&self.str(suffix).as_bytes()[1..]).or_else(|| {
+            self.bad_suffix(
+                suffix,
+                "is not a swizzle",
+                "a swizzle is 1 to 4 of the letters x, y, z, w; the last one repeats (`.xy` is `.xyyy`)",
+            )
+        })
     }
 
     /// One component letter: the lane of a scalar operand.
     pub(super) fn component(&mut self, suffix: Option<TextRange>, span: TextRange) -> Option<u8> {
-        match suffix.and_then(|s| lower::component(self.str(s).as_bytes())) {
-            Some(lane) => Some(lane),
-            None => {
-                let at = suffix.unwrap_or(span);
-                self.reject(error::bad_swizzle(
-                    self.span(at),
-                    self.str(span),
-                    "is not one component",
-                    "a scalar operand names one component: `$1.x`, `^const0.w`",
-                ))
-            }
-        }
+        let lane = suffix.and_then(|s| lower::component(self.str(s).as_bytes()));
+        lane.or_else(|| {
+            self.reject(error::bad_swizzle(
+                self.span(suffix.unwrap_or(span)),
+                self.str(span),
+                "is not one component",
+                "a scalar operand names one component: `$1.x`, `^const0.w`",
+            ))
+        })
     }
 
     /// A write mask: lanes in the order x, y, z, w, each once; none is all four; `.none`
@@ -418,14 +414,13 @@ impl<'s> Encoder<'s> {
         let Some(suffix) = suffix else {
             return Some(IndexForm::Vec4);
         };
-        match IndexForm::of(self.str(suffix).as_bytes()) {
-            Some(form) => Some(form),
-            None => self.bad_suffix(
+        IndexForm::of(self.str(suffix).as_bytes()).or_else(|| {
+            self.bad_suffix(
                 suffix,
                 "is not an index part",
                 "an index is `N` (a vec4), `N.xy` or `N.zw` (a vec2) or `N.x` ... `N.w` (one float)",
-            ),
-        }
+            )
+        })
     }
 
     pub(super) fn varying(
