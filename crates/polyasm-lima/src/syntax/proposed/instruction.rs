@@ -24,8 +24,7 @@ impl<'s> Encoder<'s> {
                 // The operands past the most it takes, or the whole operation.
                 let span = front::span_from(op.operands.of(operands), max).unwrap_or(op.span);
                 let form = [&[self.str(opcode_span(op))], kind.operands()].concat().join(" ");
-                let d = error::operand_count(self.span(span), self.str(op.name), &form, found);
-                self.push(d);
+                self.push(error::operand_count(self.span(span), self.str(op.name), &form, found));
                 continue;
             }
             if self.destination_last(op.operands.of(operands), kind) {
@@ -86,14 +85,13 @@ impl<'s> Encoder<'s> {
                 if right.len() > MAX_HELP_LINE {
                     right.clear();
                 }
-                let d = error::field_order(
+                self.push(error::field_order(
                     self.span(ops[i].span),
                     self.span(ops[p].span),
                     self.str(opcode_span(&ops[i])),
                     self.str(opcode_span(&ops[p])),
                     &right,
-                );
-                self.push(d);
+                ));
                 return;
             }
             if previous.is_none_or(|(_, s)| slot >= s) {
@@ -258,11 +256,10 @@ impl<'s> Encoder<'s> {
             Model::Load(source) => {
                 if matches!(source, LoadSource::Source1 | LoadSource::Source2) {
                     let span = opcode_span(op);
-                    let text = self.str(span).to_string();
                     let what = format!("load source {}", source.code());
                     self.push(error::unused_encoding(
                         self.span(span),
-                        &text,
+                        self.str(span),
                         &what,
                         "`load.u` reads uniforms and `load.t` temporaries".to_string(),
                     ));

@@ -15,8 +15,7 @@ pub(super) fn current_name<'w>(word: &'w str, mut replaced: impl FnMut(&'static 
     for &(old, new) in names::old_opcodes() {
         if let Some(rest) = split(&word, old) {
             replaced(old, new);
-            let renamed = format!("{new}{rest}");
-            word = Cow::Owned(renamed);
+            word = Cow::Owned(format!("{new}{rest}"));
         }
     }
     word
