@@ -79,9 +79,7 @@ fn reg_name(reg: VecReg) -> &'static str {
 }
 
 fn scalar_name(text: &mut String, reg: ScalarReg) {
-    text.push_str(reg_name(reg >> 2));
-    text.push('.');
-    text.push(COMPONENTS[usize::from(reg & 3)]);
+    let _ = write!(text, "{}.{}", reg_name(reg >> 2), COMPONENTS[usize::from(reg & 3)]);
 }
 
 fn swizzle(text: &mut String, swizzle: u8) {
@@ -204,8 +202,7 @@ impl Printer<'_> {
 
     fn scalar_dest(&self, text: &mut String, reg: ScalarReg) {
         self.dest(text, reg >> 2);
-        text.push('.');
-        text.push(COMPONENTS[usize::from(reg & 3)]);
+        let _ = write!(text, ".{}", COMPONENTS[usize::from(reg & 3)]);
     }
 
     /// A write mask: nothing for all lanes; no lane is `.none`, in Mesa's text a lone `.`.
@@ -286,9 +283,9 @@ impl Printer<'_> {
 
     /// A destination, or `none` (the pipeline register written instead) where the proposed
     /// syntax names it; then a space.
-    fn alu_dest<D>(&self, text: &mut String, dest: Option<D>, none: Pipeline, write: impl FnOnce(&mut String, D)) {
+    fn alu_dest<D>(&self, text: &mut String, dest: Option<D>, none: Pipeline, write: fn(&Self, &mut String, D)) {
         match dest {
-            Some(dest) => write(text, dest),
+            Some(dest) => write(self, text, dest),
             None if self.mesa => return,
             None => text.push_str(none.name()),
         }
@@ -359,7 +356,7 @@ impl Printer<'_> {
 
     fn vec4_mul(&self, m: &VecMul) -> String {
         let mut text = self.head(self.name(m.op.info()), m.shift, m.outmod, Field::Vec4Mul);
-        self.alu_dest(&mut text, m.dest.as_ref(), Pipeline::Vmul, |t, d| self.vec_dest(t, d));
+        self.alu_dest(&mut text, m.dest.as_ref(), Pipeline::Vmul, Self::vec_dest);
         vec_source(&mut text, &m.arg0, None);
         self.shift(&mut text, m.op, m.shift);
         // Mesa's space before the second source stays when a one-source op has none.
@@ -372,7 +369,7 @@ impl Printer<'_> {
 
     fn float_mul(&self, m: &FloatMul) -> String {
         let mut text = self.head(self.name(m.op.info()), m.shift, m.outmod, Field::FloatMul);
-        self.alu_dest(&mut text, m.dest, Pipeline::Fmul, |t, d| self.scalar_dest(t, d));
+        self.alu_dest(&mut text, m.dest, Pipeline::Fmul, Self::scalar_dest);
         scalar_source(&mut text, &m.arg0, None);
         self.shift(&mut text, m.op, m.shift);
         self.second(&mut text, m.op.is_binary(), m.arg1, scalar_source);
@@ -381,9 +378,7 @@ impl Printer<'_> {
 
     fn vec4_acc(&self, a: &VecAcc) -> String {
         let mut text = self.head(self.name(a.op.info()), 0, a.outmod, Field::Vec4Acc);
-        self.alu_dest(&mut text, a.dest.as_ref(), Pipeline::Discard, |t, d| {
-            self.vec_dest(t, d)
-        });
+        self.alu_dest(&mut text, a.dest.as_ref(), Pipeline::Discard, Self::vec_dest);
         vec_source(&mut text, &a.arg0, a.mul_in.then_some(Pipeline::Vmul));
         self.second(&mut text, a.op.is_binary(), a.arg1, vec_source);
         text
@@ -391,7 +386,7 @@ impl Printer<'_> {
 
     fn float_acc(&self, a: &FloatAcc) -> String {
         let mut text = self.head(self.name(a.op.info()), 0, a.outmod, Field::FloatAcc);
-        self.alu_dest(&mut text, a.dest, Pipeline::Discard, |t, d| self.scalar_dest(t, d));
+        self.alu_dest(&mut text, a.dest, Pipeline::Discard, Self::scalar_dest);
         scalar_source(&mut text, &a.arg0, a.mul_in.then_some(Pipeline::Fmul));
         self.second(&mut text, a.op.is_binary(), a.arg1, scalar_source);
         text
@@ -411,10 +406,7 @@ impl Printer<'_> {
                         (!vector_default && d.mask.count_ones() == 1).then_some(names::COMBINE_VEC_DEST),
                     ),
                 };
-                let mut name = self.name(op.info()).to_string();
-                if !self.mesa {
-                    name.push_str(form.unwrap_or_default());
-                }
+                let name = format!("{}{}", self.name(op.info()), self.pick(form.unwrap_or_default(), ""));
                 let mut text = self.head(&name, 0, outmod, Field::Combine);
                 match dest {
                     CombineDest::Scalar { reg, .. } => self.scalar_dest(&mut text, *reg),

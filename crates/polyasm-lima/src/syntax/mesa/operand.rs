@@ -61,15 +61,12 @@ pub(super) fn decimal(word: Word, what: &'static str) -> Result<u64, MesaError> 
 
 /// A decimal number with an optional `-`. An error quotes the number as written, sign and all.
 pub(super) fn signed_decimal(word: Word, what: &'static str) -> Result<i64, MesaError> {
-    let (negative, digits) = match word.strip_prefix("-") {
-        Some(digits) => (true, digits),
-        None => (false, word),
-    };
-    let value = decimal(digits, what).map_err(|error| match error.kind {
+    let negative = word.strip_prefix("-");
+    let value = decimal(negative.unwrap_or(word), what).map_err(|error| match error.kind {
         MesaErrorKind::OutOfRange { what, range, .. } => word.out_of_range(what, range),
         _ => word.expected(what),
     })? as i64;
-    Ok(if negative { -value } else { value })
+    Ok(if negative.is_some() { -value } else { value })
 }
 
 /// `biasHHH`: the constant LOD bias as 3 hex digits of a 9-bit two's complement number.
@@ -100,14 +97,11 @@ pub(super) fn split_offset(word: Word) -> Result<(Word, Option<ScalarReg>), Mesa
 
 /// An index as written, `N`, `N.xy`/`N.zw` or `N.c` with an optional `+$r.c`: its form and
 /// number `N`, and the offset register.
-pub(super) fn index_form(word: Word, signed: bool) -> Result<((IndexForm, i64), Option<ScalarReg>), MesaError> {
+fn index_form(word: Word, signed: bool) -> Result<(IndexForm, i64, Option<ScalarReg>), MesaError> {
     const WHAT: &str = "an index such as `3`, `1.xy` or `2.w`";
     // A digit first (after a `-` where the index is signed): `--5`, `-+5` and `+5` are quoted
     // whole, not read as a sign and an offset.
-    let unsigned = match word.strip_prefix("-") {
-        Some(rest) if signed => rest,
-        _ => word,
-    };
+    let unsigned = word.strip_prefix("-").filter(|_| signed).unwrap_or(word);
     if !unsigned.text.starts_with(|c: char| c.is_ascii_digit()) {
         return Err(word.expected(WHAT));
     }
@@ -122,23 +116,24 @@ pub(super) fn index_form(word: Word, signed: bool) -> Result<((IndexForm, i64), 
     let suffix = number.from(digits_from + digits);
     let form = IndexForm::of(suffix.text.as_bytes())
         .ok_or_else(|| suffix.expected("the end of the index, `.xy`, `.zw` or one component"))?;
-    Ok(((form, value), offset))
+    Ok((form, value, offset))
 }
 
-/// A load or store index (16 bits, printed as a signed number) and the alignment its form
-/// gives. Negative numbers read back as Mesa prints them: C's division and two's complement
-/// remainder.
-pub(super) fn read_memory_index((form, n): (IndexForm, i64), word: Word) -> Result<(Alignment, u16), MesaError> {
+/// A load or store index (16 bits, printed as a signed number), the alignment its form gives
+/// and the offset register. Negative numbers read back as Mesa prints them: C's division and
+/// two's complement remainder.
+pub(super) fn memory_index(word: Word) -> Result<(Alignment, u16, Option<ScalarReg>), MesaError> {
+    let (form, n, offset) = index_form(word, true)?;
     let index = form.index(n);
     if !(-0x8000..=0xffff).contains(&index) {
         return Err(word.out_of_range("index", "16 bits: -32768 to 65535 in the index's own units"));
     }
-    Ok((form.alignment(), index as u16))
+    Ok((form.alignment(), index as u16, offset))
 }
 
 /// A varying index (6 bits) and the alignment its form gives.
 pub(super) fn varying_fetch(word: Word) -> Result<VaryingFetch, MesaError> {
-    let ((form, n), offset) = index_form(word, false)?;
+    let (form, n, offset) = index_form(word, false)?;
     let index = form.index(n);
     if index > 63 {
         return Err(word.out_of_range("varying index", "6 bits: 0-63 floats, 0-31 pairs or 0-15 vec4s"));
@@ -290,10 +285,8 @@ pub(super) fn swizzle_of(word: Word) -> Result<(u8, Word), MesaError> {
 
 /// `-` and `abs( )` around `inner`.
 pub(super) fn modifiers(word: Word) -> Result<(bool, bool, Word), MesaError> {
-    let (neg, word) = match word.strip_prefix("-") {
-        Some(rest) => (true, rest),
-        None => (false, word),
-    };
+    let rest = word.strip_prefix("-");
+    let (neg, word) = (rest.is_some(), rest.unwrap_or(word));
     match word.strip_prefix("abs(") {
         Some(inner) => match inner.strip_suffix(")") {
             Some(inner) => Ok((neg, true, inner)),

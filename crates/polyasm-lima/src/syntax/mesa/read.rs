@@ -344,15 +344,7 @@ fn read_line(line: &str, base: usize) -> Result<Option<LineRead>, MesaError> {
         }
     }
     // The fields and flags, each the text between commas.
-    let mut parts: Vec<Word> = Vec::new();
-    let mut start = 0;
-    for (i, b) in rest.text.bytes().enumerate() {
-        if b == b',' {
-            parts.push(rest.from(start).until(i - start).trim());
-            start = i + 1;
-        }
-    }
-    parts.push(rest.from(start).trim());
+    let mut parts: Vec<Word> = rest.split(|c| c == ',').map(Word::trim).collect();
     // Mesa prints `, sync` and `, stop` after an empty list of fields.
     if parts.len() > 1 && parts[0].text.is_empty() {
         parts.remove(0);
@@ -377,11 +369,8 @@ fn read_line(line: &str, base: usize) -> Result<Option<LineRead>, MesaError> {
                     found: name.text.to_string(),
                 }));
             }
-            if stop {
-                instr.stop = true;
-            } else {
-                instr.sync = true;
-            }
+            instr.stop |= stop;
+            instr.sync |= !stop;
             continue;
         }
         if instr.sync || instr.stop {
@@ -539,8 +528,7 @@ fn read_field(
         }
         Model::Load(source) => {
             operand_count(name, operands, &[1], "an index")?;
-            let (form, offset) = index_form(operands[0], true)?;
-            let (alignment, index) = read_memory_index(form, operands[0])?;
+            let (alignment, index, offset) = memory_index(operands[0])?;
             instr.load = Some(Load {
                 source,
                 alignment,
@@ -634,8 +622,7 @@ fn read_field(
         }
         Model::Store => {
             operand_count(name, operands, &[2], "an index and a source")?;
-            let (form, offset) = index_form(operands[0], true)?;
-            let (alignment, index) = read_memory_index(form, operands[0])?;
+            let (alignment, index, offset) = memory_index(operands[0])?;
             let (reg, lane) = match alignment {
                 Alignment::Scalar => match source_register(operands[1]) {
                     // A whole register after a one-float index: Mesa's text of alignment 3.

@@ -215,15 +215,20 @@ impl<'a> Word<'a> {
         })
     }
 
-    /// The words of this piece, split at whitespace.
-    pub(super) fn words(self) -> Vec<Word<'a>> {
-        // Each piece is followed by one separator byte, an ASCII whitespace character.
+    /// The pieces between the ASCII characters `sep` matches.
+    pub(super) fn split(self, sep: impl Fn(char) -> bool) -> impl Iterator<Item = Word<'a>> {
+        // Each piece is followed by one separator byte.
         let mut at = 0;
-        let pieces = self.text.split(|c: char| c.is_ascii_whitespace()).map(|piece| {
+        self.text.split(sep).map(move |piece| {
             let word = self.from(at).until(piece.len());
             at += piece.len() + 1;
             word
-        });
+        })
+    }
+
+    /// The words of this piece, split at whitespace.
+    pub(super) fn words(self) -> Vec<Word<'a>> {
+        let pieces = self.split(|c| c.is_ascii_whitespace());
         pieces.filter(|word| !word.text.is_empty()).collect()
     }
 }

@@ -23,13 +23,8 @@ impl<'s> Encoder<'s> {
             if found < min || found > max {
                 // The operands past the most it takes, or the whole operation.
                 let span = front::span_from(op.operands.of(operands), max).unwrap_or(op.span);
-                let mut form = self.str(opcode_span(op)).to_string();
-                for word in kind.operands() {
-                    form.push(' ');
-                    form.push_str(word);
-                }
-                let d = error::operand_count(self.span(span), self.str(op.name), &form, found);
-                self.push(d);
+                let form = [&[self.str(opcode_span(op))], kind.operands()].concat().join(" ");
+                self.push(error::operand_count(self.span(span), self.str(op.name), &form, found));
                 continue;
             }
             if self.destination_last(op.operands.of(operands), kind) {
@@ -90,14 +85,13 @@ impl<'s> Encoder<'s> {
                 if right.len() > MAX_HELP_LINE {
                     right.clear();
                 }
-                let d = error::field_order(
+                self.push(error::field_order(
                     self.span(ops[i].span),
                     self.span(ops[p].span),
                     self.str(opcode_span(&ops[i])),
                     self.str(opcode_span(&ops[p])),
                     &right,
-                );
-                self.push(d);
+                ));
                 return;
             }
             if previous.is_none_or(|(_, s)| slot >= s) {
@@ -165,18 +159,14 @@ impl<'s> Encoder<'s> {
                     head = format!("{new}{rest}");
                 }
             }
-            let mut words: Vec<&str> = op.operands.of(operands).iter().map(|o| self.str(o.span)).collect();
-            if last_dest.contains(&i)
-                && let Some(dest) = words.pop()
-            {
-                words.insert(0, dest);
+            let written = op.operands.of(operands).iter();
+            let renamed = written.map(|o| renamed_operand(self.str(o.span)));
+            let mut words: Vec<String> = std::iter::once(head).chain(renamed).collect();
+            if last_dest.contains(&i) {
+                // The destination, written last, goes first.
+                words[1..].rotate_right(1);
             }
-            let mut text = head;
-            for operand in words {
-                text.push(' ');
-                text.push_str(&renamed_operand(operand));
-            }
-            text
+            words.join(" ")
         })
     }
 
@@ -266,11 +256,10 @@ impl<'s> Encoder<'s> {
             Model::Load(source) => {
                 if matches!(source, LoadSource::Source1 | LoadSource::Source2) {
                     let span = opcode_span(op);
-                    let text = self.str(span).to_string();
                     let what = format!("load source {}", source.code());
                     self.push(error::unused_encoding(
                         self.span(span),
-                        &text,
+                        self.str(span),
                         &what,
                         "`load.u` reads uniforms and `load.t` temporaries".to_string(),
                     ));

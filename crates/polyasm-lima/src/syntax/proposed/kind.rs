@@ -15,8 +15,7 @@ pub(super) fn current_name<'w>(word: &'w str, mut replaced: impl FnMut(&'static 
     for &(old, new) in names::old_opcodes() {
         if let Some(rest) = split(&word, old) {
             replaced(old, new);
-            let renamed = format!("{new}{rest}");
-            word = Cow::Owned(renamed);
+            word = Cow::Owned(format!("{new}{rest}"));
         }
     }
     word
@@ -73,15 +72,15 @@ pub(super) fn row_of<'w>(word: &'w str, unit: Option<&str>) -> Option<(&'static 
 
 /// The operation of `word` (older names already replaced) on `unit`.
 pub(super) fn kind_of<'w>(word: &'w str, unit: Option<&str>) -> Result<Operation, KindError<'w>> {
-    let bad = |base: &str, modifier, op, allowed: &'static str| Err(KindError::bad(base.len(), modifier, op, allowed));
     let (row, rest) = row_of(word, unit).ok_or(KindError::Unknown)?;
     let name = row.name();
+    let bad = |op, allowed: &'static str| Err(KindError::bad(name.len(), rest, op, allowed));
     let mut operation = Operation::new(row.op);
     match row.model {
         Model::Texld => match rest {
             "" => {}
             names::TEXLD_LOD => operation.explicit_lod = true,
-            _ => return bad(name, rest, name, "`_lod`"),
+            _ => return bad(name, "`_lod`"),
         },
         Model::Branch if rest.is_empty() => {}
         Model::Branch => {
@@ -90,23 +89,16 @@ pub(super) fn kind_of<'w>(word: &'w str, unit: Option<&str>) -> Result<Operation
                 .and_then(|c| BRANCH_CONDS.iter().find(|r| !r.name.is_empty() && r.name == c));
             match cond {
                 Some(row) => operation.cond = row.value,
-                None => {
-                    return bad(
-                        name,
-                        rest,
-                        name,
-                        "a condition: `_lt`, `_eq`, `_le`, `_gt`, `_ne`, `_ge` or `_nv`",
-                    );
-                }
+                None => return bad(name, "a condition: `_lt`, `_eq`, `_le`, `_gt`, `_ne`, `_ge` or `_nv`"),
             }
         }
         Model::Varying if rest.is_empty() => {}
         Model::Varying => match PERSPECTIVES.iter().find(|r| !r.name.is_empty() && r.name == rest) {
             Some(p) => operation.perspective = p.value,
-            None => return bad(name, rest, row.mnemonic, "`_perspective_z` or `_perspective_w`"),
+            None => return bad(row.mnemonic, "`_perspective_z` or `_perspective_w`"),
         },
         Model::Load(_) if rest.is_empty() => {}
-        Model::Load(_) => return bad(name, rest, name, ""),
+        Model::Load(_) => return bad(name, ""),
         Model::Mul(op) => {
             let shifts = names::MUL_SHIFTS.iter().filter(|_| op == names::SHIFTED_OP);
             let mods = modifiers(rest, &with_outmods(shifts.map(|(_, t)| *t)), name.len(), name)?;

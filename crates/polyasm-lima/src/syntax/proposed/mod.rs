@@ -300,23 +300,6 @@ impl<'s> Encoder<'s> {
         self.diagnostics.push(start, diagnostic);
     }
 
-    fn syntax_error(&mut self, range: TextRange, found: &str, expected: &str) {
-        self.push(error::syntax_error(self.span(range), found, expected));
-        // Keep instruction indices in step with the lines for the labels after it.
-        self.add(Instr::default(), range);
-    }
-
-    /// Reads a statement, its lists in `arena`.
-    fn statement(&mut self, statement: &Statement, arena: &Arena) {
-        match statement {
-            Statement::Label { name } => self.label(*name),
-            Statement::Instruction { ops, span } => {
-                let instr = self.instruction(ops.of(&arena.ops), &arena.operands);
-                self.add(instr, *span);
-            }
-        }
-    }
-
     /// Defines label `name` at the next instruction; PP015 when it is defined already.
     fn label(&mut self, name: TextRange) {
         let text = self.str(name);
@@ -353,12 +336,19 @@ impl front::Encode<Chunk> for Encoder<'_> {
         // The operands inside calls are the encoder's for the chunk, for reading at any depth;
         // the operations and operands of each statement are read from the arena.
         self.args = std::mem::take(&mut chunk.arena.args);
+        let arena = &chunk.arena;
         for parsed in &chunk.parsed {
             match parsed {
-                Parsed::Statement(statement) => self.statement(statement, &chunk.arena),
+                Parsed::Statement(Statement::Label { name }) => self.label(*name),
+                Parsed::Statement(Statement::Instruction { ops, span }) => {
+                    let instr = self.instruction(ops.of(&arena.ops), &arena.operands);
+                    self.add(instr, *span);
+                }
                 Parsed::Failed(errors) => {
                     for (range, found, expected) in errors {
-                        self.syntax_error(*range, found, expected);
+                        self.push(error::syntax_error(self.span(*range), found, expected));
+                        // Keep instruction indices in step with the lines for the labels after it.
+                        self.add(Instr::default(), *range);
                     }
                 }
             }
@@ -403,10 +393,7 @@ impl front::Encode<Chunk> for Encoder<'_> {
                 object.push(start as u32, &words[start..end], Some(span), None);
             }
         } else {
-            let bytes = object.push_room(words.len());
-            for (out, word) in bytes.chunks_exact_mut(4).zip(&words) {
-                out.copy_from_slice(&word.to_le_bytes());
-            }
+            object.push(0, &words, None, None);
         }
         object.symbols = self
             .label_order

@@ -37,44 +37,26 @@ impl<'s> Encoder<'s> {
         }
     }
 
-    /// A `$N` register's number, 0-15, or an error for a greater one.
-    pub(super) fn reg_number(&mut self, span: TextRange) -> Option<u8> {
+    /// A `$N` register: 0-11 as a `source`, 0-15 as a destination; 6 and up with a warning.
+    pub(super) fn register(&mut self, span: TextRange, source: bool) -> Option<u8> {
         let text = self.str(span);
         let number = text[1..].bytes().try_fold(0u32, |n, b| {
             b.is_ascii_digit().then(|| (n * 10 + u32::from(b - b'0')).min(1000))
         });
-        match number {
-            Some(n) if n < 16 => Some(n as u8),
-            _ => self.reject(error::register_range(
-                self.span(span),
-                text,
-                "registers are `$0`-`$5` (`$6`-`$11` also encode)".to_string(),
-            )),
-        }
-    }
-
-    /// A `$N` register as a source: 0-11 (6-11 with a warning).
-    pub(super) fn source_reg(&mut self, span: TextRange) -> Option<u8> {
-        let n = self.reg_number(span)?;
-        if n >= ops::GENERAL_REGS {
+        let n = match number {
+            Some(n) if n < 16 => n as u8,
+            _ => {
+                let help = "registers are `$0`-`$5` (`$6`-`$11` also encode)".to_string();
+                return self.reject(error::register_range(self.span(span), text, help));
+            }
+        };
+        if source && n >= ops::GENERAL_REGS {
             let name = ops::VEC_REG_NAMES[usize::from(n)];
-            return self.reject(error::register_range(
-                self.span(span),
-                self.str(span),
-                format!("register number {n} is the pipeline register `{name}`: write that"),
-            ));
+            let help = format!("register number {n} is the pipeline register `{name}`: write that");
+            return self.reject(error::register_range(self.span(span), text, help));
         }
         if n >= ops::ALLOCATED_REGS {
-            self.push(error::unallocated_register(self.span(span), self.str(span)));
-        }
-        Some(n)
-    }
-
-    /// A `$N` register as a destination: 0-15 (6-15 with a warning).
-    pub(super) fn dest_reg(&mut self, span: TextRange) -> Option<u8> {
-        let n = self.reg_number(span)?;
-        if n >= ops::ALLOCATED_REGS {
-            self.push(error::unallocated_register(self.span(span), self.str(span)));
+            self.push(error::unallocated_register(self.span(span), text));
         }
         Some(n)
     }
@@ -124,7 +106,7 @@ impl<'s> Encoder<'s> {
             _ => return self.wrong_kind(operand.span, "a register"),
         };
         let reg = match term.value {
-            Value::Reg => SrcReg::Vec(self.source_reg(term.span)?),
+            Value::Reg => SrcReg::Vec(self.register(term.span, true)?),
             _ => match self.pipeline(term.span)? {
                 Pipeline::Vmul => SrcReg::Vmul,
                 Pipeline::Fmul => SrcReg::Fmul,
@@ -229,30 +211,26 @@ impl<'s> Encoder<'s> {
         let Some(suffix) = suffix else {
             return Some(ops::SWIZZLE_IDENTITY);
         };
-        if let Some(swizzle) = lower::swizzle(&self.str(suffix).as_bytes()[1..]) {
-            return Some(swizzle);
-        }
-        self.bad_suffix(
-            suffix,
-            "is not a swizzle",
-            "a swizzle is 1 to 4 of the letters x, y, z, w; the last one repeats (`.xy` is `.xyyy`)",
-        )
+        lower::swizzle(&self.str(suffix).as_bytes()[1..]).or_else(|| {
+            self.bad_suffix(
+                suffix,
+                "is not a swizzle",
+                "a swizzle is 1 to 4 of the letters x, y, z, w; the last one repeats (`.xy` is `.xyyy`)",
+            )
+        })
     }
 
     /// One component letter: the lane of a scalar operand.
     pub(super) fn component(&mut self, suffix: Option<TextRange>, span: TextRange) -> Option<u8> {
-        match suffix.and_then(|s| lower::component(self.str(s).as_bytes())) {
-            Some(lane) => Some(lane),
-            None => {
-                let at = suffix.unwrap_or(span);
-                self.reject(error::bad_swizzle(
-                    self.span(at),
-                    self.str(span),
-                    "is not one component",
-                    "a scalar operand names one component: `$1.x`, `^const0.w`",
-                ))
-            }
-        }
+        let lane = suffix.and_then(|s| lower::component(self.str(s).as_bytes()));
+        lane.or_else(|| {
+            self.reject(error::bad_swizzle(
+                self.span(suffix.unwrap_or(span)),
+                self.str(span),
+                "is not one component",
+                "a scalar operand names one component: `$1.x`, `^const0.w`",
+            ))
+        })
     }
 
     /// A write mask: lanes in the order x, y, z, w, each once; none is all four; `.none`
@@ -266,12 +244,9 @@ impl<'s> Encoder<'s> {
             return Some(0);
         }
         let Ok(mask) = lower::mask(text.as_bytes(), true) else {
-            let help = if none_ok {
-                "a write mask lists the lanes written in the order x, y, z, w, each once, or is `.none`"
-            } else {
-                "a write mask lists the lanes written in the order x, y, z, w, each once"
-            };
-            return self.bad_suffix(suffix, "is not a write mask", help);
+            let or_none = if none_ok { ", or is `.none`" } else { "" };
+            let help = format!("a write mask lists the lanes written in the order x, y, z, w, each once{or_none}");
+            return self.bad_suffix(suffix, "is not a write mask", &help);
         };
         if mask == 0 {
             return self.bad_suffix(suffix, "is not a write mask", "name a lane");
@@ -283,7 +258,7 @@ impl<'s> Encoder<'s> {
     pub(super) fn dest_term(&mut self, operand: &Operand) -> Option<DestRead> {
         let (term, _) = self.plain_term(operand, "a destination register", false)?;
         match term.value {
-            Value::Reg => Some(Ok((self.dest_reg(term.span)?, term.suffix))),
+            Value::Reg => Some(Ok((self.register(term.span, false)?, term.suffix))),
             Value::Pipe => Some(Err((self.pipeline(term.span)?, term))),
             _ => self.wrong_kind(operand.span, "a destination register"),
         }
@@ -405,7 +380,7 @@ impl<'s> Encoder<'s> {
     pub(super) fn offset(&mut self, term: Option<Term>, reads: &mut Reads) -> Option<Option<ScalarReg>> {
         let Some(term) = term else { return Some(None) };
         let reg = match term.value {
-            Value::Reg => Some(self.source_reg(term.span)?),
+            Value::Reg => Some(self.register(term.span, true)?),
             Value::Pipe => self.pipeline(term.span)?.vec_reg(),
             _ => None,
         };
@@ -439,14 +414,13 @@ impl<'s> Encoder<'s> {
         let Some(suffix) = suffix else {
             return Some(IndexForm::Vec4);
         };
-        match IndexForm::of(self.str(suffix).as_bytes()) {
-            Some(form) => Some(form),
-            None => self.bad_suffix(
+        IndexForm::of(self.str(suffix).as_bytes()).or_else(|| {
+            self.bad_suffix(
                 suffix,
                 "is not an index part",
                 "an index is `N` (a vec4), `N.xy` or `N.zw` (a vec2) or `N.x` ... `N.w` (one float)",
-            ),
-        }
+            )
+        })
     }
 
     pub(super) fn varying(
@@ -490,55 +464,48 @@ impl<'s> Encoder<'s> {
                 "no perspective divide",
             )),
         };
-        if let Expr::Call { name, arg, .. } = &operand.expr
-            && self.str(*name) != names::ABS
-        {
-            let arg = self.args[*arg as usize];
-            let func = self.str(*name);
-            let cube = func == ops::VARYING_CUBE.name;
-            let normalize = func == ops::VARYING_NORMALIZE.name;
-            if operand.neg.is_some() || !(cube || normalize) {
-                return self.wrong_kind(operand.span, EXPECTED);
-            }
-            no_perspective(self, func)?;
-            let is_index = matches!(&arg.expr, Expr::Term { term, .. } if term.value == Value::Number);
-            return if cube && is_index {
-                Some(VaryingSource::Cube(self.varying_fetch(&arg, reads)?))
-            } else {
+        match &operand.expr {
+            Expr::Call { name, arg, .. } if self.str(*name) != names::ABS => {
+                let arg = self.args[*arg as usize];
+                let func = self.str(*name);
+                let cube = func == ops::VARYING_CUBE.name;
+                let normalize = func == ops::VARYING_NORMALIZE.name;
+                if operand.neg.is_some() || !(cube || normalize) {
+                    return self.wrong_kind(operand.span, EXPECTED);
+                }
+                no_perspective(self, func)?;
+                let is_index = matches!(&arg.expr, Expr::Term { term, .. } if term.value == Value::Number);
+                if cube && is_index {
+                    return Some(VaryingSource::Cube(self.varying_fetch(&arg, reads)?));
+                }
                 let (source, _) = self.vec_src(&arg, false, reads)?;
                 Some(if cube {
                     VaryingSource::CubeRegister(source)
                 } else {
                     VaryingSource::Normalize(source)
                 })
-            };
-        }
-        if let Expr::Term { term, offset: None } = &operand.expr
-            && term.value == Value::Name
-            && operand.neg.is_none()
-        {
-            let text = self.str(term.span);
-            if let Some((_, fixed)) = lower::FIXED_INPUTS.iter().find(|(kind, _)| kind.name == text) {
+            }
+            Expr::Term { term, .. } if term.value == Value::Number => Some(VaryingSource::Fetch {
+                perspective,
+                fetch: self.varying_fetch(operand, reads)?,
+            }),
+            Expr::Term { term, offset } if term.value == Value::Name => {
+                let text = self.str(term.span);
+                let fixed = lower::FIXED_INPUTS.iter().find(|(kind, _)| kind.name == text);
+                let Some((_, fixed)) = fixed.filter(|_| offset.is_none() && operand.neg.is_none()) else {
+                    return self.wrong_kind(operand.span, EXPECTED);
+                };
                 no_perspective(self, text)?;
                 if let Some(suffix) = term.suffix {
                     return self.bad_suffix(suffix, "follows a fixed input", "drop it");
                 }
-                return Some(*fixed);
+                Some(*fixed)
+            }
+            _ => {
+                let (source, _) = self.vec_src(operand, false, reads)?;
+                Some(VaryingSource::Register { perspective, source })
             }
         }
-        if let Expr::Term { term, .. } = &operand.expr
-            && term.value == Value::Number
-        {
-            return Some(VaryingSource::Fetch {
-                perspective,
-                fetch: self.varying_fetch(operand, reads)?,
-            });
-        }
-        if matches!(&operand.expr, Expr::Term { term, .. } if term.value == Value::Name) {
-            return self.wrong_kind(operand.span, EXPECTED);
-        }
-        let (source, _) = self.vec_src(operand, false, reads)?;
-        Some(VaryingSource::Register { perspective, source })
     }
 
     /// `N`, `N.xy`/`N.zw` or `N.c` with an optional `+$r.c`: a varying by index.
@@ -605,12 +572,8 @@ impl<'s> Encoder<'s> {
     /// 15.9375; in the field, n * 16.
     pub(super) fn lod_bias(&mut self, arg: &Operand) -> Option<i16> {
         let (term, _) = self.plain_term(arg, "a number", false)?;
-        let text = self.str(term.span);
-        let value = if term.value == Value::Number && term.suffix.is_none() {
-            parse_f64(text).ok()
-        } else {
-            None
-        };
+        let number = term.value == Value::Number && term.suffix.is_none();
+        let value = parse_f64(self.str(term.span)).ok().filter(|_| number);
         match value.map(|v| v * 16.0) {
             Some(sixteenths) if sixteenths.fract() == 0.0 && (-256.0..=255.0).contains(&sixteenths) => {
                 Some(sixteenths as i16)
@@ -744,7 +707,7 @@ impl<'s> Encoder<'s> {
             Value::Number => {}
             _ => return self.wrong_kind(span, expected),
         }
-        let Some(mut value) = parse_f64(text).ok() else {
+        let Ok(value) = parse_f64(text) else {
             return self.reject(error::number_range(
                 self.span(span),
                 written,
@@ -752,9 +715,7 @@ impl<'s> Encoder<'s> {
                 "decimal digits with an optional sign, fraction and exponent",
             ));
         };
-        if neg {
-            value = -value;
-        }
+        let value = if neg { -value } else { value };
         if value.abs() > 65504.0 {
             return self.reject(error::half_range(self.span(span), self.str(span)));
         }
