@@ -1,5 +1,5 @@
-//! The workspace's shape: no import cycle between the modules of any crate, and no source file
-//! over [`MAX_LINES`] lines.
+//! The workspace's shape: no import cycle between the modules of any crate, no source file
+//! over [`MAX_LINES`] lines, and no crate with a budget in [`CRATE_BUDGETS`] at or over it.
 //!
 //! What fails today is listed in [`CYCLE_EXCEPTIONS`] and [`LENGTH_EXCEPTIONS`]; an entry there
 //! that no longer fails fails the test too, so each is removed when its fix lands.
@@ -26,6 +26,10 @@ const CYCLE_EXCEPTIONS: &[(&str, &[&str])] = &[];
 
 /// Source files over [`MAX_LINES`] today.
 const LENGTH_EXCEPTIONS: &[&str] = &[];
+
+/// Crates whose `src/` (in-file tests included) must stay under a number of lines: the crate's
+/// folder and its budget.
+const CRATE_BUDGETS: &[(&str, usize)] = &[("crates/polyasm-lima", 10_000)];
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -164,16 +168,46 @@ fn length_problems(lengths: &[(String, usize)], exceptions: &[&str]) -> Vec<Stri
 
 #[test]
 fn no_source_file_is_over_the_line_limit() {
-    let lengths: Vec<(String, usize)> = source_files()
+    let lengths = source_lengths();
+    assert!(lengths.len() >= 100, "found only {} source files", lengths.len());
+    let problems = length_problems(&lengths, LENGTH_EXCEPTIONS);
+    assert!(problems.is_empty(), "\n{}\n", problems.join("\n"));
+}
+
+/// What is wrong with the crates' sizes, against their budgets: one line per problem. `lengths`
+/// holds every source file's lines, named from the workspace root.
+fn budget_problems(lengths: &[(String, usize)], budgets: &[(&str, usize)]) -> Vec<String> {
+    let mut problems = Vec::new();
+    for &(dir, budget) in budgets {
+        let src = format!("{dir}/src/");
+        let mut files = lengths.iter().filter(|(file, _)| file.starts_with(&src)).peekable();
+        if files.peek().is_none() {
+            problems.push(format!("{dir} has no source files: remove it from CRATE_BUDGETS"));
+            continue;
+        }
+        let total: usize = files.map(|(_, lines)| lines).sum();
+        if total >= budget {
+            problems.push(format!("{dir}/src has {total} lines, not under its budget of {budget}"));
+        }
+    }
+    problems
+}
+
+/// Every source file with its line count, named from the workspace root.
+fn source_lengths() -> Vec<(String, usize)> {
+    source_files()
         .into_iter()
         .map(|file| {
             let text = std::fs::read_to_string(Path::new(ROOT).join(&file)).unwrap_or_else(|e| panic!("{file}: {e}"));
             let lines = text.lines().count();
             (file, lines)
         })
-        .collect();
-    assert!(lengths.len() >= 100, "found only {} source files", lengths.len());
-    let problems = length_problems(&lengths, LENGTH_EXCEPTIONS);
+        .collect()
+}
+
+#[test]
+fn no_crate_is_over_its_line_budget() {
+    let problems = budget_problems(&source_lengths(), CRATE_BUDGETS);
     assert!(problems.is_empty(), "\n{}\n", problems.join("\n"));
 }
 
@@ -331,4 +365,23 @@ fn a_long_file_and_a_stale_length_exception_are_both_problems() {
     );
     assert_eq!(length_problems(&lengths, &["long.rs", "short.rs"]).len(), 1);
     assert_eq!(length_problems(&lengths, &["long.rs", "gone.rs"]).len(), 1);
+}
+
+#[test]
+fn the_budget_check_finds_a_crate_over_its_budget_or_gone() {
+    let lengths = vec![
+        ("crates/a/src/lib.rs".to_string(), 60),
+        ("crates/a/src/b.rs".to_string(), 39),
+        ("crates/a/tests/t.rs".to_string(), 500),
+        ("crates/ab/src/lib.rs".to_string(), 500),
+    ];
+    assert_eq!(budget_problems(&lengths, &[("crates/a", 100)]), Vec::<String>::new());
+    assert_eq!(
+        budget_problems(&lengths, &[("crates/a", 99)]),
+        vec!["crates/a/src has 99 lines, not under its budget of 99".to_string()]
+    );
+    assert_eq!(
+        budget_problems(&lengths, &[("crates/gone", 100)]),
+        vec!["crates/gone has no source files: remove it from CRATE_BUDGETS".to_string()]
+    );
 }
