@@ -135,6 +135,12 @@ pub fn disassemble(words: &[u32], syntax: Syntax, name: &str, from: WordsFrom) -
         Ok(program) => program,
         Err(e) => return Outcome::failed(vec![e]),
     };
+    let text = match syntax {
+        Syntax::Mesa => syntax::mesa::print_program(&program),
+        Syntax::Proposed => syntax::proposed::print_proposed(&program.iter().map(|d| d.instr).collect::<Vec<_>>()),
+    };
+    // The proposed text's line of each instruction, in order (a label's line ends with `:`).
+    let mut lines = text.lines().filter(|line| !line.ends_with(':'));
     let mut diagnostics = Vec::new();
     let starts: Vec<usize> = program.iter().map(|d| d.offset).collect();
     for d in &program {
@@ -148,7 +154,8 @@ pub fn disassemble(words: &[u32], syntax: Syntax, name: &str, from: WordsFrom) -
             }
         }
         if syntax == Syntax::Proposed {
-            for (reg, field) in syntax::proposed::unset_constants(&d.instr) {
+            let line = lines.next().unwrap_or_default();
+            for (reg, field) in syntax::proposed::unset_constants(&d.instr, line) {
                 diagnostics.push(error::unset_constant_warning(name, d.offset, reg, field));
             }
         }
@@ -159,10 +166,6 @@ pub fn disassemble(words: &[u32], syntax: Syntax, name: &str, from: WordsFrom) -
             }
         }
     }
-    let text = match syntax {
-        Syntax::Mesa => syntax::mesa::print_program(&program),
-        Syntax::Proposed => syntax::proposed::print_proposed(&program.iter().map(|d| d.instr).collect::<Vec<_>>()),
-    };
     Outcome::new(text, diagnostics)
 }
 

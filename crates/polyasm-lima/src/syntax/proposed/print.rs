@@ -22,19 +22,15 @@ use crate::syntax::print::instr_text;
 /// The constants `instr` reads in the proposed syntax (`^const0`, `^const1`) without holding
 /// their field, as `(register, field)`: the proposed syntax refuses such a read (PP022), so
 /// its text does not assemble again. Words can hold one (Mesa's text shows it). A constant is
-/// read where the instruction's text names it.
-pub fn unset_constants(instr: &Instr) -> Vec<(&'static str, &'static str)> {
-    if instr.const0.is_some() && instr.const1.is_some() {
-        return Vec::new();
-    }
-    let text = print_instr(instr, |_| None);
+/// read where `line`, the instruction's text ([`print_instr`]), names it.
+pub fn unset_constants(instr: &Instr, line: &str) -> Vec<(&'static str, &'static str)> {
     [
         (REG_CONST0, Field::Const0, instr.const0.is_some()),
         (REG_CONST1, Field::Const1, instr.const1.is_some()),
     ]
     .into_iter()
     .map(|(reg, field, set)| (VEC_REG_NAMES[usize::from(reg)], field.info().mesa, set))
-    .filter(|&(name, _, set)| !set && text.contains(name))
+    .filter(|&(name, _, set)| !set && line.contains(name))
     .map(|(name, field, _)| (name, field))
     .collect()
 }
