@@ -109,3 +109,56 @@ fn run_errors_have_codes_help_and_the_instruction_span() {
         assert_eq!(Code::find(code).map(Code::severity), Some(Severity::Error), "{code}");
     }
 }
+
+#[test]
+fn a_constant_read_without_its_field_is_warned_at_its_instruction_after_a_label() {
+    use polyasm_lima::instr::{Branch, Instr, VecDest, VecMul, VecSource, words::encode};
+    use polyasm_lima::ops::{BranchCond, MulOp, OutMod, REG_CONST0};
+    use polyasm_lima::{Syntax, WordsFrom, disassemble};
+    // A branch to the next instruction, which reads `^const0` without holding `const0`: the
+    // label `L1:` stands on the line between them.
+    let mut branch = Instr {
+        branch: Some(Branch::Jump {
+            cond: BranchCond::Always,
+            arg0: 0,
+            arg1: 0,
+            target: 0,
+        }),
+        ..Instr::default()
+    };
+    let target = branch.count() as i32;
+    branch.branch = Some(Branch::Jump {
+        cond: BranchCond::Always,
+        arg0: 0,
+        arg1: 0,
+        target,
+    });
+    let read = Instr {
+        stop: true,
+        vec4_mul: Some(VecMul {
+            op: MulOp::Mov,
+            shift: 0,
+            outmod: OutMod::None,
+            dest: Some(VecDest { reg: 0, mask: 0xF }),
+            arg0: VecSource {
+                reg: REG_CONST0,
+                swizzle: 0xE4,
+                abs: false,
+                neg: false,
+            },
+            arg1: None,
+        }),
+        ..Instr::default()
+    };
+    let words = encode(&[branch, read]);
+    let outcome = disassemble(&words, Syntax::Proposed, "t", WordsFrom::Binary);
+    let text = outcome.value.expect("the words are a program");
+    assert!(text.contains("L1:\n"), "{text}");
+    let warned: Vec<String> = outcome.diagnostics.iter().map(|d| d.message.clone()).collect();
+    assert_eq!(
+        warned,
+        [format!(
+            "t: word {target}: `^const0` is read but the instruction has no `const0`"
+        )]
+    );
+}
