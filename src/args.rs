@@ -159,6 +159,12 @@ pub enum Command {
     Completions { shell: clap_complete::Shell },
     /// Print the manual page (roff), e.g. `polyasm man > polyasm.1`
     Man,
+    /// Serve the Language Server Protocol on standard input and output, for editors
+    Lsp {
+        /// Accepted for clients that pass it: standard input and output are the only transport
+        #[arg(long)]
+        stdio: bool,
+    },
 }
 
 #[derive(Args, Debug)]

@@ -241,7 +241,7 @@ pub fn stdin_was_closed() -> bool {
 /// Whether standard output was closed when the process started. The Rust runtime opens
 /// `/dev/null` in place of a closed standard stream before `main`, where writes would vanish
 /// without an error, so the descriptor is looked at earlier, while the C runtime starts.
-fn stdout_was_closed() -> bool {
+pub fn stdout_was_closed() -> bool {
     startup::STDOUT_CLOSED.load(std::sync::atomic::Ordering::Relaxed)
 }
 

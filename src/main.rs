@@ -84,6 +84,15 @@ fn main() -> ExitCode {
             clap_complete::generate(shell, &mut Cli::command(), "polyasm", &mut script);
             Output::Stdout.write(&script, &mut reporter)
         }
+        Some(Command::Lsp { .. }) => {
+            // Writes to a closed standard output would vanish into the `/dev/null` the runtime
+            // puts there.
+            if io::stdout_was_closed() {
+                eprintln!("polyasm lsp: cannot write to the client: standard output is closed");
+                return ExitCode::FAILURE;
+            }
+            return polyasm_lsp::serve_stdio(registry());
+        }
         Some(Command::Man) => {
             let mut page = Vec::new();
             clap_mangen::Man::new(Cli::command())

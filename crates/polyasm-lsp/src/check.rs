@@ -1,0 +1,197 @@
+//! Checking a document as `polyasm check` does, and the diagnostics it gives in the protocol's
+//! form, grouped by the file they are in (a diagnostic in an included file is that file's).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use lsp_types::{DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Uri};
+use polyasm_core::diagnostic::{Limit, within_limit};
+use polyasm_core::explain::Code;
+use polyasm_core::{Diagnostic, Registry, Severity, SourceId, SourceMap, TargetOptions};
+
+use crate::document::{Document, Lines};
+use crate::uri;
+
+/// The most errors a document gets; the rest are counted in one last diagnostic.
+pub const MAX_ERRORS: usize = 1000;
+
+/// The diagnostics of checking `doc`, the document at `uri`, for every file they are in; the
+/// document itself is always among them.
+pub fn check(registry: &Registry, uri: &Uri, doc: &Document) -> BTreeMap<String, Vec<lsp_types::Diagnostic>> {
+    let path = uri::to_path(uri.as_str());
+    let name = path
+        .as_ref()
+        .map_or_else(|| uri.as_str().to_string(), |p| p.display().to_string());
+    let mut files = BTreeMap::new();
+    files.insert(uri.as_str().to_string(), Vec::new());
+    let Some(target) = registry.by_path(&name) else {
+        let known = registry.names().join(", ");
+        let d = lsp_types::Diagnostic {
+            severity: Some(DiagnosticSeverity::WARNING),
+            code: Some(NumberOrString::String(Code::UnknownTarget.as_str().to_string())),
+            source: Some("polyasm".to_string()),
+            message: format!(
+                "cannot tell the target of `{name}` from its extension\nhelp: polyasm checks files with the extensions of its targets: {known}"
+            ),
+            ..lsp_types::Diagnostic::default()
+        };
+        files.insert(uri.as_str().to_string(), vec![d]);
+        return files;
+    };
+    let mut sources = SourceMap::new();
+    let added = match &path {
+        Some(path) => sources.try_add_file(name.clone(), path.clone(), doc.text.clone()),
+        None => sources.try_add(name.clone(), doc.text.clone()),
+    };
+    let Ok(file) = added else {
+        return files;
+    };
+    let options = TargetOptions {
+        skip_listing: true,
+        ..TargetOptions::default()
+    };
+    let limit = Limit {
+        errors: Some(MAX_ERRORS),
+        ..Limit::default()
+    };
+    // A dialect that panics is a bug, but the server goes on serving the other documents.
+    let assembled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        within_limit(limit, || {
+            target.assemble(&mut sources, file, &options, &mut std::io::sink())
+        })
+    }));
+    let Ok((outcome, hidden)) = assembled else {
+        eprintln!("polyasm lsp: checking {name} panicked");
+        return files;
+    };
+    let mut lines: BTreeMap<SourceId, Lines> = BTreeMap::new();
+    let mut converted = Converter {
+        sources: &sources,
+        main: file,
+        main_uri: uri,
+        lines: &mut lines,
+    };
+    for d in &outcome.diagnostics {
+        let (at, diagnostic) = converted.diagnostic(d);
+        files.entry(at).or_default().push(diagnostic);
+    }
+    if hidden.errors > 0 {
+        let more = lsp_types::Diagnostic {
+            severity: Some(DiagnosticSeverity::ERROR),
+            source: Some("polyasm".to_string()),
+            message: format!("{} more errors not shown", hidden.errors),
+            ..lsp_types::Diagnostic::default()
+        };
+        files.entry(uri.as_str().to_string()).or_default().push(more);
+    }
+    files
+}
+
+/// Turns polyasm's diagnostics into the protocol's, with the line tables of the files met.
+struct Converter<'a> {
+    sources: &'a SourceMap,
+    main: SourceId,
+    main_uri: &'a Uri,
+    lines: &'a mut BTreeMap<SourceId, Lines>,
+}
+
+impl Converter<'_> {
+    /// The URI of a source: the document's own, or the file an include read.
+    fn uri(&self, id: SourceId) -> Option<Uri> {
+        if id == self.main {
+            return Some(self.main_uri.clone());
+        }
+        self.sources.get(id).path().and_then(|p| uri::from_path(&absolute(p)))
+    }
+
+    fn location(&mut self, span: polyasm_core::Span) -> Option<Location> {
+        let uri = self.uri(span.source)?;
+        Some(Location::new(uri, self.range(span.source, span.range())))
+    }
+
+    fn range(&mut self, id: SourceId, bytes: std::ops::Range<usize>) -> lsp_types::Range {
+        let text = self.sources.get(id).text();
+        let lines = self.lines.entry(id).or_insert_with(|| Lines::new(text));
+        lines.range(text, bytes)
+    }
+
+    /// The URI of the file a diagnostic is in, and the diagnostic.
+    fn diagnostic(&mut self, d: &Diagnostic) -> (String, lsp_types::Diagnostic) {
+        let primary = d.primary_label().map(|label| label.span);
+        let source = primary.map(|span| span.source).or(d.file).unwrap_or(self.main);
+        // A diagnostic in a file with no URI (a built-in text) is shown where it was included.
+        let (at, range) = match (self.uri(source), primary) {
+            (Some(uri), Some(span)) => (uri, self.range(span.source, span.range())),
+            (Some(uri), None) => (uri, lsp_types::Range::default()),
+            (None, _) => {
+                let from = self
+                    .sources
+                    .include_chain(source)
+                    .find(|span| self.uri(span.source).is_some());
+                match from {
+                    Some(span) => (
+                        self.uri(span.source).expect("found with one"),
+                        self.range(span.source, span.range()),
+                    ),
+                    None => (self.main_uri.clone(), lsp_types::Range::default()),
+                }
+            }
+        };
+        let mut message = d.message.clone();
+        for note in &d.notes {
+            message.push_str("\nnote: ");
+            message.push_str(note);
+        }
+        if let Some(help) = &d.help {
+            message.push_str("\nhelp: ");
+            message.push_str(help);
+        }
+        let mut related = Vec::new();
+        for label in d.labels.iter().filter(|l| !l.primary) {
+            if let Some(location) = self.location(label.span) {
+                related.push(DiagnosticRelatedInformation {
+                    location,
+                    message: label.message.clone(),
+                });
+            }
+        }
+        if let Some(label) = d.primary_label().filter(|l| !l.message.is_empty()) {
+            // The primary label's text, where the editor shows related lines.
+            if let Some(location) = self.location(label.span) {
+                related.insert(
+                    0,
+                    DiagnosticRelatedInformation {
+                        location,
+                        message: label.message.clone(),
+                    },
+                );
+            }
+        }
+        for span in self.sources.include_chain(source).collect::<Vec<_>>() {
+            if let Some(location) = self.location(span) {
+                related.push(DiagnosticRelatedInformation {
+                    location,
+                    message: "included from here".to_string(),
+                });
+            }
+        }
+        let diagnostic = lsp_types::Diagnostic {
+            range,
+            severity: Some(match d.severity {
+                Severity::Error => DiagnosticSeverity::ERROR,
+                Severity::Warning => DiagnosticSeverity::WARNING,
+            }),
+            code: Some(NumberOrString::String(d.code.to_string())),
+            source: Some("polyasm".to_string()),
+            message,
+            related_information: (!related.is_empty()).then_some(related),
+            ..lsp_types::Diagnostic::default()
+        };
+        (at.as_str().to_string(), diagnostic)
+    }
+}
+
+/// `path` made absolute against the current folder, for its URI.
+fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+}

@@ -1,0 +1,252 @@
+//! The server loop: the handshake, the open documents, and their diagnostics. A thread reads
+//! frames into a channel; the loop handles every message waiting before it checks the
+//! documents that changed, so that edits in quick succession are checked once, at their last
+//! text.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::io::{self, BufRead, Write};
+use std::sync::mpsc;
+
+use lsp_server::{ErrorCode, Message, Notification, Request, Response};
+use lsp_types::notification::{
+    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Notification as _, PublishDiagnostics,
+};
+use lsp_types::request::{Initialize, Request as _, Shutdown};
+use lsp_types::{
+    DidChangeTextDocumentParams, DidCloseTextDocumentParams, DidOpenTextDocumentParams, InitializeResult,
+    PublishDiagnosticsParams, ServerCapabilities, ServerInfo, TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
+};
+use polyasm_core::Registry;
+
+use crate::check::check;
+use crate::document::Document;
+use crate::transport::{Frame, read_frame, write_message, write_parse_error};
+
+/// How the session ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ended {
+    /// `exit` after `shutdown`: exit status 0.
+    Exit,
+    /// `exit` without `shutdown`, or the input ended: exit status 1.
+    Abrupt,
+}
+
+/// Serves the protocol on `input` and `output` until `exit` or the end of the input. Log lines
+/// go to standard error. Fails only when `output` cannot be written (the client is gone).
+pub fn serve(registry: &Registry, input: impl BufRead + Send + 'static, mut output: impl Write) -> io::Result<Ended> {
+    let (sender, receiver) = mpsc::sync_channel::<Frame>(64);
+    std::thread::spawn(move || {
+        let mut input = input;
+        loop {
+            match read_frame(&mut input) {
+                Ok(Some(frame)) => {
+                    if sender.send(frame).is_err() {
+                        return;
+                    }
+                }
+                Ok(None) => return,
+                Err(e) => {
+                    eprintln!("polyasm lsp: cannot read the input: {e}");
+                    return;
+                }
+            }
+        }
+    });
+    let mut server = Server {
+        registry,
+        state: State::Uninitialized,
+        documents: HashMap::new(),
+        changed: BTreeSet::new(),
+        published: HashMap::new(),
+    };
+    loop {
+        let Ok(first) = receiver.recv() else {
+            return Ok(Ended::Abrupt);
+        };
+        let mut next = Some(first);
+        while let Some(frame) = next {
+            if let Some(ended) = server.handle(frame, &mut output)? {
+                return Ok(ended);
+            }
+            next = receiver.try_recv().ok();
+        }
+        server.publish_changed(&mut output)?;
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    Uninitialized,
+    Running,
+    ShutDown,
+}
+
+struct Server<'r> {
+    registry: &'r Registry,
+    state: State,
+    /// The open documents, by URI.
+    documents: HashMap<String, (Uri, Document)>,
+    /// The documents opened or changed since they were last checked.
+    changed: BTreeSet<String>,
+    /// For each open document, the files its last check published diagnostics for.
+    published: HashMap<String, BTreeSet<String>>,
+}
+
+impl Server<'_> {
+    /// Handles one frame; `Some` when the session ends.
+    fn handle(&mut self, frame: Frame, output: &mut impl Write) -> io::Result<Option<Ended>> {
+        match frame {
+            Frame::Malformed(why) => {
+                eprintln!("polyasm lsp: skipped a malformed message: {why}");
+                write_parse_error(output, &why)?;
+            }
+            Frame::Message(Message::Request(request)) => self.request(request, output)?,
+            Frame::Message(Message::Notification(notification)) => {
+                if notification.method == "exit" {
+                    return Ok(Some(match self.state {
+                        State::ShutDown => Ended::Exit,
+                        _ => Ended::Abrupt,
+                    }));
+                }
+                if self.state == State::Running {
+                    self.notification(notification);
+                }
+            }
+            // The server sends no requests, so it expects no responses.
+            Frame::Message(Message::Response(_)) => {}
+        }
+        Ok(None)
+    }
+
+    fn request(&mut self, request: Request, output: &mut impl Write) -> io::Result<()> {
+        let id = request.id.clone();
+        let answer = match (self.state, request.method.as_str()) {
+            (State::Uninitialized, Initialize::METHOD) => {
+                self.state = State::Running;
+                Ok(serde_json::to_value(initialize_result()).expect("invariant: the result serializes"))
+            }
+            (State::Uninitialized, _) => Err((ErrorCode::ServerNotInitialized, "the server is not initialized yet")),
+            (State::ShutDown, _) => Err((ErrorCode::InvalidRequest, "the server is shut down")),
+            (State::Running, Initialize::METHOD) => {
+                Err((ErrorCode::InvalidRequest, "the server is initialized already"))
+            }
+            (State::Running, Shutdown::METHOD) => {
+                self.state = State::ShutDown;
+                Ok(serde_json::Value::Null)
+            }
+            (State::Running, method) => {
+                eprintln!("polyasm lsp: no such method `{method}`");
+                Err((ErrorCode::MethodNotFound, "no such method"))
+            }
+        };
+        let response = match answer {
+            Ok(result) => Response::new_ok(id, result),
+            Err((code, message)) => Response::new_err(id, code as i32, message.to_string()),
+        };
+        write_message(output, Message::Response(response))
+    }
+
+    fn notification(&mut self, notification: Notification) {
+        match notification.method.as_str() {
+            DidOpenTextDocument::METHOD => {
+                if let Some(params) = params::<DidOpenTextDocumentParams>(&notification) {
+                    let doc = params.text_document;
+                    let key = doc.uri.as_str().to_string();
+                    self.documents
+                        .insert(key.clone(), (doc.uri, Document::new(doc.text, doc.version)));
+                    self.changed.insert(key);
+                }
+            }
+            DidChangeTextDocument::METHOD => {
+                if let Some(params) = params::<DidChangeTextDocumentParams>(&notification) {
+                    let key = params.text_document.uri.as_str().to_string();
+                    match self.documents.get_mut(&key) {
+                        Some((_, doc)) => {
+                            doc.apply(params.text_document.version, params.content_changes);
+                            self.changed.insert(key);
+                        }
+                        None => eprintln!("polyasm lsp: a change to `{key}`, which is not open"),
+                    }
+                }
+            }
+            DidCloseTextDocument::METHOD => {
+                if let Some(params) = params::<DidCloseTextDocumentParams>(&notification) {
+                    let key = params.text_document.uri.as_str().to_string();
+                    if self.documents.remove(&key).is_none() {
+                        eprintln!("polyasm lsp: `{key}` closed, but it is not open");
+                    }
+                    self.changed.insert(key);
+                }
+            }
+            // Other notifications (`initialized`, `$/...`, settings) need nothing.
+            _ => {}
+        }
+    }
+
+    /// Checks the documents that changed and publishes their diagnostics, clearing those of
+    /// files a document no longer reports on (a closed document clears all of its own).
+    fn publish_changed(&mut self, output: &mut impl Write) -> io::Result<()> {
+        for key in std::mem::take(&mut self.changed) {
+            let (files, version) = match self.documents.get(&key) {
+                Some((uri, doc)) => (check(self.registry, uri, doc), Some(doc.version)),
+                None => (BTreeMap::new(), None),
+            };
+            let before = self.published.remove(&key).unwrap_or_default();
+            for gone in before.iter().filter(|f| !files.contains_key(*f)) {
+                publish(output, gone, Vec::new(), None)?;
+            }
+            let mut now = BTreeSet::new();
+            for (file, diagnostics) in files {
+                let own = (file == key).then_some(version).flatten();
+                publish(output, &file, diagnostics, own)?;
+                now.insert(file);
+            }
+            if version.is_some() {
+                self.published.insert(key, now);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A notification's parameters; a log line and `None` when they do not read.
+fn params<P: serde::de::DeserializeOwned>(notification: &Notification) -> Option<P> {
+    match serde_json::from_value(notification.params.clone()) {
+        Ok(params) => Some(params),
+        Err(e) => {
+            eprintln!("polyasm lsp: bad parameters of `{}`: {e}", notification.method);
+            None
+        }
+    }
+}
+
+fn publish(
+    output: &mut impl Write,
+    file: &str,
+    diagnostics: Vec<lsp_types::Diagnostic>,
+    version: Option<i32>,
+) -> io::Result<()> {
+    let Ok(uri) = file.parse::<Uri>() else {
+        return Ok(());
+    };
+    let params = PublishDiagnosticsParams {
+        uri,
+        diagnostics,
+        version,
+    };
+    let notification = Notification::new(PublishDiagnostics::METHOD.to_string(), params);
+    write_message(output, Message::Notification(notification))
+}
+
+fn initialize_result() -> InitializeResult {
+    InitializeResult {
+        capabilities: ServerCapabilities {
+            text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::INCREMENTAL)),
+            ..ServerCapabilities::default()
+        },
+        server_info: Some(ServerInfo {
+            name: "polyasm".to_string(),
+            version: Some(env!("CARGO_PKG_VERSION").to_string()),
+        }),
+    }
+}

@@ -1,0 +1,384 @@
+//! `polyasm lsp`, driven as an editor drives it: JSON-RPC over the process's standard input and
+//! output.
+
+mod common;
+
+use std::collections::VecDeque;
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, ExitStatus, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use common::*;
+
+/// How long any one answer may take before the test fails instead of hanging.
+const PATIENCE: Duration = Duration::from_secs(30);
+
+/// A running `polyasm lsp` and what it has sent that the test has not looked at yet.
+struct Client {
+    child: Child,
+    stdin: ChildStdin,
+    messages: Receiver<Value>,
+    pending: VecDeque<Value>,
+    next_id: i64,
+    stderr: std::thread::JoinHandle<Vec<u8>>,
+}
+
+impl Client {
+    fn start() -> Client {
+        let mut child = polyasm()
+            .arg("lsp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("polyasm starts");
+        let stdin = child.stdin.take().expect("piped");
+        let stdout = child.stdout.take().expect("piped");
+        let stderr = drain(child.stderr.take().expect("piped"));
+        let (sender, messages) = channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            while let Some(message) = read_message(&mut reader) {
+                if sender.send(message).is_err() {
+                    return;
+                }
+            }
+        });
+        Client {
+            child,
+            stdin,
+            messages,
+            pending: VecDeque::new(),
+            next_id: 1,
+            stderr,
+        }
+    }
+
+    /// Starts a server and initializes it.
+    fn initialized() -> Client {
+        let mut client = Client::start();
+        let answer = client.request("initialize", json!({ "capabilities": {} }));
+        assert_eq!(answer["result"]["serverInfo"]["name"], "polyasm", "{answer}");
+        client.notify("initialized", json!({}));
+        client
+    }
+
+    fn send_raw(&mut self, bytes: &[u8]) {
+        self.stdin.write_all(bytes).expect("the server reads");
+        self.stdin.flush().expect("the server reads");
+    }
+
+    fn send(&mut self, message: Value) {
+        let body = message.to_string();
+        self.send_raw(format!("Content-Length: {}\r\n\r\n{body}", body.len()).as_bytes());
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(json!({ "jsonrpc": "2.0", "method": method, "params": params }));
+    }
+
+    /// Sends a request and waits for its response.
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
+        self.wait_for(|m| m["id"] == id && m.get("method").is_none())
+    }
+
+    /// The first message, sent or still to come, that `wanted` accepts.
+    fn wait_for(&mut self, wanted: impl Fn(&Value) -> bool) -> Value {
+        if let Some(at) = self.pending.iter().position(&wanted) {
+            return self.pending.remove(at).expect("found");
+        }
+        loop {
+            match self.messages.recv_timeout(PATIENCE) {
+                Ok(message) if wanted(&message) => return message,
+                Ok(message) => self.pending.push_back(message),
+                Err(RecvTimeoutError::Timeout) => panic!("no answer in {PATIENCE:?}; got {:?}", self.pending),
+                Err(RecvTimeoutError::Disconnected) => panic!("the server stopped; got {:?}", self.pending),
+            }
+        }
+    }
+
+    /// The next diagnostics published for `uri`.
+    fn diagnostics(&mut self, uri: &str) -> Value {
+        let message = self.wait_for(|m| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri);
+        message["params"].clone()
+    }
+
+    fn open(&mut self, uri: &str, text: &str) {
+        let item = json!({ "uri": uri, "languageId": "asm", "version": 1, "text": text });
+        self.notify("textDocument/didOpen", json!({ "textDocument": item }));
+    }
+
+    /// Sends `shutdown` and `exit` and waits for the server to end.
+    fn finish(mut self) -> (ExitStatus, String) {
+        let answer = self.request("shutdown", Value::Null);
+        assert_eq!(answer["result"], Value::Null, "{answer}");
+        self.notify("exit", Value::Null);
+        self.end()
+    }
+
+    fn end(mut self) -> (ExitStatus, String) {
+        drop(self.stdin);
+        let status = wait_bounded(&mut self.child, "polyasm lsp");
+        let stderr = String::from_utf8_lossy(&self.stderr.join().expect("drained")).into_owned();
+        (status, stderr)
+    }
+}
+
+/// One framed message of the server's output; `None` at its end.
+fn read_message(reader: &mut impl BufRead) -> Option<Value> {
+    let mut length = None;
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some(value) = line.strip_prefix("Content-Length: ") {
+            length = Some(value.parse::<usize>().expect("a length"));
+        }
+    }
+    let mut body = vec![0; length.expect("a Content-Length header")];
+    reader.read_exact(&mut body).ok()?;
+    Some(serde_json::from_slice(&body).expect("the server sends JSON"))
+}
+
+fn file_uri(path: &Path) -> String {
+    format!("file://{}", path.display())
+}
+
+/// The codes of published diagnostics, with the line and character each starts at.
+fn codes(params: &Value) -> Vec<(String, u64, u64)> {
+    let list = params["diagnostics"].as_array().expect("a list");
+    list.iter()
+        .map(|d| {
+            let start = &d["range"]["start"];
+            let code = d["code"].as_str().unwrap_or_default().to_string();
+            (
+                code,
+                start["line"].as_u64().unwrap(),
+                start["character"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn every_dialect_gets_the_diagnostics_of_check_and_an_edit_clears_them() {
+    let dir = temp();
+    let mut client = Client::initialized();
+    let cases = [
+        ("a.vsh", "; ok\nbogus 1 2\n", "NV2A001"),
+        ("a.vu", "// ok\nbogus r1\n", "VU002"),
+        ("a.mx", "; ok\nbogus\n", "MX022"),
+        ("a.sasm", "# ok\nbogus(1)\n", "SH002"),
+        ("a.pp", "# ok\nbogus.v0 $0 $1\n", "PP002"),
+    ];
+    for (name, text, code) in cases {
+        let uri = file_uri(&dir.path().join(name));
+        client.open(&uri, text);
+        let published = client.diagnostics(&uri);
+        let found = codes(&published);
+        assert_eq!(found.len(), 1, "{name}: {published}");
+        assert_eq!((found[0].0.as_str(), found[0].1), (code, 1), "{name}: {published}");
+        assert_eq!(published["version"], 1, "{name}");
+        let first = &published["diagnostics"][0];
+        assert_eq!(first["severity"], 1, "{name}: an error");
+        assert_eq!(first["source"], "polyasm");
+        // Deleting the second line leaves a comment, which is a valid program.
+        let change = json!({ "range": { "start": { "line": 1, "character": 0 }, "end": { "line": 2, "character": 0 } }, "text": "" });
+        client.notify(
+            "textDocument/didChange",
+            json!({ "textDocument": { "uri": uri, "version": 2 }, "contentChanges": [change] }),
+        );
+        let cleared = client.diagnostics(&uri);
+        assert_eq!(cleared["diagnostics"], json!([]), "{name}: {cleared}");
+        assert_eq!(cleared["version"], 2, "{name}");
+    }
+    let (status, stderr) = client.finish();
+    assert!(status.success(), "{status:?}: {stderr}");
+}
+
+#[test]
+fn positions_count_utf16_code_units_and_warnings_notes_and_help_come_through() {
+    let dir = temp();
+    let mut client = Client::initialized();
+    // Two 4-byte characters: the first is the error, two UTF-16 code units wide.
+    let uri = file_uri(&dir.path().join("emoji.vu"));
+    client.open(&uri, "\u{1F600}\u{1F600} bogus\n");
+    let published = client.diagnostics(&uri);
+    let range = &published["diagnostics"][0]["range"];
+    assert_eq!(range["start"], json!({ "line": 0, "character": 0 }), "{published}");
+    assert_eq!(range["end"], json!({ "line": 0, "character": 2 }), "{published}");
+    // A warning (an unallocated register) with its help line.
+    let uri = file_uri(&dir.path().join("warn.pp"));
+    client.open(&uri, "mov.v0 $9 $1, stop\n");
+    let published = client.diagnostics(&uri);
+    let first = &published["diagnostics"][0];
+    assert_eq!(first["code"], "PP008", "{published}");
+    assert_eq!(first["severity"], 2, "a warning: {published}");
+    let message = first["message"].as_str().unwrap();
+    assert!(message.contains("\nnote: Mesa's compiler uses only $0-$5"), "{message}");
+    client.finish();
+}
+
+#[test]
+fn a_file_of_no_target_gets_one_warning_and_a_closed_one_is_cleared() {
+    let dir = temp();
+    let mut client = Client::initialized();
+    let uri = file_uri(&dir.path().join("notes.txt"));
+    client.open(&uri, "hello\n");
+    let published = client.diagnostics(&uri);
+    assert_eq!(codes(&published), [("PA008".to_string(), 0, 0)], "{published}");
+    let uri = file_uri(&dir.path().join("a.vu"));
+    client.open(&uri, "bogus\n");
+    assert_eq!(codes(&client.diagnostics(&uri)).len(), 1);
+    client.notify("textDocument/didClose", json!({ "textDocument": { "uri": uri } }));
+    let cleared = client.diagnostics(&uri);
+    assert_eq!(cleared["diagnostics"], json!([]), "{cleared}");
+    client.finish();
+}
+
+#[test]
+fn an_error_in_an_included_file_is_published_for_that_file() {
+    let dir = temp();
+    std::fs::write(dir.path().join("inc.mx"), "; included\nbogus\n").unwrap();
+    let main = dir.path().join("main.mx");
+    let mut client = Client::initialized();
+    let uri = file_uri(&main);
+    client.open(&uri, "%include \"inc\"\n");
+    let included = client.diagnostics(&file_uri(&dir.path().join("inc.mx")));
+    assert_eq!(codes(&included), [("MX022".to_string(), 1, 1)], "{included}");
+    let related = &included["diagnostics"][0]["relatedInformation"];
+    let from = related
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["message"] == "included from here")
+        .unwrap_or_else(|| panic!("{related}"));
+    assert_eq!(from["location"]["uri"], uri.as_str());
+    let own = client.diagnostics(&uri);
+    assert_eq!(own["diagnostics"], json!([]), "{own}");
+    client.finish();
+}
+
+#[test]
+fn bad_messages_get_errors_and_the_server_keeps_serving() {
+    let mut client = Client::start();
+    // A request before `initialize`.
+    let early = client.request("textDocument/hover", json!({}));
+    assert_eq!(early["error"]["code"], -32002, "{early}");
+    let answer = client.request("initialize", json!({ "capabilities": {} }));
+    assert!(answer["result"]["capabilities"].is_object(), "{answer}");
+    // Not JSON, JSON that is no message, a frame without a length, and a body that is not
+    // UTF-8: each a parse error with a null id.
+    client.send_raw(b"Content-Length: 9\r\n\r\n{not json");
+    client.send_raw(b"Content-Length: 2\r\n\r\n[]");
+    client.send_raw(b"Content-Type: x\r\n\r\n");
+    client.send_raw(b"Content-Length: 2\r\n\r\n\xff\xfe");
+    for _ in 0..4 {
+        let error = client.wait_for(|m| m["error"]["code"] == -32700);
+        assert_eq!(error["id"], Value::Null, "{error}");
+    }
+    // An unknown method, a change to a document that is not open, a second `initialize`.
+    let unknown = client.request("polyasm/nothing", json!({}));
+    assert_eq!(unknown["error"]["code"], -32601, "{unknown}");
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": "file:///nowhere.vu", "version": 2 }, "contentChanges": [] }),
+    );
+    let again = client.request("initialize", json!({ "capabilities": {} }));
+    assert_eq!(again["error"]["code"], -32600, "{again}");
+    // Positions past the end of the document and of a line are clamped.
+    let uri = "file:///tmp/polyasm-lsp-clamp.vu";
+    client.open(uri, "end\n");
+    assert_eq!(client.diagnostics(uri)["diagnostics"], json!([]));
+    let change = json!({ "range": { "start": { "line": 0, "character": 99 }, "end": { "line": 40, "character": 7 } }, "text": "\nbogus" });
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": uri, "version": 2 }, "contentChanges": [change] }),
+    );
+    let published = client.diagnostics(uri);
+    assert_eq!(codes(&published), [("VU002".to_string(), 1, 0)], "{published}");
+    let (status, stderr) = client.finish();
+    assert!(status.success(), "{status:?}");
+    assert!(stderr.contains("polyasm lsp: skipped a malformed message"), "{stderr}");
+    assert!(stderr.contains("which is not open"), "{stderr}");
+}
+
+#[test]
+fn exit_without_shutdown_or_the_input_ending_ends_with_status_1() {
+    let mut client = Client::initialized();
+    client.notify("exit", Value::Null);
+    let (status, _) = client.end();
+    assert_eq!(status.code(), Some(1));
+    let client = Client::initialized();
+    let (status, _) = client.end();
+    assert_eq!(status.code(), Some(1));
+}
+
+#[test]
+fn many_edits_end_in_the_diagnostics_of_the_last_text() {
+    let mut client = Client::initialized();
+    let uri = "file:///tmp/polyasm-lsp-many.vu";
+    client.open(uri, "");
+    client.diagnostics(uri);
+    let mut batch = Vec::new();
+    for version in 2..=200 {
+        // Odd versions end in an error, even ones do not; the last is 200.
+        let text = if version % 2 == 1 { "bogus\n" } else { "end\n" };
+        let change = json!({ "text": text });
+        let body = json!({ "jsonrpc": "2.0", "method": "textDocument/didChange", "params": { "textDocument": { "uri": uri, "version": version }, "contentChanges": [change] } }).to_string();
+        batch.extend_from_slice(format!("Content-Length: {}\r\n\r\n{body}", body.len()).as_bytes());
+    }
+    client.send_raw(&batch);
+    let last = client.wait_for(|m| m["params"]["uri"] == uri && m["params"]["version"] == 200);
+    assert_eq!(last["params"]["diagnostics"], json!([]), "{last}");
+    client.finish();
+}
+
+#[cfg(unix)]
+#[test]
+fn a_full_disk_or_a_closed_output_ends_the_server_with_status_1() {
+    for output in ["/dev/full", "closed"] {
+        let mut command = polyasm();
+        command.arg("lsp").stdin(Stdio::piped()).stderr(Stdio::piped());
+        if output == "closed" {
+            use std::os::unix::process::CommandExt;
+            // SAFETY: close(2) is async-signal-safe, as pre_exec requires.
+            unsafe {
+                command.pre_exec(|| {
+                    libc::close(libc::STDOUT_FILENO);
+                    Ok(())
+                });
+            }
+        } else {
+            command.stdout(std::fs::File::create(output).expect("/dev/full opens"));
+        }
+        let mut child = command.spawn().expect("polyasm starts");
+        let stderr = drain(child.stderr.take().expect("piped"));
+        let body = json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": { "capabilities": {} } });
+        let body = body.to_string();
+        let mut stdin = child.stdin.take().expect("piped");
+        stdin
+            .write_all(format!("Content-Length: {}\r\n\r\n{body}", body.len()).as_bytes())
+            .unwrap();
+        let status = wait_bounded(&mut child, "polyasm lsp");
+        drop(stdin);
+        let stderr = String::from_utf8_lossy(&stderr.join().unwrap()).into_owned();
+        assert_eq!(status.code(), Some(1), "{output}: {stderr}");
+        assert!(
+            stderr.contains("polyasm lsp: cannot write to the client"),
+            "{output}: {stderr}"
+        );
+    }
+}
