@@ -382,3 +382,66 @@ fn a_full_disk_or_a_closed_output_ends_the_server_with_status_1() {
         );
     }
 }
+
+#[test]
+fn hover_shows_a_mnemonics_row_and_completion_offers_the_mnemonics() {
+    let dir = temp();
+    let mut client = Client::initialized();
+    // The file, its text, a place inside the mnemonic, the row it names, and a mnemonic the
+    // completions hold.
+    let cases = [
+        ("h.vu", "add r1 r2\n", 1, "add", "mulm"),
+        ("h.vsh", "MOV oPos, v0\n", 1, "mov", "dp4"),
+        ("h.mx", "ld 2\n", 1, "ld", "str"),
+        ("h.sasm", "getComponent0(pc, s0)\n", 5, "getComponent0", "reciprocal"),
+        ("h.pp", "max_pos.v1 $0 $1 $2\n", 8, "max.v1", "sum4.v1"),
+    ];
+    for (name, text, character, row, offered) in cases {
+        let uri = file_uri(&dir.path().join(name));
+        client.open(&uri, text);
+        let position = json!({ "line": 0, "character": character });
+        let hover = client.request(
+            "textDocument/hover",
+            json!({ "textDocument": { "uri": uri }, "position": position }),
+        );
+        let value = hover["result"]["contents"]["value"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{name}: {hover}"));
+        assert!(
+            value.to_lowercase().starts_with(&format!("`{}`: ", row.to_lowercase())),
+            "{name}: {value}"
+        );
+        assert!(value.contains("\n- "), "{name}: the docs table's cells: {value}");
+        assert_eq!(hover["result"]["range"]["start"]["character"], 0, "{name}: {hover}");
+        // Past the end of the line there is no word: no hover.
+        let position = json!({ "line": 0, "character": 200 });
+        let none = client.request(
+            "textDocument/hover",
+            json!({ "textDocument": { "uri": uri }, "position": position }),
+        );
+        assert_eq!(none["result"], Value::Null, "{name}: {none}");
+        let completion = client.request(
+            "textDocument/completion",
+            json!({ "textDocument": { "uri": uri }, "position": { "line": 1, "character": 0 } }),
+        );
+        let labels: Vec<&str> = completion["result"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{name}: {completion}"))
+            .iter()
+            .map(|item| item["label"].as_str().unwrap())
+            .collect();
+        assert!(
+            labels.iter().any(|l| l.eq_ignore_ascii_case(offered)),
+            "{name}: {labels:?}"
+        );
+    }
+    // A document that is not open gets no hover, and bad parameters an error.
+    let hover = client.request(
+        "textDocument/hover",
+        json!({ "textDocument": { "uri": "file:///nowhere.vu" }, "position": { "line": 0, "character": 0 } }),
+    );
+    assert_eq!(hover["result"], Value::Null, "{hover}");
+    let bad = client.request("textDocument/hover", json!({ "position": "here" }));
+    assert_eq!(bad["error"]["code"], -32602, "{bad}");
+    client.finish();
+}

@@ -46,6 +46,8 @@
 //! assert_eq!(Op::from_mnemonic_ignore_case("LOAD"), Some(Op::Load));
 //! assert_eq!(Op::Move.info().opcode, 2);
 //! assert_eq!(Op::suggest("lod"), Some("load"));
+//! assert_eq!(Op::entries()[1].to_markdown(), "`move`: a = b\n\n- opcode: 2\n- mnemonic: `move`\n- does: a = b");
+//! assert!(Op::entries()[1].is_named("MOV") && Op::entries()[1].is_named("copy"));
 //! assert_eq!(
 //!     Op::markdown(),
 //!     "| opcode | mnemonic | does |\n|---|---|---|\n| 1 | `load` | r = number |\n| 2 | `move` | a = b |\n| 3 | `stop` | stops |\n"
@@ -198,6 +200,22 @@ macro_rules! table {
                 let columns: &[$crate::table::Column<$Row>] = &[$(($header, $cell)),*];
                 $crate::table::markdown(columns, &$ROWS)
             }
+
+            /// Every row as editors show it: its names, its doc line and its cells of the
+            /// docs table.
+            pub fn entries() -> Vec<$crate::table::Entry> {
+                let columns: &[$crate::table::Column<$Row>] = &[$(($header, $cell)),*];
+                $ROWS
+                    .iter()
+                    .map(|row| $crate::table::Entry {
+                        mnemonic: row.mnemonic,
+                        second: row.second,
+                        aliases: row.aliases,
+                        doc: row.doc,
+                        cells: columns.iter().map(|(header, cell)| (*header, cell(row))).collect(),
+                    })
+                    .collect()
+            }
         }
     };
 }
@@ -253,6 +271,38 @@ pub fn join_into<'a>(a: &str, b: &str, buffer: &'a mut [u8; MAX_NAME_LEN]) -> Op
     joined[..a.len()].copy_from_slice(a.as_bytes());
     joined[a.len()..].copy_from_slice(b.as_bytes());
     std::str::from_utf8(joined).ok()
+}
+
+/// One row of a dialect's table as an editor shows it (hover text, completions): what
+/// [`table!`](crate::table!)'s `entries()` gives.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub mnemonic: &'static str,
+    pub second: Option<&'static str>,
+    pub aliases: &'static [&'static str],
+    pub doc: &'static str,
+    /// The row's cells of the docs table, each with its column's header.
+    pub cells: Vec<(&'static str, String)>,
+}
+
+impl Entry {
+    /// Whether `word` is one of its names (the mnemonic, the second syntax's, an alias), in
+    /// any letter case.
+    pub fn is_named(&self, word: &str) -> bool {
+        let same = |name: &str| name.eq_ignore_ascii_case(word);
+        same(self.mnemonic) || self.second.is_some_and(same) || self.aliases.iter().any(|a| same(a))
+    }
+
+    /// The row in Markdown: the name and its doc line, then a line per cell.
+    pub fn to_markdown(&self) -> String {
+        let mut out = format!("`{}`: {}\n", self.mnemonic, self.doc);
+        for (header, cell) in &self.cells {
+            if !cell.is_empty() {
+                out.push_str(&format!("\n- {header}: {cell}"));
+            }
+        }
+        out
+    }
 }
 
 /// A column of a generated Markdown table: its header and how a row's cell reads.
@@ -419,6 +469,26 @@ mod tests {
             Form::markdown(),
             "| name | code | does |\n|---|---|---|\n| `add` | 3 | a + b |\n| `mov` | 1 | a |\n| `or` | 9 | a \\| b |\n"
         );
+    }
+
+    #[test]
+    fn entries_answer_to_every_name_and_show_their_cells() {
+        let entries = Form::entries();
+        assert_eq!(entries.len(), Form::COUNT);
+        let add = &entries[0];
+        assert!(add.is_named("add") && add.is_named("ADD") && add.is_named("add.F"));
+        assert!(!add.is_named("ad") && !add.is_named("or"));
+        assert!(entries[1].is_named("Copy"));
+        assert_eq!(
+            add.to_markdown(),
+            "`add`: a + b\n\n- name: `add`\n- code: 3\n- does: a + b"
+        );
+        // An empty cell is left out.
+        let bare = Entry {
+            cells: vec![("unit", String::new()), ("code", "9".to_string())],
+            ..entries[2].clone()
+        };
+        assert_eq!(bare.to_markdown(), "`or`: a | b\n\n- code: 9");
     }
 
     fn region_text(page: &str, name: &str) -> Result<String, String> {

@@ -161,6 +161,12 @@ pub trait Target: Send + Sync {
     fn runner(&self) -> Option<&dyn Runner> {
         None
     }
+
+    /// Its instruction table's rows, for editors: hover text and completions
+    /// ([`crate::table::Entry`]).
+    fn instructions(&self) -> Vec<crate::table::Entry> {
+        Vec::new()
+    }
 }
 
 /// What a target that runs programs declares about running them.

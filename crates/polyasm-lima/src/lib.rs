@@ -301,6 +301,10 @@ impl Target for LimaTarget {
         outcome
     }
 
+    fn instructions(&self) -> Vec<polyasm_core::table::Entry> {
+        crate::ops::Form::entries()
+    }
+
     fn runner(&self) -> Option<&dyn Runner> {
         Some(self)
     }

@@ -10,6 +10,7 @@
 
 mod check;
 pub mod document;
+mod features;
 mod server;
 pub mod transport;
 mod uri;

@@ -11,15 +11,17 @@ use lsp_server::{ErrorCode, Message, Notification, Request, Response};
 use lsp_types::notification::{
     DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Notification as _, PublishDiagnostics,
 };
-use lsp_types::request::{Initialize, Request as _, Shutdown};
+use lsp_types::request::{Completion, HoverRequest, Initialize, Request as _, Shutdown};
 use lsp_types::{
-    DidChangeTextDocumentParams, DidCloseTextDocumentParams, DidOpenTextDocumentParams, InitializeResult,
-    PublishDiagnosticsParams, ServerCapabilities, ServerInfo, TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
+    CompletionOptions, CompletionParams, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
+    DidOpenTextDocumentParams, HoverParams, HoverProviderCapability, InitializeResult, PublishDiagnosticsParams,
+    ServerCapabilities, ServerInfo, TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
 };
 use polyasm_core::Registry;
 
 use crate::check::check;
 use crate::document::Document;
+use crate::features;
 use crate::transport::{Frame, read_frame, write_message, write_parse_error};
 
 /// How the session ended.
@@ -120,7 +122,7 @@ impl Server<'_> {
 
     fn request(&mut self, request: Request, output: &mut impl Write) -> io::Result<()> {
         let id = request.id.clone();
-        let answer = match (self.state, request.method.as_str()) {
+        let answer: Result<serde_json::Value, (ErrorCode, &str)> = match (self.state, request.method.as_str()) {
             (State::Uninitialized, Initialize::METHOD) => {
                 self.state = State::Running;
                 Ok(serde_json::to_value(initialize_result()).expect("invariant: the result serializes"))
@@ -134,6 +136,26 @@ impl Server<'_> {
                 self.state = State::ShutDown;
                 Ok(serde_json::Value::Null)
             }
+            (State::Running, HoverRequest::METHOD) => match request_params::<HoverParams>(&request) {
+                Ok(params) => {
+                    let at = params.text_document_position_params;
+                    let hover = self
+                        .document(&at.text_document.uri)
+                        .and_then(|(doc, target)| features::hover(target, doc, at.position));
+                    Ok(serde_json::to_value(hover).expect("invariant: a hover serializes"))
+                }
+                Err(e) => Err((ErrorCode::InvalidParams, e)),
+            },
+            (State::Running, Completion::METHOD) => match request_params::<CompletionParams>(&request) {
+                Ok(params) => {
+                    let at = params.text_document_position;
+                    let items = self
+                        .document(&at.text_document.uri)
+                        .map(|(doc, target)| features::completions(target, doc, at.position));
+                    Ok(serde_json::to_value(items).expect("invariant: completions serialize"))
+                }
+                Err(e) => Err((ErrorCode::InvalidParams, e)),
+            },
             (State::Running, method) => {
                 eprintln!("polyasm lsp: no such method `{method}`");
                 Err((ErrorCode::MethodNotFound, "no such method"))
@@ -144,6 +166,18 @@ impl Server<'_> {
             Err((code, message)) => Response::new_err(id, code as i32, message.to_string()),
         };
         write_message(output, Message::Response(response))
+    }
+
+    /// An open document and its target; `None` (with a log line) when it is not open or its
+    /// extension names no target.
+    fn document(&self, uri: &Uri) -> Option<(&Document, &'static dyn polyasm_core::Target)> {
+        let Some((_, doc)) = self.documents.get(uri.as_str()) else {
+            eprintln!("polyasm lsp: a request about `{}`, which is not open", uri.as_str());
+            return None;
+        };
+        let name =
+            crate::uri::to_path(uri.as_str()).map_or_else(|| uri.as_str().to_string(), |p| p.display().to_string());
+        Some((doc, self.registry.by_path(&name)?))
     }
 
     fn notification(&mut self, notification: Notification) {
@@ -209,6 +243,14 @@ impl Server<'_> {
     }
 }
 
+/// A request's parameters, or why they do not read.
+fn request_params<P: serde::de::DeserializeOwned>(request: &Request) -> Result<P, &'static str> {
+    serde_json::from_value(request.params.clone()).map_err(|e| {
+        eprintln!("polyasm lsp: bad parameters of `{}`: {e}", request.method);
+        "the parameters do not read"
+    })
+}
+
 /// A notification's parameters; a log line and `None` when they do not read.
 fn params<P: serde::de::DeserializeOwned>(notification: &Notification) -> Option<P> {
     match serde_json::from_value(notification.params.clone()) {
@@ -242,6 +284,8 @@ fn initialize_result() -> InitializeResult {
     InitializeResult {
         capabilities: ServerCapabilities {
             text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::INCREMENTAL)),
+            hover_provider: Some(HoverProviderCapability::Simple(true)),
+            completion_provider: Some(CompletionOptions::default()),
             ..ServerCapabilities::default()
         },
         server_info: Some(ServerInfo {

@@ -312,6 +312,10 @@ impl Target for MasfixTarget {
         outcome
     }
 
+    fn instructions(&self) -> Vec<polyasm_core::table::Entry> {
+        crate::ops::Kind::entries()
+    }
+
     fn runner(&self) -> Option<&dyn Runner> {
         Some(self)
     }

@@ -314,6 +314,10 @@ impl Target for Nv2aTarget {
         }
     }
 
+    fn instructions(&self) -> Vec<polyasm_core::table::Entry> {
+        crate::ops::Op::entries()
+    }
+
     fn runner(&self) -> Option<&dyn Runner> {
         Some(self)
     }

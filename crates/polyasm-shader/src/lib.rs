@@ -177,6 +177,10 @@ impl Target for ShaderTarget {
         }
     }
 
+    fn instructions(&self) -> Vec<polyasm_core::table::Entry> {
+        crate::ops::Op::entries()
+    }
+
     fn runner(&self) -> Option<&dyn Runner> {
         Some(self)
     }

@@ -138,6 +138,10 @@ impl Target for VuTarget {
         polyasm_core::words::read_words(sources, input, &INFO).map(|words| disassemble(&words))
     }
 
+    fn instructions(&self) -> Vec<polyasm_core::table::Entry> {
+        crate::ops::Op::entries()
+    }
+
     fn runner(&self) -> Option<&dyn Runner> {
         Some(self)
     }
