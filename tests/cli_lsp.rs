@@ -445,3 +445,77 @@ fn hover_shows_a_mnemonics_row_and_completion_offers_the_mnemonics() {
     assert_eq!(bad["error"]["code"], -32602, "{bad}");
     client.finish();
 }
+
+#[test]
+fn labels_and_uniforms_are_symbols_with_a_definition_and_a_hover() {
+    let dir = temp();
+    let mut client = Client::initialized();
+    // The file, its text, the place of a use, the name (nv2a's with its `#`), its kind and the
+    // line declaring it.
+    let cases = [
+        (
+            "s.pp",
+            "top:\nload.v $0.x 0.x\nbranch_lt $0.x $0.y top\nstop\n",
+            (2, 21),
+            "top",
+            "label",
+            0,
+        ),
+        (
+            "s.mx",
+            "ld 2\n:again\n    ld 3\n    bmne again\n",
+            (3, 10),
+            "again",
+            "label",
+            1,
+        ),
+        (
+            "s.vsh",
+            "#mvp matrix4 96\n#tint vector 100\nmov oD0, #tint\n",
+            (2, 11),
+            "#tint",
+            "vector",
+            1,
+        ),
+    ];
+    for (name, text, (line, character), symbol, kind, declared_on) in cases {
+        let uri = file_uri(&dir.path().join(name));
+        client.open(&uri, text);
+        let published = client.diagnostics(&uri);
+        assert!(codes(&published).iter().all(|(c, ..)| !c.is_empty()), "{published}");
+        let symbols = client.request("textDocument/documentSymbol", json!({ "textDocument": { "uri": uri } }));
+        let listed = symbols["result"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{name}: {symbols}"));
+        let found = listed
+            .iter()
+            .find(|s| s["name"] == symbol)
+            .unwrap_or_else(|| panic!("{name}: {symbols}"));
+        assert_eq!(found["containerName"], kind, "{name}: {found}");
+        assert_eq!(
+            found["location"]["range"]["start"]["line"], declared_on,
+            "{name}: {found}"
+        );
+        let at = json!({ "textDocument": { "uri": uri }, "position": { "line": line, "character": character } });
+        let definition = client.request("textDocument/definition", at.clone());
+        assert_eq!(definition["result"]["uri"], uri.as_str(), "{name}: {definition}");
+        assert_eq!(
+            definition["result"]["range"]["start"]["line"], declared_on,
+            "{name}: {definition}"
+        );
+        let hover = client.request("textDocument/hover", at);
+        let value = hover["result"]["contents"]["value"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{name}: {hover}"));
+        assert!(
+            value.starts_with(&format!("{kind} `{symbol}` = "))
+                && value.ends_with(&format!("declared on line {}", declared_on + 1)),
+            "{name}: {value}"
+        );
+        // A word that is no declared name has no definition.
+        let at = json!({ "textDocument": { "uri": uri }, "position": { "line": 0, "character": 200 } });
+        let none = client.request("textDocument/definition", at);
+        assert_eq!(none["result"], Value::Null, "{name}: {none}");
+    }
+    client.finish();
+}

@@ -15,14 +15,44 @@ use crate::uri;
 /// The most errors a document gets; the rest are counted in one last diagnostic.
 pub const MAX_ERRORS: usize = 1000;
 
-/// The diagnostics of checking `doc`, the document at `uri`, for every file they are in; the
-/// document itself is always among them.
-pub fn check(registry: &Registry, uri: &Uri, doc: &Document) -> BTreeMap<String, Vec<lsp_types::Diagnostic>> {
+/// A name the assembled document declares (a label, an nv2a uniform): what it is and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Declared {
+    pub name: String,
+    /// What the dialect calls it (`label`, `vector`, `matrix4`).
+    pub kind: &'static str,
+    /// Its address or first register.
+    pub value: u64,
+    /// The declaration, in the document.
+    pub range: lsp_types::Range,
+}
+
+/// What checking a document gives: the diagnostics for every file they are in (the document
+/// itself always among them), and the names it declares, when it assembled far enough to
+/// have an object.
+pub struct Checked {
+    pub files: BTreeMap<String, Vec<lsp_types::Diagnostic>>,
+    pub declared: Option<Vec<Declared>>,
+}
+
+/// Checks `doc`, the document at `uri`, as `polyasm check` does.
+pub fn check(registry: &Registry, uri: &Uri, doc: &Document) -> Checked {
+    let mut files = BTreeMap::new();
+    let declared = diagnose(registry, uri, doc, &mut files);
+    Checked { files, declared }
+}
+
+/// Fills `files` with the diagnostics; returns the names declared.
+fn diagnose(
+    registry: &Registry,
+    uri: &Uri,
+    doc: &Document,
+    files: &mut BTreeMap<String, Vec<lsp_types::Diagnostic>>,
+) -> Option<Vec<Declared>> {
     let path = uri::to_path(uri.as_str());
     let name = path
         .as_ref()
         .map_or_else(|| uri.as_str().to_string(), |p| p.display().to_string());
-    let mut files = BTreeMap::new();
     files.insert(uri.as_str().to_string(), Vec::new());
     let Some(target) = registry.by_path(&name) else {
         let known = registry.names().join(", ");
@@ -36,7 +66,7 @@ pub fn check(registry: &Registry, uri: &Uri, doc: &Document) -> BTreeMap<String,
             ..lsp_types::Diagnostic::default()
         };
         files.insert(uri.as_str().to_string(), vec![d]);
-        return files;
+        return None;
     };
     let mut sources = SourceMap::new();
     let added = match &path {
@@ -44,7 +74,7 @@ pub fn check(registry: &Registry, uri: &Uri, doc: &Document) -> BTreeMap<String,
         None => sources.try_add(name.clone(), doc.text.clone()),
     };
     let Ok(file) = added else {
-        return files;
+        return None;
     };
     let options = TargetOptions {
         skip_listing: true,
@@ -62,8 +92,24 @@ pub fn check(registry: &Registry, uri: &Uri, doc: &Document) -> BTreeMap<String,
     }));
     let Ok((outcome, hidden)) = assembled else {
         eprintln!("polyasm lsp: checking {name} panicked");
-        return files;
+        return None;
     };
+    let declared = outcome.value.as_ref().map(|object| {
+        let lines = &doc.lines;
+        object
+            .symbols
+            .iter()
+            .filter_map(|symbol| {
+                let span = symbol.span.filter(|span| span.source == file)?;
+                Some(Declared {
+                    name: symbol.name.clone(),
+                    kind: symbol.kind,
+                    value: symbol.value,
+                    range: lines.range(&doc.text, span.range()),
+                })
+            })
+            .collect()
+    });
     let mut lines: BTreeMap<SourceId, Lines> = BTreeMap::new();
     let mut converted = Converter {
         sources: &sources,
@@ -84,7 +130,7 @@ pub fn check(registry: &Registry, uri: &Uri, doc: &Document) -> BTreeMap<String,
         };
         files.entry(uri.as_str().to_string()).or_default().push(more);
     }
-    files
+    declared
 }
 
 /// Turns polyasm's diagnostics into the protocol's, with the line tables of the files met.

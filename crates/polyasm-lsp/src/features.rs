@@ -1,10 +1,16 @@
-//! What the server answers about a place in a document, from the target's instruction table
-//! ([`Target::instructions`]): hover text for a mnemonic, and the mnemonics as completions.
+//! What the server answers about a place in a document: from the target's instruction table
+//! ([`Target::instructions`]), hover text for a mnemonic and the mnemonics as completions; from
+//! the names the document declares (labels, nv2a uniforms: the object's symbols), hover text,
+//! the declaration a name goes to, and the document's symbols.
 
-use lsp_types::{CompletionItem, CompletionItemKind, Hover, HoverContents, MarkupContent, MarkupKind, Position};
+use lsp_types::{
+    CompletionItem, CompletionItemKind, Hover, HoverContents, Location, MarkupContent, MarkupKind, Position, Range,
+    SymbolInformation, SymbolKind, Uri,
+};
 use polyasm_core::Target;
 use polyasm_core::table::Entry;
 
+use crate::check::Declared;
 use crate::document::Document;
 
 /// Characters of a word: a mnemonic with its unit suffixes and modifiers (`max_pos.v1`).
@@ -33,18 +39,64 @@ fn entry_of<'e>(entries: &'e [Entry], word: &str) -> Option<&'e Entry> {
     })
 }
 
-/// The hover of the mnemonic at `position`: its row of the table.
-pub fn hover(target: &dyn Target, doc: &Document, position: Position) -> Option<Hover> {
+/// The hover at `position`: for a name the document declares, what it is and where; for a
+/// mnemonic, its row of the table.
+pub fn hover(target: &dyn Target, doc: &Document, declared: &[Declared], position: Position) -> Option<Hover> {
     let (word, range) = word_at(doc, position)?;
-    let entries = target.instructions();
-    let entry = entry_of(&entries, word)?;
+    let value = match declared_as(declared, word) {
+        Some(d) => format!(
+            "{} `{}` = {} ({:#x}), declared on line {}",
+            d.kind,
+            d.name,
+            d.value,
+            d.value,
+            d.range.start.line + 1
+        ),
+        None => entry_of(&target.instructions(), word)?.to_markdown(),
+    };
     Some(Hover {
         contents: HoverContents::Markup(MarkupContent {
             kind: MarkupKind::Markdown,
-            value: entry.to_markdown(),
+            value,
         }),
         range: Some(doc.lines.range(&doc.text, range)),
     })
+}
+
+/// Where the name at `position` is declared, if the document declares it.
+pub fn declaration(doc: &Document, declared: &[Declared], position: Position) -> Option<Range> {
+    let (word, _) = word_at(doc, position)?;
+    declared_as(declared, word).map(|d| d.range)
+}
+
+/// The declared name a word is, its sigil left out (`tint` is nv2a's `#tint`).
+fn declared_as<'d>(declared: &'d [Declared], word: &str) -> Option<&'d Declared> {
+    declared
+        .iter()
+        .find(|d| d.name.trim_start_matches(|c| !is_word(c)) == word)
+}
+
+/// The names the document declares, as the editor's outline.
+pub fn symbols(uri: &Uri, declared: &[Declared]) -> Vec<SymbolInformation> {
+    declared
+        .iter()
+        .map(|d| {
+            // `deprecated` is a field of the protocol's type, which must be given.
+            #[allow(deprecated)]
+            SymbolInformation {
+                name: d.name.clone(),
+                kind: if d.kind == "label" {
+                    SymbolKind::KEY
+                } else {
+                    SymbolKind::VARIABLE
+                },
+                tags: None,
+                deprecated: None,
+                location: Location::new(uri.clone(), d.range),
+                container_name: Some(d.kind.to_string()),
+            }
+        })
+        .collect()
 }
 
 /// Every mnemonic of the target (and its names in a second syntax), with its doc line; the

@@ -11,15 +11,18 @@ use lsp_server::{ErrorCode, Message, Notification, Request, Response};
 use lsp_types::notification::{
     DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Notification as _, PublishDiagnostics,
 };
-use lsp_types::request::{Completion, HoverRequest, Initialize, Request as _, Shutdown};
+use lsp_types::request::{
+    Completion, DocumentSymbolRequest, GotoDefinition, HoverRequest, Initialize, Request as _, Shutdown,
+};
 use lsp_types::{
     CompletionOptions, CompletionParams, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
-    DidOpenTextDocumentParams, HoverParams, HoverProviderCapability, InitializeResult, PublishDiagnosticsParams,
-    ServerCapabilities, ServerInfo, TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
+    DidOpenTextDocumentParams, DocumentSymbolParams, DocumentSymbolResponse, GotoDefinitionParams,
+    GotoDefinitionResponse, HoverParams, HoverProviderCapability, InitializeResult, Location, OneOf,
+    PublishDiagnosticsParams, ServerCapabilities, ServerInfo, TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
 };
 use polyasm_core::Registry;
 
-use crate::check::check;
+use crate::check::{Declared, check};
 use crate::document::Document;
 use crate::features;
 use crate::transport::{Frame, read_frame, write_message, write_parse_error};
@@ -60,6 +63,7 @@ pub fn serve(registry: &Registry, input: impl BufRead + Send + 'static, mut outp
         documents: HashMap::new(),
         changed: BTreeSet::new(),
         published: HashMap::new(),
+        declared: HashMap::new(),
     };
     loop {
         let Ok(first) = receiver.recv() else {
@@ -92,6 +96,8 @@ struct Server<'r> {
     changed: BTreeSet<String>,
     /// For each open document, the files its last check published diagnostics for.
     published: HashMap<String, BTreeSet<String>>,
+    /// For each open document, the names it declared when it last assembled.
+    declared: HashMap<String, Vec<Declared>>,
 }
 
 impl Server<'_> {
@@ -139,10 +145,33 @@ impl Server<'_> {
             (State::Running, HoverRequest::METHOD) => match request_params::<HoverParams>(&request) {
                 Ok(params) => {
                     let at = params.text_document_position_params;
+                    let declared = self.declared_in(&at.text_document.uri);
                     let hover = self
                         .document(&at.text_document.uri)
-                        .and_then(|(doc, target)| features::hover(target, doc, at.position));
+                        .and_then(|(doc, target)| features::hover(target, doc, declared, at.position));
                     Ok(serde_json::to_value(hover).expect("invariant: a hover serializes"))
+                }
+                Err(e) => Err((ErrorCode::InvalidParams, e)),
+            },
+            (State::Running, GotoDefinition::METHOD) => match request_params::<GotoDefinitionParams>(&request) {
+                Ok(params) => {
+                    let at = params.text_document_position_params;
+                    let uri = at.text_document.uri;
+                    let declared = self.declared_in(&uri);
+                    let found = self
+                        .document(&uri)
+                        .and_then(|(doc, _)| features::declaration(doc, declared, at.position));
+                    let location = found.map(|range| GotoDefinitionResponse::Scalar(Location::new(uri.clone(), range)));
+                    Ok(serde_json::to_value(location).expect("invariant: a location serializes"))
+                }
+                Err(e) => Err((ErrorCode::InvalidParams, e)),
+            },
+            (State::Running, DocumentSymbolRequest::METHOD) => match request_params::<DocumentSymbolParams>(&request) {
+                Ok(params) => {
+                    let uri = params.text_document.uri;
+                    let symbols = features::symbols(&uri, self.declared_in(&uri));
+                    Ok(serde_json::to_value(DocumentSymbolResponse::Flat(symbols))
+                        .expect("invariant: symbols serialize"))
                 }
                 Err(e) => Err((ErrorCode::InvalidParams, e)),
             },
@@ -166,6 +195,12 @@ impl Server<'_> {
             Err((code, message)) => Response::new_err(id, code as i32, message.to_string()),
         };
         write_message(output, Message::Response(response))
+    }
+
+    /// The names the document at `uri` declared when it last assembled (none when it is not
+    /// open or never assembled).
+    fn declared_in(&self, uri: &Uri) -> &[Declared] {
+        self.declared.get(uri.as_str()).map_or(&[], Vec::as_slice)
     }
 
     /// An open document and its target; `None` (with a log line) when it is not open or its
@@ -222,8 +257,18 @@ impl Server<'_> {
     fn publish_changed(&mut self, output: &mut impl Write) -> io::Result<()> {
         for key in std::mem::take(&mut self.changed) {
             let (files, version) = match self.documents.get(&key) {
-                Some((uri, doc)) => (check(self.registry, uri, doc), Some(doc.version)),
-                None => (BTreeMap::new(), None),
+                Some((uri, doc)) => {
+                    let checked = check(self.registry, uri, doc);
+                    // A document that does not assemble keeps the names it last declared.
+                    if let Some(declared) = checked.declared {
+                        self.declared.insert(key.clone(), declared);
+                    }
+                    (checked.files, Some(doc.version))
+                }
+                None => {
+                    self.declared.remove(&key);
+                    (BTreeMap::new(), None)
+                }
             };
             let before = self.published.remove(&key).unwrap_or_default();
             for gone in before.iter().filter(|f| !files.contains_key(*f)) {
@@ -285,6 +330,8 @@ fn initialize_result() -> InitializeResult {
         capabilities: ServerCapabilities {
             text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::INCREMENTAL)),
             hover_provider: Some(HoverProviderCapability::Simple(true)),
+            definition_provider: Some(OneOf::Left(true)),
+            document_symbol_provider: Some(OneOf::Left(true)),
             completion_provider: Some(CompletionOptions::default()),
             ..ServerCapabilities::default()
         },
