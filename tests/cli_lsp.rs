@@ -519,3 +519,60 @@ fn labels_and_uniforms_are_symbols_with_a_definition_and_a_hover() {
     }
     client.finish();
 }
+
+#[test]
+fn inlay_hints_show_each_statements_address_and_words_when_turned_on() {
+    let dir = temp();
+    let path = dir.path().join("hints.vu");
+    let text = "add r1 r2\nend\n";
+    std::fs::write(&path, text).unwrap();
+    let hex = stdout(&run(&[path_str(&path), "-f", "hex", "-o", "-"]));
+    let words: Vec<String> = hex.lines().map(|w| format!("0x{w}")).collect();
+    let uri = file_uri(&path);
+    let whole = json!({ "textDocument": { "uri": uri }, "range": { "start": { "line": 0, "character": 0 }, "end": { "line": 9, "character": 0 } } });
+    // Off by default.
+    let mut client = Client::initialized();
+    client.open(&uri, text);
+    client.diagnostics(&uri);
+    let hints = client.request("textDocument/inlayHint", whole.clone());
+    assert_eq!(hints["result"], json!([]), "{hints}");
+    // Turned on by the settings.
+    client.notify(
+        "workspace/didChangeConfiguration",
+        json!({ "settings": { "polyasm": { "inlayHints": true } } }),
+    );
+    let hints = client.request("textDocument/inlayHint", whole.clone());
+    let found: Vec<(u64, u64, String)> = hints["result"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{hints}"))
+        .iter()
+        .map(|h| {
+            let at = &h["position"];
+            (
+                at["line"].as_u64().unwrap(),
+                at["character"].as_u64().unwrap(),
+                h["label"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [(0, 9, format!("@0: {}", words[0])), (1, 3, format!("@1: {}", words[1]))],
+        "{hints}"
+    );
+    // Only the lines asked for.
+    let first = json!({ "textDocument": { "uri": uri }, "range": { "start": { "line": 1, "character": 0 }, "end": { "line": 1, "character": 3 } } });
+    let hints = client.request("textDocument/inlayHint", first);
+    assert_eq!(hints["result"].as_array().map(Vec::len), Some(1), "{hints}");
+    client.finish();
+    // Or by the initialization options.
+    let mut client = Client::start();
+    client.request(
+        "initialize",
+        json!({ "capabilities": {}, "initializationOptions": { "inlayHints": true } }),
+    );
+    client.open(&uri, text);
+    let hints = client.request("textDocument/inlayHint", whole);
+    assert_eq!(hints["result"].as_array().map(Vec::len), Some(2), "{hints}");
+    client.finish();
+}

@@ -42,6 +42,49 @@ pub fn check(registry: &Registry, uri: &Uri, doc: &Document) -> Checked {
     Checked { files, declared }
 }
 
+/// The listing of `doc`: for each statement that produced words, where its text ends, and its
+/// address and words (`@3: 0x1234abcd 0x00000001`); empty when it does not assemble.
+pub fn listing(registry: &Registry, uri: &Uri, doc: &Document) -> Vec<(lsp_types::Position, String)> {
+    let path = uri::to_path(uri.as_str());
+    let name = path
+        .as_ref()
+        .map_or_else(|| uri.as_str().to_string(), |p| p.display().to_string());
+    let Some(target) = registry.by_path(&name) else {
+        return Vec::new();
+    };
+    let mut sources = SourceMap::new();
+    let added = match &path {
+        Some(path) => sources.try_add_file(name.clone(), path.clone(), doc.text.clone()),
+        None => sources.try_add(name.clone(), doc.text.clone()),
+    };
+    let Ok(file) = added else {
+        return Vec::new();
+    };
+    let options = TargetOptions::default();
+    let assembled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        target.assemble(&mut sources, file, &options, &mut std::io::sink())
+    }));
+    let Some(object) = assembled.ok().and_then(|outcome| outcome.value) else {
+        return Vec::new();
+    };
+    let digits = object.word_bytes * 2;
+    object
+        .listing
+        .iter()
+        .filter(|entry| entry.len > 0)
+        .filter_map(|entry| {
+            let span = entry.span.filter(|span| span.source == file)?;
+            let (start, len) = (entry.offset as usize, entry.len as usize);
+            let words: Vec<String> = object
+                .words_in(start..start + len)
+                .map(|word| format!("{word:#0width$x}", width = digits + 2))
+                .collect();
+            let at = doc.lines.position(&doc.text, span.range().end);
+            Some((at, format!("@{}: {}", entry.address, words.join(" "))))
+        })
+        .collect()
+}
+
 /// Fills `files` with the diagnostics; returns the names declared.
 fn diagnose(
     registry: &Registry,

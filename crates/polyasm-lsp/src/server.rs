@@ -12,17 +12,19 @@ use lsp_types::notification::{
     DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Notification as _, PublishDiagnostics,
 };
 use lsp_types::request::{
-    Completion, DocumentSymbolRequest, GotoDefinition, HoverRequest, Initialize, Request as _, Shutdown,
+    Completion, DocumentSymbolRequest, GotoDefinition, HoverRequest, Initialize, InlayHintRequest, Request as _,
+    Shutdown,
 };
 use lsp_types::{
     CompletionOptions, CompletionParams, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
     DidOpenTextDocumentParams, DocumentSymbolParams, DocumentSymbolResponse, GotoDefinitionParams,
-    GotoDefinitionResponse, HoverParams, HoverProviderCapability, InitializeResult, Location, OneOf,
-    PublishDiagnosticsParams, ServerCapabilities, ServerInfo, TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
+    GotoDefinitionResponse, HoverParams, HoverProviderCapability, InitializeResult, InlayHint, InlayHintLabel,
+    InlayHintParams, Location, OneOf, PublishDiagnosticsParams, ServerCapabilities, ServerInfo,
+    TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
 };
 use polyasm_core::Registry;
 
-use crate::check::{Declared, check};
+use crate::check::{Declared, check, listing};
 use crate::document::Document;
 use crate::features;
 use crate::transport::{Frame, read_frame, write_message, write_parse_error};
@@ -64,6 +66,7 @@ pub fn serve(registry: &Registry, input: impl BufRead + Send + 'static, mut outp
         changed: BTreeSet::new(),
         published: HashMap::new(),
         declared: HashMap::new(),
+        inlay_hints: false,
     };
     loop {
         let Ok(first) = receiver.recv() else {
@@ -98,6 +101,9 @@ struct Server<'r> {
     published: HashMap<String, BTreeSet<String>>,
     /// For each open document, the names it declared when it last assembled.
     declared: HashMap<String, Vec<Declared>>,
+    /// Whether inlay hints show each statement's address and words (off unless the client's
+    /// settings turn them on).
+    inlay_hints: bool,
 }
 
 impl Server<'_> {
@@ -131,6 +137,7 @@ impl Server<'_> {
         let answer: Result<serde_json::Value, (ErrorCode, &str)> = match (self.state, request.method.as_str()) {
             (State::Uninitialized, Initialize::METHOD) => {
                 self.state = State::Running;
+                self.settings(&request.params["initializationOptions"]);
                 Ok(serde_json::to_value(initialize_result()).expect("invariant: the result serializes"))
             }
             (State::Uninitialized, _) => Err((ErrorCode::ServerNotInitialized, "the server is not initialized yet")),
@@ -175,6 +182,30 @@ impl Server<'_> {
                 }
                 Err(e) => Err((ErrorCode::InvalidParams, e)),
             },
+            (State::Running, InlayHintRequest::METHOD) => match request_params::<InlayHintParams>(&request) {
+                Ok(params) => {
+                    let (uri, range) = (params.text_document.uri, params.range);
+                    let hints: Vec<InlayHint> = match self.documents.get(uri.as_str()) {
+                        Some((_, doc)) if self.inlay_hints => listing(self.registry, &uri, doc)
+                            .into_iter()
+                            .filter(|(at, _)| (range.start.line..=range.end.line).contains(&at.line))
+                            .map(|(position, text)| InlayHint {
+                                position,
+                                label: InlayHintLabel::String(text),
+                                kind: None,
+                                text_edits: None,
+                                tooltip: None,
+                                padding_left: Some(true),
+                                padding_right: None,
+                                data: None,
+                            })
+                            .collect(),
+                        _ => Vec::new(),
+                    };
+                    Ok(serde_json::to_value(hints).expect("invariant: hints serialize"))
+                }
+                Err(e) => Err((ErrorCode::InvalidParams, e)),
+            },
             (State::Running, Completion::METHOD) => match request_params::<CompletionParams>(&request) {
                 Ok(params) => {
                     let at = params.text_document_position;
@@ -195,6 +226,14 @@ impl Server<'_> {
             Err((code, message)) => Response::new_err(id, code as i32, message.to_string()),
         };
         write_message(output, Message::Response(response))
+    }
+
+    /// Reads the settings the server has (`{ "inlayHints": true }`), as `initializationOptions`
+    /// or as the `polyasm` section of `workspace/didChangeConfiguration`; others are ignored.
+    fn settings(&mut self, settings: &serde_json::Value) {
+        if let Some(on) = settings["inlayHints"].as_bool() {
+            self.inlay_hints = on;
+        }
     }
 
     /// The names the document at `uri` declared when it last assembled (none when it is not
@@ -247,7 +286,16 @@ impl Server<'_> {
                     self.changed.insert(key);
                 }
             }
-            // Other notifications (`initialized`, `$/...`, settings) need nothing.
+            "workspace/didChangeConfiguration" => {
+                let settings = &notification.params["settings"];
+                let ours = if settings["polyasm"].is_object() {
+                    &settings["polyasm"]
+                } else {
+                    settings
+                };
+                self.settings(&ours.clone());
+            }
+            // Other notifications (`initialized`, `$/...`) need nothing.
             _ => {}
         }
     }
@@ -332,6 +380,7 @@ fn initialize_result() -> InitializeResult {
             hover_provider: Some(HoverProviderCapability::Simple(true)),
             definition_provider: Some(OneOf::Left(true)),
             document_symbol_provider: Some(OneOf::Left(true)),
+            inlay_hint_provider: Some(OneOf::Left(true)),
             completion_provider: Some(CompletionOptions::default()),
             ..ServerCapabilities::default()
         },
