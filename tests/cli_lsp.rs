@@ -413,8 +413,8 @@ fn hover_shows_a_mnemonics_row_and_completion_offers_the_mnemonics() {
         );
         assert!(value.contains("\n- "), "{name}: the docs table's cells: {value}");
         assert_eq!(hover["result"]["range"]["start"]["character"], 0, "{name}: {hover}");
-        // Past the end of the line there is no word: no hover.
-        let position = json!({ "line": 0, "character": 200 });
+        // On the empty line after the text there is no word: no hover.
+        let position = json!({ "line": 1, "character": 0 });
         let none = client.request(
             "textDocument/hover",
             json!({ "textDocument": { "uri": uri }, "position": position }),
@@ -574,5 +574,36 @@ fn inlay_hints_show_each_statements_address_and_words_when_turned_on() {
     client.open(&uri, text);
     let hints = client.request("textDocument/inlayHint", whole);
     assert_eq!(hints["result"].as_array().map(Vec::len), Some(2), "{hints}");
+    client.finish();
+}
+
+#[test]
+fn hover_on_a_number_gives_its_value() {
+    let mut client = Client::initialized();
+    let uri = "file:///tmp/polyasm-lsp-numbers.mx";
+    client.open(uri, "ld 0x2a\nld 42\n");
+    client.diagnostics(uri);
+    let at = |line: u32| json!({ "textDocument": { "uri": uri }, "position": { "line": line, "character": 4 } });
+    let hex = client.request("textDocument/hover", at(0));
+    assert_eq!(
+        hex["result"]["contents"]["value"], "`0x2a` = 42 = 0x2a = 0b101010",
+        "{hex}"
+    );
+    let decimal = client.request("textDocument/hover", at(1));
+    assert_eq!(
+        decimal["result"]["contents"]["value"], "`42` = 42 = 0x2a = 0b101010",
+        "{decimal}"
+    );
+    let uri = "file:///tmp/polyasm-lsp-numbers.sasm";
+    client.open(uri, "load(s0, 1.5)\n");
+    client.diagnostics(uri);
+    let float = client.request(
+        "textDocument/hover",
+        json!({ "textDocument": { "uri": uri }, "position": { "line": 0, "character": 10 } }),
+    );
+    assert_eq!(
+        float["result"]["contents"]["value"], "`1.5` = 1.5 as f32 (bits 0x3fc00000)",
+        "{float}"
+    );
     client.finish();
 }

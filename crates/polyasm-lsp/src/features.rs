@@ -44,6 +44,7 @@ fn entry_of<'e>(entries: &'e [Entry], word: &str) -> Option<&'e Entry> {
 pub fn hover(target: &dyn Target, doc: &Document, declared: &[Declared], position: Position) -> Option<Hover> {
     let (word, range) = word_at(doc, position)?;
     let value = match declared_as(declared, word) {
+        None if word.starts_with(|c: char| c.is_ascii_digit()) => number(word)?,
         Some(d) => format!(
             "{} `{}` = {} ({:#x}), declared on line {}",
             d.kind,
@@ -61,6 +62,16 @@ pub fn hover(target: &dyn Target, doc: &Document, declared: &[Declared], positio
         }),
         range: Some(doc.lines.range(&doc.text, range)),
     })
+}
+
+/// A number's value in decimal, hex and binary (a whole number), or as the nearest f32 (a
+/// decimal fraction); `None` for a word that is not a number.
+fn number(word: &str) -> Option<String> {
+    if let Ok(n) = polyasm_core::number::parse_int_literal(word) {
+        return Some(format!("`{word}` = {n} = {n:#x} = {n:#b}"));
+    }
+    let value = polyasm_core::number::parse_f32(word).ok()?;
+    Some(format!("`{word}` = {value:?} as f32 (bits {:#010x})", value.to_bits()))
 }
 
 /// Where the name at `position` is declared, if the document declares it.
