@@ -512,6 +512,22 @@ fn labels_and_uniforms_are_symbols_with_a_definition_and_a_hover() {
                 && value.ends_with(&format!("declared on line {}", declared_on + 1)),
             "{name}: {value}"
         );
+        // The name is offered where a label or uniform goes.
+        let completion = client.request(
+            "textDocument/completion",
+            json!({ "textDocument": { "uri": uri }, "position": { "line": 0, "character": 0 } }),
+        );
+        let offered = completion["result"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{name}: {completion}"));
+        let item = offered
+            .iter()
+            .find(|item| item["label"] == symbol)
+            .unwrap_or_else(|| panic!("{name}: {completion}"));
+        assert!(
+            item["detail"].as_str().unwrap().starts_with(&format!("{kind} = ")),
+            "{name}: {item}"
+        );
         // A word that is no declared name has no definition.
         let at = json!({ "textDocument": { "uri": uri }, "position": { "line": 0, "character": 200 } });
         let none = client.request("textDocument/definition", at);

@@ -110,9 +110,10 @@ pub fn symbols(uri: &Uri, declared: &[Declared]) -> Vec<SymbolInformation> {
         .collect()
 }
 
-/// Every mnemonic of the target (and its names in a second syntax), with its doc line; the
-/// editor filters them by what is typed.
-pub fn completions(target: &dyn Target, _doc: &Document, _position: Position) -> Vec<CompletionItem> {
+/// Every mnemonic of the target (and its names in a second syntax), with its doc line, then
+/// the names the document declares (labels, uniforms), with what each is; the editor filters
+/// them by what is typed.
+pub fn completions(target: &dyn Target, declared: &[Declared]) -> Vec<CompletionItem> {
     let mut items = Vec::new();
     for entry in target.instructions() {
         let names = std::iter::once(entry.mnemonic).chain(entry.second.filter(|s| *s != entry.mnemonic));
@@ -124,6 +125,17 @@ pub fn completions(target: &dyn Target, _doc: &Document, _position: Position) ->
                 ..CompletionItem::default()
             });
         }
+    }
+    for d in declared {
+        items.push(CompletionItem {
+            label: d.name.clone(),
+            kind: Some(match d.kind {
+                "label" => CompletionItemKind::REFERENCE,
+                _ => CompletionItemKind::VARIABLE,
+            }),
+            detail: Some(format!("{} = {}", d.kind, d.value)),
+            ..CompletionItem::default()
+        });
     }
     items
 }

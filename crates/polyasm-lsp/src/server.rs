@@ -209,9 +209,10 @@ impl Server<'_> {
             (State::Running, Completion::METHOD) => match request_params::<CompletionParams>(&request) {
                 Ok(params) => {
                     let at = params.text_document_position;
+                    let declared = self.declared_in(&at.text_document.uri);
                     let items = self
                         .document(&at.text_document.uri)
-                        .map(|(doc, target)| features::completions(target, doc, at.position));
+                        .map(|(_, target)| features::completions(target, declared));
                     Ok(serde_json::to_value(items).expect("invariant: completions serialize"))
                 }
                 Err(e) => Err((ErrorCode::InvalidParams, e)),
