@@ -623,3 +623,70 @@ fn hover_on_a_number_gives_its_value() {
     );
     client.finish();
 }
+
+#[test]
+fn a_did_you_mean_is_a_quick_fix_that_writes_the_suggestion_over_the_word() {
+    let dir = temp();
+    let mut client = Client::initialized();
+    let cases = [
+        ("f.vu", "ad r1 r2\n"),
+        ("f.vsh", "movv r0, v0\n"),
+        ("f.mx", "xld 2\n"),
+        ("f.sasm", "ad(s0, s1)\n"),
+        ("f.pp", "movv.v0 $0 $1, stop\n"),
+    ];
+    for (name, text) in cases {
+        let uri = file_uri(&dir.path().join(name));
+        client.open(&uri, text);
+        let published = client.diagnostics(&uri);
+        let diagnostic = published["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["message"].as_str().unwrap().contains("did you mean"))
+            .unwrap_or_else(|| panic!("{name}: {published}"))
+            .clone();
+        let message = diagnostic["message"].as_str().unwrap();
+        let suggested = message
+            .split("did you mean `")
+            .nth(1)
+            .unwrap()
+            .split('`')
+            .next()
+            .unwrap()
+            .to_string();
+        let range = diagnostic["range"].clone();
+        let actions = client.request(
+            "textDocument/codeAction",
+            json!({ "textDocument": { "uri": uri }, "range": range, "context": { "diagnostics": [diagnostic] } }),
+        );
+        let action = &actions["result"][0];
+        assert_eq!(action["kind"], "quickfix", "{name}: {actions}");
+        assert_eq!(
+            action["title"],
+            format!("Replace with `{suggested}`"),
+            "{name}: {actions}"
+        );
+        let change = &action["edit"]["documentChanges"][0];
+        assert_eq!(change["textDocument"]["uri"], uri.as_str(), "{name}: {actions}");
+        assert_eq!(change["edits"][0]["range"], range, "{name}: {actions}");
+        assert_eq!(change["edits"][0]["newText"], suggested.as_str(), "{name}: {actions}");
+        // Applied, the word is the suggestion and its error is gone.
+        let edit = json!({ "range": range, "text": suggested });
+        client.notify(
+            "textDocument/didChange",
+            json!({ "textDocument": { "uri": uri, "version": 2 }, "contentChanges": [edit] }),
+        );
+        let after = client.diagnostics(&uri);
+        let codes_after: Vec<String> = codes(&after).into_iter().map(|(c, ..)| c).collect();
+        let code_before = diagnostic["code"].as_str().unwrap();
+        assert!(!codes_after.iter().any(|c| c == code_before), "{name}: {after}");
+    }
+    // A diagnostic without a fix gets no action.
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({ "textDocument": { "uri": "file:///x.vu" }, "range": { "start": { "line": 0, "character": 0 }, "end": { "line": 0, "character": 0 } }, "context": { "diagnostics": [{ "range": { "start": { "line": 0, "character": 0 }, "end": { "line": 0, "character": 1 } }, "message": "m" }] } }),
+    );
+    assert_eq!(actions["result"], json!([]), "{actions}");
+    client.finish();
+}

@@ -39,6 +39,16 @@ pub struct Diagnostic {
     pub help: Option<Box<str>>,
     /// The file a diagnostic without labels is about, if any.
     pub file: Option<SourceId>,
+    /// A replacement that fixes what it reports, which editors offer as a quick fix (boxed:
+    /// few diagnostics have one).
+    pub fix: Option<Box<Fix>>,
+}
+
+/// A fix for a diagnostic: the text at `span` becomes `replacement`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fix {
+    pub span: Span,
+    pub replacement: String,
 }
 
 impl Diagnostic {
@@ -62,6 +72,7 @@ impl Diagnostic {
             notes: Vec::new(),
             help: None,
             file: None,
+            fix: None,
         }
     }
 
@@ -93,6 +104,16 @@ impl Diagnostic {
     pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
         self.help = Some(help.into().into_boxed_str());
         self
+    }
+
+    /// The help line "did you mean `name`?", and the fix that writes `name` over `span` (the
+    /// misspelled word).
+    pub fn with_did_you_mean(mut self, span: Span, name: &str) -> Diagnostic {
+        self.fix = Some(Box::new(Fix {
+            span,
+            replacement: name.to_string(),
+        }));
+        self.with_help(format!("did you mean `{name}`?"))
     }
 
     /// Names the file a diagnostic without labels is about.

@@ -185,7 +185,7 @@ mod tests {
         noted.push(0, &[1], None, None);
         noted.push(1, &[0], None, Some("appended"));
         assert_eq!((noted.note(0), noted.note(1)), (None, Some("appended")));
-        assert_eq!(std::mem::size_of::<ListingEntry>(), 28);
+        assert_eq!(std::mem::size_of::<ListingEntry>(), 24);
         let file = crate::SourceMap::new().add("a.vu", "");
         let mut unlisted = Object::assembled_from(4, file, false);
         unlisted.push(0, &[1, 2], None, Some("appended"));

@@ -3,14 +3,26 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-/// Identifies one source in a [`SourceMap`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct SourceId(u32);
+/// Identifies one source in a [`SourceMap`]. It holds the index plus one, so that an
+/// `Option<SourceId>` (in every diagnostic) is no larger than the id.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SourceId(std::num::NonZeroU32);
 
 impl SourceId {
+    fn from_index(index: usize) -> SourceId {
+        let above = u32::try_from(index + 1).expect("a map holds fewer than 4 billion sources");
+        SourceId(std::num::NonZeroU32::new(above).expect("one more than an index is not 0"))
+    }
+
     /// The index of this source in its map.
     pub fn index(self) -> usize {
-        self.0 as usize
+        self.0.get() as usize - 1
+    }
+}
+
+impl fmt::Debug for SourceId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "SourceId({})", self.index())
     }
 }
 
@@ -236,7 +248,7 @@ impl SourceMap {
         if text.len() >= MAX_SOURCE_LEN {
             return Err(text);
         }
-        let id = SourceId(self.sources.len() as u32);
+        let id = SourceId::from_index(self.sources.len());
         self.sources.push(Source::new(name.into(), text));
         Ok(id)
     }
@@ -300,7 +312,10 @@ impl SourceMap {
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (SourceId, &Source)> {
-        self.sources.iter().enumerate().map(|(i, s)| (SourceId(i as u32), s))
+        self.sources
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (SourceId::from_index(i), s))
     }
 }
 

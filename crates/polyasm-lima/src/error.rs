@@ -128,12 +128,12 @@ pub fn syntax_error(span: Span, found: &str, expected: &str) -> Diagnostic {
 
 /// An opcode no unit has.
 pub fn unknown_opcode(span: Span, name: &str, suggestion: Option<&str>) -> Diagnostic {
-    Diagnostic::error(Code::UnknownOpcode, format!("unknown opcode `{name}`"))
-        .with_primary(span, "no unit has this opcode")
-        .with_help(did_you_mean(
-            suggestion,
-            "docs/lima.md lists the opcodes of every unit".to_string(),
-        ))
+    let d = Diagnostic::error(Code::UnknownOpcode, format!("unknown opcode `{name}`"))
+        .with_primary(span, "no unit has this opcode");
+    match suggestion {
+        Some(s) => d.with_did_you_mean(span, s),
+        None => d.with_help("docs/lima.md lists the opcodes of every unit"),
+    }
 }
 
 /// The help of a name that is not known: the `suggestion`, or `otherwise` when there is none.

@@ -264,7 +264,13 @@ impl Converter<'_> {
                 });
             }
         }
+        // The fix travels in `data`, which the client hands back with a code action request.
+        let data = d.fix.as_ref().and_then(|fix| {
+            let location = self.location(fix.span)?;
+            Some(serde_json::json!({ "fix": { "uri": location.uri, "range": location.range, "newText": fix.replacement } }))
+        });
         let diagnostic = lsp_types::Diagnostic {
+            data,
             range,
             severity: Some(match d.severity {
                 Severity::Error => DiagnosticSeverity::ERROR,

@@ -1,11 +1,13 @@
 //! What the server answers about a place in a document: from the target's instruction table
 //! ([`Target::instructions`]), hover text for a mnemonic and the mnemonics as completions; from
 //! the names the document declares (labels, nv2a uniforms: the object's symbols), hover text,
-//! the declaration a name goes to, and the document's symbols.
+//! the declaration a name goes to, and the document's symbols; from a diagnostic's fix, a quick
+//! fix.
 
 use lsp_types::{
-    CompletionItem, CompletionItemKind, Hover, HoverContents, Location, MarkupContent, MarkupKind, Position, Range,
-    SymbolInformation, SymbolKind, Uri,
+    CodeAction, CodeActionKind, CodeActionOrCommand, CompletionItem, CompletionItemKind, DocumentChanges, Hover,
+    HoverContents, Location, MarkupContent, MarkupKind, OneOf, OptionalVersionedTextDocumentIdentifier, Position,
+    Range, SymbolInformation, SymbolKind, TextDocumentEdit, TextEdit, Uri, WorkspaceEdit,
 };
 use polyasm_core::Target;
 use polyasm_core::table::Entry;
@@ -138,4 +140,36 @@ pub fn completions(target: &dyn Target, declared: &[Declared]) -> Vec<Completion
         });
     }
     items
+}
+
+/// The quick fixes of the diagnostics a code action request names: each diagnostic's fix
+/// (carried in its `data`) as an edit.
+pub fn quick_fixes(diagnostics: &[lsp_types::Diagnostic]) -> Vec<CodeActionOrCommand> {
+    diagnostics
+        .iter()
+        .filter_map(|d| {
+            let fix = d.data.as_ref()?.get("fix")?;
+            let uri: Uri = serde_json::from_value(fix["uri"].clone()).ok()?;
+            let edit = TextEdit {
+                range: serde_json::from_value(fix["range"].clone()).ok()?,
+                new_text: fix["newText"].as_str()?.to_string(),
+            };
+            let title = format!("Replace with `{}`", edit.new_text);
+            let changes = DocumentChanges::Edits(vec![TextDocumentEdit {
+                text_document: OptionalVersionedTextDocumentIdentifier { uri, version: None },
+                edits: vec![OneOf::Left(edit)],
+            }]);
+            Some(CodeActionOrCommand::CodeAction(CodeAction {
+                title,
+                kind: Some(CodeActionKind::QUICKFIX),
+                diagnostics: Some(vec![d.clone()]),
+                edit: Some(WorkspaceEdit {
+                    document_changes: Some(changes),
+                    ..WorkspaceEdit::default()
+                }),
+                is_preferred: Some(true),
+                ..CodeAction::default()
+            }))
+        })
+        .collect()
 }

@@ -12,14 +12,14 @@ use lsp_types::notification::{
     DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Notification as _, PublishDiagnostics,
 };
 use lsp_types::request::{
-    Completion, DocumentSymbolRequest, GotoDefinition, HoverRequest, Initialize, InlayHintRequest, Request as _,
-    Shutdown,
+    CodeActionRequest, Completion, DocumentSymbolRequest, GotoDefinition, HoverRequest, Initialize, InlayHintRequest,
+    Request as _, Shutdown,
 };
 use lsp_types::{
-    CompletionOptions, CompletionParams, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
-    DidOpenTextDocumentParams, DocumentSymbolParams, DocumentSymbolResponse, GotoDefinitionParams,
-    GotoDefinitionResponse, HoverParams, HoverProviderCapability, InitializeResult, InlayHint, InlayHintLabel,
-    InlayHintParams, Location, OneOf, PublishDiagnosticsParams, ServerCapabilities, ServerInfo,
+    CodeActionParams, CodeActionProviderCapability, CompletionOptions, CompletionParams, DidChangeTextDocumentParams,
+    DidCloseTextDocumentParams, DidOpenTextDocumentParams, DocumentSymbolParams, DocumentSymbolResponse,
+    GotoDefinitionParams, GotoDefinitionResponse, HoverParams, HoverProviderCapability, InitializeResult, InlayHint,
+    InlayHintLabel, InlayHintParams, Location, OneOf, PublishDiagnosticsParams, ServerCapabilities, ServerInfo,
     TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
 };
 use polyasm_core::Registry;
@@ -206,6 +206,13 @@ impl Server<'_> {
                 }
                 Err(e) => Err((ErrorCode::InvalidParams, e)),
             },
+            (State::Running, CodeActionRequest::METHOD) => match request_params::<CodeActionParams>(&request) {
+                Ok(params) => {
+                    let actions = features::quick_fixes(&params.context.diagnostics);
+                    Ok(serde_json::to_value(actions).expect("invariant: code actions serialize"))
+                }
+                Err(e) => Err((ErrorCode::InvalidParams, e)),
+            },
             (State::Running, Completion::METHOD) => match request_params::<CompletionParams>(&request) {
                 Ok(params) => {
                     let at = params.text_document_position;
@@ -382,6 +389,7 @@ fn initialize_result() -> InitializeResult {
             definition_provider: Some(OneOf::Left(true)),
             document_symbol_provider: Some(OneOf::Left(true)),
             inlay_hint_provider: Some(OneOf::Left(true)),
+            code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
             completion_provider: Some(CompletionOptions::default()),
             ..ServerCapabilities::default()
         },

@@ -534,7 +534,7 @@ impl MxError {
             UnknownMnemonic { span, name, suggestion } => {
                 let d = error(format!("unknown mnemonic `{name}`")).with_primary(*span, "not a Masfix instruction");
                 match suggestion {
-                    Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                    Some(s) => d.with_did_you_mean(*span, s),
                     None => d.with_help("`polyasm explain MX020` lists every instruction"),
                 }
             }

@@ -308,7 +308,7 @@ impl Nv2aError {
             UnknownMnemonic { span, name, suggestion } => {
                 let d = error(format!("unknown mnemonic `{name}`")).with_primary(*span, "not an nv2a operation");
                 match suggestion {
-                    Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                    Some(s) => d.with_did_you_mean(*span, s),
                     None => d.with_help("`polyasm explain NV2A003` lists every operation"),
                 }
             }

@@ -286,7 +286,7 @@ impl ShError {
                     (None, _, Some(family)) => {
                         d.with_help(format!("vectors have components 0 to 3: `{family}0` to `{family}3`"))
                     }
-                    (None, Some(s), None) => d.with_help(format!("did you mean `{s}`?")),
+                    (None, Some(s), None) => d.with_did_you_mean(*span, s),
                     (None, None, None) => d.with_help("`polyasm explain SH002` lists every instruction"),
                 }
             }

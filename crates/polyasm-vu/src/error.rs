@@ -192,7 +192,7 @@ impl VuError {
                 let d = Diagnostic::error(code, format!("unknown mnemonic `{name}`"))
                     .with_primary(*span, "not a VU instruction");
                 match suggestion {
-                    Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                    Some(s) => d.with_did_you_mean(*span, s),
                     None if matches!(name.as_str(), "mov" | "move" | "cpy" | "copy") => {
                         d.with_help("the VU has no move; copy a register with `shf dst src xyzw 0b1111`")
                     }
