@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use lsp_types::{DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Uri};
 use polyasm_core::diagnostic::{Limit, within_limit};
 use polyasm_core::explain::Code;
-use polyasm_core::{Diagnostic, Registry, Severity, SourceId, SourceMap, TargetOptions};
+use polyasm_core::{Diagnostic, Registry, Severity, SourceId, SourceMap, Target, TargetOptions};
 
 use crate::document::{Document, Lines};
 use crate::uri;
@@ -45,26 +45,12 @@ pub fn check(registry: &Registry, uri: &Uri, doc: &Document) -> Checked {
 /// The listing of `doc`: for each statement that produced words, where its text ends, and its
 /// address and words (`@3: 0x1234abcd 0x00000001`); empty when it does not assemble.
 pub fn listing(registry: &Registry, uri: &Uri, doc: &Document) -> Vec<(lsp_types::Position, String)> {
-    let path = uri::to_path(uri.as_str());
-    let name = path
-        .as_ref()
-        .map_or_else(|| uri.as_str().to_string(), |p| p.display().to_string());
-    let Some(target) = registry.by_path(&name) else {
+    let named = Named::new(registry, uri);
+    let Some(Assembled { file, outcome, .. }) = assemble(&named, doc, &TargetOptions::default(), Limit::default())
+    else {
         return Vec::new();
     };
-    let mut sources = SourceMap::new();
-    let added = match &path {
-        Some(path) => sources.try_add_file(name.clone(), path.clone(), doc.text.clone()),
-        None => sources.try_add(name.clone(), doc.text.clone()),
-    };
-    let Ok(file) = added else {
-        return Vec::new();
-    };
-    let options = TargetOptions::default();
-    let assembled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        target.assemble(&mut sources, file, &options, &mut std::io::sink())
-    }));
-    let Some(object) = assembled.ok().and_then(|outcome| outcome.value) else {
+    let Some(object) = outcome.value else {
         return Vec::new();
     };
     let digits = object.word_bytes * 2;
@@ -92,33 +78,24 @@ fn diagnose(
     doc: &Document,
     files: &mut BTreeMap<String, Vec<lsp_types::Diagnostic>>,
 ) -> Option<Vec<Declared>> {
-    let path = uri::to_path(uri.as_str());
-    let name = path
-        .as_ref()
-        .map_or_else(|| uri.as_str().to_string(), |p| p.display().to_string());
     files.insert(uri.as_str().to_string(), Vec::new());
-    let Some(target) = registry.by_path(&name) else {
+    let named = Named::new(registry, uri);
+    if named.target.is_none() {
         let known = registry.names().join(", ");
         let d = lsp_types::Diagnostic {
             severity: Some(DiagnosticSeverity::WARNING),
             code: Some(NumberOrString::String(Code::UnknownTarget.as_str().to_string())),
             source: Some("polyasm".to_string()),
             message: format!(
-                "cannot tell the target of `{name}` from its extension\nhelp: polyasm checks files with the extensions of its targets: {known}"
+                "cannot tell the target of `{}` from its extension\nhelp: polyasm checks files with the extensions of its targets: {known}",
+                named.name
             ),
             ..lsp_types::Diagnostic::default()
         };
         files.insert(uri.as_str().to_string(), vec![d]);
         return None;
-    };
-    let mut sources = SourceMap::new();
-    let added = match &path {
-        Some(path) => sources.try_add_file(name.clone(), path.clone(), doc.text.clone()),
-        None => sources.try_add(name.clone(), doc.text.clone()),
-    };
-    let Ok(file) = added else {
-        return None;
-    };
+    }
+    // Only diagnostics are wanted: no listing.
     let options = TargetOptions {
         skip_listing: true,
         ..TargetOptions::default()
@@ -127,16 +104,12 @@ fn diagnose(
         errors: Some(MAX_ERRORS),
         ..Limit::default()
     };
-    // A dialect that panics is a bug, but the server goes on serving the other documents.
-    let assembled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        within_limit(limit, || {
-            target.assemble(&mut sources, file, &options, &mut std::io::sink())
-        })
-    }));
-    let Ok((outcome, hidden)) = assembled else {
-        eprintln!("polyasm lsp: checking {name} panicked");
-        return None;
-    };
+    let Assembled {
+        sources,
+        file,
+        outcome,
+        hidden,
+    } = assemble(&named, doc, &options, limit)?;
     let declared = outcome.value.as_ref().map(|object| {
         let lines = &doc.lines;
         object
@@ -174,6 +147,62 @@ fn diagnose(
         files.entry(uri.as_str().to_string()).or_default().push(more);
     }
     declared
+}
+
+/// What a document goes by: its path for a `file:` URI (else the URI itself) as its name, and
+/// the target its extension names.
+pub struct Named {
+    pub path: Option<PathBuf>,
+    pub name: String,
+    pub target: Option<&'static dyn Target>,
+}
+
+impl Named {
+    pub fn new(registry: &Registry, uri: &Uri) -> Named {
+        let path = uri::to_path(uri.as_str());
+        let name = path
+            .as_ref()
+            .map_or_else(|| uri.as_str().to_string(), |p| p.display().to_string());
+        let target = registry.by_path(&name);
+        Named { path, name, target }
+    }
+}
+
+/// A document assembled: the map of its sources (its includes too), its id there, and the
+/// outcome with what the limit counted instead of keeping.
+struct Assembled {
+    sources: SourceMap,
+    file: SourceId,
+    outcome: polyasm_core::Outcome<polyasm_core::Object>,
+    hidden: polyasm_core::diagnostic::Hidden,
+}
+
+/// Assembles `doc` as `polyasm check` does, what the program prints going nowhere; `None`
+/// when it has no target, its text is too large, or the dialect panicked (a bug, logged: the
+/// server goes on serving the other documents).
+fn assemble(named: &Named, doc: &Document, options: &TargetOptions, limit: Limit) -> Option<Assembled> {
+    let target = named.target?;
+    let mut sources = SourceMap::new();
+    let added = match &named.path {
+        Some(path) => sources.try_add_file(named.name.clone(), path.clone(), doc.text.clone()),
+        None => sources.try_add(named.name.clone(), doc.text.clone()),
+    };
+    let file = added.ok()?;
+    let assembled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        within_limit(limit, || {
+            target.assemble(&mut sources, file, options, &mut std::io::sink())
+        })
+    }));
+    let Ok((outcome, hidden)) = assembled else {
+        eprintln!("polyasm lsp: assembling {} panicked", named.name);
+        return None;
+    };
+    Some(Assembled {
+        sources,
+        file,
+        outcome,
+        hidden,
+    })
 }
 
 /// Turns polyasm's diagnostics into the protocol's, with the line tables of the files met.

@@ -149,81 +149,55 @@ impl Server<'_> {
                 self.state = State::ShutDown;
                 Ok(serde_json::Value::Null)
             }
-            (State::Running, HoverRequest::METHOD) => match request_params::<HoverParams>(&request) {
-                Ok(params) => {
-                    let at = params.text_document_position_params;
-                    let declared = self.declared_in(&at.text_document.uri);
-                    let hover = self
-                        .document(&at.text_document.uri)
-                        .and_then(|(doc, target)| features::hover(target, doc, declared, at.position));
-                    Ok(serde_json::to_value(hover).expect("invariant: a hover serializes"))
-                }
-                Err(e) => Err((ErrorCode::InvalidParams, e)),
-            },
-            (State::Running, GotoDefinition::METHOD) => match request_params::<GotoDefinitionParams>(&request) {
-                Ok(params) => {
-                    let at = params.text_document_position_params;
-                    let uri = at.text_document.uri;
-                    let declared = self.declared_in(&uri);
-                    let found = self
-                        .document(&uri)
-                        .and_then(|(doc, _)| features::declaration(doc, declared, at.position));
-                    let location = found.map(|range| GotoDefinitionResponse::Scalar(Location::new(uri.clone(), range)));
-                    Ok(serde_json::to_value(location).expect("invariant: a location serializes"))
-                }
-                Err(e) => Err((ErrorCode::InvalidParams, e)),
-            },
-            (State::Running, DocumentSymbolRequest::METHOD) => match request_params::<DocumentSymbolParams>(&request) {
-                Ok(params) => {
-                    let uri = params.text_document.uri;
-                    let symbols = features::symbols(&uri, self.declared_in(&uri));
-                    Ok(serde_json::to_value(DocumentSymbolResponse::Flat(symbols))
-                        .expect("invariant: symbols serialize"))
-                }
-                Err(e) => Err((ErrorCode::InvalidParams, e)),
-            },
-            (State::Running, InlayHintRequest::METHOD) => match request_params::<InlayHintParams>(&request) {
-                Ok(params) => {
-                    let (uri, range) = (params.text_document.uri, params.range);
-                    let hints: Vec<InlayHint> = match self.documents.get(uri.as_str()) {
-                        Some((_, doc)) if self.inlay_hints => listing(self.registry, &uri, doc)
-                            .into_iter()
-                            .filter(|(at, _)| (range.start.line..=range.end.line).contains(&at.line))
-                            .map(|(position, text)| InlayHint {
-                                position,
-                                label: InlayHintLabel::String(text),
-                                kind: None,
-                                text_edits: None,
-                                tooltip: None,
-                                padding_left: Some(true),
-                                padding_right: None,
-                                data: None,
-                            })
-                            .collect(),
-                        _ => Vec::new(),
-                    };
-                    Ok(serde_json::to_value(hints).expect("invariant: hints serialize"))
-                }
-                Err(e) => Err((ErrorCode::InvalidParams, e)),
-            },
-            (State::Running, CodeActionRequest::METHOD) => match request_params::<CodeActionParams>(&request) {
-                Ok(params) => {
-                    let actions = features::quick_fixes(&params.context.diagnostics);
-                    Ok(serde_json::to_value(actions).expect("invariant: code actions serialize"))
-                }
-                Err(e) => Err((ErrorCode::InvalidParams, e)),
-            },
-            (State::Running, Completion::METHOD) => match request_params::<CompletionParams>(&request) {
-                Ok(params) => {
-                    let at = params.text_document_position;
-                    let declared = self.declared_in(&at.text_document.uri);
-                    let items = self
-                        .document(&at.text_document.uri)
-                        .map(|(_, target)| features::completions(target, declared));
-                    Ok(serde_json::to_value(items).expect("invariant: completions serialize"))
-                }
-                Err(e) => Err((ErrorCode::InvalidParams, e)),
-            },
+            (State::Running, HoverRequest::METHOD) => reply(&request, |params: HoverParams| {
+                let at = params.text_document_position_params;
+                let declared = self.declared_in(&at.text_document.uri);
+                let found = self.document(&at.text_document.uri);
+                found.and_then(|(doc, target)| features::hover(target, doc, declared, at.position))
+            }),
+            (State::Running, GotoDefinition::METHOD) => reply(&request, |params: GotoDefinitionParams| {
+                let at = params.text_document_position_params;
+                let uri = at.text_document.uri;
+                let declared = self.declared_in(&uri);
+                let found = self
+                    .document(&uri)
+                    .and_then(|(doc, _)| features::declaration(doc, declared, at.position));
+                found.map(|range| GotoDefinitionResponse::Scalar(Location::new(uri.clone(), range)))
+            }),
+            (State::Running, DocumentSymbolRequest::METHOD) => reply(&request, |params: DocumentSymbolParams| {
+                let uri = params.text_document.uri;
+                DocumentSymbolResponse::Flat(features::symbols(&uri, self.declared_in(&uri)))
+            }),
+            (State::Running, InlayHintRequest::METHOD) => reply(&request, |params: InlayHintParams| {
+                let (uri, range) = (params.text_document.uri, params.range);
+                let hints: Vec<InlayHint> = match self.documents.get(uri.as_str()) {
+                    Some((_, doc)) if self.inlay_hints => listing(self.registry, &uri, doc)
+                        .into_iter()
+                        .filter(|(at, _)| (range.start.line..=range.end.line).contains(&at.line))
+                        .map(|(position, text)| InlayHint {
+                            position,
+                            label: InlayHintLabel::String(text),
+                            kind: None,
+                            text_edits: None,
+                            tooltip: None,
+                            padding_left: Some(true),
+                            padding_right: None,
+                            data: None,
+                        })
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                hints
+            }),
+            (State::Running, CodeActionRequest::METHOD) => reply(&request, |params: CodeActionParams| {
+                features::quick_fixes(&params.context.diagnostics)
+            }),
+            (State::Running, Completion::METHOD) => reply(&request, |params: CompletionParams| {
+                let at = params.text_document_position;
+                let declared = self.declared_in(&at.text_document.uri);
+                let found = self.document(&at.text_document.uri);
+                found.map(|(_, target)| features::completions(target, declared))
+            }),
             (State::Running, method) => {
                 eprintln!("polyasm lsp: no such method `{method}`");
                 Err((ErrorCode::MethodNotFound, "no such method"))
@@ -257,9 +231,7 @@ impl Server<'_> {
             eprintln!("polyasm lsp: a request about `{}`, which is not open", uri.as_str());
             return None;
         };
-        let name =
-            crate::uri::to_path(uri.as_str()).map_or_else(|| uri.as_str().to_string(), |p| p.display().to_string());
-        Some((doc, self.registry.by_path(&name)?))
+        Some((doc, crate::check::Named::new(self.registry, uri).target?))
     }
 
     fn notification(&mut self, notification: Notification) {
@@ -344,12 +316,18 @@ impl Server<'_> {
     }
 }
 
-/// A request's parameters, or why they do not read.
-fn request_params<P: serde::de::DeserializeOwned>(request: &Request) -> Result<P, &'static str> {
-    serde_json::from_value(request.params.clone()).map_err(|e| {
-        eprintln!("polyasm lsp: bad parameters of `{}`: {e}", request.method);
-        "the parameters do not read"
-    })
+/// The answer to a request: `answer` of its parameters, or the error that they do not read.
+fn reply<P: serde::de::DeserializeOwned, R: serde::Serialize>(
+    request: &Request,
+    answer: impl FnOnce(P) -> R,
+) -> Result<serde_json::Value, (ErrorCode, &'static str)> {
+    match serde_json::from_value(request.params.clone()) {
+        Ok(params) => Ok(serde_json::to_value(answer(params)).expect("invariant: protocol types serialize")),
+        Err(e) => {
+            eprintln!("polyasm lsp: bad parameters of `{}`: {e}", request.method);
+            Err((ErrorCode::InvalidParams, "the parameters do not read"))
+        }
+    }
 }
 
 /// A notification's parameters; a log line and `None` when they do not read.
