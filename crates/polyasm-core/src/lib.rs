@@ -28,6 +28,7 @@
 pub mod codes;
 pub mod container;
 pub mod diagnostic;
+pub mod editor;
 pub mod explain;
 pub mod front;
 pub mod fs;

@@ -158,6 +158,9 @@ pub struct TargetOptions {
     /// The `-I DIR` folders, in command-line order: where [`crate::include::IncludeLoader`]
     /// looks for included files after the including file's and the main file's folders.
     pub include_dirs: Vec<PathBuf>,
+    /// Where to record the names the program defines and their uses, for editors; the
+    /// dialect records nothing when it is `None` (the command line).
+    pub names: Option<crate::editor::NameSink>,
 }
 
 /// The values of a target's options, read and checked as declared, each with its text as

@@ -167,6 +167,12 @@ pub trait Target: Send + Sync {
     fn instructions(&self) -> Vec<crate::table::Entry> {
         Vec::new()
     }
+
+    /// How its text is written, for editors: comments, registers, includes
+    /// ([`crate::editor::Lexicon`]).
+    fn lexicon(&self) -> &'static crate::editor::Lexicon {
+        &crate::editor::Lexicon::NONE
+    }
 }
 
 /// What a target that runs programs declares about running them.

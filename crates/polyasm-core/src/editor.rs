@@ -1,0 +1,440 @@
+//! What an editor needs from a dialect besides its diagnostics and its instruction table
+//! ([`crate::Target::instructions`]):
+//!
+//! - its [`Lexicon`]: how comments, names and numbers are written, its registers with what
+//!   each is, and where files are included; [`tokens`] reads a text with it into the classed
+//!   words an editor colours;
+//! - the names a program defines and where each is used ([`Names`]), recorded by the dialect
+//!   while it assembles when [`crate::TargetOptions::names`] asks for them: labels, uniforms,
+//!   macros, constants and namespaces, for go to definition, references, rename and hover.
+//!
+//! The language server reads only these, so it holds nothing of any dialect.
+
+use std::ops::Range;
+use std::sync::{Arc, Mutex};
+
+use crate::Span;
+use crate::table::Entry;
+
+/// How a dialect's text is written, for editors.
+#[derive(Debug)]
+pub struct Lexicon {
+    /// What starts a comment that runs to the end of the line (`//`, `;`, `#`).
+    pub line_comments: &'static [&'static str],
+    /// A comment's opening and closing text, when the dialect has comments that may span lines.
+    pub block_comment: Option<(&'static str, &'static str)>,
+    /// Characters that start a name besides letters and `_`: sigils such as nv2a's `#` or
+    /// Lima's `^` and `$`, which belong to the word.
+    pub sigils: &'static str,
+    /// Characters inside a word besides letters, digits and `_` (Lima's `.` in `add.v1`,
+    /// Masfix's `:` in `std:push`).
+    pub word_chars: &'static str,
+    /// Whether mnemonics and registers are the same in any letter case.
+    pub any_case: bool,
+    pub registers: &'static [Register],
+    /// The directive that includes a file (`%include`), and the extension an included name
+    /// may leave out; `None` for dialects without includes.
+    pub include: Option<(&'static str, &'static str)>,
+    /// Names an include finds without a file (a library shipped in the binary).
+    pub builtin_includes: &'static [&'static str],
+}
+
+impl Lexicon {
+    /// A lexicon that knows nothing: no comments, no registers, no includes.
+    pub const NONE: Lexicon = Lexicon {
+        line_comments: &[],
+        block_comment: None,
+        sigils: "",
+        word_chars: "",
+        any_case: false,
+        registers: &[],
+        include: None,
+        builtin_includes: &[],
+    };
+
+    /// Whether `c` may be inside a word.
+    pub fn is_word_char(&self, c: char) -> bool {
+        c.is_ascii_alphanumeric() || c == '_' || self.word_chars.contains(c)
+    }
+
+    /// Whether `c` may start a word.
+    pub fn starts_word(&self, c: char) -> bool {
+        c.is_ascii_alphabetic() || c == '_' || self.sigils.contains(c)
+    }
+
+    /// The register `word` names, with the part of it that names the register (a swizzle or
+    /// mask after a `.` is left out: `r0.xyz` is `r0`).
+    pub fn register(&self, word: &str) -> Option<&'static Register> {
+        let base = match word.find('.') {
+            Some(dot) if dot > 0 => &word[..dot],
+            _ => word,
+        };
+        self.registers.iter().find(|r| r.names(base, self.any_case))
+    }
+}
+
+/// One register, or a numbered family of them (`r0` ... `r15`).
+#[derive(Debug)]
+pub struct Register {
+    /// Its name, or the family's prefix.
+    pub name: &'static str,
+    /// The numbers after the prefix, first and last; `None` for a single register.
+    pub numbers: Option<(u16, u16)>,
+    /// What it is, in one line.
+    pub doc: &'static str,
+    /// Whether instructions may read it and write it.
+    pub read: bool,
+    pub write: bool,
+}
+
+impl Register {
+    /// Whether `word` is this register (a family's member by its number).
+    pub fn names(&self, word: &str, any_case: bool) -> bool {
+        let prefix_len = self.name.len();
+        if word.len() < prefix_len || !word.is_char_boundary(prefix_len) {
+            return false;
+        }
+        let (prefix, rest) = word.split_at(prefix_len);
+        let same = if any_case {
+            prefix.eq_ignore_ascii_case(self.name)
+        } else {
+            prefix == self.name
+        };
+        if !same {
+            return false;
+        }
+        match self.numbers {
+            None => rest.is_empty(),
+            Some((first, last)) => {
+                // No leading zeros: `r01` is not `r1`.
+                let canonical = rest == "0" || !rest.starts_with('0');
+                canonical
+                    && !rest.is_empty()
+                    && rest.len() <= 5
+                    && rest.bytes().all(|b| b.is_ascii_digit())
+                    && rest.parse::<u16>().is_ok_and(|n| (first..=last).contains(&n))
+            }
+        }
+    }
+
+    /// How it is written: `oPos`, or `r0`...`r15` for a family.
+    pub fn written(&self) -> String {
+        match self.numbers {
+            None => self.name.to_string(),
+            Some((first, last)) => format!("{0}{first}...{0}{last}", self.name),
+        }
+    }
+
+    /// Every name it has (a family's members one by one).
+    pub fn every_name(&self) -> Vec<String> {
+        match self.numbers {
+            None => vec![self.name.to_string()],
+            Some((first, last)) => (first..=last).map(|n| format!("{}{n}", self.name)).collect(),
+        }
+    }
+}
+
+/// What a word of a text is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TokenKind {
+    Comment,
+    Mnemonic,
+    Register,
+    /// A name the program defines or uses (a label, a uniform, a macro): what kind [`Names`]
+    /// tells.
+    Name,
+    Number,
+    String,
+    Operator,
+}
+
+/// A word of a text and what it is; `range` is in bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Token {
+    pub range: Range<usize>,
+    pub kind: TokenKind,
+}
+
+/// Reads `text` with `lexicon` into its comments, mnemonics (the words `entries` name),
+/// registers, other names, numbers, strings and operators, in order. Whitespace and
+/// punctuation are left out. Linear in the text: each byte is looked at a bounded number of
+/// times, and a word is looked up in a hash set of the mnemonics.
+pub fn tokens(lexicon: &Lexicon, mnemonics: &Mnemonics, text: &str) -> Vec<Token> {
+    let mut out = Vec::new();
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while at < text.len() {
+        let rest = &text[at..];
+        let c = rest.chars().next().expect("invariant: at is inside the text");
+        let start = at;
+        if let Some(len) = comment_len(lexicon, rest) {
+            at += len;
+            out.push(Token {
+                range: start..at,
+                kind: TokenKind::Comment,
+            });
+        } else if c == '"' || c == '\'' {
+            at += quoted_len(rest, c);
+            out.push(Token {
+                range: start..at,
+                kind: TokenKind::String,
+            });
+        } else if c.is_ascii_digit() {
+            at += rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '.' || c == '_'))
+                .unwrap_or(rest.len());
+            out.push(Token {
+                range: start..at,
+                kind: TokenKind::Number,
+            });
+        } else if lexicon.starts_word(c) {
+            at += c.len_utf8();
+            at += text[at..]
+                .find(|c: char| !lexicon.is_word_char(c))
+                .unwrap_or(text.len() - at);
+            let word = &text[start..at];
+            let kind = if lexicon.register(word).is_some() {
+                TokenKind::Register
+            } else if mnemonics.contains(word) {
+                TokenKind::Mnemonic
+            } else if word.len() == c.len_utf8() {
+                // A sigil alone is punctuation.
+                TokenKind::Operator
+            } else {
+                TokenKind::Name
+            };
+            out.push(Token { range: start..at, kind });
+        } else {
+            at += c.len_utf8();
+            if matches!(c, '+' | '-' | '*' | '/' | '=' | '<' | '>' | '&' | '|' | '~') {
+                out.push(Token {
+                    range: start..at,
+                    kind: TokenKind::Operator,
+                });
+            }
+        }
+        debug_assert!(at > start && at <= bytes.len());
+    }
+    out
+}
+
+/// The length of the comment `rest` starts with, if it starts with one.
+fn comment_len(lexicon: &Lexicon, rest: &str) -> Option<usize> {
+    if lexicon.line_comments.iter().any(|c| rest.starts_with(c)) {
+        return Some(rest.find(['\n', '\r']).unwrap_or(rest.len()));
+    }
+    let (open, close) = lexicon.block_comment?;
+    rest.starts_with(open).then(|| {
+        rest[open.len()..]
+            .find(close)
+            .map_or(rest.len(), |end| open.len() + end + close.len())
+    })
+}
+
+/// The length of the string or character `rest` starts with (its quote `quote`), to its
+/// closing quote or the end of the line; a backslash escapes the next character.
+fn quoted_len(rest: &str, quote: char) -> usize {
+    let mut escaped = false;
+    for (i, c) in rest.char_indices().skip(1) {
+        match c {
+            '\n' | '\r' => return i,
+            _ if escaped => escaped = false,
+            '\\' => escaped = true,
+            _ if c == quote => return i + 1,
+            _ => {}
+        }
+    }
+    rest.len()
+}
+
+/// The names of a target's instructions, looked up in any letter case.
+#[derive(Debug, Default)]
+pub struct Mnemonics {
+    names: std::collections::HashSet<String>,
+}
+
+impl Mnemonics {
+    /// Every name of every row (mnemonic, second syntax's name, aliases).
+    pub fn new(entries: &[Entry]) -> Mnemonics {
+        let mut names = std::collections::HashSet::new();
+        for entry in entries {
+            let all = std::iter::once(entry.mnemonic)
+                .chain(entry.second)
+                .chain(entry.aliases.iter().copied());
+            names.extend(all.map(str::to_ascii_lowercase));
+        }
+        Mnemonics { names }
+    }
+
+    /// Whether `word` names an instruction, as written or with modifiers glued on with `_`
+    /// before a unit (`max_pos.v1` is `max.v1`).
+    pub fn contains(&self, word: &str) -> bool {
+        let lower = word.to_ascii_lowercase();
+        if self.names.contains(&lower) {
+            return true;
+        }
+        let (name, unit) = lower.split_at(lower.find('.').unwrap_or(lower.len()));
+        name.split_once('_')
+            .is_some_and(|(base, _)| self.names.contains(&format!("{base}{unit}")))
+    }
+}
+
+/// A name a program defines.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Definition {
+    /// The name as a use writes it, without a sigil (`LIMIT` for `%define LIMIT`); a name in a
+    /// namespace has its path (`std:push`).
+    pub name: String,
+    /// What the dialect calls it (`label`, `vector`, `constant`, `macro`, `namespace`).
+    pub kind: &'static str,
+    /// The name in the definition, exactly the text a rename replaces.
+    pub span: Span,
+    /// What it stands for, in one line (`= 1000`, `address 12`, `c96...c99`, `(a, b)`).
+    pub detail: String,
+}
+
+/// The names a program defines and the uses of each: what a dialect records while it
+/// assembles, when asked ([`crate::TargetOptions::names`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Names {
+    pub definitions: Vec<Definition>,
+    /// Each use: the name as written there (exactly the text a rename replaces) and the span
+    /// of the definition it resolved to ([`Definition::span`]). A use in a macro body expanded
+    /// several times may appear several times.
+    pub uses: Vec<(Span, Span)>,
+}
+
+/// Where a dialect records [`Names`]: shared with the caller, which reads it after
+/// assembling, whether assembling succeeded or not.
+#[derive(Clone, Debug, Default)]
+pub struct NameSink(Arc<Mutex<Names>>);
+
+impl NameSink {
+    pub fn new() -> NameSink {
+        NameSink::default()
+    }
+
+    /// Records a definition.
+    pub fn define(&self, name: impl Into<String>, kind: &'static str, span: Span, detail: impl Into<String>) {
+        self.lock().definitions.push(Definition {
+            name: name.into(),
+            kind,
+            span,
+            detail: detail.into(),
+        });
+    }
+
+    /// Records that `at` uses the name defined at `definition`.
+    pub fn used(&self, at: Span, definition: Span) {
+        self.lock().uses.push((at, definition));
+    }
+
+    /// What was recorded, leaving the sink empty.
+    pub fn take(&self) -> Names {
+        std::mem::take(&mut *self.lock())
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Names> {
+        // A panic while recording leaves the names as they were: still usable.
+        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static REGISTERS: &[Register] = &[
+        Register {
+            name: "r",
+            numbers: Some((0, 11)),
+            doc: "a temporary",
+            read: true,
+            write: true,
+        },
+        Register {
+            name: "oPos",
+            numbers: None,
+            doc: "the position output",
+            read: false,
+            write: true,
+        },
+    ];
+
+    static LEXICON: Lexicon = Lexicon {
+        line_comments: &["//", ";"],
+        block_comment: Some(("/*", "*/")),
+        sigils: "#",
+        word_chars: ".",
+        any_case: true,
+        registers: REGISTERS,
+        include: None,
+        builtin_includes: &[],
+    };
+
+    fn kinds(text: &str) -> Vec<(&str, TokenKind)> {
+        let entries = [Entry {
+            mnemonic: "mov",
+            second: None,
+            aliases: &[],
+            doc: "copies",
+            cells: Vec::new(),
+        }];
+        tokens(&LEXICON, &Mnemonics::new(&entries), text)
+            .into_iter()
+            .map(|t| (&text[t.range], t.kind))
+            .collect()
+    }
+
+    #[test]
+    fn a_line_is_read_into_its_kinds_of_word() {
+        use TokenKind::*;
+        assert_eq!(
+            kinds("MOV oPos, r11.xy, #tint /* a\nb */ 0x1f -2 'c' ; done"),
+            [
+                ("MOV", Mnemonic),
+                ("oPos", Register),
+                ("r11.xy", Register),
+                ("#tint", Name),
+                ("/* a\nb */", Comment),
+                ("0x1f", Number),
+                ("-", Operator),
+                ("2", Number),
+                ("'c'", String),
+                ("; done", Comment),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_family_names_only_its_numbers_written_plainly() {
+        let r = &REGISTERS[0];
+        assert!(r.names("r0", false) && r.names("r11", false) && r.names("R3", true));
+        assert!(!r.names("r12", false) && !r.names("r01", false) && !r.names("r", false));
+        assert!(!r.names("R3", false) && !r.names("r99999999", false) && !r.names("rx", false));
+        assert_eq!(r.written(), "r0...r11");
+        assert_eq!(r.every_name().len(), 12);
+    }
+
+    #[test]
+    fn unclosed_strings_and_comments_end_at_the_line_or_the_text() {
+        use TokenKind::*;
+        assert_eq!(kinds("'abc\nmov"), [("'abc", String), ("mov", Mnemonic)]);
+        assert_eq!(kinds("/* open"), [("/* open", Comment)]);
+        assert_eq!(kinds("#"), [("#", Operator)]);
+        assert_eq!(kinds("é mov"), [("mov", Mnemonic)]);
+    }
+
+    #[test]
+    fn a_sink_hands_over_what_was_recorded() {
+        let sink = NameSink::new();
+        let id = crate::SourceMap::new().add("a.s", " top".to_string());
+        let span = Span::new(id, 1, 4);
+        sink.define("top", "label", span, "address 0");
+        sink.used(span, span);
+        let names = sink.clone().take();
+        assert_eq!(names.definitions[0].name, "top");
+        assert_eq!(names.uses, [(span, span)]);
+        assert!(sink.take().definitions.is_empty());
+    }
+}
