@@ -340,6 +340,15 @@ impl NameSink {
     }
 }
 
+/// Two sinks are equal when they are the same sink (clones of one).
+impl PartialEq for NameSink {
+    fn eq(&self, other: &NameSink) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for NameSink {}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -213,6 +213,7 @@ fn assemble_source(sources: &SourceMap, file: SourceId, syntax: Syntax) -> usize
     let options = AssembleOptions {
         syntax: Some(syntax),
         listing: false,
+        names: None,
     };
     let outcome = assemble(sources, file, &options);
     assert!(outcome.diagnostics.is_empty(), "{:?}", &outcome.diagnostics[..1]);

@@ -45,13 +45,15 @@ pub use crate::syntax::Syntax;
 use crate::instr::{Branch, Instr};
 
 /// How to assemble.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AssembleOptions {
     /// The source's syntax; `None` detects it: Mesa's when the first line holding anything
     /// starts with Mesa's `@N: ` prefix, else the proposed one.
     pub syntax: Option<Syntax>,
     /// Record a listing entry per instruction.
     pub listing: bool,
+    /// Where labels and their uses are recorded, for editors.
+    pub names: Option<polyasm_core::editor::NameSink>,
 }
 
 impl Default for AssembleOptions {
@@ -59,6 +61,7 @@ impl Default for AssembleOptions {
         AssembleOptions {
             syntax: None,
             listing: true,
+            names: None,
         }
     }
 }
@@ -72,7 +75,9 @@ pub fn assemble(sources: &SourceMap, file: SourceId, options: &AssembleOptions) 
     };
     match options.syntax.unwrap_or_else(detected) {
         Syntax::Mesa => assemble_mesa(sources, file, options.listing),
-        Syntax::Proposed => syntax::proposed::assemble_proposed_object(sources, file, options.listing),
+        Syntax::Proposed => {
+            syntax::proposed::assemble_proposed_object(sources, file, options.listing, options.names.clone())
+        }
     }
 }
 
@@ -107,6 +112,7 @@ pub fn assemble_mesa_str(text: &str) -> Result<Vec<u32>, Vec<Diagnostic>> {
     let options = AssembleOptions {
         syntax: Some(Syntax::Mesa),
         listing: false,
+        names: None,
     };
     let outcome = assemble(&sources, file, &options);
     match outcome.value {
@@ -273,6 +279,7 @@ impl Target for LimaTarget {
         let assemble_options = AssembleOptions {
             syntax: syntax_option(options),
             listing: !options.skip_listing,
+            names: options.names.clone(),
         };
         assemble(sources, file, &assemble_options)
     }

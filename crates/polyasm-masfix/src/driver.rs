@@ -2,6 +2,7 @@
 //! the compile-time machine), each line of the expanded tokens parsed and encoded, and the
 //! result written as a bytecode file.
 
+use polyasm_core::editor::NameSink;
 use polyasm_core::front;
 use polyasm_core::include::IncludeLoader;
 use polyasm_core::{Diagnostic, Object, Outcome, SourceId, SourceMap, Span};
@@ -30,6 +31,8 @@ pub struct AssembleOptions {
     pub preprocess_only: bool,
     /// The bounds of expansion, compile-time code and the program.
     pub limits: Limits,
+    /// Where to record the names the program defines and their uses, for editors.
+    pub names: Option<NameSink>,
 }
 
 impl Default for AssembleOptions {
@@ -39,6 +42,7 @@ impl Default for AssembleOptions {
             listing: true,
             include_dirs: Vec::new(),
             preprocess_only: false,
+            names: None,
             limits: Limits::default(),
         }
     }
@@ -130,6 +134,7 @@ pub fn assemble(
         max_instructions: limits.max_instructions(),
     };
     let mut expander = expand::Expander::new(Some(loader), &mut ctime, limits);
+    expander.names = options.names.clone();
     // Every error of the assembly goes to the expander's: the lexer's, its own, the encoder's.
     for e in lex_errors {
         expander.errors.push(lex_error(e, text), lexer::NO_EXPANSION);
@@ -160,13 +165,13 @@ pub fn assemble(
     } else {
         program.len()
     };
-    let (mut assembled, errors) = encode_tokens(
-        &program[..kept],
-        expander.token_text(sources),
-        sources_len,
-        limits.max_instructions(),
-        errors,
-    );
+    let reader = Reader {
+        tokens: &program[..kept],
+        text: expander.token_text(sources),
+    };
+    let mut encoder = Encoder::new(sources_len, limits.max_instructions(), errors);
+    encoder.names = options.names.clone();
+    let (mut assembled, errors) = front::assemble(reader, encoder);
     // An instruction a macro made is listed, and located at run time, at the macro's use.
     if let Some(assembled) = assembled.as_mut() {
         for (span, &origin) in assembled.spans.iter_mut().zip(&assembled.origins) {

@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 
+use polyasm_core::editor::NameSink;
 use polyasm_core::front;
 use polyasm_core::number::{DecimalProblem, LeadingZeros, parse_decimal};
 use polyasm_core::object::Symbol;
@@ -196,6 +197,8 @@ pub struct Encoder {
     suggestions: SuggestionBudget,
     /// The most instructions the program may have.
     max_instructions: usize,
+    /// Where labels and their uses are recorded, for editors.
+    pub names: Option<NameSink>,
 }
 
 impl Encoder {
@@ -215,6 +218,7 @@ impl Encoder {
             origin: NO_EXPANSION,
             suggestions: SuggestionBudget::new(len),
             max_instructions,
+            names: None,
         }
     }
 
@@ -271,6 +275,9 @@ impl Encoder {
                     },
                 );
                 self.label_order.push((text.to_string(), value, name.span));
+                if let Some(names) = &self.names {
+                    names.define(text, "label", name.span, format!("instruction {value}"));
+                }
             }
         }
     }
@@ -471,7 +478,12 @@ impl Encoder {
             },
             AtomKind::Str => invalid("a string is not a value; a character literal such as `'a'` is".into()),
             AtomKind::Name if is_label_name(text) => match self.labels.get(text) {
-                Some(def) if def.value <= u32::from(u16::MAX) => return Some(def.value as u16),
+                Some(def) if def.value <= u32::from(u16::MAX) => {
+                    if let (Some(names), Some(defined)) = (&self.names, def.span) {
+                        names.used(atom.span, defined);
+                    }
+                    return Some(def.value as u16);
+                }
                 Some(_) => MxError::ImmediateOutOfRange {
                     span: atom.span,
                     text: text.to_string(),

@@ -20,6 +20,7 @@ use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::rc::Rc;
 
+use polyasm_core::editor::NameSink;
 use polyasm_core::include::{IncludeLoader, Included};
 use polyasm_core::text::SuggestionBudget;
 use polyasm_core::{Severity, SourceMap, Span};
@@ -77,6 +78,10 @@ pub trait CompileTime {
 
 #[derive(Default)]
 struct Namespace {
+    /// Its path from the root (`outer:inner`; empty for the root).
+    path: String,
+    /// Its name where it was first opened.
+    opened: Option<Span>,
     parent: Option<usize>,
     /// How many namespaces enclose it.
     depth: usize,
@@ -174,6 +179,8 @@ pub struct Expander<'c> {
     /// The first of [`Self::set_aside`] made in the file being expanded.
     file_base: usize,
     ctime: &'c mut dyn CompileTime,
+    /// Where definitions and uses of names are recorded, for editors.
+    pub names: Option<NameSink>,
 }
 
 impl<'c> Expander<'c> {
@@ -198,6 +205,7 @@ impl<'c> Expander<'c> {
             set_aside: Vec::new(),
             file_base: 0,
             ctime,
+            names: None,
         }
     }
 
@@ -637,28 +645,84 @@ impl<'c> Expander<'c> {
     fn lookup(&mut self, name: &str, span: Span, scope: &Scope) -> Option<Meaning> {
         let path: Vec<&str> = name.split(':').collect();
         let (last, namespaces) = path.split_last()?;
-        let find = |ns: &Namespace| {
+        let find = |macros: &[MacroDef], ns: &Namespace| {
             ns.defines
                 .get(*last)
-                .map(|(value, _)| Meaning::Define(*value))
-                .or_else(|| ns.macros.get(*last).map(|&m| Meaning::Macro(m)))
-                .or_else(|| ns.failed.contains(*last).then_some(Meaning::Failed))
+                .map(|&(value, defined)| (Meaning::Define(value), Some(defined)))
+                .or_else(|| ns.macros.get(*last).map(|&m| (Meaning::Macro(m), Some(macros[m].span))))
+                .or_else(|| ns.failed.contains(*last).then_some((Meaning::Failed, None)))
         };
-        if !namespaces.is_empty() {
+        let found = if !namespaces.is_empty() {
             let ns = self.namespace_path(namespaces, span, scope)?;
-            return find(&self.namespaces[ns]);
+            let found = find(&self.macros, &self.namespaces[ns]);
+            self.record_path_uses(ns, namespaces, name, span);
+            found
+        } else {
+            if let Some((params, _)) = scope.params
+                && let Some(i) = params.iter().position(|p| p == last)
+            {
+                return Some(Meaning::Param(i));
+            }
+            let mut looked = 0;
+            let macros = &self.macros;
+            let found = Self::find_visible(&self.namespaces, scope.namespace, &mut looked, |ns| find(macros, ns));
+            if !self.spend_lookups(looked, span, scope) {
+                return None;
+            }
+            found
+        };
+        let (meaning, defined) = found?;
+        if let (Some(names), Some(defined)) = (&self.names, defined) {
+            names.used(Self::tail(span, last.len()), defined);
         }
-        if let Some((params, _)) = scope.params
-            && let Some(i) = params.iter().position(|p| p == last)
-        {
-            return Some(Meaning::Param(i));
+        Some(meaning)
+    }
+
+    /// The last `len` bytes of `span`: the name of a use (`push` of `%std:push`).
+    fn tail(span: Span, len: usize) -> Span {
+        Span {
+            start: span.end.saturating_sub(len as u32).max(span.start),
+            ..span
         }
-        let mut looked = 0;
-        let found = Self::find_visible(&self.namespaces, scope.namespace, &mut looked, find);
-        if !self.spend_lookups(looked, span, scope) {
-            return None;
+    }
+
+    /// Records the uses of the namespaces of `path`, the namespaces of a use of `name` that
+    /// ends `span` and resolved to namespace `ns` (`std` in `%std:push`).
+    fn record_path_uses(&self, ns: usize, path: &[&str], name: &str, span: Span) {
+        let Some(names) = &self.names else {
+            return;
+        };
+        let Some(mut end) = (span.end as usize).checked_sub(name.len()) else {
+            return;
+        };
+        let mut spans = Vec::with_capacity(path.len());
+        for part in path {
+            spans.push(Span::new(span.source, end, end + part.len()));
+            end += part.len() + 1;
         }
-        found
+        let mut at = Some(ns);
+        for part_span in spans.into_iter().rev() {
+            let Some(ns) = at else {
+                return;
+            };
+            if let Some(opened) = self.namespaces[ns].opened {
+                names.used(part_span, opened);
+            }
+            at = self.namespaces[ns].parent;
+        }
+    }
+
+    /// Records a definition of `name` in the namespace definitions go into.
+    fn record_definition(&self, name: &str, kind: &'static str, span: Span, detail: String, scope: &Scope) {
+        if let Some(names) = &self.names {
+            let path = &self.namespaces[scope.defines_in].path;
+            let full = if path.is_empty() {
+                name.to_string()
+            } else {
+                format!("{path}:{name}")
+            };
+            names.define(full, kind, span, detail);
+        }
     }
 
     /// A visible name close to `name`, while the budget for suggestions lasts.
@@ -813,6 +877,8 @@ impl<'c> Expander<'c> {
         match value.as_slice() {
             [one] if matches!(one.tok, Tok::Number | Tok::Char) => {
                 if self.claim(&name, name_span, scope) {
+                    let detail = format!("= {}", self.text(sources, one));
+                    self.record_definition(&name, "constant", name_span, detail, scope);
                     self.namespaces[scope.defines_in]
                         .defines
                         .insert(name, (*one, name_span));
@@ -935,6 +1001,8 @@ impl<'c> Expander<'c> {
                 Some((all, range)) => (Rc::clone(all), range),
                 None => (Rc::from(body), 0..body.len()),
             };
+            let detail = format!("({})", params.join(", "));
+            self.record_definition(&name, "macro", name_span, detail, scope);
             let id = self.macros.len();
             self.macros.push(MacroDef {
                 span: name_span,
@@ -1011,10 +1079,26 @@ impl<'c> Expander<'c> {
             return end;
         }
         let child = match self.namespaces[scope.namespace].children.get(&name) {
-            Some(&child) => child,
+            Some(&child) => {
+                if let (Some(names), Some(opened)) = (&self.names, self.namespaces[child].opened) {
+                    names.used(name_span, opened);
+                }
+                child
+            }
             None => {
                 let child = self.namespaces.len();
+                let parent = &self.namespaces[scope.namespace].path;
+                let path = if parent.is_empty() {
+                    name.clone()
+                } else {
+                    format!("{parent}:{name}")
+                };
+                if let Some(names) = &self.names {
+                    names.define(path.clone(), "namespace", name_span, String::new());
+                }
                 self.namespaces.push(Namespace {
+                    path,
+                    opened: Some(name_span),
                     parent: Some(scope.namespace),
                     depth,
                     ..Namespace::default()
@@ -1044,6 +1128,9 @@ impl<'c> Expander<'c> {
         let parts: Vec<&str> = path.split(':').collect();
         match self.namespace_path(&parts, span, scope) {
             Some(ns) if !path.is_empty() => {
+                if let Some(last) = tokens[at..end].iter().rev().find(|t| t.tok != Tok::Colon) {
+                    self.record_path_uses(ns, &parts, &path, last.span);
+                }
                 let here = &mut self.namespaces[scope.namespace];
                 if ns != scope.namespace && here.used.insert(ns) {
                     here.usings.push(ns);

@@ -273,6 +273,7 @@ pub fn assemble_options(options: &TargetOptions) -> AssembleOptions {
             ctime_steps: options.values.whole("ctime-steps").unwrap_or(defaults.ctime_steps),
             ..defaults
         },
+        names: options.names.clone(),
     }
 }
 

@@ -3,6 +3,7 @@
 //! free unit, shared V/CONST/slot C, one o/c output).
 
 use polyasm_core::diagnostic;
+use polyasm_core::editor::NameSink;
 use polyasm_core::front::{Bounded, HasSpan, TextRange, span_from};
 use polyasm_core::number::parse_int_literal;
 use polyasm_core::text::{NameMap, SuggestionBudget, suggest};
@@ -176,12 +177,14 @@ pub fn regroup_same_source(first: MovWrites, second: MovWrites) -> Option<Regrou
 }
 
 /// Options of the assembler.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AssembleOptions {
     /// More instructions is an error; `None` lifts the limit (for tests and benchmarks).
     pub max_instructions: Option<usize>,
     /// Append the `[0, 0, 0, 1]` final marker instead of setting FINAL on the last instruction.
     pub explicit_final: bool,
+    /// Where uniforms and their uses are recorded, for editors.
+    pub names: Option<NameSink>,
 }
 
 impl Default for AssembleOptions {
@@ -189,6 +192,7 @@ impl Default for AssembleOptions {
         AssembleOptions {
             max_instructions: Some(MAX_INSTRUCTIONS),
             explicit_final: false,
+            names: None,
         }
     }
 }
@@ -563,6 +567,13 @@ impl<'s> Encoder<'s> {
                 span,
             },
         );
+        if let Some(names) = &self.options.names {
+            let registers = match rows {
+                1 => format!("c{base}"),
+                _ => format!("c{base}...c{}", base + u64::from(rows) - 1),
+            };
+            names.define(name, kind, span, registers);
+        }
         self.object.symbols.push(Symbol {
             name: name.to_string(),
             value: base,
@@ -573,7 +584,8 @@ impl<'s> Encoder<'s> {
     }
 
     /// The constant a `#name` or `#name[row]` names.
-    fn uniform(&mut self, name: &'s str, row: Option<TextRange>, span: TextRange) -> Option<u8> {
+    fn uniform(&mut self, name_range: TextRange, row: Option<TextRange>, span: TextRange) -> Option<u8> {
+        let name = self.text(name_range);
         let Some(uniform) = self.uniforms.get(name).copied() else {
             let suggestion = self
                 .suggestions
@@ -587,6 +599,7 @@ impl<'s> Encoder<'s> {
             });
             return None;
         };
+        self.used(name_range, uniform);
         let row = match row {
             None if uniform.rows > 1 => {
                 self.error(Nv2aError::BadMatrixRow {
@@ -618,6 +631,13 @@ impl<'s> Encoder<'s> {
             }
         };
         Some(uniform.base + row)
+    }
+
+    /// Records that `name` uses `uniform`, for editors.
+    fn used(&self, name: TextRange, uniform: Uniform) {
+        if let Some(names) = &self.options.names {
+            names.used(self.span(name), uniform.span);
+        }
     }
 
     fn name_error(&mut self, name: &str, span: TextRange, error: NameError) {
@@ -721,7 +741,7 @@ impl<'s> Encoder<'s> {
                 SrcReg::Const { index, relative }
             }
             Reg::Uniform { name, row } => SrcReg::Const {
-                index: self.uniform(self.text(name), row, operand.reg_span)?,
+                index: self.uniform(name, row, operand.reg_span)?,
                 relative: false,
             },
             Reg::Number(number) => return self.number_operand(op, number),
@@ -832,7 +852,7 @@ impl<'s> Encoder<'s> {
                 }
                 (index, false) => DestReg::Const(index),
             },
-            Reg::Uniform { name, row } => DestReg::Const(self.uniform(self.text(name), row, span)?),
+            Reg::Uniform { name, row } => DestReg::Const(self.uniform(name, row, span)?),
             Reg::Number(number) => return self.number_operand(op, number),
         };
         match (kind, reg) {
@@ -1213,8 +1233,11 @@ impl<'s> Encoder<'s> {
         let mut slots = [Slot::BLANK; 4];
         if is_matmul {
             let matrix = match third.reg {
-                Reg::Uniform { name: matrix, row } => {
-                    let matrix = self.text(matrix);
+                Reg::Uniform {
+                    name: matrix_range,
+                    row,
+                } => {
+                    let matrix = self.text(matrix_range);
                     let uniform = self.uniforms.get(matrix).copied();
                     // nv2avsh takes an explicit row 0 as the whole matrix: `#m[0]` is `#m`.
                     let row_value = match (uniform, row) {
@@ -1222,10 +1245,13 @@ impl<'s> Encoder<'s> {
                         _ => None,
                     };
                     match (uniform, row_value) {
-                        (Some(u), None | Some(0)) if u.rows == 4 => u.base,
+                        (Some(u), None | Some(0)) if u.rows == 4 => {
+                            self.used(matrix_range, u);
+                            u.base
+                        }
                         _ => {
                             if uniform.is_none() {
-                                self.uniform(matrix, row, third.reg_span)?;
+                                self.uniform(matrix_range, row, third.reg_span)?;
                             }
                             self.error(Nv2aError::BadMacro {
                                 span: self.span(third.span()),

@@ -264,6 +264,7 @@ fn run_object(
 pub fn assemble_options(options: &TargetOptions) -> AssembleOptions {
     AssembleOptions {
         explicit_final: options.values.flag("explicit-final"),
+        names: options.names.clone(),
         ..AssembleOptions::default()
     }
 }

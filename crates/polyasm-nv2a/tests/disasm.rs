@@ -10,6 +10,7 @@ use polyasm_nv2a::{AssembleOptions, Operation, Slot, assemble_str};
 const APPEND_FINAL: AssembleOptions = AssembleOptions {
     max_instructions: Some(136),
     explicit_final: true,
+    names: None,
 };
 
 /// The first instruction `text` assembles to, FINAL left clear.

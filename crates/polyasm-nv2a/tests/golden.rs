@@ -6,6 +6,7 @@ use polyasm_nv2a::{AssembleOptions, assemble_str};
 const APPEND_FINAL: AssembleOptions = AssembleOptions {
     max_instructions: Some(136),
     explicit_final: true,
+    names: None,
 };
 
 fn words(text: &str, options: AssembleOptions) -> Vec<[u32; 4]> {

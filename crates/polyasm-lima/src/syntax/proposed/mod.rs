@@ -18,6 +18,7 @@ pub use self::print::{print_instr, print_proposed, unset_constants};
 pub use crate::syntax::print::half;
 
 use polyasm_core::diagnostic::Collector;
+use polyasm_core::editor::NameSink;
 use polyasm_core::front::{self, Spanned, TextRange};
 use polyasm_core::number::parse_int_literal;
 use polyasm_core::text::{NameMap, SuggestionBudget, suggest};
@@ -65,23 +66,38 @@ pub struct Assembled {
 /// assert_eq!(words, [0x000005e6, 0xf1003c20, 0x00000000, 0x39001000, 0x00000e4e, 0x000007cf]);
 /// ```
 pub fn assemble_proposed(sources: &SourceMap, file: SourceId, listing: bool) -> Outcome<Assembled> {
-    assemble(sources, file, listing, true)
+    assemble(sources, file, listing, true, None)
 }
 
 /// Assembles source `file` in the proposed syntax to its words, as [`assemble_proposed`] does,
 /// without keeping the instructions (the words of a big program take a seventh of their
-/// memory).
-pub fn assemble_proposed_object(sources: &SourceMap, file: SourceId, listing: bool) -> Outcome<Object> {
-    assemble(sources, file, listing, false).map(|assembled| assembled.object)
+/// memory). The labels and their uses go to `names` when it is given.
+pub fn assemble_proposed_object(
+    sources: &SourceMap,
+    file: SourceId,
+    listing: bool,
+    names: Option<NameSink>,
+) -> Outcome<Object> {
+    assemble(sources, file, listing, false, names).map(|assembled| assembled.object)
 }
 
 /// Assembles source `file`; the instructions are in the result when `keep` is set. The text is
 /// lexed and parsed a chunk of statements at a time ([`Reader`]), on a second thread for a big
 /// source, and the encoder reads the chunks in order into instructions and words; labels and
 /// branches are resolved at the end ([`front::Encode::finish`]).
-fn assemble(sources: &SourceMap, file: SourceId, listing: bool, keep: bool) -> Outcome<Assembled> {
+fn assemble(
+    sources: &SourceMap,
+    file: SourceId,
+    listing: bool,
+    keep: bool,
+    names: Option<NameSink>,
+) -> Outcome<Assembled> {
     let text = sources.get(file).text();
-    front::assemble(Reader { text }, Encoder::new(file, text, listing, keep))
+    let encoder = Encoder {
+        names,
+        ..Encoder::new(file, text, listing, keep)
+    };
+    front::assemble(Reader { text }, encoder)
 }
 
 /// The reading stage of [`front::assemble`]: lexes and parses the text into [`Chunk`]s, and
@@ -257,6 +273,8 @@ struct Encoder<'s> {
     words: Words,
     /// The operands inside calls of the chunk being read (see [`Expr::Call`]).
     args: Vec<Operand>,
+    /// Where labels and their uses are recorded, for editors.
+    names: Option<NameSink>,
 }
 
 impl<'s> Encoder<'s> {
@@ -284,6 +302,7 @@ impl<'s> Encoder<'s> {
             // A word takes at least about four bytes of text.
             words: Words::with_capacity(lines, text.len() / 4 + 1),
             args: Vec::new(),
+            names: None,
         }
     }
 
@@ -363,7 +382,12 @@ impl front::Encode<Chunk> for Encoder<'_> {
                 Target::Label(label) => {
                     let name = label.text(self.text);
                     match self.labels.get(name) {
-                        Some(&(at, _)) => (self.start_of(at) - self.start_of(index), Some(self.words.count(at))),
+                        Some(&(at, defined)) => {
+                            if let Some(names) = &self.names {
+                                names.used(self.span(label), self.span(defined));
+                            }
+                            (self.start_of(at) - self.start_of(index), Some(self.words.count(at)))
+                        }
                         None => {
                             let suggestion = self.budget.suggest(name, self.label_order.iter().copied());
                             self.push(error::unknown_label(label.in_source(self.file), name, suggestion));
@@ -394,6 +418,11 @@ impl front::Encode<Chunk> for Encoder<'_> {
             }
         } else {
             object.push(0, &words, None, None);
+        }
+        for (name, (at, span)) in self.label_order.iter().map(|name| (name, self.labels[name])) {
+            if let Some(names) = &self.names {
+                names.define(*name, "label", self.span(span), format!("word {}", self.start_of(at)));
+            }
         }
         object.symbols = self
             .label_order
