@@ -37,6 +37,9 @@ pub struct Lexicon {
     pub include: Option<(&'static str, &'static str)>,
     /// Names an include finds without a file (a library shipped in the binary).
     pub builtin_includes: &'static [&'static str],
+    /// Whether the machine stores numbers written in the program as IEEE half floats
+    /// ([`crate::half`]), so that an editor shows what a number becomes.
+    pub half_floats: bool,
 }
 
 impl Lexicon {
@@ -50,6 +53,7 @@ impl Lexicon {
         registers: &[],
         include: None,
         builtin_includes: &[],
+        half_floats: false,
     };
 
     /// Whether `c` may be inside a word.
@@ -379,6 +383,7 @@ mod tests {
         registers: REGISTERS,
         include: None,
         builtin_includes: &[],
+        half_floats: false,
     };
 
     fn kinds(text: &str) -> Vec<(&str, TokenKind)> {

@@ -32,6 +32,7 @@ pub mod editor;
 pub mod explain;
 pub mod front;
 pub mod fs;
+pub mod half;
 pub mod include;
 pub mod lines;
 pub mod number;

@@ -24,7 +24,7 @@ pub mod codes;
 pub mod decode;
 pub mod error;
 pub mod exec;
-pub mod half;
+pub use polyasm_core::half;
 pub mod instr;
 pub mod mbs;
 pub mod ops;

@@ -6,40 +6,30 @@ use std::path::{Path, PathBuf};
 
 use lsp_types::{DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Uri};
 use polyasm_core::diagnostic::{Limit, within_limit};
+use polyasm_core::editor::NameSink;
 use polyasm_core::explain::Code;
 use polyasm_core::{Diagnostic, Registry, Severity, SourceId, SourceMap, Target, TargetOptions};
 
 use crate::document::{Document, Lines};
+use crate::index::Index;
 use crate::uri;
 
 /// The most errors a document gets; the rest are counted in one last diagnostic.
 pub const MAX_ERRORS: usize = 1000;
 
-/// A name the assembled document declares (a label, an nv2a uniform): what it is and where.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Declared {
-    pub name: String,
-    /// What the dialect calls it (`label`, `vector`, `matrix4`).
-    pub kind: &'static str,
-    /// Its address or first register.
-    pub value: u64,
-    /// The declaration, in the document.
-    pub range: lsp_types::Range,
-}
-
 /// What checking a document gives: the diagnostics for every file they are in (the document
-/// itself always among them), and the names it declares, when it assembled far enough to
-/// have an object.
+/// itself always among them), and the names it defines with the places they are written,
+/// when it has a target.
 pub struct Checked {
     pub files: BTreeMap<String, Vec<lsp_types::Diagnostic>>,
-    pub declared: Option<Vec<Declared>>,
+    pub index: Option<Index>,
 }
 
 /// Checks `doc`, the document at `uri`, as `polyasm check` does.
 pub fn check(registry: &Registry, uri: &Uri, doc: &Document) -> Checked {
     let mut files = BTreeMap::new();
-    let declared = diagnose(registry, uri, doc, &mut files);
-    Checked { files, declared }
+    let index = diagnose(registry, uri, doc, &mut files);
+    Checked { files, index }
 }
 
 /// The listing of `doc`: for each statement that produced words, where its text ends, and its
@@ -77,7 +67,7 @@ fn diagnose(
     uri: &Uri,
     doc: &Document,
     files: &mut BTreeMap<String, Vec<lsp_types::Diagnostic>>,
-) -> Option<Vec<Declared>> {
+) -> Option<Index> {
     files.insert(uri.as_str().to_string(), Vec::new());
     let named = Named::new(registry, uri);
     if named.target.is_none() {
@@ -95,9 +85,11 @@ fn diagnose(
         files.insert(uri.as_str().to_string(), vec![d]);
         return None;
     }
-    // Only diagnostics are wanted: no listing.
+    // Diagnostics and names are wanted: no listing.
+    let names = NameSink::new();
     let options = TargetOptions {
         skip_listing: true,
+        names: Some(names.clone()),
         ..TargetOptions::default()
     };
     let limit = Limit {
@@ -110,22 +102,6 @@ fn diagnose(
         outcome,
         hidden,
     } = assemble(&named, doc, &options, limit)?;
-    let declared = outcome.value.as_ref().map(|object| {
-        let lines = &doc.lines;
-        object
-            .symbols
-            .iter()
-            .filter_map(|symbol| {
-                let span = symbol.span.filter(|span| span.source == file)?;
-                Some(Declared {
-                    name: symbol.name.clone(),
-                    kind: symbol.kind,
-                    value: symbol.value,
-                    range: lines.range(&doc.text, span.range()),
-                })
-            })
-            .collect()
-    });
     let mut lines: BTreeMap<SourceId, Lines> = BTreeMap::new();
     let mut converted = Converter {
         sources: &sources,
@@ -133,6 +109,7 @@ fn diagnose(
         main_uri: uri,
         lines: &mut lines,
     };
+    let index = Index::new(names.take(), &sources, |span| converted.location(span));
     for d in &outcome.diagnostics {
         let (at, diagnostic) = converted.diagnostic(d);
         files.entry(at).or_default().push(diagnostic);
@@ -146,7 +123,7 @@ fn diagnose(
         };
         files.entry(uri.as_str().to_string()).or_default().push(more);
     }
-    declared
+    Some(index)
 }
 
 /// What a document goes by: its path for a `file:` URI (else the URI itself) as its name, and

@@ -1,33 +1,39 @@
-//! What the server answers about a place in a document: from the target's instruction table
-//! ([`Target::instructions`]), hover text for a mnemonic and the mnemonics as completions; from
-//! the names the document declares (labels, nv2a uniforms: the object's symbols), hover text,
-//! the declaration a name goes to, and the document's symbols; from a diagnostic's fix, a quick
-//! fix.
+//! What the server answers about a place in a document. It reads three things of the target,
+//! none of them written here: its instruction table ([`Target::instructions`]) for mnemonics,
+//! its [`Lexicon`] for registers, comments and includes, and the [`Index`] of the names the
+//! document defines, which the dialect recorded while assembling.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
 use lsp_types::{
-    CodeAction, CodeActionKind, CodeActionOrCommand, CompletionItem, CompletionItemKind, DocumentChanges, Hover,
-    HoverContents, Location, MarkupContent, MarkupKind, OneOf, OptionalVersionedTextDocumentIdentifier, Position,
-    Range, SymbolInformation, SymbolKind, TextDocumentEdit, TextEdit, Uri, WorkspaceEdit,
+    CodeAction, CodeActionKind, CodeActionOrCommand, CompletionItem, CompletionItemKind, CompletionTextEdit,
+    DocumentChanges, FoldingRange, FoldingRangeKind, Hover, HoverContents, Location, MarkupContent, MarkupKind, OneOf,
+    OptionalVersionedTextDocumentIdentifier, Position, Range, SemanticToken, SemanticTokenModifier, SemanticTokenType,
+    SemanticTokensLegend, SymbolInformation, SymbolKind, TextDocumentEdit, TextEdit, Uri, WorkspaceEdit,
 };
 use polyasm_core::Target;
+use polyasm_core::editor::{Lexicon, Mnemonics, TokenKind, tokens};
 use polyasm_core::table::Entry;
 
-use crate::check::Declared;
 use crate::document::Document;
+use crate::index::{Def, Index};
 
-/// Characters of a word: a mnemonic with its unit suffixes and modifiers (`max_pos.v1`).
-fn is_word(c: char) -> bool {
-    c.is_ascii_alphanumeric() || c == '_' || c == '.'
-}
-
-/// The word at `position` and its byte range, if there is one.
-fn word_at(doc: &Document, position: Position) -> Option<(&str, std::ops::Range<usize>)> {
-    let offset = doc.lines.offset(&doc.text, position);
-    let start = doc.text[..offset].rfind(|c: char| !is_word(c)).map_or(0, |i| i + 1);
-    let end = doc.text[offset..]
-        .find(|c: char| !is_word(c))
-        .map_or(doc.text.len(), |i| offset + i);
-    (start < end).then(|| (&doc.text[start..end], start..end))
+/// The word at `position` as the target's lexicon reads its line (a name with its sigil, a
+/// mnemonic with its modifiers, a number), and its byte range; none in a comment or string.
+fn word_at<'d>(lexicon: &Lexicon, doc: &'d Document, position: Position) -> Option<(&'d str, std::ops::Range<usize>)> {
+    let text = &doc.text;
+    let offset = doc.lines.offset(text, position);
+    let start = text[..offset].rfind(['\n', '\r']).map_or(0, |i| i + 1);
+    let end = text[offset..].find(['\n', '\r']).map_or(text.len(), |i| offset + i);
+    let token = tokens(lexicon, &Mnemonics::default(), &text[start..end])
+        .into_iter()
+        .find(|t| t.range.start + start <= offset && offset <= t.range.end + start)?;
+    if matches!(token.kind, TokenKind::Comment | TokenKind::String | TokenKind::Operator) {
+        return None;
+    }
+    let range = token.range.start + start..token.range.end + start;
+    Some((&text[range.clone()], range))
 }
 
 /// The row a word names: by one of its names, or, with modifiers glued on with `_` before a
@@ -41,82 +47,214 @@ fn entry_of<'e>(entries: &'e [Entry], word: &str) -> Option<&'e Entry> {
     })
 }
 
-/// The hover at `position`: for a name the document declares, what it is and where; for a
-/// mnemonic, its row of the table.
-pub fn hover(target: &dyn Target, doc: &Document, declared: &[Declared], position: Position) -> Option<Hover> {
-    let (word, range) = word_at(doc, position)?;
-    let value = match declared_as(declared, word) {
-        None if word.starts_with(|c: char| c.is_ascii_digit()) => number(word)?,
-        Some(d) => format!(
-            "{} `{}` = {} ({:#x}), declared on line {}",
-            d.kind,
-            d.name,
-            d.value,
-            d.value,
-            d.range.start.line + 1
-        ),
-        None => entry_of(&target.instructions(), word)?.to_markdown(),
-    };
-    Some(Hover {
+/// What a hover says of a defined name: what it is, what it stands for, where it is defined.
+fn describe(def: &Def, here: &Uri) -> String {
+    let mut out = format!("{} `{}`", def.kind, def.name);
+    if !def.detail.is_empty() {
+        out.push_str(&format!(": {}", def.detail));
+    }
+    match &def.location {
+        Some(at) if at.uri == *here => out.push_str(&format!("\n\ndefined on line {}", at.range.start.line + 1)),
+        Some(at) => {
+            let file = at.uri.as_str().rsplit('/').next().unwrap_or("");
+            out.push_str(&format!("\n\ndefined in `{file}`, line {}", at.range.start.line + 1));
+        }
+        None => out.push_str("\n\ndefined in a library built into polyasm"),
+    }
+    out
+}
+
+/// The hover at `position`: for a name the document defines or uses, what it is and where;
+/// for a register, what it holds; for a number, its value; for a mnemonic, its row of the
+/// table.
+pub fn hover(target: &dyn Target, doc: &Document, index: &Index, uri: &Uri, position: Position) -> Option<Hover> {
+    let markdown = |value: String, range: Range| Hover {
         contents: HoverContents::Markup(MarkupContent {
             kind: MarkupKind::Markdown,
             value,
         }),
-        range: Some(doc.lines.range(&doc.text, range)),
-    })
+        range: Some(range),
+    };
+    if let Some((def, place)) = index.at(uri, position) {
+        return Some(markdown(describe(&index.defs[def], uri), place.range));
+    }
+    let lexicon = target.lexicon();
+    let (word, bytes) = word_at(lexicon, doc, position)?;
+    let range = doc.lines.range(&doc.text, bytes);
+    let value = if let Some(register) = lexicon.register(word) {
+        let access = match (register.read, register.write) {
+            (true, true) => "read and written",
+            (true, false) => "read only",
+            (false, _) => "written only",
+        };
+        format!("register `{}`: {}\n\n({access})", register.written(), register.doc)
+    } else if word.starts_with(|c: char| c.is_ascii_digit()) {
+        number(word, lexicon.half_floats)?
+    } else {
+        entry_of(&target.instructions(), word)?.to_markdown()
+    };
+    Some(markdown(value, range))
 }
 
 /// A number's value in decimal, hex and binary (a whole number), or as the nearest f32 (a
-/// decimal fraction); `None` for a word that is not a number.
-fn number(word: &str) -> Option<String> {
+/// decimal fraction) and, for a machine that stores half floats, the nearest of those; `None`
+/// for a word that is not a number.
+fn number(word: &str, half_floats: bool) -> Option<String> {
     if let Ok(n) = polyasm_core::number::parse_int_literal(word) {
         return Some(format!("`{word}` = {n} = {n:#x} = {n:#b}"));
     }
     let value = polyasm_core::number::parse_f32(word).ok()?;
-    Some(format!("`{word}` = {value:?} as f32 (bits {:#010x})", value.to_bits()))
+    let mut out = format!("`{word}` = {value:?} as f32 (bits {:#010x})", value.to_bits());
+    if half_floats && value.is_finite() {
+        let half = polyasm_core::half::nearest(f64::from(value));
+        let stored = polyasm_core::half::to_f32(half);
+        out.push_str(&format!("\n\nstored as fp16: {stored:?} (bits {half:#06x})"));
+    }
+    Some(out)
 }
 
-/// Where the name at `position` is declared, if the document declares it.
-pub fn declaration(doc: &Document, declared: &[Declared], position: Position) -> Option<Range> {
-    let (word, _) = word_at(doc, position)?;
-    declared_as(declared, word).map(|d| d.range)
+/// Where the name at `position` is defined.
+pub fn declaration(index: &Index, uri: &Uri, position: Position) -> Option<Location> {
+    let (def, _) = index.at(uri, position)?;
+    index.defs[def].location.clone()
 }
 
-/// The declared name a word is, its sigil left out (`tint` is nv2a's `#tint`).
-fn declared_as<'d>(declared: &'d [Declared], word: &str) -> Option<&'d Declared> {
-    declared
+/// Every place the name at `position` is written, in `index` and in the indexes of the other
+/// open documents (a file included by several): its definition among them when `declaration`.
+pub fn references<'i>(
+    index: &Index,
+    others: impl Iterator<Item = &'i Index>,
+    uri: &Uri,
+    position: Position,
+    declaration: bool,
+) -> Vec<Location> {
+    let Some((def, _)) = index.at(uri, position) else {
+        return Vec::new();
+    };
+    let mut found: Vec<Location> = index.places_of(def).cloned().collect();
+    let def = &index.defs[def];
+    if let Some(at) = &def.location {
+        for other in others {
+            if let Some(d) = other.def_at(at) {
+                found.extend(other.places_of(d).cloned());
+            }
+        }
+    }
+    found.sort_by(|a, b| (a.uri.as_str(), a.range.start).cmp(&(b.uri.as_str(), b.range.start)));
+    found.dedup();
+    if !declaration {
+        found.retain(|place| Some(place) != def.location.as_ref());
+    }
+    found
+}
+
+/// The range of the name at `position` a rename would change, or why it cannot be renamed.
+pub fn prepare_rename(index: &Index, uri: &Uri, position: Position) -> Result<Range, &'static str> {
+    let (def, place) = index.at(uri, position).ok_or("no name the program defines is here")?;
+    match index.defs[def].location {
+        Some(_) => Ok(place.range),
+        None => Err("the name is defined in a library built into polyasm"),
+    }
+}
+
+/// The edits that rename the name at `position` to `new_name` everywhere it is written, or why
+/// not: the new name must be a name of the dialect (with the old one's sigil, which is added
+/// when left out), and neither a mnemonic nor a register.
+pub fn rename<'i>(
+    target: &dyn Target,
+    index: &Index,
+    others: impl Iterator<Item = &'i Index>,
+    uri: &Uri,
+    position: Position,
+    new_name: &str,
+) -> Result<WorkspaceEdit, String> {
+    prepare_rename(index, uri, position)?;
+    let (def, _) = index.at(uri, position).expect("prepare_rename found it");
+    let old = index.defs[def].written();
+    let lexicon = target.lexicon();
+    let sigil: String = old.chars().take_while(|&c| lexicon.sigils.contains(c)).collect();
+    let new_name = if new_name.starts_with(&sigil) {
+        new_name.to_string()
+    } else {
+        format!("{sigil}{new_name}")
+    };
+    let mut chars = new_name[sigil.len()..].chars();
+    let valid = chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !valid {
+        return Err(format!(
+            "`{new_name}` is not a name: a letter or `_`, then letters, digits and `_`"
+        ));
+    }
+    let mnemonics = Mnemonics::new(&target.instructions());
+    if mnemonics.contains(&new_name) || lexicon.register(&new_name).is_some() {
+        return Err(format!("`{new_name}` is a mnemonic or a register"));
+    }
+    let mut changes: HashMap<Uri, Vec<TextEdit>> = HashMap::new();
+    for place in references(index, others, uri, position, true) {
+        changes.entry(place.uri).or_default().push(TextEdit {
+            range: place.range,
+            new_text: new_name.clone(),
+        });
+    }
+    Ok(WorkspaceEdit {
+        changes: Some(changes),
+        ..WorkspaceEdit::default()
+    })
+}
+
+/// The names the document defines, as the editor's outline.
+pub fn symbols(uri: &Uri, index: &Index) -> Vec<SymbolInformation> {
+    index
+        .defs
         .iter()
-        .find(|d| d.name.trim_start_matches(|c| !is_word(c)) == word)
-}
-
-/// The names the document declares, as the editor's outline.
-pub fn symbols(uri: &Uri, declared: &[Declared]) -> Vec<SymbolInformation> {
-    declared
-        .iter()
-        .map(|d| {
+        .filter_map(|d| {
+            let location = d.location.clone().filter(|at| at.uri == *uri)?;
             // `deprecated` is a field of the protocol's type, which must be given.
             #[allow(deprecated)]
-            SymbolInformation {
+            Some(SymbolInformation {
                 name: d.name.clone(),
-                kind: if d.kind == "label" {
-                    SymbolKind::KEY
-                } else {
-                    SymbolKind::VARIABLE
+                kind: match d.kind {
+                    "label" => SymbolKind::KEY,
+                    "macro" => SymbolKind::FUNCTION,
+                    "constant" => SymbolKind::CONSTANT,
+                    "namespace" => SymbolKind::NAMESPACE,
+                    _ => SymbolKind::VARIABLE,
                 },
                 tags: None,
                 deprecated: None,
-                location: Location::new(uri.clone(), d.range),
+                location,
                 container_name: Some(d.kind.to_string()),
-            }
+            })
         })
         .collect()
 }
 
-/// Every mnemonic of the target (and its names in a second syntax), with its doc line, then
-/// the names the document declares (labels, uniforms), with what each is; the editor filters
-/// them by what is typed.
-pub fn completions(target: &dyn Target, declared: &[Declared]) -> Vec<CompletionItem> {
+/// The most entries of folders an include path completion lists.
+const MAX_PATHS: usize = 500;
+
+/// What may be written at `position`: inside an include's quotes, the files it may name;
+/// elsewhere every mnemonic (with its names in a second syntax), the registers (those written
+/// to first, as the destination, at the first operand; those read after it), and the names
+/// the document defines. The editor filters them by what is typed.
+pub fn completions(
+    target: &dyn Target,
+    doc: &Document,
+    index: &Index,
+    path: Option<&Path>,
+    include_dirs: &[PathBuf],
+    position: Position,
+) -> Vec<CompletionItem> {
+    let lexicon = target.lexicon();
+    let offset = doc.lines.offset(&doc.text, position);
+    let line_start = doc.text[..offset].rfind(['\n', '\r']).map_or(0, |i| i + 1);
+    let before = &doc.text[line_start..offset];
+    if let Some(items) = include_paths(lexicon, before, path, include_dirs, position) {
+        return items;
+    }
     let mut items = Vec::new();
+    let first_word = !before.trim_start().contains(|c: char| c.is_whitespace() || c == ',');
+    let mnemonic_rank = if first_word { "0" } else { "2" };
     for entry in target.instructions() {
         let names = std::iter::once(entry.mnemonic).chain(entry.second.filter(|s| *s != entry.mnemonic));
         for name in names {
@@ -124,22 +262,288 @@ pub fn completions(target: &dyn Target, declared: &[Declared]) -> Vec<Completion
                 label: name.to_string(),
                 kind: Some(CompletionItemKind::KEYWORD),
                 detail: Some(entry.doc.to_string()),
+                sort_text: Some(format!("{mnemonic_rank}{name}")),
                 ..CompletionItem::default()
             });
         }
     }
-    for d in declared {
+    if !first_word {
+        let operands = before
+            .trim_start()
+            .split([' ', '\t', ','])
+            .filter(|w| !w.is_empty())
+            .count();
+        let typing = !before.ends_with([' ', '\t', ',']);
+        let destination = operands - usize::from(typing) == 1;
+        for register in lexicon.registers {
+            if (destination && !register.write) || (!destination && !register.read) {
+                continue;
+            }
+            for name in register.every_name() {
+                items.push(CompletionItem {
+                    sort_text: Some(format!("1{name}")),
+                    label: name,
+                    kind: Some(CompletionItemKind::VARIABLE),
+                    detail: Some(register.doc.to_string()),
+                    ..CompletionItem::default()
+                });
+            }
+        }
+    }
+    for d in &index.defs {
         items.push(CompletionItem {
             label: d.name.clone(),
             kind: Some(match d.kind {
                 "label" => CompletionItemKind::REFERENCE,
+                "macro" => CompletionItemKind::FUNCTION,
+                "constant" => CompletionItemKind::CONSTANT,
+                "namespace" => CompletionItemKind::MODULE,
                 _ => CompletionItemKind::VARIABLE,
             }),
-            detail: Some(format!("{} = {}", d.kind, d.value)),
+            detail: Some(format!("{} {}", d.kind, d.detail)),
+            sort_text: Some(format!("1{}", d.name)),
             ..CompletionItem::default()
         });
     }
     items
+}
+
+/// The files an include being written on `before` (the line up to the cursor) may name: the
+/// built-in ones and those in the including file's folder and the include folders, each
+/// under the folder already typed; `None` when the cursor is not inside an include's quotes.
+fn include_paths(
+    lexicon: &Lexicon,
+    before: &str,
+    path: Option<&Path>,
+    include_dirs: &[PathBuf],
+    position: Position,
+) -> Option<Vec<CompletionItem>> {
+    let (directive, extension) = lexicon.include?;
+    let rest = before.trim_start().strip_prefix(directive)?;
+    let typed = rest.trim_start().strip_prefix('"')?;
+    if typed.contains('"') {
+        return None;
+    }
+    let (folder, _) = typed.rsplit_once('/').unwrap_or(("", typed));
+    let folder_prefix = if folder.is_empty() {
+        String::new()
+    } else {
+        format!("{folder}/")
+    };
+    let typed_units: u32 = typed[folder_prefix.len()..].chars().map(char::len_utf16).sum::<usize>() as u32;
+    let range = Range::new(Position::new(position.line, position.character - typed_units), position);
+    let mut names: Vec<(String, bool)> = Vec::new();
+    for builtin in lexicon.builtin_includes {
+        if let Some(rest) = builtin.strip_prefix(&folder_prefix) {
+            match rest.split_once('/') {
+                Some((dir, _)) => names.push((format!("{dir}/"), true)),
+                None => names.push((rest.to_string(), false)),
+            }
+        }
+    }
+    let roots = path
+        .and_then(Path::parent)
+        .into_iter()
+        .chain(include_dirs.iter().map(PathBuf::as_path));
+    for root in roots {
+        let Ok(entries) = std::fs::read_dir(root.join(folder)) else {
+            continue;
+        };
+        for entry in entries.flatten().take(MAX_PATHS) {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                names.push((format!("{name}/"), true));
+            } else if let Some(stem) = name.strip_suffix(&format!(".{extension}")) {
+                names.push((stem.to_string(), false));
+            }
+        }
+    }
+    names.sort();
+    names.dedup();
+    names.truncate(MAX_PATHS);
+    Some(
+        names
+            .into_iter()
+            .map(|(name, is_folder)| CompletionItem {
+                label: name.clone(),
+                kind: Some(if is_folder {
+                    CompletionItemKind::FOLDER
+                } else {
+                    CompletionItemKind::FILE
+                }),
+                text_edit: Some(CompletionTextEdit::Edit(TextEdit { range, new_text: name })),
+                ..CompletionItem::default()
+            })
+            .collect(),
+    )
+}
+
+/// The token types of semantic tokens, in the legend's order.
+const TOKEN_TYPES: [SemanticTokenType; 10] = [
+    SemanticTokenType::COMMENT,
+    SemanticTokenType::KEYWORD,
+    SemanticTokenType::VARIABLE,
+    SemanticTokenType::FUNCTION,
+    SemanticTokenType::MACRO,
+    SemanticTokenType::NUMBER,
+    SemanticTokenType::STRING,
+    SemanticTokenType::OPERATOR,
+    SemanticTokenType::NAMESPACE,
+    SemanticTokenType::PARAMETER,
+];
+
+/// What the server calls its semantic tokens: registers are variables of the default library.
+pub fn legend() -> SemanticTokensLegend {
+    SemanticTokensLegend {
+        token_types: TOKEN_TYPES.to_vec(),
+        token_modifiers: vec![SemanticTokenModifier::DEFAULT_LIBRARY],
+    }
+}
+
+/// The legend's index of a token type.
+fn token_type(kind: &SemanticTokenType) -> u32 {
+    TOKEN_TYPES
+        .iter()
+        .position(|t| t == kind)
+        .expect("invariant: the type is in the legend") as u32
+}
+
+/// The semantic tokens of a document: its words as the target's lexicon reads them, a name
+/// coloured by what the index says it is (a label as a function, a macro or constant as a
+/// macro, a uniform as a parameter, a namespace as a namespace). Each token lies on one line.
+pub fn semantic_tokens(target: &dyn Target, doc: &Document, index: &Index, uri: &Uri) -> Vec<SemanticToken> {
+    let lexicon = target.lexicon();
+    let mnemonics = Mnemonics::new(&target.instructions());
+    // The kinds of the names written in this document, by where they start.
+    let mut named: HashMap<Position, &'static str> = HashMap::new();
+    for (place, def) in index.places.iter().filter(|(place, _)| place.uri == *uri) {
+        named.insert(place.range.start, index.defs[*def].kind);
+    }
+    let text = &doc.text;
+    let mut out = Vec::new();
+    let mut last = Position::new(0, 0);
+    for token in tokens(lexicon, &mnemonics, text) {
+        let (kind, modifiers) = match token.kind {
+            TokenKind::Comment => (SemanticTokenType::COMMENT, 0),
+            TokenKind::Mnemonic => (SemanticTokenType::KEYWORD, 0),
+            TokenKind::Register => (SemanticTokenType::VARIABLE, 1),
+            TokenKind::Number => (SemanticTokenType::NUMBER, 0),
+            TokenKind::String => (SemanticTokenType::STRING, 0),
+            TokenKind::Operator => (SemanticTokenType::OPERATOR, 0),
+            TokenKind::Name => {
+                // A use such as Masfix's `%std:push` is recorded at its last part.
+                let start = doc.lines.position(text, token.range.start);
+                let end = doc.lines.position(text, token.range.end);
+                let kind = named
+                    .get(&start)
+                    .copied()
+                    .or_else(|| (start.line == end.line).then(|| name_in(&named, start, end)).flatten());
+                let kind = match kind {
+                    Some("label") => SemanticTokenType::FUNCTION,
+                    Some("macro" | "constant") => SemanticTokenType::MACRO,
+                    Some("namespace") => SemanticTokenType::NAMESPACE,
+                    Some(_) => SemanticTokenType::PARAMETER,
+                    None => SemanticTokenType::VARIABLE,
+                };
+                (kind, 0)
+            }
+        };
+        // A token over several lines (a block comment) is one token a line.
+        let mut start = token.range.start;
+        for piece in text[token.range.clone()].split_inclusive(['\n', '\r']) {
+            let trimmed = piece.trim_end_matches(['\n', '\r']);
+            let at = doc.lines.position(text, start);
+            let length: usize = trimmed.chars().map(char::len_utf16).sum();
+            start += piece.len();
+            if length == 0 {
+                continue;
+            }
+            let delta_line = at.line - last.line;
+            let delta_start = if delta_line == 0 {
+                at.character - last.character
+            } else {
+                at.character
+            };
+            out.push(SemanticToken {
+                delta_line,
+                delta_start,
+                length: length as u32,
+                token_type: token_type(&kind),
+                token_modifiers_bitset: modifiers,
+            });
+            last = at;
+        }
+    }
+    out
+}
+
+/// The kind of a name recorded inside a word from `start` to `end` on one line.
+fn name_in(named: &HashMap<Position, &'static str>, start: Position, end: Position) -> Option<&'static str> {
+    (start.character..end.character).find_map(|c| named.get(&Position::new(start.line, c)).copied())
+}
+
+/// The folds of a document: each `{ ... }` over several lines (Masfix's macro and namespace
+/// bodies), and each run of two or more comment lines. Braces inside comments and strings
+/// do not count.
+pub fn folding(target: &dyn Target, doc: &Document) -> Vec<FoldingRange> {
+    let text = &doc.text;
+    let words = tokens(target.lexicon(), &Mnemonics::default(), text);
+    let mut folds = Vec::new();
+    let mut open: Vec<u32> = Vec::new();
+    let mut at = 0;
+    let mut comments: Option<(u32, u32)> = None;
+    let close_comments = |folds: &mut Vec<FoldingRange>, run: Option<(u32, u32)>| {
+        if let Some((first, last)) = run.filter(|(first, last)| last > first) {
+            folds.push(FoldingRange {
+                start_line: first,
+                end_line: last,
+                kind: Some(FoldingRangeKind::Comment),
+                ..FoldingRange::default()
+            });
+        }
+    };
+    let mut braces = |from: usize, to: usize, folds: &mut Vec<FoldingRange>| {
+        for (i, c) in text[from..to].char_indices() {
+            let line = || doc.lines.position(text, from + i).line;
+            match c {
+                '{' => open.push(line()),
+                '}' => {
+                    if let Some(start) = open.pop()
+                        && line() > start
+                    {
+                        folds.push(FoldingRange {
+                            start_line: start,
+                            end_line: line() - 1,
+                            ..FoldingRange::default()
+                        });
+                    }
+                }
+                _ => {}
+            }
+        }
+    };
+    for word in &words {
+        braces(at, word.range.start, &mut folds);
+        at = word.range.end;
+        match word.kind {
+            TokenKind::Comment => {
+                let first = doc.lines.position(text, word.range.start).line;
+                let last = doc.lines.position(text, word.range.end).line;
+                comments = match comments {
+                    Some((start, end)) if first == end + 1 => Some((start, last)),
+                    run => {
+                        close_comments(&mut folds, run);
+                        Some((first, last))
+                    }
+                };
+            }
+            _ => {}
+        }
+    }
+    braces(at, text.len(), &mut folds);
+    close_comments(&mut folds, comments);
+    folds.sort_by_key(|f| (f.start_line, f.end_line));
+    folds
 }
 
 /// The quick fixes of the diagnostics a code action request names: each diagnostic's fix
@@ -154,7 +558,10 @@ pub fn quick_fixes(diagnostics: &[lsp_types::Diagnostic]) -> Vec<CodeActionOrCom
                 range: serde_json::from_value(fix["range"].clone()).ok()?,
                 new_text: fix["newText"].as_str()?.to_string(),
             };
-            let title = format!("Replace with `{}`", edit.new_text);
+            let title = match fix["title"].as_str() {
+                Some(title) => title.to_string(),
+                None => format!("Replace with `{}`", edit.new_text),
+            };
             let changes = DocumentChanges::Edits(vec![TextDocumentEdit {
                 text_document: OptionalVersionedTextDocumentIdentifier { uri, version: None },
                 edits: vec![OneOf::Left(edit)],

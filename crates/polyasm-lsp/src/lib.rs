@@ -11,6 +11,7 @@
 mod check;
 pub mod document;
 mod features;
+mod index;
 mod server;
 pub mod transport;
 mod uri;

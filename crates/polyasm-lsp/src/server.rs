@@ -12,21 +12,25 @@ use lsp_types::notification::{
     DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Notification as _, PublishDiagnostics,
 };
 use lsp_types::request::{
-    CodeActionRequest, Completion, DocumentSymbolRequest, GotoDefinition, HoverRequest, Initialize, InlayHintRequest,
-    Request as _, Shutdown,
+    CodeActionRequest, Completion, DocumentSymbolRequest, FoldingRangeRequest, GotoDefinition, HoverRequest,
+    Initialize, InlayHintRequest, PrepareRenameRequest, References, Rename, Request as _, SemanticTokensFullRequest,
+    Shutdown,
 };
 use lsp_types::{
     CodeActionParams, CodeActionProviderCapability, CompletionOptions, CompletionParams, DidChangeTextDocumentParams,
     DidCloseTextDocumentParams, DidOpenTextDocumentParams, DocumentSymbolParams, DocumentSymbolResponse,
-    GotoDefinitionParams, GotoDefinitionResponse, HoverParams, HoverProviderCapability, InitializeResult, InlayHint,
-    InlayHintLabel, InlayHintParams, Location, OneOf, PublishDiagnosticsParams, ServerCapabilities, ServerInfo,
-    TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
+    FoldingRangeParams, FoldingRangeProviderCapability, GotoDefinitionParams, GotoDefinitionResponse, HoverParams,
+    HoverProviderCapability, InitializeResult, InlayHint, InlayHintLabel, InlayHintParams, OneOf,
+    PrepareRenameResponse, PublishDiagnosticsParams, ReferenceParams, RenameOptions, RenameParams, SemanticTokens,
+    SemanticTokensFullOptions, SemanticTokensOptions, SemanticTokensParams, SemanticTokensServerCapabilities,
+    ServerCapabilities, ServerInfo, TextDocumentPositionParams, TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
 };
 use polyasm_core::Registry;
 
-use crate::check::{Declared, check, listing};
+use crate::check::{check, listing};
 use crate::document::Document;
 use crate::features;
+use crate::index::Index;
 use crate::transport::{Frame, read_frame, write_message, write_parse_error};
 
 /// How the session ended.
@@ -65,7 +69,7 @@ pub fn serve(registry: &Registry, input: impl BufRead + Send + 'static, mut outp
         documents: HashMap::new(),
         changed: BTreeSet::new(),
         published: HashMap::new(),
-        declared: HashMap::new(),
+        index: HashMap::new(),
         inlay_hints: false,
     };
     loop {
@@ -99,8 +103,9 @@ struct Server<'r> {
     changed: BTreeSet<String>,
     /// For each open document, the files its last check published diagnostics for.
     published: HashMap<String, BTreeSet<String>>,
-    /// For each open document, the names it declared when it last assembled.
-    declared: HashMap<String, Vec<Declared>>,
+    /// For each open document, the names it defines and where they are written, as it last
+    /// assembled.
+    index: HashMap<String, Index>,
     /// Whether inlay hints show each statement's address and words (off unless the client's
     /// settings turn them on).
     inlay_hints: bool,
@@ -114,7 +119,14 @@ impl Server<'_> {
                 eprintln!("polyasm lsp: skipped a malformed message: {why}");
                 write_parse_error(output, &why)?;
             }
-            Frame::Message(Message::Request(request)) => self.request(request, output)?,
+            Frame::Message(Message::Request(request)) => {
+                // A request is answered about the documents as they are now: edits that came
+                // before it are checked first.
+                if self.state == State::Running && !self.changed.is_empty() {
+                    self.publish_changed(output)?;
+                }
+                self.request(request, output)?
+            }
             Frame::Message(Message::Notification(notification)) => {
                 if notification.method == "exit" {
                     return Ok(Some(match self.state {
@@ -134,39 +146,76 @@ impl Server<'_> {
 
     fn request(&mut self, request: Request, output: &mut impl Write) -> io::Result<()> {
         let id = request.id.clone();
-        let answer: Result<serde_json::Value, (ErrorCode, &str)> = match (self.state, request.method.as_str()) {
+        let answer: Result<serde_json::Value, (ErrorCode, String)> = match (self.state, request.method.as_str()) {
             (State::Uninitialized, Initialize::METHOD) => {
                 self.state = State::Running;
                 self.settings(&request.params["initializationOptions"]);
                 Ok(serde_json::to_value(initialize_result()).expect("invariant: the result serializes"))
             }
-            (State::Uninitialized, _) => Err((ErrorCode::ServerNotInitialized, "the server is not initialized yet")),
-            (State::ShutDown, _) => Err((ErrorCode::InvalidRequest, "the server is shut down")),
-            (State::Running, Initialize::METHOD) => {
-                Err((ErrorCode::InvalidRequest, "the server is initialized already"))
-            }
+            (State::Uninitialized, _) => Err((
+                ErrorCode::ServerNotInitialized,
+                "the server is not initialized yet".to_string(),
+            )),
+            (State::ShutDown, _) => Err((ErrorCode::InvalidRequest, "the server is shut down".to_string())),
+            (State::Running, Initialize::METHOD) => Err((
+                ErrorCode::InvalidRequest,
+                "the server is initialized already".to_string(),
+            )),
             (State::Running, Shutdown::METHOD) => {
                 self.state = State::ShutDown;
                 Ok(serde_json::Value::Null)
             }
             (State::Running, HoverRequest::METHOD) => reply(&request, |params: HoverParams| {
                 let at = params.text_document_position_params;
-                let declared = self.declared_in(&at.text_document.uri);
-                let found = self.document(&at.text_document.uri);
-                found.and_then(|(doc, target)| features::hover(target, doc, declared, at.position))
+                let uri = &at.text_document.uri;
+                let found = self.document(uri);
+                found.and_then(|(doc, target)| features::hover(target, doc, self.index_of(uri), uri, at.position))
             }),
             (State::Running, GotoDefinition::METHOD) => reply(&request, |params: GotoDefinitionParams| {
                 let at = params.text_document_position_params;
-                let uri = at.text_document.uri;
-                let declared = self.declared_in(&uri);
+                let uri = &at.text_document.uri;
                 let found = self
-                    .document(&uri)
-                    .and_then(|(doc, _)| features::declaration(doc, declared, at.position));
-                found.map(|range| GotoDefinitionResponse::Scalar(Location::new(uri.clone(), range)))
+                    .document(uri)
+                    .and_then(|_| features::declaration(self.index_of(uri), uri, at.position));
+                found.map(GotoDefinitionResponse::Scalar)
+            }),
+            (State::Running, References::METHOD) => reply(&request, |params: ReferenceParams| {
+                let at = params.text_document_position;
+                let uri = &at.text_document.uri;
+                self.document(uri).map(|_| {
+                    let declaration = params.context.include_declaration;
+                    features::references(self.index_of(uri), self.index.values(), uri, at.position, declaration)
+                })
+            }),
+            (State::Running, PrepareRenameRequest::METHOD) => {
+                let answer = |this: &Self, at: TextDocumentPositionParams| {
+                    let uri = &at.text_document.uri;
+                    this.document(uri).ok_or("the document is not open")?;
+                    features::prepare_rename(this.index_of(uri), uri, at.position).map(PrepareRenameResponse::Range)
+                };
+                reply_or_fail(&request, |at| answer(self, at).map_err(str::to_string))
+            }
+            (State::Running, Rename::METHOD) => reply_or_fail(&request, |params: RenameParams| {
+                let at = params.text_document_position;
+                let uri = &at.text_document.uri;
+                let (_, target) = self.document(uri).ok_or("the document is not open")?;
+                let others = self.index.values();
+                features::rename(target, self.index_of(uri), others, uri, at.position, &params.new_name)
+            }),
+            (State::Running, SemanticTokensFullRequest::METHOD) => reply(&request, |params: SemanticTokensParams| {
+                let uri = &params.text_document.uri;
+                self.document(uri).map(|(doc, target)| SemanticTokens {
+                    result_id: None,
+                    data: features::semantic_tokens(target, doc, self.index_of(uri), uri),
+                })
+            }),
+            (State::Running, FoldingRangeRequest::METHOD) => reply(&request, |params: FoldingRangeParams| {
+                let uri = &params.text_document.uri;
+                self.document(uri).map(|(doc, target)| features::folding(target, doc))
             }),
             (State::Running, DocumentSymbolRequest::METHOD) => reply(&request, |params: DocumentSymbolParams| {
                 let uri = params.text_document.uri;
-                DocumentSymbolResponse::Flat(features::symbols(&uri, self.declared_in(&uri)))
+                DocumentSymbolResponse::Flat(features::symbols(&uri, self.index_of(&uri)))
             }),
             (State::Running, InlayHintRequest::METHOD) => reply(&request, |params: InlayHintParams| {
                 let (uri, range) = (params.text_document.uri, params.range);
@@ -194,18 +243,20 @@ impl Server<'_> {
             }),
             (State::Running, Completion::METHOD) => reply(&request, |params: CompletionParams| {
                 let at = params.text_document_position;
-                let declared = self.declared_in(&at.text_document.uri);
-                let found = self.document(&at.text_document.uri);
-                found.map(|(_, target)| features::completions(target, declared))
+                let uri = &at.text_document.uri;
+                let path = crate::uri::to_path(uri.as_str());
+                self.document(uri).map(|(doc, target)| {
+                    features::completions(target, doc, self.index_of(uri), path.as_deref(), &[], at.position)
+                })
             }),
             (State::Running, method) => {
                 eprintln!("polyasm lsp: no such method `{method}`");
-                Err((ErrorCode::MethodNotFound, "no such method"))
+                Err((ErrorCode::MethodNotFound, "no such method".to_string()))
             }
         };
         let response = match answer {
             Ok(result) => Response::new_ok(id, result),
-            Err((code, message)) => Response::new_err(id, code as i32, message.to_string()),
+            Err((code, message)) => Response::new_err(id, code as i32, message),
         };
         write_message(output, Message::Response(response))
     }
@@ -218,10 +269,14 @@ impl Server<'_> {
         }
     }
 
-    /// The names the document at `uri` declared when it last assembled (none when it is not
-    /// open or never assembled).
-    fn declared_in(&self, uri: &Uri) -> &[Declared] {
-        self.declared.get(uri.as_str()).map_or(&[], Vec::as_slice)
+    /// The names of the document at `uri` as it last assembled (none when it is not open or
+    /// has no target).
+    fn index_of(&self, uri: &Uri) -> &Index {
+        static EMPTY: Index = Index {
+            defs: Vec::new(),
+            places: Vec::new(),
+        };
+        self.index.get(uri.as_str()).unwrap_or(&EMPTY)
     }
 
     /// An open document and its target; `None` (with a log line) when it is not open or its
@@ -287,14 +342,14 @@ impl Server<'_> {
             let (files, version) = match self.documents.get(&key) {
                 Some((uri, doc)) => {
                     let checked = check(self.registry, uri, doc);
-                    // A document that does not assemble keeps the names it last declared.
-                    if let Some(declared) = checked.declared {
-                        self.declared.insert(key.clone(), declared);
-                    }
+                    match checked.index {
+                        Some(index) => self.index.insert(key.clone(), index),
+                        None => self.index.remove(&key),
+                    };
                     (checked.files, Some(doc.version))
                 }
                 None => {
-                    self.declared.remove(&key);
+                    self.index.remove(&key);
                     (BTreeMap::new(), None)
                 }
             };
@@ -320,12 +375,30 @@ impl Server<'_> {
 fn reply<P: serde::de::DeserializeOwned, R: serde::Serialize>(
     request: &Request,
     answer: impl FnOnce(P) -> R,
-) -> Result<serde_json::Value, (ErrorCode, &'static str)> {
+) -> Result<serde_json::Value, (ErrorCode, String)> {
     match serde_json::from_value(request.params.clone()) {
         Ok(params) => Ok(serde_json::to_value(answer(params)).expect("invariant: protocol types serialize")),
         Err(e) => {
             eprintln!("polyasm lsp: bad parameters of `{}`: {e}", request.method);
-            Err((ErrorCode::InvalidParams, "the parameters do not read"))
+            Err((ErrorCode::InvalidParams, "the parameters do not read".to_string()))
+        }
+    }
+}
+
+/// The answer to a request that may fail (a rename to a name that is not one): `answer` of
+/// its parameters, or the error with its reason.
+fn reply_or_fail<P: serde::de::DeserializeOwned, R: serde::Serialize>(
+    request: &Request,
+    answer: impl FnOnce(P) -> Result<R, String>,
+) -> Result<serde_json::Value, (ErrorCode, String)> {
+    match serde_json::from_value(request.params.clone()) {
+        Ok(params) => match answer(params) {
+            Ok(result) => Ok(serde_json::to_value(result).expect("invariant: protocol types serialize")),
+            Err(why) => Err((ErrorCode::RequestFailed, why)),
+        },
+        Err(e) => {
+            eprintln!("polyasm lsp: bad parameters of `{}`: {e}", request.method);
+            Err((ErrorCode::InvalidParams, "the parameters do not read".to_string()))
         }
     }
 }
@@ -368,7 +441,24 @@ fn initialize_result() -> InitializeResult {
             document_symbol_provider: Some(OneOf::Left(true)),
             inlay_hint_provider: Some(OneOf::Left(true)),
             code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
-            completion_provider: Some(CompletionOptions::default()),
+            completion_provider: Some(CompletionOptions {
+                trigger_characters: Some(vec!["\"".to_string(), "/".to_string()]),
+                ..CompletionOptions::default()
+            }),
+            references_provider: Some(OneOf::Left(true)),
+            rename_provider: Some(OneOf::Right(RenameOptions {
+                prepare_provider: Some(true),
+                work_done_progress_options: Default::default(),
+            })),
+            folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
+            semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(
+                SemanticTokensOptions {
+                    legend: features::legend(),
+                    full: Some(SemanticTokensFullOptions::Bool(true)),
+                    range: None,
+                    work_done_progress_options: Default::default(),
+                },
+            )),
             ..ServerCapabilities::default()
         },
         server_info: Some(ServerInfo {

@@ -877,7 +877,7 @@ impl<'c> Expander<'c> {
         match value.as_slice() {
             [one] if matches!(one.tok, Tok::Number | Tok::Char) => {
                 if self.claim(&name, name_span, scope) {
-                    let detail = format!("= {}", self.text(sources, one));
+                    let detail = self.text(sources, one).to_string();
                     self.record_definition(&name, "constant", name_span, detail, scope);
                     self.namespaces[scope.defines_in]
                         .defines

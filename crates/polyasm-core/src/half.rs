@@ -1,4 +1,4 @@
-//! IEEE binary16 ("half") numbers, the format of the `const0`/`const1` fields: their values,
+//! IEEE binary16 ("half") numbers, the format of Lima's `const0`/`const1` fields: their values,
 //! and the half nearest to a number or to a decimal text.
 
 /// An IEEE binary16 value as f32 (exact; NaNs keep their payload's top bits).
