@@ -188,6 +188,46 @@ for check in "${hover_words[@]}"; do
     fi
 done
 
+# The configuration docs/editors.md gives for Neovim 0.7 to 0.10, as Neovim's init file, with
+# `polyasm` on the PATH: one client, `polyasm`, for every file, with the keys K and gd, and
+# gd goes to the declaration.
+mkdir "$work/bin"
+ln -s "$binary" "$work/bin/polyasm"
+config_output=$work/config-output
+status=0
+(
+    cd "$work"
+    PATH=$work/bin:$PATH POLYASM_NVIM_FILES="scale.vu typo.vsh typo.pp" POLYASM_NVIM_GD="tint.vsh 13 21" \
+        POLYASM_NVIM_OUT=$config_output POLYASM_NVIM_SCRIPT=$here/check_config.lua \
+        timeout -k 5 "${NVIM_TIMEOUT:-60}" \
+        nvim --headless -u "$here/polyasm.lua" -i NONE -n -c 'lua dofile(vim.env.POLYASM_NVIM_SCRIPT)' \
+        </dev/null >"$work/nvim-config.log" 2>&1
+) || status=$?
+config_expected=(
+    "diagnostic${tab}scale.vu${tab}9:1${tab}VU002"
+    "client${tab}scale.vu${tab}polyasm${tab}1"
+    "keys${tab}scale.vu${tab}K${tab}gd"
+    "diagnostic${tab}typo.vsh${tab}4:1${tab}NV2A003"
+    "client${tab}typo.vsh${tab}polyasm${tab}1"
+    "keys${tab}typo.vsh${tab}K${tab}gd"
+    "diagnostic${tab}typo.pp${tab}3:7${tab}PP002"
+    "client${tab}typo.pp${tab}polyasm${tab}1"
+    "keys${tab}typo.pp${tab}K${tab}gd"
+    "gd${tab}tint.vsh${tab}7:1"
+    "done"
+)
+if ((status != 0)) || [[ ! -f $config_output ]]; then
+    cat "$work/nvim-config.log" >&2
+    problem "nvim with polyasm.lua failed (status $status)"
+elif [[ $(cat "$config_output") == "$(printf '%s\n' "${config_expected[@]}")" ]]; then
+    passed=$((passed + 1))
+else
+    problem "polyasm.lua: expected
+$(printf '%s\n' "${config_expected[@]}")
+--- what Neovim got ---
+$(cat "$config_output")"
+fi
+
 echo "nvim $(nvim --version | head -n 1 | cut -d' ' -f2): $(grep -c . "$queries") requests in ${elapsed_ms} ms"
 echo "nvim: $passed passed, $failures failed"
 ((failures == 0))
