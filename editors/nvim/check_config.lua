@@ -16,6 +16,17 @@ local function emit(...)
   table.insert(out_lines, table.concat({ ... }, "\t"))
 end
 
+-- The files whose diagnostics have come, empty or not: a request about a file is only made
+-- once the server has checked it.
+local published = {}
+local on_publish = vim.lsp.handlers["textDocument/publishDiagnostics"]
+vim.lsp.handlers["textDocument/publishDiagnostics"] = function(err, result, ctx, config)
+  if result ~= nil then
+    published[vim.fn.fnamemodify(vim.uri_to_fname(result.uri), ":t")] = true
+  end
+  return on_publish(err, result, ctx, config)
+end
+
 local function main()
   local files = vim.split(vim.env.POLYASM_NVIM_FILES or "", " ", { trimempty = true })
   local clients = vim.lsp.get_clients or vim.lsp.get_active_clients
@@ -49,6 +60,11 @@ local function main()
   local gd = vim.split(vim.env.POLYASM_NVIM_GD or "", " ", { trimempty = true })
   if #gd == 3 then
     vim.cmd("edit " .. vim.fn.fnameescape(gd[1]))
+    if not vim.wait(wait_ms, function()
+      return published[gd[1]]
+    end, 20) then
+      emit("timeout", "diagnostics " .. gd[1])
+    end
     local start = { tonumber(gd[2]), tonumber(gd[3]) - 1 }
     vim.api.nvim_win_set_cursor(0, start)
     vim.cmd("normal gd")

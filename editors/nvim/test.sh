@@ -4,7 +4,8 @@
 # their diagnostics, asks for hovers and definitions, and writes what came back; this script
 # checks that against the expectations below: each diagnostic's code, place, severity and
 # message, the words of each hover, the place of each definition, and that the server ends with
-# status 0 after shutdown.
+# status 0 after shutdown. Then Neovim starts with polyasm.lua, the configuration docs/editors.md
+# gives for Neovim 0.7 to 0.10, as its init file, and check_config.lua checks what its user gets.
 #
 #   bash editors/nvim/test.sh POLYASM_BINARY      (e.g. target/debug/polyasm)
 #
@@ -145,10 +146,12 @@ problem() {
     failures=$((failures + 1))
 }
 
-# The output as it came, for a reader of a failure.
+# The output's lines of one kind (`diagnostic` takes in `diagnostics`) about one file, for a
+# reader of a failure.
 show() {
-    echo "--- what Neovim got ($1) ---" >&2
-    grep -F -- "$1" "$output" >&2 || echo "(nothing)" >&2
+    echo "--- what Neovim got ($1, $2) ---" >&2
+    awk -F"$tab" -v kind="$1" -v file="$2" 'index($1, kind) == 1 && $2 == file { print; n++ }
+        END { if (!n) print "(nothing)" }' "$output" >&2
 }
 
 # A request that got no answer, or one that failed, is reported alone: what follows it would
@@ -173,7 +176,7 @@ for line in "${expected[@]}"; do
     else
         problem "expected: ${line//$tab/ | }"
         IFS=$tab read -r kind file _ <<<"$line"
-        show "${kind%s}$tab$file$tab"
+        show "${kind%s}" "$file"
     fi
 done
 
@@ -228,6 +231,6 @@ $(printf '%s\n' "${config_expected[@]}")
 $(cat "$config_output")"
 fi
 
-echo "nvim $(nvim --version | head -n 1 | cut -d' ' -f2): $(grep -c . "$queries") requests in ${elapsed_ms} ms"
+echo "nvim $(nvim --version | head -n 1 | cut -d' ' -f2): $(grep -c . "$queries") queries in ${elapsed_ms} ms"
 echo "nvim: $passed passed, $failures failed"
 ((failures == 0))
