@@ -29,10 +29,12 @@ command -v timeout >/dev/null 2>&1 || fail "timeout (coreutils) is not installed
 work=$(mktemp -d "${TMPDIR:-/tmp}/polyasm-nvim.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cp "$here"/fixtures/* "$work"/
-# Neovim's logs (the LSP client's among them) go to the temporary folder, not to $HOME.
+# Neovim's logs (the LSP client's among them) and its socket go to the temporary folder.
 for xdg in CONFIG DATA STATE CACHE; do
     export "XDG_${xdg}_HOME=$work/xdg/$xdg"
 done
+mkdir -m 700 "$work/run"
+export XDG_RUNTIME_DIR=$work/run
 queries=$work/queries
 output=$work/output
 : >"$queries"
