@@ -18,9 +18,10 @@ fi
 vsix="polyasm-$(node -p 'require("./package.json").version').vsix"
 rm -f "$vsix"
 
-npm ci --no-audit --no-fund
+# --ignore-scripts: the one install script (vsce-sign's) serves signing, which packaging does not do.
+npm ci --ignore-scripts --no-audit --no-fund
 npm test
-# vsce asks before packaging something it finds odd; with no terminal to answer, it stops.
+# Standard input is no terminal, so vsce never waits for an answer to a question.
 npm run package </dev/null
 
 if [ ! -f "$vsix" ]; then
