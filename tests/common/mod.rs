@@ -2,6 +2,8 @@
 
 #![allow(dead_code)] // each test binary uses part of this module
 
+pub mod lsp;
+
 use std::io::{Read, Write};
 use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Output, Stdio};

@@ -108,12 +108,18 @@ impl Diagnostic {
 
     /// The help line "did you mean `name`?", and the fix that writes `name` over `span` (the
     /// misspelled word).
-    pub fn with_did_you_mean(mut self, span: Span, name: &str) -> Diagnostic {
+    pub fn with_did_you_mean(self, span: Span, name: &str) -> Diagnostic {
+        self.with_fix(span, name).with_help(format!("did you mean `{name}`?"))
+    }
+
+    /// Carries the fix that writes `replacement` over `span` (exactly the mistaken text), for
+    /// an editor's quick fix; the help line that tells it is the caller's.
+    pub fn with_fix(mut self, span: Span, replacement: &str) -> Diagnostic {
         self.fix = Some(Box::new(Fix {
             span,
-            replacement: name.to_string(),
+            replacement: replacement.to_string(),
         }));
-        self.with_help(format!("did you mean `{name}`?"))
+        self
     }
 
     /// Names the file a diagnostic without labels is about.

@@ -548,7 +548,7 @@ impl MxError {
             } => {
                 let d = error(format!("unknown condition `{found}`")).with_primary(*span, "not a condition");
                 match suggestion {
-                    Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                    Some(s) => d.with_did_you_mean(*span, s),
                     None => d.with_help("conditions: eq ne lt le gt ge (signed), ab ae bl be (unsigned)"),
                 }
             }
@@ -600,7 +600,7 @@ impl MxError {
             UndefinedLabel { span, name, suggestion } => {
                 let d = error(format!("undefined label `{name}`")).with_primary(*span, "no label has this name");
                 match suggestion {
-                    Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                    Some(s) => d.with_did_you_mean(*span, s),
                     None => d.with_help(format!("define it with `:{name}` before an instruction")),
                 }
             }
@@ -648,6 +648,14 @@ impl MxError {
             UnknownName { span, name, suggestion } => {
                 let d = error(format!("unknown macro or constant `{name}`")).with_primary(*span, "not defined here");
                 match suggestion {
+                    // The span starts at the sigil; a name in a namespace keeps its path.
+                    Some(s) if !name.contains(':') => {
+                        let word = Span {
+                            start: span.end.saturating_sub(name.len() as u32).max(span.start),
+                            ..*span
+                        };
+                        d.with_did_you_mean(word, s)
+                    }
                     Some(s) => d.with_help(format!("did you mean `{s}`?")),
                     None => d.with_help(
                         "define it with `%define` or `%macro`, or reach it through its namespace: `%ns:name`",

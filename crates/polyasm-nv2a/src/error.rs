@@ -347,7 +347,7 @@ impl Nv2aError {
             UnknownRegister { span, name, suggestion } => {
                 let d = error(format!("unknown register `{name}`")).with_primary(*span, "not a register");
                 match suggestion {
-                    Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                    Some(s) => d.with_did_you_mean(*span, s),
                     None => d.with_help("`polyasm explain NV2A005` lists the registers"),
                 }
             }

@@ -306,7 +306,7 @@ impl ShError {
                     RegisterHint::Number { .. } => {
                         d.with_help(format!("the vector registers are {}", vectors(*dialect)))
                     }
-                    RegisterHint::Suggestion(s) => d.with_help(format!("did you mean `{s}`?")),
+                    RegisterHint::Suggestion(s) => d.with_did_you_mean(*span, s),
                     RegisterHint::OtherDialect(theirs) => d
                         .with_note(format!(
                             "`{name}` is {}'s; {}",

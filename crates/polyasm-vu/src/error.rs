@@ -338,7 +338,9 @@ impl VuError {
                 let d =
                     Diagnostic::error(code, format!("unknown output `{name}`")).with_primary(*span, "not an output");
                 match suggestion {
-                    Some(s) => d.with_help(format!("did you mean `{s}`? outputs are pos, tex, col and ocol")),
+                    Some(s) => d
+                        .with_fix(*span, s)
+                        .with_help(format!("did you mean `{s}`? outputs are pos, tex, col and ocol")),
                     None => d.with_help("outputs are pos, tex, col and ocol"),
                 }
             }

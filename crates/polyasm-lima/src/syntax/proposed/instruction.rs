@@ -37,14 +37,19 @@ impl<'s> Encoder<'s> {
             // The whole line when it is short; on a long one, each operation alone, so that the
             // help lines stay linear in the input.
             let line = self.corrected_line(ops, operands, &kinds, &last_dest);
+            let whole = ops[0].span.to(ops[ops.len() - 1].span);
             for &i in &last_dest {
                 let first = &ops[i].operands.of(operands)[0];
-                let corrected = if line.len() <= MAX_HELP_LINE {
-                    line.clone()
+                let (corrected, replaced) = if line.len() <= MAX_HELP_LINE {
+                    (line.clone(), whole)
                 } else {
-                    self.corrected_line(&ops[i..=i], operands, &kinds[i..=i], &[0])
+                    (
+                        self.corrected_line(&ops[i..=i], operands, &kinds[i..=i], &[0]),
+                        ops[i].span,
+                    )
                 };
-                let d = error::destination_last(self.span(first.span), self.str(first.span), &corrected);
+                let d = error::destination_last(self.span(first.span), self.str(first.span), &corrected)
+                    .with_fix(self.span(replaced), &corrected);
                 self.push(d);
             }
         }
