@@ -441,6 +441,7 @@ fn expand(
         preprocess_only: true,
         include_dirs: include_dirs(&args.includes, reporter)?,
         values: target_options(target, &args.target_options, "polyasm --help", reporter)?,
+        names: None,
     };
     let (sources, object) = assemble_input(
         target,
