@@ -31,7 +31,10 @@ pub mod ops;
 pub mod run;
 pub mod syntax;
 
+use std::sync::LazyLock;
+
 use polyasm_core::OptionKind;
+use polyasm_core::editor::{Lexicon, Register};
 use polyasm_core::output::FormatInfo;
 use polyasm_core::stream::RunIo;
 use polyasm_core::target::{
@@ -315,7 +318,42 @@ impl Target for LimaTarget {
     fn runner(&self) -> Option<&dyn Runner> {
         Some(self)
     }
+
+    fn lexicon(&self) -> &'static Lexicon {
+        &LEXICON
+    }
 }
+
+/// Both syntaxes: `#` comments, `.` before a unit, swizzle or mask, `$0`...`$11`, and the pipeline
+/// registers of [`ops::proposed::PIPELINE_NAMES`] but for their older names.
+static LEXICON: LazyLock<Lexicon> = LazyLock::new(|| {
+    use ops::proposed::{PIPELINE_NAMES, Pipeline};
+    let general = Register {
+        name: "$",
+        numbers: Some((0, u16::from(ops::GENERAL_REGS) - 1)),
+        doc: "general-purpose vec4 registers (Mesa's compiler uses $0...$5)",
+        read: true,
+        write: true,
+    };
+    let pipeline = PIPELINE_NAMES
+        .iter()
+        .filter(|p| p.replaced_by.is_none())
+        .map(|p| Register {
+            name: p.name,
+            numbers: None,
+            doc: p.doc,
+            read: p.reg != Pipeline::Discard,
+            write: p.reg.vec_reg().is_none(),
+        });
+    let registers = std::iter::once(general).chain(pipeline).collect::<Vec<_>>().leak();
+    Lexicon {
+        line_comments: &["#"],
+        sigils: "$^",
+        word_chars: ".",
+        registers,
+        ..Lexicon::NONE
+    }
+});
 
 impl Runner for LimaTarget {
     fn run_info(&self) -> &RunInfo {

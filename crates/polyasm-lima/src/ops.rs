@@ -737,18 +737,20 @@ pub mod proposed {
         pub reg: Pipeline,
         /// For an older name still read, the name to write instead.
         pub replaced_by: Option<&'static str>,
+        /// What it holds (empty for an older name).
+        pub doc: &'static str,
     }
 
     /// Every spelling of a pipeline register; the first of each register is the one printed.
     pub static PIPELINE_NAMES: &[PipelineName] = &[
-        current("^const0", Pipeline::Const0),
-        current("^const1", Pipeline::Const1),
-        current("^texture", Pipeline::Texture),
-        current("^uniform", Pipeline::Uniform),
-        current("^u", Pipeline::Uniform),
-        current("^v0", Pipeline::Vmul),
-        current("^s0", Pipeline::Fmul),
-        current("^discard", Pipeline::Discard),
+        current("^const0", Pipeline::Const0, "the instruction's first constants"),
+        current("^const1", Pipeline::Const1, "the instruction's second constants"),
+        current("^texture", Pipeline::Texture, "the sampler's result"),
+        current("^uniform", Pipeline::Uniform, "the load unit's result"),
+        current("^u", Pipeline::Uniform, "the load unit's result (^uniform)"),
+        current("^v0", Pipeline::Vmul, "the vector multiplier's result"),
+        current("^s0", Pipeline::Fmul, "the scalar multiplier's result"),
+        current("^discard", Pipeline::Discard, "no register: feeds only the sampler"),
         older("^tex_sampler", Pipeline::Texture, "^texture"),
         older("^tex_coord", Pipeline::Discard, "^discard"),
         older("^vmul", Pipeline::Vmul, "^v0"),
@@ -756,11 +758,12 @@ pub mod proposed {
     ];
 
     /// A spelling read and printed.
-    const fn current(name: &'static str, reg: Pipeline) -> PipelineName {
+    const fn current(name: &'static str, reg: Pipeline, doc: &'static str) -> PipelineName {
         PipelineName {
             name,
             reg,
             replaced_by: None,
+            doc,
         }
     }
 
@@ -770,6 +773,7 @@ pub mod proposed {
             name,
             reg,
             replaced_by: Some(new),
+            doc: "",
         }
     }
 

@@ -1,7 +1,10 @@
 //! Masfix as a polyasm [`Target`]: its names, its options, and the commands (assemble, run,
 //! disassemble) over the driver, the bytecode reader and the VM.
 
+use std::sync::LazyLock;
+
 use polyasm_core::OptionKind;
+use polyasm_core::editor::Lexicon;
 use polyasm_core::explain::Code as CoreCode;
 use polyasm_core::target::{
     DisasmInput, OptionSpec, RunInfo, RunOutcome, RunOutput, Runner, Target, TargetInfo, TargetOptions, UsageError,
@@ -12,7 +15,7 @@ use polyasm_core::{ExitStatus, RunIo};
 use crate::driver::{AssembleOptions, assemble};
 use crate::error::Code;
 use crate::limits::Limits;
-use crate::{bytecode, decode, error, exec, print};
+use crate::{bytecode, decode, error, exec, print, stdlib};
 
 /// Where compile-time code prints: a reader that stopped early (`| head`) is no error, the
 /// rest is dropped quietly and the code runs on; any other failed write (a full disk) stops the
@@ -277,6 +280,24 @@ pub fn assemble_options(options: &TargetOptions) -> AssembleOptions {
     }
 }
 
+/// How Masfix text is written: `;` comments; `%` before a directive or a use, `:` before a
+/// label and inside a namespace path (`std:push`), `!` before a compile-time call; the
+/// operation letters glued to a name (`ld&m`, `ld.m`). Its registers h, m, r and p are
+/// letters of an instruction's name (`ldm`), never words of their own, so it lists none.
+/// `%include` finds the standard library's files ([`stdlib::FILES`]) by their names.
+static LEXICON: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
+    line_comments: &[";"],
+    sigils: "%:!",
+    word_chars: ":&|^<>.",
+    include: Some(("%include", "mx")),
+    builtin_includes: stdlib::FILES
+        .iter()
+        .map(|file| file.name.strip_suffix(".mx").unwrap_or(file.name))
+        .collect::<Vec<_>>()
+        .leak(),
+    ..Lexicon::NONE
+});
+
 impl Target for MasfixTarget {
     fn info(&self) -> &TargetInfo {
         &INFO
@@ -315,6 +336,10 @@ impl Target for MasfixTarget {
 
     fn instructions(&self) -> Vec<polyasm_core::table::Entry> {
         crate::ops::Kind::entries()
+    }
+
+    fn lexicon(&self) -> &'static Lexicon {
+        &LEXICON
     }
 
     fn runner(&self) -> Option<&dyn Runner> {

@@ -3,6 +3,7 @@
 //! The words match nv2avsh (nv2a_vsh_asm) bit for bit, unused fields included.
 
 pub mod decode;
+pub mod editor;
 pub mod encode;
 pub mod error;
 pub mod exec;
@@ -317,6 +318,10 @@ impl Target for Nv2aTarget {
 
     fn instructions(&self) -> Vec<polyasm_core::table::Entry> {
         crate::ops::Op::entries()
+    }
+
+    fn lexicon(&self) -> &'static polyasm_core::editor::Lexicon {
+        &editor::LEXICON
     }
 
     fn runner(&self) -> Option<&dyn Runner> {

@@ -237,12 +237,13 @@ pub static INPUT_NAMES: [&str; 13] = [
     "iTex3",
 ];
 
-/// An output register: its OUT_ADDRESS, its long name and its short name.
+/// An output register: its OUT_ADDRESS, its long name and its short name, and what it holds.
 #[derive(Debug)]
 pub struct OutputInfo {
     pub address: u8,
     pub long: &'static str,
     pub short: &'static str,
+    pub doc: &'static str,
 }
 
 /// The output registers. Addresses 1 and 2 are not outputs.
@@ -251,56 +252,67 @@ pub static OUTPUTS: [OutputInfo; 11] = [
         address: 0,
         long: "oPos",
         short: "oPos",
+        doc: "the clip-space position (r12 reads it back)",
     },
     OutputInfo {
         address: 3,
         long: "oDiffuse",
         short: "oD0",
+        doc: "the diffuse colour, oD0",
     },
     OutputInfo {
         address: 4,
         long: "oSpecular",
         short: "oD1",
+        doc: "the specular colour, oD1",
     },
     OutputInfo {
         address: 5,
         long: "oFog",
         short: "oFog",
+        doc: "the fog coordinate",
     },
     OutputInfo {
         address: 6,
         long: "oPts",
         short: "oPts",
+        doc: "the point size",
     },
     OutputInfo {
         address: 7,
         long: "oBackDiffuse",
         short: "oB0",
+        doc: "the back face's diffuse colour, oB0",
     },
     OutputInfo {
         address: 8,
         long: "oBackSpecular",
         short: "oB1",
+        doc: "the back face's specular colour, oB1",
     },
     OutputInfo {
         address: 9,
         long: "oTex0",
         short: "oT0",
+        doc: "texture coordinates of stage 0, oT0",
     },
     OutputInfo {
         address: 10,
         long: "oTex1",
         short: "oT1",
+        doc: "texture coordinates of stage 1, oT1",
     },
     OutputInfo {
         address: 11,
         long: "oTex2",
         short: "oT2",
+        doc: "texture coordinates of stage 2, oT2",
     },
     OutputInfo {
         address: 12,
         long: "oTex3",
         short: "oT3",
+        doc: "texture coordinates of stage 3, oT3",
     },
 ];
 

@@ -48,7 +48,10 @@ pub mod render;
 pub mod run;
 pub mod runtime;
 
+use std::sync::LazyLock;
+
 use polyasm_core::OptionKind;
+use polyasm_core::editor::{Lexicon, Register};
 use polyasm_core::front;
 use polyasm_core::stream::RunIo;
 use polyasm_core::target::{
@@ -184,7 +187,43 @@ impl Target for ShaderTarget {
     fn runner(&self) -> Option<&dyn Runner> {
         Some(self)
     }
+
+    fn lexicon(&self) -> &'static Lexicon {
+        &LEXICON
+    }
 }
+
+/// How shader-asm text is written: `#` comments, and the numbered registers and those of
+/// [`ops::SPECIALS`], in lower case.
+static LEXICON: LazyLock<Lexicon> = LazyLock::new(|| {
+    use ops::{SCALARS, V2_SCALARS, V2_VECTORS, VECTORS};
+    let family = |name, count: u8, v2: u8, what| Register {
+        name,
+        numbers: Some((0, u16::from(count) - 1)),
+        doc: format!("{what} registers (v2 has {name}0...{name}{})", v2 - 1).leak(),
+        read: true,
+        write: true,
+    };
+    let specials = ops::SPECIALS.iter().map(|special| Register {
+        name: special.name,
+        numbers: None,
+        doc: match special.dialects.only() {
+            Some(only) => format!("{} ({} only)", special.meaning, only.name()).leak(),
+            None => special.meaning,
+        },
+        read: true,
+        write: special.writable,
+    });
+    let numbered = [
+        family("s", SCALARS, V2_SCALARS, "scalar"),
+        family("v", VECTORS, V2_VECTORS, "vector"),
+    ];
+    Lexicon {
+        line_comments: &["#"],
+        registers: numbered.into_iter().chain(specials).collect::<Vec<_>>().leak(),
+        ..Lexicon::NONE
+    }
+});
 
 impl Runner for ShaderTarget {
     fn run_info(&self) -> &RunInfo {

@@ -25,7 +25,10 @@ pub mod ops;
 pub mod parser;
 pub mod print;
 
+use std::sync::LazyLock;
+
 use polyasm_core::OptionSpec;
+use polyasm_core::editor::{Lexicon, Register};
 use polyasm_core::front;
 use polyasm_core::target::{
     DisasmInput, ProgramLimit, RunInfo, RunIo, RunOutcome, RunOutput, Runner, Target, TargetInfo, TargetOptions,
@@ -145,7 +148,37 @@ impl Target for VuTarget {
     fn runner(&self) -> Option<&dyn Runner> {
         Some(self)
     }
+
+    fn lexicon(&self) -> &'static Lexicon {
+        &LEXICON
+    }
 }
+
+/// How VU text is written: `//` and nesting `/* */` comments, `.word`, the registers
+/// `r0`...`r15` and the output slots of [`ops::OUTPUT_SLOTS`].
+static LEXICON: LazyLock<Lexicon> = LazyLock::new(|| {
+    let temps = Register {
+        name: "r",
+        numbers: Some((0, ops::REGISTERS as u16 - 1)),
+        doc: "vec4 register, read and written by every operation",
+        read: true,
+        write: true,
+    };
+    let outputs = ops::OUTPUT_SLOTS.iter().map(|&(name, doc)| Register {
+        name,
+        numbers: None,
+        doc,
+        read: false,
+        write: true,
+    });
+    Lexicon {
+        line_comments: &["//"],
+        block_comment: Some(("/*", "*/")),
+        sigils: ".",
+        registers: std::iter::once(temps).chain(outputs).collect::<Vec<_>>().leak(),
+        ..Lexicon::NONE
+    }
+});
 
 impl Runner for VuTarget {
     fn run_info(&self) -> &RunInfo {

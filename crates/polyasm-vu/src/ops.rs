@@ -80,8 +80,26 @@ pub const CONSTANT_SLOTS: u32 = 16;
 pub const REGISTERS: u32 = 16;
 /// The VU holds this many words; shorter programs get an `end` appended.
 pub const MAX_WORDS: usize = 64;
-/// The output slots in `st`, by slot number.
-pub const OUTPUTS: [&str; 4] = ["pos", "tex", "col", "ocol"];
+/// The output slots in `st`, by slot number, with what each holds.
+pub const OUTPUT_SLOTS: [(&str, &str); 4] = [
+    ("pos", "output slot: the clip-space position"),
+    (
+        "tex",
+        "output slot: texture coordinates (xy for texture unit 0, zw for unit 1)",
+    ),
+    ("col", "output slot: the vertex colour"),
+    ("ocol", "output slot: the vertex offset colour"),
+];
+/// The output slots' names, by slot number.
+pub const OUTPUTS: [&str; 4] = {
+    let mut names = [""; 4];
+    let mut slot = 0;
+    while slot < names.len() {
+        names[slot] = OUTPUT_SLOTS[slot].0;
+        slot += 1;
+    }
+    names
+};
 
 use OperandKind::{ConstSlot, InputSlot, Mask, Output, Register, Swizzle};
 
