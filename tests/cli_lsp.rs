@@ -347,8 +347,8 @@ fn labels_and_uniforms_are_symbols_with_a_definition_and_a_hover() {
             .as_str()
             .unwrap_or_else(|| panic!("{name}: {hover}"));
         assert!(
-            value.starts_with(&format!("{kind} `{symbol}` = "))
-                && value.ends_with(&format!("declared on line {}", declared_on + 1)),
+            value.starts_with(&format!("{kind} `{symbol}`: "))
+                && value.ends_with(&format!("defined on line {}", declared_on + 1)),
             "{name}: {value}"
         );
         // The name is offered where a label or uniform goes.
@@ -364,7 +364,7 @@ fn labels_and_uniforms_are_symbols_with_a_definition_and_a_hover() {
             .find(|item| item["label"] == symbol)
             .unwrap_or_else(|| panic!("{name}: {completion}"));
         assert!(
-            item["detail"].as_str().unwrap().starts_with(&format!("{kind} = ")),
+            item["detail"].as_str().unwrap().starts_with(&format!("{kind} ")),
             "{name}: {item}"
         );
         // A word that is no declared name has no definition.

@@ -40,6 +40,10 @@ pub struct Lexicon {
     /// Whether the machine stores numbers written in the program as IEEE half floats
     /// ([`crate::half`]), so that an editor shows what a number becomes.
     pub half_floats: bool,
+    /// Whether a word is an instruction, for a dialect whose instruction words are more than
+    /// the names of its table (Masfix's operation letters glued to the name: `ldm`); else a
+    /// word is an instruction when the table names it.
+    pub is_instruction: Option<fn(&str) -> bool>,
 }
 
 impl Lexicon {
@@ -54,6 +58,7 @@ impl Lexicon {
         include: None,
         builtin_includes: &[],
         half_floats: false,
+        is_instruction: None,
     };
 
     /// Whether `c` may be inside a word.
@@ -64,6 +69,13 @@ impl Lexicon {
     /// Whether `c` may start a word.
     pub fn starts_word(&self, c: char) -> bool {
         c.is_ascii_alphabetic() || c == '_' || self.sigils.contains(c)
+    }
+
+    /// Whether `word` is an instruction: one `mnemonics` names, or one the dialect's own test
+    /// accepts ([`Lexicon::is_instruction`]).
+    pub fn is_mnemonic(&self, mnemonics: &Mnemonics, word: &str) -> bool {
+        self.is_instruction
+            .map_or_else(|| mnemonics.contains(word), |is| is(word))
     }
 
     /// The register `word` names, with the part of it that names the register (a swizzle or
@@ -184,9 +196,7 @@ pub fn tokens(lexicon: &Lexicon, mnemonics: &Mnemonics, text: &str) -> Vec<Token
                 kind: TokenKind::String,
             });
         } else if c.is_ascii_digit() {
-            at += rest
-                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '.' || c == '_'))
-                .unwrap_or(rest.len());
+            at += number_len(rest);
             out.push(Token {
                 range: start..at,
                 kind: TokenKind::Number,
@@ -199,7 +209,7 @@ pub fn tokens(lexicon: &Lexicon, mnemonics: &Mnemonics, text: &str) -> Vec<Token
             let word = &text[start..at];
             let kind = if lexicon.register(word).is_some() {
                 TokenKind::Register
-            } else if mnemonics.contains(word) {
+            } else if lexicon.is_mnemonic(mnemonics, word) {
                 TokenKind::Mnemonic
             } else if word.len() == c.len_utf8() {
                 // A sigil alone is punctuation.
@@ -220,6 +230,26 @@ pub fn tokens(lexicon: &Lexicon, mnemonics: &Mnemonics, text: &str) -> Vec<Token
         debug_assert!(at > start && at <= bytes.len());
     }
     out
+}
+
+/// The length of the number `rest` starts with: digits, letters (`0x1f`, `1e3`), `.` and `_`,
+/// and a sign right after an exponent's `e` (`2.5e-3`; not after a hex digit `e`).
+fn number_len(rest: &str) -> usize {
+    let bytes = rest.as_bytes();
+    let hex = rest.starts_with("0x") || rest.starts_with("0X");
+    let mut at = 0;
+    while at < bytes.len() {
+        let b = bytes[at];
+        let exponent_sign = matches!(b, b'+' | b'-')
+            && !hex
+            && matches!(bytes[at - 1], b'e' | b'E')
+            && bytes.get(at + 1).is_some_and(u8::is_ascii_digit);
+        if !(b.is_ascii_alphanumeric() || b == b'.' || b == b'_' || exponent_sign) {
+            break;
+        }
+        at += 1;
+    }
+    at
 }
 
 /// The length of the comment `rest` starts with, if it starts with one.
@@ -251,33 +281,46 @@ fn quoted_len(rest: &str, quote: char) -> usize {
     rest.len()
 }
 
-/// The names of a target's instructions, looked up in any letter case.
+/// The names of a target's instructions, looked up as written or, for a dialect that takes
+/// them in any letter case, in any.
 #[derive(Debug, Default)]
 pub struct Mnemonics {
     names: std::collections::HashSet<String>,
+    any_case: bool,
 }
 
 impl Mnemonics {
     /// Every name of every row (mnemonic, second syntax's name, aliases).
-    pub fn new(entries: &[Entry]) -> Mnemonics {
+    pub fn new(entries: &[Entry], any_case: bool) -> Mnemonics {
+        let fold = |name: &str| {
+            if any_case {
+                name.to_ascii_lowercase()
+            } else {
+                name.to_string()
+            }
+        };
         let mut names = std::collections::HashSet::new();
         for entry in entries {
             let all = std::iter::once(entry.mnemonic)
                 .chain(entry.second)
                 .chain(entry.aliases.iter().copied());
-            names.extend(all.map(str::to_ascii_lowercase));
+            names.extend(all.map(fold));
         }
-        Mnemonics { names }
+        Mnemonics { names, any_case }
     }
 
     /// Whether `word` names an instruction, as written or with modifiers glued on with `_`
     /// before a unit (`max_pos.v1` is `max.v1`).
     pub fn contains(&self, word: &str) -> bool {
-        let lower = word.to_ascii_lowercase();
-        if self.names.contains(&lower) {
+        let word = if self.any_case {
+            word.to_ascii_lowercase()
+        } else {
+            word.to_string()
+        };
+        if self.names.contains(&word) {
             return true;
         }
-        let (name, unit) = lower.split_at(lower.find('.').unwrap_or(lower.len()));
+        let (name, unit) = word.split_at(word.find('.').unwrap_or(word.len()));
         name.split_once('_')
             .is_some_and(|(base, _)| self.names.contains(&format!("{base}{unit}")))
     }
@@ -384,6 +427,7 @@ mod tests {
         include: None,
         builtin_includes: &[],
         half_floats: false,
+        is_instruction: None,
     };
 
     fn kinds(text: &str) -> Vec<(&str, TokenKind)> {
@@ -394,7 +438,7 @@ mod tests {
             doc: "copies",
             cells: Vec::new(),
         }];
-        tokens(&LEXICON, &Mnemonics::new(&entries), text)
+        tokens(&LEXICON, &Mnemonics::new(&entries, true), text)
             .into_iter()
             .map(|t| (&text[t.range], t.kind))
             .collect()

@@ -351,6 +351,7 @@ static LEXICON: LazyLock<Lexicon> = LazyLock::new(|| {
         sigils: "$^",
         word_chars: ".",
         registers,
+        half_floats: true,
         ..Lexicon::NONE
     }
 });

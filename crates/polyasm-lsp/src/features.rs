@@ -186,8 +186,8 @@ pub fn rename<'i>(
             "`{new_name}` is not a name: a letter or `_`, then letters, digits and `_`"
         ));
     }
-    let mnemonics = Mnemonics::new(&target.instructions());
-    if mnemonics.contains(&new_name) || lexicon.register(&new_name).is_some() {
+    let mnemonics = Mnemonics::new(&target.instructions(), lexicon.any_case);
+    if lexicon.is_mnemonic(&mnemonics, &new_name) || lexicon.register(&new_name).is_some() {
         return Err(format!("`{new_name}` is a mnemonic or a register"));
     }
     let mut changes: HashMap<Uri, Vec<TextEdit>> = HashMap::new();
@@ -413,7 +413,7 @@ fn token_type(kind: &SemanticTokenType) -> u32 {
 /// macro, a uniform as a parameter, a namespace as a namespace). Each token lies on one line.
 pub fn semantic_tokens(target: &dyn Target, doc: &Document, index: &Index, uri: &Uri) -> Vec<SemanticToken> {
     let lexicon = target.lexicon();
-    let mnemonics = Mnemonics::new(&target.instructions());
+    let mnemonics = Mnemonics::new(&target.instructions(), lexicon.any_case);
     // The kinds of the names written in this document, by where they start.
     let mut named: HashMap<Position, &'static str> = HashMap::new();
     for (place, def) in index.places.iter().filter(|(place, _)| place.uri == *uri) {

@@ -295,6 +295,8 @@ static LEXICON: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
         .map(|file| file.name.strip_suffix(".mx").unwrap_or(file.name))
         .collect::<Vec<_>>()
         .leak(),
+    // An instruction is its name with the letters of its operation glued on (`ldm`, `bmeq`).
+    is_instruction: Some(|word| crate::encode::decompose(word).is_ok()),
     ..Lexicon::NONE
 });
 
