@@ -524,11 +524,29 @@ impl Reader<'_> {
                     }
                 }
                 if valid {
+                    let text = self.relative_to_folder(first, text);
                     pairs.push((long.to_string(), text));
                 }
             }
         }
         self.config.options.insert(info.name.to_string(), pairs);
+    }
+
+    /// The text of an option that names a file, with a relative name made relative to the
+    /// file's folder (as `include` is); other texts as they are.
+    fn relative_to_folder(&self, spec: &OptionSpec, text: String) -> String {
+        let join = |name: &str| match Path::new(name).is_absolute() {
+            true => None,
+            false => self.folder.join(name).to_str().map(str::to_string),
+        };
+        match spec.kind {
+            OptionKind::Path => join(&text).unwrap_or(text),
+            OptionKind::SlotFile { .. } => match text.split_once('=') {
+                Some((slot, name)) => join(name).map_or(text.clone(), |name| format!("{slot}={name}")),
+                None => text,
+            },
+            _ => text,
+        }
     }
 
     fn unknown_option(&mut self, target: &str, names: &[&str], long: &str, range: std::ops::Range<usize>) {
@@ -671,6 +689,8 @@ mod tests {
                 },
                 "slots",
             ),
+            OptionSpec::new("data", "FILE", OptionKind::Path, "a file"),
+            OptionSpec::new("texture", "N=FILE", OptionKind::SlotFile { slots: &SLOTS }, "files"),
         ],
         needs_listing: false,
         runtimes: &[],
@@ -886,6 +906,23 @@ mod tests {
     }
 
     #[test]
+    fn files_named_by_options_are_relative_to_the_folder_of_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = "[demo]\ndata = \"d.json\"\ntexture = [\"1=t.png\", \"2=/abs/u.png\"]\n";
+        let config = parse_in(dir.path(), text).1.unwrap();
+        let folder = std::path::absolute(dir.path()).unwrap();
+        let in_folder = |name: &str| folder.join(name).to_str().unwrap().to_string();
+        assert_eq!(
+            config.options["demo"],
+            [
+                ("data".to_string(), in_folder("d.json")),
+                ("texture".to_string(), format!("1={}", in_folder("t.png"))),
+                ("texture".to_string(), "2=/abs/u.png".to_string()),
+            ]
+        );
+    }
+
+    #[test]
     fn a_flag_set_to_false_is_not_given() {
         let config = read("[demo]\nstrict = false\n");
         assert!(config.options["demo"].is_empty());
@@ -1020,7 +1057,7 @@ mod tests {
                 (
                     "3:1: target demo has no option `bogus`".to_string(),
                     Some(
-                        "the options of demo are: strict, syntax, steps, time, input (see `polyasm --help`, \
+                        "the options of demo are: strict, syntax, steps, time, input, data, texture (see `polyasm --help`, \
                          `polyasm run --help` and `polyasm disasm --help`)"
                             .to_string()
                     )
