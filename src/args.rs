@@ -70,6 +70,7 @@ pub struct GlobalArgs {
         value_name = "FILE",
         global = true,
         value_parser = NonEmptyStringValueParser::new(),
+        value_hint = clap::ValueHint::FilePath,
         conflicts_with = "no_config"
     )]
     pub config: Option<String>,
