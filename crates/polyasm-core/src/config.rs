@@ -1034,6 +1034,13 @@ mod tests {
 
     #[test]
     fn unknown_targets_and_options_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let (_, result) = parse_in(dir.path(), "target = \"demoo\"\n");
+        let fix = result.unwrap_err()[0].fix.clone().expect("a fix");
+        assert_eq!(
+            (fix.span.start, fix.span.end, fix.replacement.as_str()),
+            (9, 16, "\"demo\"")
+        );
         assert_eq!(
             problems("target = \"demoo\"\n[extensions]\nx = \"nope\"\n"),
             [
