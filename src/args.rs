@@ -63,6 +63,21 @@ pub struct GlobalArgs {
         overrides_with = "max_errors"
     )]
     pub max_errors: usize,
+
+    /// Read the settings from FILE instead of the nearest polyasm.toml above the input
+    #[arg(
+        long,
+        value_name = "FILE",
+        global = true,
+        value_parser = NonEmptyStringValueParser::new(),
+        value_hint = clap::ValueHint::FilePath,
+        conflicts_with = "no_config"
+    )]
+    pub config: Option<String>,
+
+    /// Read no polyasm.toml: only the command line sets anything
+    #[arg(long, global = true)]
+    pub no_config: bool,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

@@ -11,13 +11,14 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser};
 use polyasm::registry;
+use polyasm_core::config::{self, Config};
 use polyasm_core::diagnostic::within_limit;
 use polyasm_core::explain::Code;
 use polyasm_core::options::OptionValues;
 use polyasm_core::output::{self, OutputContext};
 use polyasm_core::stream::{RunIo, UnreadableInput};
 use polyasm_core::target::{DisasmInput, InputEncoding, RunOutput, Runner, TargetOptions};
-use polyasm_core::{Diagnostic, Explain, Object, Outcome, SourceMap, Target};
+use polyasm_core::{Diagnostic, Explain, Object, Outcome, SourceMap, Target, WarningPolicy};
 
 use crate::args::{
     AssembleArgs, CheckArgs, Cli, ColorArg, Command, DisasmArgs, IncludeArgs, InputFormatArg, OptionsOf, RunArgs,
@@ -71,11 +72,19 @@ fn main() -> ExitCode {
         );
         return ExitCode::from(2);
     }
+    let settings = Settings {
+        source: match (&cli.global.config, cli.global.no_config) {
+            (_, true) => SettingsSource::None,
+            (Some(file), false) => SettingsSource::File(file.into()),
+            (None, false) => SettingsSource::Nearest,
+        },
+        warnings: reporter.warnings.clone(),
+    };
     let result = match cli.command {
-        None => assemble(&cli.assemble, &mut reporter),
-        Some(Command::Disasm(a)) => disasm(&a, &mut reporter),
-        Some(Command::Run(a)) => run(&a, &mut reporter),
-        Some(Command::Check(a)) => check(&a, &mut reporter),
+        None => assemble(&cli.assemble, &settings, &mut reporter),
+        Some(Command::Disasm(a)) => disasm(&a, &settings, &mut reporter),
+        Some(Command::Run(a)) => run(&a, &settings, &mut reporter),
+        Some(Command::Check(a)) => check(&a, &settings, &mut reporter),
         Some(Command::Targets) => targets(&mut reporter),
         Some(Command::Explain { code }) => explain(code.as_deref(), &mut reporter),
         Some(Command::Completions { shell }) => {
@@ -178,8 +187,86 @@ fn diagnostic_from_clap(text: &str) -> Diagnostic {
     diagnostic
 }
 
-/// Picks the target from `-t`, else from the input's extension.
-fn resolve_target(name: Option<&str>, input: &Input, reporter: &Reporter) -> Result<&'static dyn Target> {
+/// Where the settings of a command come from (`--config FILE`, `--no-config`), and the `-W`
+/// options of the command line, which override those of a settings file.
+struct Settings {
+    source: SettingsSource,
+    warnings: WarningPolicy,
+}
+
+enum SettingsSource {
+    /// The nearest polyasm.toml above each input.
+    Nearest,
+    /// `--config FILE`.
+    File(std::path::PathBuf),
+    /// `--no-config`.
+    None,
+}
+
+impl Settings {
+    /// The polyasm.toml that holds the settings of `input`, if any: the nearest one above its
+    /// folder (above the current folder for standard input).
+    fn path_for(&self, input: &Input) -> Option<std::path::PathBuf> {
+        match &self.source {
+            SettingsSource::None => None,
+            SettingsSource::File(path) => Some(path.clone()),
+            SettingsSource::Nearest => {
+                let folder = match input {
+                    Input::Path(path) => std::path::Path::new(path).parent(),
+                    Input::Stdin => None,
+                };
+                config::find(folder.unwrap_or(std::path::Path::new(".")))
+            }
+        }
+    }
+
+    /// Makes the warning policy of `config` (with the command line's `-W` over it) the
+    /// reporter's.
+    fn apply(&self, config: Option<&Config>, reporter: &mut Reporter) {
+        reporter.warnings = match config {
+            Some(config) => config.warning_policy(&self.warnings),
+            None => self.warnings.clone(),
+        };
+    }
+
+    /// The settings of `input`, applied to the reporter; after errors in the file, a summary
+    /// line saying that `input` was `failure` (`not assembled; no output written`).
+    fn for_input(&self, input: &Input, reporter: &mut Reporter, failure: &str) -> Result<Option<Config>> {
+        let config = match self.path_for(input) {
+            Some(path) => match read_settings(&path, reporter) {
+                Some(config) => Some(config),
+                None => {
+                    reporter.summarize_failure(&format!("{} {failure}", input.display_name()));
+                    return Err(Failure::Errors);
+                }
+            },
+            None => None,
+        };
+        self.apply(config.as_ref(), reporter);
+        Ok(config)
+    }
+}
+
+/// Reads the polyasm.toml at `path`; `None` after reporting its errors.
+fn read_settings(path: &std::path::Path, reporter: &mut Reporter) -> Option<Config> {
+    let mut sources = SourceMap::new();
+    match config::load(path, registry(), &mut sources) {
+        Ok(config) => Some(config),
+        Err(diagnostics) => {
+            reporter.emit(diagnostics, &sources);
+            None
+        }
+    }
+}
+
+/// Picks the target from `-t`, else from the settings' `[extensions]`, the input's extension
+/// or the settings' `target`, in this order.
+fn resolve_target(
+    name: Option<&str>,
+    input: &Input,
+    config: Option<&Config>,
+    reporter: &Reporter,
+) -> Result<&'static dyn Target> {
     let registry = registry();
     let known = registry.names().join(", ");
     let found = match name {
@@ -188,16 +275,22 @@ fn resolve_target(name: Option<&str>, input: &Input, reporter: &Reporter) -> Res
                 .with_help(format!("targets are: {known} (see `polyasm targets`)"))
         }),
         None => match input {
-            Input::Stdin => Err(
+            Input::Stdin => config.and_then(|c| c.default_target(registry)).ok_or_else(|| {
                 Diagnostic::error(Code::UnknownTarget, "no target given for standard input")
-                    .with_help(format!("name one with `-t`: {known}")),
-            ),
-            Input::Path(path) => registry.by_path(path).ok_or_else(|| {
+                    .with_help(format!("name one with `-t`: {known}; or set `target` in polyasm.toml"))
+            }),
+            Input::Path(path) => match config {
+                Some(config) => config.target_for(registry, std::path::Path::new(path)),
+                None => registry.by_path(path),
+            }
+            .ok_or_else(|| {
                 Diagnostic::error(
                     Code::UnknownTarget,
                     format!("cannot tell the target of `{path}` from its extension"),
                 )
-                .with_help(format!("name one with `-t`: {known}"))
+                .with_help(format!(
+                    "name one with `-t`: {known}; or give the extension one in polyasm.toml's `[extensions]`"
+                ))
             }),
         },
     };
@@ -225,8 +318,9 @@ fn read_source(input: &Input, sources: &mut SourceMap, reporter: &mut Reporter) 
     }
 }
 
-/// The `-I` folders; one that is not a folder is a usage error (PA023).
-fn include_dirs(args: &IncludeArgs, reporter: &Reporter) -> Result<Vec<std::path::PathBuf>> {
+/// The `-I` folders, then those of the settings; a `-I` that is not a folder is a usage error
+/// (PA023), and those of the settings were checked when they were read.
+fn include_dirs(args: &IncludeArgs, config: Option<&Config>, reporter: &Reporter) -> Result<Vec<std::path::PathBuf>> {
     for dir in &args.include_dirs {
         let problem = match std::fs::metadata(dir) {
             Ok(meta) if meta.is_dir() => continue,
@@ -242,7 +336,13 @@ fn include_dirs(args: &IncludeArgs, reporter: &Reporter) -> Result<Vec<std::path
         );
         return Err(Failure::Usage);
     }
-    Ok(args.include_dirs.iter().map(std::path::PathBuf::from).collect())
+    let from_config = config.iter().flat_map(|c| c.include_dirs.iter().cloned());
+    Ok(args
+        .include_dirs
+        .iter()
+        .map(std::path::PathBuf::from)
+        .chain(from_config)
+        .collect())
 }
 
 /// The format an output's extension asks for (`-o x.h` is C), among every target's formats, so
@@ -305,7 +405,7 @@ fn conclude<T>(reporter: &mut Reporter, outcome: Outcome<T>, sources: &SourceMap
     }
 }
 
-fn assemble(args: &AssembleArgs, reporter: &mut Reporter) -> Result {
+fn assemble(args: &AssembleArgs, settings: &Settings, reporter: &mut Reporter) -> Result {
     if let (Some(first), Some(second)) = (&args.io.input, args.more_inputs.first()) {
         let all = std::iter::once(first).chain(&args.more_inputs);
         let all: Vec<&str> = all.map(String::as_str).collect();
@@ -323,14 +423,16 @@ fn assemble(args: &AssembleArgs, reporter: &mut Reporter) -> Result {
         return Err(Failure::Usage);
     }
     let input = Input::from_arg(args.io.input.as_deref());
-    let target = resolve_target(args.io.target.as_deref(), &input, reporter)?;
+    let config = settings.for_input(&input, reporter, "not assembled; no output written")?;
+    let config = config.as_ref();
+    let target = resolve_target(args.io.target.as_deref(), &input, config, reporter)?;
     let output = Output::from_arg(args.io.output.as_deref());
     if let Some(name) = &args.emit_runtime {
         return emit_runtime(args, name, target, &output, reporter);
     }
     output.check_not_input(&input, reporter)?;
     if args.expand {
-        return expand(args, &input, target, &output, reporter);
+        return expand(args, &input, target, config, &output, reporter);
     }
     let from_extension = match (&args.format, &output) {
         (None, Output::Path(path)) => format_from_extension(path).map(|f| (path, f)),
@@ -362,8 +464,8 @@ fn assemble(args: &AssembleArgs, reporter: &mut Reporter) -> Result {
     output.check_binary(format.binary, reporter)?;
     let options = &TargetOptions {
         skip_listing: !format.listing,
-        include_dirs: include_dirs(&args.includes, reporter)?,
-        values: target_options(target, &args.target_options, "polyasm --help", reporter)?,
+        include_dirs: include_dirs(&args.includes, config, reporter)?,
+        values: target_options(target, &args.target_options, "polyasm --help", config, reporter)?,
         ..TargetOptions::default()
     };
     let symbol = match &args.name {
@@ -413,6 +515,7 @@ fn expand(
     args: &AssembleArgs,
     input: &Input,
     target: &'static dyn Target,
+    config: Option<&Config>,
     output: &Output,
     reporter: &mut Reporter,
 ) -> Result {
@@ -439,8 +542,8 @@ fn expand(
     let options = &TargetOptions {
         skip_listing: true,
         preprocess_only: true,
-        include_dirs: include_dirs(&args.includes, reporter)?,
-        values: target_options(target, &args.target_options, "polyasm --help", reporter)?,
+        include_dirs: include_dirs(&args.includes, config, reporter)?,
+        values: target_options(target, &args.target_options, "polyasm --help", config, reporter)?,
         names: None,
     };
     let (sources, object) = assemble_input(
@@ -502,11 +605,13 @@ fn emit_runtime(
     output.write(runtime.text.as_bytes(), reporter)
 }
 
-fn disasm(args: &DisasmArgs, reporter: &mut Reporter) -> Result {
+fn disasm(args: &DisasmArgs, settings: &Settings, reporter: &mut Reporter) -> Result {
     let input = Input::from_arg(args.io.input.as_deref());
-    let target = resolve_target(args.io.target.as_deref(), &input, reporter)?;
+    let config = settings.for_input(&input, reporter, "not disassembled; no output written")?;
+    let config = config.as_ref();
+    let target = resolve_target(args.io.target.as_deref(), &input, config, reporter)?;
     let options = &TargetOptions {
-        values: target_options(target, &args.target_options, "polyasm disasm --help", reporter)?,
+        values: target_options(target, &args.target_options, "polyasm disasm --help", config, reporter)?,
         ..TargetOptions::default()
     };
     let output = Output::from_arg(args.io.output.as_deref());
@@ -600,9 +705,9 @@ fn hint_at_assembling(diagnostics: &mut Vec<Diagnostic>, input: &Input) {
 
 /// `polyasm run`: once, or again after each change with `--watch` (which needs a file: standard
 /// input, `-` included, is read once and cannot be watched).
-fn run(args: &RunArgs, reporter: &mut Reporter) -> Result {
+fn run(args: &RunArgs, settings: &Settings, reporter: &mut Reporter) -> Result {
     if !args.watch {
-        return run_once(args, reporter, &mut Vec::new());
+        return run_once(args, settings, reporter, &mut Vec::new());
     }
     let Some(input) = args.io.input.as_deref().filter(|input| *input != "-") else {
         reporter.usage(
@@ -613,7 +718,7 @@ fn run(args: &RunArgs, reporter: &mut Reporter) -> Result {
     };
     let mut watched = vec![std::path::PathBuf::from(input)];
     loop {
-        if let Err(Failure::Usage) = run_once(args, reporter, &mut watched) {
+        if let Err(Failure::Usage) = run_once(args, settings, reporter, &mut watched) {
             return Err(Failure::Usage);
         }
         reporter.start_over();
@@ -661,11 +766,23 @@ fn wait_for_change(files: &[std::path::PathBuf]) {
     }
 }
 
-/// One run; the files it read are added to `watched`.
-fn run_once(args: &RunArgs, reporter: &mut Reporter, watched: &mut Vec<std::path::PathBuf>) -> Result {
+/// One run; the files it read are added to `watched` (its polyasm.toml too).
+fn run_once(
+    args: &RunArgs,
+    settings: &Settings,
+    reporter: &mut Reporter,
+    watched: &mut Vec<std::path::PathBuf>,
+) -> Result {
     let input = Input::from_arg(args.io.input.as_deref());
-    let target = resolve_target(args.io.target.as_deref(), &input, reporter)?;
-    let include_dirs = include_dirs(&args.includes, reporter)?;
+    if let Some(path) = settings.path_for(&input)
+        && !watched.contains(&path)
+    {
+        watched.push(path);
+    }
+    let config = settings.for_input(&input, reporter, "did not run")?;
+    let config = config.as_ref();
+    let target = resolve_target(args.io.target.as_deref(), &input, config, reporter)?;
+    let include_dirs = include_dirs(&args.includes, config, reporter)?;
     let Some(runner) = target.runner() else {
         reporter.usage(Diagnostic::error(
             Code::RunOptionNotForTarget,
@@ -676,7 +793,7 @@ fn run_once(args: &RunArgs, reporter: &mut Reporter, watched: &mut Vec<std::path
     let options = &TargetOptions {
         skip_listing: !runner.run_info().needs_listing,
         include_dirs,
-        values: target_options(target, &args.target_options, "polyasm run --help", reporter)?,
+        values: target_options(target, &args.target_options, "polyasm run --help", config, reporter)?,
         ..TargetOptions::default()
     };
     let run_output = runner.plan(options).map_err(|usage| {
@@ -928,12 +1045,13 @@ impl Write for WriteErrors<'_> {
     }
 }
 
-/// The target options given for one command, read as `target` declares them: an option of
-/// another target, or a bad value, is a usage error.
+/// The target options given for one command, over those the settings give the target, read as
+/// `target` declares them: an option of another target, or a bad value, is a usage error.
 fn target_options<K: OptionsOf>(
     target: &dyn Target,
     args: &TargetOptionArgs<K>,
     help_command: &str,
+    config: Option<&Config>,
     reporter: &Reporter,
 ) -> Result<OptionValues> {
     let accepted = K::specs(target);
@@ -949,20 +1067,39 @@ fn target_options<K: OptionsOf>(
             return Err(Failure::Usage);
         }
     }
-    OptionValues::read(&accepted, &args.pairs()).map_err(|usage| {
+    let from_config = config.map(|c| c.options_for(target)).unwrap_or_default();
+    let given = config::with_command_line(&from_config, &args.pairs());
+    OptionValues::read(&accepted, &given).map_err(|usage| {
         reporter.usage(*usage.0);
         Failure::Usage
     })
 }
 
-fn check(args: &CheckArgs, reporter: &mut Reporter) -> Result {
-    let include_dirs = include_dirs(&args.includes, reporter)?;
+fn check(args: &CheckArgs, settings: &Settings, reporter: &mut Reporter) -> Result {
+    include_dirs(&args.includes, None, reporter)?;
     let mut sources = SourceMap::new();
     let mut failed_files = 0;
+    // Each polyasm.toml is read once, and its errors reported once: `None` after errors.
+    let mut configs: std::collections::HashMap<std::path::PathBuf, Option<Config>> = Default::default();
     for path in &args.inputs {
         let input = Input::from_arg(Some(path));
-        let target = resolve_target(args.target.as_deref(), &input, reporter)?;
-        let values = target_options(target, &args.target_options, "polyasm check --help", reporter)?;
+        let config = match settings.path_for(&input) {
+            Some(file) => {
+                let read = configs
+                    .entry(file)
+                    .or_insert_with_key(|file| read_settings(file, reporter));
+                let Some(config) = read.as_ref() else {
+                    failed_files += 1;
+                    continue;
+                };
+                Some(config)
+            }
+            None => None,
+        };
+        settings.apply(config, reporter);
+        let target = resolve_target(args.target.as_deref(), &input, config, reporter)?;
+        let values = target_options(target, &args.target_options, "polyasm check --help", config, reporter)?;
+        let include_dirs = include_dirs(&args.includes, config, reporter)?;
         let Ok(file) = read_source(&input, &mut sources, reporter) else {
             failed_files += 1;
             continue;
@@ -971,7 +1108,7 @@ fn check(args: &CheckArgs, reporter: &mut Reporter) -> Result {
         let options = &TargetOptions {
             values,
             skip_listing: true,
-            include_dirs: include_dirs.clone(),
+            include_dirs,
             ..TargetOptions::default()
         };
         let (outcome, hidden) = within_limit(reporter.limit(), || {

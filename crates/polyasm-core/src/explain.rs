@@ -49,6 +49,8 @@ crate::codes! {
         IncludeFolderMissing = "PA023", Error, "include folder does not exist";
         ExpandNotHere = "PA024", Error, "`-E` cannot be used here";
         EmitRuntimeNotHere = "PA025", Error, "`--emit-runtime` cannot be used here";
+        ConfigUnreadable = "PA026", Error, "cannot read polyasm.toml";
+        InvalidConfig = "PA027", Error, "invalid polyasm.toml";
     }
 }
 

@@ -11,6 +11,7 @@
 //! - [`include`](mod@include): the loader of included files; [`stream`]: a running program's streams.
 //! - [`front`]: the chunked lex-then-parse loop every dialect front end uses.
 //! - [`table`](mod@table): the [`table!`] macro, one generating instruction table per dialect.
+//! - [`config`](mod@config): `polyasm.toml`, the settings of a folder, found by walking up.
 //! - [`fs`]: atomic writes. [`text`], [`words`], [`vertex_io`]: helpers dialects share.
 //!
 //! ```
@@ -26,6 +27,7 @@
 //! ```
 
 pub mod codes;
+pub mod config;
 pub mod container;
 pub mod diagnostic;
 pub mod editor;
@@ -50,6 +52,7 @@ pub mod vertex_io;
 pub mod words;
 
 pub use codes::CodeInfo;
+pub use config::Config;
 pub use diagnostic::{Diagnostic, Label, Outcome, Severity, WarningPolicy};
 pub use explain::Explain;
 pub use object::{ListingEntry, Object, Symbol};
