@@ -190,10 +190,10 @@ fn nv2a_uniforms_and_lima_labels_are_renamed_with_their_uses() {
     assert!(value.starts_with("vector `#tint`: c100"), "{hover}");
 
     let pp = "file:///tmp/polyasm-lsp-names.pp";
-    client.open(pp, "branch_lt done $0.x $1.x\nmov.v0 $0 $1\ndone:\nstop\n");
+    client.open(pp, "branch_lt $0.x $1.x done\nmov.v0 $0 $1\ndone:\nstop\n");
     let published = client.diagnostics(pp);
     assert_eq!(published["diagnostics"], json!([]), "{published}");
-    let definition = client.request("textDocument/definition", at(pp, 0, 11));
+    let definition = client.request("textDocument/definition", at(pp, 0, 21));
     assert_eq!(
         definition["result"]["range"]["start"],
         json!({ "line": 2, "character": 0 }),
@@ -204,7 +204,7 @@ fn nv2a_uniforms_and_lima_labels_are_renamed_with_their_uses() {
     let renamed = client.request("textDocument/rename", params);
     assert_eq!(
         edits(&renamed, pp),
-        [(0, 10, "finish".to_string()), (2, 0, "finish".to_string())],
+        [(0, 20, "finish".to_string()), (2, 0, "finish".to_string())],
         "{renamed}"
     );
     client.finish();

@@ -44,6 +44,9 @@ pub struct Lexicon {
     /// the names of its table (Masfix's operation letters glued to the name: `ldm`); else a
     /// word is an instruction when the table names it.
     pub is_instruction: Option<fn(&str) -> bool>,
+    /// Whether an instruction's first operand is its destination, so that an editor offers
+    /// there the registers that may be written, and after it those that may be read.
+    pub destination_first: bool,
 }
 
 impl Lexicon {
@@ -59,6 +62,7 @@ impl Lexicon {
         builtin_includes: &[],
         half_floats: false,
         is_instruction: None,
+        destination_first: false,
     };
 
     /// Whether `c` may be inside a word.
@@ -428,6 +432,7 @@ mod tests {
         builtin_includes: &[],
         half_floats: false,
         is_instruction: None,
+        destination_first: false,
     };
 
     fn kinds(text: &str) -> Vec<(&str, TokenKind)> {

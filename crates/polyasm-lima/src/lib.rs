@@ -352,6 +352,7 @@ static LEXICON: LazyLock<Lexicon> = LazyLock::new(|| {
         word_chars: ".",
         registers,
         half_floats: true,
+        destination_first: true,
         ..Lexicon::NONE
     }
 });

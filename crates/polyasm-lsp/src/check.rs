@@ -5,10 +5,12 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use lsp_types::{DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Uri};
+use polyasm_core::config::{self, Config};
 use polyasm_core::diagnostic::{Limit, within_limit};
 use polyasm_core::editor::NameSink;
 use polyasm_core::explain::Code;
-use polyasm_core::{Diagnostic, Registry, Severity, SourceId, SourceMap, Target, TargetOptions};
+use polyasm_core::options::OptionValues;
+use polyasm_core::{Diagnostic, Registry, Severity, SourceId, SourceMap, Target, TargetOptions, WarningPolicy};
 
 use crate::document::{Document, Lines};
 use crate::index::Index;
@@ -36,7 +38,7 @@ pub fn check(registry: &Registry, uri: &Uri, doc: &Document) -> Checked {
 /// address and words (`@3: 0x1234abcd 0x00000001`); empty when it does not assemble.
 pub fn listing(registry: &Registry, uri: &Uri, doc: &Document) -> Vec<(lsp_types::Position, String)> {
     let named = Named::new(registry, uri);
-    let Some(Assembled { file, outcome, .. }) = assemble(&named, doc, &TargetOptions::default(), Limit::default())
+    let Some(Assembled { file, outcome, .. }) = assemble(&named, doc, named.options(false, None), Limit::default())
     else {
         return Vec::new();
     };
@@ -87,21 +89,29 @@ fn diagnose(
     }
     // Diagnostics and names are wanted: no listing.
     let names = NameSink::new();
-    let options = TargetOptions {
-        skip_listing: true,
-        names: Some(names.clone()),
-        ..TargetOptions::default()
-    };
+    let options = named.options(true, Some(names.clone()));
     let limit = Limit {
         errors: Some(MAX_ERRORS),
         ..Limit::default()
     };
     let Assembled {
-        sources,
+        mut sources,
         file,
-        outcome,
+        mut outcome,
         hidden,
-    } = assemble(&named, doc, &options, limit)?;
+    } = assemble(&named, doc, options, limit)?;
+    if let Some(config) = &named.config {
+        config
+            .warning_policy(&WarningPolicy::default())
+            .apply(&mut outcome.diagnostics);
+    }
+    // A polyasm.toml that does not read is checked again, for its diagnostics, which are its
+    // own; the document was checked as if it had none.
+    if let Some(path) = &named.bad_config
+        && let Err(problems) = config::load(path, registry, &mut sources)
+    {
+        outcome.diagnostics.extend(problems);
+    }
     let mut lines: BTreeMap<SourceId, Lines> = BTreeMap::new();
     let mut converted = Converter {
         sources: &sources,
@@ -126,12 +136,17 @@ fn diagnose(
     Some(index)
 }
 
-/// What a document goes by: its path for a `file:` URI (else the URI itself) as its name, and
-/// the target its extension names.
+/// What a document goes by: its path for a `file:` URI (else the URI itself) as its name, the
+/// `polyasm.toml` above it, and the target that file or its extension names, as on the
+/// command line.
 pub struct Named {
     pub path: Option<PathBuf>,
     pub name: String,
     pub target: Option<&'static dyn Target>,
+    /// The settings of its folder, when a polyasm.toml is found and reads.
+    pub config: Option<Config>,
+    /// The polyasm.toml found when it does not read.
+    pub bad_config: Option<PathBuf>,
 }
 
 impl Named {
@@ -140,8 +155,50 @@ impl Named {
         let name = path
             .as_ref()
             .map_or_else(|| uri.as_str().to_string(), |p| p.display().to_string());
-        let target = registry.by_path(&name);
-        Named { path, name, target }
+        let found = path.as_deref().and_then(Path::parent).and_then(config::find);
+        let (config, bad_config) = match found {
+            Some(file) => match config::load(&file, registry, &mut SourceMap::new()) {
+                Ok(config) => (Some(config), None),
+                Err(_) => (None, Some(file)),
+            },
+            None => (None, None),
+        };
+        let target = match (&config, &path) {
+            (Some(config), Some(path)) => config.target_for(registry, path),
+            _ => registry.by_path(&name),
+        };
+        Named {
+            path,
+            name,
+            target,
+            config,
+            bad_config,
+        }
+    }
+
+    /// The options of assembling it: its polyasm.toml's for its target and include folders.
+    pub fn options(&self, skip_listing: bool, names: Option<NameSink>) -> TargetOptions {
+        let (values, include_dirs) = match (&self.config, self.target) {
+            (Some(config), Some(target)) => {
+                let specs = [target.info().assemble_options];
+                // The file's values were checked when it was read.
+                let values = OptionValues::read(&specs, &config.options_for(target)).unwrap_or_default();
+                (values, config.include_dirs.clone())
+            }
+            _ => Default::default(),
+        };
+        TargetOptions {
+            values,
+            include_dirs,
+            skip_listing,
+            names,
+            ..TargetOptions::default()
+        }
+    }
+
+    /// The folders its includes are looked for in besides its own: its polyasm.toml's.
+    pub fn include_dirs(&self) -> &[PathBuf] {
+        self.config.as_ref().map_or(&[], |c| c.include_dirs.as_slice())
     }
 }
 
@@ -157,7 +214,7 @@ struct Assembled {
 /// Assembles `doc` as `polyasm check` does, what the program prints going nowhere; `None`
 /// when it has no target, its text is too large, or the dialect panicked (a bug, logged: the
 /// server goes on serving the other documents).
-fn assemble(named: &Named, doc: &Document, options: &TargetOptions, limit: Limit) -> Option<Assembled> {
+fn assemble(named: &Named, doc: &Document, options: TargetOptions, limit: Limit) -> Option<Assembled> {
     let target = named.target?;
     let mut sources = SourceMap::new();
     let added = match &named.path {
@@ -167,7 +224,7 @@ fn assemble(named: &Named, doc: &Document, options: &TargetOptions, limit: Limit
     let file = added.ok()?;
     let assembled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         within_limit(limit, || {
-            target.assemble(&mut sources, file, options, &mut std::io::sink())
+            target.assemble(&mut sources, file, &options, &mut std::io::sink())
         })
     }));
     let Ok((outcome, hidden)) = assembled else {

@@ -234,8 +234,9 @@ pub fn symbols(uri: &Uri, index: &Index) -> Vec<SymbolInformation> {
 const MAX_PATHS: usize = 500;
 
 /// What may be written at `position`: inside an include's quotes, the files it may name;
-/// elsewhere every mnemonic (with its names in a second syntax), the registers (those written
-/// to first, as the destination, at the first operand; those read after it), and the names
+/// elsewhere every mnemonic (with its names in a second syntax), the registers (in a dialect
+/// that writes the destination first, those that may be written at the first operand and
+/// those that may be read after it), and the names
 /// the document defines. The editor filters them by what is typed.
 pub fn completions(
     target: &dyn Target,
@@ -276,7 +277,12 @@ pub fn completions(
         let typing = !before.ends_with([' ', '\t', ',']);
         let destination = operands - usize::from(typing) == 1;
         for register in lexicon.registers {
-            if (destination && !register.write) || (!destination && !register.read) {
+            let fits = match lexicon.destination_first {
+                true if destination => register.write,
+                true => register.read,
+                false => true,
+            };
+            if !fits {
                 continue;
             }
             for name in register.every_name() {

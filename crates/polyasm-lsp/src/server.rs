@@ -244,9 +244,10 @@ impl Server<'_> {
             (State::Running, Completion::METHOD) => reply(&request, |params: CompletionParams| {
                 let at = params.text_document_position;
                 let uri = &at.text_document.uri;
-                let path = crate::uri::to_path(uri.as_str());
+                let named = crate::check::Named::new(self.registry, uri);
                 self.document(uri).map(|(doc, target)| {
-                    features::completions(target, doc, self.index_of(uri), path.as_deref(), &[], at.position)
+                    let (path, dirs) = (named.path.as_deref(), named.include_dirs());
+                    features::completions(target, doc, self.index_of(uri), path, dirs, at.position)
                 })
             }),
             (State::Running, method) => {

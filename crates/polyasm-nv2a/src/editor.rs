@@ -16,6 +16,7 @@ pub static LEXICON: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
     word_chars: ".",
     any_case: true,
     registers: registers().leak(),
+    destination_first: true,
     ..Lexicon::NONE
 });
 

@@ -176,6 +176,7 @@ static LEXICON: LazyLock<Lexicon> = LazyLock::new(|| {
         block_comment: Some(("/*", "*/")),
         sigils: ".",
         registers: std::iter::once(temps).chain(outputs).collect::<Vec<_>>().leak(),
+        destination_first: true,
         ..Lexicon::NONE
     }
 });
