@@ -331,3 +331,31 @@ fn macro_bodies_and_comment_runs_fold() {
     assert_eq!(ranges, [(0, 1, Some("comment".to_string())), (2, 4, None)], "{folds}");
     client.finish();
 }
+
+#[test]
+fn semantic_tokens_of_a_range_are_those_of_its_lines_from_the_start_of_the_text() {
+    let mut client = Client::initialized();
+    let uri = "file:///tmp/polyasm-lsp-range.vu";
+    let text = "ld r0 0\r\nld r1 1\rmul r0 r1\nst pos r0\n";
+    client.open(uri, text);
+    client.diagnostics(uri);
+    let all = semantic(&mut client, uri, &text.replace("\r\n", "\n").replace('\r', "\n"));
+    assert_eq!(all.len(), 12, "{all:?}");
+    assert_eq!(all[6], (2, 0, "mul".to_string(), "keyword".to_string()), "{all:?}");
+    let range = json!({ "start": { "line": 1, "character": 0 }, "end": { "line": 2, "character": 0 } });
+    let answer = client.request(
+        "textDocument/semanticTokens/range",
+        json!({ "textDocument": { "uri": uri }, "range": range }),
+    );
+    let data = answer["result"]["data"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{answer}"));
+    // Six tokens on lines 1 and 2; the first counted from line 0.
+    assert_eq!(data.len(), 30, "{answer}");
+    assert_eq!(
+        (data[0].as_u64(), data[1].as_u64(), data[2].as_u64()),
+        (Some(1), Some(0), Some(2)),
+        "{answer}"
+    );
+    client.finish();
+}

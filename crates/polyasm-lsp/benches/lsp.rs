@@ -1,6 +1,7 @@
 //! The language server, in process, over pipes: from a one-character edit of a 5,000-line
-//! document to its published diagnostics, per dialect; hover and completion on it; and a new
-//! server answering `initialize`. Run with `cargo bench -p polyasm-lsp`.
+//! document to its published diagnostics, per dialect; hover, completion, references and
+//! semantic tokens on it; and a new server answering `initialize`. Run with
+//! `cargo bench -p polyasm-lsp`.
 
 use std::io::{BufReader, Write};
 
@@ -178,25 +179,67 @@ fn edit_to_diagnostics(c: &mut Criterion) {
     group.finish();
 }
 
-fn hover_and_completion(c: &mut Criterion) {
+/// Where each bench document's requests point: the first line's mnemonic, and a name used
+/// in an operand (a constant for Masfix, a uniform for nv2a, a register elsewhere).
+const MNEMONIC_AT: (u32, u32) = (0, 1);
+fn name_at(ext: &str) -> (u32, u32) {
+    match ext {
+        "mx" => (5, 10),   // `%COUNT` in `mov %COUNT`
+        "vsh" => (9, 16),  // `#light_dir` in `dp3 r2.x, r0, #light_dir`
+        "vu" => (0, 4),    // `r0` in `ld r0 0`
+        "sasm" => (0, 17), // `s0` in `getComponent0(s, s0)`
+        _ => (0, 8),       // `$1` in `load.v $1.xy 0.xy`
+    }
+}
+
+/// Opens the dialect's bench document in a new server.
+fn opened(dialect: &Dialect) -> (Session, String) {
     let mut session = Session::initialized();
-    let uri = "file:///bench/doc.pp";
-    let item = json!({ "uri": uri, "languageId": "pp", "version": 1, "text": document(&DIALECTS[4]) });
+    let ext = dialect.ext;
+    let uri = format!("file:///bench/doc.{ext}");
+    let item = json!({ "uri": uri, "languageId": ext, "version": 1, "text": document(dialect) });
     session.send(json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": { "textDocument": item } }));
     session.diagnostics();
-    // The mnemonic of the first instruction.
-    let at = json!({ "textDocument": { "uri": uri }, "position": { "line": 0, "character": 2 } });
-    c.bench_function("hover, Lima", |b| {
-        b.iter(|| session.request("textDocument/hover", at.clone()))
-    });
-    c.bench_function("completion, Lima", |b| {
-        b.iter(|| session.request("textDocument/completion", at.clone()))
-    });
+    (session, uri)
+}
+
+/// Hover, completion, references and the semantic tokens of the whole document, per dialect.
+fn requests(c: &mut Criterion) {
+    let mut group = c.benchmark_group("requests, 5000 lines");
+    group.measurement_time(std::time::Duration::from_secs(2));
+    group.warm_up_time(std::time::Duration::from_secs(1));
+    for dialect in DIALECTS {
+        let (mut session, uri) = opened(dialect);
+        let ext = dialect.ext;
+        let at = |(line, character): (u32, u32)| json!({ "textDocument": { "uri": uri }, "position": { "line": line, "character": character } });
+        group.bench_function(format!("hover {ext}"), |b| {
+            b.iter(|| session.request("textDocument/hover", at(MNEMONIC_AT)))
+        });
+        group.bench_function(format!("completion {ext}"), |b| {
+            b.iter(|| session.request("textDocument/completion", at(name_at(ext))))
+        });
+        let mut references = at(name_at(ext));
+        references["context"] = json!({ "includeDeclaration": true });
+        group.bench_function(format!("references {ext}"), |b| {
+            b.iter(|| session.request("textDocument/references", references.clone()))
+        });
+        let whole = json!({ "textDocument": { "uri": uri } });
+        group.bench_function(format!("semantic tokens {ext}"), |b| {
+            b.iter(|| session.request("textDocument/semanticTokens/full", whole.clone()))
+        });
+        // What an editor shows: 100 lines in the middle.
+        let mut shown = whole.clone();
+        shown["range"] = json!({ "start": { "line": 2500, "character": 0 }, "end": { "line": 2599, "character": 0 } });
+        group.bench_function(format!("semantic tokens of 100 lines {ext}"), |b| {
+            b.iter(|| session.request("textDocument/semanticTokens/range", shown.clone()))
+        });
+    }
+    group.finish();
 }
 
 fn start_up(c: &mut Criterion) {
     c.bench_function("new server to initialize answered", |b| b.iter(Session::initialized));
 }
 
-criterion_group!(benches, edit_to_diagnostics, hover_and_completion, start_up);
+criterion_group!(benches, edit_to_diagnostics, requests, start_up);
 criterion_main!(benches);

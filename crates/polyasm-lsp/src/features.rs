@@ -186,8 +186,7 @@ pub fn rename<'i>(
             "`{new_name}` is not a name: a letter or `_`, then letters, digits and `_`"
         ));
     }
-    let mnemonics = Mnemonics::new(&target.instructions(), lexicon.any_case);
-    if lexicon.is_mnemonic(&mnemonics, &new_name) || lexicon.register(&new_name).is_some() {
+    if lexicon.is_mnemonic(&mnemonics(target), &new_name) || lexicon.register(&new_name).is_some() {
         return Err(format!("`{new_name}` is a mnemonic or a register"));
     }
     let mut changes: HashMap<Uri, Vec<TextEdit>> = HashMap::new();
@@ -406,6 +405,19 @@ pub fn legend() -> SemanticTokensLegend {
     }
 }
 
+/// The names of `target`'s instructions, made once per target.
+fn mnemonics(target: &dyn Target) -> std::sync::Arc<Mnemonics> {
+    static MADE: std::sync::Mutex<Vec<(&'static str, std::sync::Arc<Mnemonics>)>> = std::sync::Mutex::new(Vec::new());
+    let name = target.info().name;
+    let mut made = MADE.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some((_, m)) = made.iter().find(|(n, _)| *n == name) {
+        return m.clone();
+    }
+    let m = std::sync::Arc::new(Mnemonics::new(&target.instructions(), target.lexicon().any_case));
+    made.push((name, m.clone()));
+    m
+}
+
 /// The legend's index of a token type.
 fn token_type(kind: &SemanticTokenType) -> u32 {
     TOKEN_TYPES
@@ -417,9 +429,16 @@ fn token_type(kind: &SemanticTokenType) -> u32 {
 /// The semantic tokens of a document: its words as the target's lexicon reads them, a name
 /// coloured by what the index says it is (a label as a function, a macro or constant as a
 /// macro, a uniform as a parameter, a namespace as a namespace). Each token lies on one line.
-pub fn semantic_tokens(target: &dyn Target, doc: &Document, index: &Index, uri: &Uri) -> Vec<SemanticToken> {
+/// With `lines`, only the tokens on those lines (an editor asks for what it shows first).
+pub fn semantic_tokens(
+    target: &dyn Target,
+    doc: &Document,
+    index: &Index,
+    uri: &Uri,
+    lines: Option<std::ops::RangeInclusive<u32>>,
+) -> Vec<SemanticToken> {
     let lexicon = target.lexicon();
-    let mnemonics = Mnemonics::new(&target.instructions(), lexicon.any_case);
+    let mnemonics = mnemonics(target);
     // The kinds of the names written in this document, by where they start.
     let mut named: HashMap<Position, &'static str> = HashMap::new();
     for (place, def) in index.places.iter().filter(|(place, _)| place.uri == *uri) {
@@ -428,6 +447,7 @@ pub fn semantic_tokens(target: &dyn Target, doc: &Document, index: &Index, uri: 
     let text = &doc.text;
     let mut out = Vec::new();
     let mut last = Position::new(0, 0);
+    let mut cursor = Cursor::default();
     for token in tokens(lexicon, &mnemonics, text) {
         let (kind, modifiers) = match token.kind {
             TokenKind::Comment => (SemanticTokenType::COMMENT, 0),
@@ -438,8 +458,8 @@ pub fn semantic_tokens(target: &dyn Target, doc: &Document, index: &Index, uri: 
             TokenKind::Operator => (SemanticTokenType::OPERATOR, 0),
             TokenKind::Name => {
                 // A use such as Masfix's `%std:push` is recorded at its last part.
-                let start = doc.lines.position(text, token.range.start);
-                let end = doc.lines.position(text, token.range.end);
+                let start = cursor.advance(text, token.range.start);
+                let end = cursor.clone().advance(text, token.range.end);
                 let kind = named
                     .get(&start)
                     .copied()
@@ -458,10 +478,10 @@ pub fn semantic_tokens(target: &dyn Target, doc: &Document, index: &Index, uri: 
         let mut start = token.range.start;
         for piece in text[token.range.clone()].split_inclusive(['\n', '\r']) {
             let trimmed = piece.trim_end_matches(['\n', '\r']);
-            let at = doc.lines.position(text, start);
+            let at = cursor.advance(text, start);
             let length: usize = trimmed.chars().map(char::len_utf16).sum();
             start += piece.len();
-            if length == 0 {
+            if length == 0 || lines.as_ref().is_some_and(|lines| !lines.contains(&at.line)) {
                 continue;
             }
             let delta_line = at.line - last.line;
@@ -481,6 +501,32 @@ pub fn semantic_tokens(target: &dyn Target, doc: &Document, index: &Index, uri: 
         }
     }
     out
+}
+
+/// A place in a text that moves forward only, counting lines and UTF-16 code units as it goes,
+/// so that the positions of all the words of a text cost one pass over it.
+#[derive(Clone, Default)]
+struct Cursor {
+    offset: usize,
+    position: Position,
+    /// Whether the last character passed was a `\r` (a `\n` right after it ends no line).
+    after_cr: bool,
+}
+
+impl Cursor {
+    /// The position of byte `offset`, at or after the last one asked.
+    fn advance(&mut self, text: &str, offset: usize) -> Position {
+        for c in text[self.offset..offset].chars() {
+            match c {
+                '\n' if self.after_cr => {}
+                '\n' | '\r' => self.position = Position::new(self.position.line + 1, 0),
+                _ => self.position.character += c.len_utf16() as u32,
+            }
+            self.after_cr = c == '\r';
+        }
+        self.offset = offset;
+        self.position
+    }
 }
 
 /// The kind of a name recorded inside a word from `start` to `end` on one line.

@@ -14,7 +14,7 @@ use lsp_types::notification::{
 use lsp_types::request::{
     CodeActionRequest, Completion, DocumentSymbolRequest, FoldingRangeRequest, GotoDefinition, HoverRequest,
     Initialize, InlayHintRequest, PrepareRenameRequest, References, Rename, Request as _, SemanticTokensFullRequest,
-    Shutdown,
+    SemanticTokensRangeRequest, Shutdown,
 };
 use lsp_types::{
     CodeActionParams, CodeActionProviderCapability, CompletionOptions, CompletionParams, DidChangeTextDocumentParams,
@@ -22,8 +22,9 @@ use lsp_types::{
     FoldingRangeParams, FoldingRangeProviderCapability, GotoDefinitionParams, GotoDefinitionResponse, HoverParams,
     HoverProviderCapability, InitializeResult, InlayHint, InlayHintLabel, InlayHintParams, OneOf,
     PrepareRenameResponse, PublishDiagnosticsParams, ReferenceParams, RenameOptions, RenameParams, SemanticTokens,
-    SemanticTokensFullOptions, SemanticTokensOptions, SemanticTokensParams, SemanticTokensServerCapabilities,
-    ServerCapabilities, ServerInfo, TextDocumentPositionParams, TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
+    SemanticTokensFullOptions, SemanticTokensOptions, SemanticTokensParams, SemanticTokensRangeParams,
+    SemanticTokensServerCapabilities, ServerCapabilities, ServerInfo, TextDocumentPositionParams,
+    TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
 };
 use polyasm_core::Registry;
 
@@ -206,9 +207,19 @@ impl Server<'_> {
                 let uri = &params.text_document.uri;
                 self.document(uri).map(|(doc, target)| SemanticTokens {
                     result_id: None,
-                    data: features::semantic_tokens(target, doc, self.index_of(uri), uri),
+                    data: features::semantic_tokens(target, doc, self.index_of(uri), uri, None),
                 })
             }),
+            (State::Running, SemanticTokensRangeRequest::METHOD) => {
+                reply(&request, |params: SemanticTokensRangeParams| {
+                    let (uri, range) = (&params.text_document.uri, params.range);
+                    let lines = Some(range.start.line..=range.end.line);
+                    self.document(uri).map(|(doc, target)| SemanticTokens {
+                        result_id: None,
+                        data: features::semantic_tokens(target, doc, self.index_of(uri), uri, lines),
+                    })
+                })
+            }
             (State::Running, FoldingRangeRequest::METHOD) => reply(&request, |params: FoldingRangeParams| {
                 let uri = &params.text_document.uri;
                 self.document(uri).map(|(doc, target)| features::folding(target, doc))
@@ -456,7 +467,7 @@ fn initialize_result() -> InitializeResult {
                 SemanticTokensOptions {
                     legend: features::legend(),
                     full: Some(SemanticTokensFullOptions::Bool(true)),
-                    range: None,
+                    range: Some(true),
                     work_done_progress_options: Default::default(),
                 },
             )),
