@@ -196,3 +196,25 @@ fn a_lima_number_shows_the_half_float_it_is_stored_as() {
     assert!(!hover.to_string().contains("fp16"), "{hover}");
     client.finish();
 }
+
+#[test]
+fn turning_inlay_hints_on_asks_a_client_that_can_to_fetch_them_again() {
+    for refresh_support in [true, false] {
+        let mut client = Client::start();
+        let capabilities = json!({ "workspace": { "inlayHint": { "refreshSupport": refresh_support } } });
+        client.request("initialize", json!({ "capabilities": capabilities }));
+        client.notify("initialized", json!({}));
+        let settings = json!({ "settings": { "polyasm": { "inlayHints": true } } });
+        client.notify("workspace/didChangeConfiguration", settings);
+        // A request after it: its answer comes after any refresh the change asked for.
+        let answer = client.request("textDocument/hover", at("file:///tmp/none.vu", 0, 0));
+        assert_eq!(answer["result"], Value::Null, "{answer}");
+        let refreshes = client
+            .pending
+            .iter()
+            .filter(|m| m["method"] == "workspace/inlayHint/refresh" && m["id"].is_string())
+            .count();
+        assert_eq!(refreshes, usize::from(refresh_support), "{:?}", client.pending);
+        client.finish();
+    }
+}

@@ -72,6 +72,7 @@ pub fn serve(registry: &Registry, input: impl BufRead + Send + 'static, mut outp
         published: HashMap::new(),
         index: HashMap::new(),
         inlay_hints: false,
+        hints_refresh: None,
     };
     loop {
         let Ok(first) = receiver.recv() else {
@@ -110,6 +111,9 @@ struct Server<'r> {
     /// Whether inlay hints show each statement's address and words (off unless the client's
     /// settings turn them on).
     inlay_hints: bool,
+    /// Whether the client takes `workspace/inlayHint/refresh` (`Some`), and whether one is to
+    /// be sent (the setting changed).
+    hints_refresh: Option<bool>,
 }
 
 impl Server<'_> {
@@ -137,6 +141,7 @@ impl Server<'_> {
                 }
                 if self.state == State::Running {
                     self.notification(notification);
+                    self.ask_for_new_hints(output)?;
                 }
             }
             // The server sends no requests, so it expects no responses.
@@ -151,6 +156,8 @@ impl Server<'_> {
             (State::Uninitialized, Initialize::METHOD) => {
                 self.state = State::Running;
                 self.settings(&request.params["initializationOptions"]);
+                let refresh = &request.params["capabilities"]["workspace"]["inlayHint"]["refreshSupport"];
+                self.hints_refresh = (refresh.as_bool() == Some(true)).then_some(false);
                 Ok(serde_json::to_value(initialize_result()).expect("invariant: the result serializes"))
             }
             (State::Uninitialized, _) => Err((
@@ -277,8 +284,28 @@ impl Server<'_> {
     /// or as the `polyasm` section of `workspace/didChangeConfiguration`; others are ignored.
     fn settings(&mut self, settings: &serde_json::Value) {
         if let Some(on) = settings["inlayHints"].as_bool() {
+            if on != self.inlay_hints
+                && let Some(pending) = &mut self.hints_refresh
+            {
+                *pending = true;
+            }
             self.inlay_hints = on;
         }
+    }
+
+    /// Asks the client to ask again for the inlay hints it shows, after the setting changed
+    /// (when it takes such requests). Its answer needs nothing.
+    fn ask_for_new_hints(&mut self, output: &mut impl Write) -> io::Result<()> {
+        let Some(pending @ true) = &mut self.hints_refresh else {
+            return Ok(());
+        };
+        *pending = false;
+        let request = Request::new(
+            "polyasm/inlayHintRefresh".to_string().into(),
+            "workspace/inlayHint/refresh".to_string(),
+            serde_json::Value::Null,
+        );
+        write_message(output, Message::Request(request))
     }
 
     /// The names of the document at `uri` as it last assembled (none when it is not open or
