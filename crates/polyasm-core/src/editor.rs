@@ -180,38 +180,38 @@ pub struct Token {
 /// punctuation are left out. Linear in the text: each byte is looked at a bounded number of
 /// times, and a word is looked up in a hash set of the mnemonics.
 pub fn tokens(lexicon: &Lexicon, mnemonics: &Mnemonics, text: &str) -> Vec<Token> {
+    tokens_in(lexicon, mnemonics, text, 0..text.len())
+}
+
+/// The words of `text` that start in `window` (byte offsets), read as [`tokens`] reads them:
+/// the text before the window is passed over for where its comments and strings end, without
+/// looking its words up.
+pub fn tokens_in(lexicon: &Lexicon, mnemonics: &Mnemonics, text: &str, window: Range<usize>) -> Vec<Token> {
     let mut out = Vec::new();
-    let bytes = text.as_bytes();
     let mut at = 0;
-    while at < text.len() {
+    while at < text.len().min(window.end) {
         let rest = &text[at..];
         let c = rest.chars().next().expect("invariant: at is inside the text");
         let start = at;
-        if let Some(len) = comment_len(lexicon, rest) {
+        let kind = if let Some(len) = comment_len(lexicon, rest) {
             at += len;
-            out.push(Token {
-                range: start..at,
-                kind: TokenKind::Comment,
-            });
+            Some(TokenKind::Comment)
         } else if c == '"' || c == '\'' {
             at += quoted_len(rest, c);
-            out.push(Token {
-                range: start..at,
-                kind: TokenKind::String,
-            });
+            Some(TokenKind::String)
         } else if c.is_ascii_digit() {
             at += number_len(rest);
-            out.push(Token {
-                range: start..at,
-                kind: TokenKind::Number,
-            });
+            Some(TokenKind::Number)
         } else if lexicon.starts_word(c) {
             at += c.len_utf8();
             at += text[at..]
                 .find(|c: char| !lexicon.is_word_char(c))
                 .unwrap_or(text.len() - at);
             let word = &text[start..at];
-            let kind = if lexicon.register(word).is_some() {
+            Some(if !window.contains(&start) {
+                // Not looked up: it is not kept.
+                TokenKind::Name
+            } else if lexicon.register(word).is_some() {
                 TokenKind::Register
             } else if lexicon.is_mnemonic(mnemonics, word) {
                 TokenKind::Mnemonic
@@ -220,18 +220,15 @@ pub fn tokens(lexicon: &Lexicon, mnemonics: &Mnemonics, text: &str) -> Vec<Token
                 TokenKind::Operator
             } else {
                 TokenKind::Name
-            };
-            out.push(Token { range: start..at, kind });
+            })
         } else {
             at += c.len_utf8();
-            if matches!(c, '+' | '-' | '*' | '/' | '=' | '<' | '>' | '&' | '|' | '~') {
-                out.push(Token {
-                    range: start..at,
-                    kind: TokenKind::Operator,
-                });
-            }
+            matches!(c, '+' | '-' | '*' | '/' | '=' | '<' | '>' | '&' | '|' | '~').then_some(TokenKind::Operator)
+        };
+        debug_assert!(at > start && at <= text.len());
+        if let Some(kind) = kind.filter(|_| window.contains(&start)) {
+            out.push(Token { range: start..at, kind });
         }
-        debug_assert!(at > start && at <= bytes.len());
     }
     out
 }
@@ -314,17 +311,25 @@ impl Mnemonics {
     }
 
     /// Whether `word` names an instruction, as written or with modifiers glued on with `_`
-    /// before a unit (`max_pos.v1` is `max.v1`).
+    /// before a unit (`max_pos.v1` is `max.v1`). Allocates only for words over 64 bytes.
     pub fn contains(&self, word: &str) -> bool {
-        let word = if self.any_case {
-            word.to_ascii_lowercase()
-        } else {
-            word.to_string()
+        let mut buffer = [0u8; 64];
+        let folded: std::borrow::Cow<'_, str> = match (self.any_case, word.len() <= buffer.len()) {
+            (false, _) => word.into(),
+            (true, true) => {
+                let bytes = &mut buffer[..word.len()];
+                bytes.copy_from_slice(word.as_bytes());
+                bytes.make_ascii_lowercase();
+                std::str::from_utf8(bytes)
+                    .expect("ASCII case folding keeps UTF-8")
+                    .into()
+            }
+            (true, false) => word.to_ascii_lowercase().into(),
         };
-        if self.names.contains(&word) {
+        if self.names.contains(folded.as_ref()) {
             return true;
         }
-        let (name, unit) = word.split_at(word.find('.').unwrap_or(word.len()));
+        let (name, unit) = folded.split_at(folded.find('.').unwrap_or(folded.len()));
         name.split_once('_')
             .is_some_and(|(base, _)| self.names.contains(&format!("{base}{unit}")))
     }

@@ -13,7 +13,7 @@ use lsp_types::{
     SemanticTokensLegend, SymbolInformation, SymbolKind, TextDocumentEdit, TextEdit, Uri, WorkspaceEdit,
 };
 use polyasm_core::Target;
-use polyasm_core::editor::{Lexicon, Mnemonics, TokenKind, tokens};
+use polyasm_core::editor::{Lexicon, Mnemonics, TokenKind, tokens, tokens_in};
 use polyasm_core::table::Entry;
 
 use crate::document::Document;
@@ -447,8 +447,21 @@ pub fn semantic_tokens(
     let text = &doc.text;
     let mut out = Vec::new();
     let mut last = Position::new(0, 0);
-    let mut cursor = Cursor::default();
-    for token in tokens(lexicon, &mnemonics, text) {
+    // The words of some lines only: the text before them is passed over for where its comments
+    // end, without looking its words up.
+    let window = match &lines {
+        Some(lines) => {
+            let from = doc.lines.offset(text, Position::new(*lines.start(), 0));
+            from..doc.lines.offset(text, Position::new(lines.end().saturating_add(1), 0))
+        }
+        None => 0..text.len(),
+    };
+    let mut cursor = Cursor {
+        offset: window.start,
+        position: doc.lines.position(text, window.start),
+        after_cr: false,
+    };
+    for token in tokens_in(lexicon, &mnemonics, text, window) {
         let (kind, modifiers) = match token.kind {
             TokenKind::Comment => (SemanticTokenType::COMMENT, 0),
             TokenKind::Mnemonic => (SemanticTokenType::KEYWORD, 0),
