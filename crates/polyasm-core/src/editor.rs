@@ -47,6 +47,8 @@ pub struct Lexicon {
     /// Whether an instruction's first operand is its destination, so that an editor offers
     /// there the registers that may be written, and after it those that may be read.
     pub destination_first: bool,
+    /// Whether the assembler takes a register's number with leading zeros (`r01` is `r1`).
+    pub leading_zeros: bool,
 }
 
 impl Lexicon {
@@ -63,6 +65,7 @@ impl Lexicon {
         half_floats: false,
         is_instruction: None,
         destination_first: false,
+        leading_zeros: false,
     };
 
     /// Whether `c` may be inside a word.
@@ -88,6 +91,16 @@ impl Lexicon {
         let base = match word.find('.') {
             Some(dot) if dot > 0 => &word[..dot],
             _ => word,
+        };
+        let digits = base.find(|c: char| c.is_ascii_digit()).unwrap_or(base.len());
+        let number = &base[digits..];
+        let trimmed;
+        let base = if self.leading_zeros && number.len() > 1 && number.bytes().all(|b| b.is_ascii_digit()) {
+            let kept = number.trim_start_matches('0');
+            trimmed = format!("{}{}", &base[..digits], if kept.is_empty() { "0" } else { kept });
+            trimmed.as_str()
+        } else {
+            base
         };
         self.registers.iter().find(|r| r.names(base, self.any_case))
     }
@@ -438,6 +451,7 @@ mod tests {
         half_floats: false,
         is_instruction: None,
         destination_first: false,
+        leading_zeros: false,
     };
 
     fn kinds(text: &str) -> Vec<(&str, TokenKind)> {
@@ -482,6 +496,22 @@ mod tests {
         assert!(!r.names("R3", false) && !r.names("r99999999", false) && !r.names("rx", false));
         assert_eq!(r.written(), "r0...r11");
         assert_eq!(r.every_name().len(), 12);
+    }
+
+    #[test]
+    fn leading_zeros_name_a_register_only_where_the_assembler_takes_them() {
+        let strict = Lexicon {
+            registers: REGISTERS,
+            ..Lexicon::NONE
+        };
+        let lenient = Lexicon {
+            leading_zeros: true,
+            ..strict
+        };
+        assert!(strict.register("r01").is_none() && strict.register("r1").is_some());
+        assert!(lenient.register("r01").is_some() && lenient.register("r000").is_some());
+        assert!(lenient.register("r012").is_none(), "r12 is past the family");
+        assert!(lenient.register("r01x").is_none());
     }
 
     #[test]

@@ -353,6 +353,7 @@ static LEXICON: LazyLock<Lexicon> = LazyLock::new(|| {
         registers,
         half_floats: true,
         destination_first: true,
+        leading_zeros: true,
         ..Lexicon::NONE
     }
 });

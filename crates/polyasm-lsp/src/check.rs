@@ -10,6 +10,7 @@ use polyasm_core::diagnostic::{Limit, within_limit};
 use polyasm_core::editor::NameSink;
 use polyasm_core::explain::Code;
 use polyasm_core::options::OptionValues;
+use polyasm_core::render::{bounded, bounded_help};
 use polyasm_core::{Diagnostic, Registry, Severity, SourceId, SourceMap, Target, TargetOptions, WarningPolicy};
 
 use crate::document::{Document, Lines};
@@ -25,20 +26,33 @@ pub const MAX_ERRORS: usize = 1000;
 pub struct Checked {
     pub files: BTreeMap<String, Vec<lsp_types::Diagnostic>>,
     pub index: Option<Index>,
+    /// What the document went by: its target and settings, which the requests about it use
+    /// until it is checked again.
+    pub named: Named,
+}
+
+/// The open documents by their file's canonical path, with the URI the client gave each: a
+/// file the check reads (an include) is named by the client's URI when it is open.
+pub type OpenFiles = std::collections::HashMap<PathBuf, Uri>;
+
+/// The canonical path of `path` (links and `..` resolved), or `path` made absolute when it
+/// does not exist: the key of [`OpenFiles`].
+pub fn file_key(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| absolute(path))
 }
 
 /// Checks `doc`, the document at `uri`, as `polyasm check` does.
-pub fn check(registry: &Registry, uri: &Uri, doc: &Document) -> Checked {
+pub fn check(registry: &Registry, uri: &Uri, doc: &Document, open: &OpenFiles) -> Checked {
     let mut files = BTreeMap::new();
-    let index = diagnose(registry, uri, doc, &mut files);
-    Checked { files, index }
+    let named = Named::new(registry, uri);
+    let index = diagnose(registry, &named, uri, doc, open, &mut files);
+    Checked { files, index, named }
 }
 
 /// The listing of `doc`: for each statement that produced words, where its text ends, and its
 /// address and words (`@3: 0x1234abcd 0x00000001`); empty when it does not assemble.
-pub fn listing(registry: &Registry, uri: &Uri, doc: &Document) -> Vec<(lsp_types::Position, String)> {
-    let named = Named::new(registry, uri);
-    let Some(Assembled { file, outcome, .. }) = assemble(&named, doc, named.options(false, None), Limit::default())
+pub fn listing(named: &Named, doc: &Document) -> Vec<(lsp_types::Position, String)> {
+    let Some(Assembled { file, outcome, .. }) = assemble(named, doc, named.options(false, None), Limit::default())
     else {
         return Vec::new();
     };
@@ -66,12 +80,16 @@ pub fn listing(registry: &Registry, uri: &Uri, doc: &Document) -> Vec<(lsp_types
 /// Fills `files` with the diagnostics; returns the names declared.
 fn diagnose(
     registry: &Registry,
+    named: &Named,
     uri: &Uri,
     doc: &Document,
+    open: &OpenFiles,
     files: &mut BTreeMap<String, Vec<lsp_types::Diagnostic>>,
 ) -> Option<Index> {
     files.insert(uri.as_str().to_string(), Vec::new());
-    let named = Named::new(registry, uri);
+    if let Some(path) = &named.bad_config {
+        config_diagnostics(registry, path, open, files);
+    }
     if named.target.is_none() {
         let known = registry.names().join(", ");
         let d = lsp_types::Diagnostic {
@@ -84,7 +102,7 @@ fn diagnose(
             ),
             ..lsp_types::Diagnostic::default()
         };
-        files.insert(uri.as_str().to_string(), vec![d]);
+        files.entry(uri.as_str().to_string()).or_default().push(d);
         return None;
     }
     // Diagnostics and names are wanted: no listing.
@@ -95,28 +113,22 @@ fn diagnose(
         ..Limit::default()
     };
     let Assembled {
-        mut sources,
+        sources,
         file,
         mut outcome,
         hidden,
-    } = assemble(&named, doc, options, limit)?;
+    } = assemble(named, doc, options, limit)?;
     if let Some(config) = &named.config {
         config
             .warning_policy(&WarningPolicy::default())
             .apply(&mut outcome.diagnostics);
-    }
-    // A polyasm.toml that does not read is checked again, for its diagnostics, which are its
-    // own; the document was checked as if it had none.
-    if let Some(path) = &named.bad_config
-        && let Err(problems) = config::load(path, registry, &mut sources)
-    {
-        outcome.diagnostics.extend(problems);
     }
     let mut lines: BTreeMap<SourceId, Lines> = BTreeMap::new();
     let mut converted = Converter {
         sources: &sources,
         main: file,
         main_uri: uri,
+        open,
         lines: &mut lines,
     };
     let index = Index::new(names.take(), &sources, |span| converted.location(span));
@@ -136,9 +148,55 @@ fn diagnose(
     Some(index)
 }
 
+/// Adds the diagnostics of the polyasm.toml at `path`, which does not read, to `files`, for
+/// that file (those with no place at its start), at most [`MAX_ERRORS`] and then their count.
+/// The document is checked as if it had none.
+fn config_diagnostics(
+    registry: &Registry,
+    path: &Path,
+    open: &OpenFiles,
+    files: &mut BTreeMap<String, Vec<lsp_types::Diagnostic>>,
+) {
+    let mut sources = SourceMap::new();
+    let Err(problems) = config::load(path, registry, &mut sources) else {
+        return;
+    };
+    let Some(toml_uri) = uri::from_path(&file_key(path)) else {
+        return;
+    };
+    let toml_uri = open.get(&file_key(path)).cloned().unwrap_or(toml_uri);
+    // A file that could not be read is not in the map: a stand-in names it.
+    let first = sources.iter().next().map(|(id, _)| id);
+    let main = match first {
+        Some(id) => id,
+        None => sources.add(path.display().to_string(), String::new()),
+    };
+    let mut lines = BTreeMap::new();
+    let mut converted = Converter {
+        sources: &sources,
+        main,
+        main_uri: &toml_uri,
+        open,
+        lines: &mut lines,
+    };
+    let own = files.entry(toml_uri.as_str().to_string()).or_default();
+    for d in problems.iter().take(MAX_ERRORS) {
+        own.push(converted.diagnostic(d).1);
+    }
+    if problems.len() > MAX_ERRORS {
+        own.push(lsp_types::Diagnostic {
+            severity: Some(DiagnosticSeverity::ERROR),
+            source: Some("polyasm".to_string()),
+            message: format!("{} more errors not shown", problems.len() - MAX_ERRORS),
+            ..lsp_types::Diagnostic::default()
+        });
+    }
+}
+
 /// What a document goes by: its path for a `file:` URI (else the URI itself) as its name, the
 /// `polyasm.toml` above it, and the target that file or its extension names, as on the
 /// command line.
+#[derive(Clone)]
 pub struct Named {
     pub path: Option<PathBuf>,
     pub name: String,
@@ -244,6 +302,7 @@ struct Converter<'a> {
     sources: &'a SourceMap,
     main: SourceId,
     main_uri: &'a Uri,
+    open: &'a OpenFiles,
     lines: &'a mut BTreeMap<SourceId, Lines>,
 }
 
@@ -253,7 +312,12 @@ impl Converter<'_> {
         if id == self.main {
             return Some(self.main_uri.clone());
         }
-        self.sources.get(id).path().and_then(|p| uri::from_path(&absolute(p)))
+        let path = self.sources.get(id).path()?;
+        let key = file_key(path);
+        match self.open.get(&key) {
+            Some(uri) => Some(uri.clone()),
+            None => uri::from_path(&key),
+        }
     }
 
     fn location(&mut self, span: polyasm_core::Span) -> Option<Location> {
@@ -289,14 +353,15 @@ impl Converter<'_> {
                 }
             }
         };
-        let mut message = d.message.clone();
+        // Bounded as the terminal shows them: a quoted word of a megabyte is cut.
+        let mut message = bounded(&d.message).into_owned();
         for note in &d.notes {
             message.push_str("\nnote: ");
-            message.push_str(note);
+            message.push_str(&bounded(note));
         }
         if let Some(help) = &d.help {
             message.push_str("\nhelp: ");
-            message.push_str(help);
+            message.push_str(&bounded_help(help));
         }
         let mut related = Vec::new();
         for label in d.labels.iter().filter(|l| !l.primary) {

@@ -157,9 +157,14 @@ pub fn prepare_rename(index: &Index, uri: &Uri, position: Position) -> Result<Ra
     }
 }
 
+/// The longest name a rename writes.
+const MAX_NAME: usize = 1024;
+
 /// The edits that rename the name at `position` to `new_name` everywhere it is written, or why
 /// not: the new name must be a name of the dialect (with the old one's sigil, which is added
-/// when left out), and neither a mnemonic nor a register.
+/// when left out), neither a mnemonic nor a register nor a name defined already, and no line
+/// with an error may mention the old name (`error_mentions`), since the uses there may not
+/// have been found.
 pub fn rename<'i>(
     target: &dyn Target,
     index: &Index,
@@ -167,6 +172,7 @@ pub fn rename<'i>(
     uri: &Uri,
     position: Position,
     new_name: &str,
+    error_mentions: impl Fn(&str) -> bool,
 ) -> Result<WorkspaceEdit, String> {
     prepare_rename(index, uri, position)?;
     let (def, _) = index.at(uri, position).expect("prepare_rename found it");
@@ -181,9 +187,29 @@ pub fn rename<'i>(
     let mut chars = new_name[sigil.len()..].chars();
     let valid = chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
-    if !valid {
+    if !valid || new_name.len() > MAX_NAME {
+        let shown: String = new_name.chars().take(40).collect();
         return Err(format!(
-            "`{new_name}` is not a name: a letter or `_`, then letters, digits and `_`"
+            "`{shown}` is not a name: a letter or `_`, then letters, digits and `_`, at most {MAX_NAME} in all"
+        ));
+    }
+    if new_name == old {
+        return Ok(WorkspaceEdit::default());
+    }
+    // The names of this document and the files it includes.
+    let taken = index
+        .defs
+        .iter()
+        .find(|d| d.written() == new_name || d.name == new_name);
+    if let Some(taken) = taken {
+        return Err(format!(
+            "`{new_name}` is defined already: {} `{}`",
+            taken.kind, taken.name
+        ));
+    }
+    if error_mentions(old) {
+        return Err(format!(
+            "a line with an error mentions `{old}`: fix it first, as the uses on it may not be found"
         ));
     }
     if lexicon.is_mnemonic(&mnemonics(target), &new_name) || lexicon.register(&new_name).is_some() {
@@ -247,10 +273,18 @@ pub fn completions(
 ) -> Vec<CompletionItem> {
     let lexicon = target.lexicon();
     let offset = doc.lines.offset(&doc.text, position);
+    // The cursor where it is in the text (a position past a line's end is at its end).
+    let position = doc.lines.position(&doc.text, offset);
     let line_start = doc.text[..offset].rfind(['\n', '\r']).map_or(0, |i| i + 1);
     let before = &doc.text[line_start..offset];
     if let Some(items) = include_paths(lexicon, before, path, include_dirs, position) {
         return items;
+    }
+    let in_string = tokens(lexicon, &Mnemonics::default(), before).last().is_some_and(|t| {
+        t.kind == TokenKind::String && t.range.end == before.len() && !closed(&before[t.range.clone()])
+    });
+    if in_string {
+        return Vec::new();
     }
     let mut items = Vec::new();
     let first_word = !before.trim_start().contains(|c: char| c.is_whitespace() || c == ',');
@@ -313,6 +347,13 @@ pub fn completions(
     items
 }
 
+/// Whether a string or character token is closed (its last character is its quote, not
+/// escaped).
+fn closed(quoted: &str) -> bool {
+    let quote = quoted.chars().next();
+    quoted.len() >= 2 && quoted.chars().last() == quote && !quoted[..quoted.len() - 1].ends_with('\\')
+}
+
 /// The files an include being written on `before` (the line up to the cursor) may name: the
 /// built-in ones and those in the including file's folder and the include folders, each
 /// under the folder already typed; `None` when the cursor is not inside an include's quotes.
@@ -336,7 +377,8 @@ fn include_paths(
         format!("{folder}/")
     };
     let typed_units: u32 = typed[folder_prefix.len()..].chars().map(char::len_utf16).sum::<usize>() as u32;
-    let range = Range::new(Position::new(position.line, position.character - typed_units), position);
+    let start = position.character.saturating_sub(typed_units);
+    let range = Range::new(Position::new(position.line, start), position);
     let mut names: Vec<(String, bool)> = Vec::new();
     for builtin in lexicon.builtin_includes {
         if let Some(rest) = builtin.strip_prefix(&folder_prefix) {
@@ -569,12 +611,12 @@ pub fn folding(target: &dyn Target, doc: &Document) -> Vec<FoldingRange> {
     };
     let mut braces = |from: usize, to: usize, folds: &mut Vec<FoldingRange>| {
         for (i, c) in text[from..to].char_indices() {
-            let line = || doc.lines.position(text, from + i).line;
+            let line = || doc.lines.line_of(from + i) as u32;
             match c {
                 '{' => open.push(line()),
                 '}' => {
                     if let Some(start) = open.pop()
-                        && line() > start
+                        && line() > start + 1
                     {
                         folds.push(FoldingRange {
                             start_line: start,
@@ -592,8 +634,8 @@ pub fn folding(target: &dyn Target, doc: &Document) -> Vec<FoldingRange> {
         at = word.range.end;
         match word.kind {
             TokenKind::Comment => {
-                let first = doc.lines.position(text, word.range.start).line;
-                let last = doc.lines.position(text, word.range.end).line;
+                let first = doc.lines.line_of(word.range.start) as u32;
+                let last = doc.lines.line_of(word.range.end) as u32;
                 comments = match comments {
                     Some((start, end)) if first == end + 1 => Some((start, last)),
                     run => {
@@ -611,14 +653,18 @@ pub fn folding(target: &dyn Target, doc: &Document) -> Vec<FoldingRange> {
     folds
 }
 
-/// The quick fixes of the diagnostics a code action request names: each diagnostic's fix
-/// (carried in its `data`) as an edit.
-pub fn quick_fixes(diagnostics: &[lsp_types::Diagnostic]) -> Vec<CodeActionOrCommand> {
+/// The quick fixes of the diagnostics a code action request about the document at `at` names:
+/// each fix that polyasm's own diagnostic carries in its `data`, for that document, as an edit.
+pub fn quick_fixes(at: &Uri, diagnostics: &[lsp_types::Diagnostic]) -> Vec<CodeActionOrCommand> {
     diagnostics
         .iter()
+        .filter(|d| d.source.as_deref() == Some("polyasm"))
         .filter_map(|d| {
             let fix = d.data.as_ref()?.get("fix")?;
             let uri: Uri = serde_json::from_value(fix["uri"].clone()).ok()?;
+            if uri != *at {
+                return None;
+            }
             let edit = TextEdit {
                 range: serde_json::from_value(fix["range"].clone()).ok()?,
                 new_text: fix["newText"].as_str()?.to_string(),

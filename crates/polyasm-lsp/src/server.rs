@@ -28,11 +28,11 @@ use lsp_types::{
 };
 use polyasm_core::Registry;
 
-use crate::check::{check, listing};
+use crate::check::{Named, OpenFiles, check, file_key, listing};
 use crate::document::Document;
 use crate::features;
 use crate::index::Index;
-use crate::transport::{Frame, read_frame, write_message, write_parse_error};
+use crate::transport::{Frame, read_frame, write_message, write_null_id_error, write_parse_error};
 
 /// How the session ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,8 +71,11 @@ pub fn serve(registry: &Registry, input: impl BufRead + Send + 'static, mut outp
         changed: BTreeSet::new(),
         published: HashMap::new(),
         index: HashMap::new(),
+        named: HashMap::new(),
+        error_lines: HashMap::new(),
         inlay_hints: false,
         hints_refresh: None,
+        watch_settings: false,
     };
     loop {
         let Ok(first) = receiver.recv() else {
@@ -108,12 +111,19 @@ struct Server<'r> {
     /// For each open document, the names it defines and where they are written, as it last
     /// assembled.
     index: HashMap<String, Index>,
+    /// For each open document, what it went by when it was last checked.
+    named: HashMap<String, Named>,
+    /// The lines with errors of each file diagnostics were published for, as published.
+    error_lines: HashMap<String, BTreeSet<u32>>,
     /// Whether inlay hints show each statement's address and words (off unless the client's
     /// settings turn them on).
     inlay_hints: bool,
     /// Whether the client takes `workspace/inlayHint/refresh` (`Some`), and whether one is to
     /// be sent (the setting changed).
     hints_refresh: Option<bool>,
+    /// Whether the client takes a registration to tell the server of changed files, so that
+    /// a change to a polyasm.toml checks the open documents again.
+    watch_settings: bool,
 }
 
 impl Server<'_> {
@@ -123,6 +133,10 @@ impl Server<'_> {
             Frame::Malformed(why) => {
                 eprintln!("polyasm lsp: skipped a malformed message: {why}");
                 write_parse_error(output, &why)?;
+            }
+            Frame::InvalidRequest(why) => {
+                eprintln!("polyasm lsp: skipped a request: {why}");
+                write_null_id_error(output, ErrorCode::InvalidRequest as i32, &why)?;
             }
             Frame::Message(Message::Request(request)) => {
                 // A request is answered about the documents as they are now: edits that came
@@ -140,8 +154,17 @@ impl Server<'_> {
                     }));
                 }
                 if self.state == State::Running {
-                    self.notification(notification);
+                    let method = notification.method.clone();
+                    let handled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        self.notification(notification);
+                    }));
+                    if handled.is_err() {
+                        eprintln!("polyasm lsp: handling `{method}` panicked");
+                    }
                     self.ask_for_new_hints(output)?;
+                    if method == "initialized" && self.watch_settings {
+                        self.watch_settings_files(output)?;
+                    }
                 }
             }
             // The server sends no requests, so it expects no responses.
@@ -150,7 +173,23 @@ impl Server<'_> {
         Ok(None)
     }
 
+    /// Answers a request. A panic while answering (a bug) is logged and answered with an
+    /// internal error; the server goes on.
     fn request(&mut self, request: Request, output: &mut impl Write) -> io::Result<()> {
+        let (id, method) = (request.id.clone(), request.method.clone());
+        let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.answer(request)));
+        let response = answered.unwrap_or_else(|_| {
+            eprintln!("polyasm lsp: answering `{method}` panicked");
+            Response::new_err(
+                id,
+                ErrorCode::InternalError as i32,
+                "the server failed on this request".to_string(),
+            )
+        });
+        write_message(output, Message::Response(response))
+    }
+
+    fn answer(&mut self, request: Request) -> Response {
         let id = request.id.clone();
         let answer: Result<serde_json::Value, (ErrorCode, String)> = match (self.state, request.method.as_str()) {
             (State::Uninitialized, Initialize::METHOD) => {
@@ -158,6 +197,8 @@ impl Server<'_> {
                 self.settings(&request.params["initializationOptions"]);
                 let refresh = &request.params["capabilities"]["workspace"]["inlayHint"]["refreshSupport"];
                 self.hints_refresh = (refresh.as_bool() == Some(true)).then_some(false);
+                let watched = &request.params["capabilities"]["workspace"]["didChangeWatchedFiles"];
+                self.watch_settings = watched["dynamicRegistration"].as_bool() == Some(true);
                 Ok(serde_json::to_value(initialize_result()).expect("invariant: the result serializes"))
             }
             (State::Uninitialized, _) => Err((
@@ -208,7 +249,24 @@ impl Server<'_> {
                 let uri = &at.text_document.uri;
                 let (_, target) = self.document(uri).ok_or("the document is not open")?;
                 let others = self.index.values();
-                features::rename(target, self.index_of(uri), others, uri, at.position, &params.new_name)
+                let error_mentions = |name: &str| {
+                    self.error_lines.iter().any(|(file, lines)| {
+                        let Some((_, doc)) = self.documents.get(file) else {
+                            return false;
+                        };
+                        lines.iter().any(|&line| doc.line(line).contains(name))
+                    })
+                };
+                let index = self.index_of(uri);
+                features::rename(
+                    target,
+                    index,
+                    others,
+                    uri,
+                    at.position,
+                    &params.new_name,
+                    error_mentions,
+                )
             }),
             (State::Running, SemanticTokensFullRequest::METHOD) => reply(&request, |params: SemanticTokensParams| {
                 let uri = &params.text_document.uri;
@@ -238,7 +296,7 @@ impl Server<'_> {
             (State::Running, InlayHintRequest::METHOD) => reply(&request, |params: InlayHintParams| {
                 let (uri, range) = (params.text_document.uri, params.range);
                 let hints: Vec<InlayHint> = match self.documents.get(uri.as_str()) {
-                    Some((_, doc)) if self.inlay_hints => listing(self.registry, &uri, doc)
+                    Some((_, doc)) if self.inlay_hints => listing(&self.named_of(&uri), doc)
                         .into_iter()
                         .filter(|(at, _)| (range.start.line..=range.end.line).contains(&at.line))
                         .map(|(position, text)| InlayHint {
@@ -257,12 +315,12 @@ impl Server<'_> {
                 hints
             }),
             (State::Running, CodeActionRequest::METHOD) => reply(&request, |params: CodeActionParams| {
-                features::quick_fixes(&params.context.diagnostics)
+                features::quick_fixes(&params.text_document.uri, &params.context.diagnostics)
             }),
             (State::Running, Completion::METHOD) => reply(&request, |params: CompletionParams| {
                 let at = params.text_document_position;
                 let uri = &at.text_document.uri;
-                let named = crate::check::Named::new(self.registry, uri);
+                let named = self.named_of(uri);
                 self.document(uri).map(|(doc, target)| {
                     let (path, dirs) = (named.path.as_deref(), named.include_dirs());
                     features::completions(target, doc, self.index_of(uri), path, dirs, at.position)
@@ -273,11 +331,10 @@ impl Server<'_> {
                 Err((ErrorCode::MethodNotFound, "no such method".to_string()))
             }
         };
-        let response = match answer {
+        match answer {
             Ok(result) => Response::new_ok(id, result),
             Err((code, message)) => Response::new_err(id, code as i32, message),
-        };
-        write_message(output, Message::Response(response))
+        }
     }
 
     /// Reads the settings the server has (`{ "inlayHints": true }`), as `initializationOptions`
@@ -291,6 +348,23 @@ impl Server<'_> {
             }
             self.inlay_hints = on;
         }
+    }
+
+    /// Asks the client to tell of every change to a polyasm.toml (`workspace/didChangeWatchedFiles`).
+    fn watch_settings_files(&mut self, output: &mut impl Write) -> io::Result<()> {
+        let registration = serde_json::json!({
+            "registrations": [{
+                "id": "polyasm.toml",
+                "method": "workspace/didChangeWatchedFiles",
+                "registerOptions": { "watchers": [{ "globPattern": format!("**/{}", polyasm_core::config::FILE_NAME) }] },
+            }]
+        });
+        let request = Request::new(
+            "polyasm/watchSettings".to_string().into(),
+            "client/registerCapability".to_string(),
+            registration,
+        );
+        write_message(output, Message::Request(request))
     }
 
     /// Asks the client to ask again for the inlay hints it shows, after the setting changed
@@ -325,7 +399,16 @@ impl Server<'_> {
             eprintln!("polyasm lsp: a request about `{}`, which is not open", uri.as_str());
             return None;
         };
-        Some((doc, crate::check::Named::new(self.registry, uri).target?))
+        Some((doc, self.named_of(uri).target?))
+    }
+
+    /// What the document at `uri` went by when it was last checked (its target, its
+    /// settings); a fresh look when it never was.
+    fn named_of(&self, uri: &Uri) -> std::borrow::Cow<'_, Named> {
+        match self.named.get(uri.as_str()) {
+            Some(named) => std::borrow::Cow::Borrowed(named),
+            None => std::borrow::Cow::Owned(Named::new(self.registry, uri)),
+        }
     }
 
     fn notification(&mut self, notification: Notification) {
@@ -369,6 +452,10 @@ impl Server<'_> {
                 };
                 self.settings(&ours.clone());
             }
+            // A polyasm.toml changed: every open document is checked again with it.
+            "workspace/didChangeWatchedFiles" => {
+                self.changed.extend(self.documents.keys().cloned());
+            }
             // Other notifications (`initialized`, `$/...`) need nothing.
             _ => {}
         }
@@ -377,28 +464,52 @@ impl Server<'_> {
     /// Checks the documents that changed and publishes their diagnostics, clearing those of
     /// files a document no longer reports on (a closed document clears all of its own).
     fn publish_changed(&mut self, output: &mut impl Write) -> io::Result<()> {
+        let open: OpenFiles = self
+            .documents
+            .values()
+            .filter_map(|(uri, _)| Some((file_key(&crate::uri::to_path(uri.as_str())?), uri.clone())))
+            .collect();
         for key in std::mem::take(&mut self.changed) {
             let (files, version) = match self.documents.get(&key) {
                 Some((uri, doc)) => {
-                    let checked = check(self.registry, uri, doc);
+                    let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        check(self.registry, uri, doc, &open)
+                    }));
+                    let Ok(checked) = checked else {
+                        eprintln!("polyasm lsp: checking `{key}` panicked");
+                        continue;
+                    };
                     match checked.index {
                         Some(index) => self.index.insert(key.clone(), index),
                         None => self.index.remove(&key),
                     };
+                    self.named.insert(key.clone(), checked.named);
                     (checked.files, Some(doc.version))
                 }
                 None => {
                     self.index.remove(&key);
+                    self.named.remove(&key);
                     (BTreeMap::new(), None)
                 }
             };
+            // An open file's diagnostics are its own check's, not those of a file including it.
+            let others_open = |file: &String| *file != key && self.documents.contains_key(file);
             let before = self.published.remove(&key).unwrap_or_default();
-            for gone in before.iter().filter(|f| !files.contains_key(*f)) {
+            for gone in before.iter().filter(|f| !files.contains_key(*f) && !others_open(f)) {
+                self.error_lines.remove(gone);
                 publish(output, gone, Vec::new(), None)?;
             }
             let mut now = BTreeSet::new();
             for (file, diagnostics) in files {
+                if others_open(&file) {
+                    continue;
+                }
                 let own = (file == key).then_some(version).flatten();
+                let errors = diagnostics
+                    .iter()
+                    .filter(|d| d.severity == Some(lsp_types::DiagnosticSeverity::ERROR))
+                    .map(|d| d.range.start.line);
+                self.error_lines.insert(file.clone(), errors.collect());
                 publish(output, &file, diagnostics, own)?;
                 now.insert(file);
             }

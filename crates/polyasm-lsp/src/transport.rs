@@ -22,6 +22,9 @@ pub enum Frame {
     /// A frame that is not one, and why: bad headers, a body too large, not UTF-8, not JSON,
     /// or JSON that is no message. The server answers a parse error and goes on.
     Malformed(String),
+    /// A request whose `id` is neither a whole number nor a string (`null`, `1.5`, an
+    /// object), and why. The server answers that it is an invalid request and goes on.
+    InvalidRequest(String),
 }
 
 /// Reads the next frame; `None` at the end of the input.
@@ -82,7 +85,21 @@ pub fn read_frame(input: &mut impl BufRead) -> io::Result<Option<Frame>> {
     let Ok(text) = String::from_utf8(body) else {
         return Ok(Some(Frame::Malformed("the body is not UTF-8".to_string())));
     };
-    Ok(Some(match serde_json::from_str::<Message>(&text) {
+    let value: serde_json::Value = match serde_json::from_str(&text) {
+        Ok(value) => value,
+        Err(e) => return Ok(Some(Frame::Malformed(format!("the body is not JSON: {e}")))),
+    };
+    // A message with a method and an id that is no id would read as a notification.
+    if let Some(id) = value.get("id")
+        && value.get("method").is_some()
+        && !(id.is_string() || id.as_i64().is_some_and(|n| i32::try_from(n).is_ok()))
+    {
+        return Ok(Some(Frame::InvalidRequest(format!(
+            "`{}` is no request id",
+            shorten(&id.to_string())
+        ))));
+    }
+    Ok(Some(match serde_json::from_value::<Message>(value) {
         Ok(message) => Frame::Message(message),
         Err(e) => Frame::Malformed(format!("the body is not a JSON-RPC message: {e}")),
     }))
@@ -131,10 +148,16 @@ pub fn write_message(output: &mut impl Write, message: Message) -> io::Result<()
 
 /// Writes the JSON-RPC parse error (-32700) with a null id, the answer to a malformed frame.
 pub fn write_parse_error(output: &mut impl Write, why: &str) -> io::Result<()> {
+    write_null_id_error(output, -32700, why)
+}
+
+/// Writes the JSON-RPC error `code` with a null id: the answer to a frame that is no message
+/// (-32700) or to a request with no valid id (-32600).
+pub fn write_null_id_error(output: &mut impl Write, code: i32, why: &str) -> io::Result<()> {
     let body = serde_json::json!({
         "jsonrpc": "2.0",
         "id": null,
-        "error": { "code": -32700, "message": why },
+        "error": { "code": code, "message": why },
     })
     .to_string();
     write!(output, "Content-Length: {}\r\n\r\n{body}", body.len())?;

@@ -13,6 +13,7 @@ fn frames(input: &[u8]) -> Vec<Result<String, String>> {
         out.push(match frame {
             Frame::Message(m) => Ok(serde_json::to_string(&m).unwrap()),
             Frame::Malformed(why) => Err(why),
+            Frame::InvalidRequest(why) => Err(format!("invalid request: {why}")),
         });
     }
     out
@@ -30,11 +31,26 @@ fn frames_are_read_and_bad_ones_skipped() {
     let read = frames(&input);
     assert_eq!(read.len(), 4, "{read:?}");
     assert!(read[0].is_ok() && read[3].is_ok(), "{read:?}");
-    assert!(
-        read[1].as_ref().unwrap_err().contains("not a JSON-RPC message"),
-        "{read:?}"
-    );
+    assert!(read[1].as_ref().unwrap_err().contains("not JSON"), "{read:?}");
     assert!(read[2].as_ref().unwrap_err().contains("not a number"), "{read:?}");
+}
+
+#[test]
+fn a_request_whose_id_is_no_id_is_invalid_not_a_notification() {
+    for id in ["null", "1.5", "{\"a\":1}", "123456789012345678901234567890", "[1]"] {
+        let body = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"exit"}}"#);
+        let input = format!("Content-Length: {}\r\n\r\n{body}", body.len());
+        let read = frames(input.as_bytes());
+        assert!(
+            read[0].as_ref().is_err_and(|why| why.starts_with("invalid request")),
+            "{id}: {read:?}"
+        );
+    }
+    for id in ["7", "\"seven\""] {
+        let body = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"shutdown"}}"#);
+        let input = format!("Content-Length: {}\r\n\r\n{body}", body.len());
+        assert!(frames(input.as_bytes())[0].is_ok(), "{id}");
+    }
 }
 
 #[test]

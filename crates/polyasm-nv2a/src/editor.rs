@@ -17,6 +17,7 @@ pub static LEXICON: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
     any_case: true,
     registers: registers().leak(),
     destination_first: true,
+    leading_zeros: true,
     ..Lexicon::NONE
 });
 
