@@ -218,3 +218,66 @@ fn turning_inlay_hints_on_asks_a_client_that_can_to_fetch_them_again() {
         client.finish();
     }
 }
+
+#[test]
+fn each_diagnostic_links_to_the_explanation_of_its_code() {
+    let mut client = Client::initialized();
+    let cases = [
+        ("file:///tmp/polyasm-lsp-code.vu", "sqr r1 r0\n", "vu.md", "VU002"),
+        ("file:///tmp/polyasm-lsp-code.pp", "mov.v0 $7 $1\n", "lima.md", "PP008"),
+        ("file:///tmp/polyasm-lsp-code.s", "nop\n", "core.md", "PA008"),
+    ];
+    for (uri, text, file, code) in cases {
+        client.open(uri, text);
+        let published = client.diagnostics(uri);
+        let d = &published["diagnostics"][0];
+        assert_eq!(d["code"], code, "{published}");
+        let href = d["codeDescription"]["href"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{published}"));
+        let (page, anchor) = href.split_once('#').unwrap();
+        assert!(page.ends_with(&format!("/blob/main/docs/codes/{file}")), "{href}");
+        // The anchor is the one the page's heading for the code gets.
+        let docs = std::fs::read_to_string(format!("{}/docs/codes/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        let heading = docs.lines().find(|l| l.starts_with(&format!("## {code}: "))).unwrap();
+        let slug: String = heading[3..]
+            .chars()
+            .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+            .map(|c| if c == ' ' { '-' } else { c.to_ascii_lowercase() })
+            .collect();
+        assert_eq!(anchor, slug, "{href}");
+    }
+    client.finish();
+}
+
+#[test]
+fn completion_grows_the_word_typed_with_modifiers_and_glued_letters() {
+    let mut client = Client::initialized();
+    let pp = "file:///tmp/polyasm-lsp-glued.pp";
+    client.open(pp, "max_\n");
+    client.diagnostics(pp);
+    let offered = labels(&client.request("textDocument/completion", at(pp, 0, 4)));
+    for form in ["max_pos.v1", "max_sat.v0", "max_int.v1"] {
+        assert!(offered.iter().any(|l| l == form), "{form} in {offered:?}");
+    }
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": pp, "version": 2 }, "contentChanges": [{ "text": "branch_\n" }] }),
+    );
+    let offered = labels(&client.request("textDocument/completion", at(pp, 0, 7)));
+    assert!(
+        offered.iter().any(|l| l == "branch_lt") && offered.iter().any(|l| l == "branch_ge"),
+        "{offered:?}"
+    );
+
+    let mx = "file:///tmp/polyasm-lsp-glued.mx";
+    client.open(mx, "ld\n");
+    client.diagnostics(mx);
+    let offered = labels(&client.request("textDocument/completion", at(mx, 0, 2)));
+    assert!(
+        offered.iter().any(|l| l == "ldm") && offered.iter().any(|l| l == "ldh"),
+        "{offered:?}"
+    );
+    assert!(!offered.iter().any(|l| l == "ldz"), "{offered:?}");
+    client.finish();
+}

@@ -49,6 +49,9 @@ pub struct Lexicon {
     pub destination_first: bool,
     /// Whether the assembler takes a register's number with leading zeros (`r01` is `r1`).
     pub leading_zeros: bool,
+    /// What a mnemonic may take glued on before its unit (Lima's `_pos` in `max_pos.v1`), each
+    /// with what it does, for completion.
+    pub modifiers: &'static [(&'static str, &'static str)],
 }
 
 impl Lexicon {
@@ -66,6 +69,7 @@ impl Lexicon {
         is_instruction: None,
         destination_first: false,
         leading_zeros: false,
+        modifiers: &[],
     };
 
     /// Whether `c` may be inside a word.
@@ -452,6 +456,7 @@ mod tests {
         is_instruction: None,
         destination_first: false,
         leading_zeros: false,
+        modifiers: &[],
     };
 
     fn kinds(text: &str) -> Vec<(&str, TokenKind)> {

@@ -346,6 +346,28 @@ static LEXICON: LazyLock<Lexicon> = LazyLock::new(|| {
             write: p.reg.vec_reg().is_none(),
         });
     let registers = std::iter::once(general).chain(pipeline).collect::<Vec<_>>().leak();
+    // The modifiers of the proposed syntax, from the tables that name them.
+    let named = ops::OUTMODS.iter().map(|r| (r.name, r.doc));
+    let perspectives = ops::PERSPECTIVES.iter().map(|r| (r.name, r.doc));
+    let conditions = ops::BRANCH_CONDS.iter().filter(|r| !r.name.is_empty()).map(|r| {
+        let name: &'static str = format!("{}{}", ops::proposed::COND_PREFIX, r.name).leak();
+        (name, r.doc)
+    });
+    let shifts = ops::proposed::MUL_SHIFTS
+        .iter()
+        .map(|&(_, name)| (name, "the product shifted (mul only)"));
+    let others = [
+        (ops::proposed::TEXLD_LOD, "texld: the register is the LOD, not a bias"),
+        (ops::proposed::COMBINE_VEC_DEST, "the vector destination form (.s2)"),
+        (ops::proposed::COMBINE_SCALAR_DEST, "the scalar destination form (.s2)"),
+    ];
+    let modifiers = named.chain(perspectives).filter(|(name, _)| !name.is_empty());
+    let modifiers = modifiers
+        .chain(conditions)
+        .chain(shifts)
+        .chain(others)
+        .collect::<Vec<_>>()
+        .leak();
     Lexicon {
         line_comments: &["#"],
         sigils: "$^",
@@ -354,6 +376,7 @@ static LEXICON: LazyLock<Lexicon> = LazyLock::new(|| {
         half_floats: true,
         destination_first: true,
         leading_zeros: true,
+        modifiers,
         ..Lexicon::NONE
     }
 });

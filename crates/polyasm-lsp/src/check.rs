@@ -4,11 +4,12 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use lsp_types::{DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Uri};
+use lsp_types::{CodeDescription, DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Uri};
 use polyasm_core::config::{self, Config};
 use polyasm_core::diagnostic::{Limit, within_limit};
 use polyasm_core::editor::NameSink;
 use polyasm_core::explain::Code;
+use polyasm_core::explain::Explain;
 use polyasm_core::options::OptionValues;
 use polyasm_core::render::{bounded, bounded_help};
 use polyasm_core::{Diagnostic, Registry, Severity, SourceId, SourceMap, Target, TargetOptions, WarningPolicy};
@@ -95,6 +96,7 @@ fn diagnose(
         let d = lsp_types::Diagnostic {
             severity: Some(DiagnosticSeverity::WARNING),
             code: Some(NumberOrString::String(Code::UnknownTarget.as_str().to_string())),
+            code_description: code_description(registry, Code::UnknownTarget.as_str()),
             source: Some("polyasm".to_string()),
             message: format!(
                 "cannot tell the target of `{}` from its extension\nhelp: polyasm checks files with the extensions of its targets: {known}",
@@ -125,6 +127,7 @@ fn diagnose(
     }
     let mut lines: BTreeMap<SourceId, Lines> = BTreeMap::new();
     let mut converted = Converter {
+        registry,
         sources: &sources,
         main: file,
         main_uri: uri,
@@ -173,6 +176,7 @@ fn config_diagnostics(
     };
     let mut lines = BTreeMap::new();
     let mut converted = Converter {
+        registry,
         sources: &sources,
         main,
         main_uri: &toml_uri,
@@ -299,6 +303,7 @@ fn assemble(named: &Named, doc: &Document, options: TargetOptions, limit: Limit)
 
 /// Turns polyasm's diagnostics into the protocol's, with the line tables of the files met.
 struct Converter<'a> {
+    registry: &'a Registry,
     sources: &'a SourceMap,
     main: SourceId,
     main_uri: &'a Uri,
@@ -405,6 +410,7 @@ impl Converter<'_> {
                 Severity::Warning => DiagnosticSeverity::WARNING,
             }),
             code: Some(NumberOrString::String(d.code.to_string())),
+            code_description: code_description(self.registry, &d.code),
             source: Some("polyasm".to_string()),
             message,
             related_information: (!related.is_empty()).then_some(related),
@@ -412,6 +418,36 @@ impl Converter<'_> {
         };
         (at.as_str().to_string(), diagnostic)
     }
+}
+
+/// Where a code is explained: its section of docs/codes/<target>.md in the repository, as
+/// `polyasm explain CODE` prints it.
+fn code_description(registry: &Registry, code: &str) -> Option<CodeDescription> {
+    let info = registry.explain(code)?;
+    let core = Code::table().iter().any(|c| c.code == code);
+    let file = match core {
+        true => "core",
+        false => {
+            registry
+                .targets()
+                .iter()
+                .find(|t| t.codes().iter().any(|c| c.code == code))?
+                .info()
+                .name
+        }
+    };
+    let heading = format!("{code}: {}", info.title);
+    // The anchor of a heading: its letters, digits, `-` and `_` in lower case, spaces as `-`.
+    let anchor: String = heading
+        .chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+        .map(|c| if c == ' ' { '-' } else { c.to_ascii_lowercase() })
+        .collect();
+    let repository = env!("CARGO_PKG_REPOSITORY");
+    let href = format!("{repository}/blob/main/docs/codes/{file}.md#{anchor}")
+        .parse()
+        .ok()?;
+    Some(CodeDescription { href })
 }
 
 /// `path` made absolute against the current folder, for its URI.

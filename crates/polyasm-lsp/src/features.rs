@@ -301,6 +301,10 @@ pub fn completions(
             });
         }
     }
+    let typed_from = before
+        .rfind(|c: char| !lexicon.is_word_char(c))
+        .map_or(0, |i| i + before[i..].chars().next().map_or(1, char::len_utf8));
+    items.extend(glued_forms(target, &before[typed_from..]));
     if !first_word {
         let operands = before
             .trim_start()
@@ -343,6 +347,54 @@ pub fn completions(
             sort_text: Some(format!("1{}", d.name)),
             ..CompletionItem::default()
         });
+    }
+    items
+}
+
+/// The instruction words that grow the word being typed: with a modifier before the unit
+/// (Lima's `max_` offers `max_pos.v1`...), or, in a dialect that glues letters onto its
+/// instructions (Masfix), with each letter that keeps it an instruction (`ld` offers `lda`,
+/// `ldm`...).
+fn glued_forms(target: &dyn Target, typed: &str) -> Vec<CompletionItem> {
+    let lexicon = target.lexicon();
+    let mut items = Vec::new();
+    let item = |label: String, detail: &str| CompletionItem {
+        sort_text: Some(format!("0{label}")),
+        label,
+        kind: Some(CompletionItemKind::KEYWORD),
+        detail: Some(detail.to_string()),
+        ..CompletionItem::default()
+    };
+    if let Some((base, _)) = typed.split_once('_')
+        && !lexicon.modifiers.is_empty()
+    {
+        for entry in target.instructions() {
+            let (stem, unit) = entry
+                .mnemonic
+                .split_once('.')
+                .map_or((entry.mnemonic, None), |(s, u)| (s, Some(u)));
+            if stem != base {
+                continue;
+            }
+            for (modifier, doc) in lexicon.modifiers {
+                let label = match unit {
+                    Some(unit) => format!("{stem}{modifier}.{unit}"),
+                    None => format!("{stem}{modifier}"),
+                };
+                items.push(item(label, doc));
+            }
+        }
+    }
+    if let Some(is_instruction) = lexicon.is_instruction
+        && !typed.is_empty()
+    {
+        let letters = ('a'..='z').chain(lexicon.word_chars.chars());
+        for letter in letters {
+            let longer = format!("{typed}{letter}");
+            if is_instruction(&longer) {
+                items.push(item(longer, &format!("`{typed}` with `{letter}`")));
+            }
+        }
     }
     items
 }
