@@ -410,7 +410,7 @@ impl Converter<'_> {
                 Severity::Warning => DiagnosticSeverity::WARNING,
             }),
             code: Some(NumberOrString::String(d.code.to_string())),
-            code_description: code_description(self.registry, &d.code),
+            code_description: code_description(self.registry, d.code),
             source: Some("polyasm".to_string()),
             message,
             related_information: (!related.is_empty()).then_some(related),

@@ -215,15 +215,19 @@ pub fn rename<'i>(
     if lexicon.is_mnemonic(&mnemonics(target), &new_name) || lexicon.register(&new_name).is_some() {
         return Err(format!("`{new_name}` is a mnemonic or a register"));
     }
-    let mut changes: HashMap<Uri, Vec<TextEdit>> = HashMap::new();
+    // The edits of each file, by its URI's text.
+    let mut edits: std::collections::BTreeMap<String, (Uri, Vec<TextEdit>)> = Default::default();
     for place in references(index, others, uri, position, true) {
-        changes.entry(place.uri).or_default().push(TextEdit {
+        let file = edits
+            .entry(place.uri.as_str().to_string())
+            .or_insert_with(|| (place.uri.clone(), Vec::new()));
+        file.1.push(TextEdit {
             range: place.range,
             new_text: new_name.clone(),
         });
     }
     Ok(WorkspaceEdit {
-        changes: Some(changes),
+        changes: Some(edits.into_values().collect()),
         ..WorkspaceEdit::default()
     })
 }
@@ -684,19 +688,16 @@ pub fn folding(target: &dyn Target, doc: &Document) -> Vec<FoldingRange> {
     for word in &words {
         braces(at, word.range.start, &mut folds);
         at = word.range.end;
-        match word.kind {
-            TokenKind::Comment => {
-                let first = doc.lines.line_of(word.range.start) as u32;
-                let last = doc.lines.line_of(word.range.end) as u32;
-                comments = match comments {
-                    Some((start, end)) if first == end + 1 => Some((start, last)),
-                    run => {
-                        close_comments(&mut folds, run);
-                        Some((first, last))
-                    }
-                };
-            }
-            _ => {}
+        if word.kind == TokenKind::Comment {
+            let first = doc.lines.line_of(word.range.start) as u32;
+            let last = doc.lines.line_of(word.range.end) as u32;
+            comments = match comments {
+                Some((start, end)) if first == end + 1 => Some((start, last)),
+                run => {
+                    close_comments(&mut folds, run);
+                    Some((first, last))
+                }
+            };
         }
     }
     braces(at, text.len(), &mut folds);
