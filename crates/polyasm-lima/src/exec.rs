@@ -341,7 +341,7 @@ pub struct Program {
 }
 
 fn constants(values: Option<Constants>) -> Vec4 {
-    values.map_or([0.0; 4], |c| c.map(crate::half::to_f32))
+    values.map_or([0.0; 4], |c| c.map(polyasm_core::half::to_f32))
 }
 
 impl Program {

@@ -320,3 +320,34 @@ fn a_failed_use_inside_a_word_takes_its_line_along() {
     let diagnostics = program.unwrap_err();
     assert_eq!(codes(&diagnostics), ["MX050"]);
 }
+
+#[test]
+fn name_lookups_stop_at_their_budget_with_one_error() {
+    let within = |text: &str, name_lookups: usize| {
+        let limits = Limits {
+            name_lookups,
+            ..Limits::default()
+        };
+        assemble_within(text, limits).map_err(|d| codes(&d).into_iter().map(str::to_string).collect::<Vec<_>>())
+    };
+    // Each use looks in 21 namespaces (20 nested and the root) to find `x`.
+    let text = format!(
+        "%define x 1\n{}{}{}\n",
+        "%namespace n {\n".repeat(20),
+        "ld %x\n".repeat(100),
+        "}".repeat(20)
+    );
+    assert!(within(&text, 21 * 100).is_ok());
+    assert_eq!(within(&text, 21 * 100 - 1).unwrap_err(), ["MX066"]);
+    // `%using` lists are looked through too, and an unknown namespace after the budget is
+    // spent is not reported.
+    let text = format!(
+        "{}{}ld %v0\n%using nope\n",
+        (0..50)
+            .map(|i| format!("%namespace n{i} {{ %define v{i} {i} }}\n"))
+            .collect::<String>(),
+        (0..50).rev().map(|i| format!("%using n{i}\n")).collect::<String>(),
+    );
+    assert_eq!(within(&text, 1000).unwrap_err(), ["MX059"]);
+    assert_eq!(within(&text, 40).unwrap_err(), ["MX066"]);
+}

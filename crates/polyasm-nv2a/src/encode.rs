@@ -3,7 +3,6 @@
 //! free unit, shared V/CONST/slot C, one o/c output).
 
 use polyasm_core::diagnostic;
-use polyasm_core::editor::NameSink;
 use polyasm_core::front::{Bounded, HasSpan, TextRange, span_from};
 use polyasm_core::number::parse_int_literal;
 use polyasm_core::text::{NameMap, SuggestionBudget, suggest};
@@ -11,10 +10,11 @@ use polyasm_core::{Object, Outcome, Source as SourceFile, SourceId, Span, Symbol
 
 use crate::error::{CONSTANT_RANGE, Nv2aError, constant_name};
 use crate::ops::{
-    CONSTANTS, DestKind, Field, INPUT_NAMES, INPUTS, InputSlot, MAX_INSTRUCTIONS, MAX_PAIRED, Mux, OUTPUTS, Op, OpInfo,
-    OutputInfo, PAIRED_ILU_TEMP, R12, Slot, UNIFORM_KINDS, UniformKind, Unit, WORDS_PER_INSTRUCTION, WRITABLE_TEMPS,
-    mask_bit, output_by_name, pack_swizzle,
+    CONSTANTS, DestKind, Field, INPUT_NAMES, INPUTS, InputSlot, MAX_PAIRED, Mux, OUTPUTS, Op, OpInfo, OutputInfo,
+    PAIRED_ILU_TEMP, R12, Slot, UNIFORM_KINDS, UniformKind, Unit, WORDS_PER_INSTRUCTION, WRITABLE_TEMPS, mask_bit,
+    output_by_name, pack_swizzle,
 };
+use crate::options::AssembleOptions;
 use crate::parser::{Index, Operand, Operation as ParsedOperation, Reg, Statement};
 
 /// Where a source reads from.
@@ -173,27 +173,6 @@ pub fn regroup_same_source(first: MovWrites, second: MovWrites) -> Option<Regrou
         Some(Regroup::OutToFirst)
     } else {
         None
-    }
-}
-
-/// Options of the assembler.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AssembleOptions {
-    /// More instructions is an error; `None` lifts the limit (for tests and benchmarks).
-    pub max_instructions: Option<usize>,
-    /// Append the `[0, 0, 0, 1]` final marker instead of setting FINAL on the last instruction.
-    pub explicit_final: bool,
-    /// Where uniforms and their uses are recorded, for editors.
-    pub names: Option<NameSink>,
-}
-
-impl Default for AssembleOptions {
-    fn default() -> AssembleOptions {
-        AssembleOptions {
-            max_instructions: Some(MAX_INSTRUCTIONS),
-            explicit_final: false,
-            names: None,
-        }
     }
 }
 

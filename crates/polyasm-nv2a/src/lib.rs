@@ -9,6 +9,7 @@ pub mod error;
 pub mod exec;
 pub mod lexer;
 pub mod ops;
+pub mod options;
 pub mod parser;
 pub mod print;
 mod read;
@@ -22,9 +23,10 @@ use polyasm_core::target::{
 use polyasm_core::vertex_io::{self, SlotKind};
 use polyasm_core::{CodeInfo, Diagnostic, Object, Outcome, SourceId, SourceMap};
 
-pub use encode::{AssembleOptions, Operation};
+pub use encode::Operation;
 pub use exec::{ExecOptions, Outputs, Program, ProgramError, Vec4};
 pub use ops::{MAX_PAIRED, Slot};
+pub use options::AssembleOptions;
 
 /// Assembles source `file` of `sources`.
 ///

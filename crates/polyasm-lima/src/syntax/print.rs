@@ -8,7 +8,6 @@
 
 use std::fmt::Write;
 
-use crate::half::to_f64;
 use crate::instr::{
     Branch, Combine, CombineDest, FieldRef, FloatAcc, FloatMul, Instr, Sampler, ScalarReg, ScalarSource, Store,
     Varying, VaryingFetch, VaryingSource, VecAcc, VecDest, VecMul, VecReg, VecSource,
@@ -19,6 +18,7 @@ use crate::ops::{
     VaryingKindInfo,
 };
 use crate::syntax::Syntax;
+use polyasm_core::half::to_f64;
 
 /// One instruction in `syntax` on one line (no newline); `target` writes a branch's relative
 /// target.

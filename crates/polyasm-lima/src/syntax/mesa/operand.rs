@@ -9,7 +9,7 @@ use crate::syntax::lower::{self, IndexForm};
 
 use super::word::*;
 
-pub use crate::half::from_text as half_from_text;
+pub use polyasm_core::half::from_text as half_from_text;
 
 pub(super) fn no_outmod(name: Word, outmod: OutMod) -> Result<(), MesaError> {
     match outmod {

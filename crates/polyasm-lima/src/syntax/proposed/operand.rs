@@ -719,9 +719,9 @@ impl<'s> Encoder<'s> {
         if value.abs() > 65504.0 {
             return self.reject(error::half_range(self.span(span), self.str(span)));
         }
-        let bits = crate::half::nearest(value);
-        if crate::half::to_f64(bits) != value {
-            let nearest = format!("{:?}", crate::half::to_f64(bits));
+        let bits = polyasm_core::half::nearest(value);
+        if polyasm_core::half::to_f64(bits) != value {
+            let nearest = format!("{:?}", polyasm_core::half::to_f64(bits));
             return self.reject(error::inexact_half(self.span(span), self.str(span), &nearest));
         }
         Some(bits)
