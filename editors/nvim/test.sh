@@ -86,7 +86,7 @@ expect_diagnostics tint.vsh 0
 expect_hover tint.vsh 9 1 '`dp4`' 'a.x*b.x + a.y*b.y + a.z*b.z + a.w*b.w'
 expect_definition tint.vsh 13 22 tint.vsh:7:1
 expect_definition tint.vsh 11 20 tint.vsh:6:1
-expect_hover tint.vsh 13 23 '`#tint`' 'vector' '= 20' 'line 7'
+expect_hover tint.vsh 13 23 '`#tint`' 'vector' ': c20' 'line 7'
 expect_diagnostics typo.vsh 1
 expect_diagnostic typo.vsh 4:1 NV2A003 error 'unknown mnemonic `mvo`\nhelp: `polyasm explain NV2A003` lists every operation'
 
