@@ -238,3 +238,155 @@ fn a_settings_file_that_changes_checks_the_open_documents_again() {
     assert_eq!(client.diagnostics(&pp)["diagnostics"], json!([]));
     client.finish();
 }
+
+/// The quick fixes a code action offers for the diagnostics published for `uri`.
+fn fixes(client: &mut Client, uri: &str, published: &Value) -> Value {
+    let range = json!({ "start": { "line": 0, "character": 0 }, "end": { "line": 9, "character": 0 } });
+    let context = json!({ "diagnostics": published["diagnostics"] });
+    client.request(
+        "textDocument/codeAction",
+        json!({ "textDocument": { "uri": uri }, "range": range, "context": context }),
+    )
+}
+
+#[test]
+fn a_fix_is_offered_only_where_it_writes_over_the_mistake_alone_and_for_the_text_it_was_made_for() {
+    let mut client = Client::initialized();
+    let uri = "file:///tmp/polyasm-lsp-hostile-fix.mx";
+    // `b(ex)` is one name built from pieces, and `%c` stands in a macro's body: a fix writing
+    // `eq` there would take the brackets along, or change every use of the macro.
+    client.open(uri, ":done\nb(ex) done\n%macro br(c) { b%c done }\n%br(ex)\n");
+    let published = client.diagnostics(uri);
+    assert_eq!(published["diagnostics"].as_array().unwrap().len(), 2, "{published}");
+    assert_eq!(fixes(&mut client, uri, &published)["result"], json!([]), "{published}");
+    // A fix for the text as published is offered, with the version it is for; after an edit
+    // it is not.
+    change(&mut client, uri, 2, ":loop\njmp lop\n");
+    let published = client.diagnostics(uri);
+    let offered = fixes(&mut client, uri, &published);
+    assert_eq!(offered["result"][0]["title"], "Replace with `loop`", "{offered}");
+    assert_eq!(
+        offered["result"][0]["edit"]["documentChanges"][0]["textDocument"]["version"],
+        2
+    );
+    change(&mut client, uri, 3, ":loop\n    jmp lop\n");
+    client.diagnostics(uri);
+    assert_eq!(fixes(&mut client, uri, &published)["result"], json!([]));
+    client.finish();
+}
+
+#[test]
+fn an_include_shared_by_two_documents_keeps_its_diagnostics_while_one_of_them_is_open() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("b.mx"), "bogus\n").unwrap();
+    let uri = |name: &str| file_uri(&dir.path().join(name));
+    let mut client = Client::initialized();
+    for name in ["a.mx", "c.mx"] {
+        client.open(&uri(name), "%include \"b\"\nld 1\n");
+        client.diagnostics(&uri(name));
+        let on_b = client.diagnostics(&uri("b.mx"));
+        assert_eq!(on_b["diagnostics"].as_array().unwrap().len(), 1, "{on_b}");
+    }
+    client.notify(
+        "textDocument/didClose",
+        json!({ "textDocument": { "uri": uri("a.mx") } }),
+    );
+    client.diagnostics(&uri("a.mx"));
+    client.request("textDocument/hover", at(&uri("c.mx"), 0, 0));
+    let cleared = client
+        .pending
+        .iter()
+        .any(|m| m["params"]["uri"] == uri("b.mx").as_str());
+    assert!(!cleared, "{:?}", client.pending);
+    client.finish();
+}
+
+#[test]
+fn a_rename_across_a_file_with_unsaved_changes_or_to_a_directive_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("lib.mx"), "%define LIMIT 5\n").unwrap();
+    std::fs::write(dir.path().join("main.mx"), "%include \"lib\"\nld %LIMIT\n").unwrap();
+    let (main, lib) = (
+        file_uri(&dir.path().join("main.mx")),
+        file_uri(&dir.path().join("lib.mx")),
+    );
+    let mut client = Client::initialized();
+    client.open(&main, "%include \"lib\"\nld %LIMIT\n");
+    client.diagnostics(&main);
+    let mut params = at(&main, 1, 5);
+    params["newName"] = json!("define");
+    let refused = client.request("textDocument/rename", params.clone());
+    assert!(
+        refused["error"]["message"].as_str().unwrap().contains("directive"),
+        "{refused}"
+    );
+    // lib.mx open with two lines added and not saved: its places on disk are not its text's.
+    client.open(&lib, "; one\n; two\n%define LIMIT 5\n");
+    client.diagnostics(&lib);
+    params["newName"] = json!("MAX");
+    let refused = client.request("textDocument/rename", params.clone());
+    assert!(
+        refused["error"]["message"].as_str().unwrap().contains("not saved"),
+        "{refused}"
+    );
+    // Saved, the rename goes through both files.
+    std::fs::write(dir.path().join("lib.mx"), "; one\n; two\n%define LIMIT 5\n").unwrap();
+    change(&mut client, &main, 2, "%include \"lib\"\nld %LIMIT\n");
+    client.diagnostics(&main);
+    let renamed = client.request("textDocument/rename", params);
+    let changes = renamed["result"]["changes"]
+        .as_object()
+        .unwrap_or_else(|| panic!("{renamed}"));
+    assert_eq!(
+        changes[&lib][0]["range"]["start"],
+        json!({ "line": 2, "character": 8 }),
+        "{renamed}"
+    );
+    client.finish();
+}
+
+#[test]
+fn names_that_read_like_mnemonics_and_comments_above_a_range_keep_their_colours() {
+    let mut client = Client::initialized();
+    let pp = "file:///tmp/polyasm-lsp-hostile-colours.pp";
+    let text = "branch_lt $0.x $1.x stop_here\nmov.v0 $0 $1\nstop_here:\nstop\n";
+    client.open(pp, text);
+    client.diagnostics(pp);
+    let answer = client.request(
+        "textDocument/semanticTokens/full",
+        json!({ "textDocument": { "uri": pp } }),
+    );
+    let types = client.capabilities["semanticTokensProvider"]["legend"]["tokenTypes"].clone();
+    let data: Vec<u64> = answer["result"]["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_u64().unwrap())
+        .collect();
+    let (mut line, mut character, mut labels) = (0, 0, Vec::new());
+    for t in data.chunks(5) {
+        if t[0] > 0 {
+            character = 0;
+        }
+        line += t[0];
+        character += t[1];
+        if types[t[3] as usize] == "function" {
+            labels.push((line, character));
+        }
+    }
+    assert_eq!(labels, [(0, 20), (2, 0)], "{answer}");
+    // A block comment that began above the lines asked for colours their part of it.
+    let vu = "file:///tmp/polyasm-lsp-hostile-colours.vu";
+    client.open(vu, "/* a block\n comment over\n three lines */ ld r0 0\n");
+    client.diagnostics(vu);
+    let range = json!({ "start": { "line": 1, "character": 0 }, "end": { "line": 2, "character": 0 } });
+    let answer = client.request(
+        "textDocument/semanticTokens/range",
+        json!({ "textDocument": { "uri": vu }, "range": range }),
+    );
+    let data = answer["result"]["data"].as_array().unwrap();
+    // Line 1 whole, then line 2's part of the comment and its three words.
+    assert_eq!(data.len(), 5 * 5, "{answer}");
+    assert_eq!((data[0].as_u64(), data[2].as_u64()), (Some(1), Some(13)), "{answer}");
+    client.finish();
+}

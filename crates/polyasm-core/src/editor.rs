@@ -52,6 +52,9 @@ pub struct Lexicon {
     /// What a mnemonic may take glued on before its unit (Lima's `_pos` in `max_pos.v1`), each
     /// with what it does, for completion.
     pub modifiers: &'static [(&'static str, &'static str)],
+    /// Words that are the dialect's own and never a name (Masfix's directives `define`,
+    /// `include`...): coloured as keywords after their sigil, refused as a new name.
+    pub reserved: &'static [&'static str],
 }
 
 impl Lexicon {
@@ -70,6 +73,7 @@ impl Lexicon {
         destination_first: false,
         leading_zeros: false,
         modifiers: &[],
+        reserved: &[],
     };
 
     /// Whether `c` may be inside a word.
@@ -87,6 +91,12 @@ impl Lexicon {
     pub fn is_mnemonic(&self, mnemonics: &Mnemonics, word: &str) -> bool {
         self.is_instruction
             .map_or_else(|| mnemonics.contains(word), |is| is(word))
+    }
+
+    /// Whether `word`, its sigils left out, is a word of the dialect's own ([`Lexicon::reserved`]).
+    pub fn is_reserved(&self, word: &str) -> bool {
+        self.reserved
+            .contains(&word.trim_start_matches(|c| self.sigils.contains(c)))
     }
 
     /// The register `word` names, with the part of it that names the register (a swizzle or
@@ -230,7 +240,7 @@ pub fn tokens_in(lexicon: &Lexicon, mnemonics: &Mnemonics, text: &str, window: R
                 TokenKind::Name
             } else if lexicon.register(word).is_some() {
                 TokenKind::Register
-            } else if lexicon.is_mnemonic(mnemonics, word) {
+            } else if lexicon.is_mnemonic(mnemonics, word) || lexicon.is_reserved(word) {
                 TokenKind::Mnemonic
             } else if word.len() == c.len_utf8() {
                 // A sigil alone is punctuation.
@@ -243,7 +253,9 @@ pub fn tokens_in(lexicon: &Lexicon, mnemonics: &Mnemonics, text: &str, window: R
             matches!(c, '+' | '-' | '*' | '/' | '=' | '<' | '>' | '&' | '|' | '~').then_some(TokenKind::Operator)
         };
         debug_assert!(at > start && at <= text.len());
-        if let Some(kind) = kind.filter(|_| window.contains(&start)) {
+        // A comment over several lines that reaches into the window is in it.
+        let seen = window.contains(&start) || (kind == Some(TokenKind::Comment) && at > window.start);
+        if let Some(kind) = kind.filter(|_| seen) {
             out.push(Token { range: start..at, kind });
         }
     }
@@ -305,11 +317,15 @@ fn quoted_len(rest: &str, quote: char) -> usize {
 pub struct Mnemonics {
     names: std::collections::HashSet<String>,
     any_case: bool,
+    /// Whether a name may have modifiers glued on before its unit ([`Lexicon::modifiers`]).
+    modifiers: bool,
 }
 
 impl Mnemonics {
-    /// Every name of every row (mnemonic, second syntax's name, aliases).
-    pub fn new(entries: &[Entry], any_case: bool) -> Mnemonics {
+    /// Every name of every row (mnemonic, second syntax's name, aliases), read as `lexicon`
+    /// says: in any letter case or as written, with modifiers or without.
+    pub fn new(entries: &[Entry], lexicon: &Lexicon) -> Mnemonics {
+        let any_case = lexicon.any_case;
         let fold = |name: &str| {
             if any_case {
                 name.to_ascii_lowercase()
@@ -324,11 +340,16 @@ impl Mnemonics {
                 .chain(entry.aliases.iter().copied());
             names.extend(all.map(fold));
         }
-        Mnemonics { names, any_case }
+        Mnemonics {
+            names,
+            any_case,
+            modifiers: !lexicon.modifiers.is_empty(),
+        }
     }
 
-    /// Whether `word` names an instruction, as written or with modifiers glued on with `_`
-    /// before a unit (`max_pos.v1` is `max.v1`). Allocates only for words over 64 bytes.
+    /// Whether `word` names an instruction, as written or, in a dialect with modifiers, with
+    /// them glued on with `_` before a unit (`max_pos.v1` is `max.v1`). Allocates only for
+    /// words over 64 bytes and for words with a `_` in such a dialect.
     pub fn contains(&self, word: &str) -> bool {
         let mut buffer = [0u8; 64];
         let folded: std::borrow::Cow<'_, str> = match (self.any_case, word.len() <= buffer.len()) {
@@ -345,6 +366,9 @@ impl Mnemonics {
         };
         if self.names.contains(folded.as_ref()) {
             return true;
+        }
+        if !self.modifiers {
+            return false;
         }
         let (name, unit) = folded.split_at(folded.find('.').unwrap_or(folded.len()));
         name.split_once('_')
@@ -457,6 +481,7 @@ mod tests {
         destination_first: false,
         leading_zeros: false,
         modifiers: &[],
+        reserved: &[],
     };
 
     fn kinds(text: &str) -> Vec<(&str, TokenKind)> {
@@ -467,7 +492,7 @@ mod tests {
             doc: "copies",
             cells: Vec::new(),
         }];
-        tokens(&LEXICON, &Mnemonics::new(&entries, true), text)
+        tokens(&LEXICON, &Mnemonics::new(&entries, &LEXICON), text)
             .into_iter()
             .map(|t| (&text[t.range], t.kind))
             .collect()

@@ -312,6 +312,17 @@ struct Converter<'a> {
 }
 
 impl Converter<'_> {
+    /// Whether a fix replaces what it means to: a word by a word (a name put where a
+    /// bracketed or built name stood would write over more than the mistake).
+    fn fix_fits(&self, fix: &polyasm_core::diagnostic::Fix) -> bool {
+        let text = self.sources.get(fix.span.source).text();
+        let Some(replaced) = text.get(fix.span.range()) else {
+            return false;
+        };
+        let word = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || "_.$^#%:".contains(c));
+        !word(&fix.replacement) || word(replaced)
+    }
+
     /// The URI of a source: the document's own, or the file an include read.
     fn uri(&self, id: SourceId) -> Option<Uri> {
         if id == self.main {
@@ -398,7 +409,7 @@ impl Converter<'_> {
             }
         }
         // The fix travels in `data`, which the client hands back with a code action request.
-        let data = d.fix.as_ref().and_then(|fix| {
+        let data = d.fix.as_ref().filter(|fix| self.fix_fits(fix)).and_then(|fix| {
             let location = self.location(fix.span)?;
             Some(serde_json::json!({ "fix": { "uri": location.uri, "range": location.range, "newText": fix.replacement } }))
         });

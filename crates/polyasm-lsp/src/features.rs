@@ -10,7 +10,8 @@ use lsp_types::{
     CodeAction, CodeActionKind, CodeActionOrCommand, CompletionItem, CompletionItemKind, CompletionTextEdit,
     DocumentChanges, FoldingRange, FoldingRangeKind, Hover, HoverContents, Location, MarkupContent, MarkupKind, OneOf,
     OptionalVersionedTextDocumentIdentifier, Position, Range, SemanticToken, SemanticTokenModifier, SemanticTokenType,
-    SemanticTokensLegend, SymbolInformation, SymbolKind, TextDocumentEdit, TextEdit, Uri, WorkspaceEdit,
+    SemanticTokensLegend, SymbolInformation, SymbolKind, TextDocumentEdit, TextDocumentPositionParams, TextEdit, Uri,
+    WorkspaceEdit,
 };
 use polyasm_core::Target;
 use polyasm_core::editor::{Lexicon, Mnemonics, TokenKind, tokens, tokens_in};
@@ -164,16 +165,19 @@ const MAX_NAME: usize = 1024;
 /// not: the new name must be a name of the dialect (with the old one's sigil, which is added
 /// when left out), neither a mnemonic nor a register nor a name defined already, and no line
 /// with an error may mention the old name (`error_mentions`), since the uses there may not
-/// have been found.
+/// have been found. A rename across files is refused while one of them holds changes not
+/// saved (`unsaved`): included files are read from disk, so their places may be elsewhere in
+/// the editor's text.
 pub fn rename<'i>(
     target: &dyn Target,
     index: &Index,
     others: impl Iterator<Item = &'i Index>,
-    uri: &Uri,
-    position: Position,
+    at: &TextDocumentPositionParams,
     new_name: &str,
     error_mentions: impl Fn(&str) -> bool,
+    unsaved: impl Fn(&Uri) -> bool,
 ) -> Result<WorkspaceEdit, String> {
+    let (uri, position) = (&at.text_document.uri, at.position);
     prepare_rename(index, uri, position)?;
     let (def, _) = index.at(uri, position).expect("prepare_rename found it");
     let old = index.defs[def].written();
@@ -212,12 +216,22 @@ pub fn rename<'i>(
             "a line with an error mentions `{old}`: fix it first, as the uses on it may not be found"
         ));
     }
-    if lexicon.is_mnemonic(&mnemonics(target), &new_name) || lexicon.register(&new_name).is_some() {
-        return Err(format!("`{new_name}` is a mnemonic or a register"));
+    let own_word = lexicon.is_mnemonic(&mnemonics(target), &new_name) || lexicon.is_reserved(&new_name);
+    if own_word || lexicon.register(&new_name).is_some() {
+        return Err(format!("`{new_name}` is a mnemonic, a directive or a register"));
+    }
+    let places = references(index, others, uri, position, true);
+    if places.iter().any(|p| p.uri != *uri)
+        && let Some(file) = places.iter().find(|p| unsaved(&p.uri))
+    {
+        let name = file.uri.as_str().rsplit('/').next().unwrap_or_default();
+        return Err(format!(
+            "`{name}` has changes not saved: save it first, as included files are read from disk"
+        ));
     }
     // The edits of each file, by its URI's text.
     let mut edits: std::collections::BTreeMap<String, (Uri, Vec<TextEdit>)> = Default::default();
-    for place in references(index, others, uri, position, true) {
+    for place in places {
         let file = edits
             .entry(place.uri.as_str().to_string())
             .or_insert_with(|| (place.uri.clone(), Vec::new()));
@@ -511,7 +525,7 @@ fn mnemonics(target: &dyn Target) -> std::sync::Arc<Mnemonics> {
     if let Some((_, m)) = made.iter().find(|(n, _)| *n == name) {
         return m.clone();
     }
-    let m = std::sync::Arc::new(Mnemonics::new(&target.instructions(), target.lexicon().any_case));
+    let m = std::sync::Arc::new(Mnemonics::new(&target.instructions(), target.lexicon()));
     made.push((name, m.clone()));
     m
 }
@@ -554,20 +568,24 @@ pub fn semantic_tokens(
         }
         None => 0..text.len(),
     };
+    let words = tokens_in(lexicon, &mnemonics, text, window.clone());
+    // From the first word, which may be a comment that began above the window.
+    let from = words.first().map_or(window.start, |w| w.range.start.min(window.start));
     let mut cursor = Cursor {
-        offset: window.start,
-        position: doc.lines.position(text, window.start),
+        offset: from,
+        position: doc.lines.position(text, from),
         after_cr: false,
     };
-    for token in tokens_in(lexicon, &mnemonics, text, window) {
+    for token in words {
         let (kind, modifiers) = match token.kind {
             TokenKind::Comment => (SemanticTokenType::COMMENT, 0),
-            TokenKind::Mnemonic => (SemanticTokenType::KEYWORD, 0),
             TokenKind::Register => (SemanticTokenType::VARIABLE, 1),
             TokenKind::Number => (SemanticTokenType::NUMBER, 0),
             TokenKind::String => (SemanticTokenType::STRING, 0),
             TokenKind::Operator => (SemanticTokenType::OPERATOR, 0),
-            TokenKind::Name => {
+            // A name the program defines is its kind even when it reads like a mnemonic
+            // (Lima's label `stop_here`).
+            TokenKind::Name | TokenKind::Mnemonic => {
                 // A use such as Masfix's `%std:push` is recorded at its last part.
                 let start = cursor.advance(text, token.range.start);
                 let end = cursor.clone().advance(text, token.range.end);
@@ -580,6 +598,7 @@ pub fn semantic_tokens(
                     Some("macro" | "constant") => SemanticTokenType::MACRO,
                     Some("namespace") => SemanticTokenType::NAMESPACE,
                     Some(_) => SemanticTokenType::PARAMETER,
+                    None if token.kind == TokenKind::Mnemonic => SemanticTokenType::KEYWORD,
                     None => SemanticTokenType::VARIABLE,
                 };
                 (kind, 0)
@@ -707,27 +726,26 @@ pub fn folding(target: &dyn Target, doc: &Document) -> Vec<FoldingRange> {
 }
 
 /// The quick fixes of the diagnostics a code action request about the document at `at` names:
-/// each fix that polyasm's own diagnostic carries in its `data`, for that document, as an edit.
-pub fn quick_fixes(at: &Uri, diagnostics: &[lsp_types::Diagnostic]) -> Vec<CodeActionOrCommand> {
+/// each fix that polyasm's own diagnostic carries in its `data`, for that document as it is
+/// now (`version`; a fix made for an older text is not offered), as an edit.
+pub fn quick_fixes(at: &Uri, version: Option<i32>, diagnostics: &[lsp_types::Diagnostic]) -> Vec<CodeActionOrCommand> {
     diagnostics
         .iter()
         .filter(|d| d.source.as_deref() == Some("polyasm"))
         .filter_map(|d| {
             let fix = d.data.as_ref()?.get("fix")?;
             let uri: Uri = serde_json::from_value(fix["uri"].clone()).ok()?;
-            if uri != *at {
+            let made_for = fix["version"].as_i64();
+            if uri != *at || made_for.is_some_and(|v| Some(v) != version.map(i64::from)) {
                 return None;
             }
             let edit = TextEdit {
                 range: serde_json::from_value(fix["range"].clone()).ok()?,
                 new_text: fix["newText"].as_str()?.to_string(),
             };
-            let title = match fix["title"].as_str() {
-                Some(title) => title.to_string(),
-                None => format!("Replace with `{}`", edit.new_text),
-            };
+            let title = format!("Replace with `{}`", edit.new_text);
             let changes = DocumentChanges::Edits(vec![TextDocumentEdit {
-                text_document: OptionalVersionedTextDocumentIdentifier { uri, version: None },
+                text_document: OptionalVersionedTextDocumentIdentifier { uri, version },
                 edits: vec![OneOf::Left(edit)],
             }]);
             Some(CodeActionOrCommand::CodeAction(CodeAction {

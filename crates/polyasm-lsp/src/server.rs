@@ -257,16 +257,17 @@ impl Server<'_> {
                         lines.iter().any(|&line| doc.line(line).contains(name))
                     })
                 };
+                // An open document whose text is not the file's.
+                let unsaved = |file: &Uri| {
+                    let Some((_, doc)) = self.documents.get(file.as_str()) else {
+                        return false;
+                    };
+                    let on_disk = crate::uri::to_path(file.as_str()).and_then(|p| std::fs::read(p).ok());
+                    on_disk.as_deref() != Some(doc.text.as_bytes())
+                };
                 let index = self.index_of(uri);
-                features::rename(
-                    target,
-                    index,
-                    others,
-                    uri,
-                    at.position,
-                    &params.new_name,
-                    error_mentions,
-                )
+                let new_name = &params.new_name;
+                features::rename(target, index, others, &at, new_name, error_mentions, unsaved)
             }),
             (State::Running, SemanticTokensFullRequest::METHOD) => reply(&request, |params: SemanticTokensParams| {
                 let uri = &params.text_document.uri;
@@ -315,7 +316,9 @@ impl Server<'_> {
                 hints
             }),
             (State::Running, CodeActionRequest::METHOD) => reply(&request, |params: CodeActionParams| {
-                features::quick_fixes(&params.text_document.uri, &params.context.diagnostics)
+                let uri = &params.text_document.uri;
+                let version = self.documents.get(uri.as_str()).map(|(_, doc)| doc.version);
+                features::quick_fixes(uri, version, &params.context.diagnostics)
             }),
             (State::Running, Completion::METHOD) => reply(&request, |params: CompletionParams| {
                 let at = params.text_document_position;
@@ -495,7 +498,12 @@ impl Server<'_> {
             // An open file's diagnostics are its own check's, not those of a file including it.
             let others_open = |file: &String| *file != key && self.documents.contains_key(file);
             let before = self.published.remove(&key).unwrap_or_default();
-            for gone in before.iter().filter(|f| !files.contains_key(*f) && !others_open(f)) {
+            // A file another document publishes for too keeps what that one published.
+            let others_publish = |file: &String| self.published.values().any(|files| files.contains(file));
+            for gone in before
+                .iter()
+                .filter(|f| !files.contains_key(*f) && !others_open(f) && !others_publish(f))
+            {
                 self.error_lines.remove(gone);
                 publish(output, gone, Vec::new(), None)?;
             }
@@ -505,6 +513,16 @@ impl Server<'_> {
                     continue;
                 }
                 let own = (file == key).then_some(version).flatten();
+                let mut diagnostics = diagnostics;
+                if let Some(version) = own {
+                    // A fix holds for the text it was made from: a code action after more
+                    // edits does not offer it.
+                    for d in &mut diagnostics {
+                        if let Some(fix) = d.data.as_mut().and_then(|data| data.get_mut("fix")) {
+                            fix["version"] = version.into();
+                        }
+                    }
+                }
                 let errors = diagnostics
                     .iter()
                     .filter(|d| d.severity == Some(lsp_types::DiagnosticSeverity::ERROR))

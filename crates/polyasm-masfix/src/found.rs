@@ -118,6 +118,11 @@ impl Found {
             .map(|e| {
                 let mut d = e.error.to_diagnostic();
                 debug_assert_eq!(d.severity, e.severity(), "{}", d.code);
+                if e.origin != NO_EXPANSION {
+                    // Its place is in a macro's body or arguments: writing the fix there would
+                    // change every use of the macro.
+                    d.fix = None;
+                }
                 for note in expansions.notes(sources, e.origin) {
                     d = d.with_note(note);
                 }

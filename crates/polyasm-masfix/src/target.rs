@@ -297,6 +297,7 @@ static LEXICON: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
         .leak(),
     // An instruction is its name with the letters of its operation glued on (`ldm`, `bmeq`).
     is_instruction: Some(|word| crate::encode::decompose(word).is_ok()),
+    reserved: &crate::lexer::DIRECTIVES,
     ..Lexicon::NONE
 });
 

@@ -6,7 +6,7 @@ use polyasm_masfix::TARGET;
 
 /// Each word of `text` with its kind.
 fn kinds(text: &str) -> Vec<(&str, TokenKind)> {
-    let mnemonics = Mnemonics::new(&TARGET.instructions(), TARGET.lexicon().any_case);
+    let mnemonics = Mnemonics::new(&TARGET.instructions(), TARGET.lexicon());
     tokens(TARGET.lexicon(), &mnemonics, text)
         .into_iter()
         .map(|t| (&text[t.range], t.kind))
@@ -38,12 +38,12 @@ fn examples_read_as_mnemonics_names_numbers_strings_and_comments() {
     };
     assert_eq!(
         kinds(line(stats, "%include")),
-        [("%include", Name), ("\"std/all\"", String)]
+        [("%include", Mnemonic), ("\"std/all\"", String)]
     );
     assert_eq!(
         kinds(line(stats, "%define END")),
         [
-            ("%define", Name),
+            ("%define", Mnemonic),
             ("END", Name),
             ("65535", Number),
             ("; what ipc reads at the end of the input", Comment)

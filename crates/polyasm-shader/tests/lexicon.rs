@@ -8,7 +8,7 @@ use polyasm_shader::ops::{Reg, Type};
 
 /// Each word of `text` with its kind.
 fn kinds(text: &str) -> Vec<(&str, TokenKind)> {
-    let mnemonics = Mnemonics::new(&TARGET.instructions(), TARGET.lexicon().any_case);
+    let mnemonics = Mnemonics::new(&TARGET.instructions(), TARGET.lexicon());
     tokens(TARGET.lexicon(), &mnemonics, text)
         .into_iter()
         .map(|t| (&text[t.range], t.kind))
