@@ -291,14 +291,12 @@ impl Reader<'_> {
         let d = match close {
             Some(close) => {
                 let span = self.span(range);
-                let mut d = d.with_help(format!("did you mean `{close}`?"));
+                let d = d.with_help(format!("did you mean `{close}`?"));
                 if self.sources.snippet(span) == format!("\"{name}\"") {
-                    d.fix = Some(Box::new(crate::diagnostic::Fix {
-                        span,
-                        replacement: format!("\"{close}\""),
-                    }));
+                    d.with_fix(span, &format!("\"{close}\""))
+                } else {
+                    d
                 }
-                d
             }
             None => d.with_help(format!(
                 "targets are: {} (see `polyasm targets`)",

@@ -140,13 +140,10 @@ fn diagnose(
         files.entry(at).or_default().push(diagnostic);
     }
     if hidden.errors > 0 {
-        let more = lsp_types::Diagnostic {
-            severity: Some(DiagnosticSeverity::ERROR),
-            source: Some("polyasm".to_string()),
-            message: format!("{} more errors not shown", hidden.errors),
-            ..lsp_types::Diagnostic::default()
-        };
-        files.entry(uri.as_str().to_string()).or_default().push(more);
+        files
+            .entry(uri.as_str().to_string())
+            .or_default()
+            .push(more_errors(hidden.errors));
     }
     Some(index)
 }
@@ -188,12 +185,17 @@ fn config_diagnostics(
         own.push(converted.diagnostic(d).1);
     }
     if problems.len() > MAX_ERRORS {
-        own.push(lsp_types::Diagnostic {
-            severity: Some(DiagnosticSeverity::ERROR),
-            source: Some("polyasm".to_string()),
-            message: format!("{} more errors not shown", problems.len() - MAX_ERRORS),
-            ..lsp_types::Diagnostic::default()
-        });
+        own.push(more_errors(problems.len() - MAX_ERRORS));
+    }
+}
+
+/// The diagnostic that counts the errors past [`MAX_ERRORS`].
+fn more_errors(count: usize) -> lsp_types::Diagnostic {
+    lsp_types::Diagnostic {
+        severity: Some(DiagnosticSeverity::ERROR),
+        source: Some("polyasm".to_string()),
+        message: format!("{count} more errors not shown"),
+        ..lsp_types::Diagnostic::default()
     }
 }
 

@@ -48,6 +48,16 @@ fn entry_of<'e>(entries: &'e [Entry], word: &str) -> Option<&'e Entry> {
     })
 }
 
+/// The name of the file at `uri`, as its path writes it (`x y.mx`, not `x%20y.mx`).
+fn file_name(uri: &Uri) -> String {
+    let path = crate::uri::to_path(uri.as_str());
+    let name = path.as_deref().and_then(std::path::Path::file_name);
+    name.map_or_else(
+        || uri.as_str().rsplit('/').next().unwrap_or_default().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
+
 /// What a hover says of a defined name: what it is, what it stands for, where it is defined.
 fn describe(def: &Def, here: &Uri) -> String {
     let mut out = format!("{} `{}`", def.kind, def.name);
@@ -57,7 +67,7 @@ fn describe(def: &Def, here: &Uri) -> String {
     match &def.location {
         Some(at) if at.uri == *here => out.push_str(&format!("\n\ndefined on line {}", at.range.start.line + 1)),
         Some(at) => {
-            let file = at.uri.as_str().rsplit('/').next().unwrap_or("");
+            let file = file_name(&at.uri);
             out.push_str(&format!("\n\ndefined in `{file}`, line {}", at.range.start.line + 1));
         }
         None => out.push_str("\n\ndefined in a library built into polyasm"),
@@ -224,7 +234,7 @@ pub fn rename<'i>(
     if places.iter().any(|p| p.uri != *uri)
         && let Some(file) = places.iter().find(|p| unsaved(&p.uri))
     {
-        let name = file.uri.as_str().rsplit('/').next().unwrap_or_default();
+        let name = file_name(&file.uri);
         return Err(format!(
             "`{name}` has changes not saved: save it first, as included files are read from disk"
         ));

@@ -257,13 +257,13 @@ impl Server<'_> {
                         lines.iter().any(|&line| doc.line(line).contains(name))
                     })
                 };
-                // An open document whose text is not the file's.
+                // An open document whose file (which another may include) holds other text.
                 let unsaved = |file: &Uri| {
                     let Some((_, doc)) = self.documents.get(file.as_str()) else {
                         return false;
                     };
                     let on_disk = crate::uri::to_path(file.as_str()).and_then(|p| std::fs::read(p).ok());
-                    on_disk.as_deref() != Some(doc.text.as_bytes())
+                    on_disk.is_some_and(|bytes| bytes != doc.text.as_bytes())
                 };
                 let index = self.index_of(uri);
                 let new_name = &params.new_name;
