@@ -281,3 +281,26 @@ fn completion_grows_the_word_typed_with_modifiers_and_glued_letters() {
     assert!(!offered.iter().any(|l| l == "ldz"), "{offered:?}");
     client.finish();
 }
+
+#[test]
+fn in_lima_the_operands_are_counted_from_the_operation_being_written() {
+    let mut client = Client::initialized();
+    let uri = "file:///tmp/polyasm-lsp-operations.pp";
+    client.open(uri, "stop, mov.v0 \n");
+    client.diagnostics(uri);
+    // The destination of the second operation: written registers only.
+    let offered = labels(&client.request("textDocument/completion", at(uri, 0, 13)));
+    assert!(offered.iter().any(|l| l == "^discard"), "{offered:?}");
+    assert!(!offered.iter().any(|l| l == "^const0"), "{offered:?}");
+    // Right after the separator, an operation begins: mnemonics first.
+    let answer = client.request("textDocument/completion", at(uri, 0, 6));
+    let first = answer["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .min_by_key(|item| item["sortText"].as_str().unwrap_or_default().to_string())
+        .cloned()
+        .unwrap();
+    assert_eq!(first["kind"], 14, "a keyword first: {first}");
+    client.finish();
+}

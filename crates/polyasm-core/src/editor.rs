@@ -55,6 +55,9 @@ pub struct Lexicon {
     /// Words that are the dialect's own and never a name (Masfix's directives `define`,
     /// `include`...): coloured as keywords after their sigil, refused as a new name.
     pub reserved: &'static [&'static str],
+    /// What separates the operations of one instruction on a line (Lima's `,`): operands are
+    /// counted from the last one.
+    pub operation_separator: Option<char>,
 }
 
 impl Lexicon {
@@ -74,6 +77,7 @@ impl Lexicon {
         leading_zeros: false,
         modifiers: &[],
         reserved: &[],
+        operation_separator: None,
     };
 
     /// Whether `c` may be inside a word.
@@ -482,6 +486,7 @@ mod tests {
         leading_zeros: false,
         modifiers: &[],
         reserved: &[],
+        operation_separator: None,
     };
 
     fn kinds(text: &str) -> Vec<(&str, TokenKind)> {

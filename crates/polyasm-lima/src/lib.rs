@@ -377,6 +377,7 @@ static LEXICON: LazyLock<Lexicon> = LazyLock::new(|| {
         destination_first: true,
         leading_zeros: true,
         modifiers,
+        operation_separator: Some(','),
         ..Lexicon::NONE
     }
 });

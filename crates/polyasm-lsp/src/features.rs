@@ -315,7 +315,13 @@ pub fn completions(
         return Vec::new();
     }
     let mut items = Vec::new();
-    let first_word = !before.trim_start().contains(|c: char| c.is_whitespace() || c == ',');
+    // The operation being written: after the last separator of operations, if the dialect
+    // has one.
+    let operation = match lexicon.operation_separator {
+        Some(separator) => before.rsplit(separator).next().unwrap_or(before),
+        None => before,
+    };
+    let first_word = !operation.trim_start().contains(|c: char| c.is_whitespace() || c == ',');
     let mnemonic_rank = if first_word { "0" } else { "2" };
     for entry in target.instructions() {
         let names = std::iter::once(entry.mnemonic).chain(entry.second.filter(|s| *s != entry.mnemonic));
@@ -334,12 +340,12 @@ pub fn completions(
         .map_or(0, |i| i + before[i..].chars().next().map_or(1, char::len_utf8));
     items.extend(glued_forms(target, &before[typed_from..]));
     if !first_word {
-        let operands = before
+        let operands = operation
             .trim_start()
             .split([' ', '\t', ','])
             .filter(|w| !w.is_empty())
             .count();
-        let typing = !before.ends_with([' ', '\t', ',']);
+        let typing = !operation.ends_with([' ', '\t', ',']);
         let destination = operands - usize::from(typing) == 1;
         for register in lexicon.registers {
             let fits = match lexicon.destination_first {
