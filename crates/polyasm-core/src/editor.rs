@@ -478,15 +478,7 @@ mod tests {
         word_chars: ".",
         any_case: true,
         registers: REGISTERS,
-        include: None,
-        builtin_includes: &[],
-        half_floats: false,
-        is_instruction: None,
-        destination_first: false,
-        leading_zeros: false,
-        modifiers: &[],
-        reserved: &[],
-        operation_separator: None,
+        ..Lexicon::NONE
     };
 
     fn kinds(text: &str) -> Vec<(&str, TokenKind)> {

@@ -125,6 +125,26 @@ impl dyn Target {
     pub fn formats(&self) -> impl Iterator<Item = &'static FormatInfo> {
         crate::output::STANDARD_FORMATS.iter().chain(self.info().formats)
     }
+
+    /// Each word of `text` with its kind, as this target's lexicon reads it: what an editor
+    /// colours ([`crate::editor::tokens`]).
+    pub fn words<'t>(&self, text: &'t str) -> Vec<(&'t str, crate::editor::TokenKind)> {
+        let mnemonics = crate::editor::Mnemonics::new(&self.instructions(), self.lexicon());
+        crate::editor::tokens(self.lexicon(), &mnemonics, text)
+            .into_iter()
+            .map(|t| (&text[t.range], t.kind))
+            .collect()
+    }
+
+    /// The messages of the errors of assembling `text` as a file named `name`, with the
+    /// default options and what the program prints going nowhere.
+    pub fn error_messages(&self, name: &str, text: &str) -> Vec<String> {
+        let mut sources = SourceMap::new();
+        let file = sources.add(name, text);
+        let outcome = self.assemble(&mut sources, file, &TargetOptions::default(), &mut std::io::sink());
+        let errors = outcome.diagnostics.iter().filter(|d| d.is_error());
+        errors.map(|d| d.message.clone()).collect()
+    }
 }
 
 /// A dialect: how to assemble and disassemble its programs, and, if it can, run them.

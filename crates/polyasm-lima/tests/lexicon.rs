@@ -1,29 +1,17 @@
 //! Lima's lexicon: how an editor reads either syntax, and registers the assembler accepts.
 
-use polyasm_core::editor::{Mnemonics, TokenKind, tokens};
-use polyasm_core::{SourceMap, Target, TargetOptions};
+use polyasm_core::Target;
+use polyasm_core::editor::TokenKind;
 use polyasm_lima::TARGET;
 
 /// Each word of `text` with its kind.
-fn kinds(text: &str) -> Vec<(&str, TokenKind)> {
-    let mnemonics = Mnemonics::new(&TARGET.instructions(), TARGET.lexicon());
-    tokens(TARGET.lexicon(), &mnemonics, text)
-        .into_iter()
-        .map(|t| (&text[t.range], t.kind))
-        .collect()
+fn words(text: &str) -> Vec<(&str, TokenKind)> {
+    (&TARGET as &dyn Target).words(text)
 }
 
 /// The errors of assembling `text` (in the syntax it is written in).
 fn errors(text: &str) -> Vec<String> {
-    let mut sources = SourceMap::new();
-    let file = sources.add("t.pp", text);
-    let outcome = TARGET.assemble(&mut sources, file, &TargetOptions::default(), &mut std::io::sink());
-    outcome
-        .diagnostics
-        .iter()
-        .filter(|d| d.is_error())
-        .map(|d| d.message.clone())
-        .collect()
+    (&TARGET as &dyn Target).error_messages("t.pp", text)
 }
 
 #[test]
@@ -35,7 +23,7 @@ fn both_syntaxes_read_as_opcodes_registers_numbers_and_comments() {
         .find(|l| l.starts_with("stop, load.u 1"))
         .expect("the example has it");
     assert_eq!(
-        kinds(line),
+        words(line),
         [
             ("stop", Mnemonic),
             ("load.u", Mnemonic),
@@ -58,11 +46,11 @@ fn both_syntaxes_read_as_opcodes_registers_numbers_and_comments() {
             ("0.0", Number)
         ]
     );
-    assert_eq!(lit.lines().next().map(kinds).unwrap_or_default()[0].1, Comment);
+    assert_eq!(lit.lines().next().map(words).unwrap_or_default()[0].1, Comment);
     let mesa = include_str!("../../../examples/lima/clear.mesa.pp");
     let line = mesa.lines().find(|l| l.starts_with('@')).expect("the example has it");
     assert_eq!(
-        kinds(line)[..5],
+        words(line)[..5],
         [
             ("0", Number),
             ("mov.v0", Mnemonic),
@@ -72,7 +60,7 @@ fn both_syntaxes_read_as_opcodes_registers_numbers_and_comments() {
         ]
     );
     assert_eq!(
-        kinds("label: mov.v0 $12 ^vmul # old")[..4],
+        words("label: mov.v0 $12 ^vmul # old")[..4],
         [("label", Name), ("mov.v0", Mnemonic), ("$12", Name), ("^vmul", Name)]
     );
 }

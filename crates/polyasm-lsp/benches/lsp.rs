@@ -153,14 +153,9 @@ impl Session {
 fn edit_to_diagnostics(c: &mut Criterion) {
     let mut group = c.benchmark_group("edit to diagnostics, 5000 lines");
     for dialect in DIALECTS {
-        let mut session = Session::initialized();
-        let ext = dialect.ext;
-        let uri = format!("file:///bench/doc.{ext}");
-        let item = json!({ "uri": uri, "languageId": ext, "version": 1, "text": document(dialect) });
-        session.send(json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": { "textDocument": item } }));
-        session.diagnostics();
+        let (mut session, uri) = opened(dialect);
         let mut version = 1;
-        group.bench_function(ext, |b| {
+        group.bench_function(dialect.ext, |b| {
             b.iter(|| {
                 // Insert a space at the start of the last line, then take it out again, in turns.
                 version += 1;

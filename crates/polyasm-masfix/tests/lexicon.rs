@@ -1,29 +1,17 @@
 //! Masfix's lexicon: how an editor reads Masfix text, and where it includes files from.
 
-use polyasm_core::editor::{Mnemonics, TokenKind, tokens};
-use polyasm_core::{SourceMap, Target, TargetOptions};
+use polyasm_core::Target;
+use polyasm_core::editor::TokenKind;
 use polyasm_masfix::TARGET;
 
 /// Each word of `text` with its kind.
-fn kinds(text: &str) -> Vec<(&str, TokenKind)> {
-    let mnemonics = Mnemonics::new(&TARGET.instructions(), TARGET.lexicon());
-    tokens(TARGET.lexicon(), &mnemonics, text)
-        .into_iter()
-        .map(|t| (&text[t.range], t.kind))
-        .collect()
+fn words(text: &str) -> Vec<(&str, TokenKind)> {
+    (&TARGET as &dyn Target).words(text)
 }
 
 /// The errors of assembling `text`.
 fn errors(text: &str) -> Vec<String> {
-    let mut sources = SourceMap::new();
-    let file = sources.add("t.mx", text);
-    let outcome = TARGET.assemble(&mut sources, file, &TargetOptions::default(), &mut std::io::sink());
-    outcome
-        .diagnostics
-        .iter()
-        .filter(|d| d.is_error())
-        .map(|d| d.message.clone())
-        .collect()
+    (&TARGET as &dyn Target).error_messages("t.mx", text)
 }
 
 #[test]
@@ -37,11 +25,11 @@ fn examples_read_as_mnemonics_names_numbers_strings_and_comments() {
             .expect("the example has it")
     };
     assert_eq!(
-        kinds(line(stats, "%include")),
+        words(line(stats, "%include")),
         [("%include", Mnemonic), ("\"std/all\"", String)]
     );
     assert_eq!(
-        kinds(line(stats, "%define END")),
+        words(line(stats, "%define END")),
         [
             ("%define", Mnemonic),
             ("END", Name),
@@ -49,22 +37,22 @@ fn examples_read_as_mnemonics_names_numbers_strings_and_comments() {
             ("; what ipc reads at the end of the input", Comment)
         ]
     );
-    assert_eq!(kinds(line(stats, "jmp main")), [("jmp", Mnemonic), ("main", Name)]);
-    assert_eq!(kinds(line(stats, "ipc")), [("ipc", Mnemonic)]);
+    assert_eq!(words(line(stats, "jmp main")), [("jmp", Mnemonic), ("main", Name)]);
+    assert_eq!(words(line(stats, "ipc")), [("ipc", Mnemonic)]);
     // An instruction with a register, an operation or a condition glued on is one word, and
     // an instruction: the lexicon asks the encoder.
-    assert_eq!(kinds(line(stats, "ld&m")), [("ld&m", Mnemonic)]);
-    assert_eq!(kinds(line(stats, "ldms '0'")), [("ldms", Mnemonic), ("'0'", String)]);
-    assert_eq!(kinds("bmeq done"), [("bmeq", Mnemonic), ("done", Name)]);
+    assert_eq!(words(line(stats, "ld&m")), [("ld&m", Mnemonic)]);
+    assert_eq!(words(line(stats, "ldms '0'")), [("ldms", Mnemonic), ("'0'", String)]);
+    assert_eq!(words("bmeq done"), [("bmeq", Mnemonic), ("done", Name)]);
     let compile_time = include_str!("../../../examples/masfix/compile_time.mx");
     assert_eq!(
-        kinds(line(compile_time, "str !fib(%n)")),
+        words(line(compile_time, "str !fib(%n)")),
         [("str", Mnemonic), ("!fib", Name), ("%n", Name)]
     );
     let reverse = include_str!("../../../examples/masfix/reverse.mx");
-    assert_eq!(kinds(line(reverse, ":pop_(")), [(":pop_", Name), ("!next_label", Name)]);
+    assert_eq!(words(line(reverse, ":pop_(")), [(":pop_", Name), ("!next_label", Name)]);
     assert_eq!(
-        kinds("%std:push(7) ; a namespace"),
+        words("%std:push(7) ; a namespace"),
         [("%std:push", Name), ("7", Number), ("; a namespace", Comment)]
     );
 }

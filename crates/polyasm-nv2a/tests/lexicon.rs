@@ -1,29 +1,17 @@
 //! nv2a's lexicon: how an editor reads nv2a text, and registers the assembler accepts.
 
-use polyasm_core::editor::{Mnemonics, TokenKind, tokens};
-use polyasm_core::{SourceMap, Target, TargetOptions};
+use polyasm_core::Target;
+use polyasm_core::editor::TokenKind;
 use polyasm_nv2a::TARGET;
 
 /// Each word of `text` with its kind.
-fn kinds(text: &str) -> Vec<(&str, TokenKind)> {
-    let mnemonics = Mnemonics::new(&TARGET.instructions(), TARGET.lexicon());
-    tokens(TARGET.lexicon(), &mnemonics, text)
-        .into_iter()
-        .map(|t| (&text[t.range], t.kind))
-        .collect()
+fn words(text: &str) -> Vec<(&str, TokenKind)> {
+    (&TARGET as &dyn Target).words(text)
 }
 
 /// The errors of assembling `text`.
 fn errors(text: &str) -> Vec<String> {
-    let mut sources = SourceMap::new();
-    let file = sources.add("t.vsh", text);
-    let outcome = TARGET.assemble(&mut sources, file, &TargetOptions::default(), &mut std::io::sink());
-    outcome
-        .diagnostics
-        .iter()
-        .filter(|d| d.is_error())
-        .map(|d| d.message.clone())
-        .collect()
+    (&TARGET as &dyn Target).error_messages("t.vsh", text)
 }
 
 #[test]
@@ -37,11 +25,11 @@ fn an_example_reads_as_mnemonics_registers_names_numbers_and_comments() {
             .expect("the example has it")
     };
     assert_eq!(
-        kinds(line("#ambient")),
+        words(line("#ambient")),
         [("#ambient", Name), ("vector", Name), ("105", Number)]
     );
     assert_eq!(
-        kinds(line("%matmul4x4")),
+        words(line("%matmul4x4")),
         [
             ("%matmul4x4", Name),
             ("oPos", Register),
@@ -50,7 +38,7 @@ fn an_example_reads_as_mnemonics_registers_names_numbers_and_comments() {
         ]
     );
     assert_eq!(
-        kinds(line("mov oT0, iTex0 + lit")),
+        words(line("mov oT0, iTex0 + lit")),
         [
             ("mov", Mnemonic),
             ("oT0", Register),
@@ -62,7 +50,7 @@ fn an_example_reads_as_mnemonics_registers_names_numbers_and_comments() {
         ]
     );
     assert_eq!(
-        kinds(line("mul r3.xyz, r1.y")),
+        words(line("mul r3.xyz, r1.y")),
         [
             ("mul", Mnemonic),
             ("r3.xyz", Register),
@@ -71,7 +59,7 @@ fn an_example_reads_as_mnemonics_registers_names_numbers_and_comments() {
         ]
     );
     assert_eq!(
-        kinds("MUL R0.xyz, -v2.zxy, c[A0+4] ; relative\nARL a0.x, C5.x /* the\nindex */"),
+        words("MUL R0.xyz, -v2.zxy, c[A0+4] ; relative\nARL a0.x, C5.x /* the\nindex */"),
         [
             ("MUL", Mnemonic),
             ("R0.xyz", Register),
@@ -89,7 +77,7 @@ fn an_example_reads_as_mnemonics_registers_names_numbers_and_comments() {
         ]
     );
     assert_eq!(
-        kinds("r13 v16 c192 a1 oT4"),
+        words("r13 v16 c192 a1 oT4"),
         [
             ("r13", Name),
             ("v16", Name),

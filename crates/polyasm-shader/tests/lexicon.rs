@@ -1,31 +1,19 @@
 //! shader-asm's lexicon: how an editor reads shader-asm text, and registers the assembler
 //! accepts.
 
-use polyasm_core::editor::{Mnemonics, TokenKind, tokens};
-use polyasm_core::{SourceMap, Target, TargetOptions};
+use polyasm_core::Target;
+use polyasm_core::editor::TokenKind;
 use polyasm_shader::TARGET;
 use polyasm_shader::ops::{Reg, Type};
 
 /// Each word of `text` with its kind.
-fn kinds(text: &str) -> Vec<(&str, TokenKind)> {
-    let mnemonics = Mnemonics::new(&TARGET.instructions(), TARGET.lexicon());
-    tokens(TARGET.lexicon(), &mnemonics, text)
-        .into_iter()
-        .map(|t| (&text[t.range], t.kind))
-        .collect()
+fn words(text: &str) -> Vec<(&str, TokenKind)> {
+    (&TARGET as &dyn Target).words(text)
 }
 
 /// The errors of assembling `text` (in the dialect its forms say).
 fn errors(text: &str) -> Vec<String> {
-    let mut sources = SourceMap::new();
-    let file = sources.add("t.sasm", text);
-    let outcome = TARGET.assemble(&mut sources, file, &TargetOptions::default(), &mut std::io::sink());
-    outcome
-        .diagnostics
-        .iter()
-        .filter(|d| d.is_error())
-        .map(|d| d.message.clone())
-        .collect()
+    (&TARGET as &dyn Target).error_messages("t.sasm", text)
 }
 
 #[test]
@@ -39,7 +27,7 @@ fn examples_read_as_mnemonics_registers_numbers_and_comments() {
     };
     let sphere = include_str!("../../../examples/shader/sphere.sasm");
     assert_eq!(
-        kinds(line(sphere, "getComponent0(s, s0)")),
+        words(line(sphere, "getComponent0(s, s0)")),
         [
             ("getComponent0", Mnemonic),
             ("s", Register),
@@ -48,7 +36,7 @@ fn examples_read_as_mnemonics_registers_numbers_and_comments() {
         ]
     );
     assert_eq!(
-        kinds(line(sphere, "load(s7, 0.5)")),
+        words(line(sphere, "load(s7, 0.5)")),
         [
             ("load", Mnemonic),
             ("s7", Register),
@@ -57,12 +45,12 @@ fn examples_read_as_mnemonics_registers_numbers_and_comments() {
         ]
     );
     assert_eq!(
-        kinds(line(sphere, "load(s0, -2)")),
+        words(line(sphere, "load(s0, -2)")),
         [("load", Mnemonic), ("s0", Register), ("-", Operator), ("2", Number)]
     );
     let v2 = include_str!("../../../examples/shader/shadervm_sphere.sasm");
     assert_eq!(
-        kinds(line(v2, "getComponent(pc, s0, z)")),
+        words(line(v2, "getComponent(pc, s0, z)")),
         [
             ("getComponent", Mnemonic),
             ("pc", Register),
@@ -72,7 +60,7 @@ fn examples_read_as_mnemonics_registers_numbers_and_comments() {
     );
     // Registers are lower case only; `s8` and `v8` are none.
     assert_eq!(
-        kinds("add(S0, s8, v8)")[1..],
+        words("add(S0, s8, v8)")[1..],
         [("S0", Name), ("s8", Name), ("v8", Name)]
     );
 }

@@ -1,29 +1,17 @@
 //! The VU's lexicon: how an editor reads VU text, and registers the assembler accepts.
 
-use polyasm_core::editor::{Mnemonics, TokenKind, tokens};
-use polyasm_core::{SourceMap, Target, TargetOptions};
+use polyasm_core::Target;
+use polyasm_core::editor::TokenKind;
 use polyasm_vu::TARGET;
 
 /// Each word of `text` with its kind.
-fn kinds(text: &str) -> Vec<(&str, TokenKind)> {
-    let mnemonics = Mnemonics::new(&TARGET.instructions(), TARGET.lexicon());
-    tokens(TARGET.lexicon(), &mnemonics, text)
-        .into_iter()
-        .map(|t| (&text[t.range], t.kind))
-        .collect()
+fn words(text: &str) -> Vec<(&str, TokenKind)> {
+    (&TARGET as &dyn Target).words(text)
 }
 
 /// The errors of assembling `text`.
 fn errors(text: &str) -> Vec<String> {
-    let mut sources = SourceMap::new();
-    let file = sources.add("t.vu", text);
-    let outcome = TARGET.assemble(&mut sources, file, &TargetOptions::default(), &mut std::io::sink());
-    outcome
-        .diagnostics
-        .iter()
-        .filter(|d| d.is_error())
-        .map(|d| d.message.clone())
-        .collect()
+    (&TARGET as &dyn Target).error_messages("t.vu", text)
 }
 
 #[test]
@@ -37,7 +25,7 @@ fn an_example_reads_as_mnemonics_registers_outputs_numbers_and_comments() {
             .expect("the example has it")
     };
     assert_eq!(
-        kinds(line("mulm r0 r4")),
+        words(line("mulm r0 r4")),
         [
             ("mulm", Mnemonic),
             ("r0", Register),
@@ -46,7 +34,7 @@ fn an_example_reads_as_mnemonics_registers_outputs_numbers_and_comments() {
         ]
     );
     assert_eq!(
-        kinds(line("shf r1 r1 xxxx")),
+        words(line("shf r1 r1 xxxx")),
         [
             ("shf", Mnemonic),
             ("r1", Register),
@@ -57,7 +45,7 @@ fn an_example_reads_as_mnemonics_registers_outputs_numbers_and_comments() {
         ]
     );
     assert_eq!(
-        kinds("st ocol r15 /* the\noffset */ end"),
+        words("st ocol r15 /* the\noffset */ end"),
         [
             ("st", Mnemonic),
             ("ocol", Register),
@@ -66,10 +54,10 @@ fn an_example_reads_as_mnemonics_registers_outputs_numbers_and_comments() {
             ("end", Mnemonic)
         ]
     );
-    assert_eq!(kinds(".word 0x3f"), [(".word", Name), ("0x3f", Number)]);
+    assert_eq!(words(".word 0x3f"), [(".word", Name), ("0x3f", Number)]);
     // Registers are lower case only, and `r16` is no register.
     assert_eq!(
-        kinds("st POS R1 r16")[1..],
+        words("st POS R1 r16")[1..],
         [("POS", Name), ("R1", Name), ("r16", Name)]
     );
 }
