@@ -374,10 +374,16 @@ impl Mnemonics {
         if !self.modifiers {
             return false;
         }
-        let (name, unit) = folded.split_at(folded.find('.').unwrap_or(folded.len()));
-        name.split_once('_')
-            .is_some_and(|(base, _)| self.names.contains(&format!("{base}{unit}")))
+        without_modifiers(&folded).is_some_and(|base| self.names.contains(&base))
     }
+}
+
+/// A mnemonic written with modifiers glued on with `_` before its unit, without them
+/// (`max_pos.v1` is `max.v1`, `branch_lt` is `branch`); `None` for a word without `_`.
+pub fn without_modifiers(word: &str) -> Option<String> {
+    let (name, unit) = word.split_at(word.find('.').unwrap_or(word.len()));
+    let (base, _) = name.split_once('_')?;
+    Some(format!("{base}{unit}"))
 }
 
 /// A name a program defines.

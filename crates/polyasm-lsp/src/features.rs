@@ -14,7 +14,7 @@ use lsp_types::{
     WorkspaceEdit,
 };
 use polyasm_core::Target;
-use polyasm_core::editor::{Lexicon, Mnemonics, TokenKind, tokens, tokens_in};
+use polyasm_core::editor::{Lexicon, Mnemonics, TokenKind, tokens, tokens_in, without_modifiers};
 use polyasm_core::table::Entry;
 
 use crate::document::Document;
@@ -39,13 +39,10 @@ fn word_at<'d>(lexicon: &Lexicon, doc: &'d Document, position: Position) -> Opti
 
 /// The row a word names: by one of its names, or, with modifiers glued on with `_` before a
 /// unit (`max_pos.v1`, `branch_lt`), by the name without them.
-fn entry_of<'e>(entries: &'e [Entry], word: &str) -> Option<&'e Entry> {
+fn entry_of<'e>(entries: &'e [Entry], lexicon: &Lexicon, word: &str) -> Option<&'e Entry> {
     let find = |w: &str| entries.iter().find(|e| e.is_named(w));
-    find(word).or_else(|| {
-        let (name, unit) = word.split_at(word.find('.').unwrap_or(word.len()));
-        let base = name.split('_').next()?;
-        find(&format!("{base}{unit}"))
-    })
+    let glued = || without_modifiers(word).filter(|_| !lexicon.modifiers.is_empty());
+    find(word).or_else(|| find(&glued()?))
 }
 
 /// The name of the file at `uri`, as its path writes it (`x y.mx`, not `x%20y.mx`).
@@ -102,7 +99,7 @@ pub fn hover(target: &dyn Target, doc: &Document, index: &Index, uri: &Uri, posi
     } else if word.starts_with(|c: char| c.is_ascii_digit()) {
         number(word, lexicon.half_floats)?
     } else {
-        entry_of(&target.instructions(), word)?.to_markdown()
+        entry_of(&target.instructions(), lexicon, word)?.to_markdown()
     };
     Some(markdown(value, range))
 }
