@@ -174,12 +174,47 @@ pub enum Command {
     Completions { shell: clap_complete::Shell },
     /// Print the manual page (roff), e.g. `polyasm man > polyasm.1`
     Man,
+    /// Serve a live page on this machine that shows every source under PATH running, updated
+    /// on every save
+    Serve(ServeArgs),
     /// Serve the Language Server Protocol on standard input and output, for editors
     Lsp {
         /// Accepted for clients that pass it: standard input and output are the only transport
         #[arg(long)]
         stdio: bool,
     },
+}
+
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// Files and folders to show: every source of a known target under a folder
+    #[arg(value_name = "PATH", default_value = ".")]
+    pub paths: Vec<std::path::PathBuf>,
+
+    /// The port to listen on; 0 picks a free one
+    #[arg(long, default_value_t = 0)]
+    pub port: u16,
+
+    /// The address to listen on [default: 127.0.0.1]; any other lets other machines read the
+    /// sources listed
+    #[arg(long, value_name = "ADDRESS")]
+    pub host: Option<std::net::IpAddr>,
+
+    /// Open the page in the default browser
+    #[arg(long)]
+    pub open: bool,
+
+    /// Where shader-asm pictures are rendered: a hardware GPU when there is one (auto), the
+    /// CPU, or the first Vulkan adapter, a software one too (gpu)
+    #[arg(long, value_enum, default_value_t = ServeDevice::Auto)]
+    pub device: ServeDevice,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ServeDevice {
+    Auto,
+    Cpu,
+    Gpu,
 }
 
 #[derive(Args, Debug)]

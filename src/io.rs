@@ -63,10 +63,7 @@ impl Input {
     /// PA002 at its first invalid byte, whose line is added to `sources` to be shown.
     pub fn read_text(&self, sources: &mut polyasm_core::SourceMap) -> std::result::Result<String, Diagnostic> {
         let bytes = self.read_bytes()?;
-        let mut text = String::from_utf8(bytes)
-            .map_err(|e| polyasm_core::text::not_utf8_diagnostic(sources, self.display_name(), e))?;
-        polyasm_core::text::strip_bom(&mut text);
-        polyasm_core::text::utf16_without_bom(sources, self.display_name(), text)
+        polyasm_core::text::source_text(sources, self.display_name(), bytes)
     }
 }
 

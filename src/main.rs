@@ -93,6 +93,7 @@ fn main() -> ExitCode {
             clap_complete::generate(shell, &mut Cli::command(), "polyasm", &mut script);
             Output::Stdout.write(&script, &mut reporter)
         }
+        Some(Command::Serve(a)) => serve(&a, &mut reporter),
         Some(Command::Lsp { .. }) => {
             // Writes to a closed standard output would vanish into the `/dev/null` the runtime
             // puts there.
@@ -111,6 +112,92 @@ fn main() -> ExitCode {
         }
     };
     exit_code(result)
+}
+
+/// `polyasm serve`: lists the sources, listens, prints the page's address, then serves until
+/// the process is stopped.
+fn serve(args: &args::ServeArgs, reporter: &mut Reporter) -> Result {
+    let settings = polyasm_serve::Settings {
+        paths: args.paths.clone(),
+        host: args.host,
+        port: args.port,
+        device: match args.device {
+            args::ServeDevice::Auto => polyasm_serve::Device::Auto,
+            args::ServeDevice::Cpu => polyasm_serve::Device::Cpu,
+            args::ServeDevice::Gpu => polyasm_serve::Device::Gpu,
+        },
+    };
+    let bound = match polyasm_serve::bind(registry(), &settings) {
+        Ok(bound) => bound,
+        Err(e) => {
+            reporter.emit(
+                vec![Diagnostic::error(Code::CannotServe, e.to_string()).with_help(match e {
+                    polyasm_serve::StartError::Bind(..) => "pick another `--port`, or `--port 0` for a free one",
+                    polyasm_serve::StartError::Path(_) => "give files and folders that exist",
+                    polyasm_serve::StartError::Start(_) => {
+                        "serve a smaller folder, or raise the system's limit on watched folders"
+                    }
+                })],
+                &Default::default(),
+            );
+            return Err(Failure::Errors);
+        }
+    };
+    if let Some(host) = args.host
+        && !host.is_loopback()
+    {
+        reporter.emit_note(&format!(
+            "serving on {host}: every machine that can reach this address can read the sources listed"
+        ));
+    }
+    let (count, cut) = bound.listed();
+    let url = bound.url();
+    {
+        use std::io::Write as _;
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(
+            out,
+            "polyasm serve: {url} ({}{}; Ctrl-C stops)",
+            polyasm_core::text::count(count, "source"),
+            if cut { ", the list cut at its limit" } else { "" }
+        );
+        let _ = out.flush();
+    }
+    if args.open {
+        open_browser(&url, reporter);
+    }
+    bound.serve().map_err(|e| {
+        reporter.emit(
+            vec![Diagnostic::error(Code::CannotServe, e.to_string())],
+            &Default::default(),
+        );
+        Failure::Errors
+    })
+}
+
+/// Opens `url` in the default browser; a failure is a note, the page's address was printed.
+fn open_browser(url: &str, reporter: &mut Reporter) {
+    let opener: &[&str] = if cfg!(target_os = "macos") {
+        &["open"]
+    } else if cfg!(windows) {
+        &["cmd", "/C", "start", ""]
+    } else {
+        &["xdg-open"]
+    };
+    let spawned = std::process::Command::new(opener[0])
+        .args(&opener[1..])
+        .arg(url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn();
+    if let Err(e) = spawned {
+        reporter.emit_note(&format!(
+            "cannot open a browser ({}: {}); open {url}",
+            opener[0],
+            io::io_reason(&e)
+        ));
+    }
 }
 
 fn exit_code(result: Result) -> ExitCode {
@@ -899,6 +986,7 @@ fn run_once(
         stdout: &mut writer,
         stderr: &mut stderr,
         files: files.as_mut().map(|f| f as &mut dyn polyasm_core::stream::RunFiles),
+        end: None,
     };
     let outcome = runner
         .run(&object, options, &mut sources, &mut streams)

@@ -126,6 +126,12 @@ impl Reporter {
         let _ = std::io::stderr().write_all(text.as_bytes());
     }
 
+    /// Writes a note (`note: ...`) on standard error in the chosen format.
+    pub fn emit_note(&mut self, message: &str) {
+        let text = render_note(message, self.format, self.color);
+        let _ = std::io::stderr().write_all(text.as_bytes());
+    }
+
     /// Forgets the counts of errors and warnings, for a new run of `--watch`.
     pub fn start_over(&mut self) {
         self.errors = 0;

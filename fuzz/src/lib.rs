@@ -282,6 +282,7 @@ fn run(dialect: &Dialect, check: &Checker, bytes: &[u8]) {
         stdout: &mut stdout,
         stderr: &mut stderr,
         files: None,
+        end: None,
     };
     match runner.run(&object, &options, &mut sources, &mut io) {
         Ok(outcome) => check.outcome("running", &outcome, &sources),

@@ -51,6 +51,8 @@ crate::codes! {
         EmitRuntimeNotHere = "PA025", Error, "`--emit-runtime` cannot be used here";
         ConfigUnreadable = "PA026", Error, "cannot read polyasm.toml";
         InvalidConfig = "PA027", Error, "invalid polyasm.toml";
+        InternalError = "PA028", Error, "internal error";
+        CannotServe = "PA029", Error, "cannot start the server";
     }
 }
 

@@ -59,7 +59,7 @@ pub use object::{ListingEntry, Object, Symbol};
 pub use options::{OptionKind, OptionSpec, TargetOptions, UsageError};
 pub use output::FormatInfo;
 pub use source::{LineCol, Source, SourceId, SourceMap, Span};
-pub use stream::{ExitStatus, RunIo};
+pub use stream::{EndState, ExitStatus, RunIo};
 pub use target::{
     DisasmInput, InputEncoding, Registry, RunInfo, RunOutcome, RunOutput, Runner, Runtime, Target, TargetInfo,
 };

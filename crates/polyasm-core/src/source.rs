@@ -80,7 +80,7 @@ pub const MAX_SOURCE_LEN: usize = u32::MAX as usize;
 
 /// One named text with an index of where its lines start, built when first asked for (an
 /// assembly without diagnostics or listing never needs it).
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Source {
     name: String,
     text: String,
@@ -223,7 +223,7 @@ impl Source {
 }
 
 /// Owns every source of one run; spans refer into it by [`SourceId`].
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct SourceMap {
     sources: Vec<Source>,
 }

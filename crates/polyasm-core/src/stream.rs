@@ -20,7 +20,7 @@
 //! }
 //!
 //! let (mut stdin, mut stdout, mut stderr) = (&b"hi\n"[..], Vec::new(), Vec::new());
-//! let mut io = RunIo { stdin: &mut stdin, stdout: &mut stdout, stderr: &mut stderr, files: None };
+//! let mut io = RunIo { stdin: &mut stdin, stdout: &mut stdout, stderr: &mut stderr, files: None, end: None };
 //! assert_eq!(shout(&mut io).unwrap(), ExitStatus::SUCCESS);
 //! assert_eq!(stdout, b"HI\n");
 //! ```
@@ -43,6 +43,23 @@ pub struct RunIo<'a> {
     /// Where a run that writes files of its own ([`crate::RunOutput::Files`]) writes
     /// them; `None` otherwise.
     pub files: Option<&'a mut dyn RunFiles>,
+    /// Where a target that has a machine state records it when the run ends (steps, registers,
+    /// memory around the machine's pointer), for a viewer such as `polyasm serve`'s memory
+    /// view; `None` on the command line.
+    pub end: Option<&'a mut EndState>,
+}
+
+/// A machine's state when a run ended, as [`RunIo::end`] records it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EndState {
+    /// Instructions executed.
+    pub steps: Option<u64>,
+    /// The registers by name, in the dialect's order.
+    pub registers: Vec<(&'static str, i64)>,
+    /// The address of the first cell of `memory`.
+    pub memory_start: u32,
+    /// Memory cells from `memory_start` on: a window around the machine's pointer.
+    pub memory: Vec<i64>,
 }
 
 /// The files a run writes besides its standard output (a shader's animation frames), named

@@ -104,6 +104,15 @@ pub fn utf16_without_bom(sources: &mut SourceMap, name: &str, text: String) -> R
     undecodable_utf16(text, not_utf8_error(name), |text| sources.try_add(name, text))
 }
 
+/// The bytes of a source named `name` as its text: UTF-8 without a leading byte-order mark.
+/// Bytes that are not UTF-8 (or UTF-8 that is UTF-16 without a mark) are PA002 at their first
+/// invalid byte, whose line is added to `sources` to be shown.
+pub fn source_text(sources: &mut SourceMap, name: &str, bytes: Vec<u8>) -> Result<String, Diagnostic> {
+    let mut text = String::from_utf8(bytes).map_err(|e| not_utf8_diagnostic(sources, name, e))?;
+    strip_bom(&mut text);
+    utf16_without_bom(sources, name, text)
+}
+
 /// The head of PA002 for a source named `name`.
 fn not_utf8_error(name: &str) -> Diagnostic {
     Diagnostic::error(Code::InputNotUtf8, format!("{name} is not UTF-8 text"))

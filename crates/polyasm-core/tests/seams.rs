@@ -361,6 +361,7 @@ fn run_with(object: &Object, stdin: &mut dyn BufRead, stdout: &mut dyn Write) ->
         stdout,
         stderr: &mut stderr,
         files: None,
+        end: None,
     };
     SEAM.run(object, &TargetOptions::default(), &mut SourceMap::new(), &mut io)
         .expect("no usage error")

@@ -8,7 +8,7 @@
 //! // Mesa's clear program: mov.v0 $0 ^const0.xxxx with const0 = 1, 0, 0, -1.677734.
 //! let object = Object::from_words(&[0x00020425, 0x0000000c, 0x01e007cf, 0xb0000000, 0x000005f5]);
 //! let (mut stdin, mut stdout, mut stderr) = (&b""[..], Vec::new(), Vec::new());
-//! let mut io = RunIo { stdin: &mut stdin, stdout: &mut stdout, stderr: &mut stderr, files: None };
+//! let mut io = RunIo { stdin: &mut stdin, stdout: &mut stdout, stderr: &mut stderr, files: None, end: None };
 //! let outcome = polyasm_lima::run::run_object(&object, &TargetOptions::default(), &mut io).expect("no usage error");
 //! assert_eq!(outcome.value, Some(ExitStatus::SUCCESS));
 //! assert_eq!(String::from_utf8(stdout).unwrap(), "$0 = (1, 1, 1, 1)\n");

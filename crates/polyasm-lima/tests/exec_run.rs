@@ -27,6 +27,7 @@ fn run_words(words: &[u32], pairs: &[(&'static str, &str)]) -> (Option<u8>, Vec<
         stdout: &mut stdout,
         stderr: &mut stderr,
         files: None,
+        end: None,
     };
     let outcome = run_object(&Object::from_words(words), &options, &mut io).expect("no usage error");
     let diagnostics = outcome

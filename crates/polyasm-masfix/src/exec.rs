@@ -1363,6 +1363,30 @@ impl<'a> Io<'a> {
     }
 }
 
+/// Cells a viewer is shown around the head ([`end_state`]).
+pub const VIEW_CELLS: usize = 128;
+
+/// The machine's state for a viewer when a run ends: `h`, `r`, `m`, and [`VIEW_CELLS`] cells
+/// around the head (from a multiple of 16, the head in the middle rows where it can be).
+pub fn end_state(machine: &Machine, steps: Option<u64>) -> polyasm_core::EndState {
+    let first = (usize::from(machine.h) / 16 * 16)
+        .saturating_sub(VIEW_CELLS / 2)
+        .min(CELLS - VIEW_CELLS);
+    polyasm_core::EndState {
+        steps,
+        registers: vec![
+            ("h", i64::from(machine.h)),
+            ("r", i64::from(machine.r)),
+            ("m", i64::from(machine.m())),
+        ],
+        memory_start: first as u32,
+        memory: machine.memory[first..first + VIEW_CELLS]
+            .iter()
+            .map(|&c| i64::from(c))
+            .collect(),
+    }
+}
+
 /// The cells `first..=last` as text for `--dump-memory`: one line per 8 cells, the address of
 /// the line's first cell in decimal, a colon, then each cell in decimal, right-aligned in 5
 /// columns (`   16:     0    72   105 ...`). Nothing when `last < first`.

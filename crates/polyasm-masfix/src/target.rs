@@ -159,6 +159,14 @@ fn run_object(object: &Object, options: &TargetOptions, sources: &mut SourceMap,
     } else {
         program.run(&mut machine, io.stdin, io.stdout, limits)
     };
+    if let Some(end) = io.end.as_deref_mut() {
+        let steps = match &result {
+            Ok(stats) => Some(stats.steps),
+            Err(exec::RunError::JumpOutOfRange { steps, .. } | exec::RunError::StepLimit { steps }) => Some(*steps),
+            Err(_) => None,
+        };
+        *end = exec::end_state(&machine, steps);
+    }
     let mut diagnostics = Vec::new();
     let dump = options
         .values

@@ -1,0 +1,447 @@
+//! The live panels: pictures (shader-asm frames, Lima renders) and runs (Masfix programs,
+//! vertex programs, Lima's one fragment), each bounded in size, steps and output.
+
+use std::io::{self, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use polyasm_core::explain::Code;
+use polyasm_core::options::OptionValues;
+use polyasm_core::stream::{EndState, ExitStatus, RunIo};
+use polyasm_core::{Diagnostic, Outcome, Registry, RunOutput, Target, TargetOptions};
+use serde_json::{Value, json};
+
+use crate::check::{Program, report};
+use crate::gpu::Pictures;
+
+/// The largest picture a page may ask for, in pixels (1920x1080).
+pub const MAX_PICTURE_PIXELS: u64 = 1920 * 1080;
+
+/// The most bytes of output a run sends to the page; the run is stopped there.
+pub const MAX_RUN_OUTPUT: usize = 1 << 20;
+
+/// The step limit of a Masfix run when the page gives none, and the most it may give.
+pub const DEFAULT_MAX_STEPS: u64 = 100_000_000;
+pub const MAX_MAX_STEPS: u64 = 10_000_000_000;
+
+/// The most bytes of a run's own error stream kept.
+const MAX_STDERR: usize = 64 << 10;
+
+/// Output is sent to the page in pieces of about this many bytes.
+const CHUNK: usize = 8 << 10;
+
+/// Which panel the page shows for a target.
+pub fn panel_of(target: &dyn Target) -> &'static str {
+    match target.info().name {
+        "shader" => "shader",
+        "lima" => "lima",
+        "masfix" => "masfix",
+        "nv2a" | "vu" => "vertex",
+        _ => "none",
+    }
+}
+
+/// A picture for the page: RGBA rows from the top, and where it was made (0 CPU, 1 GPU
+/// interpreter, 2 GPU native).
+pub struct Picture {
+    pub width: u32,
+    pub height: u32,
+    pub time: f32,
+    pub place: u8,
+    pub rgba: Vec<u8>,
+}
+
+impl Picture {
+    /// The binary message of the protocol: the 24-byte header, then the pixels.
+    pub fn message(&self, seq: u32) -> Vec<u8> {
+        let mut out = Vec::with_capacity(24 + self.rgba.len());
+        out.extend_from_slice(b"PAF1");
+        out.extend_from_slice(&seq.to_le_bytes());
+        out.extend_from_slice(&self.width.to_le_bytes());
+        out.extend_from_slice(&self.height.to_le_bytes());
+        out.extend_from_slice(&self.time.to_le_bytes());
+        out.extend_from_slice(&[self.place, 0, 0, 0]);
+        out.extend_from_slice(&self.rgba);
+        out
+    }
+}
+
+/// A failed picture or run, as the page shows it.
+pub struct Failure {
+    pub report: String,
+    pub diagnostics: Vec<Value>,
+}
+
+/// The options of a run or a picture: the settings file's, then the page's, read as the
+/// command line reads them.
+fn options(
+    target: &dyn Target,
+    program: &Program,
+    page: &[(String, String)],
+) -> Result<TargetOptions, Box<Diagnostic>> {
+    let Some(runner) = target.runner() else {
+        return Err(Box::new(Diagnostic::error(
+            Code::RunOptionNotForTarget,
+            format!("target {} does not run programs", target.info().name),
+        )));
+    };
+    let specs = [target.info().assemble_options, runner.run_info().options];
+    let given: Vec<(&str, &str)> = program
+        .settings
+        .iter()
+        .chain(page)
+        .map(|(l, t)| (l.as_str(), t.as_str()))
+        .collect();
+    // Options that write files or read other paths are the command line's.
+    if let Some((long, _)) = given
+        .iter()
+        .find(|(long, _)| ["texture", "data", "frames", "trace"].contains(long))
+    {
+        return Err(Box::new(Diagnostic::error(
+            Code::RunOptionNotForTarget,
+            format!("`--{long}` is not available on the page"),
+        )));
+    }
+    let values = OptionValues::read(&specs, &given).map_err(|e| e.0)?;
+    Ok(TargetOptions {
+        values,
+        ..TargetOptions::default()
+    })
+}
+
+fn failure(registry: &Registry, program: &Program, diagnostics: &[Diagnostic]) -> Failure {
+    let (report, diagnostics) = report(registry, &program.sources, diagnostics, 0);
+    Failure { report, diagnostics }
+}
+
+/// Renders a picture of `program` at `time`, `width` x `height`.
+pub fn picture(
+    registry: &Registry,
+    target: &dyn Target,
+    program: &Program,
+    pictures: &Pictures,
+    request: &PictureRequest,
+) -> Result<Picture, Failure> {
+    let (width, height) = (request.width, request.height);
+    if width == 0 || height == 0 || u64::from(width) * u64::from(height) > MAX_PICTURE_PIXELS {
+        let d = Diagnostic::error(
+            Code::InvalidRunInput,
+            format!("a {width}x{height} picture is not shown: the page shows 1x1 up to 1920x1080 pixels"),
+        );
+        return Err(failure(registry, program, &[d]));
+    }
+    if let Some(picture) = pictures.render(target.info().name, program, request) {
+        return picture.map_err(|d| failure(registry, program, &[*d]));
+    }
+    // Any other target that renders: its run, with `--size`, writes a PNG.
+    let mut page = request.options.clone();
+    page.push(("size".to_string(), format!("{width}x{height}")));
+    let options = options(target, program, &page).map_err(|d| failure(registry, program, &[*d]))?;
+    let runner = target.runner().expect("options() checked");
+    match runner.plan(&options) {
+        Ok(RunOutput::Binary) => {}
+        Ok(_) => {
+            let d = Diagnostic::error(
+                Code::InvalidRunInput,
+                format!("target {} does not render pictures", target.info().name),
+            );
+            return Err(failure(registry, program, &[d]));
+        }
+        Err(e) => return Err(failure(registry, program, &[*e.0])),
+    }
+    let mut png = Vec::new();
+    let mut stderr = Bounded::new(MAX_STDERR);
+    let mut sources = program.sources.clone();
+    let mut stdin = io::empty();
+    let mut reader = io::BufReader::new(&mut stdin);
+    let mut io = RunIo {
+        stdin: &mut reader,
+        stdout: &mut png,
+        stderr: &mut stderr,
+        files: None,
+        end: None,
+    };
+    let outcome = guarded(|| runner.run(&program.object, &options, &mut sources, &mut io));
+    let outcome = match outcome {
+        Ok(outcome) => outcome,
+        Err(e) => return Err(failure(registry, program, &[*e.0])),
+    };
+    if outcome.value.is_none_or(|s| !s.success()) || outcome.diagnostics.iter().any(Diagnostic::is_error) {
+        let (report, diagnostics) = report(registry, &sources, &outcome.diagnostics, 0);
+        return Err(Failure { report, diagnostics });
+    }
+    let rgba = decode_png(&png, width, height)
+        .map_err(|message| failure(registry, program, &[Diagnostic::error(Code::InternalError, message)]))?;
+    Ok(Picture {
+        width,
+        height,
+        time: request.time,
+        place: 0,
+        rgba,
+    })
+}
+
+/// What the page asks of a picture.
+#[derive(Clone, Debug)]
+pub struct PictureRequest {
+    pub time: f32,
+    pub width: u32,
+    pub height: u32,
+    pub options: Vec<(String, String)>,
+}
+
+fn decode_png(bytes: &[u8], width: u32, height: u32) -> Result<Vec<u8>, String> {
+    let mut decoder = png::Decoder::new(io::Cursor::new(bytes));
+    decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
+    let mut reader = decoder
+        .read_info()
+        .map_err(|e| format!("the run's picture does not decode: {e}"))?;
+    let info = reader.info();
+    if (info.width, info.height) != (width, height) {
+        return Err(format!(
+            "the run's picture is {}x{}, not {width}x{height}",
+            info.width, info.height
+        ));
+    }
+    let size = reader.output_buffer_size().ok_or("the run's picture is too large")?;
+    let mut buffer = vec![0; size];
+    let frame = reader
+        .next_frame(&mut buffer)
+        .map_err(|e| format!("the run's picture does not decode: {e}"))?;
+    let channels = frame.color_type.samples();
+    let mut rgba = Vec::with_capacity(width as usize * height as usize * 4);
+    for row in buffer.chunks(frame.line_size).take(height as usize) {
+        for pixel in row.chunks_exact(channels).take(width as usize) {
+            rgba.extend_from_slice(&match *pixel {
+                [g] => [g, g, g, 255],
+                [g, a] => [g, g, g, a],
+                [r, g, b] => [r, g, b, 255],
+                [r, g, b, a] => [r, g, b, a],
+                _ => [0, 0, 0, 255],
+            });
+        }
+    }
+    Ok(rgba)
+}
+
+/// Runs `f`, a panic becoming PA028.
+fn guarded<T>(
+    f: impl FnOnce() -> Result<Outcome<T>, polyasm_core::options::UsageError>,
+) -> Result<Outcome<T>, polyasm_core::options::UsageError> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|_| {
+        Ok(Outcome::failed(vec![Diagnostic::error(
+            Code::InternalError,
+            "the run failed inside polyasm",
+        )]))
+    })
+}
+
+/// What the page asks of a run.
+pub struct RunRequest {
+    pub stdin: Vec<u8>,
+    pub options: Vec<(String, String)>,
+}
+
+/// Where a run's output goes as it is written: `send` gets each piece, and says false when the
+/// page is gone.
+pub struct Stream<'a> {
+    send: &'a mut dyn FnMut(String) -> bool,
+    pending: Vec<u8>,
+    sent: usize,
+    stop: Arc<AtomicBool>,
+    /// Why the output stopped being taken, once it did.
+    pub cut: Option<&'static str>,
+}
+
+impl<'a> Stream<'a> {
+    pub fn new(send: &'a mut dyn FnMut(String) -> bool, stop: Arc<AtomicBool>) -> Stream<'a> {
+        Stream {
+            send,
+            pending: Vec::new(),
+            sent: 0,
+            stop,
+            cut: None,
+        }
+    }
+
+    fn ship(&mut self) -> io::Result<()> {
+        // Whole characters only: a piece may end inside one.
+        let whole = match std::str::from_utf8(&self.pending) {
+            Ok(_) => self.pending.len(),
+            Err(e) if e.error_len().is_none() => e.valid_up_to(),
+            Err(_) => self.pending.len(),
+        };
+        if whole == 0 {
+            return Ok(());
+        }
+        let rest = self.pending.split_off(whole);
+        let text = String::from_utf8_lossy(&self.pending).into_owned();
+        self.pending = rest;
+        self.sent += text.len();
+        if !(self.send)(text) {
+            self.cut = Some("gone");
+            return Err(io::ErrorKind::BrokenPipe.into());
+        }
+        Ok(())
+    }
+}
+
+impl Write for Stream<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.stop.load(Ordering::Relaxed) {
+            self.cut = Some("stopped");
+            return Err(io::ErrorKind::BrokenPipe.into());
+        }
+        let room = MAX_RUN_OUTPUT.saturating_sub(self.sent + self.pending.len());
+        if room == 0 {
+            self.cut = Some("output");
+            return Err(io::ErrorKind::BrokenPipe.into());
+        }
+        let taken = buf.len().min(room);
+        self.pending.extend_from_slice(&buf[..taken]);
+        if self.pending.len() >= CHUNK {
+            self.ship()?;
+        }
+        Ok(taken)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if self.stop.load(Ordering::Relaxed) {
+            self.cut = Some("stopped");
+            return Err(io::ErrorKind::BrokenPipe.into());
+        }
+        self.ship()
+    }
+}
+
+/// A writer that keeps the first `limit` bytes and drops the rest.
+struct Bounded {
+    bytes: Vec<u8>,
+    limit: usize,
+}
+
+impl Bounded {
+    fn new(limit: usize) -> Bounded {
+        Bounded {
+            bytes: Vec::new(),
+            limit,
+        }
+    }
+}
+
+impl Write for Bounded {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let room = self.limit.saturating_sub(self.bytes.len());
+        self.bytes.extend_from_slice(&buf[..buf.len().min(room)]);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Runs `program` and returns the page's `run_end` message (without its run number); its
+/// output goes to `stream` as it is written.
+pub fn run(
+    registry: &Registry,
+    target: &dyn Target,
+    program: &Program,
+    request: &RunRequest,
+    stream: &mut Stream,
+) -> Value {
+    let mut page = request.options.clone();
+    let panel = panel_of(target);
+    if panel == "vertex" {
+        page.push(("format".to_string(), "json".to_string()));
+    }
+    if panel == "masfix" {
+        let steps = page
+            .iter()
+            .rev()
+            .find(|(l, _)| l == "max-steps")
+            .and_then(|(_, v)| v.parse::<u64>().ok())
+            .unwrap_or(DEFAULT_MAX_STEPS)
+            .min(MAX_MAX_STEPS);
+        page.retain(|(l, _)| l != "max-steps");
+        page.push(("max-steps".to_string(), steps.to_string()));
+    }
+    let ended = |status: &str, failure: Failure| json!({"type": "run_end", "status": status, "report": failure.report, "diagnostics": failure.diagnostics});
+    let options = match options(target, program, &page) {
+        Ok(options) => options,
+        Err(d) => return ended("error", failure(registry, program, &[*d])),
+    };
+    let runner = target.runner().expect("options() checked");
+    match runner.plan(&options) {
+        Ok(RunOutput::Text) => {}
+        Ok(_) => {
+            let d = Diagnostic::error(
+                Code::InvalidRunInput,
+                "this run writes a picture: the page asks for pictures with `frame`",
+            );
+            return ended("error", failure(registry, program, &[d]));
+        }
+        Err(e) => return ended("error", failure(registry, program, &[*e.0])),
+    }
+    let mut sources = program.sources.clone();
+    let mut stderr = Bounded::new(MAX_STDERR);
+    let mut stdin = io::Cursor::new(&request.stdin[..]);
+    let mut end = EndState::default();
+    let outcome = {
+        // Vertex programs print JSON: it is sent whole at the end, not streamed.
+        let mut whole = Vec::new();
+        let mut io = RunIo {
+            stdin: &mut stdin,
+            stdout: if panel == "vertex" { &mut whole } else { &mut *stream },
+            stderr: &mut stderr,
+            files: None,
+            end: Some(&mut end),
+        };
+        let outcome = guarded(|| runner.run(&program.object, &options, &mut sources, &mut io));
+        if panel == "vertex" {
+            let _ = stream.write_all(&whole).and_then(|()| stream.flush());
+        } else {
+            let _ = stream.flush();
+        }
+        outcome
+    };
+    let outcome = match outcome {
+        Ok(outcome) => outcome,
+        Err(e) => return ended("error", failure(registry, program, &[*e.0])),
+    };
+    let (report, diagnostics) = report(registry, &sources, &outcome.diagnostics, 0);
+    let exit = outcome.value.unwrap_or(ExitStatus::FAILURE);
+    let failed = outcome.diagnostics.iter().any(Diagnostic::is_error);
+    let status = match stream.cut {
+        Some("stopped") => "stopped",
+        Some(_) => "cut",
+        None if failed || outcome.value.is_none() => "error",
+        None => "ok",
+    };
+    json!({
+        "type": "run_end",
+        "status": status,
+        "exit_code": exit.0,
+        "output_truncated": stream.cut == Some("output"),
+        "steps": end.steps,
+        "state": state_json(&end),
+        "stderr": String::from_utf8_lossy(&stderr.bytes),
+        "report": report,
+        "diagnostics": diagnostics,
+    })
+}
+
+fn state_json(end: &EndState) -> Value {
+    if end.registers.is_empty() && end.memory.is_empty() {
+        return Value::Null;
+    }
+    json!({
+        "registers": end.registers.iter().map(|(name, value)| json!([name, value])).collect::<Vec<_>>(),
+        "memory": {"start": end.memory_start, "cells": end.memory},
+    })
+}
+
+/// Whether a message sent to a stopped run's page should still go: the run number's stop flag.
+pub fn stopped(flag: &AtomicBool) -> bool {
+    flag.load(Ordering::Relaxed)
+}

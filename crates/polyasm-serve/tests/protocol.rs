@@ -1,0 +1,451 @@
+//! The server over real sockets: HTTP, the WebSocket protocol of docs/serve.md, the watcher,
+//! the limits and the refusals.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use polyasm_core::Registry;
+use serde_json::{Value, json};
+use tungstenite::client::IntoClientRequest;
+use tungstenite::{Message, WebSocket};
+
+fn registry() -> &'static Registry {
+    static REGISTRY: OnceLock<Registry> = OnceLock::new();
+    REGISTRY.get_or_init(|| {
+        Registry::new(vec![
+            &polyasm_nv2a::TARGET,
+            &polyasm_vu::TARGET,
+            &polyasm_masfix::TARGET,
+            &polyasm_shader::TARGET,
+            &polyasm_lima::TARGET,
+        ])
+    })
+}
+
+/// A server on a temporary folder, serving on a thread of its own.
+struct Server {
+    dir: tempfile::TempDir,
+    address: String,
+}
+
+const UV: &str =
+    "getComponent0(pc, s0)\ngetComponent0(s, s3)\nreciprocal(s3, s2)\nmultiply(s0, s2, s0)\nsetComponent0(c, s0)\n";
+
+impl Server {
+    fn start(files: &[(&str, &str)]) -> Server {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        for (name, text) in files {
+            let path = dir.path().join(name);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        let settings = polyasm_serve::Settings {
+            paths: vec![dir.path().to_path_buf()],
+            host: None,
+            port: 0,
+            device: polyasm_serve::Device::Cpu,
+        };
+        let bound = polyasm_serve::bind(registry(), &settings).expect("the server starts");
+        let address = bound.address.to_string();
+        std::thread::spawn(move || bound.serve());
+        Server { dir, address }
+    }
+
+    /// The name the page gives a file of the folder.
+    fn name(&self, file: &str) -> String {
+        format!("{}/{file}", self.dir.path().display())
+    }
+
+    fn connect(&self) -> Page {
+        self.connect_with(&[])
+    }
+
+    fn connect_with(&self, headers: &[(&'static str, &str)]) -> Page {
+        let mut request = format!("ws://{}/ws", self.address).into_client_request().unwrap();
+        for (name, value) in headers {
+            request
+                .headers_mut()
+                .insert(*name, tungstenite::http::HeaderValue::from_str(value).unwrap());
+        }
+        let stream = TcpStream::connect(&self.address).unwrap();
+        stream.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        let (socket, _) = tungstenite::client(request, stream).expect("the WebSocket opens");
+        let mut page = Page { socket };
+        assert_eq!(page.next_text()["type"], "hello");
+        assert_eq!(page.next_text()["type"], "files");
+        page
+    }
+
+    /// An HTTP GET with `headers`: the status line and the body.
+    fn get(&self, path: &str, headers: &[(&str, &str)]) -> (String, String) {
+        let mut stream = TcpStream::connect(&self.address).unwrap();
+        stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let mut request = format!("GET {path} HTTP/1.1\r\nConnection: close\r\n");
+        for (name, value) in headers {
+            request.push_str(&format!("{name}: {value}\r\n"));
+        }
+        request.push_str("\r\n");
+        stream.write_all(request.as_bytes()).unwrap();
+        let mut response = Vec::new();
+        let _ = stream.read_to_end(&mut response);
+        let response = String::from_utf8_lossy(&response).into_owned();
+        let status = response.lines().next().unwrap_or("").to_string();
+        let body = response.split_once("\r\n\r\n").map_or("", |(_, b)| b).to_string();
+        (status, body)
+    }
+
+    fn host(&self) -> String {
+        self.address.clone()
+    }
+}
+
+struct Page {
+    socket: WebSocket<TcpStream>,
+}
+
+impl Page {
+    fn send(&mut self, message: Value) {
+        self.socket.send(Message::Text(message.to_string().into())).unwrap();
+    }
+
+    fn next(&mut self) -> Message {
+        loop {
+            match self.socket.read().expect("a message") {
+                Message::Ping(_) | Message::Pong(_) => continue,
+                message => return message,
+            }
+        }
+    }
+
+    fn next_text(&mut self) -> Value {
+        match self.next() {
+            Message::Text(text) => serde_json::from_str(text.as_str()).unwrap(),
+            other => panic!("expected text, got {other:?}"),
+        }
+    }
+
+    /// Reads until a text message of `kind` comes (others are passed over), for at most 20 s.
+    fn until(&mut self, kind: &str) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while Instant::now() < deadline {
+            if let Message::Text(text) = self.next() {
+                let value: Value = serde_json::from_str(text.as_str()).unwrap();
+                if value["type"] == kind {
+                    return value;
+                }
+            }
+        }
+        panic!("no {kind} message came");
+    }
+
+    /// Reads until a binary message comes.
+    fn picture(&mut self) -> Vec<u8> {
+        loop {
+            match self.next() {
+                Message::Binary(bytes) => return bytes.to_vec(),
+                Message::Text(text) => {
+                    let value: Value = serde_json::from_str(text.as_str()).unwrap();
+                    assert_ne!(value["type"], "frame_error", "{value}");
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn open(&mut self, name: &str) -> Value {
+        self.send(json!({"type": "open", "path": name}));
+        self.until("file")
+    }
+}
+
+fn le32(bytes: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap())
+}
+
+#[test]
+fn the_page_lists_checks_and_renders() {
+    let server = Server::start(&[("uv.sasm", UV), ("notes.txt", "not a source")]);
+    let mut page = server.connect();
+    let file = page.open(&server.name("uv.sasm"));
+    assert_eq!(file["ok"], true, "{file}");
+    assert_eq!(file["target"], "shader");
+    assert_eq!(file["panel"], "shader");
+    assert_eq!(file["version"], 1);
+    assert_eq!(file["source"], UV);
+    // The bytecode header, then one row per instruction, each with its line.
+    let listing = file["listing"].as_array().unwrap();
+    assert_eq!(listing.len(), 6, "{file}");
+    assert!(
+        listing[0]["source"].as_str().unwrap().starts_with("bytecode header"),
+        "{file}"
+    );
+    let lines: Vec<u64> = listing[1..].iter().map(|row| row["line"].as_u64().unwrap()).collect();
+    assert_eq!(lines, [1, 2, 3, 4, 5]);
+    page.send(json!({"type": "frame", "path": server.name("uv.sasm"), "seq": 7, "time": 0.5, "width": 8, "height": 2}));
+    let picture = page.picture();
+    assert_eq!(&picture[..4], b"PAF1");
+    assert_eq!((le32(&picture, 4), le32(&picture, 8), le32(&picture, 12)), (7, 8, 2));
+    assert_eq!(f32::from_le_bytes(picture[16..20].try_into().unwrap()), 0.5);
+    assert_eq!(picture[20], 0, "rendered on the CPU");
+    assert_eq!(picture.len(), 24 + 8 * 2 * 4);
+    // Red follows the column: dark on the left, bright on the right.
+    let red = |x: usize| picture[24 + x * 4];
+    assert!(red(0) < 40 && red(7) > 215, "{} {}", red(0), red(7));
+}
+
+#[test]
+fn the_list_holds_only_sources() {
+    let server = Server::start(&[
+        ("a.sasm", UV),
+        ("b/c.mx", "jmp end\n"),
+        ("notes.txt", "x"),
+        (".hidden/d.mx", "jmp end\n"),
+    ]);
+    let mut page = server.connect_with(&[]);
+    page.send(json!({"type": "open", "path": server.name("notes.txt")}));
+    assert_eq!(page.until("gone")["path"], server.name("notes.txt"));
+    page.send(json!({"type": "open", "path": "/etc/passwd"}));
+    assert_eq!(page.until("gone")["path"], "/etc/passwd");
+    page.send(json!({"type": "open", "path": server.name(".hidden/d.mx")}));
+    page.until("gone");
+    let file = page.open(&server.name("b/c.mx"));
+    assert_eq!(file["ok"], true);
+}
+
+#[test]
+fn a_save_updates_the_page_and_errors_keep_the_program_out() {
+    let server = Server::start(&[("uv.sasm", UV)]);
+    let mut page = server.connect();
+    let name = server.name("uv.sasm");
+    assert_eq!(page.open(&name)["version"], 1);
+    std::fs::write(server.dir.path().join("uv.sasm"), "frobnicate(s0)\n").unwrap();
+    let file = page.until("file");
+    assert_eq!(file["version"], 2);
+    assert_eq!(file["ok"], false);
+    let report = file["report"].as_str().unwrap();
+    let code = file["diagnostics"][0]["code"].as_str().unwrap();
+    assert!(report.contains(&format!("href=\"/explain/{code}\"")), "{report}");
+    assert!(
+        report.contains(&format!("data-file=\"{name}\" data-line=\"1\" data-column=\"1\"")),
+        "{report}"
+    );
+    assert_eq!(file["diagnostics"][0]["line"], 1);
+    // A picture of a program with errors is refused, not rendered from an old version.
+    page.send(json!({"type": "frame", "path": name, "seq": 1, "time": 0, "width": 4, "height": 4}));
+    assert_eq!(page.until("frame_error")["seq"], 1);
+    std::fs::write(server.dir.path().join("uv.sasm"), UV).unwrap();
+    let file = page.until("file");
+    assert!(file["version"].as_u64() > Some(2), "{file}");
+    assert_eq!(file["ok"], true);
+}
+
+#[test]
+fn files_that_appear_and_vanish_change_the_list() {
+    let server = Server::start(&[("a.mx", "jmp end\n")]);
+    let mut page = server.connect();
+    let name = server.name("a.mx");
+    page.open(&name);
+    std::fs::write(server.dir.path().join("b.mx"), "jmp end\n").unwrap();
+    let files = page.until("files");
+    assert_eq!(files["files"].as_array().unwrap().len(), 2, "{files}");
+    std::fs::remove_file(server.dir.path().join("a.mx")).unwrap();
+    // The open file's news: the list without it, and `gone`.
+    assert_eq!(page.until("gone")["path"], name);
+    // It comes back as a folder: still not a source, unlike a new file beside it.
+    std::fs::create_dir(server.dir.path().join("a.mx")).unwrap();
+    std::fs::write(server.dir.path().join("c.mx"), "jmp end\n").unwrap();
+    let files = page.until("files");
+    let names: Vec<&str> = files["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, [server.name("b.mx"), server.name("c.mx")]);
+}
+
+#[test]
+fn a_masfix_run_streams_its_output_and_ends_with_the_machine() {
+    let program = "mov 1\n:loop\nincm\nlmeq 65535\nbrne end\noutcm\njmp loop\n";
+    let server = Server::start(&[("echo.mx", program)]);
+    let mut page = server.connect();
+    let name = server.name("echo.mx");
+    let file = page.open(&name);
+    assert_eq!(file["ok"], true, "{file}");
+    page.send(json!({"type": "run", "path": name, "run": 3, "stdin": "hi!", "options": []}));
+    let mut output = String::new();
+    let end = loop {
+        let message = page.next_text();
+        match message["type"].as_str() {
+            Some("run_output") => output.push_str(message["text"].as_str().unwrap()),
+            Some("run_end") => break message,
+            _ => {}
+        }
+    };
+    assert_eq!(end["run"], 3);
+    assert_eq!(end["status"], "ok", "{end}");
+    assert_eq!(output, "hi!");
+    assert!(end["steps"].as_u64().unwrap() > 10, "{end}");
+    let registers = &end["state"]["registers"];
+    assert_eq!(registers[0][0], "h");
+    assert_eq!(registers[0][1], 1);
+    assert_eq!(end["state"]["memory"]["cells"].as_array().unwrap().len(), 128);
+}
+
+#[test]
+fn runs_are_bounded_in_steps_and_output() {
+    let forever = ":top\njmp top\n";
+    let chatty = ":top\noutc 'y'\njmp top\n";
+    let server = Server::start(&[("forever.mx", forever), ("chatty.mx", chatty)]);
+    let mut page = server.connect();
+    let name = server.name("forever.mx");
+    page.open(&name);
+    page.send(json!({"type": "run", "path": name, "run": 1, "options": [["max-steps", "5000"]]}));
+    let end = page.until("run_end");
+    assert_eq!(end["status"], "error");
+    assert_eq!(end["steps"], 5000);
+    assert!(end["report"].as_str().unwrap().contains("step limit"), "{end}");
+    let name = server.name("chatty.mx");
+    page.open(&name);
+    page.send(json!({"type": "run", "path": name, "run": 2, "options": []}));
+    let mut bytes = 0;
+    let end = loop {
+        let message = page.next_text();
+        match message["type"].as_str() {
+            Some("run_output") => bytes += message["text"].as_str().unwrap().len(),
+            Some("run_end") => break message,
+            _ => {}
+        }
+    };
+    assert_eq!(end["status"], "cut", "{end}");
+    assert_eq!(end["output_truncated"], true);
+    assert_eq!(bytes, polyasm_serve::live::MAX_RUN_OUTPUT);
+}
+
+#[test]
+fn a_stopped_run_says_so() {
+    let chatty = ":top\noutc 'y'\njmp top\n";
+    let server = Server::start(&[("chatty.mx", chatty)]);
+    let mut page = server.connect();
+    let name = server.name("chatty.mx");
+    page.open(&name);
+    page.send(json!({"type": "run", "path": name, "run": 9, "options": []}));
+    page.until("run_output");
+    page.send(json!({"type": "stop", "run": 9}));
+    let end = page.until("run_end");
+    assert!(end["status"] == "stopped" || end["status"] == "cut", "{end}");
+}
+
+#[test]
+fn vertex_runs_give_the_outputs_as_json() {
+    let server = Server::start(&[("p.vsh", "mov oPos, v0\n")]);
+    let mut page = server.connect();
+    let name = server.name("p.vsh");
+    let file = page.open(&name);
+    assert_eq!(
+        (file["ok"].as_bool(), file["panel"].as_str()),
+        (Some(true), Some("vertex")),
+        "{file}"
+    );
+    page.send(json!({"type": "run", "path": name, "run": 1, "options": [["input", "v0=1,2,3,4"]]}));
+    let mut output = String::new();
+    let end = loop {
+        let message = page.next_text();
+        match message["type"].as_str() {
+            Some("run_output") => output.push_str(message["text"].as_str().unwrap()),
+            Some("run_end") => break message,
+            _ => {}
+        }
+    };
+    assert_eq!(end["status"], "ok", "{end}");
+    let outputs: Value = serde_json::from_str(&output).expect("JSON outputs");
+    assert_eq!(outputs["vertices"][0]["oPos"], json!([1.0, 2.0, 3.0, 4.0]), "{outputs}");
+    // A bad value is the command line's diagnostic.
+    page.send(json!({"type": "run", "path": name, "run": 2, "options": [["input", "v0=x"]]}));
+    let end = page.until("run_end");
+    assert_eq!(end["status"], "error");
+    assert!(!end["report"].as_str().unwrap().is_empty());
+}
+
+#[test]
+fn lima_renders_a_picture_and_one_fragment() {
+    let solid =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/lima/solid_colour.pp"))
+            .unwrap();
+    let server = Server::start(&[("solid.pp", &solid)]);
+    let mut page = server.connect();
+    let name = server.name("solid.pp");
+    let file = page.open(&name);
+    assert_eq!(file["ok"], true, "{file}");
+    page.send(json!({"type": "frame", "path": name, "seq": 2, "time": 0, "width": 4, "height": 3, "options": []}));
+    let picture = page.picture();
+    assert_eq!((le32(&picture, 4), le32(&picture, 8), le32(&picture, 12)), (2, 4, 3));
+    assert_eq!(picture.len(), 24 + 4 * 3 * 4);
+    page.send(json!({"type": "run", "path": name, "run": 1, "options": [["fragcoord", "1,1"]]}));
+    let end = page.until("run_end");
+    assert_eq!(end["status"], "ok", "{end}");
+}
+
+#[test]
+fn requests_for_other_hosts_and_origins_are_refused() {
+    let server = Server::start(&[("a.mx", "jmp end\n")]);
+    let host = server.host();
+    let (status, body) = server.get("/", &[("Host", &host)]);
+    assert!(status.contains("200"), "{status}");
+    assert!(
+        body.contains("<!doctype html>") || body.contains("<!DOCTYPE html>"),
+        "{body}"
+    );
+    for bad in [
+        vec![("Host", "evil.example:80")],
+        vec![("Host", host.as_str()), ("Origin", "http://evil.example")],
+        vec![],
+    ] {
+        let (status, _) = server.get("/", &bad);
+        assert!(status.contains("403"), "{bad:?}: {status}");
+    }
+    let (status, _) = server.get("/../../etc/passwd", &[("Host", &host)]);
+    assert!(status.contains("404"), "{status}");
+    let (status, body) = server.get("/explain/PA001", &[("Host", &host)]);
+    assert!(status.contains("200") && body.contains("PA001"), "{status} {body}");
+    let (status, body) = server.get("/explain/%3Cscript%3E", &[("Host", &host)]);
+    assert!(status.contains("404") && !body.contains("<script>"), "{status} {body}");
+    // The WebSocket from another site's page.
+    let mut request = format!("ws://{}/ws", server.address).into_client_request().unwrap();
+    request.headers_mut().insert(
+        "Origin",
+        tungstenite::http::HeaderValue::from_static("http://evil.example"),
+    );
+    let stream = TcpStream::connect(&server.address).unwrap();
+    assert!(tungstenite::client(request, stream).is_err());
+}
+
+#[test]
+fn hostile_messages_get_errors_and_the_server_goes_on() {
+    let server = Server::start(&[("a.mx", "jmp end\n")]);
+    let mut page = server.connect();
+    page.socket.send(Message::Text("{not json".into())).unwrap();
+    assert_eq!(page.until("error")["type"], "error");
+    page.socket.send(Message::Binary(vec![1, 2, 3].into())).unwrap();
+    assert_eq!(page.until("error")["type"], "error");
+    page.send(json!({"type": "frame", "path": server.name("a.mx"), "seq": 1}));
+    page.until("frame_error");
+    page.send(json!({"type": "teleport"}));
+    page.until("error");
+    // A message over the limit closes that page only.
+    let mut greedy = server.connect();
+    let huge = "x".repeat(polyasm_serve::server::MAX_MESSAGE_BYTES + 1);
+    let _ = greedy.socket.send(Message::Text(huge.into()));
+    let closed = (0..10).any(|_| greedy.socket.read().is_err());
+    assert!(closed, "the page that sent too much is closed");
+    let file = page.open(&server.name("a.mx"));
+    assert_eq!(file["ok"], true);
+    // Absurd pictures.
+    for (w, h) in [(0, 5), (1_000_000, 1_000_000), (4096, 4096)] {
+        page.send(json!({"type": "frame", "path": server.name("a.mx"), "seq": 5, "time": 0, "width": w, "height": h}));
+        page.until("frame_error");
+    }
+}
