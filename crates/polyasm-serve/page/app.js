@@ -584,7 +584,7 @@ function renderListing(msg) {
       onclick: () => hasLine && !entry.file && markLine(entry.line, true),
     },
     el('td', { className: 'addr' }, address),
-    el('td', { className: 'words' }, wordsText(entry.words)),
+    el('td', { className: 'words', title: wordsText(entry.words) }, wordsText(entry.words)),
     el('td', { className: 'lno' }, place),
     el('td', { className: 'src' }, text));
     if (hasLine && !entry.file) row.dataset.line = String(entry.line);
@@ -976,21 +976,71 @@ function runStatusText(msg) {
   }
 }
 
+// A pre for streamed text. Complete lines go into blocks of their own, so new text lays out
+// only itself; text is added in batches; the first MAX_OUTPUT characters are kept.
+class OutputView {
+  constructor(id) {
+    this.node = el('pre', { id, className: 'out' });
+    this.clear();
+  }
+  clear() {
+    clearTimeout(this.timer);
+    this.timer = null;
+    this.node.textContent = '';
+    this.tail = el('span', { className: 'chunk' });
+    this.node.append(this.tail);
+    this.pending = '';
+    this.length = 0;
+    this.capped = false;
+  }
+  append(text) {
+    if (this.capped) return;
+    const room = MAX_OUTPUT - this.length;
+    const piece = text.length > room ? text.slice(0, room) : text;
+    this.pending += piece;
+    this.length += piece.length;
+    if (text.length > room) this.capped = true;
+    if (this.timer === null) this.timer = setTimeout(() => this.flush(), 40);
+  }
+  flush() {
+    clearTimeout(this.timer);
+    this.timer = null;
+    if (!this.pending && !this.capped) return;
+    const node = this.node;
+    const atEnd = node.scrollTop + node.clientHeight >= node.scrollHeight - 8;
+    let text = this.tail.textContent + this.pending;
+    this.pending = '';
+    // A long line without a break is cut too, so that no block grows without end.
+    let cut = text.lastIndexOf('\n') + 1;
+    if (text.length - cut > 4096) cut = text.length;
+    if (cut > 0) {
+      this.tail.before(el('span', { className: 'chunk' }, text.slice(0, cut)));
+      text = text.slice(cut);
+    }
+    this.tail.textContent = text;
+    if (this.capped && !this.node.querySelector('.cap-note')) {
+      node.append(el('span', { className: 'cap-note' }, '… output cut here: the page keeps the first 1 MB'));
+    }
+    if (atEnd) node.scrollTop = node.scrollHeight;
+  }
+  note(text) {
+    this.flush();
+    this.node.append(el('span', { className: 'cap-note' }, text));
+  }
+}
+
 class MasfixPanel extends Panel {
   constructor(root, file) {
     super(root, 'Masfix run', file);
     this.running = false;
-    this.outputLength = 0;
-    this.capped = false;
     this.stdin = el('textarea', { id: 'stdin', className: 'mono', rows: 3, spellcheck: false, placeholder: 'standard input' });
     this.maxSteps = el('input', { id: 'max-steps', className: 'mono', type: 'number', min: '1', value: '100000000' });
     this.runButton = el('button', { id: 'run', className: 'btn primary', onclick: () => this.start() }, 'Run');
     this.stopButton = el('button', { id: 'stop', className: 'btn', disabled: true, onclick: () => this.stop() }, 'Stop');
     this.status = el('span', { id: 'run-status' }, 'not run yet');
     this.steps = el('span', { id: 'steps', className: 'mono' }, '–');
-    this.output = el('pre', { id: 'run-output', className: 'out' });
-    this.outputText = document.createTextNode('');
-    this.output.append(this.outputText);
+    this.out = new OutputView('run-output');
+    this.output = this.out.node;
     this.report = el('div', { className: 'report small', hidden: true });
     this.note = noteBox();
     this.registers = el('div', { className: 'registers mono' });
@@ -1012,9 +1062,7 @@ class MasfixPanel extends Panel {
   start() {
     if (this.running && this.run) send({ type: 'stop', run: this.run });
     const run = this.newRun();
-    this.outputText.data = '';
-    this.outputLength = 0;
-    this.capped = false;
+    this.out.clear();
     this.streamed = false;
     this.report.hidden = true;
     this.output.classList.remove('stale');
@@ -1032,18 +1080,6 @@ class MasfixPanel extends Panel {
     this.stopButton.disabled = !on;
     this.root.classList.toggle('is-running', on);
   }
-  append(text) {
-    if (this.capped) return;
-    const room = MAX_OUTPUT - this.outputLength;
-    const piece = text.length > room ? text.slice(0, room) : text;
-    this.outputText.appendData(piece);
-    this.outputLength += piece.length;
-    if (text.length > room) {
-      this.capped = true;
-      this.output.append(el('span', { className: 'cap-note' }, '\n… output cut here: the page keeps the first 1 MB'));
-    }
-    this.output.scrollTop = this.output.scrollHeight;
-  }
   onFile(file) {
     if (file.ok) {
       showNote(this.note, '', '');
@@ -1056,15 +1092,14 @@ class MasfixPanel extends Panel {
   onRunOutput(msg) {
     if (msg.run !== this.run) return;
     this.streamed = true;
-    this.append(String(msg.text));
+    this.out.append(String(msg.text));
   }
   onRunEnd(msg) {
     if (msg.run !== this.run) return;
     this.setRunning(false);
-    if (!this.streamed && msg.output) this.append(String(msg.output));
-    if (msg.output_truncated && !this.capped) {
-      this.output.append(el('span', { className: 'cap-note' }, '\n… the server cut the output here'));
-    }
+    if (!this.streamed && msg.output) this.out.append(String(msg.output));
+    this.out.flush();
+    if (msg.output_truncated && !this.out.capped) this.out.note('… the server cut the output here');
     this.status.textContent = runStatusText(msg);
     this.status.className = msg.status === 'ok' ? 'ok' : msg.status === 'stopped' ? 'warn' : 'bad';
     this.steps.textContent = Number.isInteger(msg.steps) ? msg.steps.toLocaleString('en-US') : '–';
@@ -1092,6 +1127,10 @@ class MasfixPanel extends Panel {
     const memory = machine.memory || {};
     const cells = Array.isArray(memory.cells) ? memory.cells : [];
     const start = Number(memory.start) || 0;
+    if (cells.length) {
+      this.memory.append(el('div', { className: 'mem-row mem-head' }, el('span', {}, ''),
+        ...Array.from({ length: 16 }, (_, i) => el('span', { className: 'cell' }, `+${i}`))));
+    }
     for (let i = 0; i < cells.length; i += 16) {
       const row = el('div', { className: 'mem-row' }, el('span', { className: 'mem-addr' }, String(start + i).padStart(5, ' ')));
       cells.slice(i, i + 16).forEach((value, j) => {
