@@ -315,7 +315,13 @@ function renderFiles() {
   const list = $('#files');
   list.textContent = '';
   let folder = null;
-  for (const file of state.files) {
+  // Grouped by folder: the folder's own files first, then its subfolders.
+  const sorted = [...state.files].sort((a, b) => {
+    const [da, db] = [dirName(a.path), dirName(b.path)];
+    if (da !== db) return da < db ? -1 : 1;
+    return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+  });
+  for (const file of sorted) {
     const dir = dirName(file.path);
     if (dir !== folder) {
       folder = dir;
@@ -324,8 +330,10 @@ function renderFiles() {
     const item = el('li', {
       className: 'file',
       title: `${file.path} (${file.target})`,
+      tabIndex: 0,
       dataset: { path: file.path },
       onclick: () => openFile(file.path),
+      onkeydown: (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); openFile(file.path); } },
     },
     el('span', { className: 'dot' }),
     el('span', { className: 'name' }, baseName(file.path)),
@@ -861,8 +869,6 @@ class LimaPanel extends Panel {
     });
     this.uniforms.add(0, true);
     this.whereText = el('span', { id: 'where' }, '–');
-    this.fps = new FpsMeter();
-    this.fpsText = el('span', { id: 'fps', className: 'mono' }, '0');
     this.msText = el('span', { className: 'mono muted' }, '');
     this.note = noteBox();
     this.fragment = el('pre', { id: 'fragment', className: 'out' }, 'Click the picture to run the program for that pixel.');
@@ -870,7 +876,6 @@ class LimaPanel extends Panel {
       el('div', { className: 'stage pick' }, this.canvas, this.marker),
       el('div', { className: 'toolbar' },
         el('label', {}, 'size ', this.size),
-        el('span', { className: 'stat' }, this.fpsText, ' fps'),
         el('span', { className: 'stat' }, this.whereText),
         this.msText),
       this.note,
@@ -880,9 +885,7 @@ class LimaPanel extends Panel {
       this.varyings.node,
       el('h3', {}, 'Uniforms'),
       this.uniforms.node);
-    this.timer = setInterval(() => { this.fpsText.textContent = String(this.fps.value()); }, 500);
   }
-  close() { super.close(); clearInterval(this.timer); }
   inputOptions() {
     return [...this.varyings.options('varying'), ...this.uniforms.options('uniform')];
   }
@@ -905,8 +908,6 @@ class LimaPanel extends Panel {
   }
   onFrame(frame, buffer) {
     if (!this.ours(frame.seq) || !drawPicture(this.canvas, frame, buffer)) return false;
-    this.fps.tick();
-    this.fpsText.textContent = String(this.fps.value());
     this.whereText.textContent = WHERE[frame.where] || `where ${frame.where}`;
     if (view.file && view.file.ok) showNote(this.note, '', '');
     return true;
@@ -1074,6 +1075,11 @@ class MasfixPanel extends Panel {
   }
   stop() {
     if (this.running) send({ type: 'stop', run: this.run });
+  }
+  close() {
+    this.stop();
+    this.out.clear();
+    super.close();
   }
   setRunning(on) {
     this.running = on;
