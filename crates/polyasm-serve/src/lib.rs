@@ -189,6 +189,14 @@ fn watch(hub: &Arc<Hub>, runtime: tokio::runtime::Handle) -> Result<(), String> 
                 let mut structural = false;
                 for event in batch {
                     match event {
+                        // Reading a file is no change (the checks read the files they watch),
+                        // but the end of a write is.
+                        Ok(event)
+                            if matches!(event.kind, notify::EventKind::Access(_))
+                                && event.kind
+                                    != notify::EventKind::Access(notify::event::AccessKind::Close(
+                                        notify::event::AccessMode::Write,
+                                    )) => {}
                         Ok(event) => {
                             structural |= !matches!(
                                 event.kind,
@@ -200,6 +208,9 @@ fn watch(hub: &Arc<Hub>, runtime: tokio::runtime::Handle) -> Result<(), String> 
                         // The watcher lost events: look at everything again.
                         Err(_) => structural = true,
                     }
+                }
+                if paths.is_empty() && !structural {
+                    continue;
                 }
                 paths.sort();
                 paths.dedup();
