@@ -163,6 +163,9 @@ impl Browser {
             .tempdir()
             .map_err(|e| format!("cannot make a directory for Chromium: {e}"))?;
         let profile = dir.path().join("profile");
+        // Chromium leaves files in its temporary directory when it is killed: they go with ours.
+        let temporary = dir.path().join("tmp");
+        std::fs::create_dir(&temporary).map_err(|e| format!("cannot make a directory for Chromium: {e}"))?;
         let output = std::fs::File::create(dir.path().join("output"))
             .map_err(|e| format!("cannot make a file for Chromium's output: {e}"))?;
         let mut command = Command::new(program);
@@ -170,6 +173,7 @@ impl Browser {
             .args(FLAGS)
             .arg(format!("--user-data-dir={}", profile.display()))
             .arg("about:blank")
+            .env("TMPDIR", &temporary)
             .stdin(Stdio::null())
             .stdout(output.try_clone().map_err(|e| e.to_string())?)
             .stderr(output);
