@@ -163,9 +163,18 @@ impl Browser {
             .tempdir()
             .map_err(|e| format!("cannot make a directory for Chromium: {e}"))?;
         let profile = dir.path().join("profile");
-        // Chromium leaves files in its temporary directory when it is killed: they go with ours.
-        let temporary = dir.path().join("tmp");
-        std::fs::create_dir(&temporary).map_err(|e| format!("cannot make a directory for Chromium: {e}"))?;
+        // Chromium leaves files in its temporary directory when it is killed, and writes crash
+        // reports and caches under the user's configuration and cache: all go in ours.
+        let mut homes = Vec::new();
+        for (variable, name) in [
+            ("TMPDIR", "tmp"),
+            ("XDG_CONFIG_HOME", "config"),
+            ("XDG_CACHE_HOME", "cache"),
+        ] {
+            let home = dir.path().join(name);
+            std::fs::create_dir(&home).map_err(|e| format!("cannot make a directory for Chromium: {e}"))?;
+            homes.push((variable, home));
+        }
         let output = std::fs::File::create(dir.path().join("output"))
             .map_err(|e| format!("cannot make a file for Chromium's output: {e}"))?;
         let mut command = Command::new(program);
@@ -173,7 +182,7 @@ impl Browser {
             .args(FLAGS)
             .arg(format!("--user-data-dir={}", profile.display()))
             .arg("about:blank")
-            .env("TMPDIR", &temporary)
+            .envs(homes)
             .stdin(Stdio::null())
             .stdout(output.try_clone().map_err(|e| e.to_string())?)
             .stderr(output);
