@@ -2,6 +2,7 @@
 
 #![allow(dead_code)] // each test binary uses part of this module
 
+pub mod browser;
 pub mod lsp;
 
 use std::io::{Read, Write};
