@@ -38,6 +38,9 @@ const view = {
 };
 
 const SIZES = [[320, 180], [640, 360], [1280, 720], [1920, 1080]];
+
+// Cells per row of the Masfix memory view: room for 5-digit cells, as `--dump-memory` prints.
+const MEMORY_COLUMNS = 8;
 const WHERE = ['CPU', 'GPU interpreter', 'GPU native'];
 const MAX_OUTPUT = 1 << 20;
 const DEBOUNCE_MS = 150;
@@ -1135,11 +1138,11 @@ class MasfixPanel extends Panel {
     const start = Number(memory.start) || 0;
     if (cells.length) {
       this.memory.append(el('div', { className: 'mem-row mem-head' }, el('span', {}, ''),
-        ...Array.from({ length: 16 }, (_, i) => el('span', { className: 'cell' }, `+${i}`))));
+        ...Array.from({ length: MEMORY_COLUMNS }, (_, i) => el('span', { className: 'cell' }, `+${i}`))));
     }
-    for (let i = 0; i < cells.length; i += 16) {
+    for (let i = 0; i < cells.length; i += MEMORY_COLUMNS) {
       const row = el('div', { className: 'mem-row' }, el('span', { className: 'mem-addr' }, String(start + i).padStart(5, ' ')));
-      cells.slice(i, i + 16).forEach((value, j) => {
+      cells.slice(i, i + MEMORY_COLUMNS).forEach((value, j) => {
         const address = start + i + j;
         row.append(el('span', {
           className: `cell${address === head ? ' head' : ''}${value ? '' : ' zero'}`,

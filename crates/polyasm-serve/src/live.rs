@@ -387,9 +387,9 @@ pub fn run(
     let mut stderr = Bounded::new(MAX_STDERR);
     let mut stdin = io::Cursor::new(&request.stdin[..]);
     let mut end = EndState::default();
+    // Vertex programs print JSON: it is sent whole with the end, parsed, not streamed.
+    let mut whole = Bounded::new(MAX_RUN_OUTPUT);
     let outcome = {
-        // Vertex programs print JSON: it is sent whole at the end, not streamed.
-        let mut whole = Vec::new();
         let mut io = RunIo {
             stdin: &mut stdin,
             stdout: if panel == "vertex" { &mut whole } else { &mut *stream },
@@ -398,12 +398,14 @@ pub fn run(
             end: Some(&mut end),
         };
         let outcome = guarded(|| runner.run(&program.object, &options, &mut sources, &mut io));
-        if panel == "vertex" {
-            let _ = stream.write_all(&whole).and_then(|()| stream.flush());
-        } else {
-            let _ = stream.flush();
-        }
+        let _ = stream.flush();
         outcome
+    };
+    let whole = String::from_utf8_lossy(&whole.bytes).into_owned();
+    let parsed = if panel == "vertex" {
+        serde_json::from_str::<Value>(&whole).ok()
+    } else {
+        None
     };
     let outcome = match outcome {
         Ok(outcome) => outcome,
@@ -422,6 +424,8 @@ pub fn run(
         "type": "run_end",
         "status": status,
         "exit_code": exit.0,
+        "output": whole,
+        "json": parsed,
         "output_truncated": stream.cut == Some("output"),
         "steps": end.steps,
         "state": state_json(&end),

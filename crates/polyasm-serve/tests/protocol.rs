@@ -197,17 +197,12 @@ fn vertex_runs_give_the_outputs_as_json() {
         "{file}"
     );
     page.send(json!({"type": "run", "path": name, "run": 1, "options": [["input", "v0=1,2,3,4"]]}));
-    let mut output = String::new();
-    let end = loop {
-        let message = page.next_text();
-        match message["type"].as_str() {
-            Some("run_output") => output.push_str(message["text"].as_str().unwrap()),
-            Some("run_end") => break message,
-            _ => {}
-        }
-    };
+    // Sent whole with the end, as text and parsed.
+    let end = page.next_text();
+    assert_eq!(end["type"], "run_end", "{end}");
     assert_eq!(end["status"], "ok", "{end}");
-    let outputs: Value = serde_json::from_str(&output).expect("JSON outputs");
+    let outputs: Value = serde_json::from_str(end["output"].as_str().unwrap()).expect("JSON outputs");
+    assert_eq!(outputs, end["json"]);
     assert_eq!(outputs["vertices"][0]["oPos"], json!([1.0, 2.0, 3.0, 4.0]), "{outputs}");
     // A bad value is the command line's diagnostic.
     page.send(json!({"type": "run", "path": name, "run": 2, "options": [["input", "v0=x"]]}));

@@ -164,4 +164,3 @@ impl Page {
 pub fn le32(bytes: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap())
 }
-
