@@ -52,15 +52,15 @@ pub struct Hub {
     /// Pictures being rendered at once, over every page.
     pub renders: tokio::sync::Semaphore,
     pub connections: AtomicUsize,
-    /// The `Host` values requests may carry.
-    pub hosts: Vec<String>,
+    /// The port served: requests must name it.
+    pub port: u16,
     /// Folders watched one level deep (those of files read outside the folders served).
     pub watched: Mutex<HashSet<PathBuf>>,
     pub watcher: Mutex<Option<notify::RecommendedWatcher>>,
 }
 
 impl Hub {
-    pub fn new(registry: &'static Registry, roots: Vec<Root>, pictures: Pictures, hosts: Vec<String>) -> Hub {
+    pub fn new(registry: &'static Registry, roots: Vec<Root>, pictures: Pictures, port: u16) -> Hub {
         let scan = sources::scan(registry, &roots);
         Hub {
             registry,
@@ -74,7 +74,7 @@ impl Hub {
             runs: AtomicUsize::new(0),
             renders: tokio::sync::Semaphore::new(2),
             connections: AtomicUsize::new(0),
-            hosts,
+            port,
             watched: Mutex::new(HashSet::new()),
             watcher: Mutex::new(None),
         }

@@ -129,11 +129,12 @@ pub fn bind(registry: &'static Registry, settings: &Settings) -> Result<Bound, S
         .block_on(tokio::net::TcpListener::bind(address))
         .map_err(|e| StartError::Bind(address, e))?;
     let address = listener.local_addr().map_err(|e| StartError::Bind(address, e))?;
-    let mut hosts = vec![host_port(address)];
-    if address.ip().is_loopback() {
-        hosts.push(format!("localhost:{}", address.port()));
-    }
-    let hub = Arc::new(Hub::new(registry, roots, gpu::Pictures::new(settings.device), hosts));
+    let hub = Arc::new(Hub::new(
+        registry,
+        roots,
+        gpu::Pictures::new(settings.device),
+        address.port(),
+    ));
     watch(&hub, runtime.handle().clone()).map_err(StartError::Start)?;
     Ok(Bound {
         runtime,

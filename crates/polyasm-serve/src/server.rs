@@ -62,7 +62,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
 async fn guard(State(hub): State<Arc<Hub>>, request: Request, next: Next) -> Response {
     let headers = request.headers();
     let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
-    if !host.is_some_and(|h| hub.hosts.iter().any(|allowed| allowed.eq_ignore_ascii_case(h))) {
+    if !host.is_some_and(|h| names_this_server(h, hub.port)) {
         return (
             StatusCode::FORBIDDEN,
             "this server answers only requests for its own address\n",
@@ -74,7 +74,7 @@ async fn guard(State(hub): State<Arc<Hub>>, request: Request, next: Next) -> Res
             .to_str()
             .ok()
             .and_then(|o| o.strip_prefix("http://"))
-            .is_some_and(|o| hub.hosts.iter().any(|allowed| allowed.eq_ignore_ascii_case(o)));
+            .is_some_and(|o| names_this_server(o, hub.port));
         if !ok {
             return (StatusCode::FORBIDDEN, "requests from other sites are refused\n").into_response();
         }
@@ -94,6 +94,20 @@ async fn guard(State(hub): State<Arc<Hub>>, request: Request, next: Next) -> Res
         ),
     );
     response
+}
+
+/// Whether a `Host` value (or an origin's host) names this server: `localhost` or an IP
+/// address, with the server's port. A DNS name is refused: a page elsewhere can make one
+/// point at this machine, but cannot make the browser send an address of it as its host.
+pub fn names_this_server(host: &str, port: u16) -> bool {
+    let Some((name, given)) = host.rsplit_once(':') else {
+        return false;
+    };
+    if given.parse::<u16>() != Ok(port) {
+        return false;
+    }
+    let name = name.strip_prefix('[').and_then(|n| n.strip_suffix(']')).unwrap_or(name);
+    name.eq_ignore_ascii_case("localhost") || name.parse::<std::net::IpAddr>().is_ok()
 }
 
 async fn index() -> Html<&'static str> {
@@ -462,4 +476,34 @@ fn option_pairs(value: &Value) -> Vec<(String, String)> {
                 .collect()
         })
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::names_this_server;
+
+    #[test]
+    fn only_addresses_and_localhost_with_the_port_name_the_server() {
+        for good in [
+            "127.0.0.1:8000",
+            "localhost:8000",
+            "LOCALHOST:8000",
+            "[::1]:8000",
+            "192.168.1.7:8000",
+        ] {
+            assert!(names_this_server(good, 8000), "{good}");
+        }
+        for bad in [
+            "127.0.0.1:8001",
+            "127.0.0.1",
+            "evil.example:8000",
+            "localhost.evil.example:8000",
+            "127.0.0.1.nip.io:8000",
+            ":8000",
+            "[::1:8000",
+            "127.0.0.1:08000x",
+        ] {
+            assert!(!names_this_server(bad, 8000), "{bad}");
+        }
+    }
 }

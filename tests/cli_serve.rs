@@ -1,0 +1,120 @@
+//! `polyasm serve` on the command line: the address it prints, and the refusals before it
+//! serves (the page itself: crates/polyasm-serve/tests and tests/serve_browser.rs).
+
+mod common;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::process::Stdio;
+use std::time::Duration;
+
+use common::polyasm;
+
+/// Starts `polyasm serve ARGS`, returns the child and the first line it printed.
+fn start(args: &[&str], dir: &std::path::Path) -> (std::process::Child, String) {
+    let mut child = polyasm()
+        .current_dir(dir)
+        .arg("serve")
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    (child, line)
+}
+
+fn get(address: &str, host: &str) -> String {
+    let mut stream = TcpStream::connect(address).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    write!(stream, "GET / HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n").unwrap();
+    let mut response = String::new();
+    let _ = stream.read_to_string(&mut response);
+    response.lines().next().unwrap_or("").to_string()
+}
+
+#[test]
+fn it_prints_its_address_and_serves_the_page() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.mx"), "jmp end\n").unwrap();
+    std::fs::write(dir.path().join("b.vu"), "nop\n").unwrap();
+    let (mut child, line) = start(&["."], dir.path());
+    assert!(line.starts_with("polyasm serve: http://127.0.0.1:"), "{line}");
+    assert!(line.contains("(2 sources; Ctrl-C stops)"), "{line}");
+    let address = line
+        .split("http://")
+        .nth(1)
+        .unwrap()
+        .split('/')
+        .next()
+        .unwrap()
+        .to_string();
+    assert!(get(&address, &address).contains("200"));
+    assert!(get(&address, "attacker.example").contains("403"));
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
+
+#[test]
+fn another_host_is_served_with_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut child, line) = start(&["--host", "0.0.0.0", "."], dir.path());
+    assert!(line.starts_with("polyasm serve: http://0.0.0.0:"), "{line}");
+    let port = line.rsplit(':').next().unwrap().split('/').next().unwrap().to_string();
+    // The machine's own address names the server.
+    let address = format!("127.0.0.1:{port}");
+    assert!(get(&address, &address).contains("200"));
+    child.kill().unwrap();
+    let mut stderr = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+    child.wait().unwrap();
+    assert!(
+        stderr.contains("note: serving on 0.0.0.0: every machine that can reach this address"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_path_that_is_not_there_is_pa029() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = polyasm()
+        .current_dir(dir.path())
+        .args(["serve", "nowhere"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("error[PA029]: cannot serve nowhere:"), "{stderr}");
+    assert!(output.stdout.is_empty());
+}
+
+#[test]
+fn a_port_taken_is_pa029() {
+    let taken = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let output = polyasm()
+        .current_dir(dir.path())
+        .args(["serve", "--port", &port, "."])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("error[PA029]: cannot listen on 127.0.0.1:"), "{stderr}");
+    assert!(stderr.contains("--port 0"), "{stderr}");
+}
+
+#[test]
+fn absurd_options_are_usage_errors() {
+    for args in [
+        &["serve", "--port", "70000"][..],
+        &["serve", "--host", "nowhere.example"],
+        &["serve", "--device", "tpu"],
+    ] {
+        let output = polyasm().args(args).output().unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+    }
+}
