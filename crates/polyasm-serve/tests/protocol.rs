@@ -290,3 +290,86 @@ fn hostile_messages_get_errors_and_the_server_goes_on() {
         page.until("frame_error");
     }
 }
+
+#[test]
+fn a_source_over_the_limit_is_refused_unread() {
+    let big = ";".repeat(polyasm_serve::check::MAX_SOURCE_BYTES as usize + 1);
+    let server = Server::start(&[("big.mx", &big)]);
+    let mut page = server.connect();
+    let file = page.open(&server.name("big.mx"));
+    assert_eq!(file["ok"], false);
+    assert_eq!(file["diagnostics"][0]["code"], "PA013", "{}", file["diagnostics"]);
+    assert_eq!(file["source"], "");
+}
+
+#[test]
+fn fifty_pages_at_once_each_get_the_file() {
+    let server = Server::start(&[("a.sasm", UV)]);
+    let name = server.name("a.sasm");
+    let mut pages: Vec<_> = (0..50).map(|_| server.connect()).collect();
+    for page in &mut pages {
+        page.send(json!({"type": "open", "path": name}));
+    }
+    for page in &mut pages {
+        assert_eq!(page.until("file")["ok"], true);
+    }
+    // Every page hears of a save.
+    std::fs::write(server.dir.path().join("a.sasm"), format!("{UV}# saved\n")).unwrap();
+    for page in &mut pages {
+        assert_eq!(page.until("file")["version"], 2);
+    }
+}
+
+#[test]
+fn a_page_that_leaves_mid_picture_or_mid_run_leaves_the_server_serving() {
+    let chatty = ":top\noutc 'y'\njmp top\n";
+    let server = Server::start(&[("a.sasm", UV), ("chatty.mx", chatty)]);
+    for _ in 0..3 {
+        let mut page = server.connect();
+        page.open(&server.name("a.sasm"));
+        page.send(json!({"type": "frame", "path": server.name("a.sasm"), "seq": 1, "time": 0, "width": 1920, "height": 1080}));
+        drop(page);
+        let mut page = server.connect();
+        page.open(&server.name("chatty.mx"));
+        page.send(json!({"type": "run", "path": server.name("chatty.mx"), "run": 1}));
+        page.until("run_output");
+        drop(page);
+    }
+    // The runs of the pages that left have stopped: new runs are not `busy`.
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let mut page = server.connect();
+    page.open(&server.name("chatty.mx"));
+    page.send(json!({"type": "run", "path": server.name("chatty.mx"), "run": 2, "options": [["max-steps", "10"]]}));
+    let end = page.until("run_end");
+    assert_eq!(end["status"], "error", "{end}");
+    assert_eq!(end["steps"], 10);
+}
+
+#[test]
+fn garbage_on_the_port_is_refused_and_the_server_goes_on() {
+    use std::io::{Read, Write};
+    let server = Server::start(&[("a.mx", "jmp end\n")]);
+    for garbage in [&b"\x00\x01\x02\xff\r\n\r\n"[..], b"GET / HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n", &[b'A'; 100_000]] {
+        let mut stream = TcpStream::connect(&server.address).unwrap();
+        // A request that never ends its headers gets no answer: the read gives up.
+        stream.set_read_timeout(Some(std::time::Duration::from_secs(1))).unwrap();
+        let _ = stream.write_all(garbage);
+        let mut response = Vec::new();
+        let _ = stream.read_to_end(&mut response);
+        let text = String::from_utf8_lossy(&response);
+        assert!(!text.contains("200 OK"), "{text}");
+    }
+    let mut page = server.connect();
+    assert_eq!(page.open(&server.name("a.mx"))["ok"], true);
+}
+
+#[test]
+fn a_program_that_reads_past_its_input_ends_at_its_step_limit() {
+    let reader = ":top\nincm\njmp top\n";
+    let server = Server::start(&[("reader.mx", reader)]);
+    let mut page = server.connect();
+    page.open(&server.name("reader.mx"));
+    page.send(json!({"type": "run", "path": server.name("reader.mx"), "run": 1, "stdin": "abc", "options": [["max-steps", "100000"]]}));
+    let end = page.until("run_end");
+    assert_eq!((end["status"].as_str(), end["steps"].as_u64()), (Some("error"), Some(100_000)), "{end}");
+}
