@@ -98,7 +98,8 @@ impl Hub {
                 })
             })
             .collect();
-        json!({"type": "files", "files": files, "cut": scan.cut}).to_string()
+        let pictures: Vec<&String> = scan.pictures.keys().collect();
+        json!({"type": "files", "files": files, "pictures": pictures, "cut": scan.cut}).to_string()
     }
 
     /// The source `name` checked as it is now: from the last check unless it changed since.
@@ -195,8 +196,11 @@ impl Hub {
             let hub = Arc::clone(self);
             let scan = tokio::task::spawn_blocking(move || sources::scan(hub.registry, &hub.roots)).await;
             if let Ok(scan) = scan {
-                let before: Vec<String> = self.scan().listed.keys().cloned().collect();
-                let after: Vec<String> = scan.listed.keys().cloned().collect();
+                let names = |scan: &Scan| {
+                    let sources = scan.listed.keys().cloned();
+                    sources.chain(scan.pictures.keys().cloned()).collect::<Vec<String>>()
+                };
+                let (before, after) = (names(&self.scan()), names(&scan));
                 *self.scan.write().unwrap_or_else(PoisonError::into_inner) = Arc::new(scan);
                 if before != after {
                     let _ = self.changes.send(Change::Files);

@@ -92,10 +92,11 @@ fn options(
         .chain(page)
         .map(|(l, t)| (l.as_str(), t.as_str()))
         .collect();
-    // Options that write files or read other paths are the command line's.
-    if let Some((long, _)) = given
+    // Options that write files or read other paths are the command line's (the page's
+    // textures were checked to be pictures listed: `textures`).
+    if let Some((long, _)) = page
         .iter()
-        .find(|(long, _)| ["texture", "data", "frames", "trace"].contains(long))
+        .find(|(long, _)| ["data", "frames", "trace"].contains(&long.as_str()))
     {
         return Err(Box::new(Diagnostic::error(
             Code::RunOptionNotForTarget,
@@ -112,6 +113,33 @@ fn options(
 fn failure(registry: &Registry, program: &Program, diagnostics: &[Diagnostic]) -> Failure {
     let (report, diagnostics) = report(registry, &program.sources, diagnostics, 0);
     Failure { report, diagnostics }
+}
+
+/// The page's options with each `--texture N=NAME` naming the file of a listed picture
+/// (`pictures` finds it); a name the page does not list is refused.
+pub fn textures(
+    options: Vec<(String, String)>,
+    pictures: impl Fn(&str) -> Option<std::path::PathBuf>,
+) -> Result<Vec<(String, String)>, Box<Diagnostic>> {
+    options
+        .into_iter()
+        .map(|(long, text)| {
+            if long != "texture" {
+                return Ok((long, text));
+            }
+            let (slot, name) = text.split_once('=').unwrap_or(("", text.as_str()));
+            match pictures(name.trim()) {
+                Some(path) => Ok((long, format!("{slot}={}", path.display()))),
+                None => Err(Box::new(
+                    Diagnostic::error(
+                        Code::RunOptionNotForTarget,
+                        format!("`--texture {text}`: the page lists no picture `{}`", name.trim()),
+                    )
+                    .with_help("the page binds the PNG files under the folders it serves"),
+                )),
+            }
+        })
+        .collect()
 }
 
 /// Renders a picture of `program` at `time`, `width` x `height`.

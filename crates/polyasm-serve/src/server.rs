@@ -332,6 +332,10 @@ impl Connection {
             Ok(entry) => entry,
             Err(why) => return self.send(failed(escape(why))).await,
         };
+        let options = match self.page_options(&message["options"]) {
+            Ok(options) => options,
+            Err(why) => return self.send(failed(why)).await,
+        };
         let request = PictureRequest {
             time: message["time"].as_f64().map_or(0.0, |t| t as f32),
             width: message["width"]
@@ -340,7 +344,7 @@ impl Connection {
             height: message["height"]
                 .as_u64()
                 .map_or(0, |h| h.min(u64::from(u32::MAX)) as u32),
-            options: option_pairs(&message["options"]),
+            options,
         };
         if !request.time.is_finite() {
             return self.send(failed(escape("the time must be a finite number"))).await;
@@ -398,6 +402,16 @@ impl Connection {
         true
     }
 
+    /// The page's options, each texture naming a picture the page lists; else the report of
+    /// why not.
+    fn page_options(&self, value: &Value) -> Result<Vec<(String, String)>, String> {
+        let scan = self.hub.scan();
+        live::textures(option_pairs(value), |name| scan.pictures.get(name).cloned()).map_err(|d| {
+            let (report, _) = crate::check::report(self.hub.registry, &polyasm_core::SourceMap::new(), &[*d], 0);
+            report
+        })
+    }
+
     fn stop_run(&mut self) {
         if let Some((_, stop)) = self.run.take() {
             stop.store(true, Ordering::Relaxed);
@@ -424,9 +438,17 @@ impl Connection {
         }
         let stop = Arc::new(AtomicBool::new(false));
         self.run = Some((number, stop.clone()));
+        let options = match self.page_options(&message["options"]) {
+            Ok(options) => options,
+            Err(report) => {
+                let end =
+                    json!({"type": "run_end", "run": number, "status": "error", "report": report, "diagnostics": []});
+                return self.send(end.to_string()).await;
+            }
+        };
         let request = RunRequest {
             stdin: message["stdin"].as_str().unwrap_or("").as_bytes().to_vec(),
-            options: option_pairs(&message["options"]),
+            options,
         };
         let hub = self.hub.clone();
         let out = self.out.clone();

@@ -16,6 +16,9 @@ pub const MAX_SOURCES: usize = 5_000;
 /// The most directory entries looked at in one scan, so that a huge tree costs a bounded time.
 pub const MAX_ENTRIES: usize = 200_000;
 
+/// The most PNG pictures listed as textures.
+pub const MAX_PICTURES: usize = 1_000;
+
 /// How deep folders are walked.
 pub const MAX_DEPTH: usize = 24;
 
@@ -52,6 +55,8 @@ impl Root {
 pub struct Scan {
     /// By name.
     pub listed: BTreeMap<String, Listed>,
+    /// The PNG pictures under the folders, by name: what the page may bind as textures.
+    pub pictures: BTreeMap<String, PathBuf>,
     /// Whether the scan stopped at a limit.
     pub cut: bool,
 }
@@ -129,6 +134,11 @@ impl Walker<'_> {
                 && let Some(target) = self.target_of(&path, false)
             {
                 self.add(&path, target, scan);
+            } else if meta.is_file()
+                && scan.pictures.len() < MAX_PICTURES
+                && path.extension().is_some_and(|e| e.eq_ignore_ascii_case("png"))
+            {
+                scan.pictures.insert(display_name(&path), path);
             }
         }
     }

@@ -327,7 +327,9 @@ fn a_page_that_leaves_mid_picture_or_mid_run_leaves_the_server_serving() {
     for _ in 0..3 {
         let mut page = server.connect();
         page.open(&server.name("a.sasm"));
-        page.send(json!({"type": "frame", "path": server.name("a.sasm"), "seq": 1, "time": 0, "width": 1920, "height": 1080}));
+        page.send(
+            json!({"type": "frame", "path": server.name("a.sasm"), "seq": 1, "time": 0, "width": 1920, "height": 1080}),
+        );
         drop(page);
         let mut page = server.connect();
         page.open(&server.name("chatty.mx"));
@@ -349,10 +351,16 @@ fn a_page_that_leaves_mid_picture_or_mid_run_leaves_the_server_serving() {
 fn garbage_on_the_port_is_refused_and_the_server_goes_on() {
     use std::io::{Read, Write};
     let server = Server::start(&[("a.mx", "jmp end\n")]);
-    for garbage in [&b"\x00\x01\x02\xff\r\n\r\n"[..], b"GET / HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n", &[b'A'; 100_000]] {
+    for garbage in [
+        &b"\x00\x01\x02\xff\r\n\r\n"[..],
+        b"GET / HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n",
+        &[b'A'; 100_000],
+    ] {
         let mut stream = TcpStream::connect(&server.address).unwrap();
         // A request that never ends its headers gets no answer: the read gives up.
-        stream.set_read_timeout(Some(std::time::Duration::from_secs(1))).unwrap();
+        stream
+            .set_read_timeout(Some(std::time::Duration::from_secs(1)))
+            .unwrap();
         let _ = stream.write_all(garbage);
         let mut response = Vec::new();
         let _ = stream.read_to_end(&mut response);
@@ -371,5 +379,41 @@ fn a_program_that_reads_past_its_input_ends_at_its_step_limit() {
     page.open(&server.name("reader.mx"));
     page.send(json!({"type": "run", "path": server.name("reader.mx"), "run": 1, "stdin": "abc", "options": [["max-steps", "100000"]]}));
     let end = page.until("run_end");
-    assert_eq!((end["status"].as_str(), end["steps"].as_u64()), (Some("error"), Some(100_000)), "{end}");
+    assert_eq!(
+        (end["status"].as_str(), end["steps"].as_u64()),
+        (Some("error"), Some(100_000)),
+        "{end}"
+    );
+}
+
+#[test]
+fn lima_binds_listed_pictures_and_nothing_else() {
+    let copy =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/lima/texture_copy.pp"))
+            .unwrap();
+    let mut png = Vec::new();
+    polyasm_core::picture::write_png(2, 2, &[200, 10, 20, 255].repeat(4), &mut png).unwrap();
+    let server = Server::start(&[("copy.pp", &copy)]);
+    std::fs::write(server.dir.path().join("red.png"), &png).unwrap();
+    let mut page = server.connect();
+    let files = page.until("files");
+    assert_eq!(files["pictures"], json!([server.name("red.png")]), "{files}");
+    let name = server.name("copy.pp");
+    page.open(&name);
+    let texture = format!("0={}", server.name("red.png"));
+    page.send(json!({"type": "frame", "path": name, "seq": 1, "time": 0, "width": 4, "height": 4, "options": [["texture", texture]]}));
+    let picture = page.picture();
+    assert_eq!(&picture[24..27], &[200, 10, 20], "the texture's colour");
+    for bad in ["0=/etc/passwd", "0=../red.png", "0=red.png"] {
+        page.send(json!({"type": "frame", "path": name, "seq": 2, "time": 0, "width": 4, "height": 4, "options": [["texture", bad]]}));
+        let error = page.until("frame_error");
+        assert!(
+            error["report"].as_str().unwrap().contains("the page lists no picture"),
+            "{bad}: {error}"
+        );
+    }
+    // Options that read or write other files are the command line's.
+    page.send(json!({"type": "run", "path": name, "run": 1, "options": [["data", "/etc/passwd"]]}));
+    let end = page.until("run_end");
+    assert_eq!(end["status"], "error");
 }
