@@ -172,7 +172,7 @@ struct Connection {
     /// The source the page shows.
     open: Option<String>,
     /// The page's run going on, with its number and stop flag.
-    run: Option<(u64, Arc<AtomicBool>)>,
+    run: Option<Run>,
     pending_pictures: Arc<std::sync::atomic::AtomicUsize>,
 }
 
@@ -236,9 +236,7 @@ impl Connection {
                 }
             }
         }
-        if let Some((_, stop)) = connection.run.take() {
-            stop.store(true, Ordering::Relaxed);
-        }
+        connection.stop_run();
         drop(connection);
         let _ = writer.await;
     }
@@ -298,14 +296,7 @@ impl Connection {
             }
             Some("frame") => self.picture(&message).await,
             Some("run") => self.start_run(&message).await,
-            Some("stop") => {
-                if let Some((number, stop)) = &self.run
-                    && message["run"].as_u64() == Some(*number)
-                {
-                    stop.store(true, Ordering::Relaxed);
-                }
-                true
-            }
+            Some("stop") => self.stop(message["run"].as_u64()).await,
             _ => self.error("unknown message type").await,
         }
     }
@@ -413,39 +404,40 @@ impl Connection {
     }
 
     fn stop_run(&mut self) {
-        if let Some((_, stop)) = self.run.take() {
-            stop.store(true, Ordering::Relaxed);
+        if let Some(run) = self.run.take() {
+            run.stop.store(true, Ordering::Relaxed);
+            run.settled.store(true, Ordering::SeqCst);
         }
     }
 
     async fn start_run(&mut self, message: &Value) -> bool {
         let number = message["run"].as_u64().unwrap_or(0);
-        let ended = |status: &str, why: &str| {
-            json!({"type": "run_end", "run": number, "status": status, "report": escape(why), "diagnostics": []})
-                .to_string()
+        let ended = |status: &str, report: String| {
+            json!({"type": "run_end", "run": number, "status": status, "report": report, "diagnostics": []}).to_string()
         };
         let entry = match self.program_for(message).await {
             Ok(entry) => entry,
-            Err(why) => return self.send(ended("error", why)).await,
+            Err(why) => return self.send(ended("error", escape(why))).await,
+        };
+        let options = match self.page_options(&message["options"]) {
+            Ok(options) => options,
+            Err(report) => return self.send(ended("error", report)).await,
         };
         // A new run of the page replaces the one going on.
         self.stop_run();
         if self.hub.runs.fetch_add(1, Ordering::SeqCst) >= MAX_RUNS {
             self.hub.runs.fetch_sub(1, Ordering::SeqCst);
             return self
-                .send(ended("busy", "busy: other runs are going on; try again"))
+                .send(ended("busy", escape("busy: other runs are going on; try again")))
                 .await;
         }
-        let stop = Arc::new(AtomicBool::new(false));
-        self.run = Some((number, stop.clone()));
-        let options = match self.page_options(&message["options"]) {
-            Ok(options) => options,
-            Err(report) => {
-                let end =
-                    json!({"type": "run_end", "run": number, "status": "error", "report": report, "diagnostics": []});
-                return self.send(end.to_string()).await;
-            }
+        let run = Run {
+            number,
+            stop: Arc::new(AtomicBool::new(false)),
+            settled: Arc::new(AtomicBool::new(false)),
         };
+        let (stop, settled) = (run.stop.clone(), run.settled.clone());
+        self.run = Some(run);
         let request = RunRequest {
             stdin: message["stdin"].as_str().unwrap_or("").as_bytes().to_vec(),
             options,
@@ -465,16 +457,52 @@ impl Connection {
                 let program = entry.checked.program.as_ref().expect("checked above");
                 let mut end = live::run(hub.registry, entry.listed.target, program, &request, &mut stream);
                 drop(stream);
-                end["run"] = json!(number);
-                let _ = out.blocking_send(Message::Text(end.to_string().into()));
+                // Unless the page was told already that the run stopped.
+                if !settled.swap(true, Ordering::SeqCst) {
+                    end["run"] = json!(number);
+                    let _ = out.blocking_send(Message::Text(end.to_string().into()));
+                }
                 hub.runs.fetch_sub(1, Ordering::SeqCst);
             });
         if spawned.is_err() {
+            self.run = None;
             self.hub.runs.fetch_sub(1, Ordering::SeqCst);
-            return self.send(ended("busy", "busy: no thread for the run; try again")).await;
+            return self
+                .send(ended("busy", escape("busy: no thread for the run; try again")))
+                .await;
         }
         true
     }
+
+    /// Stops the page's run: its output ends at once, and the page hears `stopped` now; a
+    /// program that computes without writing runs on unseen until its step limit.
+    async fn stop(&mut self, number: Option<u64>) -> bool {
+        let Some(run) = self.run.as_ref().filter(|r| Some(r.number) == number) else {
+            return true;
+        };
+        run.stop.store(true, Ordering::Relaxed);
+        if run.settled.swap(true, Ordering::SeqCst) {
+            return true;
+        }
+        let end = json!({
+            "type": "run_end",
+            "run": run.number,
+            "status": "stopped",
+            "report": "",
+            "diagnostics": [],
+            "steps": null,
+            "state": null,
+        });
+        self.send(end.to_string()).await
+    }
+}
+
+/// A run of the page's going on: its number, the flag that stops its output, and whether the
+/// page was told it ended.
+struct Run {
+    number: u64,
+    stop: Arc<AtomicBool>,
+    settled: Arc<AtomicBool>,
 }
 
 /// `[["long", "value"], ...]` from the page, anything else passed over.

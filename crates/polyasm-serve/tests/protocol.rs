@@ -183,6 +183,25 @@ fn a_stopped_run_says_so() {
     page.send(json!({"type": "stop", "run": 9}));
     let end = page.until("run_end");
     assert!(end["status"] == "stopped" || end["status"] == "cut", "{end}");
+    // A program that computes without writing is stopped for the page at once; a new run
+    // replaces it.
+    let forever = ":top\njmp top\n";
+    std::fs::write(server.dir.path().join("chatty.mx"), forever).unwrap();
+    page.until("file");
+    page.send(json!({"type": "run", "path": name, "run": 10, "options": [["max-steps", "2000000000"]]}));
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    page.send(json!({"type": "stop", "run": 10}));
+    let end = page.until("run_end");
+    assert_eq!(
+        (end["run"].as_u64(), end["status"].as_str()),
+        (Some(10), Some("stopped")),
+        "{end}"
+    );
+    // Runs with a bad texture leave the count of runs as it was: the fifth is not `busy`.
+    for n in 0..6 {
+        page.send(json!({"type": "run", "path": name, "run": 20 + n, "options": [["texture", "0=nothing.png"]]}));
+        assert_eq!(page.until("run_end")["status"], "error");
+    }
 }
 
 #[test]
