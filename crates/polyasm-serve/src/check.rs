@@ -230,7 +230,7 @@ fn file_message(
         "type": "file",
         "path": listed.name,
         "target": listed.target.info().name,
-        "panel": crate::live::panel_of(listed.target),
+        "panel": panel_of(listed.target),
         "source": main.map_or("", |id| sources.get(id).text()),
         "source_truncated": false,
         "ok": ok,
@@ -337,4 +337,15 @@ fn listing(object: &Object, sources: &SourceMap, main: SourceId) -> (Vec<Value>,
         rows.push(row);
     }
     (rows, truncated)
+}
+
+/// Which panel the page shows for a target.
+pub fn panel_of(target: &dyn Target) -> &'static str {
+    match target.info().name {
+        "shader" => "shader",
+        "lima" => "lima",
+        "masfix" => "masfix",
+        "nv2a" | "vu" => "vertex",
+        _ => "none",
+    }
 }

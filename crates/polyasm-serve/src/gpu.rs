@@ -14,7 +14,7 @@ use polyasm_shader::ops::Instr;
 use polyasm_shader::render;
 
 use crate::check::Program;
-use crate::live::{Picture, PictureRequest};
+use crate::picture::{Picture, PictureRequest};
 
 /// Where shader-asm pictures are rendered (`polyasm serve --device`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -94,7 +94,7 @@ impl Hub {
                 json!({
                     "path": l.name,
                     "target": l.target.info().name,
-                    "panel": crate::live::panel_of(l.target),
+                    "panel": check::panel_of(l.target),
                 })
             })
             .collect();

@@ -14,6 +14,7 @@ pub mod gpu;
 pub mod html;
 pub mod hub;
 pub mod live;
+pub mod picture;
 pub mod server;
 pub mod sources;
 

@@ -11,8 +11,9 @@ use polyasm_core::stream::{EndState, ExitStatus, RunIo};
 use polyasm_core::{Diagnostic, Outcome, Registry, RunOutput, Target, TargetOptions};
 use serde_json::{Value, json};
 
-use crate::check::{Program, report};
+use crate::check::{Program, panel_of, report};
 use crate::gpu::Pictures;
+pub use crate::picture::{Picture, PictureRequest};
 
 /// The largest picture a page may ask for, in pixels (1920x1080).
 pub const MAX_PICTURE_PIXELS: u64 = 1920 * 1080;
@@ -29,42 +30,6 @@ const MAX_STDERR: usize = 64 << 10;
 
 /// Output is sent to the page in pieces of about this many bytes.
 const CHUNK: usize = 8 << 10;
-
-/// Which panel the page shows for a target.
-pub fn panel_of(target: &dyn Target) -> &'static str {
-    match target.info().name {
-        "shader" => "shader",
-        "lima" => "lima",
-        "masfix" => "masfix",
-        "nv2a" | "vu" => "vertex",
-        _ => "none",
-    }
-}
-
-/// A picture for the page: RGBA rows from the top, and where it was made (0 CPU, 1 GPU
-/// interpreter, 2 GPU native).
-pub struct Picture {
-    pub width: u32,
-    pub height: u32,
-    pub time: f32,
-    pub place: u8,
-    pub rgba: Vec<u8>,
-}
-
-impl Picture {
-    /// The binary message of the protocol: the 24-byte header, then the pixels.
-    pub fn message(&self, seq: u32) -> Vec<u8> {
-        let mut out = Vec::with_capacity(24 + self.rgba.len());
-        out.extend_from_slice(b"PAF1");
-        out.extend_from_slice(&seq.to_le_bytes());
-        out.extend_from_slice(&self.width.to_le_bytes());
-        out.extend_from_slice(&self.height.to_le_bytes());
-        out.extend_from_slice(&self.time.to_le_bytes());
-        out.extend_from_slice(&[self.place, 0, 0, 0]);
-        out.extend_from_slice(&self.rgba);
-        out
-    }
-}
 
 /// A failed picture or run, as the page shows it.
 pub struct Failure {
@@ -207,15 +172,6 @@ pub fn picture(
         place: 0,
         rgba,
     })
-}
-
-/// What the page asks of a picture.
-#[derive(Clone, Debug)]
-pub struct PictureRequest {
-    pub time: f32,
-    pub width: u32,
-    pub height: u32,
-    pub options: Vec<(String, String)>,
 }
 
 fn decode_png(bytes: &[u8], width: u32, height: u32) -> Result<Vec<u8>, String> {
