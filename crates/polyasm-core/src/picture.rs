@@ -21,6 +21,21 @@ pub struct Image {
     pub rgba: Vec<u8>,
 }
 
+/// Appends the first `width` pixels of one row of a decoded 8-bit PNG, `channels` bytes each
+/// (grey, grey and alpha, RGB or RGBA), to `rgba` as RGBA: what a reader with
+/// `png::Transformations::normalize_to_color8` gives, without a palette.
+pub fn push_rgba_row(row: &[u8], channels: usize, width: usize, rgba: &mut Vec<u8>) {
+    for pixel in row.chunks_exact(channels.max(1)).take(width) {
+        rgba.extend_from_slice(&match *pixel {
+            [g] => [g, g, g, 255],
+            [g, a] => [g, g, g, a],
+            [r, g, b] => [r, g, b, 255],
+            [r, g, b, a, ..] => [r, g, b, a],
+            [] => [0, 0, 0, 255],
+        });
+    }
+}
+
 impl Image {
     /// The pixel at column `x` and row `y` counted from the top.
     pub fn pixel(&self, x: u32, y: u32) -> [u8; 4] {

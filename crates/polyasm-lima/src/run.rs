@@ -277,15 +277,7 @@ pub fn decode_png_within(bytes: &[u8], texels: u64) -> Result<Texture, String> {
     let channels = frame.color_type.samples();
     let mut rgba = try_vec::<u8>(width as usize * height as usize * 4).map_err(|e| memory_reason(&e))?;
     for row in buffer.chunks(frame.line_size).take(height as usize) {
-        for pixel in row.chunks_exact(channels).take(width as usize) {
-            rgba.extend_from_slice(&match *pixel {
-                [g] => [g, g, g, 255],
-                [g, a] => [g, g, g, a],
-                [r, g, b] => [r, g, b, 255],
-                [r, g, b, a] => [r, g, b, a],
-                _ => unreachable!("pixels have 1 to 4 channels"),
-            });
-        }
+        polyasm_core::picture::push_rgba_row(row, channels, width as usize, &mut rgba);
     }
     drop(buffer);
     Texture::try_from_rgba8(width, height, &rgba)

@@ -176,7 +176,7 @@ pub fn picture(
 
 fn decode_png(bytes: &[u8], width: u32, height: u32) -> Result<Vec<u8>, String> {
     let mut decoder = png::Decoder::new(io::Cursor::new(bytes));
-    decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
+    decoder.set_transformations(png::Transformations::normalize_to_color8());
     let mut reader = decoder
         .read_info()
         .map_err(|e| format!("the run's picture does not decode: {e}"))?;
@@ -195,15 +195,7 @@ fn decode_png(bytes: &[u8], width: u32, height: u32) -> Result<Vec<u8>, String> 
     let channels = frame.color_type.samples();
     let mut rgba = Vec::with_capacity(width as usize * height as usize * 4);
     for row in buffer.chunks(frame.line_size).take(height as usize) {
-        for pixel in row.chunks_exact(channels).take(width as usize) {
-            rgba.extend_from_slice(&match *pixel {
-                [g] => [g, g, g, 255],
-                [g, a] => [g, g, g, a],
-                [r, g, b] => [r, g, b, 255],
-                [r, g, b, a] => [r, g, b, a],
-                _ => [0, 0, 0, 255],
-            });
-        }
+        polyasm_core::picture::push_rgba_row(row, channels, width as usize, &mut rgba);
     }
     Ok(rgba)
 }
