@@ -757,8 +757,10 @@ function showNote(box, text, report) {
   box.hidden = !text && !report;
 }
 
-function staleText(file) {
-  return `This save has ${plural(file.errors || 0, 'error')}: showing the last good result.`;
+// The note of a save with errors; `kept` says whether an earlier result stays on show.
+function staleText(file, kept) {
+  const errors = plural(file.errors || 0, 'error');
+  return kept ? `This save has ${errors}: showing the last good result.` : `This save has ${errors}: nothing to show until they are fixed.`;
 }
 
 function pictureFailed(canvas) {
@@ -884,7 +886,7 @@ class ShaderPanel extends Panel {
       this.dirty = true;
       this.pump();
     } else {
-      showNote(this.note, staleText(file), '');
+      showNote(this.note, staleText(file, this.canvas.classList.contains('drawn')), '');
     }
   }
   onFrame(frame, buffer) {
@@ -1028,7 +1030,7 @@ class TextureFields {
     if (chosen && !names.includes(chosen)) names.unshift(chosen);
     for (const name of names) {
       const listed = state.pictures.includes(name);
-      select.append(el('option', { value: name, selected: name === chosen }, listed ? name : `${name} (not listed)`));
+      select.append(el('option', { value: name, selected: name === chosen }, listed ? name : `not listed: ${name}`));
     }
   }
   check(row) {
@@ -1155,7 +1157,7 @@ class LimaPanel extends Panel {
       showNote(this.note, '', '');
       this.changed();
     } else {
-      showNote(this.note, staleText(file), '');
+      showNote(this.note, staleText(file, this.canvas.classList.contains('drawn')), '');
     }
   }
   onFrame(frame, buffer) {
@@ -1223,7 +1225,9 @@ function runStatusText(msg) {
   const code = Number.isInteger(msg.exit_code) ? msg.exit_code : null;
   switch (msg.status) {
     case 'ok': return `exited with ${code ?? 0}`;
-    case 'error': return `failed${code !== null ? ` (exit code ${code})` : ''}`;
+    case 'error':
+      if (hitStepLimit(msg)) return 'stopped at the step limit';
+      return `failed${code !== null ? ` (exit code ${code})` : ''}`;
     case 'stopped': return 'stopped';
     case 'cut': return 'stopped at the 1 MiB output limit';
     case 'busy': return 'busy: the server has too many runs going on; it runs again on the next change';
@@ -1231,10 +1235,15 @@ function runStatusText(msg) {
   }
 }
 
+// Whether a run ended at its step limit (Masfix's MX071, Lima's PP300).
+function hitStepLimit(msg) {
+  return Array.isArray(msg.diagnostics) && msg.diagnostics.some((d) => d && (d.code === 'MX071' || d.code === 'PP300'));
+}
+
 // The colour of a run's status: ok, warn (stopped, or an exit code other than 0), bad.
 function runStatusClass(msg) {
   if (msg.status === 'ok') return Number.isInteger(msg.exit_code) && msg.exit_code !== 0 ? 'warn' : 'ok';
-  if (msg.status === 'stopped' || msg.status === 'cut' || msg.status === 'busy') return 'warn';
+  if (msg.status === 'stopped' || msg.status === 'cut' || msg.status === 'busy' || hitStepLimit(msg)) return 'warn';
   return 'bad';
 }
 
@@ -1329,6 +1338,7 @@ class MasfixPanel extends Panel {
     if (this.running && this.run) send({ type: 'stop', run: this.run });
     const run = this.newRun();
     this.out.clear();
+    this.output.classList.remove('nothing');
     this.streamed = false;
     this.report.hidden = true;
     this.stderrBox.hidden = true;
@@ -1367,7 +1377,7 @@ class MasfixPanel extends Panel {
       showNote(this.note, '', '');
       this.start();
     } else {
-      showNote(this.note, staleText(file), '');
+      showNote(this.note, staleText(file, this.run !== 0), '');
       this.output.classList.add('stale');
     }
   }
@@ -1381,6 +1391,7 @@ class MasfixPanel extends Panel {
     this.setRunning(false);
     if (!this.streamed && msg.output) this.out.append(String(msg.output));
     this.out.flush();
+    this.output.classList.toggle('nothing', this.out.length === 0);
     if (msg.output_truncated && !this.out.capped) this.out.note('… stopped here, at the 1 MiB output limit');
     this.status.textContent = runStatusText(msg);
     this.status.className = `pill ${runStatusClass(msg)}`;
@@ -1439,7 +1450,7 @@ class MasfixPanel extends Panel {
 
 // A table of vec4 rows: slot, x, y, z, w, and a button to remove the row.
 class VecTable {
-  constructor(id, rows, nextSlot, defaults, onchange) {
+  constructor(id, rows, nextSlot, defaults, onchange, empty) {
     this.nextSlot = nextSlot;
     this.defaults = defaults;
     this.onchange = onchange;
@@ -1447,7 +1458,7 @@ class VecTable {
     this.table = el('table', { id, className: 'vec-table' },
       el('thead', {}, el('tr', {}, ...['slot', 'x', 'y', 'z', 'w', ''].map((h) => el('th', {}, h)))),
       this.body);
-    this.node = el('div', {}, this.table,
+    this.node = el('div', {}, this.table, el('p', { className: 'muted vec-empty' }, empty),
       el('button', { className: 'btn small', onclick: () => { this.add(this.nextSlot(this.slots()), []); this.onchange(); } }, '+ add'));
     for (const [slot, lanes] of rows) this.add(slot, lanes);
   }
@@ -1506,9 +1517,9 @@ class VertexPanel extends Panel {
     const slots = VERTEX_SLOTS[file.target] || VERTEX_SLOTS.nv2a;
     const changed = debounce(() => this.start(), DEBOUNCE_MS);
     this.inputs = new VecTable('inputs', [[slots.input(0), [0, 0, 0, 1]]],
-      nextFreeSlot(slots.input, slots.inputs), [0, 0, 0, 1], changed);
+      nextFreeSlot(slots.input, slots.inputs), [0, 0, 0, 1], changed, 'None given.');
     this.constants = new VecTable('constants', [],
-      nextFreeSlot(slots.constant, slots.constants), [0, 0, 0, 0], changed);
+      nextFreeSlot(slots.constant, slots.constants), [0, 0, 0, 0], changed, 'None given: every constant reads 0.');
     this.status = el('span', { id: 'run-status' }, 'not run yet');
     this.outputs = el('table', { id: 'outputs', className: 'out-table mono' });
     this.report = el('div', { className: 'report small', hidden: true });
@@ -1544,7 +1555,7 @@ class VertexPanel extends Panel {
       this.outputs.classList.remove('stale');
       this.start();
     } else {
-      showNote(this.note, staleText(file), '');
+      showNote(this.note, staleText(file, this.outputs.rows.length > 0), '');
       this.outputs.classList.add('stale');
     }
   }
