@@ -820,7 +820,7 @@ class ShaderPanel extends Panel {
     this.dirty = true;
     this.t0 = performance.now();
     this.fps = new FpsMeter();
-    this.canvas = el('canvas', { id: 'picture', width: 640, height: 360 });
+    this.canvas = el('canvas', { id: 'picture', width: 640, height: 360, role: 'img', 'aria-label': 'the program’s picture' });
     this.playButton = el('button', { id: 'play', className: 'btn', onclick: () => this.togglePlay() }, 'Pause');
     this.slider = el('input', {
       id: 'time', type: 'range', min: '0', max: '60', step: '0.01', value: '0', 'aria-label': 'time t',
@@ -1054,7 +1054,7 @@ class TextureFields {
   }
   refresh() {
     const none = !state.pictures.length;
-    this.addButton.disabled = none;
+    this.addButton.hidden = none;
     this.empty.textContent = none ? 'No PNG pictures under the folders served.' : '';
     this.empty.hidden = !none;
   }
@@ -1230,7 +1230,7 @@ function runStatusText(msg) {
       return `failed${code !== null ? ` (exit code ${code})` : ''}`;
     case 'stopped': return 'stopped';
     case 'cut': return 'stopped at the 1 MiB output limit';
-    case 'busy': return 'busy: the server has too many runs going on; it runs again on the next change';
+    case 'busy': return 'busy: the server has too many runs at once';
     default: return String(msg.status);
   }
 }
@@ -1396,10 +1396,8 @@ class MasfixPanel extends Panel {
     this.status.textContent = runStatusText(msg);
     this.status.className = `pill ${runStatusClass(msg)}`;
     this.steps.textContent = Number.isInteger(msg.steps) ? msg.steps.toLocaleString('en-US') : '–';
-    if (msg.report) {
-      setReport(this.report, msg.report);
-      this.report.hidden = false;
-    }
+    setReport(this.report, msg.report || '');
+    this.report.hidden = !msg.report;
     const stderr = typeof msg.stderr === 'string' ? msg.stderr : '';
     this.stderr.textContent = stderr;
     this.stderrBox.hidden = stderr === '';
@@ -1511,6 +1509,14 @@ function nextFreeSlot(name, count) {
   };
 }
 
+// A lane of an output: as JSON gives it, very large and very small numbers in exponent form.
+function laneText(lane) {
+  if (typeof lane !== 'number') return 'NaN/inf';
+  const size = Math.abs(lane);
+  if (size !== 0 && (size >= 1e7 || size < 1e-4)) return lane.toExponential(5).replace(/\.?0+e/, 'e');
+  return String(lane);
+}
+
 class VertexPanel extends Panel {
   constructor(root, file) {
     super(root, file.target === 'vu' ? 'VU vertex program' : 'nv2a vertex program', file);
@@ -1527,7 +1533,7 @@ class VertexPanel extends Panel {
     this.body.append(
       el('h3', {}, 'Outputs ', this.status),
       this.note,
-      this.outputs,
+      el('div', { className: 'table-scroll' }, this.outputs),
       this.report,
       el('h3', {}, 'Inputs ', el('span', { className: 'muted' }, 'a slot given again starts the next vertex')),
       this.inputs.node,
@@ -1580,7 +1586,10 @@ class VertexPanel extends Panel {
           el('td', { className: 'muted' }, k === 0 ? String(index) : ''),
           el('td', { className: 'reg-name' }, name));
         for (const lane of Array.isArray(lanes) ? lanes : []) {
-          row.append(el('td', { className: `num${lane === 0 ? ' zero' : ''}` }, lane === null ? 'NaN/inf' : String(lane)));
+          row.append(el('td', {
+            className: `num${lane === 0 ? ' zero' : ''}`,
+            title: lane === null ? 'not a finite number' : String(lane),
+          }, laneText(lane)));
         }
         body.append(row);
       });
