@@ -12,6 +12,7 @@
 const state = {
   connected: false,
   files: [],
+  pictures: [],
   open: null,
   fileVersion: null,
   ok: null,
@@ -35,13 +36,14 @@ const view = {
   jump: null,        // {path, line} to show once that file arrives
   lines: [],         // the source's line elements
   marked: null,      // the highlighted source line
+  known: new Map(),  // path -> whether it assembled when this page last had it open
+  inputs: new Map(), // path -> the panel's inputs when it was last closed
 };
 
 const SIZES = [[320, 180], [640, 360], [1280, 720], [1920, 1080]];
 
 // Cells per row of the Masfix memory view: room for 5-digit cells, as `--dump-memory` prints.
 const MEMORY_COLUMNS = 8;
-const WHERE = ['CPU', 'GPU interpreter', 'GPU native'];
 const MAX_OUTPUT = 1 << 20;
 const DEBOUNCE_MS = 150;
 
@@ -301,7 +303,12 @@ function isServed(path) {
 
 function onFiles(msg) {
   state.files = Array.isArray(msg.files) ? msg.files : [];
+  const pictures = Array.isArray(msg.pictures) ? msg.pictures.filter((p) => typeof p === 'string') : [];
+  const picturesChanged = pictures.join('\n') !== state.pictures.join('\n');
+  state.pictures = pictures;
+  view.cut = Boolean(msg.cut);
   renderFiles();
+  if (picturesChanged && view.panel) view.panel.onPictures();
   if (!view.openSent) {
     // The hash's file first, then the one open before a reconnect, then the first source.
     const wanted = hashPath();
@@ -314,47 +321,100 @@ function onFiles(msg) {
   }
 }
 
+// The list is a listbox: one option per file, in one group per folder. The open file (else
+// the first) is the one Tab reaches; the arrow keys move between files, Enter opens one.
 function renderFiles() {
   const list = $('#files');
+  const focused = list.contains(document.activeElement) ? document.activeElement.dataset.path : null;
   list.textContent = '';
-  let folder = null;
   // Grouped by folder: the folder's own files first, then its subfolders.
   const sorted = [...state.files].sort((a, b) => {
     const [da, db] = [dirName(a.path), dirName(b.path)];
     if (da !== db) return da < db ? -1 : 1;
     return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
   });
-  for (const file of sorted) {
+  let group = null;
+  let folder = null;
+  sorted.forEach((file) => {
     const dir = dirName(file.path);
-    if (dir !== folder) {
+    if (group === null || dir !== folder) {
       folder = dir;
-      list.append(el('li', { className: 'folder', title: dir || '.' }, dir ? `${dir}/` : './'));
+      const id = `folder-${list.children.length}`;
+      group = el('div', { className: 'group', role: 'group', 'aria-labelledby': id },
+        el('div', { className: 'folder', id, title: dir || '.' }, dir ? `${dir}/` : './'));
+      list.append(group);
     }
-    const item = el('li', {
+    group.append(el('div', {
       className: 'file',
+      role: 'option',
       title: `${file.path} (${file.target})`,
-      tabIndex: 0,
+      tabIndex: -1,
       dataset: { path: file.path },
       onclick: () => openFile(file.path),
-      onkeydown: (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); openFile(file.path); } },
     },
-    el('span', { className: 'dot' }),
+    el('span', { className: 'dot', 'aria-hidden': 'true' }),
     el('span', { className: 'name' }, baseName(file.path)),
-    el('span', { className: 'badge' }, file.target));
-    list.append(item);
-  }
+    el('span', { className: 'badge' }, file.target)));
+  });
   $('#file-count').textContent = state.files.length ? String(state.files.length) : '';
-  if (!state.files.length) list.append(el('li', { className: 'empty' }, 'no sources'));
+  if (!state.files.length) list.append(el('div', { className: 'empty' }, 'no sources under the folders served'));
+  if (view.cut) list.append(el('div', { className: 'empty' }, 'the list stops here: too many files under the folders served'));
   markOpenFile();
+  const again = focused && fileItem(focused);
+  if (again) focusFile(again);
 }
 
+function fileItems() {
+  return [...document.querySelectorAll('#files .file')];
+}
+
+function fileItem(path) {
+  return fileItems().find((item) => item.dataset.path === path) || null;
+}
+
+function focusFile(item) {
+  for (const other of fileItems()) other.tabIndex = other === item ? 0 : -1;
+  item.focus();
+  item.scrollIntoView({ block: 'nearest' });
+}
+
+$('#files').addEventListener('keydown', (event) => {
+  const items = fileItems();
+  const at = items.indexOf(document.activeElement);
+  if (at < 0 || event.altKey || event.ctrlKey || event.metaKey) return;
+  const step = { ArrowDown: 1, ArrowUp: -1, PageDown: 10, PageUp: -10 }[event.key];
+  let next = null;
+  if (step) next = items[Math.max(0, Math.min(items.length - 1, at + step))];
+  else if (event.key === 'Home') next = items[0];
+  else if (event.key === 'End') next = items[items.length - 1];
+  else if (event.key === 'Enter' || event.key === ' ') openFile(items[at].dataset.path);
+  else return;
+  event.preventDefault();
+  if (next) focusFile(next);
+});
+
+// The open file's dot is live; another file's is hollow, as it was when last open here.
 function markOpenFile() {
-  for (const item of document.querySelectorAll('#files li.file')) {
-    const open = item.dataset.path === state.open;
+  const items = fileItems();
+  for (const item of items) {
+    const path = item.dataset.path;
+    const open = path === state.open;
     item.classList.toggle('active', open);
+    item.setAttribute('aria-selected', String(open));
+    const known = open ? (view.gone ? null : state.ok) : view.known.get(path);
     const dot = item.querySelector('.dot');
     dot.className = 'dot';
-    if (open && !view.gone && state.ok !== null) dot.classList.add(state.ok ? 'ok' : 'bad');
+    if (known !== null && known !== undefined) dot.classList.add(known ? 'ok' : 'bad');
+    if (!open) dot.classList.add('past');
+    const status = known === null || known === undefined ? ''
+      : `${known ? 'assembles' : 'has errors'}${open ? '' : ' (when last opened)'}`;
+    item.setAttribute('aria-description', status);
+    item.title = `${path} (${item.querySelector('.badge').textContent})${status ? `: ${status}` : ''}`;
+  }
+  // Tab reaches the open file, else the first; while the list has the focus, the focused one.
+  if (!$('#files').contains(document.activeElement)) {
+    const target = items.find((item) => item.classList.contains('active')) || items[0];
+    for (const item of items) item.tabIndex = item === target ? 0 : -1;
   }
 }
 
@@ -413,6 +473,7 @@ function onFile(msg) {
   view.gone = false;
   state.fileVersion = msg.version;
   state.ok = Boolean(msg.ok);
+  view.known.set(msg.path, state.ok);
   document.body.classList.remove('gone');
   renderReport(msg);
   renderSource(msg);
@@ -595,7 +656,7 @@ function renderListing(msg) {
       onclick: () => hasLine && !entry.file && markLine(entry.line, true),
     },
     el('td', { className: 'addr' }, address),
-    el('td', { className: 'words', title: wordsText(entry.words) }, wordsText(entry.words)),
+    el('td', { className: 'words' }, el('span', {}, wordsText(entry.words))),
     el('td', { className: 'lno' }, place),
     el('td', { className: 'src' }, text));
     if (hasLine && !entry.file) row.dataset.line = String(entry.line);
@@ -626,11 +687,17 @@ function ensurePanel(msg) {
   view.panel = new PANELS[kind](root, msg);
   view.panel.kind = kind;
   view.panel.path = msg.path;
+  const inputs = view.inputs.get(`${kind}:${msg.path}`);
+  if (inputs) view.panel.restoreInputs(inputs);
   return view.panel;
 }
 
 function closePanel() {
-  if (view.panel) view.panel.close();
+  if (view.panel) {
+    const inputs = view.panel.saveInputs();
+    if (inputs) view.inputs.set(`${view.panel.kind}:${view.panel.path}`, inputs);
+    view.panel.close();
+  }
   view.panel = null;
   const root = $('#panel');
   root.textContent = '';
@@ -657,7 +724,11 @@ class Panel {
   onRunEnd() {}
   onDisconnect() {}
   onGone() {}
+  onPictures() {}
   pump() {}
+  // The inputs a user typed, kept while other files are open: an object, or null.
+  saveInputs() { return null; }
+  restoreInputs() {}
   close() { this.closed = true; }
   newRun() { this.run = ++view.run; return this.run; }
 }
@@ -686,8 +757,46 @@ function showNote(box, text, report) {
   box.hidden = !text && !report;
 }
 
-function staleText(file) {
-  return `This save has ${plural(file.errors || 0, 'error')}: showing the last good result.`;
+// The note of a save with errors; `kept` says whether an earlier result stays on show.
+function staleText(file, kept) {
+  const errors = plural(file.errors || 0, 'error');
+  return kept ? `This save has ${errors}: showing the last good result.` : `This save has ${errors}: nothing to show until they are fixed.`;
+}
+
+function pictureFailed(canvas) {
+  return canvas.classList.contains('drawn')
+    ? 'The picture could not be made; showing the last good one.'
+    : 'The picture could not be made.';
+}
+
+// Where a picture was made (the picture header's byte): a badge of its own colour each.
+const WHERE = [
+  { key: 'cpu', text: 'CPU', title: 'made by the CPU renderer' },
+  { key: 'gpu', text: 'GPU interpreter', title: 'made on the GPU by the bytecode interpreter, while the program’s own pipeline is built' },
+  { key: 'native', text: 'GPU native', title: 'made on the GPU by the program’s own native pipeline' },
+];
+
+function whereBadge() {
+  return el('span', { id: 'where', className: 'where', title: 'where the pictures are made' });
+}
+
+function showWhere(badge, where) {
+  const known = WHERE[where];
+  badge.textContent = known ? known.text : `where ${where}`;
+  badge.dataset.where = known ? known.key : '';
+  badge.title = known ? known.title : '';
+}
+
+// The render time of the last picture, from its `frame_stats`.
+function renderTime() {
+  return el('span', { className: 'stat render-ms', title: 'the time the server took to make the last picture' }, '');
+}
+
+function showRenderTime(node, msg) {
+  if (typeof msg.render_ms !== 'number' || !Number.isFinite(msg.render_ms)) return;
+  const ms = msg.render_ms;
+  node.textContent = '';
+  node.append(el('span', { className: 'mono' }, ms < 10 ? ms.toFixed(1) : Math.round(ms).toLocaleString('en-US')), ' ms');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -711,17 +820,17 @@ class ShaderPanel extends Panel {
     this.dirty = true;
     this.t0 = performance.now();
     this.fps = new FpsMeter();
-    this.canvas = el('canvas', { id: 'picture', width: 640, height: 360 });
+    this.canvas = el('canvas', { id: 'picture', width: 640, height: 360, role: 'img', 'aria-label': 'the program’s picture' });
     this.playButton = el('button', { id: 'play', className: 'btn', onclick: () => this.togglePlay() }, 'Pause');
     this.slider = el('input', {
-      id: 'time', type: 'range', min: '0', max: '60', step: '0.01', value: '0',
+      id: 'time', type: 'range', min: '0', max: '60', step: '0.01', value: '0', 'aria-label': 'time t',
       oninput: () => this.seek(),
     });
     this.timeText = el('span', { className: 'mono time-text' }, '0.00 s');
     this.size = sizeSelect(1, () => { this.dirty = true; this.pump(); });
     this.fpsText = el('span', { id: 'fps', className: 'mono' }, '0');
-    this.whereText = el('span', { id: 'where' }, '–');
-    this.msText = el('span', { className: 'mono muted' }, '');
+    this.whereText = whereBadge();
+    this.msText = renderTime();
     this.note = noteBox();
     this.body.append(
       el('div', { className: 'stage' }, this.canvas),
@@ -729,8 +838,8 @@ class ShaderPanel extends Panel {
       el('div', { className: 'toolbar' },
         el('label', {}, 'size ', this.size),
         el('span', { className: 'stat' }, this.fpsText, ' fps'),
-        el('span', { className: 'stat' }, this.whereText),
-        this.msText),
+        this.msText,
+        this.whereText),
       this.note);
     this.timer = setInterval(() => { this.fpsText.textContent = String(this.fps.value()); }, 500);
   }
@@ -777,24 +886,24 @@ class ShaderPanel extends Panel {
       this.dirty = true;
       this.pump();
     } else {
-      showNote(this.note, staleText(file), '');
+      showNote(this.note, staleText(file, this.canvas.classList.contains('drawn')), '');
     }
   }
   onFrame(frame, buffer) {
     if (!this.ours(frame.seq) || !drawPicture(this.canvas, frame, buffer)) return false;
     this.fps.tick();
     this.fpsText.textContent = String(this.fps.value());
-    this.whereText.textContent = WHERE[frame.where] || `where ${frame.where}`;
+    showWhere(this.whereText, frame.where);
     if (view.file && view.file.ok) showNote(this.note, '', '');
     return true;
   }
   onFrameError(msg) {
     if (!this.ours(msg.seq)) return;
     if (this.playing) this.togglePlay();
-    showNote(this.note, 'The picture could not be rendered; showing the last good one.', msg.report);
+    showNote(this.note, pictureFailed(this.canvas), msg.report);
   }
   onFrameStats(msg) {
-    if (typeof msg.render_ms === 'number') this.msText.textContent = `${msg.render_ms.toFixed(1)} ms`;
+    if (this.ours(msg.seq)) showRenderTime(this.msText, msg);
   }
   onDisconnect() { this.dirty = true; }
   onGone() { showNote(this.note, 'The file is gone; showing its last picture.', ''); }
@@ -821,17 +930,19 @@ class VecFields {
     if (slot !== null) this.add(slot, true).focus();
   }
   // Adds a row; returns its value field.
-  add(slot, editable) {
+  add(slot, editable, text) {
+    const label = `${this.prefix}${slot}`;
     const slotField = editable
-      ? el('input', { className: 'slot mono', value: String(slot), size: 4, oninput: this.onchange, title: 'slot' })
-      : el('span', { className: 'slot-label mono' }, `${this.prefix}${slot}`);
+      ? el('input', { className: 'slot mono', value: String(slot), size: 4, oninput: this.onchange, title: 'slot', 'aria-label': `${this.prefix} slot` })
+      : el('span', { className: 'slot-label mono' }, label);
     const value = el('input', {
-      className: 'vec mono', placeholder: 'x,y,z,w', spellcheck: false, oninput: this.onchange,
+      className: 'vec mono', placeholder: 'x,y,z,w', spellcheck: false, value: text || '', oninput: this.onchange,
+      'aria-label': editable ? `${this.prefix} value` : `${label} (x,y,z,w)`,
     });
     const row = el('div', { className: 'vec-row', dataset: { slot: String(slot) } }, slotField, value);
     if (editable) {
       row.append(el('button', {
-        className: 'btn icon', title: 'remove', onclick: () => { row.remove(); this.onchange(); },
+        className: 'btn icon', title: 'remove', 'aria-label': 'remove this row', onclick: () => { row.remove(); this.onchange(); },
       }, '×'));
     }
     this.list.append(row);
@@ -843,12 +954,128 @@ class VecFields {
       return {
         slot: slotField ? slotField.value.trim() : row.dataset.slot,
         value: row.querySelector('input.vec').value.replace(/\s+/g, ''),
+        editable: Boolean(slotField),
       };
     });
   }
   // [["varying", "1=0.5,0.5,0,1"], ...] for the rows that have a value.
   options(name) {
     return this.rows().filter((r) => r.slot !== '' && r.value !== '').map((r) => [name, `${r.slot}=${r.value}`]);
+  }
+  // The rows as typed, for `restore`.
+  save() {
+    return [...this.list.children].map((row) => {
+      const slotField = row.querySelector('input.slot');
+      return {
+        slot: slotField ? slotField.value : row.dataset.slot,
+        value: row.querySelector('input.vec').value,
+        editable: Boolean(slotField),
+      };
+    });
+  }
+  restore(rows) {
+    this.list.textContent = '';
+    for (const row of rows) this.add(row.slot, row.editable, row.value);
+  }
+}
+
+const MAX_SAMPLER = 4095;
+
+// Lima's textures: rows of a sampler number and one of the PNG pictures the server lists, each
+// given as `--texture N=NAME`. A row whose picture is no longer listed stays, marked, and is
+// left out until another is picked.
+class TextureFields {
+  constructor(id, onchange) {
+    this.onchange = onchange;
+    this.list = el('div', { id, className: 'texture-fields' });
+    this.addButton = el('button', { className: 'btn small', onclick: () => this.addNext() }, '+ add texture');
+    this.empty = el('p', { className: 'muted empty-note' });
+    this.node = el('div', {}, this.list, this.empty, this.addButton);
+    this.refresh();
+  }
+  addNext() {
+    const used = this.rows().map((r) => Number(r.slot));
+    let slot = 0;
+    while (used.includes(slot) && slot < MAX_SAMPLER) slot++;
+    this.add(String(slot), state.pictures[0] || '').focus();
+    this.onchange();
+  }
+  // Adds a row; returns its picture select.
+  add(slot, picture) {
+    const slotField = el('input', {
+      className: 'slot mono', type: 'number', min: '0', max: String(MAX_SAMPLER), step: '1', value: slot,
+      title: `sampler 0 to ${MAX_SAMPLER}`, 'aria-label': 'sampler',
+      oninput: () => { this.check(row); this.onchange(); },
+    });
+    const select = el('select', {
+      className: 'picture', 'aria-label': 'picture',
+      onchange: () => { this.check(row); this.onchange(); },
+    });
+    const row = el('div', { className: 'texture-row' },
+      el('span', { className: 'muted' }, 'sampler'), slotField, select,
+      el('button', {
+        className: 'btn icon', title: 'remove', 'aria-label': 'remove this texture',
+        onclick: () => { row.remove(); this.refresh(); this.onchange(); },
+      }, '×'));
+    this.fill(select, picture);
+    this.list.append(row);
+    this.check(row);
+    this.refresh();
+    return select;
+  }
+  // The select's options: the pictures listed, and the row's own picture if it is not.
+  fill(select, chosen) {
+    select.textContent = '';
+    const names = [...state.pictures];
+    if (chosen && !names.includes(chosen)) names.unshift(chosen);
+    for (const name of names) {
+      const listed = state.pictures.includes(name);
+      select.append(el('option', { value: name, selected: name === chosen }, listed ? name : `not listed: ${name}`));
+    }
+  }
+  check(row) {
+    const slot = row.querySelector('input.slot').value.trim();
+    const picture = row.querySelector('select').value;
+    const slotOk = /^\d+$/.test(slot) && Number(slot) <= MAX_SAMPLER;
+    const listed = state.pictures.includes(picture);
+    row.querySelector('input.slot').classList.toggle('invalid', !slotOk);
+    row.querySelector('select').classList.toggle('invalid', !listed);
+    row.title = !slotOk ? `a sampler is a number from 0 to ${MAX_SAMPLER}`
+      : !listed ? 'this picture is no longer under the folders served' : '';
+    return slotOk && listed;
+  }
+  // After the list of pictures changed.
+  onPictures() {
+    for (const row of this.list.children) {
+      this.fill(row.querySelector('select'), row.querySelector('select').value);
+      this.check(row);
+    }
+    this.refresh();
+  }
+  refresh() {
+    const none = !state.pictures.length;
+    this.addButton.hidden = none;
+    this.empty.textContent = none ? 'No PNG pictures under the folders served.' : '';
+    this.empty.hidden = !none;
+  }
+  rows() {
+    return [...this.list.children].map((row) => ({
+      slot: row.querySelector('input.slot').value.trim(),
+      picture: row.querySelector('select').value,
+      ok: this.check(row),
+    }));
+  }
+  // [["texture", "0=examples/lima/wood.png"], ...] for the rows that name a listed picture.
+  options() {
+    return this.rows().filter((r) => r.ok).map((r) => ['texture', `${Number(r.slot)}=${r.picture}`]);
+  }
+  save() {
+    return this.rows().map(({ slot, picture }) => ({ slot, picture }));
+  }
+  restore(rows) {
+    this.list.textContent = '';
+    for (const row of rows) this.add(row.slot, row.picture);
+    this.refresh();
   }
 }
 
@@ -857,7 +1084,10 @@ class LimaPanel extends Panel {
     super(root, 'Lima fragment program', file);
     this.dirty = true;
     this.fragmentText = '';
-    this.canvas = el('canvas', { id: 'picture', width: 320, height: 180, onclick: (e) => this.pick(e) });
+    this.canvas = el('canvas', {
+      id: 'picture', width: 320, height: 180, onclick: (e) => this.pick(e),
+      role: 'img', 'aria-label': 'the rendered picture; click a pixel to run its fragment',
+    });
     this.marker = el('div', { className: 'marker', hidden: true });
     this.size = sizeSelect(0, () => this.changed());
     const changed = debounce(() => this.changed(), DEBOUNCE_MS);
@@ -871,26 +1101,47 @@ class LimaPanel extends Panel {
       onchange: changed,
     });
     this.uniforms.add(0, true);
-    this.whereText = el('span', { id: 'where' }, '–');
-    this.msText = el('span', { className: 'mono muted' }, '');
+    this.textures = new TextureFields('textures', changed);
+    this.whereText = whereBadge();
+    this.msText = renderTime();
     this.note = noteBox();
     this.fragment = el('pre', { id: 'fragment', className: 'out' }, 'Click the picture to run the program for that pixel.');
     this.body.append(
       el('div', { className: 'stage pick' }, this.canvas, this.marker),
       el('div', { className: 'toolbar' },
         el('label', {}, 'size ', this.size),
-        el('span', { className: 'stat' }, this.whereText),
-        this.msText),
+        this.msText,
+        this.whereText),
       this.note,
       el('h3', {}, 'Fragment'),
       this.fragment,
+      el('h3', {}, 'Textures ', el('span', { className: 'muted' }, 'PNG pictures under the folders served')),
+      this.textures.node,
       el('h3', {}, 'Varyings ', el('span', { className: 'muted' }, 'v0 is each pixel’s (u, v, 0, 1)')),
       this.varyings.node,
       el('h3', {}, 'Uniforms'),
       this.uniforms.node);
   }
   inputOptions() {
-    return [...this.varyings.options('varying'), ...this.uniforms.options('uniform')];
+    return [...this.varyings.options('varying'), ...this.uniforms.options('uniform'), ...this.textures.options()];
+  }
+  saveInputs() {
+    return {
+      size: this.size.value,
+      varyings: this.varyings.save(),
+      uniforms: this.uniforms.save(),
+      textures: this.textures.save(),
+    };
+  }
+  restoreInputs(inputs) {
+    this.size.value = inputs.size;
+    this.varyings.restore(inputs.varyings);
+    this.uniforms.restore(inputs.uniforms);
+    this.textures.restore(inputs.textures);
+  }
+  onPictures() {
+    this.textures.onPictures();
+    this.changed();
   }
   changed() {
     this.dirty = true;
@@ -906,20 +1157,20 @@ class LimaPanel extends Panel {
       showNote(this.note, '', '');
       this.changed();
     } else {
-      showNote(this.note, staleText(file), '');
+      showNote(this.note, staleText(file, this.canvas.classList.contains('drawn')), '');
     }
   }
   onFrame(frame, buffer) {
     if (!this.ours(frame.seq) || !drawPicture(this.canvas, frame, buffer)) return false;
-    this.whereText.textContent = WHERE[frame.where] || `where ${frame.where}`;
+    showWhere(this.whereText, frame.where);
     if (view.file && view.file.ok) showNote(this.note, '', '');
     return true;
   }
   onFrameError(msg) {
-    if (this.ours(msg.seq)) showNote(this.note, 'The picture could not be rendered; showing the last good one.', msg.report);
+    if (this.ours(msg.seq)) showNote(this.note, pictureFailed(this.canvas), msg.report);
   }
   onFrameStats(msg) {
-    if (typeof msg.render_ms === 'number') this.msText.textContent = `${msg.render_ms.toFixed(1)} ms`;
+    if (this.ours(msg.seq)) showRenderTime(this.msText, msg);
   }
   onDisconnect() { this.dirty = true; }
   onGone() { showNote(this.note, 'The file is gone; showing its last picture.', ''); }
@@ -940,8 +1191,7 @@ class LimaPanel extends Panel {
     const options = [
       ['fragcoord', `${x + 0.5},${fromBottom + 0.5}`],
       ['varying', `0=${u},${v},0,1`],
-      ...this.varyings.options('varying'),
-      ...this.uniforms.options('uniform'),
+      ...this.inputOptions(),
     ];
     this.fragmentText = '';
     this.pickLabel = `pixel (${x}, ${y}) from the top left · gl_FragCoord (${x + 0.5}, ${fromBottom + 0.5}) · uv (${u.toFixed(4)}, ${v.toFixed(4)})`;
@@ -958,6 +1208,7 @@ class LimaPanel extends Panel {
     const text = this.fragmentText || String(msg.output || '');
     this.fragment.textContent = '';
     this.fragment.append(`${this.pickLabel}\n`, text.trimEnd() || `(${msg.status})`);
+    if (msg.stderr) this.fragment.append('\n', el('span', { className: 'c-yellow' }, String(msg.stderr).trimEnd()));
     if (msg.status !== 'ok') {
       const report = el('div', { className: 'report small' });
       setReport(report, msg.report || '');
@@ -971,13 +1222,29 @@ class LimaPanel extends Panel {
 // ---------------------------------------------------------------------------------------------
 
 function runStatusText(msg) {
+  const code = Number.isInteger(msg.exit_code) ? msg.exit_code : null;
   switch (msg.status) {
-    case 'ok': return `exited with ${msg.exit_code ?? 0}`;
-    case 'error': return `failed${msg.exit_code !== null && msg.exit_code !== undefined ? ` (exit code ${msg.exit_code})` : ''}`;
+    case 'ok': return `exited with ${code ?? 0}`;
+    case 'error':
+      if (hitStepLimit(msg)) return 'stopped at the step limit';
+      return `failed${code !== null ? ` (exit code ${code})` : ''}`;
     case 'stopped': return 'stopped';
-    case 'busy': return 'busy: the server is running too many programs; it runs again on the next change';
+    case 'cut': return 'stopped at the 1 MiB output limit';
+    case 'busy': return 'busy: the server has too many runs at once';
     default: return String(msg.status);
   }
+}
+
+// Whether a run ended at its step limit (Masfix's MX071, Lima's PP300).
+function hitStepLimit(msg) {
+  return Array.isArray(msg.diagnostics) && msg.diagnostics.some((d) => d && (d.code === 'MX071' || d.code === 'PP300'));
+}
+
+// The colour of a run's status: ok, warn (stopped, or an exit code other than 0), bad.
+function runStatusClass(msg) {
+  if (msg.status === 'ok') return Number.isInteger(msg.exit_code) && msg.exit_code !== 0 ? 'warn' : 'ok';
+  if (msg.status === 'stopped' || msg.status === 'cut' || msg.status === 'busy' || hitStepLimit(msg)) return 'warn';
+  return 'bad';
 }
 
 // A pre for streamed text. Complete lines go into blocks of their own, so new text lays out
@@ -1038,17 +1305,20 @@ class MasfixPanel extends Panel {
     super(root, 'Masfix run', file);
     this.running = false;
     this.stdin = el('textarea', { id: 'stdin', className: 'mono', rows: 3, spellcheck: false, placeholder: 'standard input' });
-    this.maxSteps = el('input', { id: 'max-steps', className: 'mono', type: 'number', min: '1', value: '100000000' });
+    this.maxSteps = el('input', { id: 'max-steps', className: 'mono', type: 'number', min: '1', max: '10000000000', value: '100000000' });
     this.runButton = el('button', { id: 'run', className: 'btn primary', onclick: () => this.start() }, 'Run');
     this.stopButton = el('button', { id: 'stop', className: 'btn', disabled: true, onclick: () => this.stop() }, 'Stop');
-    this.status = el('span', { id: 'run-status' }, 'not run yet');
+    this.status = el('span', { id: 'run-status', className: 'pill', role: 'status' }, 'not run yet');
     this.steps = el('span', { id: 'steps', className: 'mono' }, '–');
     this.out = new OutputView('run-output');
     this.output = this.out.node;
     this.report = el('div', { className: 'report small', hidden: true });
+    this.stderr = el('pre', { id: 'run-stderr', className: 'out stderr' });
+    this.stderrBox = el('div', { hidden: true }, el('h3', {}, 'Standard error'), this.stderr);
     this.note = noteBox();
     this.registers = el('div', { className: 'registers mono' });
     this.memory = el('div', { id: 'memory', className: 'memory mono' });
+    this.registers.append(el('span', { className: 'muted' }, 'the registers and the memory around h, once a run ends'));
     this.body.append(
       el('label', { className: 'field' }, 'stdin', this.stdin),
       el('div', { className: 'toolbar' }, this.runButton, this.stopButton,
@@ -1059,6 +1329,7 @@ class MasfixPanel extends Panel {
       el('h3', {}, 'Output'),
       this.output,
       this.report,
+      this.stderrBox,
       el('h3', {}, 'Memory'),
       this.registers,
       this.memory);
@@ -1067,14 +1338,26 @@ class MasfixPanel extends Panel {
     if (this.running && this.run) send({ type: 'stop', run: this.run });
     const run = this.newRun();
     this.out.clear();
+    this.output.classList.remove('nothing');
     this.streamed = false;
     this.report.hidden = true;
+    this.stderrBox.hidden = true;
     this.output.classList.remove('stale');
+    this.registers.classList.add('stale');
+    this.memory.classList.add('stale');
+    this.steps.textContent = '–';
     const steps = this.maxSteps.value.trim() || '100000000';
     const sent = send({ type: 'run', path: this.path, run, stdin: this.stdin.value, options: [['max-steps', steps]] });
     this.setRunning(sent);
     this.status.textContent = sent ? 'running…' : 'not connected';
-    this.status.className = sent ? 'running' : 'bad';
+    this.status.className = `pill ${sent ? 'running' : 'bad'}`;
+  }
+  saveInputs() {
+    return { stdin: this.stdin.value, maxSteps: this.maxSteps.value };
+  }
+  restoreInputs(inputs) {
+    this.stdin.value = inputs.stdin;
+    this.maxSteps.value = inputs.maxSteps;
   }
   stop() {
     if (this.running) send({ type: 'stop', run: this.run });
@@ -1094,7 +1377,7 @@ class MasfixPanel extends Panel {
       showNote(this.note, '', '');
       this.start();
     } else {
-      showNote(this.note, staleText(file), '');
+      showNote(this.note, staleText(file, this.run !== 0), '');
       this.output.classList.add('stale');
     }
   }
@@ -1108,23 +1391,27 @@ class MasfixPanel extends Panel {
     this.setRunning(false);
     if (!this.streamed && msg.output) this.out.append(String(msg.output));
     this.out.flush();
-    if (msg.output_truncated && !this.out.capped) this.out.note('… the server cut the output here');
+    this.output.classList.toggle('nothing', this.out.length === 0);
+    if (msg.output_truncated && !this.out.capped) this.out.note('… stopped here, at the 1 MiB output limit');
     this.status.textContent = runStatusText(msg);
-    this.status.className = msg.status === 'ok' ? 'ok' : msg.status === 'stopped' ? 'warn' : 'bad';
+    this.status.className = `pill ${runStatusClass(msg)}`;
     this.steps.textContent = Number.isInteger(msg.steps) ? msg.steps.toLocaleString('en-US') : '–';
-    if (msg.report) {
-      setReport(this.report, msg.report);
-      this.report.hidden = false;
-    }
+    setReport(this.report, msg.report || '');
+    this.report.hidden = !msg.report;
+    const stderr = typeof msg.stderr === 'string' ? msg.stderr : '';
+    this.stderr.textContent = stderr;
+    this.stderrBox.hidden = stderr === '';
     if (msg.state) this.showState(msg.state);
   }
   onDisconnect() {
     if (!this.running) return;
     this.setRunning(false);
     this.status.textContent = 'disconnected during the run';
-    this.status.className = 'bad';
+    this.status.className = 'pill bad';
   }
   showState(machine) {
+    this.registers.classList.remove('stale');
+    this.memory.classList.remove('stale');
     const regs = Array.isArray(machine.registers) ? machine.registers : [];
     this.registers.textContent = '';
     let head = null;
@@ -1161,7 +1448,7 @@ class MasfixPanel extends Panel {
 
 // A table of vec4 rows: slot, x, y, z, w, and a button to remove the row.
 class VecTable {
-  constructor(id, rows, nextSlot, defaults, onchange) {
+  constructor(id, rows, nextSlot, defaults, onchange, empty) {
     this.nextSlot = nextSlot;
     this.defaults = defaults;
     this.onchange = onchange;
@@ -1169,20 +1456,31 @@ class VecTable {
     this.table = el('table', { id, className: 'vec-table' },
       el('thead', {}, el('tr', {}, ...['slot', 'x', 'y', 'z', 'w', ''].map((h) => el('th', {}, h)))),
       this.body);
-    this.node = el('div', {}, this.table,
+    this.node = el('div', {}, this.table, el('p', { className: 'muted vec-empty' }, empty),
       el('button', { className: 'btn small', onclick: () => { this.add(this.nextSlot(this.slots()), []); this.onchange(); } }, '+ add'));
     for (const [slot, lanes] of rows) this.add(slot, lanes);
   }
   add(slot, lanes) {
-    const cell = (value, cls, placeholder) => el('td', {},
-      el('input', { className: `mono ${cls}`, value, placeholder, spellcheck: false, oninput: this.onchange }));
+    const cell = (value, cls, placeholder, label) => el('td', {},
+      el('input', { className: `mono ${cls}`, value, placeholder, spellcheck: false, oninput: this.onchange, 'aria-label': label }));
     const row = el('tr', {},
-      cell(slot, 'slot', 'slot'),
-      ...[0, 1, 2, 3].map((i) => cell(lanes[i] === undefined ? '' : String(lanes[i]), 'lane', String(this.defaults[i]))));
+      cell(slot, 'slot', 'slot', 'slot'),
+      ...[0, 1, 2, 3].map((i) => cell(lanes[i] === undefined ? '' : String(lanes[i]), 'lane', String(this.defaults[i]), 'xyzw'[i])));
     row.append(el('td', {}, el('button', {
-      className: 'btn icon', title: 'remove', onclick: () => { row.remove(); this.onchange(); },
+      className: 'btn icon', title: 'remove', 'aria-label': 'remove this row', onclick: () => { row.remove(); this.onchange(); },
     }, '×')));
     this.body.append(row);
+  }
+  // The rows as typed: [[slot, [x, y, z, w]], ...].
+  save() {
+    return [...this.body.rows].map((row) => {
+      const [slot, ...lanes] = [...row.querySelectorAll('input')].map((i) => i.value);
+      return [slot, lanes];
+    });
+  }
+  restore(rows) {
+    this.body.textContent = '';
+    for (const [slot, lanes] of rows) this.add(slot, lanes);
   }
   slots() {
     return [...this.body.rows].map((row) => row.querySelector('input.slot').value.trim());
@@ -1211,15 +1509,23 @@ function nextFreeSlot(name, count) {
   };
 }
 
+// A lane of an output: as JSON gives it, very large and very small numbers in exponent form.
+function laneText(lane) {
+  if (typeof lane !== 'number') return 'NaN/inf';
+  const size = Math.abs(lane);
+  if (size !== 0 && (size >= 1e7 || size < 1e-4)) return lane.toExponential(5).replace(/\.?0+e/, 'e');
+  return String(lane);
+}
+
 class VertexPanel extends Panel {
   constructor(root, file) {
     super(root, file.target === 'vu' ? 'VU vertex program' : 'nv2a vertex program', file);
     const slots = VERTEX_SLOTS[file.target] || VERTEX_SLOTS.nv2a;
     const changed = debounce(() => this.start(), DEBOUNCE_MS);
     this.inputs = new VecTable('inputs', [[slots.input(0), [0, 0, 0, 1]]],
-      nextFreeSlot(slots.input, slots.inputs), [0, 0, 0, 1], changed);
+      nextFreeSlot(slots.input, slots.inputs), [0, 0, 0, 1], changed, 'None given.');
     this.constants = new VecTable('constants', [],
-      nextFreeSlot(slots.constant, slots.constants), [0, 0, 0, 0], changed);
+      nextFreeSlot(slots.constant, slots.constants), [0, 0, 0, 0], changed, 'None given: every constant reads 0.');
     this.status = el('span', { id: 'run-status' }, 'not run yet');
     this.outputs = el('table', { id: 'outputs', className: 'out-table mono' });
     this.report = el('div', { className: 'report small', hidden: true });
@@ -1227,12 +1533,19 @@ class VertexPanel extends Panel {
     this.body.append(
       el('h3', {}, 'Outputs ', this.status),
       this.note,
-      this.outputs,
+      el('div', { className: 'table-scroll' }, this.outputs),
       this.report,
       el('h3', {}, 'Inputs ', el('span', { className: 'muted' }, 'a slot given again starts the next vertex')),
       this.inputs.node,
       el('h3', {}, 'Constants'),
       this.constants.node);
+  }
+  saveInputs() {
+    return { inputs: this.inputs.save(), constants: this.constants.save() };
+  }
+  restoreInputs(saved) {
+    this.inputs.restore(saved.inputs);
+    this.constants.restore(saved.constants);
   }
   start() {
     if (this.closed || !view.file || !view.file.ok) return;
@@ -1248,14 +1561,14 @@ class VertexPanel extends Panel {
       this.outputs.classList.remove('stale');
       this.start();
     } else {
-      showNote(this.note, staleText(file), '');
+      showNote(this.note, staleText(file, this.outputs.rows.length > 0), '');
       this.outputs.classList.add('stale');
     }
   }
   onRunEnd(msg) {
     if (msg.run !== this.run) return;
     this.status.textContent = msg.status === 'ok' ? '' : runStatusText(msg);
-    this.status.className = msg.status === 'ok' ? 'ok' : 'bad';
+    this.status.className = runStatusClass(msg);
     this.report.hidden = !msg.report || msg.status === 'ok';
     if (!this.report.hidden) setReport(this.report, msg.report);
     const vertices = msg.json && Array.isArray(msg.json.vertices) ? msg.json.vertices : null;
@@ -1273,7 +1586,10 @@ class VertexPanel extends Panel {
           el('td', { className: 'muted' }, k === 0 ? String(index) : ''),
           el('td', { className: 'reg-name' }, name));
         for (const lane of Array.isArray(lanes) ? lanes : []) {
-          row.append(el('td', { className: `num${lane === 0 ? ' zero' : ''}` }, lane === null ? 'NaN/inf' : String(lane)));
+          row.append(el('td', {
+            className: `num${lane === 0 ? ' zero' : ''}`,
+            title: lane === null ? 'not a finite number' : String(lane),
+          }, laneText(lane)));
         }
         body.append(row);
       });
