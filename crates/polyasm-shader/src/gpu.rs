@@ -1,5 +1,7 @@
 //! The GPU renderer: the bytecode interpreted by [`runtime::WGSL`] in a
-//! compute shader through wgpu, headless (Vulkan, no window), read back into an [`Image`].
+//! compute shader through wgpu, headless (Vulkan, no window), read back into an [`Image`]. A
+//! program may also be compiled to its own shader ([`crate::native::wgsl`]) once, with
+//! [`GpuRenderer::native`], and rendered from it with [`GpuRenderer::render_native`].
 //!
 //! ```no_run
 //! use polyasm_shader::exec::{Alpha, Frame};
@@ -13,12 +15,13 @@
 //! ```
 
 use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::exec::{Alpha, Frame, Image};
 use crate::ops::{INSTRUCTION_BYTES, Instr, MAX_INSTRUCTIONS, UnpackError};
-use crate::runtime;
+use crate::{native, runtime};
 
 /// Environment variable naming the adapter to use: a part of its name, any case.
 pub const ADAPTER_NAME_VAR: &str = "WGPU_ADAPTER_NAME";
@@ -49,6 +52,8 @@ pub enum GpuError {
     ProgramTooLong { len: usize },
     /// An instruction names registers or fields the bytecode does not allow.
     Instruction { index: usize, error: UnpackError },
+    /// A [`NativePipeline`] was given to a renderer other than the one that built it.
+    OtherRenderer,
     /// Anything else the driver or wgpu reported.
     Driver(String),
 }
@@ -75,6 +80,9 @@ impl fmt::Display for GpuError {
             GpuError::Instruction { index, error } => {
                 write!(f, "instruction {index} is not valid bytecode: {error:?}")
             }
+            GpuError::OtherRenderer => {
+                write!(f, "the native pipeline was built by another GPU renderer")
+            }
             GpuError::Driver(why) => write!(f, "the GPU driver reported an error: {why}"),
         }
     }
@@ -88,8 +96,13 @@ pub struct GpuRenderer {
     device: wgpu::Device,
     queue: wgpu::Queue,
     info: wgpu::AdapterInfo,
+    /// Tells this renderer's native pipelines from others'.
+    id: u64,
     pipeline: wgpu::ComputePipeline,
     layout: wgpu::BindGroupLayout,
+    /// The interpreter's layout, which native pipelines share: a native shader binds all but
+    /// the program, so one bind group serves both.
+    pipeline_layout: wgpu::PipelineLayout,
     frame_uniform: wgpu::Buffer,
     program: wgpu::Buffer,
     max_pixels: u64,
@@ -101,6 +114,34 @@ pub struct GpuRenderer {
     /// An error wgpu reported outside any error scope.
     uncaptured: Arc<Mutex<Option<String>>>,
 }
+
+/// A program compiled to its own compute shader ([`native::wgsl`]) on one renderer, built by
+/// [`GpuRenderer::native`] and rendered by [`GpuRenderer::render_native`] on that renderer. It
+/// may be built on one thread and used on others; dropping it frees the pipeline.
+pub struct NativePipeline {
+    pipeline: wgpu::ComputePipeline,
+    /// The renderer that built it.
+    renderer: u64,
+    instructions: usize,
+}
+
+impl NativePipeline {
+    /// How many instructions the program has.
+    pub fn instructions(&self) -> usize {
+        self.instructions
+    }
+}
+
+impl fmt::Debug for NativePipeline {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("NativePipeline")
+            .field("instructions", &self.instructions)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The renderers opened so far, which numbers each one.
+static RENDERERS: AtomicU64 = AtomicU64::new(0);
 
 /// The storage buffer the shader writes and the buffer it is copied to for reading.
 struct PixelBuffers {
@@ -221,10 +262,6 @@ impl GpuRenderer {
         }));
 
         let scopes = Scopes::push(&device);
-        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("shader-asm interpreter"),
-            source: wgpu::ShaderSource::Wgsl(runtime::WGSL.into()),
-        });
         let storage = |binding, read_only| wgpu::BindGroupLayoutEntry {
             binding,
             visibility: wgpu::ShaderStages::COMPUTE,
@@ -257,14 +294,7 @@ impl GpuRenderer {
             bind_group_layouts: &[Some(&layout)],
             immediate_size: 0,
         });
-        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some("shader-asm interpreter"),
-            layout: Some(&pipeline_layout),
-            module: &module,
-            entry_point: Some(runtime::WGSL_ENTRY_POINT),
-            compilation_options: Default::default(),
-            cache: None,
-        });
+        let pipeline = compute_pipeline(&device, &pipeline_layout, "shader-asm interpreter", runtime::WGSL);
         let frame_uniform = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("shader-asm frame"),
             size: runtime::WGSL_FRAME_BYTES as u64,
@@ -288,8 +318,10 @@ impl GpuRenderer {
             device,
             queue,
             info,
+            id: RENDERERS.fetch_add(1, Ordering::Relaxed),
             pipeline,
             layout,
+            pipeline_layout,
             frame_uniform,
             program,
             max_pixels: max_bytes / 4,
@@ -355,17 +387,75 @@ impl GpuRenderer {
         rgba: &mut Vec<u8>,
     ) -> Result<(), GpuError> {
         rgba.clear();
-        if program.len() > MAX_INSTRUCTIONS {
-            return Err(GpuError::ProgramTooLong { len: program.len() });
+        let words = bytecode(program)?;
+        self.dispatch(&self.pipeline, Some(&words), program.len(), frame, alpha, rgba)
+    }
+
+    /// Compiles `program` to its own compute shader ([`native::wgsl`]) and builds its pipeline
+    /// on this renderer, for [`GpuRenderer::render_native`]: slower to start than the
+    /// interpreter, faster per frame. The program is checked as [`GpuRenderer::render`] checks
+    /// it.
+    pub fn native(&self, program: &[Instr]) -> Result<NativePipeline, GpuError> {
+        bytecode(program)?;
+        if let Some(why) = self.lost_reason() {
+            return Err(GpuError::DeviceLost(why));
         }
-        let mut words = Vec::with_capacity(program.len().max(1) * INSTRUCTION_BYTES);
-        for (index, instr) in program.iter().enumerate() {
-            let packed = instr.pack();
-            Instr::unpack(packed).map_err(|error| GpuError::Instruction { index, error })?;
-            for word in packed {
-                words.extend_from_slice(&word.to_le_bytes());
-            }
+        let scopes = Scopes::push(&self.device);
+        let pipeline = compute_pipeline(
+            &self.device,
+            &self.pipeline_layout,
+            "shader-asm native",
+            &native::wgsl(program),
+        );
+        scopes.pop()?;
+        if let Some(why) = self.lost_reason() {
+            return Err(GpuError::DeviceLost(why));
         }
+        Ok(NativePipeline {
+            pipeline,
+            renderer: self.id,
+            instructions: program.len(),
+        })
+    }
+
+    /// Renders one frame of the program `pipeline` was built from.
+    pub fn render_native(&self, pipeline: &NativePipeline, frame: &Frame, alpha: Alpha) -> Result<Image, GpuError> {
+        let mut rgba = Vec::new();
+        self.render_native_into(pipeline, frame, alpha, &mut rgba)?;
+        Ok(Image {
+            width: frame.width,
+            height: frame.height,
+            rgba,
+        })
+    }
+
+    /// [`GpuRenderer::render_native`] into `rgba`, as [`GpuRenderer::render_into`] renders.
+    pub fn render_native_into(
+        &self,
+        pipeline: &NativePipeline,
+        frame: &Frame,
+        alpha: Alpha,
+        rgba: &mut Vec<u8>,
+    ) -> Result<(), GpuError> {
+        rgba.clear();
+        if pipeline.renderer != self.id {
+            return Err(GpuError::OtherRenderer);
+        }
+        self.dispatch(&pipeline.pipeline, None, pipeline.instructions, frame, alpha, rgba)
+    }
+
+    /// Runs `pipeline` over a frame and appends its pixels to `rgba`: the interpreter's with
+    /// the program's `words`, or a native one's (`None`: the program buffer keeps what it holds,
+    /// which the native shader does not read).
+    fn dispatch(
+        &self,
+        pipeline: &wgpu::ComputePipeline,
+        words: Option<&[u8]>,
+        count: usize,
+        frame: &Frame,
+        alpha: Alpha,
+        rgba: &mut Vec<u8>,
+    ) -> Result<(), GpuError> {
         self.check_size(frame.width, frame.height)?;
         if let Some(why) = self.lost_reason() {
             return Err(GpuError::DeviceLost(why));
@@ -384,7 +474,7 @@ impl GpuRenderer {
 
         let mut uniform = [0u8; runtime::WGSL_FRAME_BYTES];
         let fields = [
-            program.len() as u32,
+            count as u32,
             frame.width,
             frame.height,
             frame.time.to_bits(),
@@ -394,8 +484,8 @@ impl GpuRenderer {
             slot.copy_from_slice(&field.to_le_bytes());
         }
         self.queue.write_buffer(&self.frame_uniform, 0, &uniform);
-        if !words.is_empty() {
-            self.queue.write_buffer(&self.program, 0, &words);
+        if let Some(words) = words.filter(|words| !words.is_empty()) {
+            self.queue.write_buffer(&self.program, 0, words);
         }
 
         let bind_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
@@ -428,7 +518,7 @@ impl GpuRenderer {
                 label: Some("shader-asm interpreter"),
                 timestamp_writes: None,
             });
-            pass.set_pipeline(&self.pipeline);
+            pass.set_pipeline(pipeline);
             pass.set_bind_group(0, &bind_group, &[]);
             pass.dispatch_workgroups(
                 frame.width.div_ceil(runtime::WORKGROUP_SIDE),
@@ -495,4 +585,43 @@ impl GpuRenderer {
             bytes,
         }
     }
+}
+
+/// `program` as the bytecode's instruction words, little-endian, after checking that it fits
+/// the bytecode: no more than [`MAX_INSTRUCTIONS`], every field valid.
+fn bytecode(program: &[Instr]) -> Result<Vec<u8>, GpuError> {
+    if program.len() > MAX_INSTRUCTIONS {
+        return Err(GpuError::ProgramTooLong { len: program.len() });
+    }
+    let mut words = Vec::with_capacity(program.len().max(1) * INSTRUCTION_BYTES);
+    for (index, instr) in program.iter().enumerate() {
+        let packed = instr.pack();
+        Instr::unpack(packed).map_err(|error| GpuError::Instruction { index, error })?;
+        for word in packed {
+            words.extend_from_slice(&word.to_le_bytes());
+        }
+    }
+    Ok(words)
+}
+
+/// The compute pipeline of the WGSL `source`, whose entry point is
+/// [`runtime::WGSL_ENTRY_POINT`], in `layout`. Errors go to the caller's error scopes.
+fn compute_pipeline(
+    device: &wgpu::Device,
+    layout: &wgpu::PipelineLayout,
+    label: &str,
+    source: &str,
+) -> wgpu::ComputePipeline {
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some(label),
+        source: wgpu::ShaderSource::Wgsl(source.into()),
+    });
+    device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some(label),
+        layout: Some(layout),
+        module: &module,
+        entry_point: Some(runtime::WGSL_ENTRY_POINT),
+        compilation_options: Default::default(),
+        cache: None,
+    })
 }

@@ -41,6 +41,7 @@ pub mod error;
 pub mod exec;
 pub mod gpu;
 pub mod lexer;
+pub mod native;
 pub mod ops;
 pub mod parser;
 pub mod print;
@@ -53,6 +54,7 @@ use std::sync::LazyLock;
 use polyasm_core::OptionKind;
 use polyasm_core::editor::{Lexicon, Register};
 use polyasm_core::front;
+use polyasm_core::output::FormatInfo;
 use polyasm_core::stream::RunIo;
 use polyasm_core::target::{
     DisasmInput, InputEncoding, OptionSpec, RunInfo, RunOutcome, RunOutput, Runner, Target, TargetInfo, TargetOptions,
@@ -134,9 +136,27 @@ static INFO: TargetInfo = TargetInfo {
         "shader: the source's dialect, v1 (the specification's) or v2 (ShaderVM's current one) [default: v2 when the file uses a form only v2 has, else v1]",
     )],
     disassemble_options: &[],
-    formats: &[],
+    formats: FORMATS,
     preprocesses: false,
 };
+
+/// The native shaders of [`native`]: the program as WGSL or GLSL source.
+static FORMATS: &[FormatInfo] = &[
+    FormatInfo {
+        name: "wgsl",
+        description: "the program as a WGSL compute shader, one statement per instruction",
+        binary: false,
+        listing: false,
+        extensions: &["wgsl"],
+    },
+    FormatInfo {
+        name: "glsl",
+        description: "the program as a GLSL 4.30 fragment shader, one statement per instruction",
+        binary: false,
+        listing: false,
+        extensions: &["glsl"],
+    },
+];
 
 static RUN_INFO: RunInfo = RunInfo {
     options: run::RUN_OPTIONS,
@@ -161,6 +181,16 @@ impl Target for ShaderTarget {
         _out: &mut dyn std::io::Write,
     ) -> Outcome<Object> {
         assemble_in(sources, file, !options.skip_listing, dialect_option(options)).map(|assembled| assembled.object)
+    }
+
+    fn write_format(&self, format: &str, object: &Object, _sources: &SourceMap) -> Option<Vec<u8>> {
+        let write = match format {
+            "wgsl" => native::wgsl,
+            "glsl" => native::glsl,
+            _ => return None,
+        };
+        let program = decode::read(&object.bytes).expect("invariant: assembled bytecode reads back");
+        Some(write(&program).into_bytes())
     }
 
     fn disassemble(&self, sources: &SourceMap, input: &DisasmInput, _options: &TargetOptions) -> Outcome<String> {
