@@ -9,7 +9,7 @@ use polyasm_core::Diagnostic;
 use polyasm_core::explain::Code;
 use polyasm_core::picture::Image;
 use polyasm_shader::exec::{Alpha, Frame};
-use polyasm_shader::gpu::GpuRenderer;
+use polyasm_shader::gpu::{GpuRenderer, NativePipeline};
 use polyasm_shader::ops::Instr;
 use polyasm_shader::render;
 
@@ -37,7 +37,7 @@ pub struct Pictures {
 /// A program's native pipeline: being built, or built (or failed, then never tried again).
 enum Native {
     Building,
-    Built(Arc<()>),
+    Built(Arc<NativePipeline>),
     Failed,
 }
 
@@ -118,7 +118,10 @@ impl Pictures {
             && gpu.check_size(frame.width, frame.height).is_ok()
         {
             if let Some(native) = self.native_for(gpu, &program.object.bytes, &instrs) {
-                let _ = native;
+                let mut rgba = Vec::new();
+                if gpu.render_native_into(&native, &frame, alpha, &mut rgba).is_ok() {
+                    return Ok(picture(rgba, 2));
+                }
             }
             let mut rgba = Vec::new();
             if gpu.render_into(&instrs, &frame, alpha, &mut rgba).is_ok() {
@@ -141,7 +144,7 @@ impl Pictures {
 
     /// The program's native pipeline when it is built; else starts building it (once) on a
     /// thread of its own, so that the frames go on with the interpreter meanwhile.
-    fn native_for(&self, gpu: &Arc<GpuRenderer>, key: &[u8], instrs: &[Instr]) -> Option<Arc<()>> {
+    fn native_for(&self, gpu: &Arc<GpuRenderer>, key: &[u8], instrs: &[Instr]) -> Option<Arc<NativePipeline>> {
         let mut native = self.native.lock().unwrap_or_else(PoisonError::into_inner);
         match native.get(key) {
             Some(Native::Built(pipeline)) => return Some(pipeline.clone()),
@@ -158,10 +161,7 @@ impl Pictures {
         let instrs = instrs.to_vec();
         let cache = Arc::clone(&self.native);
         std::thread::spawn(move || {
-            let built: Result<Arc<()>, ()> = {
-                let _ = (&gpu, &instrs);
-                Err(())
-            };
+            let built = gpu.native(&instrs).map(Arc::new);
             let mut native = cache.lock().unwrap_or_else(PoisonError::into_inner);
             native.insert(
                 key,

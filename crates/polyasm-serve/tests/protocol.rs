@@ -436,3 +436,55 @@ fn lima_binds_listed_pictures_and_nothing_else() {
     let end = page.until("run_end");
     assert_eq!(end["status"], "error");
 }
+
+#[test]
+fn on_a_gpu_frames_come_from_the_interpreter_then_from_the_native_pipeline() {
+    use polyasm_shader::gpu::GpuRenderer;
+    if let Err(error) = GpuRenderer::new() {
+        // The shader crate's GPU tests' rule: a machine without Vulkan says so.
+        assert_eq!(
+            std::env::var("POLYASM_NO_GPU").as_deref(),
+            Ok("1"),
+            "no GPU to test on: {error}; install mesa-vulkan-drivers, or set POLYASM_NO_GPU=1"
+        );
+        return;
+    }
+    let sphere =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/shader/sphere.sasm"))
+            .unwrap();
+    let server = Server::start_on(&[("sphere.sasm", &sphere)], polyasm_serve::Device::Gpu);
+    let mut page = server.connect();
+    let name = server.name("sphere.sasm");
+    page.open(&name);
+    let (width, height) = (64u32, 36u32);
+    let mut places = Vec::new();
+    let mut native = None;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while native.is_none() && std::time::Instant::now() < deadline {
+        page.send(
+            json!({"type": "frame", "path": name, "seq": places.len(), "time": 0.25, "width": width, "height": height}),
+        );
+        let picture = page.picture();
+        places.push(picture[20]);
+        if picture[20] == 2 {
+            native = Some(picture);
+        }
+    }
+    assert_eq!(places[0], 1, "the first frame comes from the interpreter: {places:?}");
+    let native = native.unwrap_or_else(|| panic!("no native frame in a minute: {places:?}"));
+    // The native picture is the CPU renderer's within 1 per channel.
+    let program = polyasm_shader::assemble_text(&sphere).unwrap();
+    let frame = polyasm_shader::exec::Frame {
+        width,
+        height,
+        time: 0.25,
+    };
+    let cpu = polyasm_shader::render::render(&program, &frame, polyasm_shader::exec::Alpha::Opaque).unwrap();
+    let worst = native[24..]
+        .iter()
+        .zip(&cpu.rgba)
+        .map(|(a, b)| a.abs_diff(*b))
+        .max()
+        .unwrap();
+    assert!(worst <= 1, "native and CPU differ by {worst}");
+}

@@ -36,6 +36,10 @@ pub const UV: &str =
 
 impl Server {
     pub fn start(files: &[(&str, &str)]) -> Server {
+        Server::start_on(files, polyasm_serve::Device::Cpu)
+    }
+
+    pub fn start_on(files: &[(&str, &str)], device: polyasm_serve::Device) -> Server {
         let dir = tempfile::tempdir().expect("a temporary folder");
         for (name, text) in files {
             let path = dir.path().join(name);
@@ -46,7 +50,7 @@ impl Server {
             paths: vec![dir.path().to_path_buf()],
             host: None,
             port: 0,
-            device: polyasm_serve::Device::Cpu,
+            device,
         };
         let bound = polyasm_serve::bind(registry(), &settings).expect("the server starts");
         let address = bound.address.to_string();
