@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use axum::Router;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path as UrlPath, Request, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
@@ -143,8 +143,7 @@ async fn explain(State(hub): State<Arc<Hub>>, UrlPath(code): UrlPath<String>) ->
     .into_response()
 }
 
-async fn socket(State(hub): State<Arc<Hub>>, headers: HeaderMap, upgrade: WebSocketUpgrade) -> Response {
-    let _ = headers;
+async fn socket(State(hub): State<Arc<Hub>>, upgrade: WebSocketUpgrade) -> Response {
     let taken = hub.connections.fetch_add(1, Ordering::SeqCst);
     if taken >= MAX_CONNECTIONS {
         hub.connections.fetch_sub(1, Ordering::SeqCst);
