@@ -10,7 +10,7 @@ use std::hint::black_box;
 use criterion::{Criterion, criterion_group, criterion_main};
 use polyasm_shader::exec::{self, Alpha, Frame};
 use polyasm_shader::gpu::GpuRenderer;
-use polyasm_shader::ops::{COLOR, Instr, MAX_INSTRUCTIONS, Op, PC, Reg, SIZE};
+use polyasm_shader::ops::{COLOR, Instr, Op, PC, Reg, SIZE};
 
 /// Appends instructions by name; scalar registers are numbers 0..8.
 #[derive(Default)]
@@ -247,16 +247,6 @@ fn native_frames(c: &mut Criterion) {
         b.iter(|| black_box(gpu.native(black_box(&program)).expect("builds")))
     });
     group.finish();
-
-    // Once, as it takes long: the pipeline of the longest program the bytecode holds.
-    let longest: Vec<Instr> = program.iter().cycle().take(MAX_INSTRUCTIONS).copied().collect();
-    let started = std::time::Instant::now();
-    let pipeline = gpu.native(&longest).expect("the longest program's pipeline builds");
-    eprintln!(
-        "native pipeline of {} instructions: {:?}",
-        pipeline.instructions(),
-        started.elapsed()
-    );
 }
 
 criterion_group!(benches, gpu_frames, native_frames);
