@@ -88,6 +88,65 @@ fn hex_listing_and_json_formats() {
 }
 
 #[test]
+fn wgsl_and_glsl_write_the_program_as_a_native_shader() {
+    use polyasm_shader::{native, runtime};
+    let program = polyasm_shader::assemble_text(&std::fs::read_to_string(UV).unwrap()).unwrap();
+    let dir = temp();
+    let shb = dir.path().join("uv.shb");
+    assert!(run(&[UV, "-o", path_str(&shb)]).status.success());
+    for (format, text, interpreter) in [
+        ("wgsl", native::wgsl(&program), runtime::WGSL),
+        ("glsl", native::glsl(&program), runtime::GLSL),
+    ] {
+        let out = run(&[UV, "-f", format]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert_eq!(stdout(&out), text);
+        assert!(text.contains("    // reciprocal(s3, s2)\n"), "{text}");
+        assert_ne!(text, interpreter);
+        // The extension of `-o` chooses the format.
+        let file = dir.path().join(format!("uv.{format}"));
+        let out = run(&[UV, "-o", path_str(&file)]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
+        // Bytecode is assembled as source; its disassembly is the way from a .shb.
+        let source = run(&["disasm", path_str(&shb)]);
+        let out = run_with_stdin(&["-t", "shader", "-", "-f", format], &source.stdout);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert_eq!(stdout(&out), text);
+    }
+    let targets = stdout(&run(&["targets"]));
+    let line = targets.lines().find(|l| l.starts_with("shader")).expect("a shader row");
+    assert!(line.ends_with("json wgsl glsl"), "{line}");
+    // Another target has no such format.
+    let out = run(&["-t", "vu", "-", "-f", "wgsl", "--error-format", "short"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("PA009"), "{}", stderr(&out));
+}
+
+#[test]
+fn native_shaders_refuse_to_overwrite_the_input_and_write_nothing_after_errors() {
+    let dir = temp();
+    let source = std::fs::read(UV).unwrap();
+    let input = write(dir.path(), "uv.sasm", &source);
+    for format in ["wgsl", "glsl"] {
+        let out = run(&[path_str(&input), "-f", format, "-o", path_str(&input)]);
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert!(stderr(&out).contains("PA014"), "{}", stderr(&out));
+        assert_eq!(std::fs::read(&input).unwrap(), source);
+
+        let bad = write(dir.path(), "bad.sasm", b"load(s0, 1)\nsetComponent0(c, s9)\n");
+        let target = dir.path().join(format!("bad.{format}"));
+        let out = run(&[path_str(&bad), "-o", path_str(&target), "--error-format", "short"]);
+        assert_eq!(out.status.code(), Some(1));
+        assert!(stderr(&out).contains("SH003"), "{}", stderr(&out));
+        assert!(!target.exists());
+        let out = run(&[path_str(&bad), "-f", format]);
+        assert_eq!(out.status.code(), Some(1));
+        assert!(out.stdout.is_empty());
+    }
+}
+
+#[test]
 fn check_reports_every_error_with_its_place_and_code() {
     let dir = temp();
     let bad = write(

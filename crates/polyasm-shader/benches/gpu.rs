@@ -1,5 +1,7 @@
 //! Frames per second of the GPU interpreter at 1920x1080, upload and read-back included, for a
-//! ray-traced sphere of 113 instructions. Frames per second = 1 / the time per frame.
+//! ray-traced sphere of 113 instructions. Frames per second = 1 / the time per frame. Then
+//! examples/shader/sphere.sasm at 640x360, interpreted and as its native shader, and the time
+//! to build that shader's pipeline.
 //!
 //! `cargo bench -p polyasm-shader --bench gpu`; without a Vulkan adapter it says so and stops.
 
@@ -190,5 +192,62 @@ fn gpu_frames(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, gpu_frames);
+/// examples/shader/sphere.sasm at 640x360, by the interpreter and by its native shader, and
+/// the time to build the native shader's pipeline (WGSL written, read by naga, compiled by the
+/// driver).
+fn native_frames(c: &mut Criterion) {
+    let gpu = match GpuRenderer::new() {
+        Ok(gpu) => gpu,
+        Err(error) => {
+            eprintln!("no GPU to measure: {error}");
+            return;
+        }
+    };
+    let program = polyasm_shader::assemble_text(include_str!("../../../examples/shader/sphere.sasm"))
+        .expect("examples/shader/sphere.sasm assembles");
+    let frame = Frame {
+        width: 640,
+        height: 360,
+        time: 0.0,
+    };
+    let native = gpu.native(&program).expect("the native pipeline builds");
+    let interpreted = gpu.render(&program, &frame, Alpha::Opaque).expect("renders");
+    let rendered = gpu.render_native(&native, &frame, Alpha::Opaque).expect("renders");
+    let far = interpreted
+        .rgba
+        .iter()
+        .zip(&rendered.rgba)
+        .filter(|(a, b)| a.abs_diff(**b) > 1)
+        .count();
+    assert_eq!(far, 0, "native and interpreted pictures differ in {far} channels");
+    eprintln!(
+        "adapter: {}; examples/shader/sphere.sasm: {} instructions",
+        gpu.adapter_name(),
+        program.len()
+    );
+
+    let mut group = c.benchmark_group("native");
+    group.sample_size(10);
+    let mut rgba = Vec::new();
+    group.bench_function("sphere.sasm 640x360 interpreted", |b| {
+        b.iter(|| {
+            gpu.render_into(black_box(&program), &frame, Alpha::Opaque, &mut rgba)
+                .expect("renders");
+            black_box(&rgba);
+        })
+    });
+    group.bench_function("sphere.sasm 640x360 native", |b| {
+        b.iter(|| {
+            gpu.render_native_into(black_box(&native), &frame, Alpha::Opaque, &mut rgba)
+                .expect("renders");
+            black_box(&rgba);
+        })
+    });
+    group.bench_function("sphere.sasm native pipeline", |b| {
+        b.iter(|| black_box(gpu.native(black_box(&program)).expect("builds")))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, gpu_frames, native_frames);
 criterion_main!(benches);

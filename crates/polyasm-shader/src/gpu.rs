@@ -140,7 +140,7 @@ impl fmt::Debug for NativePipeline {
     }
 }
 
-/// The renderers opened so far, which numbers each one.
+/// Counts the renderers opened, to give each its own number.
 static RENDERERS: AtomicU64 = AtomicU64::new(0);
 
 /// The storage buffer the shader writes and the buffer it is copied to for reading.

@@ -1,6 +1,6 @@
 //! shader-asm for polyasm: a tiny assembly language run once per pixel. The crate assembles
 //! it to a documented bytecode, disassembles that, renders it on the CPU, and interprets the
-//! same bytecode on a GPU.
+//! same bytecode on a GPU or compiles a program to a WGSL or GLSL shader of its own.
 //!
 //! The library interface of the assembler:
 //!
@@ -11,6 +11,8 @@
 //!   [`decode::read`]: a bytecode file back to instructions, or every problem with its byte offset.
 //! - [`print::print_program`]: instructions to canonical source, which assembles to the same
 //!   instructions.
+//! - [`native::wgsl`], [`native::glsl`]: instructions to a shader of their own, one statement
+//!   per instruction (`-f wgsl`, `-f glsl`), which [`gpu::GpuRenderer::native`] also builds.
 //!
 //! Both dialects are read: v1, the specification's, and v2, ShaderVM's current one
 //! (docs/shader.md). [`assemble_text`] and [`assemble`] detect which from the forms a source
