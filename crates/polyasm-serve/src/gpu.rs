@@ -41,8 +41,11 @@ enum Native {
     Failed,
 }
 
-/// The most native pipelines kept; the oldest are dropped beyond.
+/// The most native pipelines kept; beyond, they are all dropped and built again when asked for.
 const MAX_NATIVE: usize = 16;
+
+/// The longest program given a native pipeline.
+pub const MAX_NATIVE_INSTRUCTIONS: usize = 4096;
 
 impl Pictures {
     pub fn new(device: Device) -> Pictures {
@@ -143,16 +146,25 @@ impl Pictures {
     }
 
     /// The program's native pipeline when it is built; else starts building it (once) on a
-    /// thread of its own, so that the frames go on with the interpreter meanwhile.
+    /// thread of its own, so that the frames go on with the interpreter meanwhile. One is built
+    /// at a time (a burst of saves builds the last version it is asked for next), and a program
+    /// longer than [`MAX_NATIVE_INSTRUCTIONS`] stays with the interpreter: drivers take minutes
+    /// over the longest.
     fn native_for(&self, gpu: &Arc<GpuRenderer>, key: &[u8], instrs: &[Instr]) -> Option<Arc<NativePipeline>> {
+        if instrs.len() > MAX_NATIVE_INSTRUCTIONS {
+            return None;
+        }
         let mut native = self.native.lock().unwrap_or_else(PoisonError::into_inner);
         match native.get(key) {
             Some(Native::Built(pipeline)) => return Some(pipeline.clone()),
             Some(_) => return None,
             None => {}
         }
+        if native.values().any(|n| matches!(n, Native::Building)) {
+            return None;
+        }
         if native.len() >= MAX_NATIVE {
-            native.retain(|_, n| matches!(n, Native::Building));
+            native.clear();
         }
         native.insert(key.to_vec(), Native::Building);
         drop(native);
