@@ -118,3 +118,36 @@ fn absurd_options_are_usage_errors() {
         assert_eq!(output.status.code(), Some(2), "{args:?}");
     }
 }
+
+#[test]
+fn open_without_a_browser_says_so_and_serves() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = tempfile::tempdir().unwrap();
+    let mut child = polyasm()
+        .current_dir(dir.path())
+        .env("PATH", empty.path())
+        .args(["serve", "--open", "."])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let address = line
+        .split("http://")
+        .nth(1)
+        .unwrap()
+        .split('/')
+        .next()
+        .unwrap()
+        .to_string();
+    assert!(get(&address, &address).contains("200"), "still serving");
+    child.kill().unwrap();
+    let mut stderr = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+    child.wait().unwrap();
+    assert!(stderr.contains("note: cannot open a browser"), "{stderr}");
+    assert!(stderr.contains(&format!("open http://{address}/")), "{stderr}");
+}
