@@ -54,13 +54,16 @@ pub struct Hub {
     pub connections: AtomicUsize,
     /// The port served: requests must name it.
     pub port: u16,
+    /// Whether it serves other machines (`--host` other than loopback): then any IP address
+    /// with the port names it.
+    pub any_address: bool,
     /// Folders watched one level deep (those of files read outside the folders served).
     pub watched: Mutex<HashSet<PathBuf>>,
     pub watcher: Mutex<Option<notify::RecommendedWatcher>>,
 }
 
 impl Hub {
-    pub fn new(registry: &'static Registry, roots: Vec<Root>, pictures: Pictures, port: u16) -> Hub {
+    pub fn new(registry: &'static Registry, roots: Vec<Root>, pictures: Pictures, port: u16, any_address: bool) -> Hub {
         let scan = sources::scan(registry, &roots);
         Hub {
             registry,
@@ -75,6 +78,7 @@ impl Hub {
             renders: tokio::sync::Semaphore::new(2),
             connections: AtomicUsize::new(0),
             port,
+            any_address,
             watched: Mutex::new(HashSet::new()),
             watcher: Mutex::new(None),
         }
@@ -188,9 +192,10 @@ impl Hub {
         }
     }
 
-    /// Takes in a batch of changed paths (`structural`: files may have appeared or vanished):
-    /// lists the sources again when needed, checks again every kept source that read a changed
-    /// file, and tells the pages.
+    /// Takes in a batch of changed paths (`structural`: files may have appeared or vanished, or
+    /// events were lost): lists the sources again and checks every kept source again when
+    /// structural, else the kept sources that read a changed file, and tells the pages of
+    /// those the pages would see differently.
     pub async fn changed(self: &Arc<Hub>, paths: Vec<PathBuf>, structural: bool) {
         if structural {
             let hub = Arc::clone(self);
@@ -212,7 +217,10 @@ impl Hub {
             let entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
             entries
                 .values()
-                .filter(|e| e.checked.read.iter().any(|p| changed.contains(p)))
+                // A file that appeared may be one a check looked for and did not find (a
+                // settings file, an include): every kept source is checked again, and the
+                // pages hear only of those that changed.
+                .filter(|e| structural || e.checked.read.iter().any(|p| changed.contains(p)))
                 .map(|e| e.listed.name.clone())
                 .collect()
         };

@@ -45,6 +45,9 @@ pub const QUIET: Duration = Duration::from_millis(15);
 /// The longest a burst of events is gathered before the page hears of it.
 pub const MOST_WAIT: Duration = Duration::from_millis(60);
 
+/// The most events of one burst kept; past it, the burst is a change of everything.
+const MAX_BATCH: usize = 10_000;
+
 /// Why the server could not start.
 #[derive(Debug)]
 pub enum StartError {
@@ -135,6 +138,7 @@ pub fn bind(registry: &'static Registry, settings: &Settings) -> Result<Bound, S
         roots,
         gpu::Pictures::new(settings.device),
         address.port(),
+        !address.ip().is_loopback(),
     ));
     watch(&hub, runtime.handle().clone()).map_err(StartError::Start)?;
     Ok(Bound {
@@ -176,11 +180,13 @@ fn watch(hub: &Arc<Hub>, runtime: tokio::runtime::Handle) -> Result<(), String> 
             while let Ok(first) = news.recv() {
                 let started = Instant::now();
                 let mut batch = vec![first];
+                let mut lost = false;
                 loop {
                     let left = MOST_WAIT.saturating_sub(started.elapsed());
                     match news.recv_timeout(QUIET.min(left)) {
-                        Ok(event) if batch.len() < 10_000 => batch.push(event),
-                        Ok(_) => {}
+                        Ok(event) if batch.len() < MAX_BATCH => batch.push(event),
+                        // Too many to keep: the batch counts as a change of everything.
+                        Ok(_) => lost = true,
                         Err(_) => break,
                     }
                     if started.elapsed() >= MOST_WAIT {
@@ -188,7 +194,7 @@ fn watch(hub: &Arc<Hub>, runtime: tokio::runtime::Handle) -> Result<(), String> 
                     }
                 }
                 let mut paths = Vec::new();
-                let mut structural = false;
+                let mut structural = lost;
                 for event in batch {
                     match event {
                         // Reading a file is no change (the checks read the files they watch),

@@ -21,9 +21,18 @@ pub const MAX_PICTURE_PIXELS: u64 = 1920 * 1080;
 /// The most bytes of output a run sends to the page; the run is stopped there.
 pub const MAX_RUN_OUTPUT: usize = 1 << 20;
 
-/// The step limit of a Masfix run when the page gives none, and the most it may give.
+/// The step limit of a Masfix run when the page gives none.
 pub const DEFAULT_MAX_STEPS: u64 = 100_000_000;
-pub const MAX_MAX_STEPS: u64 = 10_000_000_000;
+
+/// The most steps a run may take, whatever the page gives: about 7 s of a Masfix program.
+pub const MAX_MAX_STEPS: u64 = 1_000_000_000;
+
+/// The most steps of all the fragments of one picture (Lima's `--max-steps` is per
+/// fragment): the page's limit is lowered to this over the number of pixels.
+pub const PICTURE_STEPS: u64 = 200_000_000;
+
+/// The most steps of one fragment, in a picture or run alone (Lima's own default).
+pub const FRAGMENT_STEPS: u64 = 100_000;
 
 /// The most bytes of a run's own error stream kept.
 const MAX_STDERR: usize = 64 << 10;
@@ -107,6 +116,32 @@ pub fn textures(
         .collect()
 }
 
+/// Bounds the steps of a target that has a `--max-steps` run option: the page's value (or
+/// `default`, else `most`) lowered to `most`. A value that is not a number is left for the
+/// option's reader to refuse as the command line does.
+fn bound_steps(target: &dyn Target, page: &mut Vec<(String, String)>, default: Option<u64>, most: u64) {
+    let declared = target
+        .runner()
+        .is_some_and(|r| r.run_info().options.iter().any(|o| o.long == "max-steps"));
+    if !declared {
+        return;
+    }
+    let given = page
+        .iter()
+        .rev()
+        .find(|(l, _)| l == "max-steps")
+        .map(|(_, v)| v.trim().to_string());
+    let steps = match given {
+        Some(text) => match text.parse::<u64>() {
+            Ok(n) => n,
+            Err(_) => return,
+        },
+        None => default.unwrap_or(most),
+    };
+    page.retain(|(l, _)| l != "max-steps");
+    page.push(("max-steps".to_string(), steps.min(most).to_string()));
+}
+
 /// Renders a picture of `program` at `time`, `width` x `height`.
 pub fn picture(
     registry: &Registry,
@@ -129,6 +164,13 @@ pub fn picture(
     // Any other target that renders: its run, with `--size`, writes a PNG.
     let mut page = request.options.clone();
     page.push(("size".to_string(), format!("{width}x{height}")));
+    let pixels = u64::from(width) * u64::from(height);
+    bound_steps(
+        target,
+        &mut page,
+        None,
+        (PICTURE_STEPS / pixels).clamp(1, FRAGMENT_STEPS),
+    );
     let options = options(target, program, &page).map_err(|d| failure(registry, program, &[*d]))?;
     let runner = target.runner().expect("options() checked");
     match runner.plan(&options) {
@@ -332,15 +374,9 @@ pub fn run(
         page.push(("format".to_string(), "json".to_string()));
     }
     if panel == "masfix" {
-        let steps = page
-            .iter()
-            .rev()
-            .find(|(l, _)| l == "max-steps")
-            .and_then(|(_, v)| v.parse::<u64>().ok())
-            .unwrap_or(DEFAULT_MAX_STEPS)
-            .min(MAX_MAX_STEPS);
-        page.retain(|(l, _)| l != "max-steps");
-        page.push(("max-steps".to_string(), steps.to_string()));
+        bound_steps(target, &mut page, Some(DEFAULT_MAX_STEPS), MAX_MAX_STEPS);
+    } else {
+        bound_steps(target, &mut page, None, FRAGMENT_STEPS);
     }
     let ended = |status: &str, failure: Failure| json!({"type": "run_end", "status": status, "report": failure.report, "diagnostics": failure.diagnostics});
     let options = match options(target, program, &page) {

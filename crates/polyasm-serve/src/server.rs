@@ -61,21 +61,25 @@ pub fn router(hub: Arc<Hub>) -> Router {
 /// Refuses requests that do not name this server (DNS rebinding, other sites' pages).
 async fn guard(State(hub): State<Arc<Hub>>, request: Request, next: Next) -> Response {
     let headers = request.headers();
-    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
-    if !host.is_some_and(|h| names_this_server(h, hub.port)) {
-        return (
-            StatusCode::FORBIDDEN,
-            "this server answers only requests for its own address\n",
-        )
-            .into_response();
-    }
+    let mut hosts = headers.get_all(header::HOST).iter();
+    let host = match (hosts.next().and_then(|h| h.to_str().ok()), hosts.next()) {
+        (Some(host), None) if names_this_server(host, hub.port, hub.any_address) => host,
+        _ => {
+            return (
+                StatusCode::FORBIDDEN,
+                "this server answers only requests for its own address\n",
+            )
+                .into_response();
+        }
+    };
+    // A page of this server names the address it was loaded from as its origin.
     if let Some(origin) = headers.get(header::ORIGIN) {
-        let ok = origin
+        let same = origin
             .to_str()
             .ok()
             .and_then(|o| o.strip_prefix("http://"))
-            .is_some_and(|o| names_this_server(o, hub.port));
-        if !ok {
+            .is_some_and(|o| o.eq_ignore_ascii_case(host));
+        if !same {
             return (StatusCode::FORBIDDEN, "requests from other sites are refused\n").into_response();
         }
     }
@@ -96,10 +100,11 @@ async fn guard(State(hub): State<Arc<Hub>>, request: Request, next: Next) -> Res
     response
 }
 
-/// Whether a `Host` value (or an origin's host) names this server: `localhost` or an IP
-/// address, with the server's port. A DNS name is refused: a page elsewhere can make one
-/// point at this machine, but cannot make the browser send an address of it as its host.
-pub fn names_this_server(host: &str, port: u16) -> bool {
+/// Whether a `Host` value names this server: `localhost` or a loopback address with the
+/// server's port, or any IP address when it serves other machines (`any_address`). A DNS name
+/// is refused: a page elsewhere can make one point at this machine, but cannot make the
+/// browser send an address of it as its host.
+pub fn names_this_server(host: &str, port: u16, any_address: bool) -> bool {
     let Some((name, given)) = host.rsplit_once(':') else {
         return false;
     };
@@ -107,7 +112,10 @@ pub fn names_this_server(host: &str, port: u16) -> bool {
         return false;
     }
     let name = name.strip_prefix('[').and_then(|n| n.strip_suffix(']')).unwrap_or(name);
-    name.eq_ignore_ascii_case("localhost") || name.parse::<std::net::IpAddr>().is_ok()
+    name.eq_ignore_ascii_case("localhost")
+        || name
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| any_address || ip.is_loopback())
 }
 
 async fn index() -> Html<&'static str> {
@@ -326,14 +334,16 @@ impl Connection {
             Ok(options) => options,
             Err(why) => return self.send(failed(why)).await,
         };
+        let side = |v: &Value| v.as_u64().and_then(|n| u32::try_from(n).ok());
+        let (Some(width), Some(height)) = (side(&message["width"]), side(&message["height"])) else {
+            return self
+                .send(failed(escape("`width` and `height` must be whole numbers of pixels")))
+                .await;
+        };
         let request = PictureRequest {
             time: message["time"].as_f64().map_or(0.0, |t| t as f32),
-            width: message["width"]
-                .as_u64()
-                .map_or(0, |w| w.min(u64::from(u32::MAX)) as u32),
-            height: message["height"]
-                .as_u64()
-                .map_or(0, |h| h.min(u64::from(u32::MAX)) as u32),
+            width,
+            height,
             options,
         };
         if !request.time.is_finite() {
@@ -538,10 +548,14 @@ mod tests {
             "localhost:8000",
             "LOCALHOST:8000",
             "[::1]:8000",
-            "192.168.1.7:8000",
+            "127.0.0.2:8000",
         ] {
-            assert!(names_this_server(good, 8000), "{good}");
+            assert!(names_this_server(good, 8000, false), "{good}");
+            assert!(names_this_server(good, 8000, true), "{good}");
         }
+        // Another machine's address: only when serving other machines.
+        assert!(!names_this_server("192.168.1.7:8000", 8000, false));
+        assert!(names_this_server("192.168.1.7:8000", 8000, true));
         for bad in [
             "127.0.0.1:8001",
             "127.0.0.1",
@@ -552,7 +566,7 @@ mod tests {
             "[::1:8000",
             "127.0.0.1:08000x",
         ] {
-            assert!(!names_this_server(bad, 8000), "{bad}");
+            assert!(!names_this_server(bad, 8000, true), "{bad}");
         }
     }
 }

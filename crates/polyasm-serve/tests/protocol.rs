@@ -488,3 +488,75 @@ fn on_a_gpu_frames_come_from_the_interpreter_then_from_the_native_pipeline() {
         .unwrap();
     assert!(worst <= 1, "native and CPU differ by {worst}");
 }
+
+#[test]
+fn an_ip_origin_other_than_the_page_and_two_hosts_are_refused() {
+    let server = Server::start(&[("a.mx", "jmp end\n")]);
+    let host = server.host();
+    let port = host.rsplit(':').next().unwrap();
+    for origin in [
+        format!("http://192.0.2.2:{port}"),
+        format!("http://localhost:{port}"),
+        "null".to_string(),
+    ] {
+        let mut request = format!("ws://{}/ws", server.address).into_client_request().unwrap();
+        request
+            .headers_mut()
+            .insert("Origin", tungstenite::http::HeaderValue::from_str(&origin).unwrap());
+        let stream = TcpStream::connect(&server.address).unwrap();
+        assert!(tungstenite::client(request, stream).is_err(), "{origin}");
+    }
+    // The page's own origin is its address.
+    let mut request = format!("ws://{}/ws", server.address).into_client_request().unwrap();
+    request.headers_mut().insert(
+        "Origin",
+        tungstenite::http::HeaderValue::from_str(&format!("http://{host}")).unwrap(),
+    );
+    let stream = TcpStream::connect(&server.address).unwrap();
+    assert!(tungstenite::client(request, stream).is_ok());
+    let (status, _) = server.get("/", &[("Host", &host), ("Host", &host)]);
+    assert!(status.contains("403"), "{status}");
+    let (status, _) = server.get("/", &[("Host", &format!("192.0.2.2:{port}"))]);
+    assert!(status.contains("403"), "{status}");
+}
+
+#[test]
+fn a_settings_file_that_appears_is_read() {
+    let server = Server::start(&[("a.mx", "jmp end\n")]);
+    let mut page = server.connect();
+    let name = server.name("a.mx");
+    assert_eq!(page.open(&name)["ok"], true);
+    std::fs::write(server.dir.path().join("polyasm.toml"), "this is not toml = = =\n").unwrap();
+    let file = page.until("file");
+    assert_eq!(file["ok"], false, "{file}");
+    assert_eq!(file["diagnostics"][0]["code"], "PA027", "{file}");
+}
+
+#[test]
+fn a_picture_of_a_program_that_never_ends_stops_at_its_step_budget() {
+    let server = Server::start(&[("spin.pp", "loop:\nbranch loop\n")]);
+    let mut page = server.connect();
+    let name = server.name("spin.pp");
+    let file = page.open(&name);
+    assert_eq!(file["ok"], true, "{file}");
+    page.send(json!({"type": "frame", "path": name, "seq": 1, "time": 0, "width": 64, "height": 64, "options": [["max-steps", "18446744073709551615"]]}));
+    let error = page.until("frame_error");
+    assert!(error["report"].as_str().unwrap().contains("step"), "{error}");
+    page.send(json!({"type": "run", "path": name, "run": 1, "options": [["max-steps", "18446744073709551615"]]}));
+    let end = page.until("run_end");
+    assert_eq!(end["status"], "error", "{end}");
+    // Not a number: the command line's refusal.
+    page.send(json!({"type": "run", "path": name, "run": 2, "options": [["max-steps", "-1"]]}));
+    let end = page.until("run_end");
+    assert_eq!(end["status"], "error", "{end}");
+    assert!(end["report"].as_str().unwrap().contains("max-steps"), "{end}");
+    for (w, h) in [
+        (json!(1e30), json!(1)),
+        (json!(-1), json!(1)),
+        (json!(4294967297u64), json!(1)),
+    ] {
+        page.send(json!({"type": "frame", "path": name, "seq": 3, "time": 0, "width": w, "height": h}));
+        let error = page.until("frame_error");
+        assert!(error["report"].as_str().unwrap().contains("whole numbers"), "{error}");
+    }
+}
