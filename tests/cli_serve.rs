@@ -12,7 +12,16 @@ use common::polyasm;
 
 /// Starts `polyasm serve ARGS`, returns the child and the first line it printed.
 fn start(args: &[&str], dir: &std::path::Path) -> (std::process::Child, String) {
-    let mut child = polyasm()
+    start_with(polyasm(), args, dir)
+}
+
+/// [`start`] with `command` set up by the caller (its environment).
+fn start_with(
+    mut command: std::process::Command,
+    args: &[&str],
+    dir: &std::path::Path,
+) -> (std::process::Child, String) {
+    let mut child = command
         .current_dir(dir)
         .arg("serve")
         .args(args)
@@ -123,18 +132,9 @@ fn absurd_options_are_usage_errors() {
 fn open_without_a_browser_says_so_and_serves() {
     let dir = tempfile::tempdir().unwrap();
     let empty = tempfile::tempdir().unwrap();
-    let mut child = polyasm()
-        .current_dir(dir.path())
-        .env("PATH", empty.path())
-        .args(["serve", "--open", "."])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
+    let mut command = polyasm();
+    command.env("PATH", empty.path());
+    let (mut child, line) = start_with(command, &["--open", "."], dir.path());
     let address = line
         .split("http://")
         .nth(1)

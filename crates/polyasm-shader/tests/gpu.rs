@@ -4,9 +4,12 @@
 //! The rendering tests need a Vulkan adapter (lavapipe is enough). Without one they fail,
 //! unless `POLYASM_NO_GPU=1` says that this machine has none on purpose.
 
+mod common;
+
 use std::collections::HashSet;
 use std::sync::OnceLock;
 
+use common::gpu;
 use polyasm_shader::exec::{self, Alpha, Frame, Image};
 use polyasm_shader::gpu::{GpuError, GpuRenderer};
 use polyasm_shader::ops::{
@@ -95,26 +98,6 @@ fn both_interpreters_use_the_instruction_tables_numbers() {
 
 // ---------------------------------------------------------------------------------------------
 // Rendering.
-
-const NO_GPU_VAR: &str = "POLYASM_NO_GPU";
-
-/// The renderer shared by every test, or `None` where `POLYASM_NO_GPU=1` and no adapter exists.
-fn gpu() -> Option<&'static GpuRenderer> {
-    static GPU: OnceLock<Result<GpuRenderer, GpuError>> = OnceLock::new();
-    match GPU.get_or_init(GpuRenderer::new) {
-        Ok(gpu) => Some(gpu),
-        Err(error) if std::env::var(NO_GPU_VAR).as_deref() == Ok("1") => {
-            eprintln!("{NO_GPU_VAR}=1 and no GPU ({error}): GPU rendering not tested");
-            assert!(matches!(error, GpuError::NoAdapter(_) | GpuError::Device(_)));
-            None
-        }
-        Err(error) => panic!(
-            "no GPU to test on: {error}. Install a Vulkan driver (Debian and Ubuntu: \
-             `apt-get install mesa-vulkan-drivers libvulkan1`), or set {NO_GPU_VAR}=1 to run \
-             without GPU tests"
-        ),
-    }
-}
 
 fn instr(op: Op, regs: [u8; 3], constant: f32) -> Instr {
     Instr {
