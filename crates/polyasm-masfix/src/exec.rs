@@ -560,7 +560,7 @@ impl Program {
 
     /// Executes one source instruction at a time from `pc`, `steps` already done, checking
     /// the limit before each.
-    fn run_slow(
+    pub(crate) fn run_slow(
         &self,
         machine: &mut Machine,
         io: &mut Io,
@@ -1127,7 +1127,7 @@ fn step(instr: &Instr, pc: usize, machine: &mut Machine, io: &mut Io) -> Result<
 }
 
 /// The VM's side of input and output: a buffer each way.
-struct Io<'a> {
+pub(crate) struct Io<'a> {
     input: &'a mut dyn Read,
     output: &'a mut dyn Write,
     /// Output waiting: `out[..out_len]`. Empty until the first output, then `OUTPUT_CHUNK`
@@ -1142,7 +1142,7 @@ struct Io<'a> {
 }
 
 impl<'a> Io<'a> {
-    fn new(input: &'a mut dyn Read, output: &'a mut dyn Write) -> Io<'a> {
+    pub(crate) fn new(input: &'a mut dyn Read, output: &'a mut dyn Write) -> Io<'a> {
         Io {
             input,
             output,
@@ -1176,7 +1176,7 @@ impl<'a> Io<'a> {
     }
 
     /// Flushes at the end of a run; the run's own error wins over a failed write.
-    fn finish(mut self, result: Result<Stats, RunError>) -> Result<Stats, RunError> {
+    pub(crate) fn finish(mut self, result: Result<Stats, RunError>) -> Result<Stats, RunError> {
         let flushed = self.flush();
         let stats = result?;
         flushed?;
@@ -1202,7 +1202,7 @@ impl<'a> Io<'a> {
     }
 
     #[inline]
-    fn outc(&mut self, byte: u8) -> Result<(), RunError> {
+    pub(crate) fn outc(&mut self, byte: u8) -> Result<(), RunError> {
         self.room()?;
         self.out[self.out_len] = byte;
         self.out_len += 1;
@@ -1222,7 +1222,7 @@ impl<'a> Io<'a> {
     /// Writes the decimal digits of `value`: all five are computed independently, then the
     /// leading zeros are shifted out and 8 bytes are copied, of which the digits count.
     #[inline]
-    fn outu(&mut self, value: u16) -> Result<(), RunError> {
+    pub(crate) fn outu(&mut self, value: u16) -> Result<(), RunError> {
         self.room()?;
         self.put_number(value);
         Ok(())
@@ -1284,12 +1284,12 @@ impl<'a> Io<'a> {
     }
 
     #[inline]
-    fn ipc(&mut self) -> Result<u16, RunError> {
+    pub(crate) fn ipc(&mut self) -> Result<u16, RunError> {
         Ok(self.peek()?.map_or(u16::MAX, u16::from))
     }
 
     #[inline]
-    fn inc(&mut self) -> Result<u16, RunError> {
+    pub(crate) fn inc(&mut self) -> Result<u16, RunError> {
         let byte = self.peek()?;
         if byte.is_some() {
             self.pos += 1;
@@ -1299,7 +1299,7 @@ impl<'a> Io<'a> {
 
     /// Reads consecutive digits, clamping at 65535; 0 when the next byte is no digit.
     #[inline]
-    fn inu(&mut self) -> Result<u16, RunError> {
+    pub(crate) fn inu(&mut self) -> Result<u16, RunError> {
         let mut value: u32 = 0;
         loop {
             let waiting = &self.buf[self.pos..self.len];
@@ -1347,7 +1347,7 @@ impl<'a> Io<'a> {
     }
 
     #[inline]
-    fn inl(&mut self) -> Result<(), RunError> {
+    pub(crate) fn inl(&mut self) -> Result<(), RunError> {
         loop {
             let waiting = &self.buf[self.pos..self.len];
             if let Some(at) = waiting.iter().position(|&b| b == b'\n') {

@@ -17,6 +17,8 @@ pub mod exec;
 pub mod expand;
 pub mod expansions;
 pub mod found;
+#[cfg(feature = "jit")]
+pub mod jit;
 pub mod lexer;
 pub mod limits;
 pub mod ops;

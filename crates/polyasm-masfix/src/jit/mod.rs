@@ -1,0 +1,743 @@
+//! Compiles a Masfix [`Program`] to machine code with Cranelift and runs it in-process, with
+//! the VM's results: the same output bytes, `h`, `r`, memory, step count and errors.
+//!
+//! The design:
+//!
+//! - `h`, `r` and the steps left are variables (registers); memory is reached through a
+//!   pointer to the machine's cells.
+//! - Every instruction has its own block, and an instruction that a jump may land on (the
+//!   first, a static target, the one after a jump or branch, every one when the program has a
+//!   computed jump) has a check block before it. The check takes the length of the straight
+//!   run that starts there (up to the next jump or branch, included, or the end) from the
+//!   steps left, as the VM's fast path counts them. When the run does not fit, the compiled
+//!   code stops at that index and the VM goes on from there one instruction at a time, so a
+//!   step limit stops after exactly as many instructions, with the VM's error.
+//! - Input and output call back into the VM's own buffers ([`Io`]), so buffering, the flush
+//!   before a read and the end-of-input values are the VM's.
+//! - A jump whose target is computed goes through a table from instruction index to check
+//!   block; an index past the end is the VM's [`RunError::JumpOutOfRange`].
+
+use std::any::Any;
+use std::io::{Read, Write};
+use std::mem::offset_of;
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::types::{I16, I32, I64};
+use cranelift_codegen::ir::{
+    AbiParam, Block, BlockArg, InstBuilder, JumpTableData, MemFlags, SigRef, Signature, Type,
+    Value as Val,
+};
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{Linkage, Module, default_libcall_names};
+
+use crate::exec::{Io, Limits, Machine, Program, RunError, Stats};
+use crate::ops::{Cond, CondReg, Instr, Kind, Oper, Reg, Value};
+
+/// Why a program was not compiled; the caller runs it on the VM instead.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum JitError {
+    /// Cranelift cannot generate code for this machine.
+    UnsupportedHost(String),
+    /// Cranelift failed on the program.
+    Codegen(String),
+}
+
+impl std::fmt::Display for JitError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            JitError::UnsupportedHost(e) => write!(f, "no native code generator for this machine: {e}"),
+            JitError::Codegen(e) => write!(f, "cannot compile the program to native code: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for JitError {}
+
+/// How the compiled code stopped.
+const ENDED: u32 = 0;
+/// The straight run at `State::pc` does not fit in the steps left.
+const SLOW: u32 = 1;
+/// The jump at `State::pc` went to `State::target`, past the end.
+const OUT_OF_RANGE: u32 = 2;
+/// A callback failed; its error (or panic) waits in the `Ctx`.
+const FAILED: u32 = 3;
+
+/// What a callback returns when it failed; anything below is its result.
+const CALL_FAILED: u32 = 1 << 16;
+
+/// The registers and counters shared between the compiled code and [`Compiled::run`].
+#[repr(C)]
+struct State {
+    /// Steps left before the limit.
+    left: u64,
+    h: u16,
+    r: u16,
+    /// Where the VM goes on (`SLOW`) or the jump that failed (`OUT_OF_RANGE`).
+    pc: u32,
+    target: u32,
+}
+
+/// What the callbacks reach: the VM's buffers, and what went wrong in one.
+struct Ctx<'i, 'a> {
+    io: &'i mut Io<'a>,
+    error: Option<RunError>,
+    panic: Option<Box<dyn Any + Send>>,
+}
+
+type Entry = unsafe extern "C" fn(*mut State, *mut u16, *mut u8) -> u32;
+
+/// A program compiled to machine code, ready to run any number of times.
+pub struct Compiled {
+    program: Program,
+    /// Holds the code; freed on drop.
+    module: Option<JITModule>,
+    entry: Entry,
+}
+
+impl Drop for Compiled {
+    fn drop(&mut self) {
+        if let Some(module) = self.module.take() {
+            // SAFETY: `entry` points into this module's memory and dies with `self`.
+            unsafe { module.free_memory() };
+        }
+    }
+}
+
+impl std::fmt::Debug for Compiled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Compiled")
+            .field("instructions", &self.program.instrs().len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Compiled {
+    /// Runs the program from its first instruction, exactly as [`Program::run`] does.
+    pub fn run(
+        &self,
+        machine: &mut Machine,
+        input: &mut dyn Read,
+        output: &mut dyn Write,
+        limits: Limits,
+    ) -> Result<Stats, RunError> {
+        let mut io = Io::new(input, output);
+        let max = limits.max_steps.unwrap_or(u64::MAX);
+        let mut state = State {
+            left: max,
+            h: machine.h,
+            r: machine.r,
+            pc: 0,
+            target: 0,
+        };
+        let mut ctx = Ctx {
+            io: &mut io,
+            error: None,
+            panic: None,
+        };
+        // SAFETY: the code was generated for exactly these three pointers, which live through
+        // the call: the state, the 65,536 cells (every address is a 16-bit `h`), and `ctx`,
+        // which only the callbacks below read, as a `Ctx`.
+        let status = unsafe {
+            (self.entry)(
+                &mut state,
+                machine.memory.as_mut_ptr(),
+                (&raw mut ctx).cast::<u8>(),
+            )
+        };
+        let Ctx { error, panic, .. } = ctx;
+        if let Some(payload) = panic {
+            resume_unwind(payload);
+        }
+        (machine.h, machine.r) = (state.h, state.r);
+        let steps = max - state.left;
+        let result = match status {
+            ENDED => Ok(Stats { steps }),
+            SLOW => self
+                .program
+                .run_slow(machine, &mut io, limits, state.pc as usize, steps, None),
+            OUT_OF_RANGE => Err(RunError::JumpOutOfRange {
+                at: state.pc as usize,
+                target: state.target as u16,
+                steps,
+            }),
+            _ => Err(error.expect("invariant: a failed callback leaves its error")),
+        };
+        io.finish(result)
+    }
+
+    /// The program as given to [`compile`].
+    pub fn program(&self) -> &Program {
+        &self.program
+    }
+}
+
+/// Compiles `program` for this machine.
+pub fn compile(program: &Program) -> Result<Compiled, JitError> {
+    let mut flags = settings::builder();
+    let codegen = |e: &dyn std::fmt::Display| JitError::Codegen(e.to_string());
+    flags.set("opt_level", "speed").map_err(|e| codegen(&e))?;
+    flags.set("is_pic", "false").map_err(|e| codegen(&e))?;
+    let isa = cranelift_native::builder()
+        .map_err(|e| JitError::UnsupportedHost(e.to_string()))?
+        .finish(settings::Flags::new(flags))
+        .map_err(|e| codegen(&e))?;
+    let mut module = JITModule::new(JITBuilder::with_isa(isa, default_libcall_names()));
+    match define(&mut module, program.instrs()) {
+        Ok(id) => {
+            let code = module.get_finalized_function(id);
+            // SAFETY: `define` built the function with the signature of `Entry`, in the
+            // platform's C calling convention.
+            let entry = unsafe { std::mem::transmute::<*const u8, Entry>(code) };
+            Ok(Compiled {
+                program: program.clone(),
+                module: Some(module),
+                entry,
+            })
+        }
+        Err(e) => {
+            // SAFETY: nothing points into the module's memory.
+            unsafe { module.free_memory() };
+            Err(e)
+        }
+    }
+}
+
+fn define(module: &mut JITModule, instrs: &[Instr]) -> Result<cranelift_module::FuncId, JitError> {
+    let codegen = |e: &dyn std::fmt::Display| JitError::Codegen(e.to_string());
+    let ptr = module.target_config().pointer_type();
+    let call_conv = module.isa().default_call_conv();
+    let mut ctx = module.make_context();
+    ctx.func.signature.params.extend([AbiParam::new(ptr); 3]);
+    ctx.func.signature.returns.push(AbiParam::new(I32));
+    let mut builder_ctx = FunctionBuilderContext::new();
+    {
+        let mut b = FunctionBuilder::new(&mut ctx.func, &mut builder_ctx);
+        let callback = |params: usize| {
+            let mut sig = Signature::new(call_conv);
+            sig.params.push(AbiParam::new(ptr));
+            sig.params.extend(std::iter::repeat_n(AbiParam::new(I32), params));
+            sig.returns.push(AbiParam::new(I32));
+            sig
+        };
+        let (sig0, sig1) = (callback(0), callback(1));
+        let sig0 = b.import_signature(sig0);
+        let sig1 = b.import_signature(sig1);
+        Gen::new(b, ptr, sig0, sig1, instrs).emit();
+    }
+    let id = module
+        .declare_function("masfix", Linkage::Local, &ctx.func.signature)
+        .map_err(|e| codegen(&e))?;
+    module.define_function(id, &mut ctx).map_err(|e| codegen(&e))?;
+    module.clear_context(&mut ctx);
+    module.finalize_definitions().map_err(|e| codegen(&e))?;
+    Ok(id)
+}
+
+/// Where an instruction's jump goes, when the program says so without computing it.
+fn static_target(instr: &Instr, index: usize) -> Option<u16> {
+    let p = index as u16;
+    let value = match instr.value {
+        Value::Imm(k) => k,
+        Value::Reg(Reg::P) => p,
+        Value::RegOp(Reg::P, op, k) => op.apply(p, k),
+        _ => return None,
+    };
+    Some(match instr.modifier {
+        Some(op) => op.apply(p, value),
+        None => value,
+    })
+}
+
+fn is_transfer(instr: &Instr) -> bool {
+    matches!(instr.kind, Kind::Jmp | Kind::B)
+}
+
+/// The function being built.
+struct Gen<'a> {
+    b: FunctionBuilder<'a>,
+    instrs: &'a [Instr],
+    ptr: Type,
+    sig0: SigRef,
+    sig1: SigRef,
+    h: Variable,
+    r: Variable,
+    left: Variable,
+    state: Val,
+    mem: Val,
+    ctx: Val,
+    body: Vec<Block>,
+    /// The check before each instruction a jump may land on; index `len` is the end.
+    check: Vec<Option<Block>>,
+    /// Steps from each index to the end of its straight run.
+    run_len: Vec<u32>,
+    end: Block,
+    slow: Block,
+    out_of_range: Block,
+    failed: Block,
+    dispatch: Option<Block>,
+}
+
+impl<'a> Gen<'a> {
+    fn new(mut b: FunctionBuilder<'a>, ptr: Type, sig0: SigRef, sig1: SigRef, instrs: &'a [Instr]) -> Gen<'a> {
+        let len = instrs.len();
+        let entry = b.create_block();
+        b.append_block_params_for_function_params(entry);
+        b.switch_to_block(entry);
+        let params = b.block_params(entry).to_vec();
+        let (state, mem, ctx) = (params[0], params[1], params[2]);
+        let h = b.declare_var(I16);
+        let r = b.declare_var(I16);
+        let left = b.declare_var(I64);
+        let flags = MemFlags::trusted();
+        let v = b.ins().load(I16, flags, state, offset_of!(State, h) as i32);
+        b.def_var(h, v);
+        let v = b.ins().load(I16, flags, state, offset_of!(State, r) as i32);
+        b.def_var(r, v);
+        let v = b.ins().load(I64, flags, state, offset_of!(State, left) as i32);
+        b.def_var(left, v);
+
+        let computed = instrs
+            .iter()
+            .enumerate()
+            .any(|(i, instr)| is_transfer(instr) && static_target(instr, i).is_none());
+        let mut leader = vec![computed; len + 1];
+        leader[0] = true;
+        for (i, instr) in instrs.iter().enumerate() {
+            if is_transfer(instr) {
+                leader[i + 1] = true;
+                if let Some(t) = static_target(instr, i).filter(|&t| usize::from(t) <= len) {
+                    leader[usize::from(t)] = true;
+                }
+            }
+        }
+        let mut run_len = vec![0u32; len + 1];
+        for i in (0..len).rev() {
+            run_len[i] = if is_transfer(&instrs[i]) { 1 } else { 1 + run_len[i + 1] };
+        }
+        let body = (0..len).map(|_| b.create_block()).collect();
+        let end = b.create_block();
+        let check = (0..=len)
+            .map(|i| match i == len {
+                true => Some(end),
+                false => leader[i].then(|| b.create_block()),
+            })
+            .collect();
+        let slow = b.create_block();
+        b.append_block_param(slow, I32);
+        b.append_block_param(slow, I64);
+        let out_of_range = b.create_block();
+        b.append_block_param(out_of_range, I32);
+        b.append_block_param(out_of_range, I32);
+        let failed = b.create_block();
+        let dispatch = computed.then(|| {
+            let block = b.create_block();
+            b.append_block_param(block, I32);
+            b.append_block_param(block, I32);
+            block
+        });
+        Gen {
+            b,
+            instrs,
+            ptr,
+            sig0,
+            sig1,
+            h,
+            r,
+            left,
+            state,
+            mem,
+            ctx,
+            body,
+            check,
+            run_len,
+            end,
+            slow,
+            out_of_range,
+            failed,
+            dispatch,
+        }
+    }
+
+    fn emit(mut self) {
+        let len = self.instrs.len();
+        let first = self.check[0].expect("invariant: the first instruction has a check");
+        self.b.ins().jump(first, &[]);
+        for i in 0..len {
+            if let Some(check) = self.check[i] {
+                self.emit_check(i, check);
+            }
+            self.b.switch_to_block(self.body[i]);
+            self.emit_instr(i);
+        }
+        self.emit_exits();
+        self.b.seal_all_blocks();
+        self.b.finalize();
+    }
+
+    /// Takes the straight run from `i` out of the steps left, or leaves for the VM.
+    fn emit_check(&mut self, i: usize, check: Block) {
+        self.b.switch_to_block(check);
+        let n = i64::from(self.run_len[i]);
+        let left = self.b.use_var(self.left);
+        let fits = self.b.ins().icmp_imm(IntCC::UnsignedGreaterThanOrEqual, left, n);
+        let rest = self.b.ins().iadd_imm(left, -n);
+        self.b.def_var(self.left, rest);
+        let pc = self.b.ins().iconst(I32, i as i64);
+        self.b.ins().brif(
+            fits,
+            self.body[i],
+            &[],
+            self.slow,
+            &[BlockArg::Value(pc), BlockArg::Value(left)],
+        );
+    }
+
+    fn emit_exits(&mut self) {
+        let flags = MemFlags::trusted();
+        let b = &mut self.b;
+        let store_regs = |b: &mut FunctionBuilder, gen_h: Variable, gen_r: Variable, state: Val| {
+            let h = b.use_var(gen_h);
+            b.ins().store(flags, h, state, offset_of!(State, h) as i32);
+            let r = b.use_var(gen_r);
+            b.ins().store(flags, r, state, offset_of!(State, r) as i32);
+        };
+        let (h, r, state, left) = (self.h, self.r, self.state, self.left);
+        let ret = |b: &mut FunctionBuilder, status: u32| {
+            let status = b.ins().iconst(I32, i64::from(status));
+            b.ins().return_(&[status]);
+        };
+
+        b.switch_to_block(self.end);
+        store_regs(b, h, r, state);
+        let v = b.use_var(left);
+        b.ins().store(flags, v, state, offset_of!(State, left) as i32);
+        ret(b, ENDED);
+
+        b.switch_to_block(self.failed);
+        store_regs(b, h, r, state);
+        ret(b, FAILED);
+
+        b.switch_to_block(self.slow);
+        let params = b.block_params(self.slow).to_vec();
+        store_regs(b, h, r, state);
+        b.ins().store(flags, params[0], state, offset_of!(State, pc) as i32);
+        b.ins().store(flags, params[1], state, offset_of!(State, left) as i32);
+        ret(b, SLOW);
+
+        b.switch_to_block(self.out_of_range);
+        let params = b.block_params(self.out_of_range).to_vec();
+        store_regs(b, h, r, state);
+        b.ins().store(flags, params[0], state, offset_of!(State, pc) as i32);
+        b.ins().store(flags, params[1], state, offset_of!(State, target) as i32);
+        let v = b.use_var(left);
+        b.ins().store(flags, v, state, offset_of!(State, left) as i32);
+        ret(b, OUT_OF_RANGE);
+
+        if let Some(dispatch) = self.dispatch {
+            b.switch_to_block(dispatch);
+            let params = b.block_params(dispatch).to_vec();
+            let (target, at) = (params[0], params[1]);
+            let len = self.instrs.len();
+            let table = b.create_block();
+            let past = b
+                .ins()
+                .icmp_imm(IntCC::UnsignedGreaterThan, target, len as i64);
+            b.ins().brif(
+                past,
+                self.out_of_range,
+                &[BlockArg::Value(at), BlockArg::Value(target)],
+                table,
+                &[],
+            );
+            b.switch_to_block(table);
+            let calls: Vec<_> = self
+                .check
+                .iter()
+                .map(|c| {
+                    let block = c.expect("invariant: a computed jump may land anywhere");
+                    b.func.dfg.block_call(block, &[])
+                })
+                .collect();
+            let default = b.func.dfg.block_call(self.end, &[]);
+            let jt = b.create_jump_table(JumpTableData::new(default, &calls));
+            b.ins().br_table(target, jt);
+        }
+    }
+
+    fn cell(&mut self) -> Val {
+        let h = self.b.use_var(self.h);
+        let h = self.b.ins().uextend(self.ptr, h);
+        let offset = self.b.ins().ishl_imm(h, 1);
+        self.b.ins().iadd(self.mem, offset)
+    }
+
+    fn load_m(&mut self) -> Val {
+        let cell = self.cell();
+        self.b.ins().load(I16, MemFlags::trusted(), cell, 0)
+    }
+
+    fn store_m(&mut self, value: Val) {
+        let cell = self.cell();
+        self.b.ins().store(MemFlags::trusted(), value, cell, 0);
+    }
+
+    fn read(&mut self, reg: Reg, p: u16) -> Val {
+        match reg {
+            Reg::H => self.b.use_var(self.h),
+            Reg::R => self.b.use_var(self.r),
+            Reg::M => self.load_m(),
+            Reg::P => self.b.ins().iconst(I16, i64::from(p)),
+        }
+    }
+
+    fn cond_reg(&mut self, reg: CondReg) -> Val {
+        match reg {
+            CondReg::R => self.b.use_var(self.r),
+            CondReg::M => self.load_m(),
+        }
+    }
+
+    /// `l op r` on 16-bit values, as [`Oper::apply`].
+    fn apply(&mut self, op: Oper, l: Val, r: Val) -> Val {
+        match op {
+            Oper::Add => self.b.ins().iadd(l, r),
+            Oper::Sub => self.b.ins().isub(l, r),
+            Oper::Mul => self.b.ins().imul(l, r),
+            Oper::And => self.b.ins().band(l, r),
+            Oper::Or => self.b.ins().bor(l, r),
+            Oper::Xor => self.b.ins().bxor(l, r),
+            Oper::Shl | Oper::Shr | Oper::Bit => {
+                // In 32 bits, the count modulo 32: 16 to 31 leave nothing in the low half.
+                let wide = self.b.ins().uextend(I32, l);
+                let count = self.b.ins().uextend(I32, r);
+                let count = self.b.ins().band_imm(count, 31);
+                let shifted = match op {
+                    Oper::Shl => self.b.ins().ishl(wide, count),
+                    Oper::Shr => self.b.ins().ushr(wide, count),
+                    _ => {
+                        let down = self.b.ins().ushr(wide, count);
+                        self.b.ins().band_imm(down, 1)
+                    }
+                };
+                self.b.ins().ireduce(I16, shifted)
+            }
+        }
+    }
+
+    fn imm(&mut self, k: u16) -> Val {
+        self.b.ins().iconst(I16, i64::from(k))
+    }
+
+    /// Whether `l cond r` holds, as a 0 or 1 of type `i8`.
+    fn test(&mut self, cond: Cond, l: Val, r: Val) -> Val {
+        let cc = match cond {
+            Cond::Eq => IntCC::Equal,
+            Cond::Ne => IntCC::NotEqual,
+            Cond::Lt => IntCC::SignedLessThan,
+            Cond::Le => IntCC::SignedLessThanOrEqual,
+            Cond::Gt => IntCC::SignedGreaterThan,
+            Cond::Ge => IntCC::SignedGreaterThanOrEqual,
+            Cond::Ab => IntCC::UnsignedGreaterThan,
+            Cond::Ae => IntCC::UnsignedGreaterThanOrEqual,
+            Cond::Bl => IntCC::UnsignedLessThan,
+            Cond::Be => IntCC::UnsignedLessThanOrEqual,
+        };
+        self.b.ins().icmp(cc, l, r)
+    }
+
+    /// The value an instruction computes, modifier included, before its body runs.
+    fn value(&mut self, instr: &Instr, p: u16) -> Val {
+        let value = match instr.value {
+            Value::None => self.imm(0),
+            Value::Imm(k) => self.imm(k),
+            Value::Reg(reg) => self.read(reg, p),
+            Value::RegOp(reg, op, k) => {
+                let l = self.read(reg, p);
+                let k = self.imm(k);
+                self.apply(op, l, k)
+            }
+        };
+        match (instr.modifier, instr.kind.info().dest) {
+            (Some(op), Some(dest)) => {
+                let old = self.read(dest, p);
+                self.apply(op, old, value)
+            }
+            _ => value,
+        }
+    }
+
+    /// Calls `f(ctx, args...)`; leaves for `failed` when it fails, else gives its result.
+    fn call(&mut self, f: usize, args: &[Val]) -> Val {
+        let callee = self.b.ins().iconst(self.ptr, f as i64);
+        let sig = if args.is_empty() { self.sig0 } else { self.sig1 };
+        let mut all = vec![self.ctx];
+        all.extend_from_slice(args);
+        let call = self.b.ins().call_indirect(sig, callee, &all);
+        let result = self.b.inst_results(call)[0];
+        let bad = self
+            .b
+            .ins()
+            .icmp_imm(IntCC::UnsignedGreaterThanOrEqual, result, i64::from(CALL_FAILED));
+        let go_on = self.b.create_block();
+        self.b.ins().brif(bad, self.failed, &[], go_on, &[]);
+        self.b.switch_to_block(go_on);
+        result
+    }
+
+    /// The block a jump to `target` from instruction `at` goes to, with its arguments.
+    fn jump_to(&mut self, at: usize, target: u16) -> (Block, Vec<BlockArg>) {
+        match self.check.get(usize::from(target)) {
+            Some(&Some(block)) => (block, Vec::new()),
+            Some(None) => unreachable!("invariant: every static target has a check"),
+            None => {
+                let at = self.b.ins().iconst(I32, at as i64);
+                let target = self.b.ins().iconst(I32, i64::from(target));
+                (self.out_of_range, vec![BlockArg::Value(at), BlockArg::Value(target)])
+            }
+        }
+    }
+
+    /// The block a computed jump to `target` goes to.
+    fn dispatch_to(&mut self, at: usize, target: Val) -> (Block, Vec<BlockArg>) {
+        let target = self.b.ins().uextend(I32, target);
+        let at = self.b.ins().iconst(I32, at as i64);
+        let dispatch = self.dispatch.expect("invariant: a computed jump has the table");
+        (dispatch, vec![BlockArg::Value(target), BlockArg::Value(at)])
+    }
+
+    fn emit_instr(&mut self, i: usize) {
+        let instr = self.instrs[i];
+        let p = i as u16;
+        let next = self.body.get(i + 1).copied().unwrap_or(self.end);
+        match instr.kind {
+            Kind::Jmp => {
+                let (block, args) = match static_target(&instr, i) {
+                    Some(t) => self.jump_to(i, t),
+                    None => {
+                        let value = self.value(&instr, p);
+                        self.dispatch_to(i, value)
+                    }
+                };
+                self.b.ins().jump(block, &args);
+                return;
+            }
+            Kind::B => {
+                let (reg, cond) = instr.cond.expect("invariant: b has a condition");
+                let tested = self.cond_reg(reg);
+                let zero = self.imm(0);
+                let holds = self.test(cond, tested, zero);
+                let (block, args) = match static_target(&instr, i) {
+                    Some(t) => self.jump_to(i, t),
+                    None => {
+                        let value = self.value(&instr, p);
+                        self.dispatch_to(i, value)
+                    }
+                };
+                let after = self.check[i + 1].expect("invariant: a branch's next has a check");
+                self.b.ins().brif(holds, block, &args, after, &[]);
+                return;
+            }
+            Kind::Mov => {
+                let v = self.value(&instr, p);
+                self.b.def_var(self.h, v);
+            }
+            Kind::Str => {
+                let v = self.value(&instr, p);
+                self.store_m(v);
+            }
+            Kind::Ld => {
+                let v = self.value(&instr, p);
+                self.b.def_var(self.r, v);
+            }
+            Kind::L | Kind::S => {
+                let (reg, cond) = instr.cond.expect("invariant: l and s have a condition");
+                let tested = self.cond_reg(reg);
+                let v = self.value(&instr, p);
+                let holds = self.test(cond, tested, v);
+                let bit = self.b.ins().uextend(I16, holds);
+                match instr.kind {
+                    Kind::L => self.b.def_var(self.r, bit),
+                    _ => self.store_m(bit),
+                }
+            }
+            Kind::Swap => {
+                let m = self.load_m();
+                let r = self.b.use_var(self.r);
+                self.store_m(r);
+                self.b.def_var(self.r, m);
+            }
+            Kind::Outu | Kind::Outc => {
+                let v = self.value(&instr, p);
+                let v = self.b.ins().uextend(I32, v);
+                let f = match instr.kind {
+                    Kind::Outu => outu as *const () as usize,
+                    _ => outc as *const () as usize,
+                };
+                self.call(f, &[v]);
+            }
+            Kind::Inc | Kind::Ipc | Kind::Inu => {
+                let f = match instr.kind {
+                    Kind::Inc => inc as *const () as usize,
+                    Kind::Ipc => ipc as *const () as usize,
+                    _ => inu as *const () as usize,
+                };
+                let got = self.call(f, &[]);
+                let got = self.b.ins().ireduce(I16, got);
+                match instr.value {
+                    Value::Reg(Reg::M) => self.store_m(got),
+                    _ => self.b.def_var(self.r, got),
+                }
+            }
+            Kind::Inl => {
+                self.call(inl as *const () as usize, &[]);
+            }
+        }
+        self.b.ins().jump(next, &[]);
+    }
+}
+
+/// Runs `f` on the VM's buffers behind `ctx`; a failure, or a panic, is kept there for
+/// [`Compiled::run`], and the compiled code leaves.
+fn guarded(ctx: *mut u8, f: impl FnOnce(&mut Io) -> Result<u32, RunError>) -> u32 {
+    // SAFETY: the compiled code passes on the pointer `Compiled::run` gave it, to a live `Ctx`
+    // that nothing else touches during the call.
+    let ctx = unsafe { &mut *ctx.cast::<Ctx<'_, '_>>() };
+    match catch_unwind(AssertUnwindSafe(|| f(ctx.io))) {
+        Ok(Ok(v)) => v,
+        Ok(Err(e)) => {
+            ctx.error = Some(e);
+            CALL_FAILED
+        }
+        Err(payload) => {
+            ctx.panic = Some(payload);
+            CALL_FAILED
+        }
+    }
+}
+
+extern "C" fn outc(ctx: *mut u8, value: u32) -> u32 {
+    guarded(ctx, |io| io.outc(value as u8).map(|()| 0))
+}
+
+extern "C" fn outu(ctx: *mut u8, value: u32) -> u32 {
+    guarded(ctx, |io| io.outu(value as u16).map(|()| 0))
+}
+
+extern "C" fn inc(ctx: *mut u8) -> u32 {
+    guarded(ctx, |io| io.inc().map(u32::from))
+}
+
+extern "C" fn ipc(ctx: *mut u8) -> u32 {
+    guarded(ctx, |io| io.ipc().map(u32::from))
+}
+
+extern "C" fn inu(ctx: *mut u8) -> u32 {
+    guarded(ctx, |io| io.inu().map(u32::from))
+}
+
+extern "C" fn inl(ctx: *mut u8) -> u32 {
+    guarded(ctx, |io| io.inl().map(|()| 0))
+}
