@@ -1,1 +1,285 @@
+//! The JIT against the VM: random programs over every instruction shape, with random input,
+//! starting state and step limits, and the examples with their inputs; the output, `h`, `r`,
+//! memory, steps and error must be the VM's.
 
+use std::io::{self, Read, Write};
+use std::path::Path;
+
+use polyasm_masfix::exec::{Limits, Machine, Program, RunError, Stats};
+use polyasm_masfix::jit;
+use polyasm_masfix::ops::{CONDS, CondReg, Instr, KINDS, OPERS, Oper, Reg, Shape, Value};
+use proptest::prelude::*;
+
+#[path = "../benches/programs/mod.rs"]
+mod programs;
+
+/// What one run left behind.
+#[derive(Debug, PartialEq, Eq)]
+struct Ran {
+    /// The stats, or the error as its `Debug` text (I/O errors hold no comparable value).
+    result: Result<Stats, String>,
+    output: Vec<u8>,
+    machine: Machine,
+}
+
+fn settle(result: Result<Stats, RunError>, output: Vec<u8>, machine: Machine) -> Ran {
+    Ran {
+        result: result.map_err(|e| format!("{e:?}")),
+        output,
+        machine,
+    }
+}
+
+fn on_vm(program: &Program, start: &Machine, input: &[u8], limits: Limits) -> Ran {
+    let mut machine = start.clone();
+    let mut output = Vec::new();
+    let result = program.run(&mut machine, &mut &input[..], &mut output, limits);
+    settle(result, output, machine)
+}
+
+fn on_jit(compiled: &jit::Compiled, start: &Machine, input: &[u8], limits: Limits) -> Ran {
+    let mut machine = start.clone();
+    let mut output = Vec::new();
+    let result = compiled.run(&mut machine, &mut &input[..], &mut output, limits);
+    settle(result, output, machine)
+}
+
+/// Runs both and asserts they agree; gives the VM's run.
+fn agree(instrs: &[Instr], start: &Machine, input: &[u8], limits: Limits) -> Ran {
+    let program = Program::new(instrs).expect("a short program");
+    let compiled = jit::compile(&program).expect("the JIT compiles every instruction");
+    let vm = on_vm(&program, start, input, limits);
+    let native = on_jit(&compiled, start, input, limits);
+    assert_eq!(native.result, vm.result, "{instrs:?} with {limits:?}");
+    assert_eq!(native.output, vm.output, "{instrs:?} with {limits:?}");
+    assert_eq!((native.machine.h, native.machine.r), (vm.machine.h, vm.machine.r), "{instrs:?}");
+    assert!(native.machine.memory == vm.machine.memory, "memory differs: {instrs:?}");
+    vm
+}
+
+fn oper() -> impl Strategy<Value = Oper> {
+    (0..OPERS.len()).prop_map(|i| OPERS[i].0)
+}
+
+/// Small numbers (targets near the program, shift counts), the edges, or anything.
+fn imm() -> impl Strategy<Value = u16> {
+    prop_oneof![
+        5 => 0u16..40,
+        1 => prop::sample::select(vec![15u16, 16, 17, 31, 32, 255, 32767, 32768, 65535]),
+        2 => any::<u16>(),
+    ]
+}
+
+fn value() -> impl Strategy<Value = Value> {
+    let reg = (0..4usize).prop_map(|i| Reg::ALL[i]);
+    prop_oneof![
+        3 => imm().prop_map(Value::Imm),
+        1 => reg.clone().prop_map(Value::Reg),
+        2 => (reg, oper(), imm()).prop_map(|(r, o, k)| Value::RegOp(r, o, k)),
+    ]
+}
+
+fn instr() -> impl Strategy<Value = Instr> {
+    (0..KINDS.len(), proptest::option::of(oper()), any::<bool>(), 0..CONDS.len(), value(), any::<bool>()).prop_map(
+        |(k, modifier, on_m, c, value, to_m)| {
+            let kind = KINDS[k].op;
+            let cond_reg = if on_m { CondReg::M } else { CondReg::R };
+            let instr = match kind.shape() {
+                Shape::Basic => Instr { kind, modifier, cond: None, value },
+                Shape::Cond => Instr { kind, modifier: None, cond: Some((cond_reg, CONDS[c].0)), value },
+                Shape::Out => Instr { kind, modifier: None, cond: None, value },
+                Shape::Input => Instr {
+                    kind,
+                    modifier: None,
+                    cond: None,
+                    value: Value::Reg(if to_m { Reg::M } else { Reg::R }),
+                },
+                Shape::Bare => Instr::bare(kind),
+            };
+            instr.check().expect("a valid combination");
+            instr
+        },
+    )
+}
+
+fn input() -> impl Strategy<Value = Vec<u8>> {
+    prop::collection::vec(prop_oneof![4 => b'0'..=b'9', 1 => Just(b'\n'), 1 => Just(b'x'), 1 => any::<u8>()], 0..30)
+}
+
+/// A machine with the head, `r` and a few cells set.
+fn start() -> impl Strategy<Value = Machine> {
+    (imm(), imm(), prop::collection::vec((imm(), any::<u16>()), 0..6)).prop_map(|(h, r, cells)| {
+        let mut machine = Machine::new();
+        (machine.h, machine.r) = (h, r);
+        for (at, v) in cells {
+            machine.memory[usize::from(at)] = v;
+        }
+        machine
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn the_jit_does_what_the_vm_does(
+        instrs in prop::collection::vec(instr(), 0..20),
+        start in start(),
+        input in input(),
+        max in prop_oneof![0u64..40, 0u64..400],
+    ) {
+        let vm = agree(&instrs, &start, &input, Limits { max_steps: Some(max) });
+        // A run that ends within the limit ends the same without one.
+        if vm.result.is_ok() {
+            agree(&instrs, &start, &input, Limits::default());
+        }
+    }
+}
+
+/// A writer, or a reader, that fails after some bytes.
+struct Failing {
+    left: usize,
+}
+
+impl Write for Failing {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.left == 0 {
+            return Err(io::Error::other("the disk is full"));
+        }
+        let n = buf.len().min(self.left);
+        self.left -= n;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Read for Failing {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.left == 0 {
+            return Err(io::Error::other("the pipe broke"));
+        }
+        let n = buf.len().min(self.left);
+        buf[..n].fill(b'7');
+        self.left -= n;
+        Ok(n)
+    }
+}
+
+#[test]
+fn failed_reads_and_writes_stop_both_with_the_same_error_and_state() {
+    // Prints r, then reads a number into r, then a byte into m; four times over.
+    let text = "ld 5\nmov 9\n:top\noutur\noutc 10\ninu\nincm\nstra 1\nldt 3\nbmne top\n";
+    let instrs = programs::assemble(text);
+    let program = Program::new(&instrs).unwrap();
+    let compiled = jit::compile(&program).unwrap();
+    for left in [0, 1, 3, 8] {
+        let mut vm = Machine::new();
+        let mut native = Machine::new();
+        let input = b"12\n34\n56\n";
+        let vm_result = program.run(&mut vm, &mut &input[..], &mut Failing { left }, Limits::default());
+        let native_result = compiled.run(&mut native, &mut &input[..], &mut Failing { left }, Limits::default());
+        assert!(matches!(vm_result, Err(RunError::Write(_))), "{vm_result:?}");
+        assert_eq!(format!("{native_result:?}"), format!("{vm_result:?}"));
+        assert_eq!((native.h, native.r), (vm.h, vm.r));
+        assert!(native.memory == vm.memory);
+
+        let (mut vm, mut native) = (Machine::new(), Machine::new());
+        let (mut vm_out, mut native_out) = (Vec::new(), Vec::new());
+        let vm_result = program.run(&mut vm, &mut Failing { left }, &mut vm_out, Limits::default());
+        let native_result = compiled.run(&mut native, &mut Failing { left }, &mut native_out, Limits::default());
+        assert!(matches!(vm_result, Err(RunError::Read(_))), "{vm_result:?}");
+        assert_eq!(format!("{native_result:?}"), format!("{vm_result:?}"));
+        assert_eq!((native.h, native.r, native_out), (vm.h, vm.r, vm_out));
+        assert!(native.memory == vm.memory);
+    }
+}
+
+struct Panicking;
+
+impl Write for Panicking {
+    fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+        panic!("the writer gave up");
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn a_panic_in_the_writer_reaches_the_caller() {
+    let program = Program::new(&programs::assemble("ld 1\n:top\noutur\nbne top\n")).unwrap();
+    let compiled = jit::compile(&program).unwrap();
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let mut machine = Machine::new();
+        compiled.run(&mut machine, &mut &b""[..], &mut Panicking, Limits::default())
+    }));
+    let payload = caught.expect_err("the writer panics once the buffer is full");
+    assert_eq!(payload.downcast_ref::<&str>(), Some(&"the writer gave up"));
+}
+
+#[test]
+fn the_step_limit_stops_after_exactly_that_many_instructions() {
+    let instrs = programs::assemble(programs::LOOP);
+    let all = agree(&instrs, &Machine::new(), b"", Limits::default());
+    let steps = all.result.clone().unwrap().steps;
+    for max in [0, 1, 2, 3, 4, 5, 1000, steps / 2 + 1, steps - 1, steps, steps + 1] {
+        let ran = agree(&instrs, &Machine::new(), b"", Limits { max_steps: Some(max) });
+        match ran.result {
+            Ok(stats) => assert!(max >= steps && stats.steps == steps, "{max}"),
+            Err(e) => assert_eq!(e, format!("StepLimit {{ steps: {max} }}")),
+        }
+    }
+}
+
+#[test]
+fn computed_jumps_land_anywhere_and_past_the_end_fail() {
+    // A table of jumps through r: each target prints its index, the last jumps past the end.
+    let text = "ld 3\njmpr\noutc 65\noutc 66\nld 7\njmpr\noutc 67\noutur\nld 2000\njmpr\n";
+    let instrs = programs::assemble(text);
+    let ran = agree(&instrs, &Machine::new(), b"", Limits::default());
+    assert_eq!(ran.output, b"B7");
+    assert_eq!(ran.result, Err("JumpOutOfRange { at: 9, target: 2000, steps: 8 }".to_string()));
+    // A jump to the end itself ends the run.
+    let end = programs::assemble("ld 3\njmpr\noutc 65\n");
+    let ran = agree(&end, &Machine::new(), b"", Limits::default());
+    assert_eq!((ran.result, ran.output), (Ok(Stats { steps: 2 }), Vec::new()));
+}
+
+#[test]
+fn a_compiled_program_runs_again_on_the_state_it_left() {
+    let program = Program::new(&programs::assemble("lda 1\nstrr\nmova 1\n")).unwrap();
+    let compiled = jit::compile(&program).unwrap();
+    let mut machine = Machine::new();
+    for _ in 0..3 {
+        compiled.run(&mut machine, &mut &b""[..], &mut io::sink(), Limits::default()).unwrap();
+    }
+    assert_eq!((machine.h, machine.r), (3, 3));
+    assert_eq!(machine.memory[..4], [1, 2, 3, 0]);
+}
+
+#[test]
+fn every_example_prints_the_same_on_the_jit() {
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/masfix");
+    let expected = examples.join("expected");
+    let mut runs = 0;
+    for entry in std::fs::read_dir(&expected).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "out") {
+            continue;
+        }
+        let label = path.file_stem().unwrap().to_str().unwrap().to_string();
+        let name = label.split('.').next().unwrap();
+        let text = std::fs::read_to_string(examples.join(format!("{name}.mx"))).unwrap();
+        let stdin = std::fs::read(expected.join(format!("{label}.in"))).unwrap_or_default();
+        let instrs = programs::assemble(&text);
+        let ran = agree(&instrs, &Machine::new(), &stdin, Limits { max_steps: Some(100_000_000) });
+        assert!(ran.result.is_ok(), "{label}: {:?}", ran.result);
+        assert_eq!(ran.output, std::fs::read(&path).unwrap(), "{label}");
+        runs += 1;
+    }
+    assert!(runs >= 10, "only {runs} cases found");
+}
