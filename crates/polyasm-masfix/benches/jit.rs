@@ -25,14 +25,18 @@ fn loop_program(c: &mut Criterion) {
         group.bench_function(format!("vm{label}"), |b| {
             b.iter(|| {
                 machine.reset();
-                let stats = program.run(&mut machine, &mut &b""[..], &mut std::io::sink(), limits).unwrap();
+                let stats = program
+                    .run(&mut machine, &mut &b""[..], &mut std::io::sink(), limits)
+                    .unwrap();
                 assert_eq!(stats.steps, steps);
             })
         });
         group.bench_function(format!("jit{label}"), |b| {
             b.iter(|| {
                 machine.reset();
-                let stats = compiled.run(&mut machine, &mut &b""[..], &mut std::io::sink(), limits).unwrap();
+                let stats = compiled
+                    .run(&mut machine, &mut &b""[..], &mut std::io::sink(), limits)
+                    .unwrap();
                 assert_eq!(stats.steps, steps);
             })
         });

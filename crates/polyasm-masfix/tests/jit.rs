@@ -52,7 +52,11 @@ fn agree(instrs: &[Instr], start: &Machine, input: &[u8], limits: Limits) -> Ran
     let native = on_jit(&compiled, start, input, limits);
     assert_eq!(native.result, vm.result, "{instrs:?} with {limits:?}");
     assert_eq!(native.output, vm.output, "{instrs:?} with {limits:?}");
-    assert_eq!((native.machine.h, native.machine.r), (vm.machine.h, vm.machine.r), "{instrs:?}");
+    assert_eq!(
+        (native.machine.h, native.machine.r),
+        (vm.machine.h, vm.machine.r),
+        "{instrs:?}"
+    );
     assert!(native.machine.memory == vm.machine.memory, "memory differs: {instrs:?}");
     vm
 }
@@ -80,14 +84,36 @@ fn value() -> impl Strategy<Value = Value> {
 }
 
 fn instr() -> impl Strategy<Value = Instr> {
-    (0..KINDS.len(), proptest::option::of(oper()), any::<bool>(), 0..CONDS.len(), value(), any::<bool>()).prop_map(
-        |(k, modifier, on_m, c, value, to_m)| {
+    (
+        0..KINDS.len(),
+        proptest::option::of(oper()),
+        any::<bool>(),
+        0..CONDS.len(),
+        value(),
+        any::<bool>(),
+    )
+        .prop_map(|(k, modifier, on_m, c, value, to_m)| {
             let kind = KINDS[k].op;
             let cond_reg = if on_m { CondReg::M } else { CondReg::R };
             let instr = match kind.shape() {
-                Shape::Basic => Instr { kind, modifier, cond: None, value },
-                Shape::Cond => Instr { kind, modifier: None, cond: Some((cond_reg, CONDS[c].0)), value },
-                Shape::Out => Instr { kind, modifier: None, cond: None, value },
+                Shape::Basic => Instr {
+                    kind,
+                    modifier,
+                    cond: None,
+                    value,
+                },
+                Shape::Cond => Instr {
+                    kind,
+                    modifier: None,
+                    cond: Some((cond_reg, CONDS[c].0)),
+                    value,
+                },
+                Shape::Out => Instr {
+                    kind,
+                    modifier: None,
+                    cond: None,
+                    value,
+                },
                 Shape::Input => Instr {
                     kind,
                     modifier: None,
@@ -98,12 +124,14 @@ fn instr() -> impl Strategy<Value = Instr> {
             };
             instr.check().expect("a valid combination");
             instr
-        },
-    )
+        })
 }
 
 fn input() -> impl Strategy<Value = Vec<u8>> {
-    prop::collection::vec(prop_oneof![4 => b'0'..=b'9', 1 => Just(b'\n'), 1 => Just(b'x'), 1 => any::<u8>()], 0..30)
+    prop::collection::vec(
+        prop_oneof![4 => b'0'..=b'9', 1 => Just(b'\n'), 1 => Just(b'x'), 1 => any::<u8>()],
+        0..30,
+    )
 }
 
 /// A machine with the head, `r` and a few cells set.
@@ -242,7 +270,10 @@ fn computed_jumps_land_anywhere_and_past_the_end_fail() {
     let instrs = programs::assemble(text);
     let ran = agree(&instrs, &Machine::new(), b"", Limits::default());
     assert_eq!(ran.output, b"B7");
-    assert_eq!(ran.result, Err("JumpOutOfRange { at: 9, target: 2000, steps: 8 }".to_string()));
+    assert_eq!(
+        ran.result,
+        Err("JumpOutOfRange { at: 9, target: 2000, steps: 8 }".to_string())
+    );
     // A jump to the end itself ends the run.
     let end = programs::assemble("ld 3\njmpr\noutc 65\n");
     let ran = agree(&end, &Machine::new(), b"", Limits::default());
@@ -255,7 +286,9 @@ fn a_compiled_program_runs_again_on_the_state_it_left() {
     let compiled = jit::compile(&program).unwrap();
     let mut machine = Machine::new();
     for _ in 0..3 {
-        compiled.run(&mut machine, &mut &b""[..], &mut io::sink(), Limits::default()).unwrap();
+        compiled
+            .run(&mut machine, &mut &b""[..], &mut io::sink(), Limits::default())
+            .unwrap();
     }
     assert_eq!((machine.h, machine.r), (3, 3));
     assert_eq!(machine.memory[..4], [1, 2, 3, 0]);
@@ -276,7 +309,14 @@ fn every_example_prints_the_same_on_the_jit() {
         let text = std::fs::read_to_string(examples.join(format!("{name}.mx"))).unwrap();
         let stdin = std::fs::read(expected.join(format!("{label}.in"))).unwrap_or_default();
         let instrs = programs::assemble(&text);
-        let ran = agree(&instrs, &Machine::new(), &stdin, Limits { max_steps: Some(100_000_000) });
+        let ran = agree(
+            &instrs,
+            &Machine::new(),
+            &stdin,
+            Limits {
+                max_steps: Some(100_000_000),
+            },
+        );
         assert!(ran.result.is_ok(), "{label}: {:?}", ran.result);
         assert_eq!(ran.output, std::fs::read(&path).unwrap(), "{label}");
         runs += 1;

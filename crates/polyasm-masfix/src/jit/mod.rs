@@ -25,8 +25,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I16, I32, I64};
 use cranelift_codegen::ir::{
-    AbiParam, Block, BlockArg, InstBuilder, JumpTableData, MemFlags, SigRef, Signature, Type,
-    Value as Val,
+    AbiParam, Block, BlockArg, InstBuilder, JumpTableData, MemFlags, SigRef, Signature, Type, Value as Val,
 };
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
@@ -140,13 +139,7 @@ impl Compiled {
         // SAFETY: the code was generated for exactly these three pointers, which live through
         // the call: the state, the 65,536 cells (every address is a 16-bit `h`), and `ctx`,
         // which only the callbacks below read, as a `Ctx`.
-        let status = unsafe {
-            (self.entry)(
-                &mut state,
-                machine.memory.as_mut_ptr(),
-                (&raw mut ctx).cast::<u8>(),
-            )
-        };
+        let status = unsafe { (self.entry)(&mut state, machine.memory.as_mut_ptr(), (&raw mut ctx).cast::<u8>()) };
         let Ctx { error, panic, .. } = ctx;
         if let Some(payload) = panic {
             resume_unwind(payload);
@@ -442,9 +435,7 @@ impl<'a> Gen<'a> {
             let (target, at) = (params[0], params[1]);
             let len = self.instrs.len();
             let table = b.create_block();
-            let past = b
-                .ins()
-                .icmp_imm(IntCC::UnsignedGreaterThan, target, len as i64);
+            let past = b.ins().icmp_imm(IntCC::UnsignedGreaterThan, target, len as i64);
             b.ins().brif(
                 past,
                 self.out_of_range,
