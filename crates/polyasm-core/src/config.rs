@@ -156,18 +156,36 @@ impl Config {
     /// The target of the file at `path`: the one `[extensions]` gives its extension, else the
     /// one whose built-in extension it has, else `target`. `None` when none of them does.
     pub fn target_for(&self, registry: &Registry, path: &Path) -> Option<&'static dyn Target> {
+        self.target_by_extension(registry, path)
+            .or_else(|| self.default_target(registry))
+    }
+
+    /// The target of the file at `path` from its extension alone: the one `[extensions]`
+    /// gives it, else the one whose built-in extension it is (`polyasm serve` lists the files
+    /// of a folder this way: `target` applies only to files named).
+    pub fn target_by_extension(&self, registry: &Registry, path: &Path) -> Option<&'static dyn Target> {
         let extension = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
         if let Some(name) = extension.and_then(|e| self.extensions.get(&e)) {
             return registry.by_name(name);
         }
-        path.to_str()
-            .and_then(|p| registry.by_path(p))
-            .or_else(|| self.default_target(registry))
+        path.to_str().and_then(|p| registry.by_path(p))
     }
 
     /// The target of `target`, for an input with no name or extension (standard input).
     pub fn default_target(&self, registry: &Registry) -> Option<&'static dyn Target> {
         registry.by_name(self.target.as_deref()?)
+    }
+
+    /// The options of assembling a file of `target` under these settings, as the long-running
+    /// front ends (the language server, `polyasm serve`) use them: the file's values for the
+    /// target's assemble options (checked when the file was read) and its include folders.
+    pub fn assemble_options(&self, target: &dyn Target) -> crate::TargetOptions {
+        let specs = [target.info().assemble_options];
+        crate::TargetOptions {
+            values: OptionValues::read(&specs, &self.options_for(target)).unwrap_or_default(),
+            include_dirs: self.include_dirs.clone(),
+            ..crate::TargetOptions::default()
+        }
     }
 
     /// The options the file gives `target`, as [`OptionValues::read`] takes them: those of

@@ -10,7 +10,6 @@ use polyasm_core::diagnostic::{Limit, within_limit};
 use polyasm_core::editor::NameSink;
 use polyasm_core::explain::Code;
 use polyasm_core::explain::Explain;
-use polyasm_core::options::OptionValues;
 use polyasm_core::render::{bounded, bounded_help};
 use polyasm_core::{Diagnostic, Registry, Severity, SourceId, SourceMap, Target, TargetOptions, WarningPolicy};
 
@@ -242,21 +241,11 @@ impl Named {
 
     /// The options of assembling it: its polyasm.toml's for its target and include folders.
     pub fn options(&self, skip_listing: bool, names: Option<NameSink>) -> TargetOptions {
-        let (values, include_dirs) = match (&self.config, self.target) {
-            (Some(config), Some(target)) => {
-                let specs = [target.info().assemble_options];
-                // The file's values were checked when it was read.
-                let values = OptionValues::read(&specs, &config.options_for(target)).unwrap_or_default();
-                (values, config.include_dirs.clone())
-            }
-            _ => Default::default(),
-        };
+        let settings = self.config.as_ref().zip(self.target);
         TargetOptions {
-            values,
-            include_dirs,
             skip_listing,
             names,
-            ..TargetOptions::default()
+            ..settings.map(|(c, t)| c.assemble_options(t)).unwrap_or_default()
         }
     }
 

@@ -8,9 +8,8 @@ use polyasm_core::config::{self, Config};
 use polyasm_core::diagnostic::{Limit, within_limit};
 use polyasm_core::explain::Code;
 use polyasm_core::fs::{ReadError, read_regular_file_within};
-use polyasm_core::options::OptionValues;
 use polyasm_core::render::{ErrorFormat, Renderer};
-use polyasm_core::{Diagnostic, Object, Registry, Severity, SourceId, SourceMap, Target, TargetOptions, WarningPolicy};
+use polyasm_core::{Diagnostic, Object, Registry, Severity, SourceId, SourceMap, Target, WarningPolicy};
 use serde_json::{Value, json};
 
 use crate::html;
@@ -174,18 +173,7 @@ fn assemble(
     file: SourceId,
     settings: Option<&Config>,
 ) -> (polyasm_core::Outcome<Object>, usize) {
-    let values = settings
-        .map(|c| {
-            let specs = [target.info().assemble_options];
-            // The file's values were checked when it was read.
-            OptionValues::read(&specs, &c.options_for(target)).unwrap_or_default()
-        })
-        .unwrap_or_default();
-    let options = TargetOptions {
-        values,
-        include_dirs: settings.map(|c| c.include_dirs.clone()).unwrap_or_default(),
-        ..TargetOptions::default()
-    };
+    let options = settings.map(|c| c.assemble_options(target)).unwrap_or_default();
     let limit = Limit {
         errors: Some(MAX_ERRORS),
         warnings: settings

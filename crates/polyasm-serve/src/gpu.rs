@@ -5,13 +5,14 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
-use polyasm_core::Diagnostic;
 use polyasm_core::explain::Code;
 use polyasm_core::picture::Image;
-use polyasm_shader::exec::{Alpha, Frame};
+use polyasm_core::{Diagnostic, TargetOptions};
+use polyasm_shader::exec::Frame;
 use polyasm_shader::gpu::{GpuRenderer, NativePipeline};
 use polyasm_shader::ops::Instr;
 use polyasm_shader::render;
+use polyasm_shader::run::run_settings;
 
 use crate::check::Program;
 use crate::picture::{Picture, PictureRequest};
@@ -82,29 +83,29 @@ impl Pictures {
         &self,
         target: &str,
         program: &Program,
+        options: &TargetOptions,
         request: &PictureRequest,
     ) -> Option<Result<Picture, Box<Diagnostic>>> {
         if target != "shader" {
             return None;
         }
-        Some(self.render_shader(program, request))
+        Some(self.render_shader(program, options, request))
     }
 
-    fn render_shader(&self, program: &Program, request: &PictureRequest) -> Result<Picture, Box<Diagnostic>> {
+    fn render_shader(
+        &self,
+        program: &Program,
+        options: &TargetOptions,
+        request: &PictureRequest,
+    ) -> Result<Picture, Box<Diagnostic>> {
         let instrs = polyasm_shader::decode::read(&program.object.bytes).map_err(|_| {
             Box::new(Diagnostic::error(
                 Code::InternalError,
                 "the assembled program does not decode",
             ))
         })?;
-        let keep = program
-            .settings
-            .iter()
-            .chain(&request.options)
-            .rev()
-            .find(|(long, _)| long == "alpha")
-            .is_some_and(|(_, value)| value.trim().eq_ignore_ascii_case("keep"));
-        let alpha = if keep { Alpha::Keep } else { Alpha::Opaque };
+        // The run's own reading of its options (`--alpha`); the size and time are the page's.
+        let alpha = run_settings(options).map_err(|e| e.0)?.alpha;
         let frame = Frame {
             width: request.width,
             height: request.height,

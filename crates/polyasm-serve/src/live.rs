@@ -158,10 +158,6 @@ pub fn picture(
         );
         return Err(failure(registry, program, &[d]));
     }
-    if let Some(picture) = pictures.render(target.info().name, program, request) {
-        return picture.map_err(|d| failure(registry, program, &[*d]));
-    }
-    // Any other target that renders: its run, with `--size`, writes a PNG.
     let mut page = request.options.clone();
     page.push(("size".to_string(), format!("{width}x{height}")));
     let pixels = u64::from(width) * u64::from(height);
@@ -172,6 +168,10 @@ pub fn picture(
         (PICTURE_STEPS / pixels).clamp(1, FRAGMENT_STEPS),
     );
     let options = options(target, program, &page).map_err(|d| failure(registry, program, &[*d]))?;
+    if let Some(picture) = pictures.render(target.info().name, program, &options, request) {
+        return picture.map_err(|d| failure(registry, program, &[*d]));
+    }
+    // Any other target that renders: its run, with `--size`, writes a PNG.
     let runner = target.runner().expect("options() checked");
     match runner.plan(&options) {
         Ok(RunOutput::Binary) => {}

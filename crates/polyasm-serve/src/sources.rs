@@ -161,25 +161,13 @@ impl Walker<'_> {
         let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
         let registry = self.registry;
         let settings = self.settings.entry(dir.clone()).or_insert_with(|| {
-            let found = config::find(if dir.as_os_str().is_empty() {
-                Path::new(".")
-            } else {
-                &dir
-            })?;
+            let found = config::find(&dir)?;
             config::load(&found, registry, &mut SourceMap::new()).ok()
         });
-        let by_extension = path.to_str().and_then(|p| registry.by_path(p));
         match settings {
-            Some(config) => {
-                let extension = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
-                let named = extension
-                    .and_then(|e| config.extensions.get(&e))
-                    .and_then(|t| registry.by_name(t));
-                named
-                    .or(by_extension)
-                    .or_else(|| if given { config.default_target(registry) } else { None })
-            }
-            None => by_extension,
+            Some(config) if given => config.target_for(registry, path),
+            Some(config) => config.target_by_extension(registry, path),
+            None => path.to_str().and_then(|p| registry.by_path(p)),
         }
         // Bytecode files are programs too, but the page shows sources.
         .filter(|t| path.to_str().is_none_or(|p| !t.info().is_binary_path(p)))
