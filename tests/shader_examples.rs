@@ -12,16 +12,19 @@
 use std::collections::BTreeSet;
 use std::f32::consts::TAU;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
 use polyasm_core::SourceMap;
 use polyasm_shader::exec::{Alpha, Frame, Image};
-use polyasm_shader::gpu::{GpuError, GpuRenderer};
 use polyasm_shader::ops::Instr;
 use polyasm_shader::{assemble, bytecode_bytes, render};
 
 mod common;
 use common::*;
+
+// The GPU tests' one renderer and their rule for a machine without one, as the shader crate's.
+#[path = "../crates/polyasm-shader/tests/common/mod.rs"]
+mod shader_gpu;
+use shader_gpu::gpu;
 
 const EXAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/shader");
 
@@ -491,26 +494,6 @@ fn the_readme_shows_the_sphere_as_its_command_renders_it() {
 
 // ---------------------------------------------------------------------------------------------
 // On the GPU.
-
-const NO_GPU_VAR: &str = "POLYASM_NO_GPU";
-
-/// The renderer, or `None` where `POLYASM_NO_GPU=1` and no adapter exists.
-fn gpu() -> Option<&'static GpuRenderer> {
-    static GPU: OnceLock<Result<GpuRenderer, GpuError>> = OnceLock::new();
-    match GPU.get_or_init(GpuRenderer::new) {
-        Ok(gpu) => Some(gpu),
-        Err(error) if std::env::var(NO_GPU_VAR).as_deref() == Ok("1") => {
-            eprintln!("{NO_GPU_VAR}=1 and no GPU ({error}): GPU rendering not tested");
-            assert!(matches!(error, GpuError::NoAdapter(_) | GpuError::Device(_)));
-            None
-        }
-        Err(error) => panic!(
-            "no GPU to test on: {error}. Install a Vulkan driver (Debian and Ubuntu: \
-             `apt-get install mesa-vulkan-drivers libvulkan1`), or set {NO_GPU_VAR}=1 to run \
-             without GPU tests"
-        ),
-    }
-}
 
 #[test]
 fn the_gpu_draws_every_example_like_the_cpu() {

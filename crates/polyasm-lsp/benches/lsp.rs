@@ -64,16 +64,7 @@ const DIALECTS: &[Dialect] = &[
 const LINES: usize = 5000;
 
 fn registry() -> &'static Registry {
-    static REGISTRY: std::sync::OnceLock<Registry> = std::sync::OnceLock::new();
-    REGISTRY.get_or_init(|| {
-        Registry::new(vec![
-            &polyasm_nv2a::TARGET,
-            &polyasm_vu::TARGET,
-            &polyasm_masfix::TARGET,
-            &polyasm_shader::TARGET,
-            &polyasm_lima::TARGET,
-        ])
-    })
+    polyasm::registry()
 }
 
 /// The dialect's example without comments, its declarations once and its other lines

@@ -4,7 +4,6 @@
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use polyasm_core::Registry;
@@ -13,16 +12,7 @@ use tungstenite::client::IntoClientRequest;
 use tungstenite::{Message, WebSocket};
 
 pub fn registry() -> &'static Registry {
-    static REGISTRY: OnceLock<Registry> = OnceLock::new();
-    REGISTRY.get_or_init(|| {
-        Registry::new(vec![
-            &polyasm_nv2a::TARGET,
-            &polyasm_vu::TARGET,
-            &polyasm_masfix::TARGET,
-            &polyasm_shader::TARGET,
-            &polyasm_lima::TARGET,
-        ])
-    })
+    polyasm::registry()
 }
 
 /// A server on a temporary folder, serving on a thread of its own.
