@@ -7,11 +7,14 @@ use std::path::Path;
 
 use polyasm_masfix::exec::{Limits, Machine, Program, RunError, Stats};
 use polyasm_masfix::jit;
-use polyasm_masfix::ops::{CONDS, CondReg, Instr, KINDS, OPERS, Oper, Reg, Shape, Value};
+use polyasm_masfix::ops::Instr;
 use proptest::prelude::*;
 
+mod common;
 #[path = "../benches/programs/mod.rs"]
 mod programs;
+
+use common::{any_imm, any_instr};
 
 /// What one run left behind.
 #[derive(Debug, PartialEq, Eq)]
@@ -61,72 +64,6 @@ fn agree(instrs: &[Instr], start: &Machine, input: &[u8], limits: Limits) -> Ran
     vm
 }
 
-fn oper() -> impl Strategy<Value = Oper> {
-    (0..OPERS.len()).prop_map(|i| OPERS[i].0)
-}
-
-/// Small numbers (targets near the program, shift counts), the edges, or anything.
-fn imm() -> impl Strategy<Value = u16> {
-    prop_oneof![
-        5 => 0u16..40,
-        1 => prop::sample::select(vec![15u16, 16, 17, 31, 32, 255, 32767, 32768, 65535]),
-        2 => any::<u16>(),
-    ]
-}
-
-fn value() -> impl Strategy<Value = Value> {
-    let reg = (0..4usize).prop_map(|i| Reg::ALL[i]);
-    prop_oneof![
-        3 => imm().prop_map(Value::Imm),
-        1 => reg.clone().prop_map(Value::Reg),
-        2 => (reg, oper(), imm()).prop_map(|(r, o, k)| Value::RegOp(r, o, k)),
-    ]
-}
-
-fn instr() -> impl Strategy<Value = Instr> {
-    (
-        0..KINDS.len(),
-        proptest::option::of(oper()),
-        any::<bool>(),
-        0..CONDS.len(),
-        value(),
-        any::<bool>(),
-    )
-        .prop_map(|(k, modifier, on_m, c, value, to_m)| {
-            let kind = KINDS[k].op;
-            let cond_reg = if on_m { CondReg::M } else { CondReg::R };
-            let instr = match kind.shape() {
-                Shape::Basic => Instr {
-                    kind,
-                    modifier,
-                    cond: None,
-                    value,
-                },
-                Shape::Cond => Instr {
-                    kind,
-                    modifier: None,
-                    cond: Some((cond_reg, CONDS[c].0)),
-                    value,
-                },
-                Shape::Out => Instr {
-                    kind,
-                    modifier: None,
-                    cond: None,
-                    value,
-                },
-                Shape::Input => Instr {
-                    kind,
-                    modifier: None,
-                    cond: None,
-                    value: Value::Reg(if to_m { Reg::M } else { Reg::R }),
-                },
-                Shape::Bare => Instr::bare(kind),
-            };
-            instr.check().expect("a valid combination");
-            instr
-        })
-}
-
 fn input() -> impl Strategy<Value = Vec<u8>> {
     prop::collection::vec(
         prop_oneof![4 => b'0'..=b'9', 1 => Just(b'\n'), 1 => Just(b'x'), 1 => any::<u8>()],
@@ -136,14 +73,19 @@ fn input() -> impl Strategy<Value = Vec<u8>> {
 
 /// A machine with the head, `r` and a few cells set.
 fn start() -> impl Strategy<Value = Machine> {
-    (imm(), imm(), prop::collection::vec((imm(), any::<u16>()), 0..6)).prop_map(|(h, r, cells)| {
-        let mut machine = Machine::new();
-        (machine.h, machine.r) = (h, r);
-        for (at, v) in cells {
-            machine.memory[usize::from(at)] = v;
-        }
-        machine
-    })
+    (
+        any_imm(),
+        any_imm(),
+        prop::collection::vec((any_imm(), any::<u16>()), 0..6),
+    )
+        .prop_map(|(h, r, cells)| {
+            let mut machine = Machine::new();
+            (machine.h, machine.r) = (h, r);
+            for (at, v) in cells {
+                machine.memory[usize::from(at)] = v;
+            }
+            machine
+        })
 }
 
 proptest! {
@@ -151,7 +93,7 @@ proptest! {
 
     #[test]
     fn the_jit_does_what_the_vm_does(
-        instrs in prop::collection::vec(instr(), 0..20),
+        instrs in prop::collection::vec(any_instr(), 0..20),
         start in start(),
         input in input(),
         max in prop_oneof![0u64..40, 0u64..400],

@@ -6,11 +6,14 @@ use std::io::{self, Read, Write};
 use std::rc::Rc;
 
 use polyasm_masfix::exec::{CELLS, Limits, Machine, Program, RunError, TraceStep, dump_memory, parse_memory_range};
-use polyasm_masfix::ops::{CONDS, Cond, CondReg, Instr, KINDS, Kind, OPERS, Oper, Reg, Shape, Value};
+use polyasm_masfix::ops::{Cond, CondReg, Instr, Kind, Oper, Reg, Value};
 use proptest::prelude::*;
 
+mod common;
 #[path = "../benches/programs/mod.rs"]
 mod programs;
+
+use common::{any_imm, any_instr};
 
 use programs::assemble;
 
@@ -248,74 +251,6 @@ fn output_of(text: &str, input: &[u8]) -> String {
 
 // ---------------------------------------------------------------------------------------------
 // Random programs.
-
-fn any_oper() -> impl Strategy<Value = Oper> {
-    (0..OPERS.len()).prop_map(|i| OPERS[i].0)
-}
-
-fn any_cond() -> impl Strategy<Value = (CondReg, Cond)> {
-    (any::<bool>(), 0..CONDS.len()).prop_map(|(m, i)| (if m { CondReg::M } else { CondReg::R }, CONDS[i].0))
-}
-
-/// Immediates near the interesting edges, small numbers (jump targets near the program), or
-/// anything.
-fn any_imm() -> impl Strategy<Value = u16> {
-    prop_oneof![
-        4 => 0u16..48,
-        1 => prop::sample::select(vec![15u16, 16, 31, 32, 33, 255, 256, 32767, 32768, 65534, 65535]),
-        2 => any::<u16>(),
-    ]
-}
-
-fn any_value() -> impl Strategy<Value = Value> {
-    let reg = (0..4usize).prop_map(|i| Reg::ALL[i]);
-    prop_oneof![
-        any_imm().prop_map(Value::Imm),
-        reg.clone().prop_map(Value::Reg),
-        (reg, any_oper(), any_imm()).prop_map(|(r, o, i)| Value::RegOp(r, o, i)),
-    ]
-}
-
-/// Any instruction the language allows, every shape with every field.
-fn any_instr() -> impl Strategy<Value = Instr> {
-    (
-        0..KINDS.len(),
-        proptest::option::of(any_oper()),
-        any_cond(),
-        any_value(),
-        any::<bool>(),
-    )
-        .prop_map(|(k, modifier, cond, value, to_m)| {
-            let kind = KINDS[k].op;
-            let instr = match kind.shape() {
-                Shape::Basic => Instr {
-                    kind,
-                    modifier,
-                    cond: None,
-                    value,
-                },
-                Shape::Cond => Instr {
-                    kind,
-                    modifier: None,
-                    cond: Some(cond),
-                    value,
-                },
-                Shape::Out => Instr {
-                    kind,
-                    modifier: None,
-                    cond: None,
-                    value,
-                },
-                Shape::Input => Instr {
-                    value: Value::Reg(if to_m { Reg::M } else { Reg::R }),
-                    ..Instr::bare(kind)
-                },
-                Shape::Bare => Instr::bare(kind),
-            };
-            assert_eq!(instr.check(), Ok(()));
-            instr
-        })
-}
 
 /// Pairs that programs write often (and a VM may run as one): an update then a branch on it,
 /// a compare then a branch, a head move then a use of the cell (and then a branch), a
