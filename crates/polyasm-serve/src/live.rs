@@ -46,8 +46,13 @@ pub struct Failure {
     pub diagnostics: Vec<Value>,
 }
 
-/// The options of a run or a picture: the settings file's, then the page's, read as the
-/// command line reads them.
+/// `(long, text)` pairs as [`OptionValues::read`] takes them.
+fn str_pairs(list: &[(String, String)]) -> Vec<(&str, &str)> {
+    list.iter().map(|(l, t)| (l.as_str(), t.as_str())).collect()
+}
+
+/// The options of a run or a picture: the settings file's, with the page's in place of those
+/// it names, read as the command line reads them.
 fn options(
     target: &dyn Target,
     program: &Program,
@@ -60,12 +65,9 @@ fn options(
         )));
     };
     let specs = [target.info().assemble_options, runner.run_info().options];
-    let given: Vec<(&str, &str)> = program
-        .settings
-        .iter()
-        .chain(page)
-        .map(|(l, t)| (l.as_str(), t.as_str()))
-        .collect();
+    // The page's options replace the settings file's, as the command line's do.
+    let (settings, page_pairs) = (str_pairs(&program.settings), str_pairs(page));
+    let given = polyasm_core::config::with_command_line(&settings, &page_pairs);
     // Options that write files or read other paths are the command line's (the page's
     // textures were checked to be pictures listed: `textures`).
     if let Some((long, _)) = page

@@ -556,3 +556,24 @@ fn a_picture_of_a_program_that_never_ends_stops_at_its_step_budget() {
         assert!(error["report"].as_str().unwrap().contains("whole numbers"), "{error}");
     }
 }
+
+#[test]
+fn the_page_options_replace_the_settings_files_as_the_command_lines_do() {
+    let server = Server::start(&[
+        ("p.vsh", "mov oPos, v0\nmov oD0, v3\n"),
+        ("polyasm.toml", "[nv2a]\ninput = [\"v0=9,9,9,9\", \"v3=5,5,5,5\"]\n"),
+    ]);
+    let mut page = server.connect();
+    let name = server.name("p.vsh");
+    page.open(&name);
+    // The file's inputs when the page gives none.
+    page.send(json!({"type": "run", "path": name, "run": 1, "options": []}));
+    let end = page.until("run_end");
+    assert_eq!(end["json"]["vertices"][0]["oD0"], json!([5.0, 5.0, 5.0, 5.0]), "{end}");
+    // The page's `input` replaces all of the file's, so v3 is back to its default.
+    page.send(json!({"type": "run", "path": name, "run": 2, "options": [["input", "v0=1,2,3,4"]]}));
+    let end = page.until("run_end");
+    assert_eq!(end["json"]["vertices"].as_array().unwrap().len(), 1, "{end}");
+    assert_eq!(end["json"]["vertices"][0]["oPos"], json!([1.0, 2.0, 3.0, 4.0]), "{end}");
+    assert_eq!(end["json"]["vertices"][0]["oD0"], json!([0.0, 0.0, 0.0, 0.0]), "{end}");
+}
