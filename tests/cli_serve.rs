@@ -36,6 +36,15 @@ fn start_with(
     (child, line)
 }
 
+/// The `HOST:PORT` of the address line `polyasm serve` prints.
+fn address_in(line: &str) -> String {
+    let url = line
+        .split("http://")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no address in {line:?}"));
+    url.split('/').next().unwrap().to_string()
+}
+
 fn get(address: &str, host: &str) -> String {
     let mut stream = TcpStream::connect(address).unwrap();
     stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
@@ -53,14 +62,7 @@ fn it_prints_its_address_and_serves_the_page() {
     let (mut child, line) = start(&["."], dir.path());
     assert!(line.starts_with("polyasm serve: http://127.0.0.1:"), "{line}");
     assert!(line.contains("(2 sources; Ctrl-C stops)"), "{line}");
-    let address = line
-        .split("http://")
-        .nth(1)
-        .unwrap()
-        .split('/')
-        .next()
-        .unwrap()
-        .to_string();
+    let address = address_in(&line);
     assert!(get(&address, &address).contains("200"));
     assert!(get(&address, "attacker.example").contains("403"));
     child.kill().unwrap();
@@ -135,14 +137,7 @@ fn open_without_a_browser_says_so_and_serves() {
     let mut command = polyasm();
     command.env("PATH", empty.path());
     let (mut child, line) = start_with(command, &["--open", "."], dir.path());
-    let address = line
-        .split("http://")
-        .nth(1)
-        .unwrap()
-        .split('/')
-        .next()
-        .unwrap()
-        .to_string();
+    let address = address_in(&line);
     assert!(get(&address, &address).contains("200"), "still serving");
     child.kill().unwrap();
     let mut stderr = String::new();
