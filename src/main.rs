@@ -152,16 +152,35 @@ fn serve(args: &args::ServeArgs, reporter: &mut Reporter) -> Result {
     }
     let (count, cut) = bound.listed();
     let url = bound.url();
-    {
+    // The address is the one way to the page: a server whose address cannot be printed
+    // (a closed or full standard output) stops rather than serve unseen.
+    let line = format!(
+        "polyasm serve: {url} ({}{}; Ctrl-C stops)\n",
+        polyasm_core::text::count(count, "source"),
+        if cut { ", the list cut at its limit" } else { "" }
+    );
+    let written = if io::stdout_was_closed() {
+        Err(std::io::Error::new(
+            std::io::ErrorKind::BrokenPipe,
+            "standard output is closed",
+        ))
+    } else {
         use std::io::Write as _;
         let mut out = std::io::stdout().lock();
-        let _ = writeln!(
-            out,
-            "polyasm serve: {url} ({}{}; Ctrl-C stops)",
-            polyasm_core::text::count(count, "source"),
-            if cut { ", the list cut at its limit" } else { "" }
+        out.write_all(line.as_bytes()).and_then(|()| out.flush())
+    };
+    if let Err(e) = written {
+        reporter.emit(
+            vec![
+                Diagnostic::error(
+                    Code::CannotServe,
+                    format!("cannot print the page's address {url}: {}", io::io_reason(&e)),
+                )
+                .with_help("run `polyasm serve` with its standard output on a terminal, a pipe or a file"),
+            ],
+            &Default::default(),
         );
-        let _ = out.flush();
+        return Err(Failure::Errors);
     }
     if args.open {
         open_browser(&url, reporter);

@@ -146,3 +146,22 @@ fn open_without_a_browser_says_so_and_serves() {
     assert!(stderr.contains("note: cannot open a browser"), "{stderr}");
     assert!(stderr.contains(&format!("open http://{address}/")), "{stderr}");
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn an_address_that_cannot_be_printed_is_pa029_not_a_server_unseen() {
+    let dir = tempfile::tempdir().unwrap();
+    let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+    let output = polyasm()
+        .current_dir(dir.path())
+        .args(["serve", "."])
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("error[PA029]: cannot print the page's address http://127.0.0.1:"),
+        "{stderr}"
+    );
+}
