@@ -5,6 +5,7 @@
 //! unless `POLYASM_NO_GPU=1` says that this machine has none on purpose.
 
 mod common;
+mod shaders_check;
 
 use std::collections::HashSet;
 use std::sync::OnceLock;
@@ -21,28 +22,9 @@ use polyasm_shader::runtime;
 // ---------------------------------------------------------------------------------------------
 // The shader sources.
 
-fn validate(module: &naga::Module) -> Result<(), String> {
-    naga::valid::Validator::new(
-        naga::valid::ValidationFlags::all(),
-        naga::valid::Capabilities::default(),
-    )
-    .validate(module)
-    .map(|_| ())
-    .map_err(|e| format!("{e:?}"))
-}
-
 #[test]
 fn the_wgsl_interpreter_parses_and_validates() {
-    let module =
-        naga::front::wgsl::parse_str(runtime::WGSL).unwrap_or_else(|e| panic!("{}", e.emit_to_string(runtime::WGSL)));
-    validate(&module).expect("the WGSL interpreter validates");
-    let entry = &module.entry_points[0];
-    assert_eq!(entry.name, runtime::WGSL_ENTRY_POINT);
-    assert_eq!(entry.stage, naga::ShaderStage::Compute);
-    assert_eq!(
-        entry.workgroup_size,
-        [runtime::WORKGROUP_SIDE, runtime::WORKGROUP_SIDE, 1]
-    );
+    let module = shaders_check::wgsl_compute("the WGSL interpreter", runtime::WGSL);
     let frame = module
         .types
         .iter()
@@ -53,15 +35,7 @@ fn the_wgsl_interpreter_parses_and_validates() {
 
 #[test]
 fn the_glsl_interpreter_parses_and_validates_as_a_fragment_shader() {
-    // naga reads GLSL 4.40 and later only; the shader uses nothing newer than 4.30, so it is
-    // checked as 4.50, the version line alone changed.
-    let source = runtime::GLSL.replacen("#version 430 core", "#version 450 core", 1);
-    assert_ne!(source, runtime::GLSL);
-    let module = naga::front::glsl::Frontend::default()
-        .parse(&naga::front::glsl::Options::from(naga::ShaderStage::Fragment), &source)
-        .unwrap_or_else(|e| panic!("{}", e.emit_to_string(&source)));
-    validate(&module).expect("the GLSL interpreter validates");
-    assert_eq!(module.entry_points[0].stage, naga::ShaderStage::Fragment);
+    shaders_check::glsl_fragment("the GLSL interpreter", runtime::GLSL);
     assert!(runtime::GLSL.starts_with("#version 430 core\n"));
 }
 

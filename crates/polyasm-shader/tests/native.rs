@@ -6,6 +6,7 @@
 //! unless `POLYASM_NO_GPU=1` says that this machine has none on purpose.
 
 mod common;
+mod shaders_check;
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -16,7 +17,7 @@ use common::gpu;
 use polyasm_shader::exec::{self, Alpha, Frame, Image};
 use polyasm_shader::gpu::{GpuError, GpuRenderer, NativePipeline};
 use polyasm_shader::ops::{COLOR, Dialect, Instr, MAX_INSTRUCTIONS, OPS, Op, Operand, Reg, Type};
-use polyasm_shader::{DialectChoice, assemble_text, assemble_text_in, native, runtime};
+use polyasm_shader::{DialectChoice, assemble_text, assemble_text_in, native};
 
 // ---------------------------------------------------------------------------------------------
 // The programs.
@@ -145,39 +146,12 @@ fn odd_constants_program() -> Vec<Instr> {
 // ---------------------------------------------------------------------------------------------
 // Validation.
 
-fn validate(what: &str, module: &naga::Module) {
-    naga::valid::Validator::new(
-        naga::valid::ValidationFlags::all(),
-        naga::valid::Capabilities::default(),
-    )
-    .validate(module)
-    .unwrap_or_else(|e| panic!("{what} does not validate: {e:?}"));
-}
-
 fn check_wgsl(what: &str, program: &[Instr]) {
-    let text = native::wgsl(program);
-    let module = naga::front::wgsl::parse_str(&text).unwrap_or_else(|e| panic!("{what}: {}", e.emit_to_string(&text)));
-    validate(what, &module);
-    let entry = &module.entry_points[0];
-    assert_eq!(entry.name, runtime::WGSL_ENTRY_POINT);
-    assert_eq!(entry.stage, naga::ShaderStage::Compute);
-    assert_eq!(
-        entry.workgroup_size,
-        [runtime::WORKGROUP_SIDE, runtime::WORKGROUP_SIDE, 1]
-    );
+    shaders_check::wgsl_compute(what, &native::wgsl(program));
 }
 
 fn check_glsl(what: &str, program: &[Instr]) {
-    // naga reads GLSL 4.40 and later only; the shader uses nothing newer than 4.30, so it is
-    // checked as 4.50, the version line alone changed.
-    let text = native::glsl(program);
-    let source = text.replacen("#version 430 core\n", "#version 450 core\n", 1);
-    assert_ne!(source, text, "{what}: the version line");
-    let module = naga::front::glsl::Frontend::default()
-        .parse(&naga::front::glsl::Options::from(naga::ShaderStage::Fragment), &source)
-        .unwrap_or_else(|e| panic!("{what}: {}", e.emit_to_string(&source)));
-    validate(what, &module);
-    assert_eq!(module.entry_points[0].stage, naga::ShaderStage::Fragment);
+    shaders_check::glsl_fragment(what, &native::glsl(program));
 }
 
 #[test]
