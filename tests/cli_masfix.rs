@@ -738,3 +738,84 @@ fn mx070_from_bytecode_names_its_line_in_every_error_format() {
     let output = run_in(dir.path(), &["run", "--color", "never", "far.mxb"], None);
     assert!(stderr(&output).contains("  --> far.mx:3:5\n"), "{}", stderr(&output));
 }
+
+/// What one run printed and ended with: exit code, standard output, and standard error.
+fn ran(output: &Output) -> (Option<i32>, String, String) {
+    (output.status.code(), stdout(output), stderr(output))
+}
+
+#[test]
+fn both_engines_give_the_same_output_errors_and_memory() {
+    let dir = temp();
+    // Prints, reads a number, stores it, then jumps past the end.
+    program(
+        dir.path(),
+        "both.mx",
+        "outc 63\ninu\nmov 5\nstrr\nld 3\n:top\nlds 1\noutur\noutc 32\nbne top\nldm\nlda 95\njmpr\n",
+    );
+    let mut runs = Vec::new();
+    for engine in ["vm", "jit", "auto"] {
+        let args = [
+            "run",
+            "both.mx",
+            "--engine",
+            engine,
+            "--dump-memory",
+            "5",
+            "--color",
+            "never",
+        ];
+        let output = run_in(dir.path(), &args, Some(b"42\n"));
+        runs.push(ran(&output));
+        let limited = [&args[..], &["--max-steps", "9"]].concat();
+        runs.push(ran(&run_in(dir.path(), &limited, Some(b"42\n"))));
+    }
+    let (code, out, err) = &runs[0];
+    assert_eq!((*code, out.as_str()), (Some(1), "?2 1 0 "), "{err}");
+    assert!(
+        err.contains("error[MX070]") && err.contains("5:") && err.contains("42"),
+        "{err}"
+    );
+    assert!(
+        runs[1].2.contains("error[MX071]") && runs[1].1 == "?2 ",
+        "{:?}",
+        runs[1]
+    );
+    for (i, run) in runs.iter().enumerate() {
+        assert_eq!(run, &runs[i % 2], "engine {}", ["vm", "jit", "auto"][i / 2]);
+    }
+}
+
+#[test]
+fn a_traced_run_cannot_ask_for_native_code() {
+    let output = polyasm()
+        .args(["run", HELLO, "--trace", "--engine", "jit", "--color", "never"])
+        .output()
+        .unwrap();
+    let (code, out, err) = ran(&output);
+    assert_eq!((code, out.as_str()), (Some(2), ""), "{err}");
+    assert!(err.contains("error[PA006]") && err.contains("--trace"), "{err}");
+    // Without `--engine jit` the trace runs on the VM.
+    let output = polyasm().args(["run", HELLO, "--trace"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert!(stderr(&output).lines().count() > 10, "{}", stderr(&output));
+}
+
+#[test]
+fn a_program_too_large_for_native_code_runs_on_the_vm_unless_native_code_is_demanded() {
+    let dir = temp();
+    // 65,536 instructions, all but two jumps through a register: the VM runs it.
+    let text = format!("ld 65535\njmpr\n{}outur\n", "jmpm\n".repeat(65533));
+    program(dir.path(), "huge.mx", &text);
+    let output = run_in(dir.path(), &["run", "huge.mx", "--color", "never"], None);
+    assert_eq!(ran(&output), (Some(0), "65535".to_string(), String::new()));
+    let output = run_in(
+        dir.path(),
+        &["run", "huge.mx", "--engine", "jit", "--color", "never"],
+        None,
+    );
+    let (code, out, err) = ran(&output);
+    assert_eq!((code, out.as_str()), (Some(1), ""), "{err}");
+    assert!(err.contains("error[MX073]") && err.contains("65536"), "{err}");
+    assert!(err.contains("--engine vm"), "{err}");
+}

@@ -324,6 +324,8 @@ polyasm_core::codes! {
         TooManyLookups = "MX066", Error, "too many name lookups";
         JumpPastEnd = "MX070", Error, "jump past the end";
         StepLimit = "MX071", Error, "step limit";
+        VmInstead = "MX072", Warning, "no native code: the VM runs the program";
+        NoNativeCode = "MX073", Error, "no native code for `--engine jit`";
     }
 }
 

@@ -222,6 +222,13 @@ impl Program {
         &self.instrs
     }
 
+    /// For each index, and the end, the instructions from there to the end of the straight
+    /// run (the next jump or branch, included).
+    #[cfg(jit)]
+    pub(crate) fn run_len(&self) -> &[u32] {
+        &self.run_len
+    }
+
     /// Runs the program from its first instruction on `machine`, reading `input` and writing
     /// `output`. The machine keeps its state afterwards, whatever the outcome.
     pub fn run(

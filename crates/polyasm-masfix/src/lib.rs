@@ -17,7 +17,7 @@ pub mod exec;
 pub mod expand;
 pub mod expansions;
 pub mod found;
-#[cfg(feature = "jit")]
+#[cfg(jit)]
 pub mod jit;
 pub mod lexer;
 pub mod limits;

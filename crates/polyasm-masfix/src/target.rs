@@ -65,6 +65,51 @@ const fn steps(example: u64) -> OptionKind {
     }
 }
 
+/// The values of `--engine`.
+const ENGINES: [&str; 3] = ["auto", "jit", "vm"];
+
+/// Why a program runs on the VM.
+struct Unavailable {
+    reason: String,
+    /// The program is too large to be worth compiling: `auto` chooses the VM without a word.
+    chosen: bool,
+}
+
+/// Compiles `program` to native code, or says why it cannot be.
+#[cfg(jit)]
+fn native(program: &exec::Program) -> Result<crate::jit::Compiled, Unavailable> {
+    crate::jit::compile(program).map_err(|e| Unavailable {
+        reason: e.to_string(),
+        chosen: matches!(e, crate::jit::JitError::TooLarge { .. }),
+    })
+}
+
+#[cfg(not(jit))]
+fn native(_: &exec::Program) -> Result<NoNative, Unavailable> {
+    Err(Unavailable {
+        reason: "this polyasm was built without native code (the `jit` feature, on x86-64, aarch64, riscv64 or s390x)"
+            .to_string(),
+        chosen: false,
+    })
+}
+
+/// Native code, where this build has none.
+#[cfg(not(jit))]
+enum NoNative {}
+
+#[cfg(not(jit))]
+impl NoNative {
+    fn run(
+        &self,
+        _: &mut exec::Machine,
+        _: &mut dyn std::io::Read,
+        _: &mut dyn std::io::Write,
+        _: exec::Limits,
+    ) -> Result<exec::Stats, exec::RunError> {
+        match *self {}
+    }
+}
+
 static RUN_INFO: RunInfo = RunInfo {
     options: &[
         OptionSpec::new(
@@ -72,6 +117,15 @@ static RUN_INFO: RunInfo = RunInfo {
             "N",
             steps(1_000_000),
             "masfix: stop with an error after N executed instructions",
+        ),
+        OptionSpec::new(
+            "engine",
+            "ENGINE",
+            OptionKind::Words {
+                plural: "engines",
+                words: &ENGINES,
+            },
+            "masfix: what runs the program: `jit` (native code), `vm` or `auto` (native code where it is available and the run is not traced; the default)",
         ),
         OptionSpec::flag(
             "trace",
@@ -140,6 +194,7 @@ fn run_object(object: &Object, options: &TargetOptions, sources: &mut SourceMap,
         }
     };
     let mut machine = exec::Machine::new();
+    let mut diagnostics = Vec::new();
     let limits = exec::Limits {
         max_steps: options.values.whole("max-steps"),
     };
@@ -156,8 +211,33 @@ fn run_object(object: &Object, options: &TargetOptions, sources: &mut SourceMap,
             )
         };
         program.run_traced(&mut machine, io.stdin, io.stdout, limits, &mut trace)
-    } else {
+    } else if options.values.word("engine") == Some("vm") {
         program.run(&mut machine, io.stdin, io.stdout, limits)
+    } else {
+        match native(&program) {
+            Ok(compiled) => compiled.run(&mut machine, io.stdin, io.stdout, limits),
+            Err(no) if options.values.word("engine") == Some("jit") => {
+                return Ok(Outcome::failed(vec![
+                    Diagnostic::error(
+                        Code::NoNativeCode,
+                        format!("cannot run the program as native code: {}", no.reason),
+                    )
+                    .with_help("`--engine vm` runs it on the VM"),
+                ]));
+            }
+            Err(no) => {
+                if !no.chosen {
+                    diagnostics.push(
+                        Diagnostic::warning(
+                            Code::VmInstead,
+                            format!("the VM runs the program, not native code: {}", no.reason),
+                        )
+                        .with_help("`--engine vm` chooses the VM without this warning"),
+                    );
+                }
+                program.run(&mut machine, io.stdin, io.stdout, limits)
+            }
+        }
     };
     if let Some(end) = io.end.as_deref_mut() {
         let steps = match &result {
@@ -167,7 +247,6 @@ fn run_object(object: &Object, options: &TargetOptions, sources: &mut SourceMap,
         };
         *end = exec::end_state(&machine, steps);
     }
-    let mut diagnostics = Vec::new();
     let dump = options
         .values
         .text("dump-memory")
@@ -224,7 +303,7 @@ fn run_object(object: &Object, options: &TargetOptions, sources: &mut SourceMap,
             }
         },
     }
-    let status = if diagnostics.is_empty() {
+    let status = if !diagnostics.iter().any(Diagnostic::is_error) {
         ExitStatus::SUCCESS
     } else {
         ExitStatus::FAILURE
@@ -384,7 +463,13 @@ impl Runner for MasfixTarget {
         &RUN_INFO
     }
 
-    fn plan(&self, _options: &TargetOptions) -> Result<RunOutput, UsageError> {
+    fn plan(&self, options: &TargetOptions) -> Result<RunOutput, UsageError> {
+        if options.values.flag("trace") && options.values.word("engine") == Some("jit") {
+            return Err(polyasm_core::options::usage(
+                "`--trace` runs the program on the VM, not as native code",
+                "leave out `--engine jit` to trace the program",
+            ));
+        }
         Ok(RunOutput::Text)
     }
 

@@ -1,20 +1,21 @@
 //! The JIT against the VM: random programs over every instruction shape, with random input,
 //! starting state and step limits, and the examples with their inputs; the output, `h`, `r`,
 //! memory, steps and error must be the VM's.
+#![cfg(jit)]
 
 use std::io::{self, Read, Write};
 use std::path::Path;
 
 use polyasm_masfix::exec::{Limits, Machine, Program, RunError, Stats};
 use polyasm_masfix::jit;
-use polyasm_masfix::ops::Instr;
+use polyasm_masfix::ops::{Instr, Kind, Value};
 use proptest::prelude::*;
 
 mod common;
 #[path = "../benches/programs/mod.rs"]
 mod programs;
 
-use common::{any_imm, any_instr};
+use common::{any_cond, any_imm, any_instr};
 
 /// What one run left behind.
 #[derive(Debug, PartialEq, Eq)]
@@ -100,6 +101,56 @@ proptest! {
     ) {
         let vm = agree(&instrs, &start, &input, Limits { max_steps: Some(max) });
         // A run that ends within the limit ends the same without one.
+        if vm.result.is_ok() {
+            agree(&instrs, &start, &input, Limits::default());
+        }
+    }
+}
+
+/// Any instruction but a jump or a branch: one that runs straight on.
+fn straight() -> impl Strategy<Value = Instr> {
+    any_instr().prop_filter("runs straight on", |i| !matches!(i.kind, Kind::Jmp | Kind::B))
+}
+
+/// A loop: a straight run that branches back to its own start (what the JIT unrolls), with
+/// straight instructions before and any after; sometimes its body counts `r` down.
+fn a_loop() -> impl Strategy<Value = Vec<Instr>> {
+    (
+        prop::collection::vec(straight(), 0..4),
+        prop::collection::vec(straight(), 0..14),
+        any::<bool>(),
+        any_cond(),
+        prop::collection::vec(any_instr(), 0..4),
+    )
+        .prop_map(|(before, mut body, count, cond, after)| {
+            if count {
+                body.push(programs::instr("lds", Some(1)));
+            }
+            let branch = Instr {
+                kind: Kind::B,
+                modifier: None,
+                cond: Some(cond),
+                value: Value::Imm(before.len() as u16),
+            };
+            let mut instrs = before;
+            instrs.extend(body);
+            instrs.push(branch);
+            instrs.extend(after);
+            instrs
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn loops_stop_and_end_where_the_vm_does(
+        instrs in a_loop(),
+        start in start(),
+        input in input(),
+        max in prop_oneof![0u64..200, 0u64..3000],
+    ) {
+        let vm = agree(&instrs, &start, &input, Limits { max_steps: Some(max) });
         if vm.result.is_ok() {
             agree(&instrs, &start, &input, Limits::default());
         }
@@ -264,4 +315,39 @@ fn every_example_prints_the_same_on_the_jit() {
         runs += 1;
     }
     assert!(runs >= 10, "only {runs} cases found");
+}
+
+#[test]
+fn programs_past_the_size_limits_are_left_to_the_vm() {
+    let add = programs::instr("lda", Some(1));
+    let straight = vec![add; jit::MAX_INSTRUCTIONS];
+    let ran = agree(&straight, &Machine::new(), b"", Limits::default());
+    assert_eq!(ran.machine.r, jit::MAX_INSTRUCTIONS as u16);
+    let longer = Program::new(&[&straight[..], &[add]].concat()).unwrap();
+    assert_eq!(
+        jit::compile(&longer).unwrap_err(),
+        jit::JitError::TooLarge {
+            len: jit::MAX_INSTRUCTIONS + 1,
+            most: jit::MAX_INSTRUCTIONS
+        }
+    );
+
+    // With a jump through `r`, every instruction is a place to land, and the limit is lower.
+    let mut computed = programs::assemble("ld 3\njmpr\nouturs 1\nlda 2\njmpr\n");
+    computed.resize(jit::MAX_COMPUTED - 1, add);
+    computed.push(programs::instr("outur", None));
+    let ran = agree(&computed, &Machine::new(), b"", Limits::default());
+    assert_eq!(ran.output, (jit::MAX_COMPUTED - 1).to_string().as_bytes());
+    for max in [0, 4, 5, 6, 7, 1000] {
+        agree(&computed, &Machine::new(), b"", Limits { max_steps: Some(max) });
+    }
+    computed.push(add);
+    let longer = Program::new(&computed).unwrap();
+    assert!(matches!(
+        jit::compile(&longer),
+        Err(jit::JitError::TooLarge {
+            most: jit::MAX_COMPUTED,
+            ..
+        })
+    ));
 }

@@ -40,14 +40,28 @@ use crate::ops::{Cond, CondReg, Instr, Kind, Oper, Reg, Value};
 pub enum JitError {
     /// Cranelift cannot generate code for this machine.
     UnsupportedHost(String),
+    /// The program is longer than the compiler takes (`most` instructions): compiling it would
+    /// take longer than the VM takes to start.
+    TooLarge { len: usize, most: usize },
     /// Cranelift failed on the program.
     Codegen(String),
 }
+
+/// The longest program [`compile`] takes: compiling costs about 9 µs an instruction.
+pub const MAX_INSTRUCTIONS: usize = 4096;
+
+/// The longest program with a computed jump [`compile`] takes: each instruction is a place the
+/// jump may land, and the compiler's time grows faster than the program.
+pub const MAX_COMPUTED: usize = 1024;
 
 impl std::fmt::Display for JitError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             JitError::UnsupportedHost(e) => write!(f, "no native code generator for this machine: {e}"),
+            JitError::TooLarge { len, most } => write!(
+                f,
+                "the program has {len} instructions, more than the {most} native code is made for"
+            ),
             JitError::Codegen(e) => write!(f, "cannot compile the program to native code: {e}"),
         }
     }
@@ -70,8 +84,8 @@ const CALL_FAILED: u32 = 1 << 16;
 /// The registers and counters shared between the compiled code and [`Compiled::run`].
 #[repr(C)]
 struct State {
-    /// Steps left before the limit.
-    left: u64,
+    /// Steps left before the limit, less the straight run the code leaves at (`SLOW`).
+    left: i64,
     h: u16,
     r: u16,
     /// Where the VM goes on (`SLOW`) or the jump that failed (`OUT_OF_RANGE`).
@@ -123,9 +137,11 @@ impl Compiled {
         limits: Limits,
     ) -> Result<Stats, RunError> {
         let mut io = Io::new(input, output);
-        let max = limits.max_steps.unwrap_or(u64::MAX);
+        // The compiled code counts down in signed 64 bits. A larger limit cannot be reached
+        // in practice, and where it were, the VM would go on from there with the true one.
+        let start = limits.max_steps.unwrap_or(u64::MAX).min(i64::MAX as u64) as i64;
         let mut state = State {
-            left: max,
+            left: start,
             h: machine.h,
             r: machine.r,
             pc: 0,
@@ -145,16 +161,21 @@ impl Compiled {
             resume_unwind(payload);
         }
         (machine.h, machine.r) = (state.h, state.r);
-        let steps = max - state.left;
+        // Every exit leaves `0 <= left <= start`, but `SLOW`, which leaves less by the run.
+        let steps = |left: i64| (start - left) as u64;
         let result = match status {
-            ENDED => Ok(Stats { steps }),
-            SLOW => self
-                .program
-                .run_slow(machine, &mut io, limits, state.pc as usize, steps, None),
+            ENDED => Ok(Stats {
+                steps: steps(state.left),
+            }),
+            SLOW => {
+                let pc = state.pc as usize;
+                let left = state.left + i64::from(self.program.run_len()[pc]);
+                self.program.run_slow(machine, &mut io, limits, pc, steps(left), None)
+            }
             OUT_OF_RANGE => Err(RunError::JumpOutOfRange {
                 at: state.pc as usize,
                 target: state.target as u16,
-                steps,
+                steps: steps(state.left),
             }),
             _ => Err(error.expect("invariant: a failed callback leaves its error")),
         };
@@ -171,21 +192,35 @@ impl Compiled {
 pub fn compile(program: &Program) -> Result<Compiled, JitError> {
     let mut flags = settings::builder();
     let codegen = |e: &dyn std::fmt::Display| JitError::Codegen(e.to_string());
+    let len = program.instrs().len();
+    let most = if has_computed_jump(program.instrs()) {
+        MAX_COMPUTED
+    } else {
+        MAX_INSTRUCTIONS
+    };
+    if len > most {
+        return Err(JitError::TooLarge { len, most });
+    }
     flags.set("opt_level", "speed").map_err(|e| codegen(&e))?;
+    // Cranelift checks its own work in the crate's tests, not in every compile.
+    let verify = if cfg!(debug_assertions) { "true" } else { "false" };
+    flags.set("enable_verifier", verify).map_err(|e| codegen(&e))?;
     flags.set("is_pic", "false").map_err(|e| codegen(&e))?;
     let isa = cranelift_native::builder()
         .map_err(|e| JitError::UnsupportedHost(e.to_string()))?
         .finish(settings::Flags::new(flags))
         .map_err(|e| codegen(&e))?;
     let mut module = JITModule::new(JITBuilder::with_isa(isa, default_libcall_names()));
-    match define(&mut module, program.instrs()) {
+    // The code reads the straight runs' lengths from this copy, which lives as long as it.
+    let program = program.clone();
+    match define(&mut module, &program) {
         Ok(id) => {
             let code = module.get_finalized_function(id);
             // SAFETY: `define` built the function with the signature of `Entry`, in the
             // platform's C calling convention.
             let entry = unsafe { std::mem::transmute::<*const u8, Entry>(code) };
             Ok(Compiled {
-                program: program.clone(),
+                program,
                 module: Some(module),
                 entry,
             })
@@ -198,7 +233,7 @@ pub fn compile(program: &Program) -> Result<Compiled, JitError> {
     }
 }
 
-fn define(module: &mut JITModule, instrs: &[Instr]) -> Result<cranelift_module::FuncId, JitError> {
+fn define(module: &mut JITModule, program: &Program) -> Result<cranelift_module::FuncId, JitError> {
     let codegen = |e: &dyn std::fmt::Display| JitError::Codegen(e.to_string());
     let ptr = module.target_config().pointer_type();
     let call_conv = module.isa().default_call_conv();
@@ -218,7 +253,7 @@ fn define(module: &mut JITModule, instrs: &[Instr]) -> Result<cranelift_module::
         let (sig0, sig1) = (callback(0), callback(1));
         let sig0 = b.import_signature(sig0);
         let sig1 = b.import_signature(sig1);
-        Gen::new(b, ptr, sig0, sig1, instrs).emit();
+        Gen::new(b, ptr, sig0, sig1, program).emit();
     }
     let id = module
         .declare_function("masfix", Linkage::Local, &ctx.func.signature)
@@ -244,6 +279,28 @@ fn static_target(instr: &Instr, index: usize) -> Option<u16> {
     })
 }
 
+/// The most instructions all the copies of unrolled loops add to a program.
+const UNROLL_BUDGET: usize = 8192;
+
+/// How many copies of the loop from `s` run under one step check: a loop is a straight run
+/// that ends in a branch back to its start. Short loops get more copies, long ones none.
+fn unroll_copies(instrs: &[Instr], run_len: &[u32], s: usize) -> Option<usize> {
+    let n = run_len[s] as usize;
+    let e = s + n - 1;
+    let instr = instrs.get(e)?;
+    let back = instr.kind == Kind::B && static_target(instr, e) == Some(s as u16);
+    let copies = (32 / n).min(8);
+    (back && copies >= 2).then_some(copies)
+}
+
+/// Whether a jump or branch of `instrs` goes where a register says.
+fn has_computed_jump(instrs: &[Instr]) -> bool {
+    instrs
+        .iter()
+        .enumerate()
+        .any(|(i, instr)| is_transfer(instr) && static_target(instr, i).is_none())
+}
+
 fn is_transfer(instr: &Instr) -> bool {
     matches!(instr.kind, Kind::Jmp | Kind::B)
 }
@@ -261,20 +318,25 @@ struct Gen<'a> {
     state: Val,
     mem: Val,
     ctx: Val,
-    body: Vec<Block>,
+    /// Where each instruction a jump may land on starts, after its check.
+    body: Vec<Option<Block>>,
     /// The check before each instruction a jump may land on; index `len` is the end.
     check: Vec<Option<Block>>,
     /// Steps from each index to the end of its straight run.
-    run_len: Vec<u32>,
+    run_len: &'a [u32],
     end: Block,
     slow: Block,
     out_of_range: Block,
     failed: Block,
     dispatch: Option<Block>,
+    /// For a loop that branches back to its own start, how many copies run under one check,
+    /// and the check that takes one turn when those do not fit.
+    unrolled: Vec<Option<(usize, Block)>>,
 }
 
 impl<'a> Gen<'a> {
-    fn new(mut b: FunctionBuilder<'a>, ptr: Type, sig0: SigRef, sig1: SigRef, instrs: &'a [Instr]) -> Gen<'a> {
+    fn new(mut b: FunctionBuilder<'a>, ptr: Type, sig0: SigRef, sig1: SigRef, program: &'a Program) -> Gen<'a> {
+        let (instrs, run_len) = (program.instrs(), program.run_len());
         let len = instrs.len();
         let entry = b.create_block();
         b.append_block_params_for_function_params(entry);
@@ -292,11 +354,8 @@ impl<'a> Gen<'a> {
         let v = b.ins().load(I64, flags, state, offset_of!(State, left) as i32);
         b.def_var(left, v);
 
-        let computed = instrs
-            .iter()
-            .enumerate()
-            .any(|(i, instr)| is_transfer(instr) && static_target(instr, i).is_none());
-        let mut leader = vec![computed; len + 1];
+        let computed = has_computed_jump(instrs);
+        let mut leader = vec![false; len + 1];
         leader[0] = true;
         for (i, instr) in instrs.iter().enumerate() {
             if is_transfer(instr) {
@@ -306,11 +365,10 @@ impl<'a> Gen<'a> {
                 }
             }
         }
-        let mut run_len = vec![0u32; len + 1];
-        for i in (0..len).rev() {
-            run_len[i] = if is_transfer(&instrs[i]) { 1 } else { 1 + run_len[i + 1] };
-        }
-        let body = (0..len).map(|_| b.create_block()).collect();
+        // A computed jump may land on any instruction: each starts a block.
+        let body = (0..len)
+            .map(|i| (leader[i] || computed).then(|| b.create_block()))
+            .collect();
         let end = b.create_block();
         let check = (0..=len)
             .map(|i| match i == len {
@@ -321,10 +379,21 @@ impl<'a> Gen<'a> {
         let slow = b.create_block();
         b.append_block_param(slow, I32);
         b.append_block_param(slow, I64);
+        b.set_cold_block(slow);
         let out_of_range = b.create_block();
         b.append_block_param(out_of_range, I32);
         b.append_block_param(out_of_range, I32);
         let failed = b.create_block();
+        b.set_cold_block(failed);
+        let mut budget = UNROLL_BUDGET;
+        let unrolled = (0..len)
+            .map(|s| {
+                let copies = leader[s].then(|| unroll_copies(instrs, run_len, s)).flatten()?;
+                let cost = copies * run_len[s] as usize;
+                budget = budget.checked_sub(cost)?;
+                Some((copies, b.create_block()))
+            })
+            .collect();
         let dispatch = computed.then(|| {
             let block = b.create_block();
             b.append_block_param(block, I32);
@@ -351,6 +420,7 @@ impl<'a> Gen<'a> {
             out_of_range,
             failed,
             dispatch,
+            unrolled,
         }
     }
 
@@ -358,34 +428,85 @@ impl<'a> Gen<'a> {
         let len = self.instrs.len();
         let first = self.check[0].expect("invariant: the first instruction has a check");
         self.b.ins().jump(first, &[]);
+        // Whether the block being built has ended (with a jump or branch).
+        let mut ended = true;
         for i in 0..len {
-            if let Some(check) = self.check[i] {
-                self.emit_check(i, check);
+            if let Some(body) = self.body[i] {
+                if !ended {
+                    // The instructions before ran into this one: their check counted it.
+                    self.b.ins().jump(body, &[]);
+                }
+                match (self.check[i], self.unrolled[i]) {
+                    (Some(check), Some((copies, single))) => {
+                        self.emit_unrolled(i, copies, check, single);
+                        let turns = i64::from(self.run_len[i]) * copies as i64;
+                        self.emit_check(i, single, i64::from(self.run_len[i]) - turns);
+                    }
+                    (Some(check), None) => self.emit_check(i, check, i64::from(self.run_len[i])),
+                    (None, _) => {}
+                }
+                self.b.switch_to_block(body);
             }
-            self.b.switch_to_block(self.body[i]);
-            self.emit_instr(i);
+            ended = self.emit_instr(i);
+        }
+        if !ended {
+            self.b.ins().jump(self.end, &[]);
         }
         self.emit_exits();
         self.b.seal_all_blocks();
         self.b.finalize();
     }
 
-    /// Takes the straight run from `i` out of the steps left, or leaves for the VM.
-    fn emit_check(&mut self, i: usize, check: Block) {
+    /// Takes `n` steps (the straight run from `i`, less what the steps left already lack
+    /// of it) from the steps left, or leaves for the VM, which adds the run back.
+    fn emit_check(&mut self, i: usize, check: Block, n: i64) {
         self.b.switch_to_block(check);
-        let n = i64::from(self.run_len[i]);
         let left = self.b.use_var(self.left);
-        let fits = self.b.ins().icmp_imm(IntCC::UnsignedGreaterThanOrEqual, left, n);
         let rest = self.b.ins().iadd_imm(left, -n);
         self.b.def_var(self.left, rest);
+        let short = self.b.ins().icmp_imm(IntCC::SignedLessThan, rest, 0);
+        let leave = self.b.create_block();
+        self.b.set_cold_block(leave);
+        let body = self.body[i].expect("invariant: a checked instruction starts a block");
+        self.b.ins().brif(short, leave, &[], body, &[]);
+        self.b.switch_to_block(leave);
         let pc = self.b.ins().iconst(I32, i as i64);
-        self.b.ins().brif(
-            fits,
-            self.body[i],
-            &[],
-            self.slow,
-            &[BlockArg::Value(pc), BlockArg::Value(left)],
-        );
+        self.b
+            .ins()
+            .jump(self.slow, &[BlockArg::Value(pc), BlockArg::Value(rest)]);
+    }
+
+    /// The loop from `s` to the branch back to it, `copies` turns a check: when they do not
+    /// fit, one turn at a time from `single` on. A copy whose branch falls through gives
+    /// back the turns not taken.
+    fn emit_unrolled(&mut self, s: usize, copies: usize, check: Block, single: Block) {
+        let n = self.run_len[s] as usize;
+        let e = s + n - 1;
+        let turns = (n * copies) as i64;
+        self.b.switch_to_block(check);
+        let left = self.b.use_var(self.left);
+        let rest = self.b.ins().iadd_imm(left, -turns);
+        self.b.def_var(self.left, rest);
+        let short = self.b.ins().icmp_imm(IntCC::SignedLessThan, rest, 0);
+        let mut copy = self.b.create_block();
+        self.b.ins().brif(short, single, &[], copy, &[]);
+        let after = self.check[e + 1].expect("invariant: a branch's next has a check");
+        for k in 1..=copies {
+            self.b.switch_to_block(copy);
+            for i in s..e {
+                self.emit_instr(i);
+            }
+            let holds = self.condition(&self.instrs[e]);
+            let out = self.b.create_block();
+            self.b.set_cold_block(out);
+            copy = if k < copies { self.b.create_block() } else { check };
+            self.b.ins().brif(holds, copy, &[], out, &[]);
+            self.b.switch_to_block(out);
+            let left = self.b.use_var(self.left);
+            let back = self.b.ins().iadd_imm(left, ((copies - k) * n) as i64);
+            self.b.def_var(self.left, back);
+            self.b.ins().jump(after, &[]);
+        }
     }
 
     fn emit_exits(&mut self) {
@@ -443,12 +564,33 @@ impl<'a> Gen<'a> {
                 table,
                 &[],
             );
+            // The straight run from the target, from a table of them all.
             b.switch_to_block(table);
-            let calls: Vec<_> = self
-                .check
-                .iter()
-                .map(|c| {
-                    let block = c.expect("invariant: a computed jump may land anywhere");
+            let base = b.ins().iconst(self.ptr, self.run_len.as_ptr() as i64);
+            let index = b.ins().uextend(self.ptr, target);
+            let offset = b.ins().ishl_imm(index, 2);
+            let at_target = b.ins().iadd(base, offset);
+            let n = b.ins().load(I32, MemFlags::trusted().with_readonly(), at_target, 0);
+            let n = b.ins().uextend(I64, n);
+            let left = b.use_var(left);
+            let rest = b.ins().isub(left, n);
+            b.def_var(self.left, rest);
+            let short = b.ins().icmp_imm(IntCC::SignedLessThan, rest, 0);
+            let land = b.create_block();
+            b.ins().brif(
+                short,
+                self.slow,
+                &[BlockArg::Value(target), BlockArg::Value(rest)],
+                land,
+                &[],
+            );
+            b.switch_to_block(land);
+            let calls: Vec<_> = (0..=len)
+                .map(|i| {
+                    let block = self
+                        .body
+                        .get(i)
+                        .map_or(self.end, |b| b.expect("invariant: a computed jump may land anywhere"));
                     b.func.dfg.block_call(block, &[])
                 })
                 .collect();
@@ -578,6 +720,14 @@ impl<'a> Gen<'a> {
         result
     }
 
+    /// Whether branch `instr` is taken, as a 0 or 1 of type `i8`.
+    fn condition(&mut self, instr: &Instr) -> Val {
+        let (reg, cond) = instr.cond.expect("invariant: b has a condition");
+        let tested = self.cond_reg(reg);
+        let zero = self.imm(0);
+        self.test(cond, tested, zero)
+    }
+
     /// The block a jump to `target` from instruction `at` goes to, with its arguments.
     fn jump_to(&mut self, at: usize, target: u16) -> (Block, Vec<BlockArg>) {
         match self.check.get(usize::from(target)) {
@@ -599,10 +749,11 @@ impl<'a> Gen<'a> {
         (dispatch, vec![BlockArg::Value(target), BlockArg::Value(at)])
     }
 
-    fn emit_instr(&mut self, i: usize) {
+    /// Emits instruction `i` into the block being built; true when it ended the block (a
+    /// jump or branch).
+    fn emit_instr(&mut self, i: usize) -> bool {
         let instr = self.instrs[i];
         let p = i as u16;
-        let next = self.body.get(i + 1).copied().unwrap_or(self.end);
         match instr.kind {
             Kind::Jmp => {
                 let (block, args) = match static_target(&instr, i) {
@@ -613,13 +764,10 @@ impl<'a> Gen<'a> {
                     }
                 };
                 self.b.ins().jump(block, &args);
-                return;
+                return true;
             }
             Kind::B => {
-                let (reg, cond) = instr.cond.expect("invariant: b has a condition");
-                let tested = self.cond_reg(reg);
-                let zero = self.imm(0);
-                let holds = self.test(cond, tested, zero);
+                let holds = self.condition(&instr);
                 let (block, args) = match static_target(&instr, i) {
                     Some(t) => self.jump_to(i, t),
                     None => {
@@ -629,7 +777,7 @@ impl<'a> Gen<'a> {
                 };
                 let after = self.check[i + 1].expect("invariant: a branch's next has a check");
                 self.b.ins().brif(holds, block, &args, after, &[]);
-                return;
+                return true;
             }
             Kind::Mov => {
                 let v = self.value(&instr, p);
@@ -686,7 +834,7 @@ impl<'a> Gen<'a> {
                 self.call(inl as *const () as usize, &[]);
             }
         }
-        self.b.ins().jump(next, &[]);
+        false
     }
 }
 
