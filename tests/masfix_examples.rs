@@ -1,6 +1,6 @@
 //! Every Masfix example in examples/masfix/ runs through the built binary with fixed standard
-//! input and prints exactly its expected output, from source and from bytecode; its
-//! disassembly reassembles to the same bytecode.
+//! input and prints exactly its expected output, from source (on the VM and as native code)
+//! and from bytecode; its disassembly reassembles to the same bytecode.
 //!
 //! The cases live beside the examples: `examples/masfix/expected/NAME.out` is what `NAME.mx`
 //! prints, with `NAME.in` as its standard input when the program reads one (empty otherwise);
@@ -76,6 +76,11 @@ fn run_program(program: &Path, stdin: &[u8]) -> Output {
     run_with_stdin(&["run", path_str(program), "--max-steps", MAX_STEPS], stdin)
 }
 
+fn run_on(program: &Path, stdin: &[u8], engine: &str) -> Output {
+    let args = ["run", path_str(program), "--max-steps", MAX_STEPS, "--engine", engine];
+    run_with_stdin(&args, stdin)
+}
+
 fn assert_prints(case: &Case, output: &Output, how: &str) {
     assert_eq!(
         output.status.code(),
@@ -140,10 +145,12 @@ fn every_example_assembles_without_warnings() {
 }
 
 #[test]
-fn every_example_prints_its_expected_output() {
+fn every_example_prints_its_expected_output_on_both_engines() {
     for case in cases() {
-        let output = run_program(&example_path(&case.example), &case.stdin);
-        assert_prints(&case, &output, "from source");
+        for engine in ["vm", "jit"] {
+            let output = run_on(&example_path(&case.example), &case.stdin, engine);
+            assert_prints(&case, &output, &format!("from source on the {engine} engine"));
+        }
     }
 }
 

@@ -8,8 +8,9 @@
 //! run from the checkout's root with its standard library folders as `-I` folders and the
 //! descriptor's input, exits with the expected code and prints exactly the expected standard
 //! output; standard error must be empty where the reference's is, and hold an error where the
-//! reference's does (the two tools word their diagnostics differently). Every mismatch is
-//! reported at once, with the count of cases that pass.
+//! reference's does (the two tools word their diagnostics differently). Every case runs on
+//! both engines (`--engine vm` and `--engine jit`). Every mismatch is reported at once, with
+//! the count of runs that pass.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -158,7 +159,7 @@ fn collect_programs(dir: &Path, into: &mut Vec<PathBuf>) {
 }
 
 /// Runs one case; `Err` says how it differs.
-fn run_case(root: &Path, case: &Case) -> Result<(), String> {
+fn run_case(root: &Path, case: &Case, engine: &str) -> Result<(), String> {
     let text = std::fs::read_to_string(root.join(&case.descriptor))
         .map_err(|e| format!("cannot read {}: {e}", case.descriptor.display()))?;
     let expected = parse_descriptor(&text).map_err(|e| format!("{}: {e}", case.descriptor.display()))?;
@@ -166,7 +167,7 @@ fn run_case(root: &Path, case: &Case) -> Result<(), String> {
     let mut child = polyasm()
         .current_dir(root)
         .arg("run")
-        .args(["--color", "never", "--error-format", "short"])
+        .args(["--engine", engine, "--color", "never", "--error-format", "short"])
         .arg("-I")
         .arg(&std)
         .arg("-I")
@@ -242,20 +243,25 @@ fn the_reference_repository_tests_and_examples_pass() {
     assert!(!cases.is_empty(), "no tests found under {}", root.display());
     let mut passed = 0;
     let mut failures = Vec::new();
+    // Each case on both engines: the VM and native code.
     for case in &cases {
-        let name = case.program.display().to_string();
-        let excepted = EXCEPTIONS.iter().find(|(n, _)| *n == name);
-        match (run_case(&root, case), excepted) {
-            (Ok(()), _) => passed += 1,
-            (Err(problem), Some((_, why))) => println!("expected difference: {name}: {problem} ({why})"),
-            (Err(problem), None) => failures.push(format!("{name}: {problem}")),
+        for engine in ["vm", "jit"] {
+            let name = case.program.display().to_string();
+            let excepted = EXCEPTIONS.iter().find(|(n, _)| *n == name);
+            match (run_case(&root, case, engine), excepted) {
+                (Ok(()), _) => passed += 1,
+                (Err(problem), Some((_, why))) => {
+                    println!("expected difference: {name} ({engine}): {problem} ({why})")
+                }
+                (Err(problem), None) => failures.push(format!("{name} ({engine}): {problem}")),
+            }
         }
     }
-    println!("{passed}/{} reference cases pass", cases.len());
+    println!("{passed}/{} reference runs pass", 2 * cases.len());
     assert!(
         failures.is_empty(),
-        "{passed}/{} reference cases pass; {} differ:\n{}",
-        cases.len(),
+        "{passed}/{} reference runs pass; {} differ:\n{}",
+        2 * cases.len(),
         failures.len(),
         failures.join("\n")
     );

@@ -1,8 +1,8 @@
 //! The two engines side by side: the VM and the native code (the JIT) on the programs of
 //! `benches/programs` (a tight loop, a sieve, a program that sums the numbers it reads and one
 //! that prints numbers). The JIT is measured with its compile and without it, and every
-//! program also runs with the step limit it just reaches (`--max-steps`). Compiling a large
-//! program of computed jumps is measured on its own.
+//! program also runs with the step limit it just reaches (`--max-steps`). Compiling the
+//! largest programs the JIT takes is measured on its own.
 //!
 //! Run with `cargo bench -p polyasm-masfix --bench engines`.
 
@@ -78,17 +78,30 @@ fn engines(c: &mut Criterion) {
     bench_program(c, "print", programs::PRINT, b"");
 }
 
-/// The largest program (65,536 instructions), every one a jump whose target is computed: the
-/// most any program asks of the compiler.
+/// Compiling the largest programs the JIT takes: straight code, and code where every
+/// instruction is a place a computed jump may land; and a program of 65,536 computed jumps,
+/// which it turns down.
 fn compile_largest(c: &mut Criterion) {
-    let instrs: Vec<Instr> = (0..65536u32)
-        .map(|i| programs::instr(if i % 2 == 0 { "jmpr" } else { "jmpm" }, None))
-        .collect();
-    let program = Program::new(&instrs).expect("65,536 instructions fit");
+    let jumps = |len: usize| -> Vec<Instr> {
+        (0..len)
+            .map(|i| programs::instr(if i % 2 == 0 { "jmpr" } else { "jmpm" }, None))
+            .collect()
+    };
+    let straight = vec![programs::instr("lda", Some(1)); jit::MAX_INSTRUCTIONS];
     let mut group = c.benchmark_group("compile");
     group.sample_size(10);
-    group.bench_function("computed_jumps_65536", |b| {
-        b.iter(|| jit::compile(&program).expect("the JIT compiles the program"))
+    for (name, instrs) in [
+        (format!("straight_{}", jit::MAX_INSTRUCTIONS), straight),
+        (format!("computed_{}", jit::MAX_COMPUTED), jumps(jit::MAX_COMPUTED)),
+    ] {
+        let program = Program::new(&instrs).expect("the program fits");
+        group.bench_function(name, |b| {
+            b.iter(|| jit::compile(&program).expect("the JIT compiles the program"))
+        });
+    }
+    let program = Program::new(&jumps(65536)).expect("65,536 instructions fit");
+    group.bench_function("computed_65536_turned_down", |b| {
+        b.iter(|| jit::compile(&program).expect_err("too large"))
     });
     group.finish();
 }

@@ -22,9 +22,11 @@ pub mod jit;
 pub mod lexer;
 pub mod limits;
 pub mod ops;
+mod outcome;
 pub mod parser;
 pub mod print;
 pub mod stdlib;
+mod streams;
 pub mod target;
 
 pub use crate::driver::{AssembleOptions, assemble, assemble_str};

@@ -34,26 +34,46 @@ fn settle(result: Result<Stats, RunError>, output: Vec<u8>, machine: Machine) ->
     }
 }
 
-fn on_vm(program: &Program, start: &Machine, input: &[u8], limits: Limits) -> Ran {
-    let mut machine = start.clone();
+/// Input that arrives `chunk` bytes a read at most, as from a pipe.
+struct Trickle<'a> {
+    data: &'a [u8],
+    chunk: usize,
+}
+
+impl Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = buf.len().min(self.chunk).min(self.data.len());
+        buf[..n].copy_from_slice(&self.data[..n]);
+        self.data = &self.data[n..];
+        Ok(n)
+    }
+}
+
+fn on_vm(program: &Program, start: &Machine, input: Trickle, limits: Limits) -> Ran {
+    let (mut machine, mut input) = (start.clone(), input);
     let mut output = Vec::new();
-    let result = program.run(&mut machine, &mut &input[..], &mut output, limits);
+    let result = program.run(&mut machine, &mut input, &mut output, limits);
     settle(result, output, machine)
 }
 
-fn on_jit(compiled: &jit::Compiled, start: &Machine, input: &[u8], limits: Limits) -> Ran {
-    let mut machine = start.clone();
+fn on_jit(compiled: &jit::Compiled, start: &Machine, input: Trickle, limits: Limits) -> Ran {
+    let (mut machine, mut input) = (start.clone(), input);
     let mut output = Vec::new();
-    let result = compiled.run(&mut machine, &mut &input[..], &mut output, limits);
+    let result = compiled.run(&mut machine, &mut input, &mut output, limits);
     settle(result, output, machine)
 }
 
 /// Runs both and asserts they agree; gives the VM's run.
 fn agree(instrs: &[Instr], start: &Machine, input: &[u8], limits: Limits) -> Ran {
+    agree_in_chunks(instrs, start, input, usize::MAX, limits)
+}
+
+/// [`agree`] with the input arriving `chunk` bytes a read at most.
+fn agree_in_chunks(instrs: &[Instr], start: &Machine, input: &[u8], chunk: usize, limits: Limits) -> Ran {
     let program = Program::new(instrs).expect("a short program");
     let compiled = jit::compile(&program).expect("the JIT compiles every instruction");
-    let vm = on_vm(&program, start, input, limits);
-    let native = on_jit(&compiled, start, input, limits);
+    let vm = on_vm(&program, start, Trickle { data: input, chunk }, limits);
+    let native = on_jit(&compiled, start, Trickle { data: input, chunk }, limits);
     assert_eq!(native.result, vm.result, "{instrs:?} with {limits:?}");
     assert_eq!(native.output, vm.output, "{instrs:?} with {limits:?}");
     assert_eq!(
@@ -97,12 +117,13 @@ proptest! {
         instrs in prop::collection::vec(any_instr(), 0..20),
         start in start(),
         input in input(),
+        chunk in prop_oneof![1usize..4, Just(usize::MAX)],
         max in prop_oneof![0u64..40, 0u64..400],
     ) {
-        let vm = agree(&instrs, &start, &input, Limits { max_steps: Some(max) });
+        let vm = agree_in_chunks(&instrs, &start, &input, chunk, Limits { max_steps: Some(max) });
         // A run that ends within the limit ends the same without one.
         if vm.result.is_ok() {
-            agree(&instrs, &start, &input, Limits::default());
+            agree_in_chunks(&instrs, &start, &input, chunk, Limits::default());
         }
     }
 }
@@ -148,11 +169,12 @@ proptest! {
         instrs in a_loop(),
         start in start(),
         input in input(),
+        chunk in prop_oneof![1usize..4, Just(usize::MAX)],
         max in prop_oneof![0u64..200, 0u64..3000],
     ) {
-        let vm = agree(&instrs, &start, &input, Limits { max_steps: Some(max) });
+        let vm = agree_in_chunks(&instrs, &start, &input, chunk, Limits { max_steps: Some(max) });
         if vm.result.is_ok() {
-            agree(&instrs, &start, &input, Limits::default());
+            agree_in_chunks(&instrs, &start, &input, chunk, Limits::default());
         }
     }
 }
@@ -350,4 +372,46 @@ fn programs_past_the_size_limits_are_left_to_the_vm() {
             ..
         })
     ));
+}
+
+#[test]
+fn long_input_and_output_cross_the_buffers_on_both() {
+    // 65,535 numbers in, their sum out; then 262,140 numbers out, past the output buffer many
+    // times; the input arriving whole, and in pieces that split numbers and lines.
+    let input = programs::sum_input();
+    for chunk in [usize::MAX, 4096, 7, 1] {
+        let ran = agree_in_chunks(
+            &programs::assemble(programs::SUM),
+            &Machine::new(),
+            &input,
+            chunk,
+            Limits::default(),
+        );
+        let sum = programs::sum_numbers().iter().fold(0u16, |a, &n| a.wrapping_add(n));
+        assert_eq!(ran.output, format!("{sum}\n").as_bytes());
+    }
+    let ran = agree(
+        &programs::assemble(programs::PRINT),
+        &Machine::new(),
+        b"",
+        Limits::default(),
+    );
+    assert_eq!(
+        ran.output.len(),
+        4 * (1..=65535u32).map(|n| n.to_string().len() + 1).sum::<usize>()
+    );
+    // Numbers of every length and the clamp, whole and one byte a read.
+    let text = ":top\nipc\noutur\noutc 32\nlae 65535\nbne end\ninu\noutur\noutc 32\ninl\njmp top\n";
+    let input = b"0\n7\n42\n999\n65535\n65536\n123456789\nx\n\n007\n12";
+    for chunk in [usize::MAX, 1, 2, 5] {
+        let ran = agree_in_chunks(
+            &programs::assemble(text),
+            &Machine::new(),
+            input,
+            chunk,
+            Limits::default(),
+        );
+        let expected = "48 0 55 7 52 42 57 999 54 65535 54 65535 49 65535 120 0 10 0 48 7 49 12 65535 ";
+        assert_eq!(String::from_utf8_lossy(&ran.output), expected, "{chunk}");
+    }
 }

@@ -12,27 +12,32 @@
 //!   steps left, as the VM's fast path counts them. When the run does not fit, the compiled
 //!   code stops at that index and the VM goes on from there one instruction at a time, so a
 //!   step limit stops after exactly as many instructions, with the VM's error.
-//! - Input and output call back into the VM's own buffers ([`Io`]), so buffering, the flush
-//!   before a read and the end-of-input values are the VM's.
+//! - Input and output use the VM's own buffers ([`Io`]), so buffering, the flush before a
+//!   read and the end-of-input values are the VM's: the compiled code writes and reads them
+//!   itself while they have room or bytes, and calls the VM otherwise (`stream`).
 //! - A jump whose target is computed goes through a table from instruction index to check
 //!   block; an index past the end is the VM's [`RunError::JumpOutOfRange`].
 
 use std::any::Any;
 use std::io::{Read, Write};
 use std::mem::offset_of;
-use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+use std::panic::resume_unwind;
+use std::sync::OnceLock;
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I16, I32, I64};
 use cranelift_codegen::ir::{
     AbiParam, Block, BlockArg, InstBuilder, JumpTableData, MemFlags, SigRef, Signature, Type, Value as Val,
 };
+use cranelift_codegen::isa::OwnedTargetIsa;
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{Linkage, Module, default_libcall_names};
 
 use crate::exec::{Io, Limits, Machine, Program, RunError, Stats};
+
+mod stream;
 use crate::ops::{Cond, CondReg, Instr, Kind, Oper, Reg, Value};
 
 /// Why a program was not compiled; the caller runs it on the VM instead.
@@ -78,6 +83,12 @@ const OUT_OF_RANGE: u32 = 2;
 /// A callback failed; its error (or panic) waits in the `Ctx`.
 const FAILED: u32 = 3;
 
+/// Where the compiled code finds the output window in the `Ctx`.
+const OUT_NEXT: i32 = offset_of!(Ctx<'static, 'static>, out_next) as i32;
+const OUT_LIMIT: i32 = offset_of!(Ctx<'static, 'static>, out_limit) as i32;
+const IN_NEXT: i32 = offset_of!(Ctx<'static, 'static>, in_next) as i32;
+const IN_END: i32 = offset_of!(Ctx<'static, 'static>, in_end) as i32;
+
 /// What a callback returns when it failed; anything below is its result.
 const CALL_FAILED: u32 = 1 << 16;
 
@@ -94,7 +105,15 @@ struct State {
 }
 
 /// What the callbacks reach: the VM's buffers, and what went wrong in one.
+#[repr(C)]
 struct Ctx<'i, 'a> {
+    /// The output window ([`Io::out_window`]): the compiled code keeps it in registers, and
+    /// stores it here before each call and when it leaves; each call leaves the new one.
+    out_next: usize,
+    out_limit: usize,
+    /// The input window ([`Io::in_window`]), kept and given back the same way.
+    in_next: usize,
+    in_end: usize,
     io: &'i mut Io<'a>,
     error: Option<RunError>,
     panic: Option<Box<dyn Any + Send>>,
@@ -147,7 +166,13 @@ impl Compiled {
             pc: 0,
             target: 0,
         };
+        let (out_next, out_limit) = io.out_window();
+        let (in_next, in_end) = io.in_window();
         let mut ctx = Ctx {
+            out_next,
+            out_limit,
+            in_next,
+            in_end,
             io: &mut io,
             error: None,
             panic: None,
@@ -156,7 +181,15 @@ impl Compiled {
         // the call: the state, the 65,536 cells (every address is a 16-bit `h`), and `ctx`,
         // which only the callbacks below read, as a `Ctx`.
         let status = unsafe { (self.entry)(&mut state, machine.memory.as_mut_ptr(), (&raw mut ctx).cast::<u8>()) };
-        let Ctx { error, panic, .. } = ctx;
+        let Ctx {
+            out_next,
+            in_next,
+            error,
+            panic,
+            ..
+        } = ctx;
+        io.out_written(out_next);
+        io.in_taken(in_next);
         if let Some(payload) = panic {
             resume_unwind(payload);
         }
@@ -190,8 +223,6 @@ impl Compiled {
 
 /// Compiles `program` for this machine.
 pub fn compile(program: &Program) -> Result<Compiled, JitError> {
-    let mut flags = settings::builder();
-    let codegen = |e: &dyn std::fmt::Display| JitError::Codegen(e.to_string());
     let len = program.instrs().len();
     let most = if has_computed_jump(program.instrs()) {
         MAX_COMPUTED
@@ -201,15 +232,7 @@ pub fn compile(program: &Program) -> Result<Compiled, JitError> {
     if len > most {
         return Err(JitError::TooLarge { len, most });
     }
-    flags.set("opt_level", "speed").map_err(|e| codegen(&e))?;
-    // Cranelift checks its own work in the crate's tests, not in every compile.
-    let verify = if cfg!(debug_assertions) { "true" } else { "false" };
-    flags.set("enable_verifier", verify).map_err(|e| codegen(&e))?;
-    flags.set("is_pic", "false").map_err(|e| codegen(&e))?;
-    let isa = cranelift_native::builder()
-        .map_err(|e| JitError::UnsupportedHost(e.to_string()))?
-        .finish(settings::Flags::new(flags))
-        .map_err(|e| codegen(&e))?;
+    let isa = host()?;
     let mut module = JITModule::new(JITBuilder::with_isa(isa, default_libcall_names()));
     // The code reads the straight runs' lengths from this copy, which lives as long as it.
     let program = program.clone();
@@ -233,6 +256,25 @@ pub fn compile(program: &Program) -> Result<Compiled, JitError> {
     }
 }
 
+/// The code generator for this machine, made once (it asks the processor what it has).
+fn host() -> Result<OwnedTargetIsa, JitError> {
+    static HOST: OnceLock<Result<OwnedTargetIsa, JitError>> = OnceLock::new();
+    HOST.get_or_init(|| {
+        let codegen = |e: &dyn std::fmt::Display| JitError::Codegen(e.to_string());
+        let mut flags = settings::builder();
+        flags.set("opt_level", "speed").map_err(|e| codegen(&e))?;
+        // Cranelift checks its own work in the crate's tests, not in every compile.
+        let verify = if cfg!(debug_assertions) { "true" } else { "false" };
+        flags.set("enable_verifier", verify).map_err(|e| codegen(&e))?;
+        flags.set("is_pic", "false").map_err(|e| codegen(&e))?;
+        cranelift_native::builder()
+            .map_err(|e| JitError::UnsupportedHost(e.to_string()))?
+            .finish(settings::Flags::new(flags))
+            .map_err(|e| codegen(&e))
+    })
+    .clone()
+}
+
 fn define(module: &mut JITModule, program: &Program) -> Result<cranelift_module::FuncId, JitError> {
     let codegen = |e: &dyn std::fmt::Display| JitError::Codegen(e.to_string());
     let ptr = module.target_config().pointer_type();
@@ -243,17 +285,12 @@ fn define(module: &mut JITModule, program: &Program) -> Result<cranelift_module:
     let mut builder_ctx = FunctionBuilderContext::new();
     {
         let mut b = FunctionBuilder::new(&mut ctx.func, &mut builder_ctx);
-        let callback = |params: usize| {
-            let mut sig = Signature::new(call_conv);
-            sig.params.push(AbiParam::new(ptr));
-            sig.params.extend(std::iter::repeat_n(AbiParam::new(I32), params));
-            sig.returns.push(AbiParam::new(I32));
-            sig
-        };
-        let (sig0, sig1) = (callback(0), callback(1));
-        let sig0 = b.import_signature(sig0);
-        let sig1 = b.import_signature(sig1);
-        Gen::new(b, ptr, sig0, sig1, program).emit();
+        // Every callback takes the `Ctx` and gives a result or `CALL_FAILED`.
+        let mut callback = Signature::new(call_conv);
+        callback.params.push(AbiParam::new(ptr));
+        callback.returns.push(AbiParam::new(I32));
+        let sig = b.import_signature(callback);
+        Gen::new(b, ptr, sig, program).emit();
     }
     let id = module
         .declare_function("masfix", Linkage::Local, &ctx.func.signature)
@@ -310,11 +347,16 @@ struct Gen<'a> {
     b: FunctionBuilder<'a>,
     instrs: &'a [Instr],
     ptr: Type,
-    sig0: SigRef,
-    sig1: SigRef,
+    /// The signature of every callback.
+    sig: SigRef,
     h: Variable,
     r: Variable,
     left: Variable,
+    /// The output window (see `Ctx`).
+    out_next: Variable,
+    out_limit: Variable,
+    in_next: Variable,
+    in_end: Variable,
     state: Val,
     mem: Val,
     ctx: Val,
@@ -335,7 +377,7 @@ struct Gen<'a> {
 }
 
 impl<'a> Gen<'a> {
-    fn new(mut b: FunctionBuilder<'a>, ptr: Type, sig0: SigRef, sig1: SigRef, program: &'a Program) -> Gen<'a> {
+    fn new(mut b: FunctionBuilder<'a>, ptr: Type, sig: SigRef, program: &'a Program) -> Gen<'a> {
         let (instrs, run_len) = (program.instrs(), program.run_len());
         let len = instrs.len();
         let entry = b.create_block();
@@ -353,6 +395,18 @@ impl<'a> Gen<'a> {
         b.def_var(r, v);
         let v = b.ins().load(I64, flags, state, offset_of!(State, left) as i32);
         b.def_var(left, v);
+        let out_next = b.declare_var(ptr);
+        let v = b.ins().load(ptr, flags, ctx, OUT_NEXT);
+        b.def_var(out_next, v);
+        let out_limit = b.declare_var(ptr);
+        let v = b.ins().load(ptr, flags, ctx, OUT_LIMIT);
+        b.def_var(out_limit, v);
+        let in_next = b.declare_var(ptr);
+        let v = b.ins().load(ptr, flags, ctx, IN_NEXT);
+        b.def_var(in_next, v);
+        let in_end = b.declare_var(ptr);
+        let v = b.ins().load(ptr, flags, ctx, IN_END);
+        b.def_var(in_end, v);
 
         let computed = has_computed_jump(instrs);
         let mut leader = vec![false; len + 1];
@@ -404,11 +458,14 @@ impl<'a> Gen<'a> {
             b,
             instrs,
             ptr,
-            sig0,
-            sig1,
+            sig,
             h,
             r,
             left,
+            out_next,
+            out_limit,
+            in_next,
+            in_end,
             state,
             mem,
             ctx,
@@ -519,7 +576,16 @@ impl<'a> Gen<'a> {
             b.ins().store(flags, r, state, offset_of!(State, r) as i32);
         };
         let (h, r, state, left) = (self.h, self.r, self.state, self.left);
+        let (ctx, out_next, in_next) = (self.ctx, self.out_next, self.in_next);
+        // Every exit but FAILED gives back the windows; after a failed call the `Ctx` already
+        // holds the ones the VM left.
         let ret = |b: &mut FunctionBuilder, status: u32| {
+            if status != FAILED {
+                let next = b.use_var(out_next);
+                b.ins().store(flags, next, ctx, OUT_NEXT);
+                let next = b.use_var(in_next);
+                b.ins().store(flags, next, ctx, IN_NEXT);
+            }
             let status = b.ins().iconst(I32, i64::from(status));
             b.ins().return_(&[status]);
         };
@@ -702,24 +768,6 @@ impl<'a> Gen<'a> {
         }
     }
 
-    /// Calls `f(ctx, args...)`; leaves for `failed` when it fails, else gives its result.
-    fn call(&mut self, f: usize, args: &[Val]) -> Val {
-        let callee = self.b.ins().iconst(self.ptr, f as i64);
-        let sig = if args.is_empty() { self.sig0 } else { self.sig1 };
-        let mut all = vec![self.ctx];
-        all.extend_from_slice(args);
-        let call = self.b.ins().call_indirect(sig, callee, &all);
-        let result = self.b.inst_results(call)[0];
-        let bad = self
-            .b
-            .ins()
-            .icmp_imm(IntCC::UnsignedGreaterThanOrEqual, result, i64::from(CALL_FAILED));
-        let go_on = self.b.create_block();
-        self.b.ins().brif(bad, self.failed, &[], go_on, &[]);
-        self.b.switch_to_block(go_on);
-        result
-    }
-
     /// Whether branch `instr` is taken, as a 0 or 1 of type `i8`.
     fn condition(&mut self, instr: &Instr) -> Val {
         let (reg, cond) = instr.cond.expect("invariant: b has a condition");
@@ -808,75 +856,27 @@ impl<'a> Gen<'a> {
                 self.store_m(r);
                 self.b.def_var(self.r, m);
             }
-            Kind::Outu | Kind::Outc => {
+            Kind::Outu => {
                 let v = self.value(&instr, p);
-                let v = self.b.ins().uextend(I32, v);
-                let f = match instr.kind {
-                    Kind::Outu => outu as *const () as usize,
-                    _ => outc as *const () as usize,
-                };
-                self.call(f, &[v]);
+                self.put_number(v);
+            }
+            Kind::Outc => {
+                let v = self.value(&instr, p);
+                self.put_byte(v);
             }
             Kind::Inc | Kind::Ipc | Kind::Inu => {
-                let f = match instr.kind {
-                    Kind::Inc => inc as *const () as usize,
-                    Kind::Ipc => ipc as *const () as usize,
-                    _ => inu as *const () as usize,
+                let got = match instr.kind {
+                    Kind::Inc => self.take_byte(true),
+                    Kind::Ipc => self.take_byte(false),
+                    _ => self.take_number(),
                 };
-                let got = self.call(f, &[]);
-                let got = self.b.ins().ireduce(I16, got);
                 match instr.value {
                     Value::Reg(Reg::M) => self.store_m(got),
                     _ => self.b.def_var(self.r, got),
                 }
             }
-            Kind::Inl => {
-                self.call(inl as *const () as usize, &[]);
-            }
+            Kind::Inl => self.skip_line(),
         }
         false
     }
-}
-
-/// Runs `f` on the VM's buffers behind `ctx`; a failure, or a panic, is kept there for
-/// [`Compiled::run`], and the compiled code leaves.
-fn guarded(ctx: *mut u8, f: impl FnOnce(&mut Io) -> Result<u32, RunError>) -> u32 {
-    // SAFETY: the compiled code passes on the pointer `Compiled::run` gave it, to a live `Ctx`
-    // that nothing else touches during the call.
-    let ctx = unsafe { &mut *ctx.cast::<Ctx<'_, '_>>() };
-    match catch_unwind(AssertUnwindSafe(|| f(ctx.io))) {
-        Ok(Ok(v)) => v,
-        Ok(Err(e)) => {
-            ctx.error = Some(e);
-            CALL_FAILED
-        }
-        Err(payload) => {
-            ctx.panic = Some(payload);
-            CALL_FAILED
-        }
-    }
-}
-
-extern "C" fn outc(ctx: *mut u8, value: u32) -> u32 {
-    guarded(ctx, |io| io.outc(value as u8).map(|()| 0))
-}
-
-extern "C" fn outu(ctx: *mut u8, value: u32) -> u32 {
-    guarded(ctx, |io| io.outu(value as u16).map(|()| 0))
-}
-
-extern "C" fn inc(ctx: *mut u8) -> u32 {
-    guarded(ctx, |io| io.inc().map(u32::from))
-}
-
-extern "C" fn ipc(ctx: *mut u8) -> u32 {
-    guarded(ctx, |io| io.ipc().map(u32::from))
-}
-
-extern "C" fn inu(ctx: *mut u8) -> u32 {
-    guarded(ctx, |io| io.inu().map(u32::from))
-}
-
-extern "C" fn inl(ctx: *mut u8) -> u32 {
-    guarded(ctx, |io| io.inl().map(|()| 0))
 }

@@ -1,0 +1,294 @@
+//! Input and output in the compiled code: the output and input windows of the VM's buffers
+//! kept in registers, the instructions that write and read them, and the calls into the VM
+//! when a buffer is full or empty.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::types::{I8, I16, I32, I64};
+use cranelift_codegen::ir::{BlockArg, InstBuilder, MemFlags, Value as Val};
+
+use super::{CALL_FAILED, Ctx, Gen, IN_END, IN_NEXT, OUT_LIMIT, OUT_NEXT};
+use crate::exec::{Io, RunError};
+
+impl Gen<'_> {
+    /// Calls `f(ctx, args...)`; leaves for `failed` when it fails, else gives its result.
+    fn call(&mut self, f: usize) -> Val {
+        let flags = MemFlags::trusted();
+        let next = self.b.use_var(self.out_next);
+        self.b.ins().store(flags, next, self.ctx, OUT_NEXT);
+        let next = self.b.use_var(self.in_next);
+        self.b.ins().store(flags, next, self.ctx, IN_NEXT);
+        let callee = self.b.ins().iconst(self.ptr, f as i64);
+        let call = self.b.ins().call_indirect(self.sig, callee, &[self.ctx]);
+        let result = self.b.inst_results(call)[0];
+        let bad = self
+            .b
+            .ins()
+            .icmp_imm(IntCC::UnsignedGreaterThanOrEqual, result, i64::from(CALL_FAILED));
+        let go_on = self.b.create_block();
+        self.b.ins().brif(bad, self.failed, &[], go_on, &[]);
+        self.b.switch_to_block(go_on);
+        self.load_window();
+        result
+    }
+
+    /// Reads the windows the callbacks left in the `Ctx`.
+    fn load_window(&mut self) {
+        let flags = MemFlags::trusted();
+        let next = self.b.ins().load(self.ptr, flags, self.ctx, OUT_NEXT);
+        self.b.def_var(self.out_next, next);
+        let limit = self.b.ins().load(self.ptr, flags, self.ctx, OUT_LIMIT);
+        self.b.def_var(self.out_limit, limit);
+        let next = self.b.ins().load(self.ptr, flags, self.ctx, IN_NEXT);
+        self.b.def_var(self.in_next, next);
+        let end = self.b.ins().load(self.ptr, flags, self.ctx, IN_END);
+        self.b.def_var(self.in_end, end);
+    }
+
+    /// Makes room for 8 bytes in the output buffer (writing it out when full, through the
+    /// VM); gives where they go.
+    fn room(&mut self) -> Val {
+        let next = self.b.use_var(self.out_next);
+        let limit = self.b.use_var(self.out_limit);
+        let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, next, limit);
+        let full = self.b.create_block();
+        self.b.set_cold_block(full);
+        let put = self.b.create_block();
+        self.b.ins().brif(fits, put, &[], full, &[]);
+        self.b.switch_to_block(full);
+        self.call(room as *const () as usize);
+        self.b.ins().jump(put, &[]);
+        self.b.switch_to_block(put);
+        self.b.use_var(self.out_next)
+    }
+
+    /// Writes `value` (16 bits) in decimal, as [`Io::outu`]: five digits at once, the leading
+    /// zeros shifted out, 8 bytes stored of which the digits count.
+    pub(super) fn put_number(&mut self, value: Val) {
+        let at = self.room();
+        let v = self.b.ins().uextend(I64, value);
+        // x / d is (x * ceil(2^32 / d)) >> 32 for every x below 2^16 and d up to 10,000.
+        let quotients: Vec<Val> = [10u64, 100, 1000, 10000]
+            .into_iter()
+            .map(|d| {
+                let q = self.b.ins().imul_imm(v, (1u64 << 32).div_ceil(d) as i64);
+                self.b.ins().ushr_imm(q, 32)
+            })
+            .collect();
+        // The leftmost digit is x / 10,000, each next one q - 10 * (the quotient above it).
+        let mut word = quotients[3];
+        let mut above = quotients[3];
+        for (shift, q) in [(8, quotients[2]), (16, quotients[1]), (24, quotients[0]), (32, v)] {
+            let tens = self.b.ins().imul_imm(above, 10);
+            let digit = self.b.ins().isub(q, tens);
+            let placed = self.b.ins().ishl_imm(digit, shift);
+            word = self.b.ins().bor(word, placed);
+            above = q;
+        }
+        let word = self.b.ins().iadd_imm(word, 0x30_3030_3030);
+        let mut count = self.b.ins().iconst(I64, 1);
+        for k in [10, 100, 1000, 10000] {
+            let more = self.b.ins().icmp_imm(IntCC::UnsignedGreaterThanOrEqual, v, k);
+            let more = self.b.ins().uextend(I64, more);
+            count = self.b.ins().iadd(count, more);
+        }
+        let zeros = self.b.ins().irsub_imm(count, 5);
+        let bits = self.b.ins().ishl_imm(zeros, 3);
+        let word = self.b.ins().ushr(word, bits);
+        self.b.ins().store(MemFlags::new().with_notrap(), word, at, 0);
+        let next = self.b.ins().iadd(at, count);
+        self.b.def_var(self.out_next, next);
+    }
+
+    /// Writes the low byte of `value` (16 bits), as [`Io::outc`].
+    pub(super) fn put_byte(&mut self, value: Val) {
+        let at = self.room();
+        let byte = self.b.ins().ireduce(I8, value);
+        self.b.ins().store(MemFlags::trusted(), byte, at, 0);
+        let next = self.b.ins().iadd_imm(at, 1);
+        self.b.def_var(self.out_next, next);
+    }
+
+    /// The next input byte (16 bits), taken when `take`, as [`Io::inc`] and [`Io::ipc`]; the
+    /// VM's call when the buffer is empty.
+    pub(super) fn take_byte(&mut self, take: bool) -> Val {
+        let next = self.b.use_var(self.in_next);
+        let end = self.b.use_var(self.in_end);
+        let waiting = self.b.ins().icmp(IntCC::UnsignedLessThan, next, end);
+        let (here, empty, join) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+        self.b.set_cold_block(empty);
+        self.b.append_block_param(join, I16);
+        self.b.ins().brif(waiting, here, &[], empty, &[]);
+
+        self.b.switch_to_block(here);
+        let byte = self.b.ins().uload8(I32, MemFlags::trusted(), next, 0);
+        let byte = self.b.ins().ireduce(I16, byte);
+        if take {
+            let after = self.b.ins().iadd_imm(next, 1);
+            self.b.def_var(self.in_next, after);
+        }
+        self.b.ins().jump(join, &[BlockArg::Value(byte)]);
+
+        self.b.switch_to_block(empty);
+        let f = if take {
+            inc as *const () as usize
+        } else {
+            ipc as *const () as usize
+        };
+        let got = self.call(f);
+        let got = self.b.ins().ireduce(I16, got);
+        self.b.ins().jump(join, &[BlockArg::Value(got)]);
+
+        self.b.switch_to_block(join);
+        self.b.block_params(join)[0]
+    }
+
+    /// A number read as [`Io::inu`] reads it: straight from the buffer when its digits end
+    /// inside it below 65,536, otherwise by the VM's call.
+    pub(super) fn take_number(&mut self) -> Val {
+        let start = self.b.use_var(self.in_next);
+        let end = self.b.use_var(self.in_end);
+        let (digit, done, vm, join) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        let ptr = self.ptr;
+        let head = self.b.create_block();
+        self.b.append_block_param(head, ptr);
+        self.b.append_block_param(head, I32);
+        self.b.append_block_param(done, ptr);
+        self.b.append_block_param(done, I32);
+        self.b.append_block_param(join, I32);
+        self.b.set_cold_block(vm);
+        let zero = self.b.ins().iconst(I32, 0);
+        self.b
+            .ins()
+            .jump(head, &[BlockArg::Value(start), BlockArg::Value(zero)]);
+
+        // head(at, value): at the end of the buffer the VM reads on; a byte that is no digit
+        // ends the number.
+        self.b.switch_to_block(head);
+        let (at, value) = (self.b.block_params(head)[0], self.b.block_params(head)[1]);
+        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, at, end);
+        self.b.ins().brif(more, digit, &[], vm, &[]);
+
+        self.b.switch_to_block(digit);
+        let byte = self.b.ins().uload8(I32, MemFlags::trusted(), at, 0);
+        let d = self.b.ins().iadd_imm(byte, -i64::from(b'0'));
+        let is_digit = self.b.ins().icmp_imm(IntCC::UnsignedLessThanOrEqual, d, 9);
+        let (add, past) = (self.b.create_block(), self.b.create_block());
+        self.b
+            .ins()
+            .brif(is_digit, add, &[], done, &[BlockArg::Value(at), BlockArg::Value(value)]);
+        self.b.switch_to_block(add);
+        let tens = self.b.ins().imul_imm(value, 10);
+        let value = self.b.ins().iadd(tens, d);
+        let fits = self.b.ins().icmp_imm(IntCC::UnsignedLessThanOrEqual, value, 0xffff);
+        self.b.ins().brif(fits, past, &[], vm, &[]);
+        self.b.switch_to_block(past);
+        let after = self.b.ins().iadd_imm(at, 1);
+        self.b
+            .ins()
+            .jump(head, &[BlockArg::Value(after), BlockArg::Value(value)]);
+
+        self.b.switch_to_block(done);
+        let (at, value) = (self.b.block_params(done)[0], self.b.block_params(done)[1]);
+        self.b.def_var(self.in_next, at);
+        self.b.ins().jump(join, &[BlockArg::Value(value)]);
+
+        // A number the buffer does not hold whole, or one to clamp: nothing was taken yet.
+        self.b.switch_to_block(vm);
+        let got = self.call(inu as *const () as usize);
+        self.b.ins().jump(join, &[BlockArg::Value(got)]);
+
+        self.b.switch_to_block(join);
+        let value = self.b.block_params(join)[0];
+        self.b.ins().ireduce(I16, value)
+    }
+
+    /// Skips past the next `\n`, as [`Io::inl`]: straight in the buffer when it holds one,
+    /// otherwise by the VM's call.
+    pub(super) fn skip_line(&mut self) {
+        let start = self.b.use_var(self.in_next);
+        let end = self.b.use_var(self.in_end);
+        let ptr = self.ptr;
+        let (head, byte, found, vm, join) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.append_block_param(head, ptr);
+        self.b.set_cold_block(vm);
+        self.b.ins().jump(head, &[BlockArg::Value(start)]);
+
+        self.b.switch_to_block(head);
+        let at = self.b.block_params(head)[0];
+        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, at, end);
+        self.b.ins().brif(more, byte, &[], vm, &[]);
+
+        self.b.switch_to_block(byte);
+        let b = self.b.ins().uload8(I32, MemFlags::trusted(), at, 0);
+        let newline = self.b.ins().icmp_imm(IntCC::Equal, b, i64::from(b'\n'));
+        let after = self.b.ins().iadd_imm(at, 1);
+        self.b.ins().brif(newline, found, &[], head, &[BlockArg::Value(after)]);
+
+        self.b.switch_to_block(found);
+        self.b.def_var(self.in_next, after);
+        self.b.ins().jump(join, &[]);
+
+        self.b.switch_to_block(vm);
+        self.call(inl as *const () as usize);
+        self.b.ins().jump(join, &[]);
+
+        self.b.switch_to_block(join);
+    }
+}
+
+/// Runs `f` on the VM's buffers behind `ctx`; a failure, or a panic, is kept there for
+/// [`Compiled::run`], and the compiled code leaves.
+fn guarded(ctx: *mut u8, f: impl FnOnce(&mut Io) -> Result<u32, RunError>) -> u32 {
+    // SAFETY: the compiled code passes on the pointer `Compiled::run` gave it, to a live `Ctx`
+    // that nothing else touches during the call.
+    let ctx = unsafe { &mut *ctx.cast::<Ctx<'_, '_>>() };
+    ctx.io.out_written(ctx.out_next);
+    ctx.io.in_taken(ctx.in_next);
+    let result = catch_unwind(AssertUnwindSafe(|| f(ctx.io)));
+    (ctx.out_next, ctx.out_limit) = ctx.io.out_window();
+    (ctx.in_next, ctx.in_end) = ctx.io.in_window();
+    match result {
+        Ok(Ok(v)) => v,
+        Ok(Err(e)) => {
+            ctx.error = Some(e);
+            CALL_FAILED
+        }
+        Err(payload) => {
+            ctx.panic = Some(payload);
+            CALL_FAILED
+        }
+    }
+}
+
+extern "C" fn room(ctx: *mut u8) -> u32 {
+    guarded(ctx, |io| io.room().map(|()| 0))
+}
+
+extern "C" fn inc(ctx: *mut u8) -> u32 {
+    guarded(ctx, |io| io.inc().map(u32::from))
+}
+
+extern "C" fn ipc(ctx: *mut u8) -> u32 {
+    guarded(ctx, |io| io.ipc().map(u32::from))
+}
+
+extern "C" fn inu(ctx: *mut u8) -> u32 {
+    guarded(ctx, |io| io.inu().map(u32::from))
+}
+
+extern "C" fn inl(ctx: *mut u8) -> u32 {
+    guarded(ctx, |io| io.inl().map(|()| 0))
+}
