@@ -87,8 +87,15 @@ fn agree_in_chunks(instrs: &[Instr], start: &Machine, input: &[u8], chunk: usize
 
 fn input() -> impl Strategy<Value = Vec<u8>> {
     prop::collection::vec(
-        prop_oneof![4 => b'0'..=b'9', 1 => Just(b'\n'), 1 => Just(b'x'), 1 => any::<u8>()],
-        0..30,
+        prop_oneof![
+            4 => b'0'..=b'9',
+            1 => Just(b'\n'),
+            1 => Just(b'x'),
+            // The bytes beside the digits, and digits with the high bit set.
+            1 => prop::sample::select(vec![b'/', b':', b'@', 0x10, 0x1f, 0xb0, 0xb9, 0xba]),
+            1 => any::<u8>(),
+        ],
+        0..40,
     )
 }
 
@@ -402,7 +409,7 @@ fn long_input_and_output_cross_the_buffers_on_both() {
     );
     // Numbers of every length and the clamp, whole and one byte a read.
     let text = ":top\nipc\noutur\noutc 32\nlae 65535\nbne end\ninu\noutur\noutc 32\ninl\njmp top\n";
-    let input = b"0\n7\n42\n999\n65535\n65536\n123456789\nx\n\n007\n12";
+    let input = b"0\n7\n42\n999\n65535\n65536\n123456789\nx\n\n007\n12:34567\n56/7\n";
     for chunk in [usize::MAX, 1, 2, 5] {
         let ran = agree_in_chunks(
             &programs::assemble(text),
@@ -411,7 +418,7 @@ fn long_input_and_output_cross_the_buffers_on_both() {
             chunk,
             Limits::default(),
         );
-        let expected = "48 0 55 7 52 42 57 999 54 65535 54 65535 49 65535 120 0 10 0 48 7 49 12 65535 ";
+        let expected = "48 0 55 7 52 42 57 999 54 65535 54 65535 49 65535 120 0 10 0 48 7 49 12 53 56 65535 ";
         assert_eq!(String::from_utf8_lossy(&ran.output), expected, "{chunk}");
     }
 }

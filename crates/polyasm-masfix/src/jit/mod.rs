@@ -355,6 +355,8 @@ struct Gen<'a> {
     /// The output window (see `Ctx`).
     out_next: Variable,
     out_limit: Variable,
+    /// Bytes of room in the output buffer the straight code being built has made sure of.
+    room_known: u32,
     in_next: Variable,
     in_end: Variable,
     state: Val,
@@ -464,6 +466,7 @@ impl<'a> Gen<'a> {
             left,
             out_next,
             out_limit,
+            room_known: 0,
             in_next,
             in_end,
             state,
@@ -503,6 +506,7 @@ impl<'a> Gen<'a> {
                     (None, _) => {}
                 }
                 self.b.switch_to_block(body);
+                self.room_known = 0;
             }
             ended = self.emit_instr(i);
         }
@@ -550,6 +554,7 @@ impl<'a> Gen<'a> {
         let after = self.check[e + 1].expect("invariant: a branch's next has a check");
         for k in 1..=copies {
             self.b.switch_to_block(copy);
+            self.room_known = 0;
             for i in s..e {
                 self.emit_instr(i);
             }
