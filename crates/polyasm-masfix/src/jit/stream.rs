@@ -11,6 +11,30 @@ use cranelift_codegen::ir::{BlockArg, InstBuilder, MemFlags, Value as Val};
 use super::{CALL_FAILED, Ctx, Gen, IN_END, IN_NEXT, OUT_LIMIT, OUT_NEXT};
 use crate::exec::{Io, RunError};
 
+/// For each bit length less one (0 to 15) of a 16-bit number: its fewest digits in the high
+/// half, and in the low half what makes the number carry into it when it has one digit more
+/// (2^32 less the power of ten between, where one is).
+static DIGITS: [u64; 16] = digit_table();
+
+const fn digit_table() -> [u64; 16] {
+    let mut table = [0u64; 16];
+    let mut bits = 0;
+    while bits < 16 {
+        let low = 1u64 << bits;
+        let (mut digits, mut power) = (1u64, 10u64);
+        while power <= low {
+            digits += 1;
+            power *= 10;
+        }
+        table[bits] = digits << 32;
+        if power < low << 1 {
+            table[bits] += (1 << 32) - power;
+        }
+        bits += 1;
+    }
+    table
+}
+
 impl Gen<'_> {
     /// Calls `f(ctx, args...)`; leaves for `failed` when it fails, else gives its result.
     fn call(&mut self, f: usize) -> Val {
@@ -94,12 +118,16 @@ impl Gen<'_> {
             above = q;
         }
         let word = self.b.ins().iadd_imm(word, 0x30_3030_3030);
-        let mut count = self.b.ins().iconst(I64, 1);
-        for k in [10, 100, 1000, 10000] {
-            let more = self.b.ins().icmp_imm(IntCC::UnsignedGreaterThanOrEqual, v, k);
-            let more = self.b.ins().uextend(I64, more);
-            count = self.b.ins().iadd(count, more);
-        }
+        // The count of digits from the bit length: (v + DIGITS[bits]) >> 32.
+        let v_or_1 = self.b.ins().bor_imm(v, 1);
+        let lead = self.b.ins().clz(v_or_1);
+        let top = self.b.ins().irsub_imm(lead, 63);
+        let offset = self.b.ins().ishl_imm(top, 3);
+        let table = self.b.ins().iconst(self.ptr, DIGITS.as_ptr() as i64);
+        let entry = self.b.ins().iadd(table, offset);
+        let add = self.b.ins().load(I64, MemFlags::trusted().with_readonly(), entry, 0);
+        let sum = self.b.ins().iadd(v, add);
+        let count = self.b.ins().ushr_imm(sum, 32);
         let zeros = self.b.ins().irsub_imm(count, 5);
         let bits = self.b.ins().ishl_imm(zeros, 3);
         let word = self.b.ins().ushr(word, bits);
@@ -345,4 +373,18 @@ extern "C" fn inu(ctx: *mut u8) -> u32 {
 
 extern "C" fn inl(ctx: *mut u8) -> u32 {
     guarded(ctx, |io| io.inl().map(|()| 0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::DIGITS;
+
+    #[test]
+    fn the_digit_table_counts_the_digits_of_every_16_bit_number() {
+        for v in 0..=u64::from(u16::MAX) {
+            let bits = 63 - (v | 1).leading_zeros() as usize;
+            let count = (v + DIGITS[bits]) >> 32;
+            assert_eq!(count, v.to_string().len() as u64, "{v}");
+        }
+    }
 }
