@@ -320,14 +320,22 @@ fn static_target(instr: &Instr, index: usize) -> Option<u16> {
 const UNROLL_BUDGET: usize = 8192;
 
 /// How many copies of the loop from `s` run under one step check: a loop is a straight run
-/// that ends in a branch back to its start. Short loops get more copies, long ones none.
+/// without input or output that ends in a branch back to its start. Short loops get more
+/// copies, long ones none.
 fn unroll_copies(instrs: &[Instr], run_len: &[u32], s: usize) -> Option<usize> {
     let n = run_len[s] as usize;
     let e = s + n - 1;
     let instr = instrs.get(e)?;
     let back = instr.kind == Kind::B && static_target(instr, e) == Some(s as u16);
+    // Input and output cost more than the check, and their code is long to compile.
+    let quiet = !instrs[s..e].iter().any(|i| {
+        matches!(
+            i.kind,
+            Kind::Outu | Kind::Outc | Kind::Inc | Kind::Ipc | Kind::Inu | Kind::Inl
+        )
+    });
     let copies = (32 / n).min(8);
-    (back && copies >= 2).then_some(copies)
+    (back && quiet && copies >= 2).then_some(copies)
 }
 
 /// Whether a jump or branch of `instrs` goes where a register says.
