@@ -13,19 +13,7 @@ use polyasm_masfix::ops::Instr;
 
 mod programs;
 
-/// A writer that only counts: the benches measure the engines, not a copy of their output.
-struct Count(usize);
-
-impl std::io::Write for Count {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0 += buf.len();
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
+use programs::Count;
 
 fn bench_program(c: &mut Criterion, name: &str, source: &str, input: &[u8]) {
     let program = Program::new(&programs::assemble(source)).expect("the program is short");

@@ -6,6 +6,20 @@
 
 use polyasm_masfix::ops::Instr;
 
+/// A writer that only counts: the benches measure the engines, not a copy of their output.
+pub struct Count(pub usize);
+
+impl std::io::Write for Count {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 += buf.len();
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 /// Assembles a program (a valid one: anything else is a bug in the caller).
 pub fn assemble(text: &str) -> Vec<Instr> {
     let bytes = polyasm_masfix::assemble_str(text).unwrap_or_else(|e| panic!("{text}\n{e:?}"));

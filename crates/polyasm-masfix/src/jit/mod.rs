@@ -395,28 +395,20 @@ impl<'a> Gen<'a> {
         b.switch_to_block(entry);
         let params = b.block_params(entry).to_vec();
         let (state, mem, ctx) = (params[0], params[1], params[2]);
-        let h = b.declare_var(I16);
-        let r = b.declare_var(I16);
-        let left = b.declare_var(I64);
-        let flags = MemFlags::trusted();
-        let v = b.ins().load(I16, flags, state, offset_of!(State, h) as i32);
-        b.def_var(h, v);
-        let v = b.ins().load(I16, flags, state, offset_of!(State, r) as i32);
-        b.def_var(r, v);
-        let v = b.ins().load(I64, flags, state, offset_of!(State, left) as i32);
-        b.def_var(left, v);
-        let out_next = b.declare_var(ptr);
-        let v = b.ins().load(ptr, flags, ctx, OUT_NEXT);
-        b.def_var(out_next, v);
-        let out_limit = b.declare_var(ptr);
-        let v = b.ins().load(ptr, flags, ctx, OUT_LIMIT);
-        b.def_var(out_limit, v);
-        let in_next = b.declare_var(ptr);
-        let v = b.ins().load(ptr, flags, ctx, IN_NEXT);
-        b.def_var(in_next, v);
-        let in_end = b.declare_var(ptr);
-        let v = b.ins().load(ptr, flags, ctx, IN_END);
-        b.def_var(in_end, v);
+        // A variable for each value the code keeps in a register, read where it is kept.
+        let mut kept = |ty: Type, base: Val, offset: usize| {
+            let var = b.declare_var(ty);
+            let v = b.ins().load(ty, MemFlags::trusted(), base, offset as i32);
+            b.def_var(var, v);
+            var
+        };
+        let h = kept(I16, state, offset_of!(State, h));
+        let r = kept(I16, state, offset_of!(State, r));
+        let left = kept(I64, state, offset_of!(State, left));
+        let out_next = kept(ptr, ctx, OUT_NEXT as usize);
+        let out_limit = kept(ptr, ctx, OUT_LIMIT as usize);
+        let in_next = kept(ptr, ctx, IN_NEXT as usize);
+        let in_end = kept(ptr, ctx, IN_END as usize);
 
         let computed = has_computed_jump(instrs);
         let mut leader = vec![false; len + 1];
