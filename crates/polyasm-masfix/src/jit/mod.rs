@@ -4,19 +4,22 @@
 //! The design:
 //!
 //! - `h`, `r` and the steps left are variables (registers); memory is reached through a
-//!   pointer to the machine's cells.
-//! - Every instruction has its own block, and an instruction that a jump may land on (the
-//!   first, a static target, the one after a jump or branch, every one when the program has a
-//!   computed jump) has a check block before it. The check takes the length of the straight
-//!   run that starts there (up to the next jump or branch, included, or the end) from the
-//!   steps left, as the VM's fast path counts them. When the run does not fit, the compiled
-//!   code stops at that index and the VM goes on from there one instruction at a time, so a
-//!   step limit stops after exactly as many instructions, with the VM's error.
+//!   pointer to the machine's cells. Straight code is one block.
+//! - An instruction a static jump may land on (the first, a known target, the one after a
+//!   jump or branch) has a check block before it, which takes the length of the straight run
+//!   that starts there (up to the next jump or branch, included, or the end) from the steps
+//!   left, as the VM's fast path counts them. When the run does not fit, the compiled code
+//!   stops at that index and the VM goes on from there one instruction at a time, so a step
+//!   limit stops after exactly as many instructions, with the VM's error.
+//! - A loop that is one straight run without input or output runs as several copies under one
+//!   check (`unroll_copies`).
 //! - Input and output use the VM's own buffers ([`Io`]), so buffering, the flush before a
 //!   read and the end-of-input values are the VM's: the compiled code writes and reads them
 //!   itself while they have room or bytes, and calls the VM otherwise (`stream`).
-//! - A jump whose target is computed goes through a table from instruction index to check
-//!   block; an index past the end is the VM's [`RunError::JumpOutOfRange`].
+//! - A jump whose target is computed goes to one dispatch block, which checks the steps of
+//!   the target's run from a table and goes on through a jump table to the target (every
+//!   instruction starts a block then); an index past the end is the VM's
+//!   [`RunError::JumpOutOfRange`].
 
 use std::any::Any;
 use std::io::{Read, Write};
