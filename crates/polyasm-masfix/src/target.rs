@@ -125,7 +125,7 @@ static RUN_INFO: RunInfo = RunInfo {
                 plural: "engines",
                 words: &ENGINES,
             },
-            "masfix: what runs the program: `jit` (native code), `vm` or `auto` (native code where it is available and the run is not traced; the default)",
+            "masfix: what runs the program: `jit` (native code), `vm` or `auto` (native code unless the run is traced or the program too large; the default)",
         ),
         OptionSpec::flag(
             "trace",
