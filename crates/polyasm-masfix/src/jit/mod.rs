@@ -30,16 +30,19 @@ use std::sync::OnceLock;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I16, I32, I64};
 use cranelift_codegen::ir::{
-    AbiParam, Block, BlockArg, InstBuilder, JumpTableData, MemFlags, SigRef, Signature, Type, Value as Val,
+    AbiParam, Block, BlockArg, FuncRef, GlobalValue, InstBuilder, JumpTableData, MemFlags, SigRef, Signature, Type,
+    Value as Val,
 };
 use cranelift_codegen::isa::OwnedTargetIsa;
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
 use cranelift_jit::{JITBuilder, JITModule};
-use cranelift_module::{Linkage, Module, default_libcall_names};
+use cranelift_module::{DataDescription, FuncId, Linkage, Module, default_libcall_names};
+use cranelift_object::{ObjectBuilder, ObjectModule};
 
 use crate::exec::{Io, Limits, Machine, Program, RunError, Stats};
 
+pub mod exe;
 mod stream;
 use crate::ops::{Cond, CondReg, Instr, Kind, Oper, Reg, Value};
 
@@ -239,7 +242,9 @@ pub fn compile(program: &Program) -> Result<Compiled, JitError> {
     let mut module = JITModule::new(JITBuilder::with_isa(isa, default_libcall_names()));
     // The code reads the straight runs' lengths from this copy, which lives as long as it.
     let program = program.clone();
-    match define(&mut module, &program) {
+    let defined = define(&mut module, &program, false)
+        .and_then(|id| module.finalize_definitions().map(|()| id).map_err(|e| JitError::Codegen(e.to_string())));
+    match defined {
         Ok(id) => {
             let code = module.get_finalized_function(id);
             // SAFETY: `define` built the function with the signature of `Entry`, in the
@@ -278,30 +283,120 @@ fn host() -> Result<OwnedTargetIsa, JitError> {
     .clone()
 }
 
-fn define(module: &mut JITModule, program: &Program) -> Result<cranelift_module::FuncId, JitError> {
+/// What the compiled code calls when a buffer is full or empty, in the order of
+/// [`Externals::Linked::calls`], with the names an executable's runtime gives them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Call {
+    Room,
+    Inc,
+    Ipc,
+    Inu,
+    Inl,
+}
+
+impl Call {
+    const ALL: [Call; 5] = [Call::Room, Call::Inc, Call::Ipc, Call::Inu, Call::Inl];
+
+    fn symbol(self) -> &'static str {
+        match self {
+            Call::Room => "polyasm_masfix_room",
+            Call::Inc => "polyasm_masfix_inc",
+            Call::Ipc => "polyasm_masfix_ipc",
+            Call::Inu => "polyasm_masfix_inu",
+            Call::Inl => "polyasm_masfix_inl",
+        }
+    }
+}
+
+/// How the compiled code reaches what lies outside it: the calls and the two tables it reads
+/// (the straight runs' lengths, for computed jumps, and the digit counts of `outu`).
+enum Externals {
+    /// In this process: their addresses.
+    Here,
+    /// In an executable: symbols the linker resolves.
+    Linked {
+        calls: [FuncRef; 5],
+        run_len: GlobalValue,
+        digits: GlobalValue,
+    },
+}
+
+/// The name an executable's runtime calls the program by.
+const MAIN: &str = "polyasm_masfix_main";
+
+/// Defines the program's function in `module`: for this process, or (`linked`) exported
+/// under [`MAIN`] for an executable, with the tables as data of its own.
+fn define<M: Module>(module: &mut M, program: &Program, linked: bool) -> Result<FuncId, JitError> {
     let codegen = |e: &dyn std::fmt::Display| JitError::Codegen(e.to_string());
     let ptr = module.target_config().pointer_type();
     let call_conv = module.isa().default_call_conv();
     let mut ctx = module.make_context();
     ctx.func.signature.params.extend([AbiParam::new(ptr); 3]);
     ctx.func.signature.returns.push(AbiParam::new(I32));
+    // Every callback takes the `Ctx` and gives a result or `CALL_FAILED`.
+    let mut callback = Signature::new(call_conv);
+    callback.params.push(AbiParam::new(ptr));
+    callback.returns.push(AbiParam::new(I32));
+    let externals = if linked {
+        let mut calls = Vec::new();
+        for call in Call::ALL {
+            let id = module
+                .declare_function(call.symbol(), Linkage::Import, &callback)
+                .map_err(|e| codegen(&e))?;
+            calls.push(module.declare_func_in_func(id, &mut ctx.func));
+        }
+        let run_len: Vec<u8> = program.run_len().iter().flat_map(|n| n.to_le_bytes()).collect();
+        let digits: Vec<u8> = stream::DIGITS.iter().flat_map(|n| n.to_le_bytes()).collect();
+        let mut table = |name: &str, bytes: Vec<u8>| -> Result<GlobalValue, JitError> {
+            let id = module
+                .declare_data(name, Linkage::Local, false, false)
+                .map_err(|e| codegen(&e))?;
+            let mut data = DataDescription::new();
+            data.define(bytes.into_boxed_slice());
+            data.set_align(8);
+            module.define_data(id, &data).map_err(|e| codegen(&e))?;
+            Ok(module.declare_data_in_func(id, &mut ctx.func))
+        };
+        Externals::Linked {
+            calls: calls.try_into().expect("one for each call"),
+            run_len: table("polyasm_masfix_run_len", run_len)?,
+            digits: table("polyasm_masfix_digits", digits)?,
+        }
+    } else {
+        Externals::Here
+    };
     let mut builder_ctx = FunctionBuilderContext::new();
     {
         let mut b = FunctionBuilder::new(&mut ctx.func, &mut builder_ctx);
-        // Every callback takes the `Ctx` and gives a result or `CALL_FAILED`.
-        let mut callback = Signature::new(call_conv);
-        callback.params.push(AbiParam::new(ptr));
-        callback.returns.push(AbiParam::new(I32));
         let sig = b.import_signature(callback);
-        Gen::new(b, ptr, sig, program).emit();
+        Gen::new(b, ptr, sig, program, externals).emit();
     }
+    let (name, linkage) = if linked { (MAIN, Linkage::Export) } else { ("masfix", Linkage::Local) };
     let id = module
-        .declare_function("masfix", Linkage::Local, &ctx.func.signature)
+        .declare_function(name, linkage, &ctx.func.signature)
         .map_err(|e| codegen(&e))?;
     module.define_function(id, &mut ctx).map_err(|e| codegen(&e))?;
     module.clear_context(&mut ctx);
-    module.finalize_definitions().map_err(|e| codegen(&e))?;
     Ok(id)
+}
+
+/// Compiles `program` to an object file for this machine's operating system, exporting
+/// [`MAIN`] (`uint32_t polyasm_masfix_main(struct state *, uint16_t *cells, struct ctx *)`)
+/// for the runtime of `runtime.c`, which defines the calls it imports.
+pub fn object(program: &Program) -> Result<Vec<u8>, JitError> {
+    let codegen = |e: &dyn std::fmt::Display| JitError::Codegen(e.to_string());
+    let mut flags = settings::builder();
+    flags.set("opt_level", "speed").map_err(|e| codegen(&e))?;
+    // An executable is position-independent where the system's linker makes PIE by default.
+    flags.set("is_pic", "true").map_err(|e| codegen(&e))?;
+    let isa = cranelift_native::builder()
+        .map_err(|e| JitError::UnsupportedHost(e.to_string()))?
+        .finish(settings::Flags::new(flags))
+        .map_err(|e| codegen(&e))?;
+    let builder = ObjectBuilder::new(isa, "masfix", default_libcall_names()).map_err(|e| codegen(&e))?;
+    let mut module = ObjectModule::new(builder);
+    define(&mut module, program, true)?;
+    module.finish().emit().map_err(|e| codegen(&e))
 }
 
 /// Where an instruction's jump goes, when the program says so without computing it.
@@ -360,6 +455,7 @@ struct Gen<'a> {
     ptr: Type,
     /// The signature of every callback.
     sig: SigRef,
+    externals: Externals,
     h: Variable,
     r: Variable,
     left: Variable,
@@ -390,7 +486,13 @@ struct Gen<'a> {
 }
 
 impl<'a> Gen<'a> {
-    fn new(mut b: FunctionBuilder<'a>, ptr: Type, sig: SigRef, program: &'a Program) -> Gen<'a> {
+    fn new(
+        mut b: FunctionBuilder<'a>,
+        ptr: Type,
+        sig: SigRef,
+        program: &'a Program,
+        externals: Externals,
+    ) -> Gen<'a> {
         let (instrs, run_len) = (program.instrs(), program.run_len());
         let len = instrs.len();
         let entry = b.create_block();
@@ -464,6 +566,7 @@ impl<'a> Gen<'a> {
             instrs,
             ptr,
             sig,
+            externals,
             h,
             r,
             left,
@@ -640,7 +743,10 @@ impl<'a> Gen<'a> {
             );
             // The straight run from the target, from a table of them all.
             b.switch_to_block(table);
-            let base = b.ins().iconst(self.ptr, self.run_len.as_ptr() as i64);
+            let base = match self.externals {
+                Externals::Here => b.ins().iconst(self.ptr, self.run_len.as_ptr() as i64),
+                Externals::Linked { run_len, .. } => b.ins().symbol_value(self.ptr, run_len),
+            };
             let index = b.ins().uextend(self.ptr, target);
             let offset = b.ins().ishl_imm(index, 2);
             let at_target = b.ins().iadd(base, offset);

@@ -8,13 +8,13 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I8, I16, I32, I64};
 use cranelift_codegen::ir::{BlockArg, InstBuilder, MemFlags, Value as Val};
 
-use super::{CALL_FAILED, Ctx, Gen, IN_END, IN_NEXT, OUT_LIMIT, OUT_NEXT};
+use super::{CALL_FAILED, Call, Ctx, Externals, Gen, IN_END, IN_NEXT, OUT_LIMIT, OUT_NEXT};
 use crate::exec::{Io, RunError};
 
 /// For each bit length less one (0 to 15) of a 16-bit number: its fewest digits in the high
 /// half, and in the low half what makes the number carry into it when it has one digit more
 /// (2^32 less the power of ten between, where one is).
-static DIGITS: [u64; 16] = digit_table();
+pub(super) static DIGITS: [u64; 16] = digit_table();
 
 const fn digit_table() -> [u64; 16] {
     let mut table = [0u64; 16];
@@ -37,14 +37,29 @@ const fn digit_table() -> [u64; 16] {
 
 impl Gen<'_> {
     /// Calls `f(ctx, args...)`; leaves for `failed` when it fails, else gives its result.
-    fn call(&mut self, f: usize) -> Val {
+    fn call(&mut self, call: Call) -> Val {
         let flags = MemFlags::trusted();
         let next = self.b.use_var(self.out_next);
         self.b.ins().store(flags, next, self.ctx, OUT_NEXT);
         let next = self.b.use_var(self.in_next);
         self.b.ins().store(flags, next, self.ctx, IN_NEXT);
-        let callee = self.b.ins().iconst(self.ptr, f as i64);
-        let call = self.b.ins().call_indirect(self.sig, callee, &[self.ctx]);
+        let call = match &self.externals {
+            Externals::Here => {
+                let f = match call {
+                    Call::Room => room as *const () as usize,
+                    Call::Inc => inc as *const () as usize,
+                    Call::Ipc => ipc as *const () as usize,
+                    Call::Inu => inu as *const () as usize,
+                    Call::Inl => inl as *const () as usize,
+                };
+                let callee = self.b.ins().iconst(self.ptr, f as i64);
+                self.b.ins().call_indirect(self.sig, callee, &[self.ctx])
+            }
+            Externals::Linked { calls, .. } => {
+                let callee = calls[Call::ALL.iter().position(|&c| c == call).expect("every call is listed")];
+                self.b.ins().call(callee, &[self.ctx])
+            }
+        };
         self.room_known = 0;
         let result = self.b.inst_results(call)[0];
         let bad = self
@@ -87,7 +102,7 @@ impl Gen<'_> {
         let put = self.b.create_block();
         self.b.ins().brif(fits, put, &[], full, &[]);
         self.b.switch_to_block(full);
-        self.call(room as *const () as usize);
+        self.call(Call::Room);
         self.b.ins().jump(put, &[]);
         self.b.switch_to_block(put);
         self.room_known = 8 - bytes;
@@ -123,7 +138,10 @@ impl Gen<'_> {
         let lead = self.b.ins().clz(v_or_1);
         let top = self.b.ins().irsub_imm(lead, 63);
         let offset = self.b.ins().ishl_imm(top, 3);
-        let table = self.b.ins().iconst(self.ptr, DIGITS.as_ptr() as i64);
+        let table = match self.externals {
+            Externals::Here => self.b.ins().iconst(self.ptr, DIGITS.as_ptr() as i64),
+            Externals::Linked { digits, .. } => self.b.ins().symbol_value(self.ptr, digits),
+        };
         let entry = self.b.ins().iadd(table, offset);
         let add = self.b.ins().load(I64, MemFlags::trusted().with_readonly(), entry, 0);
         let sum = self.b.ins().iadd(v, add);
@@ -166,12 +184,7 @@ impl Gen<'_> {
         self.b.ins().jump(join, &[BlockArg::Value(byte)]);
 
         self.b.switch_to_block(empty);
-        let f = if take {
-            inc as *const () as usize
-        } else {
-            ipc as *const () as usize
-        };
-        let got = self.call(f);
+        let got = self.call(if take { Call::Inc } else { Call::Ipc });
         let got = self.b.ins().ireduce(I16, got);
         self.b.ins().jump(join, &[BlockArg::Value(got)]);
 
@@ -283,7 +296,7 @@ impl Gen<'_> {
 
         // A number the buffer does not hold whole, or one to clamp: nothing was taken yet.
         self.b.switch_to_block(vm);
-        let got = self.call(inu as *const () as usize);
+        let got = self.call(Call::Inu);
         self.b.ins().jump(join, &[BlockArg::Value(got)]);
 
         self.b.switch_to_block(join);
@@ -324,7 +337,7 @@ impl Gen<'_> {
         self.b.ins().jump(join, &[]);
 
         self.b.switch_to_block(vm);
-        self.call(inl as *const () as usize);
+        self.call(Call::Inl);
         self.b.ins().jump(join, &[]);
 
         self.b.switch_to_block(join);

@@ -1,0 +1,107 @@
+//! Native executables: the program's object file, the runtime (`runtime.c`) and a file of the
+//! program's own texts, linked by the system's C compiler.
+
+use std::ffi::OsStr;
+use std::path::Path;
+use std::process::Command;
+
+use super::{JitError, object};
+use crate::exec::Program;
+
+/// The runtime every executable links: buffers, calls, errors and exit codes.
+const RUNTIME: &str = include_str!("runtime.c");
+
+/// Why no executable was written.
+#[derive(Debug)]
+pub enum ExeError {
+    /// The program could not be compiled.
+    Compile(JitError),
+    /// The C compiler could not be started (`cc` is not installed).
+    NoCompiler { cc: String, reason: String },
+    /// The C compiler failed; what it printed.
+    Link { cc: String, output: String },
+    /// A temporary file could not be written.
+    Io(std::io::Error),
+}
+
+impl std::fmt::Display for ExeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ExeError::Compile(e) => e.fmt(f),
+            ExeError::NoCompiler { cc, reason } => write!(f, "cannot run the C compiler `{cc}`: {reason}"),
+            ExeError::Link { cc, output } => write!(f, "the C compiler `{cc}` failed:\n{output}"),
+            ExeError::Io(e) => write!(f, "cannot write the files to link: {e}"),
+        }
+    }
+}
+
+/// What an executable prints when it stops with an error: each text with `\x01` where the
+/// reason (or, for a jump, its target) goes.
+pub struct Texts {
+    pub write_failed: String,
+    pub read_failed: String,
+    /// For each instruction, what a jump past the end from it prints (empty for the others).
+    pub jump_failed: Vec<String>,
+}
+
+/// `text` as a C string literal.
+fn c_string(text: &str) -> String {
+    let mut out = String::from("\"");
+    for byte in text.bytes() {
+        match byte {
+            b'"' | b'\\' => {
+                out.push('\\');
+                out.push(byte as char);
+            }
+            b' '..=b'~' => out.push(byte as char),
+            _ => out.push_str(&format!("\\{byte:03o}")),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// The C file of the program's texts.
+fn texts_file(texts: &Texts) -> String {
+    let mut c = String::from("/* The texts of one program's errors, written by polyasm. */\n");
+    c.push_str(&format!(
+        "const char polyasm_masfix_write_failed[] = {};\n",
+        c_string(&texts.write_failed)
+    ));
+    c.push_str(&format!(
+        "const char polyasm_masfix_read_failed[] = {};\n",
+        c_string(&texts.read_failed)
+    ));
+    c.push_str("const char *const polyasm_masfix_jump_failed[] = {\n");
+    for text in &texts.jump_failed {
+        c.push_str(&format!("    {},\n", c_string(text)));
+    }
+    c.push_str("    \"\"\n};\n");
+    c
+}
+
+/// Writes the executable `out` of `program`, linked by `cc`, in the folder `work`.
+pub fn link(program: &Program, texts: &Texts, cc: &OsStr, work: &Path, out: &Path) -> Result<(), ExeError> {
+    let object = object(program).map_err(ExeError::Compile)?;
+    let write = |name: &str, bytes: &[u8]| std::fs::write(work.join(name), bytes).map_err(ExeError::Io);
+    write("program.o", &object)?;
+    write("runtime.c", RUNTIME.as_bytes())?;
+    write("texts.c", texts_file(texts).as_bytes())?;
+    let name = cc.to_string_lossy().into_owned();
+    let output = Command::new(cc)
+        .current_dir(work)
+        .args(["-std=c99", "-D_POSIX_C_SOURCE=200809L", "-O2", "-o"])
+        .arg(out)
+        .args(["runtime.c", "texts.c", "program.o"])
+        .output()
+        .map_err(|e| ExeError::NoCompiler {
+            cc: name.clone(),
+            reason: e.to_string(),
+        })?;
+    if !output.status.success() {
+        let mut text = String::from_utf8_lossy(&output.stderr).into_owned();
+        text.push_str(&String::from_utf8_lossy(&output.stdout));
+        return Err(ExeError::Link { cc: name, output: text });
+    }
+    Ok(())
+}
