@@ -193,12 +193,22 @@ impl Output {
 
     /// Writes everything: to standard output, or atomically to the file.
     pub fn write(&self, bytes: &[u8], reporter: &mut Reporter) -> Result {
+        self.write_as(bytes, false, reporter)
+    }
+
+    /// [`Output::write`], for a file that is a program when `executable`: whoever may read it
+    /// may run it.
+    pub fn write_as(&self, bytes: &[u8], executable: bool, reporter: &mut Reporter) -> Result {
+        let write = match executable {
+            true => polyasm_core::fs::write_atomic_executable,
+            false => polyasm_core::fs::write_atomic,
+        };
         match self {
             Output::Stdout => write_stdout(bytes).map_err(|d| {
                 reporter.emit(vec![d], &Default::default());
                 Failure::Errors
             }),
-            Output::Path(path) => polyasm_core::fs::write_atomic(Path::new(path), bytes).map_err(|e| {
+            Output::Path(path) => write(Path::new(path), bytes).map_err(|e| {
                 reporter.emit(vec![self.write_failed(&io_reason(&e))], &Default::default());
                 Failure::Errors
             }),

@@ -610,10 +610,18 @@ fn assemble(args: &AssembleArgs, settings: &Settings, reporter: &mut Reporter) -
         input_name: input.display_name(),
         symbol: &symbol,
     };
-    let bytes = output::write_standard(format.name, &object, &ctx)
-        .or_else(|| target.write_format(format.name, &object, &sources).map(Cow::Owned))
-        .expect("every listed format has a writer");
-    output.write(&bytes, reporter)
+    let bytes = match output::write_standard(format.name, &object, &ctx) {
+        Some(bytes) => bytes,
+        None => match target.write_format(format.name, &object, &sources) {
+            Some(Ok(bytes)) => Cow::Owned(bytes),
+            Some(Err(diagnostic)) => {
+                reporter.emit(vec![diagnostic], &sources);
+                return Err(Failure::Errors);
+            }
+            None => unreachable!("every listed format has a writer"),
+        },
+    };
+    output.write_as(&bytes, format.executable, reporter)
 }
 
 /// `polyasm -E`: the source after the target's macro preprocessor, as text.

@@ -819,3 +819,103 @@ fn a_program_too_large_for_native_code_runs_on_the_vm_unless_native_code_is_dema
     assert!(err.contains("error[MX073]") && err.contains("65536"), "{err}");
     assert!(err.contains("--engine vm"), "{err}");
 }
+
+/// Builds `prog.mx` of `dir` with `-f exe` (the C compiler `cc` unless `cc` says otherwise).
+fn build_exe(dir: &Path, cc: Option<&str>) -> Output {
+    let mut command = polyasm();
+    command
+        .current_dir(dir)
+        .args(["-t", "masfix", "prog.mx", "-f", "exe", "-o", "prog", "--color", "never"]);
+    if let Some(cc) = cc {
+        command.env("CC", cc);
+    }
+    command.output().unwrap()
+}
+
+/// Runs `exe` in `dir` with `stdin` (or standard input at its end), bounded.
+fn run_exe(dir: &Path, exe: &Path, stdin: Option<&[u8]>) -> Output {
+    let mut child = std::process::Command::new(exe)
+        .current_dir(dir)
+        .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let writer = child.stdin.take().map(|mut pipe| {
+        let bytes = stdin.unwrap_or_default().to_vec();
+        std::thread::spawn(move || drop(pipe.write_all(&bytes)))
+    });
+    let out = drain(child.stdout.take().unwrap());
+    let err = drain(child.stderr.take().unwrap());
+    let status = wait_bounded(&mut child, "the executable");
+    if let Some(writer) = writer {
+        writer.join().unwrap();
+    }
+    Output {
+        status,
+        stdout: out.join().unwrap(),
+        stderr: err.join().unwrap(),
+    }
+}
+
+#[test]
+fn an_executable_prints_exits_and_fails_as_polyasm_run_does() {
+    let dir = temp();
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/masfix");
+    let cases = [
+        ("hello.mx", None),
+        ("fizzbuzz.mx", None),
+        ("sieve.mx", None),
+        ("reverse.mx", Some(&b"abc\ndef\n"[..])),
+        ("stats.mx", Some(&b"3\n1\n4\n1\n5\n"[..])),
+    ];
+    let mut programs: Vec<(String, Option<&[u8]>)> = cases
+        .iter()
+        .map(|(name, stdin)| (std::fs::read_to_string(examples.join(name)).unwrap(), *stdin))
+        .collect();
+    // A jump past the end after some output, and a program that reads a number.
+    programs.push(("outc 65\nld 100\njmpr\n".to_string(), None));
+    programs.push(("inu\nouturs 1\noutc 10\n".to_string(), Some(&b"12345\n"[..])));
+    for (text, stdin) in programs {
+        program(dir.path(), "prog.mx", &text);
+        let built = build_exe(dir.path(), None);
+        assert_eq!(built.status.code(), Some(0), "{}", stderr(&built));
+        let exe = dir.path().join("prog");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            assert_eq!(std::fs::metadata(&exe).unwrap().permissions().mode() & 0o111, 0o111);
+        }
+        let native = run_exe(dir.path(), &exe, stdin);
+        let run = run_in(dir.path(), &["run", "prog.mx", "--color", "never"], stdin);
+        assert_eq!(ran(&native), ran(&run), "{text}");
+    }
+    // The error of the last program but one, in colour where polyasm would colour it.
+    program(dir.path(), "prog.mx", "outc 65\nld 100\njmpr\n");
+    assert!(build_exe(dir.path(), None).status.success());
+    let coloured = |command: &mut std::process::Command| {
+        let output = command
+            .current_dir(dir.path())
+            .env("FORCE_COLOR", "1")
+            .output()
+            .unwrap();
+        (output.status.code(), stderr(&output))
+    };
+    let native = coloured(&mut std::process::Command::new(dir.path().join("prog")));
+    let run = coloured(polyasm().args(["run", "prog.mx"]));
+    assert!(native.1.contains("\x1b["), "{native:?}");
+    assert_eq!(native, run);
+}
+
+#[test]
+fn without_a_c_compiler_no_executable_is_written() {
+    let dir = temp();
+    program(dir.path(), "prog.mx", "outc 65\n");
+    std::fs::write(dir.path().join("prog"), "kept").unwrap();
+    let built = build_exe(dir.path(), Some("/nonexistent/cc"));
+    let (code, out, err) = ran(&built);
+    assert_eq!((code, out.as_str()), (Some(1), ""), "{err}");
+    assert!(err.contains("error[MX074]") && err.contains("/nonexistent/cc"), "{err}");
+    assert!(err.contains("`CC`"), "{err}");
+    assert_eq!(std::fs::read_to_string(dir.path().join("prog")).unwrap(), "kept");
+}

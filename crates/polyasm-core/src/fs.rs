@@ -151,12 +151,22 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     writer.commit()
 }
 
+/// [`write_atomic`] for a program to run: the file may be executed by whoever may read it.
+pub fn write_atomic_executable(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut writer = AtomicWriter::create(path)?;
+    writer.executable = true;
+    writer.write_all(bytes)?;
+    writer.commit()
+}
+
 /// A file written atomically as it is streamed, with the rules of [`write_atomic`]:
 /// [`AtomicWriter::create`] opens a temporary file beside the destination and
 /// [`AtomicWriter::commit`] renames it into place. Dropped without `commit` (the run failed),
 /// the temporary file is removed and the destination is left as it was.
 pub struct AtomicWriter {
     inner: AtomicInner,
+    /// Whether the file is a program: executable by whoever may read it.
+    executable: bool,
 }
 
 enum AtomicInner {
@@ -182,6 +192,7 @@ impl AtomicWriter {
                 let file = std::fs::OpenOptions::new().write(true).open(path)?;
                 return Ok(AtomicWriter {
                     inner: AtomicInner::Direct(file),
+                    executable: false,
                 });
             }
             Some(meta) if meta.permissions().readonly() => {
@@ -212,6 +223,7 @@ impl AtomicWriter {
                 destination,
                 permissions: existing.map(|meta| meta.permissions()),
             },
+            executable: false,
         })
     }
 
@@ -229,6 +241,9 @@ impl AtomicWriter {
                 match permissions {
                     Some(permissions) => handle.set_permissions(permissions)?,
                     None => set_new_file_permissions(handle)?,
+                }
+                if self.executable {
+                    make_executable(handle)?;
                 }
                 handle.sync_all()?;
                 file.persist(&destination).map_err(|e| {
@@ -325,6 +340,19 @@ fn set_new_file_permissions(file: &std::fs::File) -> std::io::Result<()> {
 
 #[cfg(not(unix))]
 fn set_new_file_permissions(_file: &std::fs::File) -> std::io::Result<()> {
+    Ok(())
+}
+
+/// Lets whoever may read `file` execute it.
+#[cfg(unix)]
+fn make_executable(file: &std::fs::File) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = file.metadata()?.permissions().mode();
+    file.set_permissions(std::fs::Permissions::from_mode(mode | (mode & 0o444) >> 2))
+}
+
+#[cfg(not(unix))]
+fn make_executable(_file: &std::fs::File) -> std::io::Result<()> {
     Ok(())
 }
 

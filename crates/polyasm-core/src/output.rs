@@ -22,6 +22,8 @@ pub struct FormatInfo {
     pub listing: bool,
     /// Output file extensions that choose this format when `-f` is not given (lower case).
     pub extensions: &'static [&'static str],
+    /// A program to run: the file written is executable.
+    pub executable: bool,
 }
 
 /// The formats every target supports.
@@ -32,6 +34,7 @@ pub static STANDARD_FORMATS: &[FormatInfo] = &[
         binary: true,
         listing: false,
         extensions: &["bin"],
+        executable: false,
     },
     FormatInfo {
         name: "hex",
@@ -39,6 +42,7 @@ pub static STANDARD_FORMATS: &[FormatInfo] = &[
         binary: false,
         listing: false,
         extensions: &["hex"],
+        executable: false,
     },
     FormatInfo {
         name: "c",
@@ -46,6 +50,7 @@ pub static STANDARD_FORMATS: &[FormatInfo] = &[
         binary: false,
         listing: false,
         extensions: &["c", "h"],
+        executable: false,
     },
     FormatInfo {
         name: "rust",
@@ -53,6 +58,7 @@ pub static STANDARD_FORMATS: &[FormatInfo] = &[
         binary: false,
         listing: false,
         extensions: &["rs"],
+        executable: false,
     },
     FormatInfo {
         name: "listing",
@@ -60,6 +66,7 @@ pub static STANDARD_FORMATS: &[FormatInfo] = &[
         binary: false,
         listing: true,
         extensions: &["lst"],
+        executable: false,
     },
     FormatInfo {
         name: "json",
@@ -67,6 +74,7 @@ pub static STANDARD_FORMATS: &[FormatInfo] = &[
         binary: false,
         listing: true,
         extensions: &["json"],
+        executable: false,
     },
 ];
 

@@ -168,8 +168,14 @@ pub trait Target: Send + Sync {
         out: &mut dyn std::io::Write,
     ) -> Outcome<Object>;
 
-    /// Writes `object` in one of [`TargetInfo::formats`].
-    fn write_format(&self, _format: &str, _object: &Object, _sources: &SourceMap) -> Option<Vec<u8>> {
+    /// Writes `object` in one of [`TargetInfo::formats`], or says why it cannot (a tool the
+    /// format needs is missing).
+    fn write_format(
+        &self,
+        _format: &str,
+        _object: &Object,
+        _sources: &SourceMap,
+    ) -> Option<Result<Vec<u8>, crate::Diagnostic>> {
         None
     }
 

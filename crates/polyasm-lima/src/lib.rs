@@ -233,6 +233,7 @@ static FORMATS: &[FormatInfo] = &[FormatInfo {
     binary: true,
     listing: false,
     extensions: &["mbs"],
+    executable: false,
 }];
 
 static RUN_INFO: RunInfo = RunInfo {
@@ -287,7 +288,7 @@ impl Target for LimaTarget {
         assemble(sources, file, &assemble_options)
     }
 
-    fn write_format(&self, format: &str, object: &Object, _sources: &SourceMap) -> Option<Vec<u8>> {
+    fn write_format(&self, format: &str, object: &Object, _sources: &SourceMap) -> Option<Result<Vec<u8>, Diagnostic>> {
         if format != FORMATS[0].name {
             return None;
         }
@@ -297,7 +298,7 @@ impl Target for LimaTarget {
             .into_iter()
             .map(|d| d.instr)
             .collect();
-        Some(mbs::write(&words, &mbs::FragmentInfo::for_program(&program)))
+        Some(Ok(mbs::write(&words, &mbs::FragmentInfo::for_program(&program))))
     }
 
     fn disassemble(&self, sources: &SourceMap, input: &DisasmInput, options: &TargetOptions) -> Outcome<String> {

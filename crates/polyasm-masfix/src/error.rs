@@ -326,6 +326,7 @@ polyasm_core::codes! {
         StepLimit = "MX071", Error, "step limit";
         VmInstead = "MX072", Warning, "no native code: the VM runs the program";
         NoNativeCode = "MX073", Error, "no native code for `--engine jit`";
+        NoExecutable = "MX074", Error, "cannot build the executable";
     }
 }
 

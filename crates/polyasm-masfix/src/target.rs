@@ -6,6 +6,7 @@ use std::sync::LazyLock;
 use polyasm_core::OptionKind;
 use polyasm_core::editor::Lexicon;
 use polyasm_core::explain::Code as CoreCode;
+use polyasm_core::output::FormatInfo;
 use polyasm_core::target::{
     DisasmInput, OptionSpec, RunInfo, RunOutcome, RunOutput, Runner, Target, TargetInfo, TargetOptions, UsageError,
 };
@@ -178,6 +179,32 @@ fn instruction_place(
     (span, text)
 }
 
+/// MX070 for the jump at `at` to `target` (its text: the executables of `-f exe` fill it in
+/// when it happens).
+fn jump_past_end(bytecode: &decode::Bytecode, sources: &mut SourceMap, at: usize, target: &str) -> Diagnostic {
+    let (span, place) = instruction_place(bytecode.debug.as_ref(), sources, at);
+    let instr = print::print_instruction(&bytecode.instrs[at]);
+    let d = Diagnostic::error(
+        Code::JumpPastEnd,
+        format!(
+            "`{instr}` (instruction {at}) jumps to {target}, past the end of the program ({})",
+            polyasm_core::text::count(bytecode.instrs.len(), "instruction")
+        ),
+    )
+    .with_help("jump to `end` to stop the program; labels name instructions inside it");
+    match (span, place) {
+        (Some(span), _) => d.with_primary(span, "this jump"),
+        // The source is not loaded (a bytecode file): the place the debug section names
+        // stands as the diagnostic's file, `prog.mx:3:5`, in every format.
+        (None, Some(place)) => {
+            let mut d = d;
+            d.file = Some(sources.add(place, ""));
+            d
+        }
+        (None, None) => d,
+    }
+}
+
 /// Runs a bytecode program with the program's standard streams.
 fn run_object(object: &Object, options: &TargetOptions, sources: &mut SourceMap, io: &mut RunIo) -> RunOutcome {
     let bytecode = match decode::read(&object.bytes) {
@@ -259,28 +286,7 @@ fn run_object(object: &Object, options: &TargetOptions, sources: &mut SourceMap,
     match result {
         Ok(_) => {}
         Err(exec::RunError::JumpOutOfRange { at, target, .. }) => {
-            let (span, place) = instruction_place(debug, sources, at);
-            let instr = print::print_instruction(&bytecode.instrs[at]);
-            let mut d = Diagnostic::error(
-                Code::JumpPastEnd,
-                format!(
-                    "`{instr}` (instruction {at}) jumps to {target}, past the end of the program ({})",
-                    polyasm_core::text::count(bytecode.instrs.len(), "instruction")
-                ),
-            )
-            .with_help("jump to `end` to stop the program; labels name instructions inside it");
-            d = match (span, place) {
-                (Some(span), _) => d.with_primary(span, "this jump"),
-                // The source is not loaded (a bytecode file): the place the debug section
-                // names stands as the diagnostic's file, `prog.mx:3:5`, in every format.
-                (None, Some(place)) => {
-                    let mut d = d;
-                    d.file = Some(sources.add(place, ""));
-                    d
-                }
-                (None, None) => d,
-            };
-            diagnostics.push(d);
+            diagnostics.push(jump_past_end(&bytecode, sources, at, &target.to_string()));
         }
         Err(exec::RunError::StepLimit { steps }) => {
             diagnostics.push(
@@ -320,6 +326,83 @@ fn bad_bytecode(name: &str, error: &bytecode::BytecodeError) -> Diagnostic {
         .with_help("a bytecode file is what `polyasm -t masfix prog.mx -o prog.mxb` writes")
 }
 
+/// `-f exe`, where native code can be made.
+#[cfg(jit)]
+static FORMATS: &[FormatInfo] = &[FormatInfo {
+    name: "exe",
+    description: "a native executable for this machine that runs as `polyasm run` does (needs a C compiler: `cc`, or the one `CC` names)",
+    binary: true,
+    listing: false,
+    extensions: &[],
+    executable: true,
+}];
+
+#[cfg(not(jit))]
+static FORMATS: &[FormatInfo] = &[];
+
+/// Where an executable's error texts take what only the run knows (a jump's target, the
+/// reason of a failed read or write); the runtime fills it in.
+#[cfg(jit)]
+const HOLE: &str = "@@POLYASM-HOLE@@";
+
+/// The native executable of an assembled program (`-f exe`): the program compiled to an
+/// object file, linked with the runtime and the texts of its errors as `polyasm run` prints
+/// them (without colour), by the system's C compiler.
+#[cfg(jit)]
+fn executable(object: &Object, sources: &SourceMap) -> Result<Vec<u8>, Diagnostic> {
+    let failed = |message: String| {
+        Diagnostic::error(Code::NoExecutable, message)
+            .with_help("`-f exe` needs a C compiler: install one as `cc`, or name it in `CC`")
+    };
+    let bytecode = decode::read(&object.bytes).expect("invariant: assembled bytecode reads back");
+    let program =
+        exec::Program::new(&bytecode.instrs).map_err(|e| Diagnostic::error(Code::ProgramTooLong, e.to_string()))?;
+    let mut sources = sources.clone();
+    let name = sources
+        .iter()
+        .next()
+        .map_or("-".to_string(), |(_, s)| s.name().to_string());
+    let what = format!("{name} stopped with an error: 1 error");
+    // Each report is followed by a blank line, then by the summary where `polyasm run` gives
+    // one (not after a failed write); without colour and with it.
+    let render = |d: &Diagnostic, sources: &SourceMap, summed: bool| {
+        [false, true].map(|color| {
+            let format = polyasm_core::render::ErrorFormat::Human;
+            let mut text = polyasm_core::render::render(d, sources, format, color, &());
+            text.push('\n');
+            if summed {
+                text.push_str(&polyasm_core::render::render_summary(&what, color));
+            }
+            text.replace(HOLE, "\x01")
+        })
+    };
+    let mut jump_failed = Vec::new();
+    for (at, instr) in bytecode.instrs.iter().enumerate() {
+        jump_failed.push(match instr.kind {
+            crate::ops::Kind::Jmp | crate::ops::Kind::B => {
+                let d = jump_past_end(&bytecode, &mut sources, at, HOLE);
+                render(&d, &sources, true)
+            }
+            _ => [String::new(), String::new()],
+        });
+    }
+    let write = Diagnostic::error(
+        CoreCode::CannotWriteOutput,
+        format!("cannot write standard output: {HOLE}"),
+    );
+    let read = polyasm_core::stream::stdin_failed(&std::io::Error::other(HOLE));
+    let texts = crate::jit::exe::Texts {
+        write_failed: render(&write, &sources, false),
+        read_failed: render(&read, &sources, true),
+        jump_failed,
+    };
+    let work = tempfile::tempdir().map_err(|e| failed(format!("cannot make a folder to link in: {e}")))?;
+    let cc = std::env::var_os("CC").unwrap_or_else(|| "cc".into());
+    let out = work.path().join("program");
+    crate::jit::exe::link(&program, &texts, &cc, work.path(), &out).map_err(|e| failed(e.to_string()))?;
+    std::fs::read(&out).map_err(|e| failed(format!("cannot read the linked program: {e}")))
+}
+
 /// Masfix as a polyasm target.
 pub struct MasfixTarget;
 
@@ -347,7 +430,7 @@ static INFO: TargetInfo = TargetInfo {
         ),
     ],
     disassemble_options: &[],
-    formats: &[],
+    formats: FORMATS,
     preprocesses: true,
 };
 
@@ -422,6 +505,15 @@ impl Target for MasfixTarget {
             ));
         }
         outcome
+    }
+
+    fn write_format(&self, format: &str, object: &Object, sources: &SourceMap) -> Option<Result<Vec<u8>, Diagnostic>> {
+        #[cfg(jit)]
+        if format == "exe" {
+            return Some(executable(object, sources));
+        }
+        let _ = (format, object, sources);
+        None
     }
 
     fn instructions(&self) -> Vec<polyasm_core::table::Entry> {

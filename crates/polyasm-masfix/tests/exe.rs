@@ -13,10 +13,13 @@ use polyasm_masfix::jit::exe;
 mod programs;
 
 fn texts(len: usize) -> exe::Texts {
+    let both = |text: String| [text.clone(), text];
     exe::Texts {
-        write_failed: "cannot write standard output: \x01\n".to_string(),
-        read_failed: "cannot read standard input: \x01\n".to_string(),
-        jump_failed: (0..len).map(|i| format!("instruction {i} jumps to \x01\n")).collect(),
+        write_failed: both("cannot write standard output: \x01\n".to_string()),
+        read_failed: both("cannot read standard input: \x01\n".to_string()),
+        jump_failed: (0..len)
+            .map(|i| both(format!("instruction {i} jumps to \x01\n")))
+            .collect(),
     }
 }
 
@@ -61,7 +64,11 @@ fn every_example_prints_what_the_vm_prints() {
         let stdin = std::fs::read(expected.join(format!("{label}.in"))).unwrap_or_default();
         let (code, stdout, stderr) = run_exe(dir.path(), &text, &stdin);
         assert_eq!((code, stderr.as_str()), (Some(0), ""), "{label}");
-        assert!(stdout == std::fs::read(&path).unwrap(), "{label}: {}", String::from_utf8_lossy(&stdout));
+        assert!(
+            stdout == std::fs::read(&path).unwrap(),
+            "{label}: {}",
+            String::from_utf8_lossy(&stdout)
+        );
         runs += 1;
     }
     assert!(runs >= 10);
@@ -71,7 +78,11 @@ fn every_example_prints_what_the_vm_prints() {
 fn long_io_and_a_jump_past_the_end_match_the_vm() {
     let dir = tempfile::tempdir().unwrap();
     let input = programs::sum_input();
-    for (text, stdin) in [(programs::SUM, &input[..]), (programs::PRINT, b""), (programs::SIEVE, b"")] {
+    for (text, stdin) in [
+        (programs::SUM, &input[..]),
+        (programs::PRINT, b""),
+        (programs::SIEVE, b""),
+    ] {
         let instrs = programs::assemble(text);
         let mut vm_out = Vec::new();
         Program::new(&instrs)
@@ -83,5 +94,8 @@ fn long_io_and_a_jump_past_the_end_match_the_vm() {
         assert!(stdout == vm_out, "{text}");
     }
     let (code, stdout, stderr) = run_exe(dir.path(), "outc 65\nld 100\njmpr\n", b"");
-    assert_eq!((code, stdout, stderr.as_str()), (Some(1), b"A".to_vec(), "instruction 2 jumps to 100\n"));
+    assert_eq!(
+        (code, stdout, stderr.as_str()),
+        (Some(1), b"A".to_vec(), "instruction 2 jumps to 100\n")
+    );
 }

@@ -156,6 +156,7 @@ static FORMATS: &[FormatInfo] = &[FormatInfo {
     binary: false,
     listing: false,
     extensions: &["vshinc", "inc"],
+    executable: false,
 }];
 
 static RUN_INFO: RunInfo = RunInfo {
@@ -291,14 +292,12 @@ impl Target for Nv2aTarget {
         assemble_with_listing(sources, file, assemble_options(options), !options.skip_listing)
     }
 
-    fn write_format(&self, format: &str, object: &Object, _sources: &SourceMap) -> Option<Vec<u8>> {
+    fn write_format(&self, format: &str, object: &Object, _sources: &SourceMap) -> Option<Result<Vec<u8>, Diagnostic>> {
         let words: Vec<u32> = object.words().collect();
         match format {
-            "vshinc" => Some(
-                write_vshinc(&words)
-                    .expect("assembled objects hold whole instructions")
-                    .into_bytes(),
-            ),
+            "vshinc" => Some(Ok(write_vshinc(&words)
+                .expect("assembled objects hold whole instructions")
+                .into_bytes())),
             _ => None,
         }
     }

@@ -150,6 +150,7 @@ static FORMATS: &[FormatInfo] = &[
         binary: false,
         listing: false,
         extensions: &["wgsl"],
+        executable: false,
     },
     FormatInfo {
         name: "glsl",
@@ -157,6 +158,7 @@ static FORMATS: &[FormatInfo] = &[
         binary: false,
         listing: false,
         extensions: &["glsl"],
+        executable: false,
     },
 ];
 
@@ -185,14 +187,14 @@ impl Target for ShaderTarget {
         assemble_in(sources, file, !options.skip_listing, dialect_option(options)).map(|assembled| assembled.object)
     }
 
-    fn write_format(&self, format: &str, object: &Object, _sources: &SourceMap) -> Option<Vec<u8>> {
+    fn write_format(&self, format: &str, object: &Object, _sources: &SourceMap) -> Option<Result<Vec<u8>, Diagnostic>> {
         let write = match format {
             "wgsl" => native::wgsl,
             "glsl" => native::glsl,
             _ => return None,
         };
         let program = decode::read(&object.bytes).expect("invariant: assembled bytecode reads back");
-        Some(write(&program).into_bytes())
+        Some(Ok(write(&program).into_bytes()))
     }
 
     fn disassemble(&self, sources: &SourceMap, input: &DisasmInput, _options: &TargetOptions) -> Outcome<String> {

@@ -35,13 +35,14 @@ impl std::fmt::Display for ExeError {
     }
 }
 
-/// What an executable prints when it stops with an error: each text with `\x01` where the
-/// reason (or, for a jump, its target) goes.
+/// What an executable prints when it stops with an error, without colour and with it (the
+/// runtime chooses as polyasm does): each text with `\x01` where the reason (or, for a jump,
+/// its target) goes.
 pub struct Texts {
-    pub write_failed: String,
-    pub read_failed: String,
+    pub write_failed: [String; 2],
+    pub read_failed: [String; 2],
     /// For each instruction, what a jump past the end from it prints (empty for the others).
-    pub jump_failed: Vec<String>,
+    pub jump_failed: Vec<[String; 2]>,
 }
 
 /// `text` as a C string literal.
@@ -63,20 +64,21 @@ fn c_string(text: &str) -> String {
 
 /// The C file of the program's texts.
 fn texts_file(texts: &Texts) -> String {
+    let pair = |texts: &[String; 2]| format!("{{{}, {}}}", c_string(&texts[0]), c_string(&texts[1]));
     let mut c = String::from("/* The texts of one program's errors, written by polyasm. */\n");
     c.push_str(&format!(
-        "const char polyasm_masfix_write_failed[] = {};\n",
-        c_string(&texts.write_failed)
+        "const char *const polyasm_masfix_write_failed[2] = {};\n",
+        pair(&texts.write_failed)
     ));
     c.push_str(&format!(
-        "const char polyasm_masfix_read_failed[] = {};\n",
-        c_string(&texts.read_failed)
+        "const char *const polyasm_masfix_read_failed[2] = {};\n",
+        pair(&texts.read_failed)
     ));
-    c.push_str("const char *const polyasm_masfix_jump_failed[] = {\n");
+    c.push_str("const char *const polyasm_masfix_jump_failed[][2] = {\n");
     for text in &texts.jump_failed {
-        c.push_str(&format!("    {},\n", c_string(text)));
+        c.push_str(&format!("    {},\n", pair(text)));
     }
-    c.push_str("    \"\"\n};\n");
+    c.push_str("    {\"\", \"\"}\n};\n");
     c
 }
 

@@ -229,21 +229,17 @@ impl Compiled {
 
 /// Compiles `program` for this machine.
 pub fn compile(program: &Program) -> Result<Compiled, JitError> {
-    let len = program.instrs().len();
-    let most = if has_computed_jump(program.instrs()) {
-        MAX_COMPUTED
-    } else {
-        MAX_INSTRUCTIONS
-    };
-    if len > most {
-        return Err(JitError::TooLarge { len, most });
-    }
+    fits(program)?;
     let isa = host()?;
     let mut module = JITModule::new(JITBuilder::with_isa(isa, default_libcall_names()));
     // The code reads the straight runs' lengths from this copy, which lives as long as it.
     let program = program.clone();
-    let defined = define(&mut module, &program, false)
-        .and_then(|id| module.finalize_definitions().map(|()| id).map_err(|e| JitError::Codegen(e.to_string())));
+    let defined = define(&mut module, &program, false).and_then(|id| {
+        module
+            .finalize_definitions()
+            .map(|()| id)
+            .map_err(|e| JitError::Codegen(e.to_string()))
+    });
     match defined {
         Ok(id) => {
             let code = module.get_finalized_function(id);
@@ -261,6 +257,21 @@ pub fn compile(program: &Program) -> Result<Compiled, JitError> {
             unsafe { module.free_memory() };
             Err(e)
         }
+    }
+}
+
+/// Whether `program` is within the size the compiler takes ([`MAX_INSTRUCTIONS`],
+/// [`MAX_COMPUTED`]).
+fn fits(program: &Program) -> Result<(), JitError> {
+    let len = program.instrs().len();
+    let most = if has_computed_jump(program.instrs()) {
+        MAX_COMPUTED
+    } else {
+        MAX_INSTRUCTIONS
+    };
+    match len > most {
+        true => Err(JitError::TooLarge { len, most }),
+        false => Ok(()),
     }
 }
 
@@ -371,7 +382,11 @@ fn define<M: Module>(module: &mut M, program: &Program, linked: bool) -> Result<
         let sig = b.import_signature(callback);
         Gen::new(b, ptr, sig, program, externals).emit();
     }
-    let (name, linkage) = if linked { (MAIN, Linkage::Export) } else { ("masfix", Linkage::Local) };
+    let (name, linkage) = if linked {
+        (MAIN, Linkage::Export)
+    } else {
+        ("masfix", Linkage::Local)
+    };
     let id = module
         .declare_function(name, linkage, &ctx.func.signature)
         .map_err(|e| codegen(&e))?;
@@ -384,6 +399,7 @@ fn define<M: Module>(module: &mut M, program: &Program, linked: bool) -> Result<
 /// [`MAIN`] (`uint32_t polyasm_masfix_main(struct state *, uint16_t *cells, struct ctx *)`)
 /// for the runtime of `runtime.c`, which defines the calls it imports.
 pub fn object(program: &Program) -> Result<Vec<u8>, JitError> {
+    fits(program)?;
     let codegen = |e: &dyn std::fmt::Display| JitError::Codegen(e.to_string());
     let mut flags = settings::builder();
     flags.set("opt_level", "speed").map_err(|e| codegen(&e))?;
@@ -486,13 +502,7 @@ struct Gen<'a> {
 }
 
 impl<'a> Gen<'a> {
-    fn new(
-        mut b: FunctionBuilder<'a>,
-        ptr: Type,
-        sig: SigRef,
-        program: &'a Program,
-        externals: Externals,
-    ) -> Gen<'a> {
+    fn new(mut b: FunctionBuilder<'a>, ptr: Type, sig: SigRef, program: &'a Program, externals: Externals) -> Gen<'a> {
         let (instrs, run_len) = (program.instrs(), program.run_len());
         let len = instrs.len();
         let entry = b.create_block();

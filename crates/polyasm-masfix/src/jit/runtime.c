@@ -45,10 +45,27 @@ struct ctx {
 
 uint32_t polyasm_masfix_main(struct state *state, uint16_t *cells, struct ctx *ctx);
 
-/* From the program's own file: the texts of its errors, with `\x01` where the target goes. */
-extern const char polyasm_masfix_write_failed[];
-extern const char polyasm_masfix_read_failed[];
-extern const char *const polyasm_masfix_jump_failed[];
+/* From the program's own file: the texts of its errors, without colour and with it, with
+ * `\x01` where the reason or the target goes. */
+extern const char *const polyasm_masfix_write_failed[2];
+extern const char *const polyasm_masfix_read_failed[2];
+extern const char *const polyasm_masfix_jump_failed[][2];
+
+/* Whether errors are coloured, as polyasm decides for standard error: FORCE_COLOR or
+ * CLICOLOR_FORCE, then NO_COLOR, then a terminal whose TERM is not `dumb`. */
+static int colored(void) {
+    const char *force = getenv("FORCE_COLOR");
+    const char *clicolor = getenv("CLICOLOR_FORCE");
+    if ((force && *force && strcmp(force, "0")) || (clicolor && *clicolor && strcmp(clicolor, "0"))) {
+        return 1;
+    }
+    const char *no = getenv("NO_COLOR");
+    if (no && *no) {
+        return 0;
+    }
+    const char *term = getenv("TERM");
+    return isatty(2) && !(term && strcmp(term, "dumb") == 0);
+}
 
 static struct ctx the_ctx;
 
@@ -285,12 +302,12 @@ int main(void) {
     case ENDED:
         break;
     case OUT_OF_RANGE:
-        report(polyasm_masfix_jump_failed[state.pc], NULL, state.target);
+        report(polyasm_masfix_jump_failed[state.pc][colored()], NULL, state.target);
         return 1;
     case FAILED:
         error = c->error;
         if (c->reading) {
-            report(polyasm_masfix_read_failed, strerror(error), 0);
+            report(polyasm_masfix_read_failed[colored()], strerror(error), 0);
             return 1;
         }
         break;
@@ -303,7 +320,7 @@ int main(void) {
         return 0;
     }
     if (error) {
-        report(polyasm_masfix_write_failed, strerror(error), 0);
+        report(polyasm_masfix_write_failed[colored()], strerror(error), 0);
         return 1;
     }
     return 0;
