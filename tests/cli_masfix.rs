@@ -918,4 +918,13 @@ fn without_a_c_compiler_no_executable_is_written() {
     assert!(err.contains("error[MX074]") && err.contains("/nonexistent/cc"), "{err}");
     assert!(err.contains("`CC`"), "{err}");
     assert_eq!(std::fs::read_to_string(dir.path().join("prog")).unwrap(), "kept");
+    // A compiler that fails: how it exited.
+    let built = build_exe(dir.path(), Some("false"));
+    let (code, _, err) = ran(&built);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("error[MX074]") && err.contains("`false` failed (exit status: 1)"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(dir.path().join("prog")).unwrap(), "kept");
 }

@@ -354,6 +354,20 @@ fn executable(object: &Object, sources: &SourceMap) -> Result<Vec<u8>, Diagnosti
         Diagnostic::error(Code::NoExecutable, message)
             .with_help("`-f exe` needs a C compiler: install one as `cc`, or name it in `CC`")
     };
+    let not_linked = |error: crate::jit::exe::ExeError| match error {
+        crate::jit::exe::ExeError::Compile(e) => {
+            Diagnostic::error(Code::NoExecutable, e.to_string()).with_help("`polyasm run` runs the program on the VM")
+        }
+        crate::jit::exe::ExeError::Link { ref output, .. } if !output.trim().is_empty() => {
+            // What the compiler said, a line a note, the first 20 lines.
+            let mut d = failed(error.to_string());
+            for line in output.lines().filter(|l| !l.trim().is_empty()).take(20) {
+                d = d.with_note(line.to_string());
+            }
+            d
+        }
+        error => failed(error.to_string()),
+    };
     let bytecode = decode::read(&object.bytes).expect("invariant: assembled bytecode reads back");
     let program =
         exec::Program::new(&bytecode.instrs).map_err(|e| Diagnostic::error(Code::ProgramTooLong, e.to_string()))?;
@@ -399,7 +413,7 @@ fn executable(object: &Object, sources: &SourceMap) -> Result<Vec<u8>, Diagnosti
     let work = tempfile::tempdir().map_err(|e| failed(format!("cannot make a folder to link in: {e}")))?;
     let cc = std::env::var_os("CC").unwrap_or_else(|| "cc".into());
     let out = work.path().join("program");
-    crate::jit::exe::link(&program, &texts, &cc, work.path(), &out).map_err(|e| failed(e.to_string()))?;
+    crate::jit::exe::link(&program, &texts, &cc, work.path(), &out).map_err(not_linked)?;
     std::fs::read(&out).map_err(|e| failed(format!("cannot read the linked program: {e}")))
 }
 

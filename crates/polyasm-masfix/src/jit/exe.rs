@@ -18,8 +18,8 @@ pub enum ExeError {
     Compile(JitError),
     /// The C compiler could not be started (`cc` is not installed).
     NoCompiler { cc: String, reason: String },
-    /// The C compiler failed; what it printed.
-    Link { cc: String, output: String },
+    /// The C compiler failed: how it exited, and what it printed.
+    Link { cc: String, status: String, output: String },
     /// A temporary file could not be written.
     Io(std::io::Error),
 }
@@ -29,7 +29,7 @@ impl std::fmt::Display for ExeError {
         match self {
             ExeError::Compile(e) => e.fmt(f),
             ExeError::NoCompiler { cc, reason } => write!(f, "cannot run the C compiler `{cc}`: {reason}"),
-            ExeError::Link { cc, output } => write!(f, "the C compiler `{cc}` failed:\n{output}"),
+            ExeError::Link { cc, status, .. } => write!(f, "the C compiler `{cc}` failed ({status})"),
             ExeError::Io(e) => write!(f, "cannot write the files to link: {e}"),
         }
     }
@@ -103,7 +103,11 @@ pub fn link(program: &Program, texts: &Texts, cc: &OsStr, work: &Path, out: &Pat
     if !output.status.success() {
         let mut text = String::from_utf8_lossy(&output.stderr).into_owned();
         text.push_str(&String::from_utf8_lossy(&output.stdout));
-        return Err(ExeError::Link { cc: name, output: text });
+        return Err(ExeError::Link {
+            cc: name,
+            status: output.status.to_string(),
+            output: text,
+        });
     }
     Ok(())
 }
