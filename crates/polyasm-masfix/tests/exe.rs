@@ -99,3 +99,46 @@ fn long_io_and_a_jump_past_the_end_match_the_vm() {
         (Some(1), b"A".to_vec(), "instruction 2 jumps to 100\n")
     );
 }
+
+mod common;
+
+use proptest::prelude::*;
+
+proptest! {
+    // Each case links an executable (a tenth of a second): a small sample.
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn random_programs_run_as_executables_as_on_the_vm(
+        instrs in prop::collection::vec(common::any_instr(), 1..16),
+        input in prop::collection::vec(prop_oneof![3 => b'0'..=b'9', 1 => Just(b'\n'), 1 => any::<u8>()], 0..24),
+    ) {
+        // Only programs that end (the executable has no step limit): normally, or with a jump
+        // past the end.
+        let program = Program::new(&instrs).unwrap();
+        let mut vm_out = Vec::new();
+        let limits = Limits { max_steps: Some(10_000) };
+        let ended = program.run(&mut Machine::new(), &mut &input[..], &mut vm_out, limits);
+        let code = match ended {
+            Ok(_) => 0,
+            Err(polyasm_masfix::exec::RunError::JumpOutOfRange { .. }) => 1,
+            Err(_) => return Ok(()),
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("prog");
+        exe::link(&program, &texts(instrs.len()), "cc".as_ref(), dir.path(), &out).unwrap();
+        let mut child = Command::new(&out)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut pipe = child.stdin.take().unwrap();
+        let bytes = input.clone();
+        let writer = std::thread::spawn(move || drop(pipe.write_all(&bytes)));
+        let output = child.wait_with_output().unwrap();
+        writer.join().unwrap();
+        prop_assert_eq!(output.status.code(), Some(code), "{:?}", instrs);
+        prop_assert_eq!(output.stdout, vm_out, "{:?}", instrs);
+    }
+}
