@@ -42,6 +42,7 @@ use cranelift_object::{ObjectBuilder, ObjectModule};
 
 use crate::exec::{Io, Limits, Machine, Program, RunError, Stats};
 
+mod digits;
 pub mod exe;
 mod stream;
 use crate::ops::{Cond, CondReg, Instr, Kind, Oper, Reg, Value};
@@ -357,7 +358,7 @@ fn define<M: Module>(module: &mut M, program: &Program, linked: bool) -> Result<
             calls.push(module.declare_func_in_func(id, &mut ctx.func));
         }
         let run_len: Vec<u8> = program.run_len().iter().flat_map(|n| n.to_le_bytes()).collect();
-        let digits: Vec<u8> = stream::DIGITS.iter().flat_map(|n| n.to_le_bytes()).collect();
+        let digits: Vec<u8> = digits::DIGITS.iter().flat_map(|n| n.to_le_bytes()).collect();
         let mut table = |name: &str, bytes: Vec<u8>| -> Result<GlobalValue, JitError> {
             let id = module
                 .declare_data(name, Linkage::Local, false, false)

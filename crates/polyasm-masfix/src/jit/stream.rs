@@ -8,32 +8,9 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I8, I16, I32, I64};
 use cranelift_codegen::ir::{BlockArg, InstBuilder, MemFlags, Value as Val};
 
+use super::digits::DIGITS;
 use super::{CALL_FAILED, Call, Ctx, Externals, Gen, IN_END, IN_NEXT, OUT_LIMIT, OUT_NEXT};
 use crate::exec::{Io, RunError};
-
-/// For each bit length less one (0 to 15) of a 16-bit number: its fewest digits in the high
-/// half, and in the low half what makes the number carry into it when it has one digit more
-/// (2^32 less the power of ten between, where one is).
-pub(super) static DIGITS: [u64; 16] = digit_table();
-
-const fn digit_table() -> [u64; 16] {
-    let mut table = [0u64; 16];
-    let mut bits = 0;
-    while bits < 16 {
-        let low = 1u64 << bits;
-        let (mut digits, mut power) = (1u64, 10u64);
-        while power <= low {
-            digits += 1;
-            power *= 10;
-        }
-        table[bits] = digits << 32;
-        if power < low << 1 {
-            table[bits] += (1 << 32) - power;
-        }
-        bits += 1;
-    }
-    table
-}
 
 impl Gen<'_> {
     /// Calls `f(ctx, args...)`; leaves for `failed` when it fails, else gives its result.
@@ -386,18 +363,4 @@ extern "C" fn inu(ctx: *mut u8) -> u32 {
 
 extern "C" fn inl(ctx: *mut u8) -> u32 {
     guarded(ctx, |io| io.inl().map(|()| 0))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::DIGITS;
-
-    #[test]
-    fn the_digit_table_counts_the_digits_of_every_16_bit_number() {
-        for v in 0..=u64::from(u16::MAX) {
-            let bits = 63 - (v | 1).leading_zeros() as usize;
-            let count = (v + DIGITS[bits]) >> 32;
-            assert_eq!(count, v.to_string().len() as u64, "{v}");
-        }
-    }
 }
