@@ -1,0 +1,7 @@
+use polyasm_vu_macros::vu_asm;
+
+fn main() {
+    let _program = vu_asm! {
+        ld r0 18446744073709551616
+    };
+}
