@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
+use polyasm_core::diagnostic::{Limit, within_limit};
 use polyasm_core::explain::Code;
 use polyasm_core::fs::{ReadError, read_regular_file_within};
 use polyasm_core::{Diagnostic, SourceMap};
@@ -17,21 +18,58 @@ use crate::tokens::Source;
 /// is for comments.
 pub const MAX_FILE_LEN: u64 = 16 << 20;
 
+/// The most errors one call reports, as the command line's `--max-errors` default: past it
+/// they are counted, and the count is one more error, so that a call of a million mistakes
+/// costs the compiler the same as one of a hundred.
+pub const MAX_ERRORS: usize = 100;
+
+/// Assembles source `id` with at most [`MAX_ERRORS`] errors kept; gives the words, or the
+/// errors and how many more there were.
+fn assemble(sources: &SourceMap, id: polyasm_core::SourceId) -> Result<Vec<u32>, (Vec<Diagnostic>, usize)> {
+    let limit = Limit {
+        errors: Some(MAX_ERRORS),
+        ..Limit::default()
+    };
+    let (outcome, hidden) = within_limit(limit, || {
+        polyasm_vu::assemble_with_listing(sources, id, AssembleOptions::default(), false)
+    });
+    match outcome.value {
+        Some(object) if !outcome.has_errors() => Ok(object.words().collect()),
+        _ => Err((
+            outcome.diagnostics.into_iter().filter(Diagnostic::is_error).collect(),
+            hidden.errors,
+        )),
+    }
+}
+
+/// The error that counts the errors not reported.
+fn more_errors(hidden: usize) -> Option<(Span, Span, String)> {
+    (hidden > 0).then(|| {
+        let span = Span::call_site();
+        let plural = if hidden == 1 { "" } else { "s" };
+        (span, span, format!("{hidden} more error{plural} not shown"))
+    })
+}
+
 /// `vu_asm! { ... }`.
 pub fn inline(input: TokenStream) -> TokenStream {
     let source = Source::new(input);
     let mut sources = SourceMap::new();
     let file = sources.add("vu_asm!", source.text.clone());
-    let outcome = polyasm_vu::assemble_with_listing(&sources, file, AssembleOptions::default(), false);
-    match outcome.value {
-        Some(object) if !outcome.has_errors() => words(object.words()),
-        _ => compile_errors(outcome.diagnostics.iter().filter(|d| d.is_error()).map(|d| {
-            let (start, end) = d
-                .primary_label()
-                .and_then(|label| source.spans(label.span.range()))
-                .unwrap_or((Span::call_site(), Span::call_site()));
-            (start, end, message(d, None))
-        })),
+    match assemble(&sources, file) {
+        Ok(found) => words(found.into_iter()),
+        Err((errors, hidden)) => compile_errors(
+            errors
+                .iter()
+                .map(|d| {
+                    let (start, end) = d
+                        .primary_label()
+                        .and_then(|label| source.spans(label.span.range()))
+                        .unwrap_or((Span::call_site(), Span::call_site()));
+                    (start, end, message(d, None))
+                })
+                .chain(more_errors(hidden)),
+        ),
     }
 }
 
@@ -81,20 +119,18 @@ pub fn file(input: TokenStream) -> TokenStream {
         Err(diagnostic) => return fail(&diagnostic, &sources),
     };
     let id = sources.add(name, text);
-    let outcome = polyasm_vu::assemble_with_listing(&sources, id, AssembleOptions::default(), false);
-    let object = match outcome.value {
-        Some(object) if !outcome.has_errors() => object,
-        _ => {
+    let found = match assemble(&sources, id) {
+        Ok(found) => found,
+        Err((errors, hidden)) => {
             return compile_errors(
-                outcome
-                    .diagnostics
+                errors
                     .iter()
-                    .filter(|d| d.is_error())
-                    .map(|d| (span, span, message(d, Some(&sources)))),
+                    .map(|d| (span, span, message(d, Some(&sources))))
+                    .chain(more_errors(hidden)),
             );
         }
     };
-    let words = words(object.words());
+    let words = words(found.into_iter());
     // Cargo rebuilds a crate when a file that `include_bytes!` read changes. The constant is
     // never used, so the bytes stay out of the program.
     match path.to_str().filter(|_| path.is_absolute()) {
@@ -272,5 +308,20 @@ mod tests {
         );
         assert!(found[1].starts_with("[VU004] `st` is missing"), "{found:?}");
         assert_eq!(inline(quote!()).to_string(), "[63u32]");
+    }
+
+    #[test]
+    fn past_a_hundred_errors_the_rest_are_counted() {
+        let mut tokens = TokenStream::new();
+        for _ in 0..250 {
+            tokens.extend(quote!(ld r0 9));
+        }
+        let found = errors(&inline(tokens));
+        assert_eq!(found.len(), MAX_ERRORS + 1);
+        // In the order of the source: 64 slot errors, the 65th instruction too many, 35 more.
+        assert!(found[64].starts_with("[VU010] "), "{}", found[64]);
+        let slots = found[..MAX_ERRORS].iter().filter(|e| e.starts_with("[VU007] ")).count();
+        assert_eq!(slots, MAX_ERRORS - 1);
+        assert_eq!(found[MAX_ERRORS], "151 more errors not shown");
     }
 }

@@ -68,16 +68,21 @@ impl Source {
             .map(|(first, last)| (self.placed[first].1, self.placed[last].1))
     }
 
-    /// The indices of the first and the last token of [`Source::spans`].
+    /// The indices of the first and the last token of [`Source::spans`]. The tokens lie in
+    /// text order without overlapping, so both are found by binary search.
     fn covered(&self, range: Range<usize>) -> Option<(usize, usize)> {
-        let touches = |r: &Range<usize>| r.start < range.end.max(range.start + 1) && range.start < r.end;
-        let first = self.placed.iter().position(|(r, _)| touches(r));
-        if let Some(first) = first {
-            let last = self.placed.iter().rposition(|(r, _)| touches(r)).unwrap_or(first);
-            return Some((first, last));
+        let end = range.end.max(range.start + 1);
+        let first = self.placed.partition_point(|(r, _)| r.end <= range.start);
+        let after = self.placed.partition_point(|(r, _)| r.start < end);
+        if first < after {
+            return Some((first, after - 1));
         }
-        let before = self.placed.iter().rposition(|(r, _)| r.start <= range.start);
-        before.or((!self.placed.is_empty()).then_some(0)).map(|i| (i, i))
+        let before = self.placed.partition_point(|(r, _)| r.start <= range.start);
+        match before {
+            0 if self.placed.is_empty() => None,
+            0 => Some((0, 0)),
+            n => Some((n - 1, n - 1)),
+        }
     }
 
     fn push_tree(&mut self, tree: TokenTree, spaced: bool) {
