@@ -58,7 +58,10 @@ fn every_program_gives_the_bytes_of_the_vshinc_format_in_nv2avshs_shape() {
             }
         }
     }
-    assert!(assembled >= 40 && refused >= 40, "{assembled} assembled, {refused} refused");
+    assert!(
+        assembled >= 40 && refused >= 40,
+        "{assembled} assembled, {refused} refused"
+    );
 }
 
 #[test]
@@ -96,7 +99,10 @@ fn a_link_named_nv2avsh_is_the_nv2avsh_command() {
     let output = linked(dir.path(), "nv2avsh", &[MVP, path_str(&target)]);
     assert!(output.status.success(), "{}", stderr(&output));
     let direct = run(&["nv2avsh", MVP]);
-    assert_eq!(std::fs::read(&target).unwrap(), direct.stdout.strip_suffix(b"\n").unwrap());
+    assert_eq!(
+        std::fs::read(&target).unwrap(),
+        direct.stdout.strip_suffix(b"\n").unwrap()
+    );
     assert!(output.stdout.is_empty());
 
     let output = linked(dir.path(), "nv2avsh", &["-e", MVP]);

@@ -49,14 +49,22 @@ fn copy_tree(from: &Path, to: &Path) {
 fn assembled(build: &Output) -> Vec<String> {
     stdout(build)
         .lines()
-        .filter_map(|line| line.split_once("polyasm: assembling ").map(|(_, source)| source.to_string()))
+        .filter_map(|line| {
+            line.split_once("polyasm: assembling ")
+                .map(|(_, source)| source.to_string())
+        })
         .collect()
 }
 
 /// Makes `path` newer than anything the build wrote, without waiting.
 fn touch_later(path: &Path) {
     let later = std::time::SystemTime::now() + std::time::Duration::from_secs(5);
-    std::fs::File::options().write(true).open(path).unwrap().set_modified(later).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(path)
+        .unwrap()
+        .set_modified(later)
+        .unwrap();
 }
 
 #[test]
@@ -113,11 +121,17 @@ fn the_example_builds_checks_its_words_and_rebuilds_what_an_included_file_change
     let text = std::fs::read_to_string(&included).unwrap();
     std::fs::write(&included, text.replace("outu %n", "outq %n")).unwrap();
     touch_later(&included);
-    let failed = Command::new("cmake").args(["--build", path_str(&build)]).output().unwrap();
+    let failed = Command::new("cmake")
+        .args(["--build", path_str(&build)])
+        .output()
+        .unwrap();
     assert!(!failed.status.success());
     assert!(stderr(&failed).contains("error[MX"), "{}", stderr(&failed));
     assert_eq!(std::fs::read(&header).unwrap(), old_header);
-    assert_eq!(std::fs::read(build.join("vm_programs/countdown.h.d")).unwrap(), old_depfile);
+    assert_eq!(
+        std::fs::read(build.join("vm_programs/countdown.h.d")).unwrap(),
+        old_depfile
+    );
     std::fs::write(&included, text).unwrap();
     touch_later(&included);
     let fixed = cmake(&["--build", path_str(&build)], None);
@@ -145,7 +159,11 @@ fn an_nxdk_style_build_runs_polyasm_through_a_link_named_nv2avsh_on_path() {
         "another nv2avsh was found"
     );
     let built = cmake(&["--build", path_str(&build)], Some(&path));
-    assert!(stdout(&built).contains("nv2avsh: shaders/passthrough.vsh"), "{}", stdout(&built));
+    assert!(
+        stdout(&built).contains("nv2avsh: shaders/passthrough.vsh"),
+        "{}",
+        stdout(&built)
+    );
     let checked = Command::new(build.join("upload_check")).output().unwrap();
     assert_eq!(stdout(&checked), "ok: 3 instructions\n");
     assert!(checked.status.success());
