@@ -239,12 +239,26 @@ pub fn escape(path: &str) -> std::result::Result<String, Unwritable> {
 }
 
 /// Whether two paths are one file: the same existing file, or, for files not there yet, the
-/// same name in the same folder (through `.`, `..` and links of the folder).
+/// same name in the same folder (through `.`, `..`, links of the folder and a link that
+/// dangles, which writing creates the target of).
 fn same_destination(a: &Path, b: &Path) -> bool {
     if polyasm_core::fs::same_file(a, b) {
         return true;
     }
     let place = |path: &Path| {
+        let mut path = path.to_path_buf();
+        for _ in 0..40 {
+            match std::fs::symlink_metadata(&path) {
+                Ok(meta) if meta.file_type().is_symlink() => {
+                    let target = std::fs::read_link(&path).ok()?;
+                    path = match path.parent() {
+                        Some(folder) => folder.join(target),
+                        None => target,
+                    };
+                }
+                _ => break,
+            }
+        }
         let name = path.file_name()?;
         let folder = match path.parent() {
             Some(folder) if !folder.as_os_str().is_empty() => folder,

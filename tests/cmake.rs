@@ -70,7 +70,8 @@ fn touch_later(path: &Path) {
 #[test]
 fn the_example_builds_checks_its_words_and_rebuilds_what_an_included_file_changes() {
     let dir = temp();
-    let (source, build) = (dir.path().join("src"), dir.path().join("build"));
+    // Folders with spaces: the depfiles escape them, and CMake reads them back.
+    let (source, build) = (dir.path().join("source folder"), dir.path().join("build folder"));
     copy_tree(&Path::new(ROOT).join("examples/cmake"), &source);
     cmake(
         &[
@@ -97,8 +98,8 @@ fn the_example_builds_checks_its_words_and_rebuilds_what_an_included_file_change
         std::fs::read_to_string(build.join("vm_programs/countdown.h.d")).unwrap(),
         format!(
             "{0}/vm_programs/countdown.h: {1}/programs/countdown.mx \\\n  {1}/programs/lib/print.mx\n",
-            path_str(&build),
-            path_str(&source)
+            path_str(&build).replace(' ', "\\ "),
+            path_str(&source).replace(' ', "\\ ")
         )
     );
 
