@@ -147,6 +147,15 @@ pub struct AssembleArgs {
     #[arg(long, value_name = "NAME")]
     pub name: Option<String>,
 
+    /// Also write FILE: the files the output depends on (the input and every file it
+    /// included) as a Makefile rule, as `cc -MD -MF FILE` does; needs `-o FILE`
+    #[arg(long, value_name = "FILE", value_parser = NonEmptyStringValueParser::new(), conflicts_with = "emit_runtime")]
+    pub depfile: Option<String>,
+
+    /// Set by `polyasm nv2avsh`: the output is written as the nv2avsh command writes it.
+    #[arg(skip)]
+    pub nv2avsh: Option<Nv2avshMode>,
+
     #[command(flatten)]
     pub target_options: TargetOptionArgs<ForAssemble>,
 
@@ -177,12 +186,42 @@ pub enum Command {
     /// Serve a live page on this machine that shows every source under PATH running, updated
     /// on every save
     Serve(ServeArgs),
+    /// Assemble an nv2a vertex shader as the nv2avsh command does: SOURCE to the C include
+    /// TARGET, or to standard output (also what polyasm does when run under the name nv2avsh)
+    Nv2avsh(Nv2avshArgs),
     /// Serve the Language Server Protocol on standard input and output, for editors
     Lsp {
         /// Accepted for clients that pass it: standard input and output are the only transport
         #[arg(long)]
         stdio: bool,
     },
+}
+
+/// `polyasm nv2avsh`: the command line of nv2avsh, the Python assembler polyasm can replace.
+#[derive(Args, Debug)]
+pub struct Nv2avshArgs {
+    /// Append a NOP instruction with FINAL set instead of setting FINAL on the last instruction
+    #[arg(short = 'e', long)]
+    pub explicit_final: bool,
+
+    /// Say on standard error what was assembled and where it went
+    #[arg(short = 'v', long)]
+    pub verbose: bool,
+
+    /// Source file to assemble, or `-` for standard input
+    #[arg(value_name = "SOURCE", value_parser = NonEmptyStringValueParser::new())]
+    pub source: String,
+
+    /// File to write the C include text to [default: standard output]
+    #[arg(value_name = "TARGET", value_parser = NonEmptyStringValueParser::new())]
+    pub target: Option<String>,
+}
+
+/// How `polyasm nv2avsh` shapes what the assembler writes.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Nv2avshMode {
+    /// `-v`: a line on standard error after the output is written.
+    pub verbose: bool,
 }
 
 #[derive(Args, Debug)]

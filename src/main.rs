@@ -1,8 +1,10 @@
 //! The `polyasm` command: parse arguments, read files, call a target, render, write atomically.
 
 mod args;
+mod depfile;
 mod failure;
 mod io;
+mod nv2avsh;
 mod report;
 
 use std::borrow::Cow;
@@ -45,7 +47,7 @@ fn quiet_vulkan_device_select() {
 fn main() -> ExitCode {
     quiet_vulkan_device_select();
     polyasm_core::fs::remove_temporary_on_signals();
-    let raw_args = args::command_first(std::env::args_os().collect());
+    let raw_args = args::command_first(nv2avsh::from_executable_name(std::env::args_os().collect()));
     if let Some(diagnostic) = args::non_utf8_argument(&raw_args) {
         let (format, color) = args::rendering_from_raw_args(&raw_args);
         Reporter::plain(format, color).usage(diagnostic);
@@ -85,6 +87,7 @@ fn main() -> ExitCode {
         Some(Command::Disasm(a)) => disasm(&a, &settings, &mut reporter),
         Some(Command::Run(a)) => run(&a, &settings, &mut reporter),
         Some(Command::Check(a)) => check(&a, &settings, &mut reporter),
+        Some(Command::Nv2avsh(a)) => assemble(&nv2avsh::assemble_args(&a), &settings, &mut reporter),
         Some(Command::Targets) => targets(&mut reporter),
         Some(Command::Explain { code }) => explain(code.as_deref(), &mut reporter),
         Some(Command::Completions { shell }) => {
@@ -537,8 +540,9 @@ fn assemble(args: &AssembleArgs, settings: &Settings, reporter: &mut Reporter) -
         return emit_runtime(args, name, target, &output, reporter);
     }
     output.check_not_input(&input, reporter)?;
+    let depfile = depfile::request(args.depfile.as_deref(), &input, &output, reporter)?;
     if args.expand {
-        return expand(args, &input, target, config, &output, reporter);
+        return expand(args, &input, target, config, &output, depfile, reporter);
     }
     let from_extension = match (&args.format, &output) {
         (None, Output::Path(path)) => format_from_extension(path).map(|f| (path, f)),
@@ -604,6 +608,7 @@ fn assemble(args: &AssembleArgs, settings: &Settings, reporter: &mut Reporter) -
         matches!(output, Output::Stdout),
     )?;
     output.check_not_included(&sources, reporter)?;
+    let depfile = depfile.map(|d| d.prepare(&sources, reporter)).transpose()?;
     let ctx = OutputContext {
         sources: &sources,
         target: target.info().name,
@@ -621,7 +626,15 @@ fn assemble(args: &AssembleArgs, settings: &Settings, reporter: &mut Reporter) -
             None => unreachable!("every listed format has a writer"),
         },
     };
-    output.write_as(&bytes, format.executable, reporter)
+    let bytes = match &args.nv2avsh {
+        Some(_) => Cow::Owned(nv2avsh::shape(&bytes, &output)),
+        None => bytes,
+    };
+    output.write_as(&bytes, format.executable, reporter)?;
+    if let Some(mode) = &args.nv2avsh {
+        nv2avsh::report_written(mode, &object, &input, &output, reporter);
+    }
+    depfile.map_or(Ok(()), |d| d.commit(reporter))
 }
 
 /// `polyasm -E`: the source after the target's macro preprocessor, as text.
@@ -631,6 +644,7 @@ fn expand(
     target: &'static dyn Target,
     config: Option<&Config>,
     output: &Output,
+    depfile: Option<depfile::Request>,
     reporter: &mut Reporter,
 ) -> Result {
     if !target.info().preprocesses {
@@ -669,10 +683,12 @@ fn expand(
         matches!(output, Output::Stdout),
     )?;
     output.check_not_included(&sources, reporter)?;
+    let depfile = depfile.map(|d| d.prepare(&sources, reporter)).transpose()?;
     let text = object
         .preprocessed
         .expect("a target that preprocesses returns the expanded source when asked");
-    output.write(text.as_bytes(), reporter)
+    output.write(text.as_bytes(), reporter)?;
+    depfile.map_or(Ok(()), |d| d.commit(reporter))
 }
 
 /// `--emit-runtime NAME`: prints a runtime of the target; reads no input.
