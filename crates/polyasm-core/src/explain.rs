@@ -53,6 +53,7 @@ crate::codes! {
         InvalidConfig = "PA027", Error, "invalid polyasm.toml";
         InternalError = "PA028", Error, "internal error";
         CannotServe = "PA029", Error, "cannot start the server";
+        OutsidePackage = "PA030", Error, "file outside the package";
     }
 }
 
