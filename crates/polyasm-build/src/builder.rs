@@ -155,8 +155,9 @@ impl<'w> Assemble<'w> {
         assembled.write_reported(&path, &mut cargo)
     }
 
-    /// Assembles and writes the output to `path` (a relative path is inside `OUT_DIR`; its
-    /// folder is created if needed); returns the path written.
+    /// Assembles and writes the output to `path` (a relative path is inside `OUT_DIR`, or the
+    /// current folder where `OUT_DIR` is not set; its folder is created if needed); returns
+    /// the path written.
     pub fn to(self, path: impl AsRef<Path>) -> Result<PathBuf, Error> {
         let path = match (path.as_ref().is_relative(), std::env::var_os("OUT_DIR")) {
             (true, Some(dir)) => PathBuf::from(dir).join(path),
