@@ -7,6 +7,7 @@ use std::path::Path;
 
 use polyasm_core::explain::Code;
 pub(crate) use polyasm_core::fs::reason as io_reason;
+pub use polyasm_core::fs::too_large;
 use polyasm_core::{Diagnostic, SourceMap};
 
 use crate::failure::{Failure, Result};
@@ -52,10 +53,7 @@ impl Input {
         };
         result.map_err(|e| match e {
             ReadError::TooLarge => too_large(self.display_name()),
-            ReadError::Io(e) => Diagnostic::error(
-                Code::CannotReadInput,
-                format!("cannot read {}: {}", self.display_name(), io_reason(&e)),
-            ),
+            ReadError::Io(e) => polyasm_core::fs::cannot_read(self.display_name(), &e),
         })
     }
 
@@ -285,9 +283,4 @@ mod startup {
     #[used]
     #[unsafe(link_section = "__DATA,__mod_init_func")]
     static NOTE_CLOSED_STREAMS: extern "C" fn() = note_closed_streams;
-}
-
-/// PA013: an input that reached the limit of every input while it was read.
-pub fn too_large(name: &str) -> Diagnostic {
-    Diagnostic::error(Code::FileTooLarge, format!("{name} is 4 GiB or larger")).with_help("split it into smaller files")
 }

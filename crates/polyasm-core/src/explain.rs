@@ -54,6 +54,7 @@ crate::codes! {
         InternalError = "PA028", Error, "internal error";
         CannotServe = "PA029", Error, "cannot start the server";
         DepfileNotWritten = "PA030", Error, "cannot write the depfile as asked";
+        OutsidePackage = "PA031", Error, "file outside the package";
     }
 }
 

@@ -4,6 +4,10 @@
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
+use crate::diagnostic::Diagnostic;
+use crate::explain::Code;
+use crate::source::{SourceId, SourceMap};
+
 /// The most bytes one input may hold: a source, a data file, or machine code to disassemble or
 /// load. Sources keep 32-bit positions, so a source must be shorter than 4 GiB
 /// ([`crate::source::MAX_SOURCE_LEN`]); the same bound holds for every file read whole, so
@@ -272,6 +276,29 @@ impl Write for AtomicWriter {
     fn flush(&mut self) -> std::io::Result<()> {
         self.file().flush()
     }
+}
+
+/// Reads the file at `path` as a source named `name` (a file the command line or a build
+/// reads, rather than an include): PA001 when it cannot be read, PA013 when it reaches
+/// [`MAX_INPUT_LEN`], PA002 when it is not UTF-8 text. The source remembers `path`, so that
+/// its includes are found beside it.
+pub fn read_source(sources: &mut SourceMap, name: &str, path: &Path) -> Result<SourceId, Diagnostic> {
+    let bytes = read_file(path).map_err(|e| match e {
+        ReadError::TooLarge => too_large(name),
+        ReadError::Io(e) => cannot_read(name, &e),
+    })?;
+    let text = crate::text::source_text(sources, name, bytes)?;
+    sources.try_add_file(name, path, text).map_err(|_| too_large(name))
+}
+
+/// PA001: the input named `name` could not be read.
+pub fn cannot_read(name: &str, error: &std::io::Error) -> Diagnostic {
+    Diagnostic::error(Code::CannotReadInput, format!("cannot read {name}: {}", reason(error)))
+}
+
+/// PA013: an input that reached the limit of every input while it was read.
+pub fn too_large(name: &str) -> Diagnostic {
+    Diagnostic::error(Code::FileTooLarge, format!("{name} is 4 GiB or larger")).with_help("split it into smaller files")
 }
 
 /// The OS's reason for an I/O error without its "(os error N)" suffix, to follow
