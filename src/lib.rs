@@ -37,3 +37,8 @@ pub fn registry() -> &'static Registry {
         ])
     })
 }
+
+/// The examples of docs/library.md, run by `cargo test --doc`.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/library.md")]
+struct LibraryDocs;

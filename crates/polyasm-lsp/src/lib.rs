@@ -39,6 +39,8 @@
 //! assert!(output.contains(r#""code":"VU002""#));
 //! ```
 
+#![warn(missing_docs)]
+
 mod check;
 pub mod document;
 mod features;

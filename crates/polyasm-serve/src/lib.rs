@@ -29,6 +29,8 @@
 //! // `bound.serve()` would now serve the page until the process ends.
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod check;
 pub mod gpu;
 pub mod html;
@@ -56,6 +58,7 @@ pub struct Settings {
     pub host: Option<IpAddr>,
     /// The port; 0 picks a free one.
     pub port: u16,
+    /// Where shader pictures are rendered.
     pub device: Device,
 }
 
@@ -96,6 +99,7 @@ pub struct Bound {
     runtime: tokio::runtime::Runtime,
     listener: tokio::net::TcpListener,
     hub: Arc<Hub>,
+    /// The address listened on, with the port picked when 0 was asked.
     pub address: SocketAddr,
 }
 
