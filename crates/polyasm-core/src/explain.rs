@@ -23,7 +23,7 @@ pub fn find(table: &'static [CodeInfo], code: &str) -> Option<&'static CodeInfo>
 crate::codes! {
     /// The codes of the command line and the core, prefix `PA`; docs/codes/core.md explains
     /// them.
-    pub enum Code, explained in "../../../docs/codes/core.md" {
+    pub enum Code, explained in "../codes.md" {
         CannotReadInput = "PA001", Error, "cannot read input";
         InputNotUtf8 = "PA002", Error, "input is not UTF-8 text";
         CannotWriteOutput = "PA003", Error, "cannot write output";

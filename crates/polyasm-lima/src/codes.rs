@@ -3,7 +3,7 @@
 
 polyasm_core::codes! {
     /// Every Lima code; docs/codes/lima.md explains each one.
-    pub enum Code, explained in "../../../docs/codes/lima.md" {
+    pub enum Code, explained in "../codes.md" {
         MesaUnknownOp = "PP100", Error, "unknown operation in Mesa's text";
         MesaFieldOrder = "PP101", Error, "field out of order or repeated";
         MesaExpected = "PP102", Error, "operand not readable";

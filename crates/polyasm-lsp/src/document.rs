@@ -5,8 +5,8 @@
 use lsp_types::{Position, Range, TextDocumentContentChangeEvent};
 
 /// A text with the byte offset of each line's start, and for each line that is not ASCII the
-/// UTF-16 column at every [`STEP`] bytes, so that a position and an offset convert in time
-/// bounded by [`STEP`] however long the line.
+/// UTF-16 column at every `STEP` bytes, so that a position and an offset convert in time
+/// bounded by `STEP` however long the line.
 #[derive(Clone, Debug)]
 pub struct Lines {
     starts: Vec<usize>,
@@ -19,6 +19,7 @@ pub struct Lines {
 const STEP: usize = 256;
 
 impl Lines {
+    /// The line starts of `text`, and the columns of its lines that are not ASCII.
     pub fn new(text: &str) -> Lines {
         let bytes = text.as_bytes();
         let mut starts = vec![0];
@@ -98,6 +99,7 @@ impl Lines {
         start + line.len()
     }
 
+    /// The protocol's range (UTF-16 columns) of the byte range `bytes` of `text`.
     pub fn range(&self, text: &str, bytes: std::ops::Range<usize>) -> Range {
         Range::new(self.position(text, bytes.start), self.position(text, bytes.end))
     }
@@ -113,12 +115,16 @@ fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
 /// A document the editor holds open.
 #[derive(Clone, Debug)]
 pub struct Document {
+    /// The text as the editor last sent it.
     pub text: String,
+    /// The version the editor gave with it.
     pub version: i32,
+    /// Where the lines of `text` start, for converting positions.
     pub lines: Lines,
 }
 
 impl Document {
+    /// A document opened with `text` at `version`.
     pub fn new(text: String, version: i32) -> Document {
         let lines = Lines::new(&text);
         Document { text, version, lines }

@@ -265,7 +265,7 @@ pub enum MxError {
 
 polyasm_core::codes! {
     /// Every Masfix code; docs/codes/masfix.md explains each one.
-    pub enum Code, explained in "../../../docs/codes/masfix.md" {
+    pub enum Code, explained in "../codes.md" {
         UnopenedClose = "MX001", Error, "closing bracket with no list open";
         MismatchedBrackets = "MX002", Error, "mismatched brackets";
         UnclosedList = "MX003", Error, "unclosed token list";

@@ -200,7 +200,7 @@ pub enum Nv2aError {
 
 polyasm_core::codes! {
     /// Every nv2a code; docs/codes/nv2a.md explains each one.
-    pub enum Code, explained in "../../../docs/codes/nv2a.md" {
+    pub enum Code, explained in "../codes.md" {
         Syntax = "NV2A001", Error, "syntax error";
         UnterminatedComment = "NV2A002", Error, "unterminated block comment";
         UnknownMnemonic = "NV2A003", Error, "unknown mnemonic";

@@ -1,6 +1,28 @@
 //! nv2a (original Xbox) vertex programs: assembler, disassembler and emulator.
 //!
 //! The words match nv2avsh (nv2a_vsh_asm) bit for bit, unused fields included.
+//!
+//! [`assemble_str`] turns source into words (four per instruction), [`disassemble`] turns them
+//! back into source, and [`Program`] runs them on one vertex at a time:
+//!
+//! ```
+//! use polyasm_nv2a::{assemble_str, disassemble, AssembleOptions, ExecOptions, Program};
+//!
+//! let words = assemble_str("mul oPos, v0, c96\nmov oD0, v3\n", AssembleOptions::default())
+//!     .expect("valid program");
+//! assert_eq!(words.len(), 8);
+//! assert_eq!(disassemble(&words).unwrap(), "mul oPos, v0, c96\nmov oD0, v3\n");
+//!
+//! let program = Program::new(&words).expect("whole instructions");
+//! let mut inputs = [[0.0; 4]; 16];
+//! inputs[0] = [1.0, 2.0, 3.0, 1.0];
+//! inputs[3] = [0.25, 0.5, 0.75, 1.0];
+//! let mut constants = [[0.0; 4]; 192];
+//! constants[96] = [2.0, 2.0, 2.0, 1.0];
+//! let outputs = program.run(&inputs, &mut constants, ExecOptions::default());
+//! assert_eq!(outputs[0], [2.0, 4.0, 6.0, 1.0]); // oPos
+//! assert_eq!(outputs[1], [0.25, 0.5, 0.75, 1.0]); // oD0, the diffuse colour
+//! ```
 
 pub mod decode;
 pub mod editor;

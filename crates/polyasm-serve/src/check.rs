@@ -31,17 +31,23 @@ const LISTING_SOURCE_CHARS: usize = 160;
 /// it is, and its target.
 #[derive(Clone)]
 pub struct Listed {
+    /// The path as the page and the diagnostics show it.
     pub name: String,
+    /// Where the file is.
     pub path: PathBuf,
+    /// The target its extension names.
     pub target: &'static dyn Target,
 }
 
 /// A program that assembled, kept to run and render: the object, its sources (runtime errors
 /// point into them), and the options of its settings file.
 pub struct Program {
+    /// The assembled words and listing.
     pub object: Object,
+    /// The source and the files it includes.
     pub sources: SourceMap,
-    /// The `polyasm.toml` options for its target, as [`OptionValues::read`] takes them.
+    /// The `polyasm.toml` options for its target, as
+    /// [`OptionValues::read`](polyasm_core::options::OptionValues::read) takes them.
     pub settings: Vec<(String, String)>,
 }
 
@@ -49,8 +55,11 @@ pub struct Program {
 /// assembled, and every file that was read (the source, its includes, its settings file), to
 /// know when to check it again.
 pub struct Checked {
+    /// The page's `file` message, without its version.
     pub message: Value,
+    /// The program, when it assembled.
     pub program: Option<Program>,
+    /// Every file the check read: a change to one checks the source again.
     pub read: Vec<PathBuf>,
 }
 

@@ -22,6 +22,7 @@ use crate::picture::{Picture, PictureRequest};
 pub enum Device {
     /// A hardware GPU when there is one, else the CPU.
     Auto,
+    /// The CPU renderer only.
     Cpu,
     /// The first Vulkan adapter, a software one too (for tests); the CPU when there is none.
     Gpu,
@@ -49,6 +50,7 @@ const MAX_NATIVE: usize = 16;
 pub const MAX_NATIVE_INSTRUCTIONS: usize = 4096;
 
 impl Pictures {
+    /// No picture yet; the GPU, if `device` asks for one, is opened on the first shader frame.
     pub fn new(device: Device) -> Pictures {
         Pictures {
             device,

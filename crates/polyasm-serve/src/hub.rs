@@ -29,28 +29,37 @@ pub enum Change {
 
 /// A source checked, at a version.
 pub struct Entry {
+    /// The version of this check, which the page's `file` message carries.
     pub version: u64,
+    /// The source.
     pub listed: Listed,
+    /// What the check found.
     pub checked: Checked,
     /// The `file` message, as sent.
     pub text: String,
     used: Mutex<Instant>,
 }
 
+/// What every page and the watcher share: the sources, their checks, the pictures and the limits.
 pub struct Hub {
+    /// The targets that check the sources.
     pub registry: &'static Registry,
+    /// The files and folders served.
     pub roots: Vec<Root>,
     scan: RwLock<Arc<Scan>>,
     entries: Mutex<HashMap<String, Arc<Entry>>>,
     versions: Mutex<HashMap<String, u64>>,
     /// One check at a time: a burst of pages or saves costs one core, not all.
     checking: tokio::sync::Mutex<()>,
+    /// News of changed sources, for every page.
     pub changes: broadcast::Sender<Change>,
+    /// The renderers of every page.
     pub pictures: Pictures,
     /// Runs going on, over every page.
     pub runs: AtomicUsize,
     /// Pictures being rendered at once, over every page.
     pub renders: tokio::sync::Semaphore,
+    /// Pages connected now.
     pub connections: AtomicUsize,
     /// The port served: requests must name it.
     pub port: u16,
@@ -59,10 +68,13 @@ pub struct Hub {
     pub any_address: bool,
     /// Folders watched one level deep (those of files read outside the folders served).
     pub watched: Mutex<HashSet<PathBuf>>,
+    /// The file watcher, once started.
     pub watcher: Mutex<Option<notify::RecommendedWatcher>>,
 }
 
 impl Hub {
+    /// A hub for `roots`, listed by a first scan; requests must name `port`, on loopback or,
+    /// with `any_address`, on any address.
     pub fn new(registry: &'static Registry, roots: Vec<Root>, pictures: Pictures, port: u16, any_address: bool) -> Hub {
         let scan = sources::scan(registry, &roots);
         Hub {
@@ -84,6 +96,7 @@ impl Hub {
         }
     }
 
+    /// The sources listed now (the last scan of the roots).
     pub fn scan(&self) -> Arc<Scan> {
         self.scan.read().unwrap_or_else(PoisonError::into_inner).clone()
     }

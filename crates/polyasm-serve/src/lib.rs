@@ -8,6 +8,28 @@
 //! The server holds one tokio runtime: the HTTP server (axum), the pages' connections and the
 //! watcher's news run on it; checks and pictures run on its blocking threads, and each run on
 //! a thread of its own, so that nothing a program does holds up the pages.
+//!
+//! [`bind`] lists the sources and listens; [`Bound::serve`] then serves until the process
+//! ends.
+//!
+//! ```
+//! use polyasm_serve::{bind, Device, Settings};
+//!
+//! let folder = tempfile::tempdir().unwrap();
+//! std::fs::write(folder.path().join("wave.vu"), "ld r0 0\nst pos r0\n").unwrap();
+//! let settings = Settings {
+//!     paths: vec![folder.path().to_path_buf()],
+//!     host: None,
+//!     port: 0, // any free port
+//!     device: Device::Cpu,
+//! };
+//! let bound = bind(polyasm::registry(), &settings).expect("a free port on loopback");
+//! assert!(bound.url().starts_with("http://127.0.0.1:"));
+//! assert_eq!(bound.listed(), (1, false));
+//! // `bound.serve()` would now serve the page until the process ends.
+//! ```
+
+#![warn(missing_docs)]
 
 pub mod check;
 pub mod gpu;
@@ -36,6 +58,7 @@ pub struct Settings {
     pub host: Option<IpAddr>,
     /// The port; 0 picks a free one.
     pub port: u16,
+    /// Where shader pictures are rendered.
     pub device: Device,
 }
 
@@ -76,6 +99,7 @@ pub struct Bound {
     runtime: tokio::runtime::Runtime,
     listener: tokio::net::TcpListener,
     hub: Arc<Hub>,
+    /// The address listened on, with the port picked when 0 was asked.
     pub address: SocketAddr,
 }
 

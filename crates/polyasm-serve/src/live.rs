@@ -42,7 +42,9 @@ const CHUNK: usize = 8 << 10;
 
 /// A failed picture or run, as the page shows it.
 pub struct Failure {
+    /// The text the terminal would print.
     pub report: String,
+    /// The diagnostics, as the page's JSON.
     pub diagnostics: Vec<Value>,
 }
 
@@ -258,7 +260,9 @@ fn guarded<T>(
 
 /// What the page asks of a run.
 pub struct RunRequest {
+    /// The bytes the program reads as its input.
     pub stdin: Vec<u8>,
+    /// Target options from the page, as `(name, value)`.
     pub options: Vec<(String, String)>,
 }
 
@@ -274,6 +278,7 @@ pub struct Stream<'a> {
 }
 
 impl<'a> Stream<'a> {
+    /// A stream that sends through `send`, until `stop` is set or the page is gone.
     pub fn new(send: &'a mut dyn FnMut(String) -> bool, stop: Arc<AtomicBool>) -> Stream<'a> {
         Stream {
             send,

@@ -3,10 +3,15 @@
 /// A picture for the page: RGBA rows from the top, and where it was made (0 CPU, 1 GPU
 /// interpreter, 2 GPU native).
 pub struct Picture {
+    /// Width in pixels.
     pub width: u32,
+    /// Height in pixels.
     pub height: u32,
+    /// The time, in seconds, the picture shows.
     pub time: f32,
+    /// Where it was made: 0 the CPU, 1 the GPU interpreter, 2 native GPU code.
     pub place: u8,
+    /// RGBA bytes, rows from the top.
     pub rgba: Vec<u8>,
 }
 
@@ -28,8 +33,12 @@ impl Picture {
 /// What the page asks of a picture.
 #[derive(Clone, Debug)]
 pub struct PictureRequest {
+    /// The time, in seconds, to render at.
     pub time: f32,
+    /// Width in pixels.
     pub width: u32,
+    /// Height in pixels.
     pub height: u32,
+    /// Target options from the page, as `(name, value)`.
     pub options: Vec<(String, String)>,
 }

@@ -29,6 +29,7 @@ pub struct Root {
     pub given: PathBuf,
     /// Resolved: where links must stay.
     pub canonical: PathBuf,
+    /// Whether it is a folder (else a single file).
     pub is_folder: bool,
 }
 

@@ -164,7 +164,7 @@ pub enum ShError {
 
 polyasm_core::codes! {
     /// Every shader-asm code; docs/codes/shader.md explains each one.
-    pub enum Code, explained in "../../../docs/codes/shader.md" {
+    pub enum Code, explained in "../codes.md" {
         Syntax = "SH001", Error, "syntax error";
         UnknownInstruction = "SH002", Error, "unknown instruction";
         UnknownRegister = "SH003", Error, "unknown register";

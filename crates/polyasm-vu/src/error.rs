@@ -137,7 +137,7 @@ pub enum SwizzleProblem {
 
 polyasm_core::codes! {
     /// Every VU code; docs/codes/vu.md explains each one.
-    pub enum Code, explained in "../../../docs/codes/vu.md" {
+    pub enum Code, explained in "../codes.md" {
         Syntax = "VU001", Error, "syntax error";
         UnknownMnemonic = "VU002", Error, "unknown mnemonic or directive";
         WrongOperandKind = "VU003", Error, "wrong kind of operand";

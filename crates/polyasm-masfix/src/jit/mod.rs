@@ -13,7 +13,7 @@
 //!   limit stops after exactly as many instructions, with the VM's error.
 //! - A loop that is one straight run without input or output runs as several copies under one
 //!   check (`unroll_copies`).
-//! - Input and output use the VM's own buffers ([`Io`]), so buffering, the flush before a
+//! - Input and output use the VM's own buffers (`Io`), so buffering, the flush before a
 //!   read and the end-of-input values are the VM's: the compiled code writes and reads them
 //!   itself while they have room or bytes, and calls the VM otherwise (`stream`).
 //! - A jump whose target is computed goes to one dispatch block, which checks the steps of
@@ -397,7 +397,7 @@ fn define<M: Module>(module: &mut M, program: &Program, linked: bool) -> Result<
 }
 
 /// Compiles `program` to an object file for this machine's operating system, exporting
-/// [`MAIN`] (`uint32_t polyasm_masfix_main(struct state *, uint16_t *cells, struct ctx *)`)
+/// `MAIN` (`uint32_t polyasm_masfix_main(struct state *, uint16_t *cells, struct ctx *)`)
 /// for the runtime of `runtime.c`, which defines the calls it imports.
 pub fn object(program: &Program) -> Result<Vec<u8>, JitError> {
     fits(program)?;
