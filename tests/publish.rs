@@ -12,6 +12,7 @@ const CATEGORIES: &[&str] = &[
     "command-line-utilities",
     "compilers",
     "development-tools",
+    "development-tools::build-utils",
     "emulators",
     "game-development",
     "graphics",
