@@ -26,9 +26,14 @@ fn texts(len: usize) -> exe::Texts {
 /// Builds the executable of `text` in `dir` and runs it with `stdin`: exit code, stdout, stderr.
 fn run_exe(dir: &Path, text: &str, stdin: &[u8]) -> (Option<i32>, Vec<u8>, String) {
     let instrs = programs::assemble(text);
-    let program = Program::new(&instrs).unwrap();
+    link_and_run(dir, &Program::new(&instrs).unwrap(), instrs.len(), stdin)
+}
+
+/// Links `program` (of `len` instructions) in `dir` and runs it with `stdin`: exit code, stdout,
+/// stderr.
+fn link_and_run(dir: &Path, program: &Program, len: usize, stdin: &[u8]) -> (Option<i32>, Vec<u8>, String) {
     let out = dir.join("prog");
-    exe::link(&program, &texts(instrs.len()), "cc".as_ref(), dir, &out).unwrap();
+    exe::link(program, &texts(len), "cc".as_ref(), dir, &out).unwrap();
     let mut child = Command::new(&out)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -125,20 +130,8 @@ proptest! {
             Err(_) => return Ok(()),
         };
         let dir = tempfile::tempdir().unwrap();
-        let out = dir.path().join("prog");
-        exe::link(&program, &texts(instrs.len()), "cc".as_ref(), dir.path(), &out).unwrap();
-        let mut child = Command::new(&out)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut pipe = child.stdin.take().unwrap();
-        let bytes = input.clone();
-        let writer = std::thread::spawn(move || drop(pipe.write_all(&bytes)));
-        let output = child.wait_with_output().unwrap();
-        writer.join().unwrap();
-        prop_assert_eq!(output.status.code(), Some(code), "{:?}", instrs);
-        prop_assert_eq!(output.stdout, vm_out, "{:?}", instrs);
+        let (status, stdout, _) = link_and_run(dir.path(), &program, instrs.len(), &input);
+        prop_assert_eq!(status, Some(code), "{:?}", instrs);
+        prop_assert_eq!(stdout, vm_out, "{:?}", instrs);
     }
 }
