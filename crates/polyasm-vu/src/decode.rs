@@ -9,7 +9,12 @@ pub enum Decoded {
     /// A word the assembler produces from this instruction.
     Instruction(Instruction),
     /// A word no instruction assembles to; it can only be written as `.word`.
-    Raw { word: u32, why: RawReason },
+    Raw {
+        /// The word.
+        word: u32,
+        /// Why no instruction assembles to it.
+        why: RawReason,
+    },
 }
 
 /// Why a word is not a canonical instruction.

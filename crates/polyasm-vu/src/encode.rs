@@ -15,6 +15,7 @@ use crate::parser::{Head, Operand, OperandText, Parsed, Statement};
 /// One VU instruction with its fields decoded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Instruction {
+    /// The operation, which fixes the opcode and the operands that follow.
     pub op: Op,
     /// Register, or output slot for `st`.
     pub dst: u8,

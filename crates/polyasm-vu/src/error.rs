@@ -8,9 +8,13 @@ use crate::ops::{MAX_WORDS, Op, OperandKind};
 /// What was written where an operand of another kind was expected.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Found {
+    /// A register name as written, such as `r3`.
     Register(String),
+    /// An output name as written, such as `pos`.
     Output(String),
+    /// A number as written, such as `0b1111`.
     Number(String),
+    /// Any other name as written, such as `R1` or `xyzw`.
     Name(String),
 }
 
@@ -30,100 +34,168 @@ impl Found {
 pub enum VuError {
     /// A token the grammar does not allow here.
     Unexpected {
+        /// The token that does not fit.
         span: Span,
+        /// The token as the message names it, such as `` `,` ``.
         found: String,
+        /// What could have come here, such as `an operand`.
         expected: String,
     },
+    /// A `/*` with no `*/` after it.
     UnterminatedComment {
+        /// The `/*` that opens the comment.
         span: Span,
     },
+    /// A statement whose first word is no VU instruction.
     UnknownMnemonic {
+        /// The mnemonic.
         span: Span,
+        /// The mnemonic as written, such as `mov`.
         name: String,
+        /// The closest mnemonic, offered as the fix.
         suggestion: Option<&'static str>,
     },
+    /// A directive other than `.word`.
     UnknownDirective {
+        /// The directive.
         span: Span,
+        /// The directive as written, dot included: `.byte`.
         name: String,
     },
+    /// An operand of the wrong kind, such as a number where `add` takes a register.
     WrongOperandKind {
+        /// The operand.
         span: Span,
+        /// The mnemonic or directive the operand belongs to: `add`, `.word`.
         op: &'static str,
+        /// What `op` takes in this position.
         expected: OperandKind,
+        /// What was written there.
         found: Found,
     },
+    /// A statement that stops before its last operand.
     MissingOperand {
+        /// The last token of the statement, after which the operand must come.
         span: Span,
+        /// The mnemonic or directive; when it is also `span`, no second label is drawn.
         head: Span,
+        /// The mnemonic or directive as the message names it: `add`, `.word`.
         op: &'static str,
+        /// The kind of the first missing operand.
         expected: OperandKind,
+        /// The statement's form, such as `ld rN SLOT`, quoted in the help.
         syntax: String,
     },
+    /// More operands than the instruction or directive takes.
     ExtraOperand {
+        /// From the first extra operand to the last.
         span: Span,
+        /// The mnemonic or directive as the message names it: `add`, `.word`.
         op: &'static str,
+        /// How many operands `op` takes.
         takes: usize,
+        /// How many were written.
         found: usize,
+        /// The statement's form, such as `ld rN SLOT`, quoted in the help.
         syntax: String,
     },
     /// `st r0 pos`: the operands of `st` in the wrong order.
     SwappedStore {
+        /// Both operands.
         span: Span,
+        /// The output as written: `pos`.
         output: String,
+        /// The register as it must be written (`r1` for `r01`).
         register: String,
     },
+    /// A register past `r15`, such as `r16`.
     RegisterOutOfRange {
+        /// The register.
         span: Span,
+        /// The register as written: `r16`.
         name: String,
     },
     /// `r01`: a register number with a leading zero, which the reference assembler refuses.
     ZeroPaddedRegister {
+        /// The register.
         span: Span,
+        /// The register as written: `r01`.
         name: String,
+        /// The register's number, used to write the fix: 1 for `r01`.
         number: u64,
     },
+    /// An input slot from 8 up, or a constant slot from 16 up.
     SlotOutOfRange {
+        /// The slot number.
         span: Span,
+        /// The mnemonic: `ld`, `ldc`.
         op: &'static str,
+        /// [`OperandKind::InputSlot`] or [`OperandKind::ConstSlot`].
         kind: OperandKind,
+        /// The slot as read.
         value: u64,
+        /// The number of slots: 8 input slots, 16 constant slots.
         limit: u32,
     },
+    /// A `shf` mask above `0b1111`.
     MaskOutOfRange {
+        /// The mask.
         span: Span,
+        /// The mask as read.
         value: u64,
     },
+    /// A swizzle that is not four lane letters.
     BadSwizzle {
+        /// The whole swizzle when its length is wrong, else its first bad letter.
         span: Span,
+        /// The swizzle as written: `xyz`, `xyzq`.
         swizzle: String,
+        /// What is wrong with it.
         problem: SwizzleProblem,
     },
+    /// A program longer than [`MAX_WORDS`] instructions.
     TooManyInstructions {
+        /// The first statement past the limit.
         span: Span,
     },
+    /// A number that is not a valid integer literal, such as `0x` or `12z`.
     InvalidInteger {
+        /// The number.
         span: Span,
+        /// The number as written.
         text: String,
+        /// What is wrong with it; the label and help come from it.
         error: IntLiteralError,
     },
     /// `0X5`, `0B1`, `0O7`: an upper-case base prefix. Rust, and so the reference assembler,
     /// reads `0X5` as the number 0 with the suffix `X5`.
     UpperCasePrefix {
+        /// The number.
         span: Span,
+        /// The number as written: `0X5`.
         text: String,
     },
+    /// An output name other than `pos`, `tex`, `col` and `ocol`.
     UnknownOutput {
+        /// The name.
         span: Span,
+        /// The name as written: `psn`.
         name: String,
+        /// The closest output, offered as the fix.
         suggestion: Option<&'static str>,
     },
+    /// A `.word` value that does not fit in 32 bits.
     WordOutOfRange {
+        /// The value.
         span: Span,
+        /// The value as read.
         value: u64,
     },
     /// Warning: `mulm` with a source above r12 reads registers past r15.
     MulmPastLastRegister {
+        /// The source register.
         span: Span,
+        /// The source register's number, 13 to 15.
         src: u32,
     },
 }
@@ -131,7 +203,9 @@ pub enum VuError {
 /// Why a swizzle is not valid.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SwizzleProblem {
+    /// It has this many letters, not 4.
     Length(usize),
+    /// This letter is none of `xyzw` and `rgba`.
     Letter(char),
 }
 

@@ -16,6 +16,8 @@
 //! assert_eq!(outputs[0], [1.0, 2.0, 3.0, 1.0]);
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod decode;
 pub mod encode;
 pub mod error;

@@ -181,8 +181,11 @@ impl Op {
 /// A directive: not an instruction of the VU, but a way to place words.
 #[derive(Debug)]
 pub struct DirectiveInfo {
+    /// The directive, dot included: `.word`.
     pub name: &'static str,
+    /// Its operands as the syntax line shows them: `VALUE`.
     pub operands: &'static str,
+    /// What it does, in one sentence for hover text and docs.
     pub doc: &'static str,
 }
 
@@ -195,10 +198,15 @@ pub static DIRECTIVES: &[DirectiveInfo] = &[DirectiveInfo {
 
 /// Bit positions of the fields.
 pub mod field {
+    /// The opcode: bits 0–5.
     pub const OPCODE_MASK: u32 = 0x3f;
+    /// The first bit of `dst` (4 bits: a register or an output slot).
     pub const DST_SHIFT: u32 = 6;
+    /// The first bit of `src` (4 bits: a register, an input slot or a constant slot).
     pub const SRC_SHIFT: u32 = 10;
+    /// The first bit of `shf`'s swizzle (8 bits: 2 per lane, x in the lowest).
     pub const SWIZZLE_SHIFT: u32 = 14;
+    /// The first bit of `shf`'s write mask (4 bits: x in the lowest).
     pub const MASK_SHIFT: u32 = 22;
 
     /// A word's opcode and its four operand fields (dst, src, swizzle, mask), as the VU reads

@@ -15,22 +15,30 @@ use crate::lexer::{Lexer, Tok};
 /// The first word of a statement.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Head<'s> {
+    /// An instruction's name as written, known or not: `add`.
     Mnemonic(&'s str),
+    /// A directive as written, dot included: `.word`.
     Directive(&'s str),
 }
 
 /// An operand as written: a name or a number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum OperandText<'s> {
+    /// A register, output or swizzle, or any other name: `r0`, `pos`, `xyzw`.
     Name(&'s str),
+    /// A number as written, prefix and suffix included: `0b1111`, `3`.
     Number(&'s str),
+    /// No operand: the default of an unused place; a parsed operand is never `Absent`.
     #[default]
     Absent,
 }
 
+/// One operand and where it was written.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Operand<'s> {
+    /// The operand as written.
     pub text: OperandText<'s>,
+    /// Its byte range in the source.
     pub span: Range<usize>,
 }
 
@@ -49,8 +57,11 @@ impl HasSpan for Operand<'_> {
 /// One parsed line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Statement<'s> {
+    /// The mnemonic or directive.
     pub head: Head<'s>,
+    /// The head's byte range in the source.
     pub head_span: Range<usize>,
+    /// The operands, in order.
     pub operands: Operands<'s>,
 }
 
@@ -64,7 +75,9 @@ impl Statement<'_> {
 
 /// What a statement becomes in the reading stage: parsed, or an error in it.
 pub enum Parsed<'s> {
+    /// A statement that parsed; the encoder checks its operands.
     Statement(Statement<'s>),
+    /// A syntax error, or an unterminated block comment.
     Error(VuError),
 }
 
@@ -76,6 +89,7 @@ pub struct Reader<'s> {
 }
 
 impl<'s> Reader<'s> {
+    /// A reader of `text`, the text of source `file`.
     pub fn new(file: SourceId, text: &'s str) -> Reader<'s> {
         Reader { file, text }
     }
@@ -128,6 +142,7 @@ impl<'s> front::Reader<'s> for Reader<'s> {
     }
 }
 
+/// The error type failing lines are parsed again with, to say what was expected.
 pub type ParseError<'t, 's> = polyasm_core::front::SyntaxError<'t, Tok<'s>>;
 
 /// The statement grammar: `head operand*`, nothing else on the line.
