@@ -20,6 +20,8 @@
 //! assert_eq!(polyasm_lima::assemble_mesa_str(&text).unwrap(), words);
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod codes;
 pub mod decode;
 pub mod error;

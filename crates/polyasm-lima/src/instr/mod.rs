@@ -67,7 +67,9 @@ pub type Mask = u8;
 /// negate: `-abs(x)`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct VecSource {
+    /// The register read.
     pub reg: VecReg,
+    /// Which component each lane reads.
     pub swizzle: Swizzle,
     /// Take the absolute value.
     pub abs: bool,
@@ -78,6 +80,7 @@ pub struct VecSource {
 /// A scalar source operand: one component of a register and the modifiers.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ScalarSource {
+    /// The register component read.
     pub reg: ScalarReg,
     /// Take the absolute value.
     pub abs: bool,
@@ -85,11 +88,12 @@ pub struct ScalarSource {
     pub neg: bool,
 }
 
-/// A vec4 destination: a register and a write mask, which should not be 0 (no write is
-/// `None` where a destination is optional).
+/// A vec4 destination: a register and a write mask.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct VecDest {
+    /// The register written.
     pub reg: VecReg,
+    /// The lanes written; not 0 (no write is `None` where a destination is optional).
     pub mask: Mask,
 }
 
@@ -105,7 +109,9 @@ pub struct LostBits {
     /// First bit, relative to the field (or to the control word; for the padding, to the
     /// payload).
     pub lo: u32,
+    /// How many bits, 1 or more.
     pub len: u32,
+    /// The value the bits hold in the words decoded.
     pub found: u64,
     /// The value the encoder writes instead.
     pub written: u64,
@@ -153,6 +159,7 @@ impl std::fmt::Display for LostBits {
 pub struct UndefinedOp {
     /// The field holding it.
     pub field: Field,
+    /// The op number.
     pub code: u8,
 }
 
@@ -388,12 +395,16 @@ pub struct VaryingFetch {
 pub enum VaryingSource {
     /// A varying by index (source_type 0).
     Fetch {
+        /// The divide applied to what is read.
         perspective: Perspective,
+        /// The varying, its components and offset.
         fetch: VaryingFetch,
     },
     /// A register (source_type 1), e.g. computed texture coordinates.
     Register {
+        /// The divide applied to the register's value.
         perspective: Perspective,
+        /// The register read, with its swizzle and modifiers.
         source: VecSource,
     },
     /// `cube(varying)`.
@@ -417,7 +428,9 @@ pub enum VaryingSource {
 pub struct Varying {
     /// Destination register; [`ops::VARYING_DISCARD`] (15) writes nothing.
     pub dest: VecReg,
+    /// The lanes written.
     pub mask: Mask,
+    /// What the unit reads.
     pub source: VaryingSource,
 }
 
@@ -559,13 +572,16 @@ pub struct Load {
 /// scalar one (`.s0`, [`FloatMul`]) with scalar ones.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Mul<S, D> {
+    /// The operation, such as `mul` or `ne`.
     pub op: MulOp,
     /// For [`MulOp::Mul`], the product is scaled by 2^shift, -4..=3; 0 for every other op.
     pub shift: i8,
+    /// What is done to the result before it is written.
     pub outmod: OutMod,
     /// The register written (the scalar unit's: the register component, `output_en`); `None`
     /// leaves the result only on `^v0` (`^s0`).
     pub dest: Option<D>,
+    /// First source.
     pub arg0: S,
     /// Second source, for two-operand ops (`None` writes Mesa's zero bits).
     pub arg1: Option<S>,
@@ -582,6 +598,7 @@ pub type FloatMul = Mul<ScalarSource, ScalarReg>;
 pub struct Acc<S, D> {
     /// The operation (on the scalar unit, not the vector-only `sum3`/`sum4`).
     pub op: AccOp,
+    /// What is done to the result before it is written.
     pub outmod: OutMod,
     /// The register written (the scalar unit's: the register component, `output_en`); `None`
     /// writes nothing.
@@ -589,6 +606,7 @@ pub struct Acc<S, D> {
     /// The first source is the multiplier's result of the same kind, `^v0` (`^s0`), (`mul_in`);
     /// `arg0.reg` is then not encoded and should be 0, its swizzle and modifiers still apply.
     pub mul_in: bool,
+    /// First source.
     pub arg0: S,
     /// Second source, for two-operand ops.
     pub arg1: Option<S>,
@@ -760,9 +778,13 @@ impl<S: AluSource> Layout for Acc<S, S::Dest> {
 /// Where a scalar op of the complex unit writes (its `dest_vec` bit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CombineDest {
-    /// One register component with an output modifier (`dest_vec` = 0; Mesa's choice for
-    /// rcp to cos).
-    Scalar { reg: ScalarReg, outmod: OutMod },
+    /// One register component and an output modifier (`dest_vec` = 0; Mesa's for rcp to cos).
+    Scalar {
+        /// The register component written.
+        reg: ScalarReg,
+        /// What is done to the result before it is written.
+        outmod: OutMod,
+    },
     /// A register through a write mask, without output modifier (`dest_vec` = 1; Mesa's
     /// choice for atan and atan2 part 1, mask usually `.xyz`).
     Vector(VecDest),
@@ -773,9 +795,11 @@ pub enum CombineDest {
 pub enum Combine {
     /// A scalar op (`src_vec` = 0).
     Scalar {
+        /// The operation, such as `rcp` or `atan2`.
         op: CombineOp,
         /// Where the result goes.
         dest: CombineDest,
+        /// First source.
         arg0: ScalarSource,
         /// Second source, for `atan2` only.
         arg1: Option<ScalarSource>,
@@ -795,9 +819,11 @@ pub enum Combine {
     AtanPt2 {
         /// The register component written.
         dest: ScalarReg,
+        /// What is done to the result before it is written.
         outmod: OutMod,
         /// The vector register read (no modifiers).
         arg: VecReg,
+        /// The vector's swizzle.
         swizzle: Swizzle,
     },
 }
@@ -819,7 +845,12 @@ pub enum Store {
         source: ScalarReg,
     },
     /// `fb_color` / `fb_depth`: reads the framebuffer into a register.
-    FbRead { read: FbRead, dest: VecReg },
+    FbRead {
+        /// Depth or colour.
+        read: FbRead,
+        /// The register written.
+        dest: VecReg,
+    },
 }
 
 /// The branch unit.
@@ -1111,7 +1142,7 @@ macro_rules! instr_fields {
         /// One present field of an [`Instr`], as [`Instr::fields`] gives them.
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub enum FieldRef<'a> {
-            $($variant(&'a $ty),)*
+            $($(#[$doc])* $variant(&'a $ty),)*
         }
 
         impl FieldRef<'_> {

@@ -41,11 +41,12 @@ use crate::syntax::operation::Operation;
 
 use self::kind::*;
 
-/// An assembled program: its instructions, and its words as an [`Object`] (with a listing:
-/// one entry per instruction, its address the word offset of its control word).
+/// An assembled program: its instructions, and its words as an [`Object`].
 #[derive(Clone, Debug)]
 pub struct Assembled {
+    /// The instructions, in program order.
     pub instrs: Vec<Instr>,
+    /// The words; its listing has an entry per instruction, at its control word's word offset.
     pub object: Object,
 }
 

@@ -37,6 +37,7 @@ pub enum Value {
 /// A value and its optional `.suffix`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Term {
+    /// What the value's token is.
     pub value: Value,
     /// The value's token.
     pub span: TextRange,
@@ -55,11 +56,19 @@ impl Term {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Expr {
     /// A term, with an optional `+term` offset.
-    Term { term: Term, offset: Option<Term> },
-    /// `name(operand)`: the operand inside is [`Arena::args`]`[arg]`.
+    Term {
+        /// The term, such as `2.y` in `2.y+$1.x`.
+        term: Term,
+        /// The term after the `+`, such as `$1.x`.
+        offset: Option<Term>,
+    },
+    /// `name(operand)`, such as `abs($1)`.
     Call {
+        /// The function's name.
         name: TextRange,
+        /// The operand inside: [`Arena::args`]`[arg]`.
         arg: u32,
+        /// The closing `)`.
         close: TextRange,
     },
 }
@@ -69,6 +78,7 @@ pub enum Expr {
 pub struct Operand {
     /// The `-` before it.
     pub neg: Option<TextRange>,
+    /// The operand after the `-`.
     pub expr: Expr,
     /// The whole operand.
     pub span: TextRange,
@@ -100,18 +110,27 @@ pub struct Op {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Statement {
     /// `name:` on its own line.
-    Label { name: TextRange },
-    /// Operations joined by `,`: a run of [`Arena::ops`].
-    Instruction { ops: Run, span: TextRange },
+    Label {
+        /// The name, without the `:`.
+        name: TextRange,
+    },
+    /// Operations joined by `,`.
+    Instruction {
+        /// The operations, a run of [`Arena::ops`].
+        ops: Run,
+        /// From the first operation to the last.
+        span: TextRange,
+    },
 }
 
-/// Where statements put their lists: the parser's state. A statement's operations follow each
-/// other in `ops`, an operation's operands in `operands`; the operand inside a call is in
-/// `args`, at the index the call holds, so that each operation's operands stay together.
+/// Where statements put their lists: the parser's state.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Arena {
+    /// Every statement's operations, each statement's one after the other.
     pub ops: Vec<Op>,
+    /// Every operation's operands, each operation's one after the other.
     pub operands: Vec<Operand>,
+    /// The operands inside calls, at the index the call holds, so that `operands` stays a run.
     pub args: Vec<Operand>,
 }
 
@@ -149,6 +168,7 @@ impl<'t, I: Input<'t>> Inspector<'t, I> for Arena {
     }
 }
 
+/// The error type failing statements are parsed again with, to say what was expected.
 pub type ParseError<'t> = polyasm_core::front::SyntaxError<'t, Tok>;
 
 /// The statement grammar. Generic over the error type, so that valid statements parse with the
