@@ -11,173 +11,280 @@ use crate::ops::{CONSTANTS, MAX_INSTRUCTIONS, Unit};
 pub enum Nv2aError {
     /// A token the grammar does not allow here.
     Unexpected {
+        /// The token that does not fit.
         span: Span,
+        /// The token as the message names it, such as `` `;` `` or `end of line`.
         found: String,
+        /// What could have come here, such as `` `,` ``.
         expected: String,
     },
+    /// A `/*` with no `*/` after it.
     UnterminatedComment {
+        /// The `/*` that opens the comment.
         span: Span,
     },
+    /// An operation whose mnemonic is no nv2a operation.
     UnknownMnemonic {
+        /// The mnemonic.
         span: Span,
+        /// The mnemonic as written, such as `mvo`.
         name: String,
+        /// The closest mnemonic, offered as the fix.
         suggestion: Option<&'static str>,
     },
     /// A number where a register belongs.
     WrongOperandKind {
+        /// The number.
         span: Span,
+        /// The mnemonic as written: `mov`.
         op: String,
+        /// The number as written, used in the help (`c5`, `r5`).
         number: String,
     },
     /// arl writes a0, and only a0.
     ArlDestination {
+        /// The destination written instead.
         span: Span,
+        /// The destination as written: `r0`.
         register: String,
     },
     /// A declaration, macro or directive joined to an operation with `+`.
     PairedNonOperation {
+        /// The declaration, macro or directive.
         span: Span,
     },
     /// Too few or too many operands; `span` covers the extra ones, or the mnemonic.
     OperandCount {
+        /// The extra operands; for a missing one, the last token before it.
         span: Span,
         /// The mnemonic.
         head: Span,
+        /// The mnemonic as written: `mad`.
         name: String,
+        /// How many operands the operation takes, destination included.
         takes: usize,
+        /// How many were written.
         found: usize,
+        /// The operation's form, such as `mad dst, a, b, c`, quoted in the help.
         syntax: String,
     },
+    /// A name that is no register, such as `q0`, or `x[...]` where only `c[...]` is indexed.
     UnknownRegister {
+        /// The name.
         span: Span,
+        /// The name as written.
         name: String,
+        /// The closest register name, offered as the fix.
         suggestion: Option<String>,
     },
+    /// A register past the end of its file, such as `r13` or `c192`.
     RegisterOutOfRange {
+        /// The register.
         span: Span,
+        /// The register as the message names it: `v16`, `c[A0+200]`.
         name: String,
         /// "r0 to r12", ...
         range: &'static str,
     },
+    /// A source swizzle that is not 1 to 4 lane letters.
     BadSwizzle {
+        /// The swizzle.
         span: Span,
+        /// The swizzle as written, dot included: `.xyzwx`.
         text: String,
+        /// What is wrong, as the label says it.
         problem: &'static str,
     },
+    /// A write mask that is not lane letters in order, each at most once.
     BadMask {
+        /// The mask.
         span: Span,
+        /// The mask as written, dot included: `.yx`.
         text: String,
+        /// What is wrong, as the label says it.
         problem: &'static str,
+        /// How to write it instead, such as with its lanes reordered.
         help: String,
     },
     /// A destination that cannot be written (r12, an input, a relative constant, ...).
     NotWritable {
+        /// The destination.
         span: Span,
+        /// The destination as the message names it: `r12`, `a relative constant`.
         what: String,
+        /// What to write instead.
         help: String,
     },
     /// A source that cannot be read (an output, a0, ...).
     NotReadable {
+        /// The register.
         span: Span,
+        /// The register as the message names it: `the address register a0`.
         what: String,
+        /// What to write instead.
         help: String,
     },
+    /// A `#name` used before or without its declaration.
     UndeclaredUniform {
+        /// The use.
         span: Span,
+        /// The uniform's name as written, `#` included.
         name: String,
+        /// A help line naming the closest declared uniform, when there is one.
         suggestion: Option<String>,
     },
+    /// A uniform declared a second time.
     DuplicateUniform {
+        /// The second declaration.
         span: Span,
+        /// The first declaration.
         first: Span,
+        /// The uniform's name, `#` included.
         name: String,
     },
+    /// A uniform declaration with an unknown type or that does not fit in the constants.
     BadUniformDeclaration {
+        /// The part of the declaration at fault.
         span: Span,
+        /// The message, whole.
         message: String,
+        /// The label at `span`.
         label: String,
+        /// The help line.
         help: String,
     },
+    /// A matrix uniform used without a row, or with a row past 3.
     BadMatrixRow {
+        /// The uniform, or its row.
         span: Span,
+        /// The message, whole.
         message: String,
+        /// The label at `span`.
         label: String,
+        /// The help line.
         help: String,
     },
+    /// Two different v-registers read in one instruction.
     TwoInputRegisters {
+        /// The first read.
         first: Span,
+        /// The second read, of another register.
         second: Span,
+        /// The two v-register numbers, in source order.
         registers: (u32, u32),
     },
+    /// Two different c-registers read in one instruction.
     TwoConstantRegisters {
+        /// The first read.
         first: Span,
+        /// The second read, of another register.
         second: Span,
+        /// The two registers as the message names them (`c4`, `c[A0+2]`), in source order.
         registers: (String, String),
     },
+    /// A relative and an absolute constant read in one instruction.
     MixedRelativeConstants {
+        /// The `c[A0+N]` read.
         relative: Span,
+        /// The `cN` read.
         absolute: Span,
     },
     /// Two writes to o- or c-registers in one instruction.
     SecondOutput {
+        /// The first o/c destination.
         first: Span,
+        /// The second o/c destination.
         second: Span,
     },
     /// Two operations that both need the same unit.
     UnitConflict {
+        /// The first operation.
         first: Span,
+        /// The second operation, which needs the same unit.
         second: Span,
+        /// The unit both need.
         unit: Unit,
     },
     /// The MAC operation reads slot C, which the ILU operation needs for a different input.
     InputCMismatch {
+        /// The MAC's source read through input C.
         mac: Span,
+        /// The ILU's source.
         ilu: Span,
     },
     /// Two writes to temporary registers that one instruction cannot encode.
     TwoTempWrites {
+        /// The first temporary destination.
         first: Span,
+        /// The second temporary destination.
         second: Span,
     },
     /// A MOV that has to run on the ILU (the MAC is busy) writes a temp other than r1.
     IluMovTemp {
+        /// The mov's destination.
         span: Span,
+        /// The operation the MAC runs.
         other: Span,
+        /// The temporary the mov writes, 0 to 11 but not 1.
         register: u32,
     },
     /// Warning: a paired ILU operation writes a temp other than r1; r1 is written.
     PairedIluTemp {
+        /// The ILU operation's destination.
         span: Span,
+        /// The temporary written, 0 to 11 but not 1.
         register: u32,
     },
+    /// More operations in one instruction than the MAC and the ILU can run.
     TooManyOperations {
+        /// The operation, or the operations, that do not fit.
         span: Span,
+        /// How many operations the instruction has.
         found: usize,
     },
+    /// A program longer than [`MAX_INSTRUCTIONS`] instructions.
     TooManyInstructions {
+        /// The first instruction past the limit, or the end of the source when the appended
+        /// final instruction is the one too many.
         span: Span,
     },
+    /// A macro that is unknown or has wrong operands.
     BadMacro {
+        /// The macro or the operand at fault.
         span: Span,
+        /// The message, whole.
         message: String,
+        /// The label at `span`.
         label: String,
+        /// The help line.
         help: String,
     },
+    /// A directive that is unknown or has wrong operands.
     BadDirective {
+        /// The directive or the operand at fault.
         span: Span,
+        /// The message, whole.
         message: String,
+        /// The label at `span`.
         label: String,
+        /// The help line.
         help: String,
     },
+    /// A number that is not a valid integer literal, such as `0x` or `12z`.
     InvalidInteger {
+        /// The number.
         span: Span,
+        /// The number as written.
         text: String,
+        /// What is wrong with it; the label and help come from it.
         error: IntLiteralError,
     },
     /// Warning: a swizzle or mask that mixes `xyzw` and `rgba` letters (`.xyA`); each letter
     /// is read on its own, as nv2avsh reads it.
     MixedLaneLetters {
+        /// The swizzle or mask.
         span: Span,
+        /// The swizzle or mask as written: `.xyA`.
         text: String,
         /// The same lanes in `xyzw` letters: `.xyw`.
         xyzw: String,
@@ -186,14 +293,18 @@ pub enum Nv2aError {
     },
     /// Warning: a mask on a0 other than `.x`; arl writes a0 whatever it says.
     AddressMask {
+        /// The mask.
         span: Span,
+        /// The mask as written: `.xy`.
         text: String,
     },
     /// Warning: a paired MAC operation writes r1, which xemu drops; the hardware is unknown.
     PairedMacR1 {
+        /// The MAC operation's `r1` destination.
         span: Span,
         /// The ILU's temporary destination, or the ILU operation when it writes none.
         ilu: Span,
+        /// Whether the ILU writes a temporary too (always r1 when paired).
         ilu_writes_r1: bool,
     },
 }

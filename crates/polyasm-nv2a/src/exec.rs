@@ -53,11 +53,22 @@ pub struct ExecOptions {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ProgramError {
     /// The word count is not a multiple of four.
-    NotWholeInstructions { words: usize },
+    NotWholeInstructions {
+        /// How many words there are.
+        words: usize,
+    },
     /// More instructions than the vertex engine holds.
-    TooLong { instructions: usize },
+    TooLong {
+        /// How many instructions there are, more than [`MAX_INSTRUCTIONS`].
+        instructions: usize,
+    },
     /// An instruction that runs uses MAC opcode 14 or 15.
-    UndefinedMacOpcode { instruction: usize, code: u32 },
+    UndefinedMacOpcode {
+        /// The instruction's index in the program, from 0.
+        instruction: usize,
+        /// The opcode, 14 or 15.
+        code: u32,
+    },
 }
 
 impl std::fmt::Display for ProgramError {
@@ -216,6 +227,7 @@ impl Program {
         self.len
     }
 
+    /// Whether no instruction runs.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }

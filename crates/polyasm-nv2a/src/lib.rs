@@ -87,6 +87,7 @@ pub fn assemble_str(text: &str, options: AssembleOptions) -> Result<Vec<u32>, Ve
 /// Words that are not whole instructions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct IncompleteInstruction {
+    /// How many words there are, not a multiple of 4.
     pub words: usize,
 }
 

@@ -13,11 +13,14 @@ pub const MAX_PAIRED: usize = 3;
 /// and the ILU (scalar/special function) unit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Unit {
+    /// The vector unit: `mov` to `arl`.
     Mac,
+    /// The scalar and special-function unit: `mov`, `rcp` to `lit`.
     Ilu,
 }
 
 impl Unit {
+    /// Its name in messages: `MAC`, `ILU`.
     pub fn name(self) -> &'static str {
         match self {
             Unit::Mac => "MAC",
@@ -29,14 +32,19 @@ impl Unit {
 /// One of the three input slots an instruction reads through.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum InputSlot {
+    /// Input A: every MAC operation's first source.
     A = 0,
+    /// Input B: the second source of `mul`, `mad`, the dot products, `dst`, `min` to `sge`.
     B = 1,
+    /// Input C: `add`'s and `sub`'s second source, `mad`'s third, every ILU operation's source.
     C = 2,
 }
 
 impl InputSlot {
+    /// A, B and C, in order.
     pub const ALL: [InputSlot; 3] = [InputSlot::A, InputSlot::B, InputSlot::C];
 
+    /// Its name in messages and docs: `A`, `B`, `C`.
     pub fn name(self) -> &'static str {
         ["A", "B", "C"][self as usize]
     }
@@ -54,6 +62,7 @@ pub enum Mux {
 }
 
 impl Mux {
+    /// The source a mux field's value names; `None` for 0, which names none.
     pub fn from_bits(bits: u32) -> Option<Mux> {
         match bits {
             1 => Some(Mux::Temp),
@@ -98,6 +107,7 @@ polyasm_core::table! {
         ilu: Option<u8>,
         /// The input slot each source operand goes to, in operand order. ILU operations read slot C.
         mac_slots: &'static [InputSlot],
+        /// What the operation writes: a register, or `a0` for `arl`.
         dest: DestKind,
         /// Reads only the x lane of its source (the scalar ILU operations).
         scalar: bool,
@@ -162,6 +172,7 @@ impl OpInfo {
         }
     }
 
+    /// Its opcode on `unit`; `None` when `unit` cannot run it.
     pub fn opcode(&self, unit: Unit) -> Option<u8> {
         match unit {
             Unit::Mac => self.mac,
@@ -192,7 +203,9 @@ pub const CONSTANTS: u16 = 192;
 /// registers it names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct UniformKind {
+    /// The type's name: `vector`, `matrix4`.
     pub name: &'static str,
+    /// How many consecutive constant registers it takes: 1 or 4.
     pub rows: u8,
 }
 
@@ -240,9 +253,13 @@ pub static INPUT_NAMES: [&str; 13] = [
 /// An output register: its OUT_ADDRESS, its long name and its short name, and what it holds.
 #[derive(Debug)]
 pub struct OutputInfo {
+    /// Its OUT_ADDRESS: 0 for `oPos`, 3 to 12 for the others.
     pub address: u8,
+    /// Its long name: `oPos`, `oDiffuse`.
     pub long: &'static str,
+    /// Its short name: `oPos`, `oD0`.
     pub short: &'static str,
+    /// What it holds, for hover text and docs.
     pub doc: &'static str,
 }
 
@@ -359,9 +376,13 @@ pub fn unpack_swizzle(field: u32) -> [u8; 4] {
 /// Where a field sits: word, first bit, width.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FieldLayout {
+    /// The word that holds it, 1 to 3 (`d0` holds no field).
     pub word: u8,
+    /// Its lowest bit in that word, 0 to 31.
     pub shift: u8,
+    /// Its width in bits.
     pub width: u8,
+    /// What it holds, for docs.
     pub doc: &'static str,
 }
 
@@ -369,7 +390,7 @@ macro_rules! nv2a_fields {
     ($( $variant:ident = $word:literal, $shift:literal, $width:literal, $doc:literal; )*) => {
         /// A field of an instruction.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub enum Field { $($variant),* }
+        pub enum Field { $(#[doc = $doc] $variant),* }
 
         /// Every field, in [`Field`] order (ascending bit position).
         pub static FIELDS: &[(Field, FieldLayout)] = &[
@@ -408,6 +429,7 @@ nv2a_fields! {
 }
 
 impl Field {
+    /// Where it sits.
     pub fn layout(self) -> &'static FieldLayout {
         &FIELDS[self as usize].1
     }
@@ -417,10 +439,12 @@ impl Field {
         [Field::ASwz, Field::BSwz, Field::CSwz][slot as usize]
     }
 
+    /// The negate bit of an input slot.
     pub fn negate(slot: InputSlot) -> Field {
         [Field::ANeg, Field::BNeg, Field::CNeg][slot as usize]
     }
 
+    /// The mux field of an input slot, which says where it reads from.
     pub fn mux(slot: InputSlot) -> Field {
         [Field::AMux, Field::BMux, Field::CMux][slot as usize]
     }
@@ -446,6 +470,7 @@ impl Slot {
             .then(|| instructions.iter().map(|&words| Slot(words)).collect())
     }
 
+    /// Reads a field.
     pub fn get(&self, field: Field) -> u32 {
         let l = field.layout();
         self.0[usize::from(l.word)] >> l.shift & ((1 << l.width) - 1)
@@ -473,6 +498,7 @@ impl Slot {
         }
     }
 
+    /// Sets the temp register index an input slot reads, 0 to 15.
     pub fn set_temp(&mut self, slot: InputSlot, index: u32) {
         match slot {
             InputSlot::A => self.set(Field::ATemp, index),

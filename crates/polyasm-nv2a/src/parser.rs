@@ -22,7 +22,9 @@ pub enum Index {
     Absolute(TextRange),
     /// `c[A0+17]`, `c[17+A0]` or `c[A0]`; `register` is what was written for `A0`.
     Relative {
+        /// What was written for `A0`.
         register: TextRange,
+        /// The number added to `a0.x`; `None` for `c[A0]`.
         offset: Option<TextRange>,
     },
 }
@@ -33,9 +35,19 @@ pub enum Reg {
     /// `r0`, `v3`, `iPos`, `oD0`, `c12`, `a0`, ...
     Name(TextRange),
     /// `c[...]` (the encoder checks that `base` is `c`).
-    Indexed { base: TextRange, index: Index },
+    Indexed {
+        /// The name before the `[`.
+        base: TextRange,
+        /// What is inside the brackets.
+        index: Index,
+    },
     /// `#name` or `#name[row]`.
-    Uniform { name: TextRange, row: Option<TextRange> },
+    Uniform {
+        /// The name, `#` included.
+        name: TextRange,
+        /// The number inside the brackets.
+        row: Option<TextRange>,
+    },
     /// A number where a register belongs (`mov r0, 5`), kept so the encoder can say so.
     Number(TextRange),
 }
@@ -45,7 +57,9 @@ pub enum Reg {
 pub struct Operand {
     /// The `-`, if any.
     pub negate: Option<TextRange>,
+    /// The register.
     pub reg: Reg,
+    /// The register's text, without the `-` and the suffix.
     pub reg_span: TextRange,
     /// The swizzle or mask with its dot: `.xyz`.
     pub suffix: Option<TextRange>,
@@ -69,7 +83,9 @@ pub type OperandList = Run;
 /// An operation: a mnemonic and its operands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Operation {
+    /// The mnemonic as written, any case: `mov`, `DP4`.
     pub mnemonic: TextRange,
+    /// Its operands, destination first.
     pub operands: OperandList,
     /// From the mnemonic to the last operand.
     pub span: TextRange,
@@ -89,19 +105,27 @@ pub enum Statement {
     Operation(Operation),
     /// `#name vector 12` or `#name matrix4 96`.
     Uniform {
+        /// The name, `#` included.
         name: TextRange,
+        /// The type's name: `vector`, `matrix4`.
         kind: TextRange,
+        /// The first constant register's index.
         value: TextRange,
     },
     /// `%matmul4x4 dst src #matrix`, operands separated by spaces (or commas).
     Macro {
+        /// The macro's name, `%` included.
         name: TextRange,
+        /// Its operands.
         operands: OperandList,
+        /// From the name to the last operand.
         span: TextRange,
     },
     /// `.word a, b, c, d`.
     Directive {
+        /// The directive, dot included.
         name: TextRange,
+        /// The values; past the fourth, only counted and spanned.
         values: Bounded<TextRange, 4>,
     },
 }
@@ -117,6 +141,7 @@ impl HasSpan for Statement {
     }
 }
 
+/// The error type failing statements are parsed again with, to say what was expected.
 pub type ParseError<'t, 's> = SyntaxError<'t, Tok>;
 
 /// The statement grammar, generic over the error type: assembling parses with
