@@ -13,11 +13,15 @@ use crate::diagnostic::Severity;
 /// One stable code: what it is called and a paragraph on what it means and how to fix it.
 #[derive(Clone, Copy, Debug)]
 pub struct CodeInfo {
+    /// The code as messages and `polyasm explain` write it, e.g. `VU002`.
     pub code: &'static str,
     /// Whether the code is reported as an error or as a warning (which `-W` may promote or
     /// silence).
     pub severity: Severity,
+    /// A few words on what went wrong, the heading of the code's section in the docs.
     pub title: &'static str,
+    /// One paragraph on what the code means and how to fix it: the text of its `## CODE: title`
+    /// section ([`Section::text`]).
     pub explanation: &'static str,
 }
 
@@ -147,7 +151,9 @@ macro_rules! codes {
 /// One `## CODE: title` section of a markdown file of explanations.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Section<'a> {
+    /// The code before the colon of the heading, e.g. `VU002`.
     pub code: &'a str,
+    /// The title after the colon of the heading, trimmed.
     pub title: &'a str,
     /// The 1-based line of the heading.
     pub line: usize,

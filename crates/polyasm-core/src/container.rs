@@ -25,7 +25,9 @@ pub struct Format {
 /// What a good header says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Header {
+    /// The flag bits the file sets, all of them ones the format defines.
     pub flags: u16,
+    /// How many items (instructions, for `.shb`) follow the header; at most [`Format::max_count`].
     pub count: usize,
 }
 
@@ -33,9 +35,13 @@ pub struct Header {
 /// were there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Truncated {
+    /// The byte offset where the value was to start.
     pub offset: usize,
+    /// What the bytes were to hold, as the message quotes it: `"the version"`.
     pub what: &'static str,
+    /// How many bytes the value takes.
     pub needed: usize,
+    /// How many bytes there were from `offset` to the end.
     pub left: usize,
 }
 
@@ -57,7 +63,10 @@ pub enum HeaderProblem {
 /// A refused header, with the byte offset of the field that is wrong.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HeaderError {
+    /// Where the error points: the byte offset of the wrong field (0 magic, 4 version, 6 flags,
+    /// 8 count), or where the bytes ran out.
     pub offset: usize,
+    /// What is wrong with the field.
     pub problem: HeaderProblem,
 }
 
@@ -137,11 +146,13 @@ impl<'b> Reader<'b> {
         }
     }
 
+    /// The next two bytes, which hold `what`, as a little-endian `u16`.
     pub fn u16(&mut self, what: &'static str) -> Result<u16, Truncated> {
         let b = self.take(2, what)?;
         Ok(u16::from_le_bytes([b[0], b[1]]))
     }
 
+    /// The next four bytes, which hold `what`, as a little-endian `u32`.
     pub fn u32(&mut self, what: &'static str) -> Result<u32, Truncated> {
         let b = self.take(4, what)?;
         Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))

@@ -5,11 +5,14 @@ use crate::source::{SourceId, Span};
 /// How bad a diagnostic is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Severity {
+    /// Reported, and the output is still written (unless `-W error` makes it an error).
     Warning,
+    /// The step fails: no output is written, and polyasm exits with 1.
     Error,
 }
 
 impl Severity {
+    /// The word the renderers print before the code: `warning` or `error`.
     pub fn as_str(self) -> &'static str {
         match self {
             Severity::Warning => "warning",
@@ -21,8 +24,11 @@ impl Severity {
 /// A span with a short text; exactly one label of a diagnostic is primary.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Label {
+    /// The text the label points at.
     pub span: Span,
+    /// A few words drawn under the span.
     pub message: String,
+    /// Whether this is the culprit rather than context for it.
     pub primary: bool,
 }
 
@@ -30,12 +36,17 @@ pub struct Label {
 /// longer notes and an optional `help:` line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
+    /// Whether it stops the output ([`Severity::Error`]) or only warns.
     pub severity: Severity,
     /// A stable code with a dialect prefix, such as `VU002`; `polyasm explain` knows each one.
     pub code: &'static str,
+    /// The headline, in one line: "unknown mnemonic `lod`".
     pub message: String,
+    /// Spans with a short text each: the culprit ([`Label::primary`]) and any context.
     pub labels: Vec<Label>,
+    /// Longer explanations, each printed as a `note:` line after the labels.
     pub notes: Vec<String>,
+    /// The `help:` line: how to fix it, e.g. "did you mean `ld`?".
     pub help: Option<Box<str>>,
     /// The file a diagnostic without labels is about, if any.
     pub file: Option<SourceId>,
@@ -47,7 +58,9 @@ pub struct Diagnostic {
 /// A fix for a diagnostic: the text at `span` becomes `replacement`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fix {
+    /// The exact text to replace: the mistaken word, no more.
     pub span: Span,
+    /// What goes in its place.
     pub replacement: String,
 }
 
@@ -96,11 +109,13 @@ impl Diagnostic {
         self
     }
 
+    /// Adds a `note:` line: a longer explanation than a label can hold.
     pub fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
         self.notes.push(note.into());
         self
     }
 
+    /// Sets the `help:` line, replacing any earlier one.
     pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
         self.help = Some(help.into().into_boxed_str());
         self
@@ -128,6 +143,7 @@ impl Diagnostic {
         self
     }
 
+    /// Whether it is an error rather than a warning.
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
@@ -147,7 +163,9 @@ impl Diagnostic {
 /// (warnings included) either way.
 #[derive(Debug)]
 pub struct Outcome<T> {
+    /// The result; `None` when any of the diagnostics is an error.
     pub value: Option<T>,
+    /// Every diagnostic of the step, errors and warnings, in the order they are reported.
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -161,6 +179,7 @@ impl<T> Outcome<T> {
         }
     }
 
+    /// A value with no diagnostics.
     pub fn ok(value: T) -> Outcome<T> {
         Outcome {
             value: Some(value),
@@ -168,6 +187,7 @@ impl<T> Outcome<T> {
         }
     }
 
+    /// No value: `diagnostics` holds at least one error (checked in debug builds).
     pub fn failed(diagnostics: Vec<Diagnostic>) -> Outcome<T> {
         debug_assert!(
             diagnostics.iter().any(Diagnostic::is_error),
@@ -179,6 +199,7 @@ impl<T> Outcome<T> {
         }
     }
 
+    /// Turns the value, if any, with `f`; the diagnostics stay as they are.
     pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Outcome<U> {
         Outcome {
             value: self.value.map(f),
@@ -186,6 +207,7 @@ impl<T> Outcome<T> {
         }
     }
 
+    /// Whether any diagnostic is an error (also after [`WarningPolicy::apply`] promoted one).
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
     }
@@ -209,7 +231,9 @@ pub struct Limit {
 /// What [`in_order`] counted instead of keeping, under a [`Limit`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Hidden {
+    /// Errors counted instead of kept: those after the last one shown.
     pub errors: usize,
+    /// Warnings counted instead of kept: those after the last error shown.
     pub warnings: usize,
 }
 
@@ -492,6 +516,7 @@ impl<E> Reports<E> {
         }
     }
 
+    /// Collects one error, made a diagnostic and kept or only counted as the limit says.
     pub fn push(&mut self, error: E) {
         let (key, diagnostic) = by_position((self.to_diagnostic)(&error));
         self.collector.push(key, diagnostic);
@@ -518,8 +543,11 @@ pub fn by_position(diagnostic: Diagnostic) -> (Option<(u32, u32)>, Diagnostic) {
 /// What to do with warnings: `-W error` makes them fatal, `-W no-CODE` silences one.
 #[derive(Clone, Debug, Default)]
 pub struct WarningPolicy {
+    /// `-W error`: every warning is an error.
     pub all_errors: bool,
+    /// The codes of `-W error=CODE`, upper-cased: those warnings are errors.
     pub errors: Vec<String>,
+    /// The codes of `-W no-CODE`, upper-cased: those warnings are dropped.
     pub silenced: Vec<String>,
 }
 

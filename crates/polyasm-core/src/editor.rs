@@ -31,6 +31,7 @@ pub struct Lexicon {
     pub word_chars: &'static str,
     /// Whether mnemonics and registers are the same in any letter case.
     pub any_case: bool,
+    /// Every register, or family of them, the dialect has.
     pub registers: &'static [Register],
     /// The directive that includes a file (`%include`), and the extension an included name
     /// may leave out; `None` for dialects without includes.
@@ -135,6 +136,7 @@ pub struct Register {
     pub doc: &'static str,
     /// Whether instructions may read it and write it.
     pub read: bool,
+    /// Whether instructions may write it (`read` says the same of reading).
     pub write: bool,
 }
 
@@ -188,21 +190,29 @@ impl Register {
 /// What a word of a text is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TokenKind {
+    /// A comment: to the end of the line, or a whole block comment.
     Comment,
+    /// A word the dialect's table names (or [`Lexicon::is_instruction`] accepts).
     Mnemonic,
+    /// A word one of the lexicon's [`Register`]s names (`r0`, `oPos`).
     Register,
     /// A name the program defines or uses (a label, a uniform, a macro): what kind [`Names`]
     /// tells.
     Name,
+    /// A number literal: `42`, `0x1f`, `0.5`.
     Number,
+    /// A quoted string, quotes included.
     String,
+    /// An operator or sign that belongs to the syntax (`=`, `+`, `-`).
     Operator,
 }
 
 /// A word of a text and what it is; `range` is in bytes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Token {
+    /// Where the word is in the text, in bytes.
     pub range: Range<usize>,
+    /// What the word is.
     pub kind: TokenKind,
 }
 
@@ -404,6 +414,7 @@ pub struct Definition {
 /// assembles, when asked ([`crate::TargetOptions::names`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Names {
+    /// Every name the program defines, in the order they were met.
     pub definitions: Vec<Definition>,
     /// Each use: the name as written there (exactly the text a rename replaces) and the span
     /// of the definition it resolved to ([`Definition::span`]). A use in a macro body expanded
@@ -417,6 +428,7 @@ pub struct Names {
 pub struct NameSink(Arc<Mutex<Names>>);
 
 impl NameSink {
+    /// An empty sink, for [`crate::TargetOptions::names`].
     pub fn new() -> NameSink {
         NameSink::default()
     }

@@ -5,6 +5,7 @@ use crate::codes::CodeInfo;
 
 /// Looks codes up; the target registry implements it over every dialect's table.
 pub trait Explain {
+    /// The code's entry, looked up case-insensitively; `None` for a code no table holds.
     fn explain(&self, code: &str) -> Option<&'static CodeInfo>;
 }
 

@@ -65,6 +65,7 @@ pub fn block_comment_end(bytes: &[u8], from: usize) -> Option<usize> {
 
 /// A lexer that produces tokens one statement at a time.
 pub trait StatementLexer<'s> {
+    /// A token of the statement, borrowed from the text.
     type Token: 's;
     /// A lexing error; lexing goes on after it.
     type Error;
@@ -126,6 +127,7 @@ pub fn pipeline<C: Send>(parallel: bool, produce: impl FnOnce(&mut dyn FnMut(C))
 /// A reader runs on a second thread for a big input, so it and its chunks are `Send`, and it
 /// holds what parsing needs (the text, the source's id), never the encoder's state.
 pub trait Reader<'s>: Send {
+    /// The dialect's lexer, which hands over the input a statement at a time.
     type Lexer: StatementLexer<'s>;
     /// A chunk of statements, parsed.
     type Chunk: Send;
@@ -156,6 +158,7 @@ pub type LexError<'s, R> = <<R as Reader<'s>>::Lexer as StatementLexer<'s>>::Err
 /// order of the source, collects every error (its own and those the chunks carry) and finishes
 /// into the dialect's result. It always runs on the calling thread, under its error limit.
 pub trait Encode<C> {
+    /// What assembling gives when every chunk is encoded: words and errors, usually.
     type Output;
 
     /// Encodes the statements of one chunk and takes its errors.
@@ -244,6 +247,8 @@ pub fn parse_statements<'t, T, O, S, PF, PR>(
 /// [`Parser::labelled`], with [`EmptyErr`] (the fast path of [`parse_statements`]) the parser
 /// itself, so valid statements pay nothing for labels they never show.
 pub trait Labels<'t, I: chumsky::input::Input<'t>>: Sized {
+    /// `parser`, named `label` in messages ("expected an operand") when the error type keeps
+    /// labels, and left as it is when it does not.
     fn label<O, X, P>(parser: P, label: &'static str) -> impl Parser<'t, I, O, X> + Copy
     where
         X: extra::ParserExtra<'t, I, Error = Self>,
@@ -304,11 +309,14 @@ pub fn describe_syntax_error<T: std::fmt::Display>(
 /// to move (sources are below 4 GiB, as [`crate::Span`] assumes too).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct TextRange {
+    /// Byte offset of the first byte.
     pub start: u32,
+    /// Byte offset just past the last byte.
     pub end: u32,
 }
 
 impl TextRange {
+    /// The bytes `start..end`; the offsets must be below 4 GiB.
     pub fn new(start: usize, end: usize) -> TextRange {
         TextRange {
             start: start as u32,
@@ -316,6 +324,7 @@ impl TextRange {
         }
     }
 
+    /// The range as `usize` offsets, to slice the text with.
     pub fn range(self) -> Range<usize> {
         self.start as usize..self.end as usize
     }
@@ -378,10 +387,12 @@ impl Run {
         self.start as usize
     }
 
+    /// How many items the list holds.
     pub fn len(self) -> usize {
         self.len as usize
     }
 
+    /// Whether the list holds no item.
     pub fn is_empty(self) -> bool {
         self.len == 0
     }
@@ -389,6 +400,7 @@ impl Run {
 
 /// Something that knows where it was written.
 pub trait HasSpan {
+    /// Where it was written, as a byte range of its source.
     fn span(&self) -> TextRange;
 }
 
@@ -427,6 +439,7 @@ impl<T: Default, const N: usize> Default for Bounded<T, N> {
 }
 
 impl<T: HasSpan, const N: usize> Bounded<T, N> {
+    /// The items kept inline: the first `N` at most ([`Bounded::count`] counts them all).
     pub fn as_slice(&self) -> &[T] {
         &self.items[..self.len as usize]
     }

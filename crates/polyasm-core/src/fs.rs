@@ -184,6 +184,9 @@ enum AtomicInner {
 }
 
 impl AtomicWriter {
+    /// Starts writing `path` into a temporary file beside it, which replaces `path` at
+    /// [`AtomicWriter::commit`]; a destination that is no regular file (`/dev/stdout`, a pipe)
+    /// is written in place. Fails for an empty path or a folder.
     pub fn create(path: &Path) -> std::io::Result<AtomicWriter> {
         use std::io::{Error, ErrorKind};
         if path.as_os_str().is_empty() {

@@ -56,6 +56,7 @@ pub struct BuiltinFile {
     /// The name as a directive writes it, with `/` between folders and with its extension,
     /// e.g. `std/stack.mx`.
     pub name: &'static str,
+    /// The file's text.
     pub text: &'static str,
 }
 
@@ -66,7 +67,12 @@ pub enum Included {
     New(SourceId),
     /// A file loaded before (the main file included). `active` is true when the file is
     /// still being included, i.e. it is on the include chain of the directive: a cycle.
-    Again { source: SourceId, active: bool },
+    Again {
+        /// The file's id from its first load.
+        source: SourceId,
+        /// Whether the file is on the include chain of the directive.
+        active: bool,
+    },
 }
 
 /// What identifies a loaded file.

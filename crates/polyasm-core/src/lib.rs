@@ -26,6 +26,8 @@
 //! assert_eq!(text, "demo.vu:1:1: error[VU002]: unknown mnemonic `lod`\n");
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod codes;
 pub mod config;
 pub mod container;

@@ -66,7 +66,9 @@ pub fn parse_int_literal(text: &str) -> Result<u64, IntLiteralError> {
 /// Whether a plain decimal number may start with a `0` before other digits (`007`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LeadingZeros {
+    /// `007` reads as 7.
     Allowed,
+    /// `007` is refused ([`DecimalProblem::LeadingZeros`]).
     Refused,
 }
 
@@ -107,7 +109,12 @@ pub enum NumberProblem {
     /// `0x1f`: hexadecimal.
     Hex,
     /// A character that does not belong at this byte of the literal.
-    Unexpected { at: usize, c: char },
+    Unexpected {
+        /// The byte offset of `c` in the literal (`1.2.3`: 3).
+        at: usize,
+        /// The character found there.
+        c: char,
+    },
     /// No digit before or after the point: `.`, `-.`.
     NoDigits,
     /// An `e` with no digits after it: `1e`, `2E+`.
@@ -117,6 +124,7 @@ pub enum NumberProblem {
 /// Why a decimal number literal is no `f32`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FloatError {
+    /// It is malformed, for the reason given.
     Malformed(NumberProblem),
     /// It rounds to infinity.
     OutOfRange,

@@ -29,6 +29,7 @@ pub struct ListingEntry {
 /// A named value, such as a label or an nv2a uniform.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Symbol {
+    /// The name as written in the source, e.g. a label's `loop`.
     pub name: String,
     /// The address or register index the name stands for (its first, when it covers several).
     pub value: u64,
@@ -43,17 +44,21 @@ pub struct Symbol {
 /// Machine code: little-endian words of `word_bytes` bytes, a listing and symbols.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Object {
+    /// Bytes in a word: 2 or 4.
     pub word_bytes: usize,
+    /// The machine code: whole words, little-endian.
     pub bytes: Vec<u8>,
     /// The file the object was assembled from: the file a listing lists.
     pub source: Option<SourceId>,
     /// Whether [`Object::push`] records listing entries; assembling for an output format
     /// that prints no listing turns it off, so that big programs do not pay for one.
     pub listed: bool,
+    /// One entry per statement; empty when [`Object::listed`] is off.
     pub listing: Vec<ListingEntry>,
     /// Why the words of a listing entry (by index) are there when no source wrote them
     /// (e.g. "end appended by the assembler"); few, so kept apart from the entries.
     pub notes: Vec<(usize, &'static str)>,
+    /// The labels and other names the program defines.
     pub symbols: Vec<Symbol>,
     /// The source after the dialect's macro preprocessor, when assembling stopped there
     /// ([`crate::TargetOptions::preprocess_only`]).
@@ -165,6 +170,7 @@ impl Object {
         self.words_in(0..self.bytes.len())
     }
 
+    /// How many whole words [`Object::bytes`] holds.
     pub fn word_count(&self) -> usize {
         self.bytes.len() / self.word_bytes
     }

@@ -33,6 +33,7 @@ pub fn usage(message: impl Into<String>, help: impl Into<String>) -> UsageError 
 pub struct SlotKind {
     /// Used in messages, e.g. "input".
     pub what: &'static str,
+    /// How many slots there are; they are numbered from 0.
     pub count: usize,
     /// Maps a slot name (`3`, `v3`, ...) to its index; only called on non-empty names.
     pub parse: fn(&str) -> Option<usize>,
@@ -47,14 +48,35 @@ pub enum OptionKind {
     Flag,
     /// A whole number from `min` to `max` (`_` allowed between digits), e.g. `--max-steps N`;
     /// `example` is shown in the help of a bad value.
-    Whole { min: u64, max: u64, example: u64 },
+    Whole {
+        /// The smallest value taken.
+        min: u64,
+        /// The largest value taken; `u64::MAX` for no limit.
+        max: u64,
+        /// A good value, shown as `--NAME example`.
+        example: u64,
+    },
     /// A finite decimal number, greater than 0 when `positive`.
-    Decimal { positive: bool, example: &'static str },
+    Decimal {
+        /// Whether only numbers above 0 are taken.
+        positive: bool,
+        /// A good value as written, e.g. `1.5`.
+        example: &'static str,
+    },
     /// `min` to `max` (at most 4) comma-separated lanes; `fill` gives the lanes left out.
-    Lanes { min: usize, max: usize, fill: Vec4 },
+    Lanes {
+        /// The fewest lanes to give.
+        min: usize,
+        /// The most lanes to give, 4 at most.
+        max: usize,
+        /// The value of each lane, x y z w, for lanes left out.
+        fill: Vec4,
+    },
     /// One of `words`; `plural` names them in the help of a bad value (`the devices are: ...`).
     Words {
+        /// What the words are, in the plural: `devices`.
         plural: &'static str,
+        /// Every value taken, in the order the help lists them.
         words: &'static [&'static str],
     },
     /// A picture's size, `WxH` (see [`crate::picture::parse_size`]).
@@ -62,12 +84,22 @@ pub enum OptionKind {
     /// A file the run reads.
     Path,
     /// `SLOT=X,Y,Z,W`, repeatable: a vec4 for a slot; `fill` gives the lanes left out.
-    Slot { slots: &'static SlotKind, fill: Vec4 },
+    Slot {
+        /// The slots a value may be for.
+        slots: &'static SlotKind,
+        /// The value of each lane, x y z w, for lanes left out.
+        fill: Vec4,
+    },
     /// `SLOT=FILE`, repeatable: a file for a slot.
-    SlotFile { slots: &'static SlotKind },
+    SlotFile {
+        /// The slots a file may be for.
+        slots: &'static SlotKind,
+    },
     /// Text that `check` accepts, or says what is wrong with; `help` says how to write it.
     Checked {
+        /// Accepts the text, or gives the reason it is refused (quoted after the value).
         check: fn(&str) -> Result<(), String>,
+        /// The `help:` line of a refused value.
         help: &'static str,
     },
 }
@@ -78,10 +110,13 @@ pub enum OptionKind {
 pub struct OptionSpec {
     /// The long name, without dashes.
     pub long: &'static str,
+    /// The one-letter name, if the option has one (`-f`).
     pub short: Option<char>,
     /// The value's placeholder in help (`N`, `WxH`); empty for a flag.
     pub value_name: &'static str,
+    /// What the value may be, which [`OptionValues::read`] checks.
     pub kind: OptionKind,
+    /// One line for `--help`.
     pub help: &'static str,
 }
 
@@ -110,6 +145,7 @@ impl OptionSpec {
         }
     }
 
+    /// Whether the option takes a value (everything but a [`OptionKind::Flag`]).
     pub fn takes_value(&self) -> bool {
         !matches!(self.kind, OptionKind::Flag)
     }
@@ -212,6 +248,7 @@ impl OptionValues {
         self.last(long).map(|g| g.text.as_str())
     }
 
+    /// The number of a [`OptionKind::Whole`] option, if given.
     pub fn whole(&self, long: &str) -> Option<u64> {
         match self.last(long)?.value {
             Value::Whole(n) => Some(n),
@@ -219,6 +256,7 @@ impl OptionValues {
         }
     }
 
+    /// The number of a [`OptionKind::Decimal`] option, if given.
     pub fn decimal(&self, long: &str) -> Option<f32> {
         match self.last(long)?.value {
             Value::Decimal(x) => Some(x),
@@ -226,6 +264,7 @@ impl OptionValues {
         }
     }
 
+    /// The lanes of a [`OptionKind::Lanes`] option, if given; those left out come from its `fill`.
     pub fn lanes(&self, long: &str) -> Option<Vec4> {
         match self.last(long)?.value {
             Value::Lanes(lanes) => Some(lanes),
@@ -241,6 +280,7 @@ impl OptionValues {
         }
     }
 
+    /// The width and height in pixels of a [`OptionKind::Size`] option, if given.
     pub fn size(&self, long: &str) -> Option<(u32, u32)> {
         match self.last(long)?.value {
             Value::Size(width, height) => Some((width, height)),
@@ -368,11 +408,14 @@ fn read_value(spec: &OptionSpec, text: &str) -> Result<Value, UsageError> {
 /// What is wrong with one value, and how to write it instead.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ValueError {
+    /// What is wrong, e.g. "`abc` is not a number"; the usage error quotes it.
     pub message: String,
+    /// How to write the value instead: the `help:` line.
     pub help: String,
 }
 
 impl ValueError {
+    /// A problem with one value and the help that fixes it.
     pub fn new(message: impl Into<String>, help: impl Into<String>) -> ValueError {
         ValueError {
             message: message.into(),

@@ -14,7 +14,9 @@ use crate::source::SourceMap;
 /// One output format: its `-f` name, a line of description, and whether it is binary.
 #[derive(Clone, Copy, Debug)]
 pub struct FormatInfo {
+    /// The name `-f` takes: `bin`, `hex`, `listing`.
     pub name: &'static str,
+    /// What the format is, in one line for the help of `-f`.
     pub description: &'static str,
     /// Binary formats are refused when standard output is a terminal.
     pub binary: bool,
@@ -80,6 +82,7 @@ pub static STANDARD_FORMATS: &[FormatInfo] = &[
 
 /// What a writer knows besides the object: the sources (for listings) and names.
 pub struct OutputContext<'a> {
+    /// Every source of the run, to quote the statements a listing lists.
     pub sources: &'a SourceMap,
     /// The target's canonical name, e.g. `vu`.
     pub target: &'a str,
@@ -153,6 +156,7 @@ pub fn write_c_array(object: &Object, ctx: &OutputContext) -> String {
     )
 }
 
+/// A Rust `pub const` array of the words (`u16` or `u32`), named [`OutputContext::symbol`].
 pub fn write_rust_array(object: &Object, ctx: &OutputContext) -> String {
     let ty = if object.word_bytes == 2 { "u16" } else { "u32" };
     format!(
@@ -426,6 +430,8 @@ struct JsonSymbol<'a> {
     source: &'a str,
 }
 
+/// The `json` format: the words, each statement's words with its line and text, and the
+/// symbols, as one JSON object.
 pub fn write_json(object: &Object, ctx: &OutputContext) -> String {
     let main = object
         .source

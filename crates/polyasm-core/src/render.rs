@@ -63,6 +63,8 @@ pub struct Renderer<'a> {
 }
 
 impl<'a> Renderer<'a> {
+    /// A renderer of `sources`'s diagnostics in `format`, with ANSI colours when `color`, looking
+    /// explanations up in `codes` (for the JSON format).
     pub fn new(sources: &'a SourceMap, format: ErrorFormat, color: bool, codes: &'a dyn Explain) -> Renderer<'a> {
         Renderer {
             sources,

@@ -29,12 +29,16 @@ impl fmt::Debug for SourceId {
 /// A byte range `start..end` in one source.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Span {
+    /// The source the range is in.
     pub source: SourceId,
+    /// Byte offset of the first byte.
     pub start: u32,
+    /// Byte offset just past the last byte.
     pub end: u32,
 }
 
 impl Span {
+    /// The bytes `start..end` of `source`; offsets must fit a `u32` (sources are below 4 GiB).
     pub fn new(source: SourceId, start: usize, end: usize) -> Span {
         debug_assert!(start <= end, "span start after end");
         Span {
@@ -53,10 +57,12 @@ impl Span {
         }
     }
 
+    /// The range as `usize` offsets, to slice the source's text with.
     pub fn range(self) -> std::ops::Range<usize> {
         self.start as usize..self.end as usize
     }
 
+    /// Whether the span covers no byte (a point, e.g. the end of a file).
     pub fn is_empty(self) -> bool {
         self.start == self.end
     }
@@ -65,7 +71,9 @@ impl Span {
 /// A 1-based line and column; the column counts characters, not bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LineCol {
+    /// The line, from 1.
     pub line: usize,
+    /// The column, from 1, in characters.
     pub column: usize,
 }
 
@@ -128,10 +136,12 @@ impl Source {
         })
     }
 
+    /// The name diagnostics show: a path as given, or `<stdin>`.
     pub fn name(&self) -> &str {
         &self.name
     }
 
+    /// The whole text.
     pub fn text(&self) -> &str {
         &self.text
     }
@@ -217,6 +227,7 @@ impl Source {
         offset
     }
 
+    /// How many lines the text has: one more than its line breaks (an empty text has one line).
     pub fn line_count(&self) -> usize {
         self.line_starts().len()
     }
@@ -229,6 +240,7 @@ pub struct SourceMap {
 }
 
 impl SourceMap {
+    /// An empty map.
     pub fn new() -> SourceMap {
         SourceMap::default()
     }
@@ -290,6 +302,7 @@ impl SourceMap {
         std::iter::successors(self.get(id).included_from, |span| self.get(span.source).included_from)
     }
 
+    /// The source of `id`. Panics for an id from another map.
     pub fn get(&self, id: SourceId) -> &Source {
         &self.sources[id.index()]
     }
@@ -307,10 +320,12 @@ impl SourceMap {
         self.sources.len()
     }
 
+    /// Whether the map holds no source.
     pub fn is_empty(&self) -> bool {
         self.sources.is_empty()
     }
 
+    /// Every source with its id, in the order they were added.
     pub fn iter(&self) -> impl Iterator<Item = (SourceId, &Source)> {
         self.sources
             .iter()

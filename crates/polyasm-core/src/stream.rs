@@ -87,6 +87,7 @@ impl ExitStatus {
     /// A program that failed (e.g. a runtime error).
     pub const FAILURE: ExitStatus = ExitStatus(1);
 
+    /// Whether the program ended normally (exit code 0).
     pub fn success(self) -> bool {
         self.0 == 0
     }
@@ -127,6 +128,7 @@ pub fn output_written(written: io::Result<()>) -> Outcome<ExitStatus> {
 /// A standard input that cannot be read: every read fails with `reason` (for a standard input
 /// that was closed when polyasm started).
 pub struct UnreadableInput {
+    /// The message of each failed read, e.g. "it is closed".
     pub reason: &'static str,
 }
 

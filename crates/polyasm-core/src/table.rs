@@ -277,9 +277,13 @@ pub fn join_into<'a>(a: &str, b: &str, buffer: &'a mut [u8; MAX_NAME_LEN]) -> Op
 /// [`table!`](crate::table!)'s `entries()` gives.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
+    /// The row's mnemonic in the first syntax.
     pub mnemonic: &'static str,
+    /// The row's name in the dialect's second syntax, where it has one.
     pub second: Option<&'static str>,
+    /// Other names the first syntax reads for the row (older or other spellings).
     pub aliases: &'static [&'static str],
+    /// What the row does, in one line.
     pub doc: &'static str,
     /// The row's cells of the docs table, each with its column's header.
     pub cells: Vec<(&'static str, String)>,

@@ -59,11 +59,13 @@ fn has_extension(path: &str, extensions: &[&str]) -> bool {
 
 /// The machine code handed to the disassembler, with where it came from.
 pub struct DisasmInput<'a> {
+    /// The bytes of the input, as read.
     pub bytes: &'a [u8],
     /// How to read `bytes`.
     pub encoding: InputEncoding,
     /// The input as a registered source when it is text (for spans in diagnostics).
     pub text_source: Option<SourceId>,
+    /// The input's name for diagnostics: a path as given, or `<stdin>`.
     pub name: &'a str,
 }
 
@@ -83,6 +85,7 @@ pub struct Runtime {
     pub name: &'static str,
     /// What it is, for help and messages.
     pub description: &'static str,
+    /// The source itself.
     pub text: &'static str,
 }
 
@@ -149,6 +152,7 @@ impl dyn Target {
 
 /// A dialect: how to assemble and disassemble its programs, and, if it can, run them.
 pub trait Target: Send + Sync {
+    /// The target's names, extensions, description, formats and options.
     fn info(&self) -> &TargetInfo;
 
     /// Every diagnostic code this target reports.
@@ -226,6 +230,7 @@ pub enum RunOutput {
 
 /// How a target runs its programs: [`Target::runner`].
 pub trait Runner: Send + Sync {
+    /// The run options, whether a run reads the listing, and the runtimes the target ships.
     fn run_info(&self) -> &RunInfo;
 
     /// Checks the run option values together (each value alone was read as declared) and says
@@ -255,10 +260,12 @@ pub struct Registry {
 }
 
 impl Registry {
+    /// A registry of `targets`, in the order `polyasm targets` lists them.
     pub fn new(targets: Vec<&'static dyn Target>) -> Registry {
         Registry { targets }
     }
 
+    /// Every target, in registration order.
     pub fn targets(&self) -> &[&'static dyn Target] {
         &self.targets
     }

@@ -74,7 +74,9 @@ pub const fn run_options(inputs: &'static SlotKind, constants: &'static SlotKind
 /// How run results are printed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RunFormat {
+    /// A table of aligned columns: vertex, output, `x`, `y`, `z`, `w`.
     Table,
+    /// One JSON object, `{"vertices": [...]}`, one vertex per line.
     Json,
 }
 
@@ -229,6 +231,7 @@ fn table_cell(value: f32) -> String {
 }
 
 impl<'w> Printer<'w> {
+    /// A printer to `out` of the outputs named `names`, in that order.
     pub fn new(out: &'w mut dyn Write, format: RunFormat, names: &[String]) -> Printer<'w> {
         let names = match format {
             RunFormat::Table => names.to_vec(),

@@ -25,7 +25,9 @@ pub const FORMAT: Format = Format {
 /// Where each instruction was written: file names, and one position per instruction.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct DebugSection {
+    /// The source file names, in the order instructions first name them; at most 65,536.
     pub files: Vec<String>,
+    /// One position per instruction, in program order.
     pub positions: Vec<DebugPos>,
 }
 
@@ -47,15 +49,20 @@ impl DebugSection {
 /// and the 1-based line and column where it was written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DebugPos {
+    /// The index of the file's name in [`DebugSection::files`].
     pub file: u16,
+    /// The line, counted from 1.
     pub line: u32,
+    /// The column in characters, counted from 1.
     pub column: u32,
 }
 
 /// What makes bytes no bytecode file, and the byte offset it is about.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BytecodeError {
+    /// The byte offset in the file the problem is about, counted from 0.
     pub offset: usize,
+    /// What is wrong there, as a clause the message quotes (`a file name is not UTF-8`).
     pub problem: String,
 }
 
@@ -88,7 +95,9 @@ pub fn fail<T>(offset: usize, problem: impl Into<String>) -> Result<T, BytecodeE
 /// What the header says: the instruction count, and whether a debug section follows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Header {
+    /// How many instructions follow the header, at most [`MAX_INSTRUCTIONS`].
     pub count: usize,
+    /// Whether the flag [`FLAG_DEBUG`] is set: a debug section follows the instructions.
     pub debug: bool,
 }
 

@@ -9,7 +9,9 @@ use crate::ops::{Instr, unpack};
 /// A bytecode file, read.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Bytecode {
+    /// The program's instructions, in order; jump targets index into them.
     pub instrs: Vec<Instr>,
+    /// Where each instruction was written, when the file has a debug section.
     pub debug: Option<DebugSection>,
 }
 

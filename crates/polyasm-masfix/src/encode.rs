@@ -24,34 +24,55 @@ use crate::parser::{Atom, AtomKind, Parsed};
 /// (for the combination errors).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Decomposed {
+    /// The base: `ld` in `ldamt`.
     pub kind: Kind,
+    /// The modifier, the first letter after a basic base: `a` in `ldamt`.
     pub modifier: Option<Oper>,
+    /// The condition register and condition of `b l s`: `m` and `eq` in `bmeq`.
     pub cond: Option<(CondReg, Cond)>,
+    /// The register, and the byte offset of its letter in the name: `m` at 3 in `ldamt`.
     pub reg: Option<(Reg, usize)>,
+    /// The intermediate operation, and the byte offset of its letter: `t` at 4 in `ldamt`.
     pub op: Option<(Oper, usize)>,
 }
 
 /// Why a name is no instruction: the error, and the byte range of the name it is about.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NameProblem {
+    /// The bytes of the name the error points at: the whole name, or one suffix.
     pub range: std::ops::Range<usize>,
+    /// What is wrong there.
     pub kind: NameProblemKind,
 }
 
+/// What makes a name no instruction; each holds the letters the message quotes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NameProblemKind {
+    /// The name starts with no instruction base: `LD`, `foo`.
     UnknownBase,
+    /// `b l s` without the two letters of a condition: `b`, `bm`.
     MissingCondition,
+    /// Two letters where a condition goes that name none: `bxx`.
     UnknownCondition(String),
+    /// A condition register other than `r` or `m`: the `h` of `bheq`.
     ConditionRegister(char),
+    /// More than three letters after the base (and condition): `amtr` in `ldamtr`.
     SuffixTooLong(String),
+    /// An operation letter first after a base that takes no modifier: the `a` of `outca`.
     ModifierNotAllowed(char),
+    /// An operation letter after the first with no register before it: `ldaa`.
     OperationWithoutRegister(char),
+    /// A second operation after the register's: the last `a` of `ldmaa`.
     SecondOperation(char),
+    /// A second register letter: the `r` of `ldmr`.
     SecondRegister(char),
+    /// A condition's letters after a base that takes none: `eq` in `ldeq`.
     ConditionInSuffix(String),
+    /// A letter that may not come where it is: the `x` of `ldx`.
     UnknownSuffix {
+        /// The letter.
         found: char,
+        /// What may come there, in words: `a register (h m r p)`.
         allowed: String,
     },
     /// Digits joined to the name: `ld7` for `ld 7`; the digits start at `range.start`.
@@ -175,7 +196,10 @@ struct LabelDef {
 /// The assembled program: its instructions with the span of each.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Assembled {
+    /// The program's instructions, in order.
     pub instrs: Vec<Instr>,
+    /// Where each instruction was written: its name, through its immediate when the two were
+    /// written together; one per instruction.
     pub spans: Vec<Span>,
     /// The macro expansion each instruction came out of ([`NO_EXPANSION`] for none).
     pub origins: Vec<u32>,

@@ -8,257 +8,446 @@ use polyasm_core::{Diagnostic, Severity, Span};
 
 use crate::lexer::LexError;
 
-/// Everything that can be wrong in Masfix source.
+/// Everything that can be wrong in Masfix source. In every variant, `span` is where the error
+/// points; the other fields are what its message quotes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MxError {
+    /// A closing bracket with no token list open (MX001).
     UnopenedClose {
+        /// The bracket.
         span: Span,
+        /// The bracket: `)`, `]` or `}`.
         found: char,
     },
+    /// A closing bracket of another kind than the open list's: `(a]` (MX002).
     MismatchedClose {
+        /// The closing bracket.
         span: Span,
+        /// The opening bracket of the list it would close.
         open: Span,
+        /// The closing bracket as written.
         found: char,
+        /// The bracket that closes the list.
         expected: char,
     },
+    /// A token list still open at the end of the file (MX003).
     UnclosedList {
+        /// The list's opening bracket.
         span: Span,
+        /// That bracket: `(`, `[` or `{`.
         open: char,
     },
+    /// `\` followed by a character that makes no escape (MX004).
     BadEscape {
+        /// The `\` and the character after it.
         span: Span,
+        /// Those as written: `\q`.
         text: String,
     },
+    /// A character literal or string with no closing quote on its line (MX005).
     Unterminated {
+        /// The opening quote.
         span: Span,
+        /// That quote: `'` or `"`.
         quote: char,
     },
+    /// A character literal that is not exactly one byte: `''`, `'ab'`, `'é'` (MX006).
     BadCharValue {
+        /// The literal, quotes included.
         span: Span,
+        /// The literal as written, control characters escaped.
         text: String,
     },
-    /// An atom the line grammar does not allow here.
+    /// An atom the line grammar does not allow here (MX007).
     Unexpected {
+        /// The atom, or the empty span at the end of the line.
         span: Span,
+        /// The atom in backticks (`` `,` ``), or `end of line`.
         found: String,
+        /// What the grammar takes there, in words.
         expected: String,
     },
-    /// `name:` where a label is meant.
+    /// `name:` where a label is meant (MX008).
     ColonAfterName {
+        /// The name and its colon.
         span: Span,
+        /// The name, without the colon.
         name: String,
     },
+    /// A second `:label` on one line (MX009).
     SecondLabel {
+        /// The second label's `:`.
         span: Span,
     },
+    /// `:` with no label name after it (MX010).
     MissingLabelName {
+        /// The `:`.
         span: Span,
     },
+    /// A label name that is not `[A-Za-z_][A-Za-z0-9_]*`: `:9lives` (MX011).
     InvalidLabelName {
+        /// The name after the `:`.
         span: Span,
+        /// The name as written.
         name: String,
     },
+    /// A label defined where one of its name already is, `begin` and `end` included (MX012).
     LabelRedefined {
+        /// The second definition's name.
         span: Span,
+        /// The first definition's name; `None` for the predefined `begin` and `end`.
         first: Option<Span>,
+        /// The label's name.
         name: String,
     },
+    /// A label named as an instruction could be: `:ldm` (MX013).
     LabelShadowsInstruction {
+        /// The label's name.
         span: Span,
+        /// The name.
         name: String,
     },
+    /// A label named as a directive: `:define` (MX014).
     LabelShadowsDirective {
+        /// The label's name.
         span: Span,
+        /// The name.
         name: String,
     },
+    /// A name that starts with no instruction base: `foo`, `LD` (MX020).
     UnknownMnemonic {
+        /// The whole name.
         span: Span,
+        /// The name as written.
         name: String,
+        /// The name in lower case when that is an instruction (`ld` for `LD`), else the
+        /// closest base.
         suggestion: Option<String>,
     },
+    /// `b l s` without the two letters of a condition: `b`, `bm` (MX021).
     MissingCondition {
+        /// The whole name.
         span: Span,
+        /// The name as written.
         name: String,
     },
+    /// Two letters where a condition goes that name none: `bxx` (MX022).
     UnknownCondition {
+        /// The two letters.
         span: Span,
+        /// The two letters: `xx`.
         found: String,
+        /// The closest condition, for a "did you mean".
         suggestion: Option<String>,
     },
+    /// A condition register other than `r` or `m`: `bheq` (MX023).
     ConditionRegister {
+        /// The register's letter.
         span: Span,
+        /// The letter: `h` or `p`.
         reg: char,
     },
+    /// More than three letters after the base and condition: `ldamtr` (MX024).
     SuffixTooLong {
+        /// The suffix.
         span: Span,
+        /// The suffix: `amtr`.
         suffix: String,
     },
+    /// An operation letter first after a base that takes no modifier: `outca` (MX025).
     ModifierNotAllowed {
+        /// The letter.
         span: Span,
+        /// The base: `outc`.
         base: &'static str,
+        /// The letter: `a`.
         op: char,
     },
+    /// An operation letter with no register before it: `ldaa` (MX026).
     OperationWithoutRegister {
+        /// The letter.
         span: Span,
+        /// The letter: `a`.
         op: char,
     },
+    /// A second operation letter after the register's: `ldmaa` (MX027).
     SecondOperation {
+        /// The second operation's letter.
         span: Span,
+        /// The letter.
         op: char,
     },
+    /// A second register letter: `ldmr` (MX028).
     SecondRegister {
+        /// The second register's letter.
         span: Span,
+        /// The letter: `r`.
         reg: char,
     },
+    /// A condition's letters after a base that takes none: `ldeq` (MX029).
     ConditionInSuffix {
+        /// The two letters.
         span: Span,
+        /// The condition: `eq`.
         cond: String,
     },
-    /// A character that may not follow what came before it in an instruction name.
+    /// A character that may not follow what came before it in an instruction name (MX030).
     UnknownSuffix {
+        /// The character; for an immediate joined to the name, its digits.
         span: Span,
+        /// The character: `x` in `ldx`, `7` in `ld7`.
         found: char,
         /// The name up to the culprit.
         after: String,
         /// What may follow there, in words.
         allowed: String,
-        /// `ld7`: the number is an immediate written without a space.
+        /// `ld7`: the number is an immediate written without a space; the name and the
+        /// digits, `("ld", "7")`.
         immediate: Option<(String, String)>,
     },
+    /// An immediate that is no number, character or label: `0X5`, `-1`, `007` (MX031).
     InvalidImmediate {
+        /// The immediate.
         span: Span,
+        /// The immediate as written.
         text: String,
+        /// What to write instead, the help line.
         help: String,
     },
+    /// More than one immediate after an instruction (MX032).
     ExtraImmediate {
+        /// From the second immediate to the last.
         span: Span,
+        /// The instruction's name.
         name: String,
+        /// How many immediates there are, all together.
         found: usize,
     },
+    /// An immediate naming no label (MX033).
     UndefinedLabel {
+        /// The immediate.
         span: Span,
+        /// The name.
         name: String,
+        /// The closest defined label, for a "did you mean".
         suggestion: Option<String>,
     },
+    /// A number over 65535, or a label past instruction 65535: `end` of a program of 65,536
+    /// instructions (MX034).
     ImmediateOutOfRange {
+        /// The immediate.
         span: Span,
+        /// The immediate as written.
         text: String,
     },
+    /// `swap` or `inl` with a suffix or an immediate: `swapm`, `inl 1` (MX035).
     TakesNothing {
+        /// The name, through the immediate when there is one.
         span: Span,
+        /// The name and the immediate as written: `inl 1`.
         name: String,
+        /// The base: `swap` or `inl`.
         base: &'static str,
     },
+    /// `inc ipc inu` with an operation letter: `incma` (MX036).
     InputOperation {
+        /// The operation's letter.
         span: Span,
+        /// The instruction's name.
         name: String,
     },
+    /// `inc ipc inu` with an immediate (MX037).
     InputImmediate {
+        /// The immediate.
         span: Span,
+        /// The instruction's name.
         name: String,
     },
+    /// `inc ipc inu` into a register other than `r` or `m`: `inch` (MX038).
     InputDestination {
+        /// The register's letter.
         span: Span,
+        /// The letter: `h` or `p`.
         reg: char,
     },
+    /// An instruction that needs a value with neither a register nor an immediate: `ld`
+    /// (MX039).
     MissingValue {
+        /// The name.
         span: Span,
+        /// The name as written.
         name: String,
     },
+    /// A register and an operation with no immediate: `ldmt` (MX040).
     MissingImmediate {
+        /// The name.
         span: Span,
+        /// The name as written.
         name: String,
+        /// The operation's letter: `t`.
         op: char,
     },
+    /// A register and an immediate with no operation to combine them: `ldm 2` (MX041).
     ExcessImmediate {
+        /// The name through the immediate.
         span: Span,
+        /// The name as written.
         name: String,
+        /// The register's letter: `m`.
         reg: char,
     },
+    /// A warning: `ldr`, `strm` or `movh` writes a register with its own value (MX042).
     NoOp {
+        /// The name.
         span: Span,
+        /// The name: `ldr`, `strm` or `movh`.
         name: String,
     },
+    /// More instructions than the program may have (MX043).
     TooManyInstructions {
+        /// The name of the first instruction past the limit.
         span: Span,
+        /// The most the program may have, 65,536 unless an assembly sets fewer
+        /// ([`Limits::max_instructions`](crate::Limits::max_instructions)).
         limit: usize,
     },
+    /// `%name` or `!name` that names no macro, constant or parameter here (MX050).
     UnknownName {
+        /// The use, from its sigil through the name.
         span: Span,
+        /// The name, with its namespace path when it has one: `math:square`.
         name: String,
+        /// The closest name visible here, for a "did you mean".
         suggestion: Option<String>,
     },
+    /// `%` or `!` with no name right after it (MX051).
     MissingDirectiveName {
+        /// The sigil.
         span: Span,
+        /// The sigil: `%` or `!`.
         sigil: char,
     },
+    /// A `%define` without a name, without a value, or with a value that is not one number or
+    /// character (MX052).
     BadDefine {
+        /// The directive, its name or its value, wherever the problem is.
         span: Span,
+        /// What is wrong, as a clause: `a value must follow the name`.
         problem: &'static str,
     },
+    /// A constant or macro defined where one of its name already is, in one namespace (MX053).
     NameDefinedTwice {
+        /// The second definition's name.
         span: Span,
+        /// The first definition's name, when it is elsewhere.
         first: Option<Span>,
+        /// The name.
         name: String,
     },
+    /// A `%macro` whose name, parameters or body cannot be read (MX054).
     BadMacro {
+        /// The part of the definition that is wrong.
         span: Span,
+        /// What is wrong, as a clause: `a name must follow `%macro``.
         problem: &'static str,
     },
+    /// A macro use with more or fewer arguments than the macro has parameters (MX055).
     ArgumentCount {
+        /// The use, from its sigil through its closing bracket.
         span: Span,
+        /// The macro as the use writes it, with its sigil: `%add`.
         name: String,
+        /// How many parameters the macro has.
         takes: usize,
+        /// How many arguments the use passes.
         found: usize,
     },
+    /// A macro used with no argument list after its name (MX056).
     MissingArguments {
+        /// The use, its sigil and name.
         span: Span,
+        /// The macro as the use writes it, with its sigil: `%add`.
         name: String,
     },
+    /// Macro uses nested deeper than the limit, as a macro that uses itself forever does
+    /// (MX057).
     ExpansionTooDeep {
+        /// The use one past the limit.
         span: Span,
+        /// The deepest uses may nest: [`Limits::expansion_depth`](crate::Limits::expansion_depth).
         limit: usize,
     },
+    /// Expansion made more tokens and macro uses than the limit, or a file holds more tokens
+    /// (MX058).
     ExpansionTooLarge {
+        /// Where expansion or lexing stopped.
         span: Span,
+        /// The most allowed: [`Limits::expanded_tokens`](crate::Limits::expanded_tokens).
         limit: usize,
     },
+    /// Name lookups looked in more namespaces than the limit, all together (MX066).
     TooManyLookups {
+        /// The use whose lookup went past the limit.
         span: Span,
+        /// The most allowed: [`Limits::name_lookups`](crate::Limits::name_lookups).
         limit: usize,
     },
+    /// A `%using` path, or a name's namespace path, that names no namespace visible here
+    /// (MX059).
     UnknownNamespace {
+        /// The path.
         span: Span,
+        /// The path as written: `outer:inner`.
         name: String,
     },
+    /// A `%namespace` without a name or body, or nested deeper than the limit (MX060).
     BadNamespace {
+        /// The directive or its name.
         span: Span,
+        /// What is wrong, as a clause: `a body `{ ... }` must follow the name`.
         problem: Cow<'static, str>,
     },
+    /// `%namespace` or `%include` inside a macro body (MX061).
     DefinitionInBody {
+        /// The directive's name.
         span: Span,
+        /// The directive, without its `%`: `include`.
         directive: String,
     },
+    /// `%include` not followed by a file name in quotes (MX062).
     BadInclude {
+        /// The directive; through its file name when the assembly reads no files.
         span: Span,
     },
+    /// `!name` where the name is a constant or a parameter, not a macro (MX063).
     CompileTimeNotMacro {
+        /// The use, from its `!` through the name.
         span: Span,
+        /// The name, without the `!`.
         name: String,
     },
     /// Compile-time code that did not assemble (its errors are reported too), or that stopped
-    /// with a runtime error (`problem`).
+    /// with a runtime error (`problem`) (MX064).
     CompileTimeFailed {
+        /// The `!` use when the code does not assemble; the instruction that stopped it, or its
+        /// first, when it ran.
         span: Span,
+        /// Why the run stopped: `it jumps to 9, past its end (3 instructions)`; `None` when
+        /// the code did not assemble.
         problem: Option<String>,
     },
+    /// Compile-time code that ran past the step limit of all calls together (MX065).
     CompileTimeSteps {
+        /// The code's first instruction.
         span: Span,
+        /// The limit, in instructions: [`Limits::ctime_steps`](crate::Limits::ctime_steps).
         steps: u64,
     },
     /// A diagnostic of polyasm's core (an include that cannot be read), kept as it is.
     Core {
+        /// The `%include` directive with its file name.
         span: Span,
+        /// The diagnostic, reported with its own code.
         diagnostic: Box<Diagnostic>,
     },
 }

@@ -44,8 +44,11 @@ pub const CELLS: usize = 1 << 16;
 /// `memory[h]`; `p` lives only while a program runs.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Machine {
+    /// Every cell, indexed by address: 65,536 16-bit cells, all 0 on a new machine.
     pub memory: Box<[u16; CELLS]>,
+    /// The head: the address of the cell that is `m`.
     pub h: u16,
+    /// The accumulator.
     pub r: u16,
 }
 
@@ -101,6 +104,7 @@ pub struct Limits {
 /// A program longer than [`MAX_INSTRUCTIONS`]: every index must be a 16-bit value of `p`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ProgramTooLong {
+    /// The program's length in instructions, which the message quotes.
     pub len: usize,
 }
 
@@ -121,8 +125,11 @@ impl std::error::Error for ProgramTooLong {}
 pub struct TraceStep {
     /// The index of the instruction about to run.
     pub index: usize,
+    /// The head.
     pub h: u16,
+    /// The accumulator.
     pub r: u16,
+    /// The cell under the head, `memory[h]`.
     pub m: u16,
 }
 

@@ -40,6 +40,7 @@ const STACK_GROWTH: usize = 4 * 1024 * 1024;
 /// expander's table ([`Token::text`]).
 #[derive(Clone, Copy)]
 pub struct TokenText<'a> {
+    /// The sources a file's tokens are read from, by their spans.
     pub sources: &'a SourceMap,
     made: &'a [String],
 }
@@ -62,7 +63,9 @@ pub enum CompileTimeRun {
     /// The code assembled, with these warnings, and ran: `r` afterwards, or the error that
     /// stopped it.
     Ran {
+        /// The assembly's warnings, each with the expansion it arose in.
         warnings: Vec<(MxError, u32)>,
+        /// `r` when the program ended, or the run's error as a diagnostic.
         result: Result<u16, MxError>,
     },
 }

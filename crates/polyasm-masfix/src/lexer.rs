@@ -19,7 +19,9 @@ pub enum Tok {
     Open(char),
     /// `)`, `]` or `}`.
     Close(char),
+    /// `,`: separates a macro's parameters, and a use's arguments.
     Comma,
+    /// `:`: starts a label definition (`:loop`) and separates a namespace path (`%ns:name`).
     Colon,
     /// `'A'`, `'\n'`: the token covers the quotes.
     Char,
@@ -49,7 +51,9 @@ impl std::fmt::Display for Tok {
 /// One token.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Token {
+    /// What the token is.
     pub tok: Tok,
+    /// Where it was written; a token the macro system made stands where what made it was.
     pub span: Span,
     /// Written right after the previous token, with no space or comment between.
     pub joined: bool,
@@ -100,19 +104,44 @@ pub fn is_label_name(name: &str) -> bool {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LexError {
     /// A closing bracket with no list open.
-    UnopenedClose { at: Span },
+    UnopenedClose {
+        /// The closing bracket.
+        at: Span,
+    },
     /// A closing bracket of another kind than the open list's.
-    MismatchedClose { at: Span, open: Span },
+    MismatchedClose {
+        /// The closing bracket.
+        at: Span,
+        /// The opening bracket of the list it would close.
+        open: Span,
+    },
     /// A list still open at the end of the file.
-    UnclosedList { open: Span },
+    UnclosedList {
+        /// The list's opening bracket.
+        open: Span,
+    },
     /// `\` followed by a letter that is no escape.
-    BadEscape { at: Span },
+    BadEscape {
+        /// The `\` and the character after it.
+        at: Span,
+    },
     /// A character literal or string with no closing quote on its line.
-    Unterminated { open: Span },
+    Unterminated {
+        /// The opening quote.
+        open: Span,
+    },
     /// A character literal that is not exactly one byte: `''`, `'ab'`, `'é'`.
-    BadCharValue { at: Span },
+    BadCharValue {
+        /// The whole literal, quotes included.
+        at: Span,
+    },
     /// The file holds more than `limit` tokens; lexing stopped at `at`.
-    TooManyTokens { at: Span, limit: usize },
+    TooManyTokens {
+        /// The first token past the limit.
+        at: Span,
+        /// The most tokens allowed.
+        limit: usize,
+    },
 }
 
 /// The escapes of character literals and strings: the letter after `\` and the byte it means.

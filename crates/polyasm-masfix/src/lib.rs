@@ -8,6 +8,8 @@
 //! assert_eq!(polyasm_masfix::print::print_program(&program.instrs), "ld 72\noutcr\n");
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod bytecode;
 pub mod decode;
 pub mod driver;

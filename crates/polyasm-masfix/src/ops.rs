@@ -31,6 +31,7 @@ polyasm_core::table! {
     /// One row of the instruction table.
     #[derive(Clone, Copy, Debug)]
     pub struct KindInfo {
+        /// What may follow the base in an instruction name: its suffixes and a value.
         shape: Shape,
         /// The register a modifier combines with and the result goes to (basic instructions).
         dest: Option<Reg>,
@@ -84,6 +85,7 @@ const LONGEST_BASE: usize = {
 };
 
 impl Kind {
+    /// What may follow this base in an instruction name (`ld` is [`Shape::Basic`]).
     pub fn shape(self) -> Shape {
         self.info().shape
     }
@@ -101,19 +103,26 @@ impl Kind {
 /// index of the running instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Reg {
+    /// `h`: the head, the address of the cell `m` reads and writes.
     H,
+    /// `m`: the memory cell at address `h`.
     M,
+    /// `r`: the accumulator; it keeps its value when the head moves.
     R,
+    /// `p`: the index of the running instruction; writing it jumps.
     P,
 }
 
 impl Reg {
+    /// Every register, in the order of their bytecode numbers (`h` 1 ... `p` 4).
     pub const ALL: [Reg; 4] = [Reg::H, Reg::M, Reg::R, Reg::P];
 
+    /// The letter that names the register in an instruction name: `h`, `m`, `r` or `p`.
     pub fn letter(self) -> char {
         ['h', 'm', 'r', 'p'][self as usize]
     }
 
+    /// The register a letter names, if it names one (`'m'` is [`Reg::M`]).
     pub fn from_letter(c: char) -> Option<Reg> {
         Reg::ALL.into_iter().find(|r| r.letter() == c)
     }
@@ -123,14 +132,23 @@ impl Reg {
 /// immediate (`reg op imm`). Results keep the low 16 bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Oper {
+    /// `a`: `l + r`, wrapping.
     Add,
+    /// `s`: `l - r`, wrapping.
     Sub,
+    /// `t`: `l * r`, the low 16 bits.
     Mul,
+    /// `&`: bitwise and.
     And,
+    /// `|`: bitwise or.
     Or,
+    /// `^`: bitwise exclusive or.
     Xor,
+    /// `<`: `l` shifted left by `r` mod 32; 0 for counts 16 to 31.
     Shl,
+    /// `>`: `l` shifted right by `r` mod 32 (logical); 0 for counts 16 to 31.
     Shr,
+    /// `.`: bit `r` mod 32 of `l`, 0 or 1; 0 for bits 16 to 31.
     Bit,
 }
 
@@ -148,10 +166,13 @@ pub const OPERS: [(Oper, char, &str); 9] = [
 ];
 
 impl Oper {
+    /// The character that names the operation in an instruction name: `a` for add, `<` for
+    /// shift left.
     pub fn letter(self) -> char {
         OPERS[self as usize].1
     }
 
+    /// The operation a character names, if it names one (`'t'` is [`Oper::Mul`]).
     pub fn from_letter(c: char) -> Option<Oper> {
         OPERS.iter().find(|o| o.1 == c).map(|o| o.0)
     }
@@ -178,11 +199,14 @@ impl Oper {
 /// The register a condition tests: `r` unless the name says `m`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CondReg {
+    /// `r`, the accumulator: the default (`beq`).
     R,
+    /// `m`, the cell under the head, written right after the base: `bmeq`.
     M,
 }
 
 impl CondReg {
+    /// The register this tests, as a [`Reg`].
     pub fn reg(self) -> Reg {
         match self {
             CondReg::R => Reg::R,
@@ -194,15 +218,25 @@ impl CondReg {
 /// A comparison of the condition register (left) with a value (right; 0 for branches).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Cond {
+    /// `eq`: equal.
     Eq,
+    /// `ne`: not equal.
     Ne,
+    /// `lt`: less than, both sides read as signed 16-bit numbers.
     Lt,
+    /// `le`: less or equal, signed.
     Le,
+    /// `gt`: greater than, signed.
     Gt,
+    /// `ge`: greater or equal, signed.
     Ge,
+    /// `ab`: above, unsigned.
     Ab,
+    /// `ae`: above or equal, unsigned.
     Ae,
+    /// `bl`: below, unsigned.
     Bl,
+    /// `be`: below or equal, unsigned.
     Be,
 }
 
@@ -221,10 +255,12 @@ pub const CONDS: [(Cond, &str, &str); 10] = [
 ];
 
 impl Cond {
+    /// The condition's two letters in an instruction name: `eq`, `ab`.
     pub fn name(self) -> &'static str {
         CONDS[self as usize].1
     }
 
+    /// The condition two letters name, if they name one (`"lt"` is [`Cond::Lt`]).
     pub fn from_name(name: &str) -> Option<Cond> {
         CONDS.iter().find(|c| c.1 == name).map(|c| c.0)
     }
@@ -252,9 +288,13 @@ impl Cond {
 /// register combined with an immediate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Value {
+    /// No value: `swap`, `inl`.
     None,
+    /// The immediate alone: `ld 7`.
     Imm(u16),
+    /// A register's value: `ldm`. For `inc ipc inu`, the destination instead.
     Reg(Reg),
+    /// The register combined with the immediate by the operation: `ldmt 2` is `m * 2`.
     RegOp(Reg, Oper, u16),
 }
 
@@ -262,6 +302,7 @@ pub enum Value {
 /// allows: [`Instr::check`] says which are not, and the encoder and decoder never build those.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Instr {
+    /// The base: `ld` in `ldamt`.
     pub kind: Kind,
     /// `mov str ld jmp`: `dest = dest modifier value`.
     pub modifier: Option<Oper>,
@@ -337,9 +378,13 @@ impl Instr {
 /// Where a field sits in an instruction's first word.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FieldLayout {
+    /// The field's name in the format's docs: `kind`, `cond_m`.
     pub name: &'static str,
+    /// Its lowest bit, counted from 0.
     pub shift: u8,
+    /// How many bits it takes, 1 to 4.
     pub width: u8,
+    /// What its values mean, one line of Markdown.
     pub doc: &'static str,
 }
 

@@ -14,9 +14,19 @@ pub struct Stats {
 pub enum RunError {
     /// The instruction at index `at` jumped to `target`, past the end of the program.
     /// `steps` counts the instructions executed, the jump included.
-    JumpOutOfRange { at: usize, target: u16, steps: u64 },
+    JumpOutOfRange {
+        /// The index of the jumping instruction, counted from 0.
+        at: usize,
+        /// The instruction index it jumped to, at least the program's length.
+        target: u16,
+        /// Instructions executed, the jump included.
+        steps: u64,
+    },
     /// The program had executed `steps` instructions, the limit, and had not ended.
-    StepLimit { steps: u64 },
+    StepLimit {
+        /// Instructions executed: the limit the run was given.
+        steps: u64,
+    },
     /// Reading the program's input failed.
     Read(io::Error),
     /// Writing the program's output (or its trace) failed.

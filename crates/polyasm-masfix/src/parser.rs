@@ -48,8 +48,12 @@ impl std::fmt::Display for AtomKind {
 /// One atom: its kind, its text with the brackets left out, and where it is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Atom {
+    /// What the atom is for the grammar.
     pub kind: AtomKind,
+    /// Its text with brackets left out: `outc` for `o(ut)(c)`; a character literal or string
+    /// keeps its quotes when it stands alone.
     pub text: String,
+    /// From its first token to its last, brackets included.
     pub span: Span,
     /// `text` is exactly the source under `span` (no brackets were left out), so a part of the
     /// text can be pointed at.
@@ -171,12 +175,16 @@ pub struct Line {
 
 /// What a line becomes in the reading stage, in the order the encoder takes them.
 pub enum Parsed {
+    /// `:name`: a label definition, the atom its name.
     Label(Atom),
+    /// An instruction: its name (`ldamt`), then its immediates in order.
     Instruction(Atom, Vec<Atom>),
     /// An error, with the expansion it arose in.
     Error(MxError, u32),
 }
 
+/// What the line grammar rejects, with its span in atom indices: the atom found (or the end
+/// of the line), and the kinds of atom expected there.
 pub type ParseError<'t> = SyntaxError<'t, AtomKind>;
 
 /// The line grammar, over atom kinds whose spans are atom indices; generic over the error type

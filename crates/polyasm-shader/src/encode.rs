@@ -58,6 +58,7 @@ pub fn bytecode_bytes(instrs: &[Instr]) -> Vec<u8> {
 /// Why a number literal is no f32.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NumberError {
+    /// It is malformed, for the reason given.
     Malformed(NumberProblem),
     /// It rounds to infinity.
     OutOfRange,
@@ -149,6 +150,7 @@ fn suggest_instruction(name: &str, dialect: Dialect) -> Option<&'static str> {
 /// A form that only one dialect has: an instruction or a register.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Marker {
+    /// The one dialect that has the form.
     pub dialect: Dialect,
     /// Where it is written.
     pub span: TextRange,
@@ -201,7 +203,9 @@ pub enum DialectChoice {
 /// An assembled program: its instructions, and its bytecode file as an [`Object`].
 #[derive(Clone, Debug)]
 pub struct Assembled {
+    /// The program's instructions, in order.
     pub instrs: Vec<Instr>,
+    /// The bytecode file (header and instructions) with its listing.
     pub object: Object,
     /// The dialect the source was read in.
     pub dialect: Dialect,

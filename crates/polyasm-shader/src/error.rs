@@ -19,22 +19,27 @@ pub enum RegisterHint {
     Case(String),
     /// `s8`, `v12`: the kind exists, the number does not.
     Number {
+        /// The register kind's letter: `s` for a scalar, `v` for a vector.
         kind: char,
     },
     /// A register close to the name.
     Suggestion(String),
     /// A register of the other dialect only: `z` in v1, `s7` in v2.
     OtherDialect(Dialect),
+    /// No register is near the name.
     None,
 }
 
 /// Why a number v1 reads is no number of v2's `load`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WholeProblem {
+    /// Below 0: `-2`.
     Negative,
     /// A `+` in front.
     Sign,
+    /// Not whole: `0.5`.
     Fraction,
+    /// Written with an exponent: `1e3`.
     Exponent,
     /// Above 16777215.
     TooLarge,
@@ -44,7 +49,12 @@ pub enum WholeProblem {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Place {
     /// A register, or one component of a vector.
-    Register { reg: Reg, component: Option<usize> },
+    Register {
+        /// The register written.
+        reg: Reg,
+        /// The component written (0 to 3), when only one of a vector is.
+        component: Option<usize>,
+    },
     /// A memory cell (v2), when the assembler knows which.
     Cell(Option<usize>),
 }
@@ -54,110 +64,173 @@ pub enum Place {
 pub enum ShError {
     /// A token the line grammar does not allow here.
     Unexpected {
+        /// Where the error points: the token that is not allowed.
         span: Span,
+        /// What was found, quoted: "`,`", or `end of line`.
         found: String,
+        /// What the grammar takes there: "`)` or `,`".
         expected: String,
     },
+    /// A name that is no instruction of the file's dialect: `ad`, `getComponent4`.
     UnknownInstruction {
+        /// Where the error points: the instruction's name.
         span: Span,
+        /// The name as written.
         name: String,
+        /// The instruction the name is closest to, offered as "did you mean".
         suggestion: Option<&'static str>,
         /// The dialect the source is read in.
         dialect: Dialect,
         /// The instruction of the other dialect it names, if it names one.
         other: Option<Op>,
     },
+    /// An operand that names no register: `s9`, `S0`, `foo`.
     UnknownRegister {
+        /// Where the error points: the operand.
         span: Span,
+        /// The operand as written.
         name: String,
+        /// What the help says: a register it is close to, or why it is none.
         hint: RegisterHint,
+        /// The dialect the source is read in, whose registers the help lists.
         dialect: Dialect,
     },
     /// The call has `found` operands; `span` covers the extra ones or the `)` where one is missing.
     OperandCount {
+        /// Where the error points: the extra operands, or the `)` where operands are missing.
         span: Span,
+        /// The instruction's name, labelled with its signature.
         head: Span,
+        /// The instruction, whose signature says how many operands it takes.
         op: Op,
+        /// How many operands the call has.
         found: usize,
     },
+    /// A register of the wrong type: a vector where a scalar belongs, or the reverse.
     WrongType {
+        /// Where the error points: the operand.
         span: Span,
+        /// The instruction, whose signature the note quotes.
         op: Op,
+        /// The type the operand takes.
         expected: Type,
+        /// The register written there.
         reg: Reg,
+        /// The dialect the source is read in, whose registers the help names.
         dialect: Dialect,
     },
     /// A number where operand `index` of `op` takes a register.
     NumberForRegister {
+        /// Where the error points: the number.
         span: Span,
+        /// The instruction, named in the message.
         op: Op,
+        /// The type of register the operand takes.
         expected: Type,
+        /// The number as written, quoted in the help's `load(s0, ...)`.
         text: String,
     },
     /// A name where `load` takes a number.
     NameForNumber {
+        /// Where the error points: the name.
         span: Span,
+        /// The instruction, `load`, named in the message.
         op: Op,
+        /// The name as written: a register, `inf`, `nan` or anything else.
         name: String,
     },
     /// An instruction writes an input (or `z`), directly or one of its components.
     WritesInput {
+        /// Where the error points: the operand that names the input.
         span: Span,
+        /// The instruction that writes it.
         op: Op,
+        /// The register written: `pc`, `t`, `s` or `z`.
         reg: Reg,
+        /// The dialect the source is read in, whose writable registers the help lists.
         dialect: Dialect,
     },
+    /// A malformed number literal: `1.2.3`, `0x10`, `1e`.
     MalformedNumber {
+        /// Where the error points: the literal (the label narrows it to a bad character).
         span: Span,
+        /// The literal as written.
         text: String,
+        /// What is wrong with it.
         problem: NumberProblem,
     },
+    /// A number too large for an f32: `1e39`.
     NumberOutOfRange {
+        /// Where the error points: the number.
         span: Span,
+        /// The number as written.
         text: String,
     },
     /// A number v2's `load` does not take.
     NotWhole {
+        /// Where the error points: the number.
         span: Span,
+        /// The number as written.
         text: String,
+        /// Why it is no whole number from 0 to 16777215.
         problem: WholeProblem,
     },
     /// A form of `dialect` in a file that is of the other dialect from `first` on.
     MixedDialects {
+        /// Where the error points: the form of `dialect`.
         span: Span,
+        /// The form as written: an instruction's or a register's name.
         form: String,
+        /// The dialect that has the form (not the file's).
         dialect: Dialect,
+        /// The first form of the file's dialect, which settled it.
         first: Span,
+        /// That first form as written.
         first_form: String,
     },
     /// A component index or memory address that is always out of range.
     IndexOutOfRange {
+        /// Where the error points: the register that holds the index.
         span: Span,
+        /// The instruction; whether it picks a component or a cell sets the range.
         op: Op,
     },
     /// A name without `(` after it.
     MissingOpen {
+        /// Where the error points: where the `(` was expected.
         span: Span,
+        /// The name before it, as written.
         name: String,
     },
     /// A line that ends before the call's `)`.
     MissingClose {
+        /// Where the error points: where the `)` was expected.
         span: Span,
+        /// The name of the call, labelled "this call".
         head: Span,
     },
+    /// Text after the call's `)` that is no comment.
     TrailingText {
+        /// Where the error points: the text after the `)`.
         span: Span,
     },
+    /// A second call on the line of the first.
     TwoInstructions {
+        /// Where the error points: the second call.
         span: Span,
     },
+    /// An instruction past [`MAX_INSTRUCTIONS`].
     TooManyInstructions {
+        /// Where the error points: the first instruction past the limit.
         span: Span,
     },
     /// A result that no later instruction reads and that is not the output.
     UnreadResult {
+        /// Where the warning points: the operand the result is written to.
         span: Span,
+        /// The instruction whose result is lost.
         op: Op,
+        /// Where the result went, as the message names it.
         place: Place,
     },
 }
@@ -635,26 +708,55 @@ pub enum BytecodeProblem {
     Trailing(usize),
     /// Instruction `index` does not unpack.
     Instruction {
+        /// The instruction's index in the file, from 0.
         index: usize,
+        /// Its two words, as the message quotes them in hex.
         words: [u32; 2],
+        /// Why they are no instruction.
         error: UnpackError,
     },
     /// `load` at `index` has an infinite or NaN constant.
-    NotFinite { index: usize, bits: u32 },
+    NotFinite {
+        /// The instruction's index in the file, from 0.
+        index: usize,
+        /// The constant's bits, as the message quotes them in hex.
+        bits: u32,
+    },
     /// The v2 flag is set, but no instruction uses a form only v2 has.
     NoV2Form,
     /// Instruction `index` is an instruction of the other dialect than the file's.
-    OpOfOtherDialect { index: usize, op: Op, file: Dialect },
+    OpOfOtherDialect {
+        /// The instruction's index in the file, from 0.
+        index: usize,
+        /// The instruction, which only the other dialect has.
+        op: Op,
+        /// The dialect the file's flags give.
+        file: Dialect,
+    },
     /// Instruction `index` names a register of the other dialect than the file's.
-    RegisterOfOtherDialect { index: usize, reg: Reg, file: Dialect },
+    RegisterOfOtherDialect {
+        /// The instruction's index in the file, from 0.
+        index: usize,
+        /// The register, which only the other dialect has.
+        reg: Reg,
+        /// The dialect the file's flags give.
+        file: Dialect,
+    },
     /// `load` at `index`, in a v2 file, has a constant that is no whole number 0 to 16777215.
-    NotWhole { index: usize, bits: u32 },
+    NotWhole {
+        /// The instruction's index in the file, from 0.
+        index: usize,
+        /// The constant's bits, as the message quotes them in hex.
+        bits: u32,
+    },
 }
 
 /// A problem of a bytecode file and the byte offset it is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BytecodeError {
+    /// Where the error points: the byte offset of the field or instruction that is wrong.
     pub offset: usize,
+    /// What is wrong.
     pub problem: BytecodeProblem,
 }
 

@@ -7,7 +7,9 @@ use crate::ops::{COLOR, COMPONENTS, Instr, MEMORY_CELLS, Op, PC, REGISTERS, Reg,
 /// What one frame gives every pixel: the image size and the time.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Frame {
+    /// The image's width in pixels.
     pub width: u32,
+    /// The image's height in pixels.
     pub height: u32,
     /// `t`, in seconds.
     pub time: f32,

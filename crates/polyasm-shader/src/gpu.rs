@@ -43,15 +43,25 @@ pub enum GpuError {
     OutOfMemory(String),
     /// The image holds more pixels than this adapter can render in one frame.
     TooLarge {
+        /// The image's width in pixels.
         width: u32,
+        /// The image's height in pixels.
         height: u32,
         /// The most pixels this adapter renders.
         max_pixels: u64,
     },
     /// The program has more instructions than the bytecode allows.
-    ProgramTooLong { len: usize },
+    ProgramTooLong {
+        /// How many instructions the program has.
+        len: usize,
+    },
     /// An instruction names registers or fields the bytecode does not allow.
-    Instruction { index: usize, error: UnpackError },
+    Instruction {
+        /// The instruction's index in the program, from 0.
+        index: usize,
+        /// Why its words are no instruction.
+        error: UnpackError,
+    },
     /// A [`NativePipeline`] was given to a renderer other than the one that built it.
     OtherRenderer,
     /// Anything else the driver or wgpu reported.

@@ -46,6 +46,7 @@ pub struct Lexer<'s> {
 }
 
 impl<'s> Lexer<'s> {
+    /// A lexer at the start of `text`.
     pub fn new(text: &'s str) -> Lexer<'s> {
         Lexer { text, pos: 0 }
     }

@@ -37,6 +37,8 @@
 //! assert_eq!(print::print_program(&v2), "load(s5, 1)\ngetComponent(pc, s0, s5)\nsetComponent(c, s0, z)\n");
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod decode;
 pub mod encode;
 pub mod error;

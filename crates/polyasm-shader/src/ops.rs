@@ -67,7 +67,9 @@ impl Dialect {
 /// Which dialects have an instruction or a register.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dialects {
+    /// Both dialects have it.
     Both,
+    /// Only this dialect has it.
     Only(Dialect),
 }
 
@@ -141,13 +143,17 @@ pub const REGISTERS: u8 = SCALARS + VECTORS + SPECIALS.len() as u8;
 /// A register with a name of its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Special {
+    /// Its name in the source: `pc`.
     pub name: &'static str,
+    /// Its number, the field value in the bytecode.
     pub reg: Reg,
+    /// Whether it is a scalar or a vector.
     pub ty: Type,
     /// Whether a program may write it (only the output `c`).
     pub writable: bool,
     /// What it holds, for docs and messages.
     pub meaning: &'static str,
+    /// Which dialects have it (`z` is v2's only).
     pub dialects: Dialects,
 }
 
@@ -195,11 +201,15 @@ pub const SPECIALS: [Special; 5] = [
     },
 ];
 
-/// `pc`, `t`, `s`, `c` and `z`.
+/// `pc`: the pixel's centre.
 pub const PC: Reg = SPECIALS[0].reg;
+/// `t`: the time in seconds.
 pub const TIME: Reg = SPECIALS[1].reg;
+/// `s`: the image size.
 pub const SIZE: Reg = SPECIALS[2].reg;
+/// `c`: the pixel's colour, the output.
 pub const COLOR: Reg = SPECIALS[3].reg;
+/// `z`: always 0 (v2 only).
 pub const ZERO: Reg = SPECIALS[4].reg;
 
 impl Reg {
@@ -320,7 +330,9 @@ polyasm_core::table! {
     /// One row of the table.
     #[derive(Clone, Copy, Debug)]
     pub struct OpInfo {
+        /// What each operand is, in order.
         operands: &'static [Operand],
+        /// Which dialects have the instruction.
         dialects: Dialects,
         /// The component or memory cell it reads or writes.
         selector: Selector,
@@ -426,8 +438,11 @@ pub fn sign(value: f32) -> f32 {
 /// `load`'s constant.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Instr {
+    /// The operation; its row ([`Op::info`]) says what each operand is.
     pub op: Op,
+    /// The registers of its operands in order, 0 where an operand is unused or `load`'s number.
     pub regs: [Reg; 3],
+    /// `load`'s number; 0 for every other instruction.
     pub constant: f32,
 }
 
@@ -506,11 +521,24 @@ pub enum UnpackError {
     /// No op has this opcode.
     Opcode(u8),
     /// Operand `index` names no register of the type it needs.
-    Register { index: usize, value: u8 },
+    Register {
+        /// The operand's position, from 0 (register field `index + 1`).
+        index: usize,
+        /// The field's value.
+        value: u8,
+    },
     /// Operand `index` writes a read-only register.
-    ReadOnly { index: usize, reg: Reg },
+    ReadOnly {
+        /// The operand's position, from 0.
+        index: usize,
+        /// The input it writes: `pc`, `t`, `s` or `z`.
+        reg: Reg,
+    },
     /// A field the op does not use is not 0.
-    Unused { index: usize },
+    Unused {
+        /// The field's position, from 0 (register field `index + 1`).
+        index: usize,
+    },
     /// An op other than `load` has a constant.
     Constant,
 }

@@ -25,7 +25,9 @@ pub enum OperandKind {
 /// An operand as written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Operand {
+    /// Whether it is written as a name or a number.
     pub kind: OperandKind,
+    /// Where it is written.
     pub span: TextRange,
 }
 
@@ -53,10 +55,13 @@ pub enum Trailing {
 /// One parsed line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Statement {
+    /// The instruction's name as written, before the `(`.
     pub name: TextRange,
+    /// The operands between the parentheses.
     pub operands: Operands,
     /// The closing `)`.
     pub close: TextRange,
+    /// What follows the `)` on the line, besides a comment.
     pub trailing: Option<Trailing>,
 }
 
@@ -69,7 +74,9 @@ impl Statement {
 
 /// What a statement becomes in the reading stage: parsed, or an error in it.
 pub enum Parsed {
+    /// A line the grammar reads.
     Statement(Statement),
+    /// A line it refuses, with the error.
     Error(ShError),
 }
 
@@ -81,6 +88,7 @@ pub struct Reader<'s> {
 }
 
 impl<'s> Reader<'s> {
+    /// A reader of `text`, source `file` of its map.
     pub fn new(file: SourceId, text: &'s str) -> Reader<'s> {
         Reader { file, text }
     }
@@ -151,6 +159,7 @@ fn syntax_error(error: &ParseError, line: &[Spanned<Tok>], text: &str, file: Sou
     }
 }
 
+/// A syntax error of the line grammar, over the lexer's tokens.
 pub type ParseError<'t> = polyasm_core::front::SyntaxError<'t, Tok>;
 
 /// The line grammar: `name ( [operand {, operand}] )`, then anything, kept as [`Trailing`].

@@ -43,9 +43,19 @@ pub const BLOCK: usize = 256;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RenderError {
     /// A side is 0 or above [`MAX_SIDE`], or the picture has more than [`MAX_PIXELS`] pixels.
-    Size { width: u32, height: u32 },
+    Size {
+        /// The width asked for, in pixels.
+        width: u32,
+        /// The height asked for, in pixels.
+        height: u32,
+    },
     /// Instruction `index` names register `value`, which does not exist.
-    Register { index: usize, value: u8 },
+    Register {
+        /// The instruction's index in the program, from 0.
+        index: usize,
+        /// The register's number, [`crate::ops::REGISTERS`] or more.
+        value: u8,
+    },
 }
 
 impl fmt::Display for RenderError {

@@ -80,6 +80,7 @@ pub enum Device {
     /// counts as no GPU here: the CPU renderer is far faster than it.
     #[default]
     Auto,
+    /// The CPU renderer.
     Cpu,
     /// A GPU through Vulkan, software drivers included; none is an error (SH040).
     Gpu,
@@ -95,7 +96,9 @@ pub const DEFAULT_FPS: f32 = 30.0;
 pub struct RunSettings {
     /// The first frame (`--time`).
     pub frame: Frame,
+    /// How the picture's alpha channel is made (`--alpha`).
     pub alpha: Alpha,
+    /// Where to render (`--device`).
     pub device: Device,
     /// `--frames N` and `--fps F`, for an animation.
     pub animation: Option<(u32, f32)>,

@@ -17,9 +17,21 @@ pub enum ExeError {
     /// The program could not be compiled.
     Compile(JitError),
     /// The C compiler could not be started (`cc` is not installed).
-    NoCompiler { cc: String, reason: String },
+    NoCompiler {
+        /// The compiler's name or path, as the message quotes it.
+        cc: String,
+        /// Why it did not start, from the operating system.
+        reason: String,
+    },
     /// The C compiler failed: how it exited, and what it printed.
-    Link { cc: String, status: String, output: String },
+    Link {
+        /// The compiler's name or path, as the message quotes it.
+        cc: String,
+        /// How it exited: `exit status: 1`.
+        status: String,
+        /// What it printed, standard error then standard output.
+        output: String,
+    },
     /// A temporary file could not be written.
     Io(std::io::Error),
 }
@@ -39,7 +51,9 @@ impl std::fmt::Display for ExeError {
 /// runtime chooses as polyasm does): each text with `\x01` where the reason (or, for a jump,
 /// its target) goes.
 pub struct Texts {
+    /// What the executable prints when writing its output fails.
     pub write_failed: [String; 2],
+    /// What the executable prints when reading its input fails.
     pub read_failed: [String; 2],
     /// For each instruction, what a jump past the end from it prints (empty for the others).
     pub jump_failed: Vec<[String; 2]>,

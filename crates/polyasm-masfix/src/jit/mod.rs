@@ -54,7 +54,12 @@ pub enum JitError {
     UnsupportedHost(String),
     /// The program is longer than the compiler takes (`most` instructions): compiling it would
     /// take longer than the VM takes to start.
-    TooLarge { len: usize, most: usize },
+    TooLarge {
+        /// The program's length in instructions.
+        len: usize,
+        /// The most it takes: [`MAX_INSTRUCTIONS`], or [`MAX_COMPUTED`] with a computed jump.
+        most: usize,
+    },
     /// Cranelift failed on the program.
     Codegen(String),
 }
