@@ -3,7 +3,7 @@
 //! source syntax cannot say (undefined opcodes, NOP/NOP, unused register numbers, a FINAL bit
 //! the assembler would not set there) stays raw and prints as `.word`.
 
-use crate::encode::{
+use crate::operation::{
     Dest, DestReg, MovWrites, Operation, Regroup, Source, SrcReg, first_mov_on_mac, regroup_same_source,
 };
 use crate::ops::{

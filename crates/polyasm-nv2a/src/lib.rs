@@ -24,12 +24,15 @@
 //! assert_eq!(outputs[1], [0.25, 0.5, 0.75, 1.0]); // oD0, the diffuse colour
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod decode;
 pub mod editor;
 pub mod encode;
 pub mod error;
 pub mod exec;
 pub mod lexer;
+pub mod operation;
 pub mod ops;
 pub mod options;
 pub mod parser;
